@@ -1,0 +1,118 @@
+//! `hcpx lint PATH... [--json] [--deny-warnings]` (HCP.md §10.4).
+
+use crate::cli::output::{ERROR, GOOD, HINT, Output, STRONG, WARNING};
+use crate::engine::diagnostic::{Diagnostic, Severity};
+use crate::engine::lint::{LintOptions, LintReport, lint_pack};
+use serde::Serialize;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Check pack directories against the HCP rules, without changing anything
+#[derive(Debug, clap::Args)]
+pub struct LintArgs {
+    /// Pack directories to lint
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+
+    /// Fail (exit 1) on warnings too
+    #[arg(long)]
+    pub deny_warnings: bool,
+}
+
+#[derive(Serialize)]
+struct Many<'a> {
+    ok: bool,
+    results: &'a [LintReport],
+}
+
+pub fn run(args: &LintArgs, out: &Output) -> i32 {
+    let mut reports: Vec<LintReport> = args
+        .paths
+        .iter()
+        .map(|p| lint_pack(p, LintOptions::default()))
+        .collect();
+    for report in &mut reports {
+        report.ok = report.passes(args.deny_warnings);
+    }
+    let ok = reports.iter().all(|r| r.ok);
+    if out.json {
+        match reports.as_slice() {
+            [one] => out.json(one),
+            many => out.json(&Many { ok, results: many }),
+        }
+    } else {
+        print_text(&reports);
+    }
+    if ok { 0 } else { 1 }
+}
+
+fn print_text(reports: &[LintReport]) {
+    let mut stdout = anstream::stdout().lock();
+    for report in reports {
+        for d in &report.diagnostics {
+            let _ = write_diagnostic(&mut stdout, Path::new(&report.path), d);
+        }
+    }
+    let errors: usize = reports.iter().map(LintReport::errors).sum();
+    let warnings: usize = reports.iter().map(LintReport::warnings).sum();
+    let packs = match reports.len() {
+        1 => "1 pack".to_string(),
+        n => format!("{n} packs"),
+    };
+    let style = if errors > 0 {
+        ERROR
+    } else if warnings > 0 {
+        WARNING
+    } else {
+        GOOD
+    };
+    let _ = writeln!(
+        stdout,
+        "{style}{}{style:#}: {packs} linted, {} and {}",
+        if errors > 0 { "failed" } else { "ok" },
+        plural(errors, "error"),
+        plural(warnings, "warning"),
+    );
+}
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
+/// `FILE:LINE:COL: error[RULE]: MESSAGE`, then `  = hint: ...` (§10.4).
+/// FILE is the diagnostic's file joined to the pack path as given.
+fn write_diagnostic(w: &mut impl Write, pack: &Path, d: &Diagnostic) -> std::io::Result<()> {
+    let file = if d.file == "." {
+        pack.display().to_string()
+    } else {
+        pack.join(&d.file).display().to_string()
+    };
+    let place = match (d.line, d.column) {
+        (Some(line), Some(col)) => format!("{file}:{line}:{col}"),
+        (Some(line), None) => format!("{file}:{line}"),
+        _ => file,
+    };
+    let style = match d.severity {
+        Severity::Error => ERROR,
+        Severity::Warning => WARNING,
+    };
+    writeln!(
+        w,
+        "{STRONG}{place}{STRONG:#}: {style}{}[{}]{style:#}: {}",
+        d.severity, d.rule, d.message
+    )?;
+    if let Some(hint) = &d.hint {
+        let mut lines = hint.lines();
+        if let Some(first) = lines.next() {
+            writeln!(w, "  {HINT}= hint{HINT:#}: {first}")?;
+        }
+        for line in lines {
+            writeln!(w, "          {line}")?;
+        }
+    }
+    Ok(())
+}

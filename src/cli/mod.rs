@@ -1,0 +1,96 @@
+//! The headless front-end: clap definitions, one file per subcommand, each
+//! turning arguments into an engine call and printing the result as text or
+//! as the `--json` documents of HCP.md §10. No lifecycle logic lives here.
+
+pub mod lint;
+pub mod output;
+
+use clap::{Parser, Subcommand};
+use output::Output;
+use std::process::ExitCode;
+
+/// Pack manager for the Harness Context Protocol.
+#[derive(Debug, Parser)]
+#[command(name = "hcpx", version, about, long_about = None, propagate_version = true)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalArgs,
+
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// Flags every subcommand accepts.
+#[derive(Debug, Clone, clap::Args)]
+pub struct GlobalArgs {
+    /// Print exactly one JSON document on stdout, also on failure (§10.1)
+    #[arg(long, global = true)]
+    pub json: bool,
+
+    /// Act on behalf of this principal (default: $HCP_PRINCIPAL, else `user`)
+    #[arg(long, global = true, value_name = "NAME")]
+    pub principal: Option<String>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    Lint(lint::LintArgs),
+}
+
+/// Runs hcpx with the process arguments; the entry point of both binaries.
+pub fn main() -> ExitCode {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let json = args
+        .iter()
+        .skip(1)
+        .take_while(|a| *a != "--")
+        .any(|a| a == "--json");
+    let cli = match Cli::try_parse_from(&args) {
+        Ok(cli) => cli,
+        Err(err) => return usage_error(err, json),
+    };
+    let out = Output::new(cli.global.json);
+    let code = match cli.command {
+        Some(Command::Lint(args)) => lint::run(&args, &out),
+        None => {
+            use clap::CommandFactory;
+            let mut cmd = Cli::command();
+            let _ = cmd.print_help();
+            0
+        }
+    };
+    ExitCode::from(u8::try_from(code).unwrap_or(1))
+}
+
+/// A clap error: help and version print as usual (exit 0); anything else is
+/// a usage error, exit 2, also as a JSON document when `--json` was given.
+fn usage_error(err: clap::Error, json: bool) -> ExitCode {
+    use clap::error::ErrorKind;
+    if matches!(
+        err.kind(),
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion
+    ) {
+        let _ = err.print();
+        return ExitCode::SUCCESS;
+    }
+    if json {
+        let message = err.kind().as_str().map_or_else(
+            || {
+                err.to_string()
+                    .lines()
+                    .next()
+                    .unwrap_or_default()
+                    .to_string()
+            },
+            |kind| {
+                let text = err.to_string();
+                let first = text.lines().next().unwrap_or(kind);
+                first.trim_start_matches("error: ").to_string()
+            },
+        );
+        let error = crate::engine::error::Error::usage(message);
+        Output::new(true).error(&error);
+    }
+    let _ = err.print();
+    ExitCode::from(2)
+}

@@ -1,0 +1,49 @@
+//! How results reach the user: one JSON document on stdout with `--json`
+//! (HCP.md §10.1), otherwise text, coloured only when stdout is a terminal
+//! and `NO_COLOR` is unset (anstream decides).
+
+use crate::engine::error::Error;
+use anstyle::{AnsiColor, Style};
+use serde::Serialize;
+use std::io::Write;
+
+pub const ERROR: Style = AnsiColor::Red.on_default().bold();
+pub const WARNING: Style = AnsiColor::Yellow.on_default().bold();
+pub const HINT: Style = AnsiColor::Cyan.on_default();
+pub const STRONG: Style = Style::new().bold();
+pub const GOOD: Style = AnsiColor::Green.on_default().bold();
+
+/// The output mode of one invocation.
+#[derive(Debug, Clone, Copy)]
+pub struct Output {
+    pub json: bool,
+}
+
+impl Output {
+    pub fn new(json: bool) -> Self {
+        Output { json }
+    }
+
+    /// Prints one JSON document and a newline on stdout.
+    pub fn json<T: Serialize>(&self, doc: &T) {
+        let mut stdout = std::io::stdout().lock();
+        let text = serde_json::to_string_pretty(doc).unwrap_or_else(|err| {
+            format!(r#"{{"ok": false, "error": {{"code": "io", "message": "cannot encode output: {err}"}}}}"#)
+        });
+        let _ = writeln!(stdout, "{text}");
+    }
+
+    /// Reports an error: `{"ok": false, "error": {...}}` with `--json`,
+    /// else `error: MESSAGE` (and a hint) on stderr.
+    pub fn error(&self, error: &Error) {
+        if self.json {
+            self.json(&serde_json::json!({"ok": false, "error": error}));
+            return;
+        }
+        let mut stderr = anstream::stderr().lock();
+        let _ = writeln!(stderr, "{ERROR}error{ERROR:#}: {}", error.message);
+        if let Some(hint) = &error.hint {
+            let _ = writeln!(stderr, "  {HINT}hint{HINT:#}: {hint}");
+        }
+    }
+}

@@ -1,0 +1,190 @@
+//! Engine errors and the one place they map to the spec's error codes and
+//! exit codes (HCP.md §10.1–§10.3).
+
+use serde::Serialize;
+
+/// The error codes of §10.1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    NotFound,
+    NotInstalled,
+    NotActivated,
+    NotConnected,
+    GrantMissing,
+    LintFailed,
+    Usage,
+    BootstrapProtected,
+    AdapterUnsupported,
+    ProgramNotFound,
+    SenseOnly,
+    EnvMissing,
+    ProbeFailed,
+    Timeout,
+    StoreCorrupt,
+    Io,
+}
+
+impl ErrorCode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::NotFound => "not_found",
+            ErrorCode::NotInstalled => "not_installed",
+            ErrorCode::NotActivated => "not_activated",
+            ErrorCode::NotConnected => "not_connected",
+            ErrorCode::GrantMissing => "grant_missing",
+            ErrorCode::LintFailed => "lint_failed",
+            ErrorCode::Usage => "usage",
+            ErrorCode::BootstrapProtected => "bootstrap_protected",
+            ErrorCode::AdapterUnsupported => "adapter_unsupported",
+            ErrorCode::ProgramNotFound => "program_not_found",
+            ErrorCode::SenseOnly => "sense_only",
+            ErrorCode::EnvMissing => "env_missing",
+            ErrorCode::ProbeFailed => "probe_failed",
+            ErrorCode::Timeout => "timeout",
+            ErrorCode::StoreCorrupt => "store_corrupt",
+            ErrorCode::Io => "io",
+        }
+    }
+
+    /// Exit code of every subcommand but `exec` (§10.2).
+    pub fn exit_code(self) -> i32 {
+        use ErrorCode::*;
+        match self {
+            LintFailed | ProbeFailed | Timeout | StoreCorrupt | Io => 1,
+            Usage => 2,
+            NotInstalled | NotActivated | NotConnected | BootstrapProtected
+            | AdapterUnsupported | ProgramNotFound | SenseOnly | EnvMissing => 3,
+            GrantMissing => 4,
+            NotFound => 5,
+        }
+    }
+
+    /// Exit code of `exec` when the command did not run (§10.3).
+    pub fn exec_exit_code(self) -> i32 {
+        use ErrorCode::*;
+        match self {
+            Timeout => 124,
+            Usage | LintFailed | ProbeFailed | StoreCorrupt | Io => 125,
+            NotInstalled | NotActivated | NotConnected | GrantMissing | BootstrapProtected
+            | AdapterUnsupported | ProgramNotFound | SenseOnly | EnvMissing => 126,
+            NotFound => 127,
+        }
+    }
+}
+
+/// An engine error: a code, a message in plain words, and the fields that
+/// locate the problem (§10.1). Never holds secret material.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, thiserror::Error)]
+#[error("{message}")]
+pub struct Error {
+    pub code: ErrorCode,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pack_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verb_key: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub arg: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub grant: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub missing: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// What to run or change to fix it, in words or as an `hcpx` command.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
+}
+
+impl Error {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        Error {
+            code,
+            message: message.into(),
+            pack_id: None,
+            verb_key: None,
+            arg: None,
+            grant: None,
+            missing: None,
+            path: None,
+            hint: None,
+        }
+    }
+
+    pub fn usage(message: impl Into<String>) -> Self {
+        Error::new(ErrorCode::Usage, message)
+    }
+
+    pub fn pack(mut self, pack_id: impl Into<String>) -> Self {
+        self.pack_id = Some(pack_id.into());
+        self
+    }
+
+    pub fn verb(mut self, verb_key: impl Into<String>) -> Self {
+        self.verb_key = Some(verb_key.into());
+        self
+    }
+
+    pub fn arg(mut self, arg: impl Into<String>) -> Self {
+        self.arg = Some(arg.into());
+        self
+    }
+
+    pub fn grant(mut self, grant: impl Into<String>) -> Self {
+        self.grant = Some(grant.into());
+        self
+    }
+
+    pub fn missing(mut self, missing: Vec<String>) -> Self {
+        self.missing = Some(missing);
+        self
+    }
+
+    pub fn path(mut self, path: impl Into<String>) -> Self {
+        self.path = Some(path.into());
+        self
+    }
+
+    pub fn hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
+    }
+
+    /// An I/O failure on `path`.
+    pub fn io(what: &str, path: &std::path::Path, err: &std::io::Error) -> Self {
+        Error::new(ErrorCode::Io, format!("{what} {}: {err}", path.display()))
+            .path(path.display().to_string())
+    }
+}
+
+pub type Result<T> = std::result::Result<T, Error>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_serialize_as_their_spec_names() {
+        for code in [
+            ErrorCode::NotFound,
+            ErrorCode::BootstrapProtected,
+            ErrorCode::StoreCorrupt,
+        ] {
+            let json = serde_json::to_value(code).unwrap_or_default();
+            assert_eq!(json, serde_json::Value::String(code.as_str().into()));
+        }
+    }
+
+    #[test]
+    fn exit_codes_follow_section_10() {
+        assert_eq!(ErrorCode::Usage.exit_code(), 2);
+        assert_eq!(ErrorCode::NotActivated.exit_code(), 3);
+        assert_eq!(ErrorCode::GrantMissing.exit_code(), 4);
+        assert_eq!(ErrorCode::NotFound.exit_code(), 5);
+        assert_eq!(ErrorCode::Timeout.exec_exit_code(), 124);
+        assert_eq!(ErrorCode::Usage.exec_exit_code(), 125);
+        assert_eq!(ErrorCode::GrantMissing.exec_exit_code(), 126);
+        assert_eq!(ErrorCode::NotFound.exec_exit_code(), 127);
+    }
+}

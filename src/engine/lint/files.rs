@@ -1,0 +1,218 @@
+//! The pack directory rules of HCP.md §2: layout, limits, symbolic links and
+//! file names. Nothing here follows a link or reads more than a limit allows.
+
+use crate::engine::diagnostic::{Diagnostic, Rule};
+use std::fs::{self, File};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use walkdir::WalkDir;
+
+/// §2.3 limits.
+pub const MAX_FILES: usize = 1_000;
+pub const MAX_TOTAL_BYTES: u64 = 16 * 1024 * 1024;
+pub const MAX_MANIFEST_BYTES: u64 = 256 * 1024;
+pub const MAX_SKILL_BYTES: u64 = 256 * 1024;
+
+/// Entries (files and folders) the walk visits at most, so a tree of empty
+/// folders cannot keep lint busy.
+const MAX_ENTRIES: usize = 10 * MAX_FILES;
+
+/// What a walk of the pack directory found.
+#[derive(Debug, Default)]
+pub struct PackTree {
+    /// Relative paths of regular files (`.git/` left out), in walk order.
+    pub files: Vec<PathBuf>,
+    pub total_bytes: u64,
+}
+
+/// Whether a walk entry is the pack's own `.git/`, which lint ignores and
+/// install does not copy (§2.4).
+pub fn is_root_git_dir(entry: &walkdir::DirEntry) -> bool {
+    entry.depth() == 1 && entry.file_name() == ".git" && entry.file_type().is_dir()
+}
+
+/// Walks `root` without following links and reports §2.3/§2.4 findings.
+pub fn scan(root: &Path, out: &mut Vec<Diagnostic>) -> PackTree {
+    let mut tree = PackTree::default();
+    let mut over_files = false;
+    let walk = WalkDir::new(root)
+        .follow_links(false)
+        .min_depth(1)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| !is_root_git_dir(e));
+    for (seen, entry) in walk.enumerate() {
+        if seen == MAX_ENTRIES {
+            out.push(Diagnostic::new(
+                Rule::PackTooLarge,
+                ".",
+                format!("the pack has more than {MAX_ENTRIES} files and folders"),
+            ));
+            break;
+        }
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(err) => {
+                let rel = err.path().map_or_else(|| ".".into(), |p| relative(root, p));
+                out.push(Diagnostic::new(
+                    Rule::PackNotADirectory,
+                    rel,
+                    format!("cannot read: {err}"),
+                ));
+                continue;
+            }
+        };
+        let rel = relative(root, entry.path());
+        let name_ok = check_name(&entry, &rel, out);
+        let kind = entry.file_type();
+        if kind.is_symlink() {
+            out.push(
+                Diagnostic::new(
+                    Rule::PackSymlink,
+                    rel,
+                    "symbolic links are not allowed in a pack",
+                )
+                .hint("replace the link with a copy of the file it points to"),
+            );
+        } else if kind.is_file() {
+            if tree.files.len() == MAX_FILES {
+                over_files = true;
+                break;
+            }
+            tree.total_bytes += entry.metadata().map(|m| m.len()).unwrap_or(0);
+            if name_ok {
+                let rel_path = entry.path().strip_prefix(root).unwrap_or(entry.path());
+                tree.files.push(rel_path.to_path_buf());
+            }
+        } else if !kind.is_dir() {
+            out.push(Diagnostic::new(
+                Rule::PackFileName,
+                rel,
+                "not a regular file or folder (a device, socket or pipe)",
+            ));
+        }
+    }
+    if over_files {
+        out.push(
+            Diagnostic::new(
+                Rule::PackTooLarge,
+                ".",
+                format!("the pack has more than {MAX_FILES} files"),
+            )
+            .hint("a pack holds at most 1,000 files (HCP §2.3)"),
+        );
+    }
+    if tree.total_bytes > MAX_TOTAL_BYTES {
+        out.push(Diagnostic::new(
+            Rule::PackTooLarge,
+            ".",
+            format!(
+                "the pack holds {} bytes, over the limit of {MAX_TOTAL_BYTES} (16 MiB)",
+                tree.total_bytes
+            ),
+        ));
+    }
+    tree
+}
+
+fn check_name(entry: &walkdir::DirEntry, rel: &str, out: &mut Vec<Diagnostic>) -> bool {
+    let problem = match entry.file_name().to_str() {
+        None => "the name is not valid UTF-8",
+        Some(name) if name.chars().any(char::is_control) => "the name contains control characters",
+        Some(_) => return true,
+    };
+    out.push(Diagnostic::new(Rule::PackFileName, rel, problem).hint("rename it"));
+    false
+}
+
+/// A path relative to the pack root, printable: control characters are
+/// escaped and invalid UTF-8 replaced, so a hostile name cannot drive a
+/// terminal.
+pub fn relative(root: &Path, path: &Path) -> String {
+    let rel = path.strip_prefix(root).unwrap_or(path);
+    let text = rel.to_string_lossy();
+    if text.is_empty() {
+        return ".".into();
+    }
+    printable(&text)
+}
+
+/// Escapes control characters.
+pub fn printable(text: &str) -> String {
+    text.chars()
+        .flat_map(|c| {
+            let escaped: Vec<char> = if c.is_control() {
+                c.escape_default().collect()
+            } else {
+                vec![c]
+            };
+            escaped
+        })
+        .collect()
+}
+
+/// How one of the pack's own files (manifest, Skill) could be read.
+pub enum RootFile {
+    Missing,
+    /// Not readable as a file; already reported (a link, a special file,
+    /// too large, an I/O error).
+    Refused,
+    Bytes(Vec<u8>),
+}
+
+/// Reads a file at the pack root without following links and without
+/// reading past `limit`. Links and special files are left to [`scan`] to
+/// report; size and I/O problems are reported here.
+pub fn read_root_file(
+    root: &Path,
+    name: &str,
+    limit: u64,
+    what: &str,
+    out: &mut Vec<Diagnostic>,
+) -> RootFile {
+    let path = root.join(name);
+    let meta = match fs::symlink_metadata(&path) {
+        Ok(meta) => meta,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return RootFile::Missing,
+        Err(err) => {
+            out.push(Diagnostic::new(
+                Rule::PackNotADirectory,
+                name,
+                format!("cannot read {what}: {err}"),
+            ));
+            return RootFile::Refused;
+        }
+    };
+    if !meta.file_type().is_file() {
+        return RootFile::Refused;
+    }
+    let too_large = |out: &mut Vec<Diagnostic>, size: String| {
+        out.push(
+            Diagnostic::new(
+                Rule::PackTooLarge,
+                name,
+                format!("{what} is {size}, over the limit of {} KiB", limit / 1024),
+            )
+            .hint(format!("keep {name} under {} KiB (HCP §2.3)", limit / 1024)),
+        );
+        RootFile::Refused
+    };
+    if meta.len() > limit {
+        return too_large(out, format!("{} bytes", meta.len()));
+    }
+    let mut bytes = Vec::new();
+    let read = File::open(&path).and_then(|f| f.take(limit + 1).read_to_end(&mut bytes));
+    match read {
+        // The file grew between the check and the read.
+        Ok(_) if bytes.len() as u64 > limit => too_large(out, "larger".into()),
+        Ok(_) => RootFile::Bytes(bytes),
+        Err(err) => {
+            out.push(Diagnostic::new(
+                Rule::PackNotADirectory,
+                name,
+                format!("cannot read {what}: {err}"),
+            ));
+            RootFile::Refused
+        }
+    }
+}

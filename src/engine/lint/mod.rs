@@ -1,0 +1,228 @@
+//! Lint (HCP.md §10.4, §10.5; §11.1 "lint" stage): validates a pack directory
+//! against §2–§5 without changing any state, reporting every finding it can
+//! in one run.
+
+pub mod files;
+pub mod manifest;
+pub mod skill;
+
+use crate::engine::diagnostic::{Diagnostic, Position, Rule};
+use crate::engine::document;
+use crate::engine::manifest::Manifest;
+use files::{MAX_MANIFEST_BYTES, MAX_SKILL_BYTES, RootFile};
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+
+/// The two manifest file names (§2.1).
+pub const MANIFEST_YAML: &str = "pack.yaml";
+pub const MANIFEST_JSON: &str = "pack.json";
+
+/// How to lint.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct LintOptions {
+    /// Allow the reserved ids and the `builtin` adapter: true only for the
+    /// runtime's own bootstrap pack (§3.2, §6.5).
+    pub bootstrap: bool,
+}
+
+/// The result of linting one pack directory (§10.4).
+#[derive(Debug, Clone, Serialize)]
+pub struct LintReport {
+    pub ok: bool,
+    pub pack_id: Option<String>,
+    pub path: String,
+    pub diagnostics: Vec<Diagnostic>,
+    /// The manifest as far as it could be read (absent when it could not be
+    /// parsed at all).
+    #[serde(skip)]
+    pub manifest: Option<Manifest>,
+    #[serde(skip)]
+    pub root: PathBuf,
+}
+
+impl LintReport {
+    pub fn errors(&self) -> usize {
+        self.diagnostics.iter().filter(|d| d.is_error()).count()
+    }
+
+    pub fn warnings(&self) -> usize {
+        self.diagnostics.len() - self.errors()
+    }
+
+    /// Whether the pack passes: no errors, and with `deny_warnings` no
+    /// warnings either.
+    pub fn passes(&self, deny_warnings: bool) -> bool {
+        self.errors() == 0 && (!deny_warnings || self.diagnostics.is_empty())
+    }
+}
+
+/// Lints the pack at `path`. The path itself may be a link to a folder (the
+/// user named it); nothing inside the pack is ever followed.
+pub fn lint_pack(path: &Path, options: LintOptions) -> LintReport {
+    let mut out = Vec::new();
+    let manifest = check_pack(path, options, &mut out);
+    out.sort_by(|a, b| {
+        (file_rank(&a.file), &a.file, a.line, a.column).cmp(&(
+            file_rank(&b.file),
+            &b.file,
+            b.line,
+            b.column,
+        ))
+    });
+    let pack_id = manifest
+        .as_ref()
+        .map(|m| m.id.clone())
+        .filter(|id| !id.is_empty());
+    LintReport {
+        ok: !out.iter().any(Diagnostic::is_error),
+        pack_id,
+        path: path.display().to_string(),
+        diagnostics: out,
+        manifest,
+        root: path.to_path_buf(),
+    }
+}
+
+/// Pack-level findings first, then the manifest, then the Skill, then the rest.
+fn file_rank(file: &str) -> u8 {
+    match file {
+        "." => 0,
+        MANIFEST_YAML | MANIFEST_JSON => 1,
+        skill::FILE => 2,
+        _ => 3,
+    }
+}
+
+fn check_pack(root: &Path, options: LintOptions, out: &mut Vec<Diagnostic>) -> Option<Manifest> {
+    match std::fs::metadata(root) {
+        Ok(meta) if meta.is_dir() => {}
+        Ok(_) => {
+            out.push(Diagnostic::new(
+                Rule::PackNotADirectory,
+                ".",
+                "the path is not a directory",
+            ));
+            return None;
+        }
+        Err(err) => {
+            out.push(Diagnostic::new(
+                Rule::PackNotADirectory,
+                ".",
+                format!("cannot read the pack directory: {}", io_reason(&err)),
+            ));
+            return None;
+        }
+    }
+    if let Err(err) = std::fs::read_dir(root) {
+        out.push(Diagnostic::new(
+            Rule::PackNotADirectory,
+            ".",
+            format!("cannot read the pack directory: {}", io_reason(&err)),
+        ));
+        return None;
+    }
+    let tree = files::scan(root, out);
+
+    let yaml = root.join(MANIFEST_YAML).symlink_metadata().is_ok();
+    let json = root.join(MANIFEST_JSON).symlink_metadata().is_ok();
+    let manifest_file = match (yaml, json) {
+        (true, true) => {
+            out.push(
+                Diagnostic::new(
+                    Rule::PackManifestAmbiguous,
+                    ".",
+                    "the pack has both pack.yaml and pack.json",
+                )
+                .hint("keep one manifest; pack.yaml was checked"),
+            );
+            Some(MANIFEST_YAML)
+        }
+        (true, false) => Some(MANIFEST_YAML),
+        (false, true) => Some(MANIFEST_JSON),
+        (false, false) => {
+            out.push(
+                Diagnostic::new(
+                    Rule::PackManifestMissing,
+                    ".",
+                    "the pack has no pack.yaml or pack.json",
+                )
+                .hint("add a pack.yaml manifest at the pack root (HCP §3)"),
+            );
+            None
+        }
+    };
+    let manifest = manifest_file.and_then(|file| {
+        let RootFile::Bytes(bytes) =
+            files::read_root_file(root, file, MAX_MANIFEST_BYTES, "the manifest", out)
+        else {
+            return None;
+        };
+        let parsed = std::str::from_utf8(&bytes)
+            .map_err(|err| document::ParseError {
+                message: "the manifest is not valid UTF-8".into(),
+                pos: Some(text_position(&bytes, err.valid_up_to())),
+            })
+            .and_then(|text| {
+                if file == MANIFEST_JSON {
+                    document::parse_json(text)
+                } else {
+                    document::parse_yaml(text)
+                }
+            });
+        match parsed {
+            Ok(doc) => {
+                let ctx = manifest::Context {
+                    file,
+                    files: &tree.files,
+                    bootstrap: options.bootstrap,
+                };
+                Some(manifest::check(&doc, &ctx, out))
+            }
+            Err(err) => {
+                out.push(Diagnostic::new(Rule::ManifestParse, file, err.message).at(err.pos));
+                None
+            }
+        }
+    });
+
+    match files::read_root_file(root, skill::FILE, MAX_SKILL_BYTES, "SKILL.md", out) {
+        RootFile::Missing => out.push(
+            Diagnostic::new(Rule::SkillMissing, skill::FILE, "the pack has no SKILL.md")
+                .hint("add SKILL.md: YAML frontmatter (name, description), then instructions for the agent"),
+        ),
+        RootFile::Refused => {}
+        RootFile::Bytes(bytes) => {
+            let keys: Vec<&str> = manifest
+                .iter()
+                .flat_map(|m| m.commands.iter())
+                .map(|c| c.key.as_str())
+                .filter(|k| !k.is_empty())
+                .collect();
+            skill::check(&bytes, &keys, out);
+        }
+    }
+    manifest
+}
+
+fn io_reason(err: &std::io::Error) -> String {
+    match err.kind() {
+        std::io::ErrorKind::NotFound => "no such file or directory".into(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+        _ => err.to_string(),
+    }
+}
+
+/// The 1-based line and column of byte `offset` in `bytes`.
+pub fn text_position(bytes: &[u8], offset: usize) -> Position {
+    let before = &bytes[..offset.min(bytes.len())];
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let column = String::from_utf8_lossy(&before[line_start..])
+        .chars()
+        .count()
+        + 1;
+    Position { line, column }
+}

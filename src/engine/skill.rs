@@ -1,0 +1,88 @@
+//! The Skill (HCP.md §5): `SKILL.md` split into YAML frontmatter and a
+//! Markdown body. Lint checks it (`engine::lint::skill`); activation copies
+//! the file byte for byte (§5.4).
+
+/// `SKILL.md` split at its frontmatter fences.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SkillParts<'a> {
+    /// The text between the two `---` lines.
+    pub frontmatter: &'a str,
+    /// 1-based line on which the frontmatter text starts.
+    pub frontmatter_line: usize,
+    pub body: &'a str,
+    /// 1-based line on which the body starts.
+    pub body_line: usize,
+}
+
+/// Splits `SKILL.md`; `None` when it does not start with a `---` line
+/// followed, later, by a closing `---` line.
+pub fn split(text: &str) -> Option<SkillParts<'_>> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut lines = text.split_inclusive('\n');
+    let first = lines.next()?;
+    if first.trim_end() != "---" {
+        return None;
+    }
+    let start = first.len();
+    let mut offset = start;
+    for (index, line) in lines.enumerate() {
+        if line.trim_end() == "---" {
+            return Some(SkillParts {
+                frontmatter: &text[start..offset],
+                frontmatter_line: 2,
+                body: &text[offset + line.len()..],
+                body_line: index + 3,
+            });
+        }
+        offset += line.len();
+    }
+    None
+}
+
+/// Whether `body` mentions `key` as a whole word: not inside a longer
+/// identifier (`list` is not mentioned by `listing` or `issues.list`... but
+/// `issues.list` is mentioned by "run issues.list.").
+pub fn mentions(body: &str, key: &str) -> bool {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+    body.match_indices(key).any(|(at, _)| {
+        let before = body[..at].chars().next_back();
+        let after_text = &body[at + key.len()..];
+        let mut after = after_text.chars();
+        let ok_before = before.is_none_or(|c| !ident(c) && c != '.');
+        let ok_after = match after.next() {
+            None => true,
+            Some('.') => after.next().is_none_or(|c| !ident(c)),
+            Some(c) => !ident(c),
+        };
+        ok_before && ok_after
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_frontmatter_and_body() {
+        let parts = split("---\nname: x\n---\n# Title\n").unwrap_or_else(|| panic!("no split"));
+        assert_eq!(parts.frontmatter, "name: x\n");
+        assert_eq!(parts.body, "# Title\n");
+        assert_eq!(parts.body_line, 4);
+    }
+
+    #[test]
+    fn no_frontmatter() {
+        assert_eq!(split("# Title\n"), None);
+        assert_eq!(split("---\nname: x\n"), None);
+    }
+
+    #[test]
+    fn mentions_whole_keys_only() {
+        assert!(mentions("Run `list` to see them.", "list"));
+        assert!(mentions("Use issues.list.", "issues.list"));
+        assert!(!mentions("A listing of things", "list"));
+        assert!(!mentions("Run issues.list", "list"));
+        assert!(!mentions("Run list.all", "list"));
+        assert!(mentions("list", "list"));
+    }
+}

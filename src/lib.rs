@@ -1,0 +1,7 @@
+//! hcpx: a pack manager for the Harness Context Protocol.
+//!
+//! `engine` holds the lifecycle (no terminal or clap code); `cli` is the
+//! headless front-end.
+
+pub mod cli;
+pub mod engine;
