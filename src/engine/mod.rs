@@ -8,3 +8,6 @@ pub mod grammar;
 pub mod lint;
 pub mod manifest;
 pub mod skill;
+pub mod grants;
+pub mod state;
+pub mod store;

@@ -1,0 +1,98 @@
+//! `state.json` (HCP.md §11.5, 11-lifecycle.md §11.3): which packs are
+//! activated and connected for the session, and the grants (§9.3).
+//! Plain data; reading and writing it is the store's job.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The session state, as stored.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct State {
+    #[serde(default)]
+    pub activated: Vec<String>,
+    #[serde(default)]
+    pub connected: Vec<String>,
+    /// principal → grants. Absent: every principal holds every capability.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grants: Option<BTreeMap<String, Vec<String>>>,
+    /// Keys another runtime wrote; kept as they are.
+    #[serde(flatten)]
+    pub other: serde_json::Map<String, serde_json::Value>,
+}
+
+impl State {
+    pub fn is_activated(&self, pack_id: &str) -> bool {
+        self.activated.iter().any(|p| p == pack_id)
+    }
+
+    pub fn is_connected(&self, pack_id: &str) -> bool {
+        self.connected.iter().any(|p| p == pack_id)
+    }
+
+    /// Adds `pack_id` to `activated`; false if it was there.
+    pub fn activate(&mut self, pack_id: &str) -> bool {
+        insert(&mut self.activated, pack_id)
+    }
+
+    /// Removes activation and connection (§11.1 rule 4); false if neither
+    /// was recorded.
+    pub fn deactivate(&mut self, pack_id: &str) -> bool {
+        let a = remove(&mut self.activated, pack_id);
+        let c = remove(&mut self.connected, pack_id);
+        a || c
+    }
+
+    pub fn connect(&mut self, pack_id: &str) -> bool {
+        insert(&mut self.connected, pack_id)
+    }
+
+    pub fn disconnect(&mut self, pack_id: &str) -> bool {
+        remove(&mut self.connected, pack_id)
+    }
+
+    /// Forgets everything about a pack (uninstall).
+    pub fn forget(&mut self, pack_id: &str) {
+        self.deactivate(pack_id);
+    }
+}
+
+fn insert(list: &mut Vec<String>, id: &str) -> bool {
+    if list.iter().any(|p| p == id) {
+        return false;
+    }
+    list.push(id.to_string());
+    list.sort();
+    true
+}
+
+fn remove(list: &mut Vec<String>, id: &str) -> bool {
+    let before = list.len();
+    list.retain(|p| p != id);
+    list.len() != before
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deactivate_drops_connected() {
+        let mut s = State::default();
+        s.activate("a.b");
+        s.connect("a.b");
+        assert!(s.deactivate("a.b"));
+        assert!(!s.is_activated("a.b"));
+        assert!(!s.is_connected("a.b"));
+        assert!(!s.deactivate("a.b"));
+    }
+
+    #[test]
+    fn reads_the_spec_shape() {
+        let s: State = serde_json::from_str(r#"{"activated": ["x.y"], "connected": []}"#)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(s.is_activated("x.y"));
+        assert_eq!(s.grants, None);
+        let text = serde_json::to_string(&s).unwrap_or_default();
+        assert_eq!(text, r#"{"activated":["x.y"],"connected":[]}"#);
+    }
+}
