@@ -2,8 +2,14 @@
 //! turning arguments into an engine call and printing the result as text or
 //! as the `--json` documents of HCP.md §10. No lifecycle logic lives here.
 
+pub mod context;
+pub mod grant;
+pub mod install;
 pub mod lint;
 pub mod output;
+pub mod status;
+pub mod toggle;
+pub mod uninstall;
 
 use clap::{Parser, Subcommand};
 use output::Output;
@@ -30,11 +36,26 @@ pub struct GlobalArgs {
     /// Act on behalf of this principal (default: $HCP_PRINCIPAL, else `user`)
     #[arg(long, global = true, value_name = "NAME")]
     pub principal: Option<String>,
+
+    /// Also search this catalog folder for packs (repeatable; §11.6)
+    #[arg(long = "catalog", global = true, value_name = "DIR")]
+    pub catalogs: Vec<std::path::PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
     Lint(lint::LintArgs),
+    Install(install::InstallArgs),
+    Activate(toggle::ActivateArgs),
+    Deactivate(toggle::DeactivateArgs),
+    Uninstall(uninstall::UninstallArgs),
+    List(status::ListArgs),
+    Availability(status::AvailabilityArgs),
+    Why(status::WhyArgs),
+    /// Give a principal a capability (pack.install, pack.connect, verb.exec.read, verb.exec.write or *), optionally scoped as CAPABILITY:PACK_ID
+    Grant(grant::GrantArgs),
+    /// Take a grant away from a principal
+    Revoke(grant::GrantArgs),
 }
 
 /// Runs hcpx with the process arguments; the entry point of both binaries.
@@ -49,9 +70,19 @@ pub fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(err) => return usage_error(err, json),
     };
-    let out = Output::new(cli.global.json);
+    let ctx = context::Ctx::new(cli.global.clone());
+    let out = ctx.out;
     let code = match cli.command {
         Some(Command::Lint(args)) => lint::run(&args, &out),
+        Some(Command::Install(args)) => install::run(&args, &ctx),
+        Some(Command::Activate(args)) => toggle::activate(&args, &ctx),
+        Some(Command::Deactivate(args)) => toggle::deactivate(&args, &ctx),
+        Some(Command::Uninstall(args)) => uninstall::run(&args, &ctx),
+        Some(Command::List(args)) => status::list(&args, &ctx),
+        Some(Command::Availability(args)) => status::availability(&args, &ctx),
+        Some(Command::Why(args)) => status::why(&args, &ctx),
+        Some(Command::Grant(args)) => grant::grant(&args, &ctx),
+        Some(Command::Revoke(args)) => grant::revoke(&args, &ctx),
         None => {
             use clap::CommandFactory;
             let mut cmd = Cli::command();

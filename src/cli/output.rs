@@ -42,7 +42,7 @@ impl Output {
         }
         let mut stderr = anstream::stderr().lock();
         let _ = writeln!(stderr, "{ERROR}error{ERROR:#}: {}", error.message);
-        if let Some(hint) = &error.hint {
+        if let Some(hint) = &error.context.hint {
             let _ = writeln!(stderr, "  {HINT}hint{HINT:#}: {hint}");
         }
     }

@@ -341,11 +341,10 @@ fn too_many(pos: Position) -> ParseError {
 
 /// Resolves a scalar by the YAML 1.2 core schema.
 fn resolve_scalar(text: &str, style: ScalarStyle, tag: Option<&saphyr_parser::Tag>) -> Value {
-    if let Some(tag) = tag {
-        if tag.is_yaml_core_schema() && tag.suffix == "str" {
+    if let Some(tag) = tag
+        && tag.is_yaml_core_schema() && tag.suffix == "str" {
             return Value::Str(text.to_string());
         }
-    }
     if style != ScalarStyle::Plain {
         return Value::Str(text.to_string());
     }
@@ -360,27 +359,23 @@ fn resolve_scalar(text: &str, style: ScalarStyle, tag: Option<&saphyr_parser::Ta
         ".nan" | ".NaN" | ".NAN" => return Value::Float(f64::NAN),
         _ => {}
     }
-    if let Some(hex) = text.strip_prefix("0x") {
-        if let Ok(i) = i64::from_str_radix(hex, 16) {
+    if let Some(hex) = text.strip_prefix("0x")
+        && let Ok(i) = i64::from_str_radix(hex, 16) {
             return Value::Int(i);
         }
-    }
-    if let Some(oct) = text.strip_prefix("0o") {
-        if let Ok(i) = i64::from_str_radix(oct, 8) {
+    if let Some(oct) = text.strip_prefix("0o")
+        && let Ok(i) = i64::from_str_radix(oct, 8) {
             return Value::Int(i);
         }
-    }
     let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
-    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
-        if let Ok(i) = text.parse::<i64>() {
+    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+        && let Ok(i) = text.parse::<i64>() {
             return Value::Int(i);
         }
-    }
-    if looks_like_float(digits) {
-        if let Ok(f) = text.parse::<f64>() {
+    if looks_like_float(digits)
+        && let Ok(f) = text.parse::<f64>() {
             return Value::Float(f);
         }
-    }
     Value::Str(text.to_string())
 }
 

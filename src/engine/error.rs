@@ -80,6 +80,13 @@ impl ErrorCode {
 pub struct Error {
     pub code: ErrorCode,
     pub message: String,
+    #[serde(flatten)]
+    pub context: Box<ErrorContext>,
+}
+
+/// The fields of an error object that say where the problem is (§10.1).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+pub struct ErrorContext {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pack_id: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -95,6 +102,9 @@ pub struct Error {
     /// What to run or change to fix it, in words or as an `hcpx` command.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hint: Option<String>,
+    /// The lint errors behind a `lint_failed`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diagnostics: Option<Vec<crate::engine::diagnostic::Diagnostic>>,
 }
 
 impl Error {
@@ -102,13 +112,7 @@ impl Error {
         Error {
             code,
             message: message.into(),
-            pack_id: None,
-            verb_key: None,
-            arg: None,
-            grant: None,
-            missing: None,
-            path: None,
-            hint: None,
+            context: Box::default(),
         }
     }
 
@@ -117,37 +121,37 @@ impl Error {
     }
 
     pub fn pack(mut self, pack_id: impl Into<String>) -> Self {
-        self.pack_id = Some(pack_id.into());
+        self.context.pack_id = Some(pack_id.into());
         self
     }
 
     pub fn verb(mut self, verb_key: impl Into<String>) -> Self {
-        self.verb_key = Some(verb_key.into());
+        self.context.verb_key = Some(verb_key.into());
         self
     }
 
     pub fn arg(mut self, arg: impl Into<String>) -> Self {
-        self.arg = Some(arg.into());
+        self.context.arg = Some(arg.into());
         self
     }
 
     pub fn grant(mut self, grant: impl Into<String>) -> Self {
-        self.grant = Some(grant.into());
+        self.context.grant = Some(grant.into());
         self
     }
 
     pub fn missing(mut self, missing: Vec<String>) -> Self {
-        self.missing = Some(missing);
+        self.context.missing = Some(missing);
         self
     }
 
     pub fn path(mut self, path: impl Into<String>) -> Self {
-        self.path = Some(path.into());
+        self.context.path = Some(path.into());
         self
     }
 
     pub fn hint(mut self, hint: impl Into<String>) -> Self {
-        self.hint = Some(hint.into());
+        self.context.hint = Some(hint.into());
         self
     }
 

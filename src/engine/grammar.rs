@@ -77,8 +77,8 @@ pub fn template_pieces(template: &str) -> Vec<Piece<'_>> {
     while i < bytes.len() {
         let dollar = bytes[i] == b'$' && bytes.get(i + 1) == Some(&b'{');
         let open = if dollar { i + 1 } else { i };
-        if bytes[open] == b'{' {
-            if let Some(len) = template[open + 1..].find('}') {
+        if bytes[open] == b'{'
+            && let Some(len) = template[open + 1..].find('}') {
                 let inner = &template[open + 1..open + 1 + len];
                 let piece = if dollar {
                     Some(Piece::Material(inner))
@@ -97,7 +97,6 @@ pub fn template_pieces(template: &str) -> Vec<Piece<'_>> {
                     continue;
                 }
             }
-        }
         i += 1;
     }
     if text_start < template.len() {

@@ -49,20 +49,22 @@ pub fn parse_grant(grant: &str) -> Result<()> {
         ))
         .grant(grant));
     }
-    if let Some(scope) = scope {
-        if !grammar::is_pack_id(scope) {
+    if let Some(scope) = scope
+        && !grammar::is_pack_id(scope) {
             return Err(Error::usage(format!(
                 "`{scope}` is not a pack_id; a scoped grant is CAPABILITY:PACK_ID, e.g. verb.exec.write:acme.github"
             ))
             .grant(grant));
         }
-    }
     Ok(())
 }
 
 /// Checks a principal's name: non-empty, printable, no white space.
 pub fn parse_principal(name: &str) -> Result<()> {
-    if name.is_empty() || name.len() > 128 || name.chars().any(|c| c.is_whitespace() || c.is_control()) {
+    if name.is_empty()
+        || name.len() > 128
+        || name.chars().any(|c| c.is_whitespace() || c.is_control())
+    {
         return Err(Error::usage(format!(
             "`{}` is not a principal name: use 1 to 128 printable characters without spaces",
             name.escape_default()

@@ -1,13 +1,20 @@
 //! The lifecycle engine: everything hcpx knows about packs, with no terminal
 //! or command-line code in it. Front-ends (`cli`, and later `tui`) call it.
 
+pub mod availability;
+pub mod catalog;
+pub mod config;
 pub mod diagnostic;
 pub mod document;
 pub mod error;
 pub mod grammar;
+pub mod grants;
+pub mod lifecycle;
 pub mod lint;
 pub mod manifest;
+pub mod programs;
 pub mod skill;
-pub mod grants;
+pub mod snapshot;
 pub mod state;
 pub mod store;
+pub mod why;

@@ -51,7 +51,11 @@ impl Store {
 
     fn create_layout(&self) -> Result<()> {
         let mkdir = |path: &Path, mode: u32| -> Result<()> {
-            match fs::DirBuilder::new().recursive(true).mode(mode).create(path) {
+            match fs::DirBuilder::new()
+                .recursive(true)
+                .mode(mode)
+                .create(path)
+            {
                 Ok(()) => Ok(()),
                 Err(err) => Err(Error::io("cannot create", path, &err)
                     .hint("set HCP_HOME to a folder you can write")),
@@ -65,7 +69,12 @@ impl Store {
         if !self.state_path().exists() || !self.config_path().exists() {
             let tx = self.lock()?;
             if !self.config_path().exists() {
-                write_atomic(&self.tmp_dir(), &self.config_path(), CONFIG_TEMPLATE.as_bytes(), 0o644)?;
+                write_atomic(
+                    &self.tmp_dir(),
+                    &self.config_path(),
+                    CONFIG_TEMPLATE.as_bytes(),
+                    0o644,
+                )?;
             }
             if !self.state_path().exists() {
                 tx.write_state(&State::default())?;
@@ -154,7 +163,9 @@ impl Store {
     /// Removes what a process killed mid-change left in `.tmp/`. Only called
     /// under the lock, and every writer holds the lock while it uses `.tmp/`.
     fn clean_tmp(&self) {
-        let Ok(entries) = fs::read_dir(self.tmp_dir()) else { return };
+        let Ok(entries) = fs::read_dir(self.tmp_dir()) else {
+            return;
+        };
         for entry in entries.flatten() {
             let path = entry.path();
             let _ = match entry.file_type() {
@@ -219,7 +230,12 @@ impl Transaction<'_> {
         let mut text = serde_json::to_vec_pretty(state)
             .map_err(|err| Error::new(ErrorCode::Io, format!("cannot encode the state: {err}")))?;
         text.push(b'\n');
-        write_atomic(&self.store.tmp_dir(), &self.store.state_path(), &text, 0o644)
+        write_atomic(
+            &self.store.tmp_dir(),
+            &self.store.state_path(),
+            &text,
+            0o644,
+        )
     }
 
     /// Writes a file atomically inside the store (under the lock).
@@ -305,7 +321,10 @@ mod tests {
         assert!(store.lock().is_err());
         // Opening again does not replace it.
         let _ = Store::open(store.root());
-        assert_eq!(fs::read_to_string(store.state_path()).ok().as_deref(), Some("{not json"));
+        assert_eq!(
+            fs::read_to_string(store.state_path()).ok().as_deref(),
+            Some("{not json")
+        );
     }
 
     #[test]
@@ -313,6 +332,9 @@ mod tests {
         let (_dir, store) = temp_store();
         fs::create_dir_all(store.tmp_dir().join("stage-x/inner")).unwrap_or_else(|e| panic!("{e}"));
         let _tx = store.lock().unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(fs::read_dir(store.tmp_dir()).map(|d| d.count()).ok(), Some(0));
+        assert_eq!(
+            fs::read_dir(store.tmp_dir()).map(|d| d.count()).ok(),
+            Some(0)
+        );
     }
 }

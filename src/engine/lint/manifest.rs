@@ -129,8 +129,8 @@ impl Checker<'_, '_> {
             self.top_level_key(key);
         }
 
-        if let Some(node) = self.required(doc, "hcp", Rule::ManifestMissingField, "hcp") {
-            if let Some(s) = self.string(node, "hcp") {
+        if let Some(node) = self.required(doc, "hcp", Rule::ManifestMissingField, "hcp")
+            && let Some(s) = self.string(node, "hcp") {
                 m.hcp = s.to_string();
                 if !is_supported_hcp(s) {
                     self.report(
@@ -141,15 +141,13 @@ impl Checker<'_, '_> {
                     .with_hint("set hcp: \"1\"");
                 }
             }
-        }
-        if let Some(node) = self.required(doc, "id", Rule::ManifestMissingField, "id") {
-            if let Some(s) = self.string(node, "id") {
+        if let Some(node) = self.required(doc, "id", Rule::ManifestMissingField, "id")
+            && let Some(s) = self.string(node, "id") {
                 m.id = s.to_string();
                 self.pack_id(s, node.pos);
             }
-        }
-        if let Some(node) = self.required(doc, "name", Rule::ManifestMissingField, "name") {
-            if let Some(s) = self.string(node, "name") {
+        if let Some(node) = self.required(doc, "name", Rule::ManifestMissingField, "name")
+            && let Some(s) = self.string(node, "name") {
                 m.name = s.to_string();
                 if !(1..=64).contains(&chars(s)) {
                     self.report(
@@ -159,9 +157,8 @@ impl Checker<'_, '_> {
                     );
                 }
             }
-        }
-        if let Some(node) = self.required(doc, "version", Rule::ManifestMissingField, "version") {
-            if let Some(s) = self.string(node, "version") {
+        if let Some(node) = self.required(doc, "version", Rule::ManifestMissingField, "version")
+            && let Some(s) = self.string(node, "version") {
                 m.version = s.to_string();
                 if let Err(err) = semver::Version::parse(s) {
                     self.report(
@@ -172,14 +169,13 @@ impl Checker<'_, '_> {
                     .with_hint("use MAJOR.MINOR.PATCH, e.g. version: 1.0.0");
                 }
             }
-        }
         if let Some(node) = self.required(
             doc,
             "description",
             Rule::ManifestMissingField,
             "description",
-        ) {
-            if let Some(s) = self.string(node, "description") {
+        )
+            && let Some(s) = self.string(node, "description") {
                 m.description = s.to_string();
                 if !(1..=1024).contains(&chars(s)) {
                     self.report(
@@ -192,7 +188,6 @@ impl Checker<'_, '_> {
                     );
                 }
             }
-        }
         m.sense_only = self
             .bool_field(doc, "sense_only", "sense_only")
             .unwrap_or(false);
@@ -405,16 +400,14 @@ impl Checker<'_, '_> {
         if binding.kind == BindingKind::Secret {
             binding.secret = self.binding_secret(node);
         }
-        if let Some(probe) = node.get("probe") {
-            if let Some(s) = self.string(probe, "binding.probe") {
+        if let Some(probe) = node.get("probe")
+            && let Some(s) = self.string(probe, "binding.probe") {
                 binding.probe = Some(s.to_string());
             }
-        }
-        if let Some(url) = node.get("base_url") {
-            if let Some(s) = self.string(url, "binding.base_url") {
+        if let Some(url) = node.get("base_url")
+            && let Some(s) = self.string(url, "binding.base_url") {
                 binding.base_url = Some(s.to_string());
             }
-        }
         binding
     }
 
@@ -543,8 +536,8 @@ impl Checker<'_, '_> {
                 continue;
             }
             let cmd = self.command(item, index, &m.binding);
-            if let Some((key_node, _)) = item.entry("key") {
-                if !cmd.key.is_empty() {
+            if let Some((key_node, _)) = item.entry("key")
+                && !cmd.key.is_empty() {
                     if let Some(first) = seen.get(&cmd.key) {
                         let line = first.line;
                         self.report(
@@ -559,7 +552,6 @@ impl Checker<'_, '_> {
                         seen.insert(cmd.key.clone(), key_node.pos);
                     }
                 }
-            }
             commands.push(cmd);
         }
         commands
@@ -890,11 +882,10 @@ impl Checker<'_, '_> {
 
     fn process_adapter(&mut self, node: &Node, args: &[Arg]) -> Adapter {
         let program = self.adapter_string(node, "program").unwrap_or_default();
-        if let Some(p) = node.get("program") {
-            if !program.is_empty() {
+        if let Some(p) = node.get("program")
+            && !program.is_empty() {
                 self.program(&program, p.pos);
             }
-        }
         let mut argv = Vec::new();
         if let Some(list) = node.get("argv") {
             match list.as_seq() {

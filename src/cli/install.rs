@@ -1,0 +1,47 @@
+//! `hcpx install SOURCE [--force]` (11-lifecycle.md §11.1, HCP.md §11.1).
+
+use crate::cli::context::Ctx;
+use crate::engine::lifecycle::{InstallAction, InstallOutcome};
+
+/// Install a pack from a directory, or from a catalog by id
+#[derive(Debug, clap::Args)]
+pub struct InstallArgs {
+    /// A pack directory, or the id of a pack in a catalog
+    #[arg(value_name = "DIR|PACK_ID")]
+    pub source: String,
+
+    /// Replace the installed copy even when it is the same version
+    #[arg(long)]
+    pub force: bool,
+}
+
+pub fn run(args: &InstallArgs, ctx: &Ctx) -> i32 {
+    ctx.with_engine(|engine| match engine.install(&args.source, args.force) {
+        Ok(outcome) => ctx.success(outcome, print),
+        Err(err) => ctx.fail(&err),
+    })
+}
+
+fn print(o: &InstallOutcome) {
+    let what = match o.action {
+        InstallAction::Installed => format!("installed {} {}", o.pack_id, o.version),
+        InstallAction::Upgraded => format!(
+            "upgraded {} {} -> {}",
+            o.pack_id,
+            o.previous_version.as_deref().unwrap_or("?"),
+            o.version
+        ),
+        InstallAction::Reinstalled => format!("reinstalled {} {}", o.pack_id, o.version),
+        InstallAction::Unchanged => format!("{} {} is already installed", o.pack_id, o.version),
+    };
+    println!("{what}");
+    if o.disconnected {
+        println!(
+            "its binding changed: run `hcpx connect {}` again",
+            o.pack_id
+        );
+    }
+    if !o.activated && o.action != InstallAction::Unchanged {
+        println!("next: hcpx activate {}", o.pack_id);
+    }
+}

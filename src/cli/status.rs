@@ -1,0 +1,223 @@
+//! Read-only views: `hcpx list`, `hcpx availability [PACK_ID]` (HCP.md
+//! §11.3) and `hcpx why PACK_ID [VERB]`.
+
+use crate::cli::context::Ctx;
+use crate::cli::output::{ERROR, GOOD, HINT, STRONG, WARNING};
+use crate::engine::availability::{PackAvailability, Status};
+use crate::engine::why;
+use serde::Serialize;
+use std::io::Write;
+
+/// List installed and catalog packs with their status
+#[derive(Debug, clap::Args)]
+pub struct ListArgs {}
+
+/// Report the availability flags of packs and whether each command is executable (§11.2)
+#[derive(Debug, clap::Args)]
+pub struct AvailabilityArgs {
+    /// Only this pack
+    #[arg(value_name = "PACK_ID")]
+    pub pack: Option<String>,
+}
+
+/// Explain why a pack or command is not executable, and the command that fixes it
+#[derive(Debug, clap::Args)]
+pub struct WhyArgs {
+    #[arg(value_name = "PACK_ID")]
+    pub pack: String,
+    #[arg(value_name = "VERB")]
+    pub verb: Option<String>,
+}
+
+/// One row of `hcpx list`.
+#[derive(Debug, Serialize)]
+pub struct ListRow {
+    pub pack_id: String,
+    pub name: Option<String>,
+    pub version: Option<String>,
+    pub status: Status,
+    pub installed: bool,
+    pub activated: bool,
+    pub connected: bool,
+    pub plane: Option<&'static str>,
+    pub binding: Option<&'static str>,
+    pub description: Option<String>,
+    /// Where the pack's files are: the store, or a catalog folder.
+    pub path: Option<String>,
+}
+
+#[derive(Serialize)]
+struct Packs<T: Serialize> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    principal: Option<String>,
+    packs: Vec<T>,
+}
+
+pub fn list(_args: &ListArgs, ctx: &Ctx) -> i32 {
+    ctx.with_engine(|engine| {
+        let snap = match engine.snapshot() {
+            Ok(snap) => snap,
+            Err(err) => return ctx.fail(&err),
+        };
+        let rows: Vec<ListRow> = snap
+            .packs
+            .iter()
+            .map(|view| {
+                let avail = engine.pack_availability(view, &snap.state);
+                let m = view.manifest();
+                ListRow {
+                    pack_id: view.pack_id.clone(),
+                    name: m.map(|m| m.name.clone()),
+                    version: avail.version,
+                    status: avail.status,
+                    installed: avail.installed,
+                    activated: avail.activated,
+                    connected: avail.connected,
+                    plane: m.map(|m| m.plane.as_str()),
+                    binding: m.map(|m| m.binding.kind.as_str()),
+                    description: m.map(|m| m.description.clone()),
+                    path: view.dir().map(|d| d.display().to_string()),
+                }
+            })
+            .collect();
+        ctx.success(
+            Packs {
+                principal: None,
+                packs: rows,
+            },
+            |p| print_list(&p.packs),
+        )
+    })
+}
+
+fn status_style(status: Status) -> anstyle::Style {
+    match status {
+        Status::Executable | Status::Connected => GOOD,
+        Status::Activated | Status::Installed => STRONG,
+        Status::Available => HINT,
+        Status::Unavailable => ERROR,
+    }
+}
+
+fn print_list(rows: &[ListRow]) {
+    let mut w = anstream::stdout().lock();
+    if rows.is_empty() {
+        let _ = writeln!(
+            w,
+            "no packs: install one with `hcpx install DIR`, or add a catalog with --catalog DIR"
+        );
+        return;
+    }
+    let id_w = rows
+        .iter()
+        .map(|r| r.pack_id.len())
+        .max()
+        .unwrap_or(0)
+        .max(7);
+    let ver_w = rows
+        .iter()
+        .map(|r| r.version.as_deref().unwrap_or("-").len())
+        .max()
+        .unwrap_or(0)
+        .max(7);
+    let _ = writeln!(
+        w,
+        "{STRONG}{:id_w$}  {:ver_w$}  {:11}  DESCRIPTION{STRONG:#}",
+        "PACK_ID", "VERSION", "STATUS"
+    );
+    for r in rows {
+        let style = status_style(r.status);
+        let desc = r.description.as_deref().unwrap_or("");
+        let desc: String = desc.chars().take(60).collect();
+        let _ = writeln!(
+            w,
+            "{:id_w$}  {:ver_w$}  {style}{:11}{style:#}  {desc}",
+            r.pack_id,
+            r.version.as_deref().unwrap_or("-"),
+            r.status.as_str(),
+        );
+    }
+}
+
+pub fn availability(args: &AvailabilityArgs, ctx: &Ctx) -> i32 {
+    ctx.with_engine(|engine| match engine.availability(args.pack.as_deref()) {
+        Ok(packs) => ctx.success(
+            Packs {
+                principal: Some(engine.principal().to_string()),
+                packs,
+            },
+            |p| print_availability(&p.packs),
+        ),
+        Err(err) => ctx.fail(&err),
+    })
+}
+
+fn yes_no(flag: bool) -> &'static str {
+    if flag { "yes" } else { "no" }
+}
+
+fn print_availability(packs: &[PackAvailability]) {
+    let mut w = anstream::stdout().lock();
+    for p in packs {
+        let style = status_style(p.status);
+        let _ = writeln!(
+            w,
+            "{STRONG}{}{STRONG:#} {}  {style}{}{style:#}  installed: {}  activated: {}  connected: {}  sense: {}",
+            p.pack_id,
+            p.version.as_deref().unwrap_or("-"),
+            p.status.as_str(),
+            yes_no(p.installed),
+            yes_no(p.activated),
+            yes_no(p.connected),
+            if p.sense.active { "active" } else { "inactive" },
+        );
+        for problem in &p.problems {
+            let _ = writeln!(w, "  {ERROR}problem{ERROR:#}: {problem}");
+        }
+        for c in &p.commands {
+            let (mark, style) = if c.executable {
+                ("✓", GOOD)
+            } else {
+                ("✗", WARNING)
+            };
+            let reasons: Vec<String> = c.reasons.iter().map(ToString::to_string).collect();
+            let _ = writeln!(
+                w,
+                "  {style}{mark}{style:#} {:24} {:5}  {}",
+                c.verb_key,
+                c.effect,
+                reasons.join(", ")
+            );
+        }
+    }
+}
+
+pub fn why(args: &WhyArgs, ctx: &Ctx) -> i32 {
+    ctx.with_engine(|engine| {
+        let view = match engine.pack_view(&args.pack) {
+            Ok(view) => view,
+            Err(err) => return ctx.fail(&err),
+        };
+        let state = match engine.store().read_state() {
+            Ok(state) => state,
+            Err(err) => return ctx.fail(&err),
+        };
+        let avail = engine.pack_availability(&view, &state);
+        let dir = view.dir().map(|d| d.display().to_string());
+        let answer = why::explain(
+            &avail,
+            view.manifest(),
+            args.verb.as_deref(),
+            engine.principal(),
+            dir.as_deref(),
+        );
+        ctx.success(answer, |a| {
+            let mut w = anstream::stdout().lock();
+            let style = if a.executable { GOOD } else { WARNING };
+            let _ = writeln!(w, "{style}{}{style:#}", a.explanation);
+            if let Some(fix) = &a.fix {
+                let _ = writeln!(w, "  {HINT}fix{HINT:#}: {fix}");
+            }
+        })
+    })
+}

@@ -1,0 +1,61 @@
+//! `hcpx activate PACK_ID...` and `hcpx deactivate PACK_ID...`
+//! (11-lifecycle.md §11.1, HCP.md §5.4).
+
+use crate::cli::context::Ctx;
+use crate::engine::error::Error;
+use crate::engine::lifecycle::Toggle;
+use serde::Serialize;
+
+/// Activate installed packs: their commands become loadable and their Skills are copied to the store
+#[derive(Debug, clap::Args)]
+pub struct ActivateArgs {
+    #[arg(required = true, value_name = "PACK_ID")]
+    pub packs: Vec<String>,
+}
+
+/// Deactivate packs: drops activation, connection and the Skill copy
+#[derive(Debug, clap::Args)]
+pub struct DeactivateArgs {
+    #[arg(required = true, value_name = "PACK_ID")]
+    pub packs: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct Report<'a> {
+    ok: bool,
+    results: &'a [Toggle],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<&'a Error>,
+}
+
+pub fn activate(args: &ActivateArgs, ctx: &Ctx) -> i32 {
+    ctx.with_engine(|engine| {
+        let (done, err) = engine.activate(&args.packs);
+        report(ctx, &done, err, "activated", "already activated")
+    })
+}
+
+pub fn deactivate(args: &DeactivateArgs, ctx: &Ctx) -> i32 {
+    ctx.with_engine(|engine| {
+        let (done, err) = engine.deactivate(&args.packs);
+        report(ctx, &done, err, "deactivated", "was not activated")
+    })
+}
+
+fn report(ctx: &Ctx, done: &[Toggle], err: Option<Error>, changed: &str, same: &str) -> i32 {
+    if ctx.out.json {
+        ctx.out.json(&Report {
+            ok: err.is_none(),
+            results: done,
+            error: err.as_ref(),
+        });
+    } else {
+        for t in done {
+            println!("{}: {}", t.pack_id, if t.changed { changed } else { same });
+        }
+        if let Some(err) = &err {
+            ctx.out.error(err);
+        }
+    }
+    err.map_or(0, |e| e.code.exit_code())
+}

@@ -1,0 +1,202 @@
+//! Availability (11-lifecycle.md §11.2, HCP.md §11.2–§11.3, §7.4): per pack,
+//! the four flags and a status; per command, `executable` and every unmet
+//! condition. One pure function over a [`PackView`] and the state; the CLI's
+//! `availability --json`, `exec`'s preconditions, `why`, and the TUI's matrix
+//! all call it.
+
+use crate::engine::grants;
+use crate::engine::manifest::{Adapter, BindingKind};
+use crate::engine::snapshot::PackView;
+use crate::engine::state::State;
+use serde::{Serialize, Serializer};
+use std::fmt;
+use std::path::Path;
+
+/// The highest stage a pack reached (§11.2.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    Available,
+    Installed,
+    Activated,
+    Connected,
+    Executable,
+    Unavailable,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Available => "available",
+            Status::Installed => "installed",
+            Status::Activated => "activated",
+            Status::Connected => "connected",
+            Status::Executable => "executable",
+            Status::Unavailable => "unavailable",
+        }
+    }
+}
+
+/// An unmet condition for executing a command (§11.3).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reason {
+    NotActivated,
+    NotConnected,
+    GrantMissing(String),
+    AdapterUnsupported(String),
+    ProgramNotFound(String),
+    SenseOnly,
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Reason::NotActivated => f.write_str("not_activated"),
+            Reason::NotConnected => f.write_str("not_connected"),
+            Reason::GrantMissing(cap) => write!(f, "grant_missing:{cap}"),
+            Reason::AdapterUnsupported(kind) => write!(f, "adapter_unsupported:{kind}"),
+            Reason::ProgramNotFound(program) => write!(f, "program_not_found:{program}"),
+            Reason::SenseOnly => f.write_str("sense_only"),
+        }
+    }
+}
+
+impl Serialize for Reason {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+/// `sense` of §7.4.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Sense {
+    pub active: bool,
+}
+
+/// One command's availability.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CommandAvailability {
+    pub verb_key: String,
+    pub effect: &'static str,
+    pub executable: bool,
+    pub reasons: Vec<Reason>,
+}
+
+/// One pack's availability, in the JSON shape of §11.3.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PackAvailability {
+    pub pack_id: String,
+    pub version: Option<String>,
+    pub status: Status,
+    pub installed: bool,
+    pub activated: bool,
+    pub connected: bool,
+    pub sense: Sense,
+    pub commands: Vec<CommandAvailability>,
+    /// Why an `unavailable` pack is so (its lint errors); absent otherwise.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub problems: Vec<String>,
+}
+
+impl PackAvailability {
+    pub fn command(&self, verb_key: &str) -> Option<&CommandAvailability> {
+        self.commands.iter().find(|c| c.verb_key == verb_key)
+    }
+}
+
+/// Checks whether an adapter can run here; `None` when it can.
+pub type RunnableCheck<'a> = &'a dyn Fn(&Adapter, &Path) -> Option<Reason>;
+
+/// Computes a pack's availability for `principal`.
+pub fn pack_availability(
+    pack: &PackView,
+    state: &State,
+    principal: &str,
+    runnable: RunnableCheck<'_>,
+) -> PackAvailability {
+    let id = pack.pack_id.as_str();
+    let manifest = pack.manifest();
+    let installed = pack.installed.is_some();
+    let public = manifest.is_none_or(|m| m.binding.kind == BindingKind::Public);
+    let activated = installed && state.is_activated(id);
+    let connected = public || (activated && state.is_connected(id));
+    let problems: Vec<String> = match &pack.installed {
+        Some(report) if !report.ok => {
+            let mut list: Vec<String> = report
+                .diagnostics
+                .iter()
+                .filter(|d| d.is_error())
+                .map(|d| format!("{}: {}: {}", d.file, d.rule, d.message))
+                .collect();
+            if list.is_empty() {
+                list.push(format!(
+                    "the installed manifest names `{}`, not `{id}`",
+                    report.pack_id.as_deref().unwrap_or("nothing")
+                ));
+            }
+            list
+        }
+        _ => Vec::new(),
+    };
+    let dir = pack.dir();
+    let commands: Vec<CommandAvailability> = match (manifest, problems.is_empty()) {
+        (Some(m), true) => m
+            .commands
+            .iter()
+            .map(|cmd| {
+                let capability = cmd.effect.capability();
+                let mut reasons = Vec::new();
+                if !activated {
+                    reasons.push(Reason::NotActivated);
+                }
+                if !connected {
+                    reasons.push(Reason::NotConnected);
+                }
+                if !grants::holds(state.grants.as_ref(), principal, capability, id) {
+                    reasons.push(Reason::GrantMissing(capability.to_string()));
+                }
+                if let Some(reason) = dir.as_deref().and_then(|d| runnable(&cmd.adapter, d)) {
+                    reasons.push(reason);
+                }
+                if m.sense_only {
+                    reasons.push(Reason::SenseOnly);
+                }
+                CommandAvailability {
+                    verb_key: cmd.key.clone(),
+                    effect: cmd.effect.as_str(),
+                    executable: reasons.is_empty(),
+                    reasons,
+                }
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    let status = if !problems.is_empty() {
+        Status::Unavailable
+    } else if commands.iter().any(|c| c.executable) {
+        Status::Executable
+    } else if activated && connected {
+        Status::Connected
+    } else if activated {
+        Status::Activated
+    } else if installed {
+        Status::Installed
+    } else {
+        Status::Available
+    };
+    PackAvailability {
+        pack_id: id.to_string(),
+        version: manifest
+            .map(|m| m.version.clone())
+            .filter(|v| !v.is_empty()),
+        status,
+        installed,
+        activated,
+        connected,
+        sense: Sense {
+            active: activated && pack.skill_copied,
+        },
+        commands,
+        problems,
+    }
+}

@@ -1,0 +1,59 @@
+//! The bootstrap pack `hcp-cli` (11-lifecycle.md §11.4; HCP.md §11.4): built
+//! into the binary, written to the store, activated and connected on first
+//! use, and rewritten when a newer hcpx ships different files (keeping its
+//! state).
+
+use super::activate::copy_skill;
+use super::install::place;
+use crate::engine::error::{Error, Result};
+use crate::engine::snapshot::BOOTSTRAP_ID;
+use crate::engine::store::Store;
+use std::fs;
+
+/// The bootstrap pack's files, as shipped in `assets/bootstrap/hcp-cli/`.
+pub const FILES: &[(&str, &str)] = &[
+    (
+        "pack.yaml",
+        include_str!("../../../assets/bootstrap/hcp-cli/pack.yaml"),
+    ),
+    (
+        "SKILL.md",
+        include_str!("../../../assets/bootstrap/hcp-cli/SKILL.md"),
+    ),
+];
+
+fn up_to_date(store: &Store) -> bool {
+    let dir = store.pack_dir(BOOTSTRAP_ID);
+    FILES
+        .iter()
+        .all(|(name, text)| fs::read(dir.join(name)).is_ok_and(|b| b == text.as_bytes()))
+}
+
+/// Installs, activates and connects `hcp-cli` on first use; refreshes its
+/// files when they differ from this binary's.
+pub fn ensure(store: &Store) -> Result<()> {
+    if up_to_date(store) {
+        return Ok(());
+    }
+    let mut tx = store.lock()?;
+    if up_to_date(store) {
+        return Ok(());
+    }
+    let first_use = !store.is_installed(BOOTSTRAP_ID);
+    let staging = tx.staging_dir()?;
+    let staged = staging.path().join("pack");
+    fs::create_dir_all(&staged).map_err(|err| Error::io("cannot create", &staged, &err))?;
+    for (name, text) in FILES {
+        let path = staged.join(name);
+        fs::write(&path, text).map_err(|err| Error::io("cannot write", &path, &err))?;
+    }
+    place(&tx, &staged, BOOTSTRAP_ID)?;
+    if first_use {
+        tx.state.activate(BOOTSTRAP_ID);
+        tx.state.connect(BOOTSTRAP_ID);
+    }
+    if tx.state.is_activated(BOOTSTRAP_ID) {
+        copy_skill(&tx, BOOTSTRAP_ID)?;
+    }
+    tx.commit()
+}

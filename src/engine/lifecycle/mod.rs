@@ -1,0 +1,183 @@
+//! The lifecycle (11-lifecycle.md §11.1, HCP.md §11): install, activate,
+//! connect, exec, deactivate, uninstall, grants, on one store. Each stage
+//! checks its precondition and capability, changes the store under its lock,
+//! and returns plain data the front-ends print.
+
+mod activate;
+pub mod bootstrap;
+mod install;
+mod uninstall;
+
+pub use activate::Toggle;
+pub use install::{InstallAction, InstallOutcome};
+pub use uninstall::UninstallOutcome;
+
+use crate::engine::availability::{self, PackAvailability, Reason};
+use crate::engine::catalog::{self, CatalogPack};
+use crate::engine::config;
+use crate::engine::error::{Error, ErrorCode, Result};
+use crate::engine::grammar;
+use crate::engine::grants;
+use crate::engine::manifest::Adapter;
+use crate::engine::snapshot::{self, PackView, Snapshot};
+use crate::engine::state::State;
+use crate::engine::store::Store;
+use std::path::{Path, PathBuf};
+
+/// The runtime's version, checked against `requires.hcpx` (§3.1).
+pub const RUNTIME_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// One store, its catalogs, and the principal acting on it.
+#[derive(Debug, Clone)]
+pub struct Engine {
+    store: Store,
+    catalogs: Vec<PathBuf>,
+    principal: String,
+}
+
+impl Engine {
+    /// Opens the store at `home` (creating it on first use, with the
+    /// bootstrap pack installed, activated and connected, §11.4), reads its
+    /// `config.yaml` catalogs and adds `extra_catalogs` after them.
+    pub fn open(home: &Path, extra_catalogs: &[PathBuf], principal: &str) -> Result<Engine> {
+        grants::parse_principal(principal)?;
+        let store = Store::open(home)?;
+        let mut catalogs = config::read(&store.config_path())?.catalogs;
+        catalogs.extend(extra_catalogs.iter().cloned());
+        let engine = Engine {
+            store,
+            catalogs,
+            principal: principal.to_string(),
+        };
+        bootstrap::ensure(&engine.store)?;
+        Ok(engine)
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    pub fn principal(&self) -> &str {
+        &self.principal
+    }
+
+    pub fn catalogs(&self) -> &[PathBuf] {
+        &self.catalogs
+    }
+
+    /// The store and catalogs, read now.
+    pub fn snapshot(&self) -> Result<Snapshot> {
+        Snapshot::load(&self.store, &self.catalogs)
+    }
+
+    /// The catalog packs (linted).
+    pub fn catalog_packs(&self) -> Vec<CatalogPack> {
+        catalog::scan(&self.catalogs)
+    }
+
+    /// Availability of every pack, or of one (`not_found` if unknown).
+    pub fn availability(&self, pack_id: Option<&str>) -> Result<Vec<PackAvailability>> {
+        match pack_id {
+            Some(id) => {
+                let view = self.pack_view(id)?;
+                let state = self.store.read_state()?;
+                Ok(vec![self.pack_availability(&view, &state)])
+            }
+            None => {
+                let snap = self.snapshot()?;
+                Ok(snap
+                    .packs
+                    .iter()
+                    .map(|p| self.pack_availability(p, &snap.state))
+                    .collect())
+            }
+        }
+    }
+
+    /// The availability function with this runtime's adapter check.
+    pub fn pack_availability(&self, view: &PackView, state: &State) -> PackAvailability {
+        availability::pack_availability(view, state, &self.principal, &runnable)
+    }
+
+    /// One pack's view: installed copy (linted) and catalog copy.
+    pub fn pack_view(&self, pack_id: &str) -> Result<PackView> {
+        let catalogs = if self.store.is_installed(pack_id) {
+            // Only the installed copy matters; skip linting the catalogs.
+            Vec::new()
+        } else {
+            self.catalog_packs()
+        };
+        snapshot::load_pack(&self.store, &catalogs, pack_id).ok_or_else(|| not_found(pack_id))
+    }
+
+    /// Refuses unless the principal holds `capability` for `pack_id`.
+    fn require_grant(&self, state: &State, capability: &str, pack_id: &str) -> Result<()> {
+        if grants::holds(state.grants.as_ref(), &self.principal, capability, pack_id) {
+            return Ok(());
+        }
+        let scoped = format!("{capability}:{pack_id}");
+        Err(Error::new(
+            ErrorCode::GrantMissing,
+            format!(
+                "principal `{}` does not hold `{capability}` for `{pack_id}`",
+                self.principal
+            ),
+        )
+        .pack(pack_id)
+        .grant(capability)
+        .hint(format!("hcpx grant {} {scoped}", self.principal)))
+    }
+
+    /// Adds a grant (§9.4); returns whether the state changed.
+    pub fn grant(&self, principal: &str, grant: &str) -> Result<grants::GrantChange> {
+        let mut tx = self.store.lock()?;
+        let change = grants::grant(&mut tx.state, principal, grant)?;
+        tx.commit()?;
+        Ok(change)
+    }
+
+    /// Removes a grant (§9.4); returns whether the state changed.
+    pub fn revoke(&self, principal: &str, grant: &str) -> Result<bool> {
+        let mut tx = self.store.lock()?;
+        let changed = grants::revoke(&mut tx.state, principal, grant)?;
+        tx.commit()?;
+        Ok(changed)
+    }
+}
+
+/// `not_found` for a pack that is neither installed nor in a catalog.
+pub fn not_found(pack_id: &str) -> Error {
+    let shown = pack_id.escape_default().to_string();
+    let mut err = Error::new(
+        ErrorCode::NotFound,
+        format!("no pack `{shown}` is installed or in a catalog"),
+    )
+    .pack(pack_id);
+    if !grammar::is_pack_id(pack_id) {
+        err = err.hint("pack ids look like acme.notes; `hcpx list` shows them");
+    } else {
+        err = err.hint("`hcpx list` shows the packs hcpx knows; add a catalog with --catalog DIR");
+    }
+    err
+}
+
+/// `not_installed` for a catalog pack.
+pub fn not_installed(pack_id: &str) -> Error {
+    Error::new(
+        ErrorCode::NotInstalled,
+        format!("pack `{pack_id}` is not installed"),
+    )
+    .pack(pack_id)
+    .hint(format!("hcpx install {pack_id}"))
+}
+
+/// Whether an adapter can run in this runtime (§6.3–§6.6).
+pub fn runnable(adapter: &Adapter, pack_dir: &Path) -> Option<Reason> {
+    match adapter {
+        Adapter::Process { program, .. } => crate::engine::programs::find(program, pack_dir)
+            .is_none()
+            .then(|| Reason::ProgramNotFound(program.clone())),
+        Adapter::Http { .. } | Adapter::Builtin { .. } => None,
+        Adapter::Other { kind } => Some(Reason::AdapterUnsupported(kind.clone())),
+    }
+}

@@ -1,0 +1,118 @@
+//! A read-only view of the store and the catalogs at one moment: what the
+//! availability function (§11.2) and the front-ends read.
+
+use crate::engine::catalog::{self, CatalogPack};
+use crate::engine::error::Result;
+use crate::engine::grammar;
+use crate::engine::lint::{LintOptions, LintReport, lint_pack};
+use crate::engine::manifest::Manifest;
+use crate::engine::state::State;
+use crate::engine::store::Store;
+use std::path::PathBuf;
+
+/// The bootstrap pack's id (§11.4).
+pub const BOOTSTRAP_ID: &str = "hcp-cli";
+
+/// One pack as the runtime sees it: installed, in a catalog, or both.
+#[derive(Debug, Clone)]
+pub struct PackView {
+    pub pack_id: String,
+    /// The installed copy's lint report, when installed.
+    pub installed: Option<LintReport>,
+    /// The catalog copy, when one is found.
+    pub catalog: Option<CatalogPack>,
+    /// Whether `<store>/skills/<pack_id>/SKILL.md` exists (§5.4).
+    pub skill_copied: bool,
+}
+
+impl PackView {
+    /// The manifest to show: the installed one, else the catalog's.
+    pub fn manifest(&self) -> Option<&Manifest> {
+        self.installed
+            .as_ref()
+            .and_then(|r| r.manifest.as_ref())
+            .or_else(|| {
+                self.catalog
+                    .as_ref()
+                    .and_then(|c| c.report.manifest.as_ref())
+            })
+    }
+
+    /// The folder the pack's files are in (installed copy first).
+    pub fn dir(&self) -> Option<PathBuf> {
+        self.installed
+            .as_ref()
+            .map(|r| r.root.clone())
+            .or_else(|| self.catalog.as_ref().map(|c| c.dir.clone()))
+    }
+
+    /// The lint report to show: the installed one, else the catalog's.
+    pub fn report(&self) -> Option<&LintReport> {
+        self.installed
+            .as_ref()
+            .or(self.catalog.as_ref().map(|c| &c.report))
+    }
+}
+
+/// Lints an installed pack's copy (the bootstrap pack may use its reserved
+/// id and builtin adapters).
+pub fn lint_installed(store: &Store, pack_id: &str) -> LintReport {
+    let options = LintOptions {
+        bootstrap: pack_id == BOOTSTRAP_ID,
+    };
+    let mut report = lint_pack(&store.pack_dir(pack_id), options);
+    if report.pack_id.as_deref() != Some(pack_id) && report.ok {
+        // A folder renamed by hand: its manifest names another pack.
+        report.ok = false;
+    }
+    report
+}
+
+/// Loads one pack's view; `None` when it is neither installed nor in a
+/// catalog.
+pub fn load_pack(store: &Store, catalogs: &[CatalogPack], pack_id: &str) -> Option<PackView> {
+    let installed = (grammar::is_pack_id(pack_id) && store.is_installed(pack_id))
+        .then(|| lint_installed(store, pack_id));
+    let catalog = catalog::find(catalogs, pack_id).cloned();
+    if installed.is_none() && catalog.is_none() {
+        return None;
+    }
+    Some(PackView {
+        pack_id: pack_id.to_string(),
+        skill_copied: store.skill_path(pack_id).is_file(),
+        installed,
+        catalog,
+    })
+}
+
+/// The whole store and catalogs.
+#[derive(Debug, Clone)]
+pub struct Snapshot {
+    pub state: State,
+    /// Every pack, sorted by id.
+    pub packs: Vec<PackView>,
+}
+
+impl Snapshot {
+    pub fn load(store: &Store, catalog_dirs: &[PathBuf]) -> Result<Snapshot> {
+        let state = store.read_state()?;
+        let catalogs = catalog::scan(catalog_dirs);
+        let mut ids = store.installed_ids()?;
+        ids.extend(
+            catalogs
+                .iter()
+                .filter_map(|c| c.pack_id().map(str::to_string)),
+        );
+        ids.sort();
+        ids.dedup();
+        let packs = ids
+            .iter()
+            .filter_map(|id| load_pack(store, &catalogs, id))
+            .collect();
+        Ok(Snapshot { state, packs })
+    }
+
+    pub fn pack(&self, pack_id: &str) -> Option<&PackView> {
+        self.packs.iter().find(|p| p.pack_id == pack_id)
+    }
+}
