@@ -3,6 +3,7 @@
 //! as the `--json` documents of HCP.md §10. No lifecycle logic lives here.
 
 pub mod context;
+pub mod doctor;
 pub mod grant;
 pub mod install;
 pub mod lint;
@@ -52,6 +53,7 @@ pub enum Command {
     List(status::ListArgs),
     Availability(status::AvailabilityArgs),
     Why(status::WhyArgs),
+    Doctor(doctor::DoctorArgs),
     /// Give a principal a capability (pack.install, pack.connect, verb.exec.read, verb.exec.write or *), optionally scoped as CAPABILITY:PACK_ID
     Grant(grant::GrantArgs),
     /// Take a grant away from a principal
@@ -81,6 +83,7 @@ pub fn main() -> ExitCode {
         Some(Command::List(args)) => status::list(&args, &ctx),
         Some(Command::Availability(args)) => status::availability(&args, &ctx),
         Some(Command::Why(args)) => status::why(&args, &ctx),
+        Some(Command::Doctor(args)) => doctor::run(&args, &ctx),
         Some(Command::Grant(args)) => grant::grant(&args, &ctx),
         Some(Command::Revoke(args)) => grant::revoke(&args, &ctx),
         None => {

@@ -342,9 +342,11 @@ fn too_many(pos: Position) -> ParseError {
 /// Resolves a scalar by the YAML 1.2 core schema.
 fn resolve_scalar(text: &str, style: ScalarStyle, tag: Option<&saphyr_parser::Tag>) -> Value {
     if let Some(tag) = tag
-        && tag.is_yaml_core_schema() && tag.suffix == "str" {
-            return Value::Str(text.to_string());
-        }
+        && tag.is_yaml_core_schema()
+        && tag.suffix == "str"
+    {
+        return Value::Str(text.to_string());
+    }
     if style != ScalarStyle::Plain {
         return Value::Str(text.to_string());
     }
@@ -360,22 +362,27 @@ fn resolve_scalar(text: &str, style: ScalarStyle, tag: Option<&saphyr_parser::Ta
         _ => {}
     }
     if let Some(hex) = text.strip_prefix("0x")
-        && let Ok(i) = i64::from_str_radix(hex, 16) {
-            return Value::Int(i);
-        }
+        && let Ok(i) = i64::from_str_radix(hex, 16)
+    {
+        return Value::Int(i);
+    }
     if let Some(oct) = text.strip_prefix("0o")
-        && let Ok(i) = i64::from_str_radix(oct, 8) {
-            return Value::Int(i);
-        }
+        && let Ok(i) = i64::from_str_radix(oct, 8)
+    {
+        return Value::Int(i);
+    }
     let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
-    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
-        && let Ok(i) = text.parse::<i64>() {
-            return Value::Int(i);
-        }
+    if !digits.is_empty()
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && let Ok(i) = text.parse::<i64>()
+    {
+        return Value::Int(i);
+    }
     if looks_like_float(digits)
-        && let Ok(f) = text.parse::<f64>() {
-            return Value::Float(f);
-        }
+        && let Ok(f) = text.parse::<f64>()
+    {
+        return Value::Float(f);
+    }
     Value::Str(text.to_string())
 }
 

@@ -78,25 +78,26 @@ pub fn template_pieces(template: &str) -> Vec<Piece<'_>> {
         let dollar = bytes[i] == b'$' && bytes.get(i + 1) == Some(&b'{');
         let open = if dollar { i + 1 } else { i };
         if bytes[open] == b'{'
-            && let Some(len) = template[open + 1..].find('}') {
-                let inner = &template[open + 1..open + 1 + len];
-                let piece = if dollar {
-                    Some(Piece::Material(inner))
-                } else if is_arg_name(inner) {
-                    Some(Piece::Arg(inner))
-                } else {
-                    None
-                };
-                if let Some(piece) = piece {
-                    if text_start < i {
-                        pieces.push(Piece::Text(&template[text_start..i]));
-                    }
-                    pieces.push(piece);
-                    i = open + len + 2;
-                    text_start = i;
-                    continue;
+            && let Some(len) = template[open + 1..].find('}')
+        {
+            let inner = &template[open + 1..open + 1 + len];
+            let piece = if dollar {
+                Some(Piece::Material(inner))
+            } else if is_arg_name(inner) {
+                Some(Piece::Arg(inner))
+            } else {
+                None
+            };
+            if let Some(piece) = piece {
+                if text_start < i {
+                    pieces.push(Piece::Text(&template[text_start..i]));
                 }
+                pieces.push(piece);
+                i = open + len + 2;
+                text_start = i;
+                continue;
             }
+        }
         i += 1;
     }
     if text_start < template.len() {

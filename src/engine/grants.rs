@@ -50,12 +50,13 @@ pub fn parse_grant(grant: &str) -> Result<()> {
         .grant(grant));
     }
     if let Some(scope) = scope
-        && !grammar::is_pack_id(scope) {
-            return Err(Error::usage(format!(
+        && !grammar::is_pack_id(scope)
+    {
+        return Err(Error::usage(format!(
                 "`{scope}` is not a pack_id; a scoped grant is CAPABILITY:PACK_ID, e.g. verb.exec.write:acme.github"
             ))
             .grant(grant));
-        }
+    }
     Ok(())
 }
 

@@ -5,6 +5,7 @@ pub mod availability;
 pub mod catalog;
 pub mod config;
 pub mod diagnostic;
+pub mod doctor;
 pub mod document;
 pub mod error;
 pub mod grammar;

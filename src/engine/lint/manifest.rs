@@ -130,64 +130,70 @@ impl Checker<'_, '_> {
         }
 
         if let Some(node) = self.required(doc, "hcp", Rule::ManifestMissingField, "hcp")
-            && let Some(s) = self.string(node, "hcp") {
-                m.hcp = s.to_string();
-                if !is_supported_hcp(s) {
-                    self.report(
-                        Rule::ManifestHcpVersion,
-                        node.pos,
-                        format!("unsupported spec version `{s}`: this runtime reads HCP \"1\" and \"1.N\""),
-                    )
-                    .with_hint("set hcp: \"1\"");
-                }
+            && let Some(s) = self.string(node, "hcp")
+        {
+            m.hcp = s.to_string();
+            if !is_supported_hcp(s) {
+                self.report(
+                    Rule::ManifestHcpVersion,
+                    node.pos,
+                    format!(
+                        "unsupported spec version `{s}`: this runtime reads HCP \"1\" and \"1.N\""
+                    ),
+                )
+                .with_hint("set hcp: \"1\"");
             }
+        }
         if let Some(node) = self.required(doc, "id", Rule::ManifestMissingField, "id")
-            && let Some(s) = self.string(node, "id") {
-                m.id = s.to_string();
-                self.pack_id(s, node.pos);
-            }
+            && let Some(s) = self.string(node, "id")
+        {
+            m.id = s.to_string();
+            self.pack_id(s, node.pos);
+        }
         if let Some(node) = self.required(doc, "name", Rule::ManifestMissingField, "name")
-            && let Some(s) = self.string(node, "name") {
-                m.name = s.to_string();
-                if !(1..=64).contains(&chars(s)) {
-                    self.report(
-                        Rule::ManifestName,
-                        node.pos,
-                        format!("`name` must be 1 to 64 characters, found {}", chars(s)),
-                    );
-                }
+            && let Some(s) = self.string(node, "name")
+        {
+            m.name = s.to_string();
+            if !(1..=64).contains(&chars(s)) {
+                self.report(
+                    Rule::ManifestName,
+                    node.pos,
+                    format!("`name` must be 1 to 64 characters, found {}", chars(s)),
+                );
             }
+        }
         if let Some(node) = self.required(doc, "version", Rule::ManifestMissingField, "version")
-            && let Some(s) = self.string(node, "version") {
-                m.version = s.to_string();
-                if let Err(err) = semver::Version::parse(s) {
-                    self.report(
-                        Rule::ManifestVersion,
-                        node.pos,
-                        format!("`version` `{s}` is not SemVer 2.0: {err}"),
-                    )
-                    .with_hint("use MAJOR.MINOR.PATCH, e.g. version: 1.0.0");
-                }
+            && let Some(s) = self.string(node, "version")
+        {
+            m.version = s.to_string();
+            if let Err(err) = semver::Version::parse(s) {
+                self.report(
+                    Rule::ManifestVersion,
+                    node.pos,
+                    format!("`version` `{s}` is not SemVer 2.0: {err}"),
+                )
+                .with_hint("use MAJOR.MINOR.PATCH, e.g. version: 1.0.0");
             }
+        }
         if let Some(node) = self.required(
             doc,
             "description",
             Rule::ManifestMissingField,
             "description",
-        )
-            && let Some(s) = self.string(node, "description") {
-                m.description = s.to_string();
-                if !(1..=1024).contains(&chars(s)) {
-                    self.report(
-                        Rule::ManifestDescription,
-                        node.pos,
-                        format!(
-                            "`description` must be 1 to 1,024 characters, found {}",
-                            chars(s)
-                        ),
-                    );
-                }
+        ) && let Some(s) = self.string(node, "description")
+        {
+            m.description = s.to_string();
+            if !(1..=1024).contains(&chars(s)) {
+                self.report(
+                    Rule::ManifestDescription,
+                    node.pos,
+                    format!(
+                        "`description` must be 1 to 1,024 characters, found {}",
+                        chars(s)
+                    ),
+                );
             }
+        }
         m.sense_only = self
             .bool_field(doc, "sense_only", "sense_only")
             .unwrap_or(false);
@@ -401,13 +407,15 @@ impl Checker<'_, '_> {
             binding.secret = self.binding_secret(node);
         }
         if let Some(probe) = node.get("probe")
-            && let Some(s) = self.string(probe, "binding.probe") {
-                binding.probe = Some(s.to_string());
-            }
+            && let Some(s) = self.string(probe, "binding.probe")
+        {
+            binding.probe = Some(s.to_string());
+        }
         if let Some(url) = node.get("base_url")
-            && let Some(s) = self.string(url, "binding.base_url") {
-                binding.base_url = Some(s.to_string());
-            }
+            && let Some(s) = self.string(url, "binding.base_url")
+        {
+            binding.base_url = Some(s.to_string());
+        }
         binding
     }
 
@@ -537,21 +545,22 @@ impl Checker<'_, '_> {
             }
             let cmd = self.command(item, index, &m.binding);
             if let Some((key_node, _)) = item.entry("key")
-                && !cmd.key.is_empty() {
-                    if let Some(first) = seen.get(&cmd.key) {
-                        let line = first.line;
-                        self.report(
-                            Rule::CommandKeyDuplicate,
-                            key_node.pos,
-                            format!("two commands share the key `{}`", cmd.key),
-                        )
-                        .with_hint(format!(
-                            "the first is on line {line}; verb_keys are unique in a pack"
-                        ));
-                    } else {
-                        seen.insert(cmd.key.clone(), key_node.pos);
-                    }
+                && !cmd.key.is_empty()
+            {
+                if let Some(first) = seen.get(&cmd.key) {
+                    let line = first.line;
+                    self.report(
+                        Rule::CommandKeyDuplicate,
+                        key_node.pos,
+                        format!("two commands share the key `{}`", cmd.key),
+                    )
+                    .with_hint(format!(
+                        "the first is on line {line}; verb_keys are unique in a pack"
+                    ));
+                } else {
+                    seen.insert(cmd.key.clone(), key_node.pos);
                 }
+            }
             commands.push(cmd);
         }
         commands
@@ -883,9 +892,10 @@ impl Checker<'_, '_> {
     fn process_adapter(&mut self, node: &Node, args: &[Arg]) -> Adapter {
         let program = self.adapter_string(node, "program").unwrap_or_default();
         if let Some(p) = node.get("program")
-            && !program.is_empty() {
-                self.program(&program, p.pos);
-            }
+            && !program.is_empty()
+        {
+            self.program(&program, p.pos);
+        }
         let mut argv = Vec::new();
         if let Some(list) = node.get("argv") {
             match list.as_seq() {
