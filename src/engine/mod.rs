@@ -4,6 +4,7 @@
 pub mod diagnostic;
 pub mod document;
 pub mod error;
+pub mod exec;
 pub mod grammar;
 pub mod lint;
 pub mod manifest;
