@@ -8,6 +8,7 @@ pub mod diagnostic;
 pub mod doctor;
 pub mod document;
 pub mod error;
+pub mod exec;
 pub mod grammar;
 pub mod grants;
 pub mod lifecycle;

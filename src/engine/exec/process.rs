@@ -1,0 +1,511 @@
+//! The `process` adapter (HCP.md §6.3): `{kind: process, program, argv, env}`.
+//!
+//! - `program` is a bare name looked up on the runtime's PATH, or `./path`
+//!   inside the pack. A `./` program must stay inside the pack directory
+//!   (checked both lexically and after resolving the real path), exist, be a
+//!   regular file and be executable.
+//! - Each argv element may hold `{name}` placeholders (§6.3). A value is
+//!   always exactly one argv element: there is no shell, nothing is split,
+//!   quoted or re-parsed. An element with a placeholder of an arg that has no
+//!   value (absent, optional, no default) is dropped whole.
+//! - Working directory: the pack directory. stdin: empty (`/dev/null`).
+//! - Environment: the runtime's own, then `HCP_PACK_ID`, `HCP_PACK_DIR`,
+//!   `HCP_VERB`, `HCP_ARG_<NAME>` per arg with a value, the adapter's `env`,
+//!   then the Binding's material (§8.3); later ones win.
+//! - The command runs in a process group of its own. On timeout the whole
+//!   group gets SIGKILL and the exec fails with `timeout` (§6.3, §10.3).
+//!
+//! Where the spec is silent:
+//! - PATH lookup uses the runtime's own `PATH` (not a `PATH` set by the
+//!   adapter's `env`), skipping empty entries (no implicit current
+//!   directory), so that [`resolve_program`] and availability agree. The
+//!   resolved path is spawned; `argv[0]` is the program as written.
+//! - `${NAME}` in an argv element is left as text: material reaches a
+//!   process only through its environment, never its argv (which other users
+//!   can read). The adapter's `env` values are taken literally.
+//! - In capture mode the command is over when its leader has exited *and*
+//!   its stdout and stderr are closed, as with a shell's `$(...)`: a
+//!   background child that keeps them open counts as still running, and is
+//!   killed with the group when the timeout comes. A child that closed them
+//!   is left alone when the leader exits. A process that left the group
+//!   (`setsid`) is out of reach: if it keeps the pipes open past the timeout,
+//!   the exec still fails as a timeout and the reader threads end whenever
+//!   it closes them.
+
+use super::{
+    Captured, ExecOutcome, ExecRequest, Limits, NotRunnable, OutputMode, elapsed_ms, read_capped,
+};
+use crate::engine::error::{Error, ErrorCode};
+use crate::engine::exec::args::{BoundArgs, value_text};
+use crate::engine::grammar::{self, Piece, template_pieces};
+use rustix::process::{Pid, Signal, kill_process_group};
+use std::collections::BTreeMap;
+use std::ffi::OsStr;
+use std::io;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::{Component, Path, PathBuf};
+use std::process::{Child, ExitStatus, Stdio};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// After a timeout kill, how long to wait for the leader to be reaped.
+const REAP_GRACE: Duration = Duration::from_secs(2);
+
+/// Finds the file a `program` names (§6.3): a bare name on the runtime's
+/// PATH, or `./path` inside `pack_dir`. The result is an absolute path.
+pub fn resolve_program(program: &str, pack_dir: &Path) -> Result<PathBuf, NotRunnable> {
+    let not_found = |detail: String| NotRunnable::ProgramNotFound {
+        program: program.to_string(),
+        detail,
+    };
+    if let Some(rel) = program.strip_prefix("./") {
+        if !stays_inside(Path::new(rel)) {
+            return Err(not_found(format!("`{program}` leaves the pack directory")));
+        }
+        let root = pack_dir.canonicalize().map_err(|e| {
+            not_found(format!(
+                "`{program}` cannot be looked up: the pack directory {} cannot be read ({e})",
+                pack_dir.display()
+            ))
+        })?;
+        let Ok(real) = root.join(rel).canonicalize() else {
+            return Err(not_found(format!("`{program}` does not exist in the pack")));
+        };
+        if real == root || !real.starts_with(&root) {
+            return Err(not_found(format!("`{program}` leaves the pack directory")));
+        }
+        if !is_executable_file(&real) {
+            return Err(not_found(format!(
+                "`{program}` is not an executable file in the pack"
+            )));
+        }
+        return Ok(real);
+    }
+    if !grammar::is_program_name(program) {
+        return Err(not_found(format!(
+            "`{program}` must be a bare name looked up on PATH or a `./` path inside the pack"
+        )));
+    }
+    find_on_path(program, std::env::var_os("PATH").as_deref())
+        .ok_or_else(|| not_found(format!("`{program}` is not found on PATH")))
+}
+
+/// A small `which`: the first executable regular file called `name` in the
+/// directories of `path` (a `PATH`-style list). Empty entries are skipped.
+pub fn find_on_path(name: &str, path: Option<&OsStr>) -> Option<PathBuf> {
+    let path = path?;
+    std::env::split_paths(path)
+        .filter(|dir| !dir.as_os_str().is_empty())
+        .map(|dir| dir.join(name))
+        .find(|candidate| is_executable_file(candidate))
+        .map(|found| std::path::absolute(&found).unwrap_or(found))
+}
+
+/// A regular file (after following links) that we may execute.
+fn is_executable_file(path: &Path) -> bool {
+    path.metadata().is_ok_and(|m| m.is_file())
+        && rustix::fs::access(path, rustix::fs::Access::EXEC_OK).is_ok()
+}
+
+/// Whether a relative path stays inside its root, without touching the disk.
+fn stays_inside(rel: &Path) -> bool {
+    let mut depth: usize = 0;
+    for part in rel.components() {
+        match part {
+            Component::Normal(_) => depth += 1,
+            Component::CurDir => {}
+            Component::ParentDir => match depth.checked_sub(1) {
+                Some(d) => depth = d,
+                None => return false,
+            },
+            Component::RootDir | Component::Prefix(_) => return false,
+        }
+    }
+    depth > 0
+}
+
+/// The argv after the program: placeholders replaced by the args' text, and
+/// elements whose placeholders name an arg without a value dropped (§6.3).
+pub fn build_argv(template: &[String], args: &BoundArgs) -> Vec<String> {
+    template
+        .iter()
+        .filter_map(|element| {
+            let mut out = String::new();
+            for piece in template_pieces(element) {
+                match piece {
+                    Piece::Text(t) => out.push_str(t),
+                    Piece::Arg(name) => out.push_str(&value_text(args.get(name)?)),
+                    Piece::Material(name) => {
+                        out.push_str("${");
+                        out.push_str(name);
+                        out.push('}');
+                    }
+                }
+            }
+            Some(out)
+        })
+        .collect()
+}
+
+enum Event {
+    Exited(io::Result<ExitStatus>),
+    Stdout(io::Result<Captured>),
+    Stderr(io::Result<Captured>),
+}
+
+/// Runs a `process` command (§6.3).
+pub(super) fn run(
+    req: &ExecRequest<'_>,
+    program: &str,
+    argv: &[String],
+    env: &BTreeMap<String, String>,
+    limits: &Limits,
+) -> Result<ExecOutcome, Error> {
+    let path = resolve_program(program, req.pack_dir).map_err(|e| e.to_error())?;
+    let pack_dir = std::path::absolute(req.pack_dir)
+        .map_err(|e| Error::io("cannot resolve the pack directory", req.pack_dir, &e))?;
+    if !pack_dir.is_dir() {
+        return Err(Error::new(
+            ErrorCode::Io,
+            format!("the pack directory {} is missing", pack_dir.display()),
+        )
+        .path(pack_dir.display().to_string()));
+    }
+
+    let mut cmd = std::process::Command::new(&path);
+    cmd.arg0(program)
+        .args(build_argv(argv, req.args))
+        .current_dir(&pack_dir)
+        .stdin(Stdio::null())
+        .process_group(0)
+        .env("HCP_PACK_ID", req.pack_id)
+        .env("HCP_PACK_DIR", &pack_dir)
+        .env("HCP_VERB", &req.command.key);
+    for (name, value) in req.args.iter() {
+        cmd.env(
+            format!("HCP_ARG_{}", name.to_ascii_uppercase()),
+            value_text(value),
+        );
+    }
+    cmd.envs(env);
+    cmd.envs(req.material.iter().map(|(k, v)| (k, v)));
+    let (out, err) = match req.mode {
+        OutputMode::Capture => (Stdio::piped(), Stdio::piped()),
+        OutputMode::Inherit => (Stdio::inherit(), Stdio::inherit()),
+    };
+    cmd.stdout(out).stderr(err);
+
+    let start = Instant::now();
+    let mut child = cmd.spawn().map_err(|e| spawn_error(program, &e))?;
+    let group = Pid::from_child(&child);
+    let (tx, rx) = mpsc::channel();
+    let (child_tx, child_rx) = mpsc::channel();
+    // Threads are started before the waiter is handed the child, so that if
+    // one cannot be started the child is still ours to kill and reap.
+    let started = start_watchers(&mut child, &tx, child_rx, limits.output_bytes)
+        .map_err(|e| thread_error(&e));
+    let mut pending = match started {
+        Ok(readers) => readers + 1,
+        Err(e) => {
+            kill_group(group);
+            let _ = child.wait();
+            return Err(e);
+        }
+    };
+    if let Err(mpsc::SendError(mut child)) = child_tx.send(child) {
+        kill_group(group);
+        let _ = child.wait();
+        return Err(Error::new(
+            ErrorCode::Io,
+            "the thread waiting for the command stopped",
+        ));
+    }
+    drop(tx);
+
+    let deadline = start.checked_add(Duration::from_millis(req.command.timeout_ms));
+    let mut status = None;
+    let mut stdout = None;
+    let mut stderr = None;
+    let mut timed_out = false;
+    while pending > 0 {
+        let event = match deadline {
+            Some(deadline) => {
+                let left = deadline.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    timed_out = true;
+                    break;
+                }
+                rx.recv_timeout(left)
+            }
+            None => rx.recv().map_err(|_| RecvTimeoutError::Disconnected),
+        };
+        match event {
+            Ok(Event::Exited(s)) => status = Some(s),
+            Ok(Event::Stdout(c)) => stdout = Some(c),
+            Ok(Event::Stderr(c)) => stderr = Some(c),
+            Err(RecvTimeoutError::Timeout) => {
+                timed_out = true;
+                break;
+            }
+            Err(RecvTimeoutError::Disconnected) => break,
+        }
+        pending -= 1;
+    }
+
+    if timed_out {
+        kill_group(group);
+        // Reap the leader so no zombie is left behind; the readers end by
+        // themselves once every member of the group is gone.
+        let reap_by = Instant::now() + REAP_GRACE;
+        while status.is_none() {
+            let left = reap_by.saturating_duration_since(Instant::now());
+            match rx.recv_timeout(left) {
+                Ok(Event::Exited(s)) => status = Some(s),
+                Ok(_) => {}
+                Err(_) => break,
+            }
+        }
+        return Err(Error::new(
+            ErrorCode::Timeout,
+            format!(
+                "`{}` did not finish within {} ms; its process group was killed",
+                req.command.key, req.command.timeout_ms
+            ),
+        )
+        .hint("raise the command's `timeout_ms` (at most 600000) if it needs longer"));
+    }
+
+    let status = match status {
+        Some(Ok(s)) => s,
+        Some(Err(e)) => {
+            return Err(Error::new(
+                ErrorCode::Io,
+                format!("could not wait for `{program}`: {e}"),
+            ));
+        }
+        None => {
+            kill_group(group);
+            return Err(Error::new(
+                ErrorCode::Io,
+                format!("lost track of `{program}` while it ran"),
+            ));
+        }
+    };
+    let duration_ms = elapsed_ms(start);
+    let captured = |c: Option<io::Result<Captured>>, stream: &str| match c {
+        None => Ok(Captured::default()),
+        Some(Ok(c)) => Ok(c),
+        Some(Err(e)) => Err(Error::new(
+            ErrorCode::Io,
+            format!("could not read the {stream} of `{program}`: {e}"),
+        )),
+    };
+    let stdout = captured(stdout, "stdout")?;
+    let stderr = captured(stderr, "stderr")?;
+    Ok(ExecOutcome {
+        exit_code: exit_code(status),
+        duration_ms,
+        stdout: stdout.text(),
+        stderr: stderr.text(),
+        data: None,
+        truncated: stdout.truncated || stderr.truncated,
+    })
+}
+
+/// Starts the threads that watch a child: one that waits for it (once it is
+/// sent the child) and one per piped stream that reads it. Returns how many
+/// readers were started.
+fn start_watchers(
+    child: &mut Child,
+    tx: &mpsc::Sender<Event>,
+    child_rx: mpsc::Receiver<Child>,
+    limit: usize,
+) -> io::Result<usize> {
+    let waiter_tx = tx.clone();
+    thread::Builder::new()
+        .name("hcpx-exec-wait".into())
+        .spawn(move || {
+            if let Ok(mut child) = child_rx.recv() {
+                let _ = waiter_tx.send(Event::Exited(child.wait()));
+            }
+        })?;
+    let mut readers = 0;
+    if let Some(stdout) = child.stdout.take() {
+        let tx = tx.clone();
+        thread::Builder::new()
+            .name("hcpx-exec-stdout".into())
+            .spawn(move || tx.send(Event::Stdout(read_capped(stdout, limit, true))))?;
+        readers += 1;
+    }
+    if let Some(stderr) = child.stderr.take() {
+        let tx = tx.clone();
+        thread::Builder::new()
+            .name("hcpx-exec-stderr".into())
+            .spawn(move || tx.send(Event::Stderr(read_capped(stderr, limit, true))))?;
+        readers += 1;
+    }
+    Ok(readers)
+}
+
+/// The exit code of a finished process: its own, or 128 + the signal that
+/// killed it.
+fn exit_code(status: ExitStatus) -> i32 {
+    status
+        .code()
+        .or_else(|| status.signal().map(|s| 128 + s))
+        .unwrap_or(128)
+}
+
+/// SIGKILL to every process of the group. Never to group 0 or 1 (which
+/// would mean our own group or every process).
+fn kill_group(group: Pid) {
+    if group.as_raw_nonzero().get() > 1 {
+        let _ = kill_process_group(group, Signal::KILL);
+    }
+}
+
+fn spawn_error(program: &str, e: &io::Error) -> Error {
+    const ENOEXEC: i32 = 8;
+    match e.kind() {
+        io::ErrorKind::NotFound => Error::new(
+            ErrorCode::ProgramNotFound,
+            format!("`{program}` could not be started: it was not found"),
+        ),
+        io::ErrorKind::PermissionDenied => Error::new(
+            ErrorCode::ProgramNotFound,
+            format!("`{program}` could not be started: permission denied"),
+        ),
+        _ if e.raw_os_error() == Some(ENOEXEC) => Error::new(
+            ErrorCode::Io,
+            format!("`{program}` is not a program this system can run (a script without `#!`?)"),
+        ),
+        _ => Error::new(
+            ErrorCode::Io,
+            format!("`{program}` could not be started: {e}"),
+        ),
+    }
+}
+
+fn thread_error(e: &io::Error) -> Error {
+    Error::new(
+        ErrorCode::Io,
+        format!("could not start a thread to watch the command: {e}"),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn bound(pairs: &[(&str, serde_json::Value)]) -> BoundArgs {
+        use crate::engine::manifest::{Adapter, Arg, ArgType, Command, Effect, OutputKind};
+        let args = pairs
+            .iter()
+            .map(|(n, v)| Arg {
+                name: n.to_string(),
+                kind: match v {
+                    serde_json::Value::Number(_) => ArgType::Integer,
+                    serde_json::Value::Bool(_) => ArgType::Boolean,
+                    _ => ArgType::String,
+                },
+                ..Arg::default()
+            })
+            .collect();
+        let command = Command {
+            key: "t".into(),
+            summary: "t".into(),
+            effect: Effect::Read,
+            args,
+            adapter: Adapter::Other { kind: "x".into() },
+            timeout_ms: 1,
+            output: OutputKind::Text,
+        };
+        let words: Vec<String> = pairs
+            .iter()
+            .map(|(n, v)| format!("{n}={}", value_text(v)))
+            .collect();
+        super::super::bind_args(&command, &words).unwrap_or_default()
+    }
+
+    fn strings(s: &[&str]) -> Vec<String> {
+        s.iter().map(|x| x.to_string()).collect()
+    }
+
+    #[test]
+    fn placeholders_are_replaced_and_absent_ones_dropped() {
+        let args = bound(&[("repo", json!("a b; rm -rf /")), ("limit", json!(5))]);
+        let argv = build_argv(
+            &strings(&[
+                "list",
+                "--repo={repo}",
+                "{repo}",
+                "--limit",
+                "{limit}",
+                "--label={label}",
+                "{a: .b}",
+                "${TOKEN}",
+                "{repo}{limit}",
+            ]),
+            &args,
+        );
+        assert_eq!(
+            argv,
+            strings(&[
+                "list",
+                "--repo=a b; rm -rf /",
+                "a b; rm -rf /",
+                "--limit",
+                "5",
+                "{a: .b}",
+                "${TOKEN}",
+                "a b; rm -rf /5",
+            ])
+        );
+    }
+
+    #[test]
+    fn lexical_pack_escape() {
+        assert!(stays_inside(Path::new("bin/run.sh")));
+        assert!(stays_inside(Path::new("bin/../run.sh")));
+        assert!(!stays_inside(Path::new("../run.sh")));
+        assert!(!stays_inside(Path::new("bin/../../run.sh")));
+        assert!(!stays_inside(Path::new(".")));
+        assert!(!stays_inside(Path::new("/etc/passwd")));
+    }
+
+    #[test]
+    fn which_on_path() {
+        let path = std::env::var_os("PATH");
+        let sh = find_on_path("sh", path.as_deref());
+        assert!(sh.as_ref().is_some_and(|p| p.is_absolute()), "{sh:?}");
+        assert_eq!(
+            find_on_path("hcpx-no-such-program-xyz", path.as_deref()),
+            None
+        );
+        assert_eq!(find_on_path("sh", None), None);
+        // A directory is not a program, and empty entries are skipped.
+        assert_eq!(find_on_path("bin", Some(OsStr::new("/:"))), None);
+    }
+
+    #[test]
+    fn bare_names_must_be_program_names() {
+        let dir = Path::new("/");
+        for bad in ["", "bin/sh", "/bin/sh", "a b", ".."] {
+            let err = resolve_program(bad, dir).err();
+            assert!(
+                matches!(err, Some(NotRunnable::ProgramNotFound { .. })),
+                "{bad}: {err:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn exit_codes_of_signals() {
+        assert_eq!(exit_code(ExitStatus::from_raw(0)), 0);
+        assert_eq!(exit_code(ExitStatus::from_raw(3 << 8)), 3);
+        assert_eq!(exit_code(ExitStatus::from_raw(9)), 137);
+        assert_eq!(exit_code(ExitStatus::from_raw(15)), 143);
+    }
+}
