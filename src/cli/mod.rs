@@ -2,8 +2,10 @@
 //! turning arguments into an engine call and printing the result as text or
 //! as the `--json` documents of HCP.md §10. No lifecycle logic lives here.
 
+pub mod connect;
 pub mod context;
 pub mod doctor;
+pub mod exec;
 pub mod grant;
 pub mod install;
 pub mod lint;
@@ -48,6 +50,8 @@ pub enum Command {
     Lint(lint::LintArgs),
     Install(install::InstallArgs),
     Activate(toggle::ActivateArgs),
+    Connect(connect::ConnectArgs),
+    Exec(exec::ExecArgs),
     Deactivate(toggle::DeactivateArgs),
     Uninstall(uninstall::UninstallArgs),
     List(status::ListArgs),
@@ -78,6 +82,8 @@ pub fn main() -> ExitCode {
         Some(Command::Lint(args)) => lint::run(&args, &out),
         Some(Command::Install(args)) => install::run(&args, &ctx),
         Some(Command::Activate(args)) => toggle::activate(&args, &ctx),
+        Some(Command::Connect(args)) => connect::run(&args, &ctx),
+        Some(Command::Exec(args)) => exec::run(&args, &ctx),
         Some(Command::Deactivate(args)) => toggle::deactivate(&args, &ctx),
         Some(Command::Uninstall(args)) => uninstall::run(&args, &ctx),
         Some(Command::List(args)) => status::list(&args, &ctx),
@@ -93,7 +99,7 @@ pub fn main() -> ExitCode {
             0
         }
     };
-    ExitCode::from(u8::try_from(code).unwrap_or(1))
+    ExitCode::from(u8::try_from(code).unwrap_or(125))
 }
 
 /// A clap error: help and version print as usual (exit 0); anything else is

@@ -4,6 +4,7 @@
 use crate::cli::context::Ctx;
 use crate::cli::output::{ERROR, GOOD, HINT, STRONG, WARNING};
 use crate::engine::availability::{PackAvailability, Status};
+use crate::engine::listing::{self, ListRow};
 use crate::engine::why;
 use serde::Serialize;
 use std::io::Write;
@@ -29,23 +30,6 @@ pub struct WhyArgs {
     pub verb: Option<String>,
 }
 
-/// One row of `hcpx list`.
-#[derive(Debug, Serialize)]
-pub struct ListRow {
-    pub pack_id: String,
-    pub name: Option<String>,
-    pub version: Option<String>,
-    pub status: Status,
-    pub installed: bool,
-    pub activated: bool,
-    pub connected: bool,
-    pub plane: Option<&'static str>,
-    pub binding: Option<&'static str>,
-    pub description: Option<String>,
-    /// Where the pack's files are: the store, or a catalog folder.
-    pub path: Option<String>,
-}
-
 #[derive(Serialize)]
 struct Packs<T: Serialize> {
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -54,39 +38,15 @@ struct Packs<T: Serialize> {
 }
 
 pub fn list(_args: &ListArgs, ctx: &Ctx) -> i32 {
-    ctx.with_engine(|engine| {
-        let snap = match engine.snapshot() {
-            Ok(snap) => snap,
-            Err(err) => return ctx.fail(&err),
-        };
-        let rows: Vec<ListRow> = snap
-            .packs
-            .iter()
-            .map(|view| {
-                let avail = engine.pack_availability(view, &snap.state);
-                let m = view.manifest();
-                ListRow {
-                    pack_id: view.pack_id.clone(),
-                    name: m.map(|m| m.name.clone()),
-                    version: avail.version,
-                    status: avail.status,
-                    installed: avail.installed,
-                    activated: avail.activated,
-                    connected: avail.connected,
-                    plane: m.map(|m| m.plane.as_str()),
-                    binding: m.map(|m| m.binding.kind.as_str()),
-                    description: m.map(|m| m.description.clone()),
-                    path: view.dir().map(|d| d.display().to_string()),
-                }
-            })
-            .collect();
-        ctx.success(
+    ctx.with_engine(|engine| match listing::list(engine) {
+        Ok(rows) => ctx.success(
             Packs {
                 principal: None,
                 packs: rows,
             },
             |p| print_list(&p.packs),
-        )
+        ),
+        Err(err) => ctx.fail(&err),
     })
 }
 

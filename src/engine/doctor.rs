@@ -3,9 +3,9 @@
 //! what to fix. Reads only; never repairs anything by itself.
 
 use crate::engine::config;
+use crate::engine::exec::process::find_on_path;
 use crate::engine::lifecycle::Engine;
 use crate::engine::manifest::Adapter;
-use crate::engine::programs;
 use crate::engine::snapshot::lint_installed;
 use serde::Serialize;
 use std::fs;
@@ -89,14 +89,14 @@ pub fn run(engine: &Engine) -> DoctorReport {
     if let Ok(entries) = fs::read_dir(&secrets) {
         for entry in entries.flatten() {
             let path = entry.path();
-            if let Ok(m) = mode(&path) {
-                if m & 0o077 != 0 {
-                    checks.push(fail(
-                        "store.secrets",
-                        format!("{} has mode {m:o}; others can read it", path.display()),
-                        format!("chmod 600 {}", path.display()),
-                    ));
-                }
+            if let Ok(m) = mode(&path)
+                && m & 0o077 != 0
+            {
+                checks.push(fail(
+                    "store.secrets",
+                    format!("{} has mode {m:o}; others can read it", path.display()),
+                    format!("chmod 600 {}", path.display()),
+                ));
             }
         }
     }
@@ -143,6 +143,7 @@ pub fn run(engine: &Engine) -> DoctorReport {
         }
     }
 
+    let path_var = std::env::var_os("PATH");
     let installed = store.installed_ids().unwrap_or_default();
     if let Ok(state) = &state {
         for id in state.activated.iter().filter(|id| !installed.contains(id)) {
@@ -184,7 +185,7 @@ pub fn run(engine: &Engine) -> DoctorReport {
                 }
                 _ => None,
             }))
-            .filter(|p| programs::on_path(p).is_none())
+            .filter(|p| find_on_path(p, path_var.as_deref()).is_none())
             .collect();
         missing.sort_unstable();
         missing.dedup();

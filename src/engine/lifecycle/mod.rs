@@ -5,10 +5,15 @@
 
 mod activate;
 pub mod bootstrap;
+mod builtin;
+mod connect;
+mod exec;
 mod install;
 mod uninstall;
 
 pub use activate::Toggle;
+pub use connect::{ConnectOutcome, ProbeRun, SecretInput};
+pub use exec::{ExecResult, redact};
 pub use install::{InstallAction, InstallOutcome};
 pub use uninstall::UninstallOutcome;
 
@@ -171,13 +176,13 @@ pub fn not_installed(pack_id: &str) -> Error {
     .hint(format!("hcpx install {pack_id}"))
 }
 
-/// Whether an adapter can run in this runtime (§6.3–§6.6).
+/// Whether an adapter can run in this runtime (§6.3–§6.6), as the reason
+/// availability reports when it cannot. Exec uses the same check.
 pub fn runnable(adapter: &Adapter, pack_dir: &Path) -> Option<Reason> {
-    match adapter {
-        Adapter::Process { program, .. } => crate::engine::programs::find(program, pack_dir)
-            .is_none()
-            .then(|| Reason::ProgramNotFound(program.clone())),
-        Adapter::Http { .. } | Adapter::Builtin { .. } => None,
-        Adapter::Other { kind } => Some(Reason::AdapterUnsupported(kind.clone())),
+    use crate::engine::exec::NotRunnable;
+    match crate::engine::exec::runnable(adapter, pack_dir) {
+        Ok(()) => None,
+        Err(NotRunnable::ProgramNotFound { program, .. }) => Some(Reason::ProgramNotFound(program)),
+        Err(NotRunnable::AdapterUnsupported { kind }) => Some(Reason::AdapterUnsupported(kind)),
     }
 }

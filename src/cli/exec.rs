@@ -1,0 +1,52 @@
+//! `hcpx exec PACK_ID VERB [-- k=v ...]` (HCP.md §6). Without `--json` the
+//! command's stdout and stderr pass through and hcpx exits with its code;
+//! with `--json` one document of §6.7. Exit codes of §10.3.
+
+use crate::cli::context::Ctx;
+use crate::engine::exec::OutputMode;
+use std::io::Write;
+
+/// Run a command of an activated pack
+#[derive(Debug, clap::Args)]
+pub struct ExecArgs {
+    #[arg(value_name = "PACK_ID")]
+    pub pack: String,
+
+    #[arg(value_name = "VERB")]
+    pub verb: String,
+
+    /// Arguments as k=v words, after `--`
+    #[arg(last = true, value_name = "K=V")]
+    pub words: Vec<String>,
+}
+
+pub fn run(args: &ExecArgs, ctx: &Ctx) -> i32 {
+    let engine = match ctx.engine() {
+        Ok(engine) => engine,
+        Err(err) => {
+            ctx.out.error(&err);
+            return err.code.exec_exit_code();
+        }
+    };
+    let mode = if ctx.out.json {
+        OutputMode::Capture
+    } else {
+        OutputMode::Inherit
+    };
+    match engine.exec(&args.pack, &args.verb, &args.words, mode) {
+        Ok(result) => {
+            if ctx.out.json {
+                ctx.out.json(&result);
+            } else {
+                // Builtin operations answer in captured text.
+                let _ = std::io::stdout().write_all(result.stdout.as_bytes());
+                let _ = std::io::stderr().write_all(result.stderr.as_bytes());
+            }
+            result.exit_code
+        }
+        Err(err) => {
+            ctx.out.error(&err);
+            err.code.exec_exit_code()
+        }
+    }
+}

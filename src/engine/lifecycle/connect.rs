@@ -1,0 +1,175 @@
+//! connect (11-lifecycle.md §11.1; HCP.md §8.5), in the order of §8.5:
+//! (1) the pack is activated, else refused; (2) `public` succeeds at once;
+//! (3) the principal holds `pack.connect`; (4) the material is gathered (the
+//! `env` variables, or the secret from the caller); (5) the probe runs, if
+//! any, and a failure leaves nothing recorded; (6) the pack is added to
+//! `connected` (and a secret stored with mode 0600).
+
+use super::Engine;
+use super::exec::{env_material, env_missing, redact};
+use crate::engine::error::{Error, ErrorCode, Result};
+use crate::engine::exec::{self, OutputMode};
+use crate::engine::grants::PACK_CONNECT;
+use crate::engine::manifest::{BindingKind, SecretSpec};
+use serde::Serialize;
+
+/// Where a `secret` Binding's secret comes from: called only once steps
+/// (1)–(3) passed, with the Binding's `secret` spec (for its prompt).
+pub type SecretInput<'a> = &'a mut dyn FnMut(&SecretSpec) -> Result<String>;
+
+/// What connect did.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ConnectOutcome {
+    pub pack_id: String,
+    pub binding: &'static str,
+    /// False when it was connected already (or the Binding is `public`).
+    pub changed: bool,
+    /// The probe that ran, if any.
+    pub probe: Option<ProbeRun>,
+}
+
+/// A probe that passed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ProbeRun {
+    pub verb_key: String,
+    pub exit_code: i32,
+    pub duration_ms: u64,
+}
+
+impl Engine {
+    /// Connects a pack's Binding.
+    pub fn connect(&self, pack_id: &str, secret_input: SecretInput<'_>) -> Result<ConnectOutcome> {
+        let view = self.pack_view(pack_id)?;
+        let state = self.store().read_state()?;
+        let Some(report) = &view.installed else {
+            return Err(super::not_installed(pack_id));
+        };
+        // (1)
+        if !state.is_activated(pack_id) {
+            return Err(Error::new(
+                ErrorCode::NotActivated,
+                format!("{pack_id} must be activated before it is connected"),
+            )
+            .pack(pack_id)
+            .hint(format!("hcpx activate {pack_id}")));
+        }
+        let Some(manifest) = report.manifest.as_ref().filter(|_| report.ok) else {
+            return Err(Error::new(
+                ErrorCode::LintFailed,
+                format!("the installed copy of {pack_id} fails lint"),
+            )
+            .pack(pack_id)
+            .hint(format!("hcpx lint {}", report.path)));
+        };
+        let binding = &manifest.binding;
+        let outcome = |changed, probe| ConnectOutcome {
+            pack_id: pack_id.to_string(),
+            binding: binding.kind.as_str(),
+            changed,
+            probe,
+        };
+        // (2)
+        if binding.kind == BindingKind::Public {
+            return Ok(outcome(false, None));
+        }
+        // (3)
+        self.require_grant(&state, PACK_CONNECT, pack_id)?;
+        // (4)
+        let mut secret = None;
+        let material = match binding.kind {
+            BindingKind::Env => {
+                let (set, missing) = env_material(&binding.env);
+                if !missing.is_empty() {
+                    return Err(env_missing(pack_id, missing));
+                }
+                set
+            }
+            BindingKind::Secret => {
+                let spec = binding.secret.clone().unwrap_or_default();
+                let value = secret_input(&spec)?;
+                let value = value.trim_end_matches(['\n', '\r']).to_string();
+                if value.is_empty() {
+                    return Err(Error::usage(format!("the secret for {pack_id} is empty"))
+                        .pack(pack_id)
+                        .hint(format!(
+                            "printf %s \"$TOKEN\" | hcpx connect {pack_id} --secret-stdin"
+                        )));
+                }
+                secret = Some(value.clone());
+                vec![(spec.name, value)]
+            }
+            BindingKind::Local | BindingKind::Public => Vec::new(),
+        };
+        // (5)
+        let probe = match &binding.probe {
+            None => None,
+            Some(key) => {
+                let command = manifest.command(key).ok_or_else(|| {
+                    Error::new(
+                        ErrorCode::ProbeFailed,
+                        format!("the probe `{key}` is not a command of {pack_id}"),
+                    )
+                    .pack(pack_id)
+                    .verb(key.clone())
+                })?;
+                let probe_failed = |message: String| {
+                    Error::new(ErrorCode::ProbeFailed, message)
+                        .pack(pack_id)
+                        .verb(key.clone())
+                };
+                let args = exec::bind_args(command, &[]).map_err(|e| {
+                    probe_failed(format!("the probe `{key}` cannot run: {}", e.message))
+                })?;
+                let dir = self.store().pack_dir(pack_id);
+                let run = self
+                    .run_command(
+                        pack_id,
+                        &dir,
+                        manifest,
+                        command,
+                        &args,
+                        &material,
+                        OutputMode::Capture,
+                    )
+                    .map_err(|e| {
+                        probe_failed(format!("the probe `{key}` failed: {}", e.message))
+                    })?;
+                if run.exit_code != 0 {
+                    let mut detail = run.stderr.trim().to_string();
+                    if let Some(s) = &secret {
+                        redact(&mut detail, s);
+                    }
+                    let detail: String = detail.chars().take(500).collect();
+                    let mut message =
+                        format!("the probe `{key}` exited with code {}", run.exit_code);
+                    if !detail.is_empty() {
+                        message.push_str(": ");
+                        message.push_str(&detail);
+                    }
+                    return Err(probe_failed(message)
+                        .hint("check the binding's material, then connect again"));
+                }
+                Some(ProbeRun {
+                    verb_key: key.clone(),
+                    exit_code: run.exit_code,
+                    duration_ms: run.duration_ms,
+                })
+            }
+        };
+        // (6)
+        let mut tx = self.store().lock()?;
+        if !tx.state.is_activated(pack_id) {
+            return Err(Error::new(
+                ErrorCode::NotActivated,
+                format!("{pack_id} was deactivated while connecting"),
+            )
+            .pack(pack_id));
+        }
+        if let Some(secret) = &secret {
+            tx.write_file(&self.store().secret_path(pack_id), secret.as_bytes(), 0o600)?;
+        }
+        let changed = tx.state.connect(pack_id);
+        tx.commit()?;
+        Ok(outcome(changed, probe))
+    }
+}

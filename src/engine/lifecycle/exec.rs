@@ -1,0 +1,224 @@
+//! exec (11-lifecycle.md §11.1 rule 1; HCP.md §6.1–§6.2, §8.3): checks the
+//! preconditions through the availability function, binds the args, gathers
+//! the Binding's material and runs the command (or the bootstrap pack's
+//! builtin operation).
+
+use super::Engine;
+use crate::engine::availability::{Reason, Status};
+use crate::engine::error::{Error, ErrorCode, Result};
+use crate::engine::exec::{self, BoundArgs, ExecOutcome, ExecRequest, OutputMode};
+use crate::engine::manifest::{Adapter, BindingKind, Command, Manifest};
+use crate::engine::why;
+use serde::Serialize;
+use std::path::Path;
+
+/// A command that ran, in the `--json` shape of §6.7.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ExecResult {
+    pub ok: bool,
+    pub pack_id: String,
+    pub verb_key: String,
+    pub exit_code: i32,
+    pub duration_ms: u64,
+    pub stdout: String,
+    pub stderr: String,
+    pub data: Option<serde_json::Value>,
+}
+
+impl ExecResult {
+    fn new(pack_id: &str, verb_key: &str, outcome: ExecOutcome) -> Self {
+        ExecResult {
+            ok: outcome.exit_code == 0,
+            pack_id: pack_id.to_string(),
+            verb_key: verb_key.to_string(),
+            exit_code: outcome.exit_code,
+            duration_ms: outcome.duration_ms,
+            stdout: outcome.stdout,
+            stderr: outcome.stderr,
+            data: outcome.data,
+        }
+    }
+}
+
+impl Engine {
+    /// Runs `verb_key` of `pack_id` with `k=v` words. A refused exec runs
+    /// nothing (§6.1).
+    pub fn exec(
+        &self,
+        pack_id: &str,
+        verb_key: &str,
+        words: &[String],
+        mode: OutputMode,
+    ) -> Result<ExecResult> {
+        let view = self.pack_view(pack_id)?;
+        let state = self.store().read_state()?;
+        let avail = self.pack_availability(&view, &state);
+        let locate = |e: Error| e.pack(pack_id).verb(verb_key);
+        let manifest = match (&view.installed, view.manifest()) {
+            (None, _) => return Err(locate(super::not_installed(pack_id))),
+            (Some(_), Some(m)) if avail.status != Status::Unavailable => m,
+            _ => {
+                let dir = view.dir().map(|d| d.display().to_string());
+                let why = why::explain(&avail, None, None, self.principal(), dir.as_deref());
+                let mut err = Error::new(ErrorCode::LintFailed, why.explanation);
+                if let Some(fix) = why.fix {
+                    err = err.hint(fix);
+                }
+                return Err(locate(err));
+            }
+        };
+        let command = manifest.command(verb_key).ok_or_else(|| {
+            let keys: Vec<&str> = manifest.commands.iter().map(|c| c.key.as_str()).collect();
+            locate(Error::new(
+                ErrorCode::NotFound,
+                format!("{pack_id} has no command `{verb_key}`"),
+            ))
+            .hint(if keys.is_empty() {
+                format!("{pack_id} has no commands")
+            } else {
+                format!("its commands: {}", keys.join(", "))
+            })
+        })?;
+        if let Some(cmd) = avail.command(verb_key)
+            && let Some(reason) = cmd.reasons.first()
+        {
+            let dir = view.dir().map(|d| d.display().to_string());
+            let why = why::explain(
+                &avail,
+                Some(manifest),
+                Some(verb_key),
+                self.principal(),
+                dir.as_deref(),
+            );
+            let mut err = locate(Error::new(refusal_code(reason), why.explanation));
+            if let Reason::GrantMissing(cap) = reason {
+                err = err.grant(cap.clone());
+            }
+            if let Some(fix) = why.fix {
+                err = err.hint(fix);
+            }
+            return Err(err);
+        }
+        let args = exec::bind_args(command, words).map_err(locate)?;
+        let dir = view.dir().unwrap_or_default();
+        let material = self.material(manifest).map_err(locate)?;
+        let outcome = self.run_command(pack_id, &dir, manifest, command, &args, &material, mode)?;
+        Ok(ExecResult::new(pack_id, verb_key, outcome))
+    }
+
+    /// Runs a command whose preconditions were checked.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn run_command(
+        &self,
+        pack_id: &str,
+        dir: &Path,
+        manifest: &Manifest,
+        command: &Command,
+        args: &BoundArgs,
+        material: &[(String, String)],
+        mode: OutputMode,
+    ) -> Result<ExecOutcome> {
+        if let Adapter::Builtin { op } = &command.adapter {
+            return Ok(self.builtin(op, args));
+        }
+        let request = ExecRequest {
+            pack_id,
+            pack_dir: dir,
+            command,
+            args,
+            material,
+            base_url: manifest.binding.base_url.as_deref(),
+            mode,
+        };
+        let mut outcome = exec::run(&request)?;
+        // A command that prints its own secret does not get it shown.
+        for (_, value) in material
+            .iter()
+            .filter(|_| manifest.binding.kind == BindingKind::Secret)
+        {
+            redact(&mut outcome.stdout, value);
+            redact(&mut outcome.stderr, value);
+        }
+        Ok(outcome)
+    }
+
+    /// The Binding's material (§8.3): `env` passes its variables through,
+    /// `secret` sets `secret.name` to the stored secret.
+    pub(super) fn material(&self, manifest: &Manifest) -> Result<Vec<(String, String)>> {
+        let id = manifest.id.as_str();
+        match manifest.binding.kind {
+            BindingKind::Env => {
+                let (set, missing) = env_material(&manifest.binding.env);
+                if missing.is_empty() {
+                    Ok(set)
+                } else {
+                    Err(env_missing(id, missing))
+                }
+            }
+            BindingKind::Secret => {
+                let name = manifest
+                    .binding
+                    .secret
+                    .as_ref()
+                    .map(|s| s.name.clone())
+                    .unwrap_or_default();
+                match self.store().read_secret(id)? {
+                    Some(secret) => Ok(vec![(name, secret)]),
+                    None => Err(Error::new(
+                        ErrorCode::NotConnected,
+                        format!("{id} has no stored secret"),
+                    )
+                    .pack(id)
+                    .hint(format!("hcpx connect {id} --secret-stdin"))),
+                }
+            }
+            BindingKind::Public | BindingKind::Local => Ok(Vec::new()),
+        }
+    }
+}
+
+/// The variables of an `env` Binding that are set and non-empty, and the
+/// names of those that are not.
+pub(super) fn env_material(names: &[String]) -> (Vec<(String, String)>, Vec<String>) {
+    let mut set = Vec::new();
+    let mut missing = Vec::new();
+    for name in names {
+        match std::env::var(name) {
+            Ok(value) if !value.is_empty() => set.push((name.clone(), value)),
+            _ => missing.push(name.clone()),
+        }
+    }
+    (set, missing)
+}
+
+pub(super) fn env_missing(pack_id: &str, missing: Vec<String>) -> Error {
+    Error::new(
+        ErrorCode::EnvMissing,
+        format!("{pack_id} needs {} set and non-empty", missing.join(", ")),
+    )
+    .pack(pack_id)
+    .hint(format!(
+        "export {}=..., then run the command again",
+        missing[0]
+    ))
+    .missing(missing)
+}
+
+/// The error code of a refused exec (§10.1, §10.3).
+fn refusal_code(reason: &Reason) -> ErrorCode {
+    match reason {
+        Reason::NotActivated => ErrorCode::NotActivated,
+        Reason::NotConnected => ErrorCode::NotConnected,
+        Reason::GrantMissing(_) => ErrorCode::GrantMissing,
+        Reason::AdapterUnsupported(_) => ErrorCode::AdapterUnsupported,
+        Reason::ProgramNotFound(_) => ErrorCode::ProgramNotFound,
+        Reason::SenseOnly => ErrorCode::SenseOnly,
+    }
+}
+
+/// Replaces every occurrence of `secret` in `text`.
+pub fn redact(text: &mut String, secret: &str) {
+    if !secret.is_empty() && text.contains(secret) {
+        *text = text.replace(secret, "********");
+    }
+}

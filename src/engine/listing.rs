@@ -1,0 +1,50 @@
+//! The rows of `list`: every installed and catalog pack with its status and
+//! a few manifest fields, for the CLI, the bootstrap pack and the TUI.
+
+use crate::engine::availability::Status;
+use crate::engine::error::Result;
+use crate::engine::lifecycle::Engine;
+use serde::Serialize;
+
+/// One pack in `hcpx list`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ListRow {
+    pub pack_id: String,
+    pub name: Option<String>,
+    pub version: Option<String>,
+    pub status: Status,
+    pub installed: bool,
+    pub activated: bool,
+    pub connected: bool,
+    pub plane: Option<&'static str>,
+    pub binding: Option<&'static str>,
+    pub description: Option<String>,
+    /// Where the pack's files are: the store, or a catalog folder.
+    pub path: Option<String>,
+}
+
+/// Lists every pack, sorted by id.
+pub fn list(engine: &Engine) -> Result<Vec<ListRow>> {
+    let snap = engine.snapshot()?;
+    Ok(snap
+        .packs
+        .iter()
+        .map(|view| {
+            let avail = engine.pack_availability(view, &snap.state);
+            let m = view.manifest();
+            ListRow {
+                pack_id: view.pack_id.clone(),
+                name: m.map(|m| m.name.clone()),
+                version: avail.version,
+                status: avail.status,
+                installed: avail.installed,
+                activated: avail.activated,
+                connected: avail.connected,
+                plane: m.map(|m| m.plane.as_str()),
+                binding: m.map(|m| m.binding.kind.as_str()),
+                description: m.map(|m| m.description.clone()),
+                path: view.dir().map(|d| d.display().to_string()),
+            }
+        })
+        .collect())
+}

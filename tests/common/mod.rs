@@ -1,0 +1,134 @@
+//! Shared helpers for the end-to-end tests: a throwaway store and packs
+//! written on the fly.
+#![allow(dead_code)]
+
+use assert_cmd::Command;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// A temporary `HCP_HOME` and a folder for packs.
+pub struct Sandbox {
+    pub dir: tempfile::TempDir,
+}
+
+impl Sandbox {
+    pub fn new() -> Self {
+        Sandbox {
+            dir: tempfile::tempdir().expect("temp dir"),
+        }
+    }
+
+    pub fn home(&self) -> PathBuf {
+        self.dir.path().join("home")
+    }
+
+    /// `hcpx` against this sandbox's store, with a clean principal.
+    pub fn hcpx(&self) -> Command {
+        let mut cmd = Command::cargo_bin("hcpx").expect("hcpx binary");
+        cmd.env("HCP_HOME", self.home())
+            .env_remove("HCP_PRINCIPAL")
+            .env("NO_COLOR", "1")
+            .current_dir(self.dir.path())
+            .timeout(std::time::Duration::from_secs(60));
+        cmd
+    }
+
+    /// Runs `hcpx ARGS --json`, checks the exit code and parses stdout.
+    pub fn json(&self, args: &[&str], code: i32) -> Value {
+        let out = self
+            .hcpx()
+            .args(args)
+            .arg("--json")
+            .output()
+            .expect("run hcpx");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(
+            out.status.code(),
+            Some(code),
+            "hcpx {args:?}: stdout {stdout} stderr {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_str(&stdout)
+            .unwrap_or_else(|e| panic!("not one JSON document ({e}): {stdout}"))
+    }
+
+    /// Writes a pack folder named `name` from `(relative path, text)` pairs.
+    pub fn pack(&self, name: &str, files: &[(&str, &str)]) -> PathBuf {
+        let root = self.dir.path().join("src").join(name);
+        for (rel, text) in files {
+            let path = root.join(rel);
+            std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+            std::fs::write(&path, text).expect("write");
+        }
+        root
+    }
+
+    /// A small valid pack with the given id, version and binding YAML.
+    pub fn simple_pack(&self, id: &str, version: &str, binding: &str) -> PathBuf {
+        self.pack(
+            &format!("{id}-{version}"),
+            &[
+                ("pack.yaml", &simple_manifest(id, version, binding)),
+                ("SKILL.md", &simple_skill(id)),
+            ],
+        )
+    }
+
+    pub fn state(&self) -> Value {
+        let text = std::fs::read_to_string(self.home().join("state.json")).expect("state.json");
+        serde_json::from_str(&text).expect("state.json parses")
+    }
+}
+
+pub fn simple_manifest(id: &str, version: &str, binding: &str) -> String {
+    format!(
+        r#"hcp: "1"
+id: {id}
+name: Test pack
+version: {version}
+description: A pack for tests.
+binding: {binding}
+commands:
+  - key: hello
+    summary: Say hello
+    effect: read
+    args:
+      - {{name: who, type: string, default: world}}
+    adapter: {{kind: process, program: echo, argv: ["hello", "{{who}}"]}}
+  - key: touch
+    summary: Write something
+    effect: write
+    adapter: {{kind: process, program: "true"}}
+"#
+    )
+}
+
+pub fn simple_skill(id: &str) -> String {
+    format!(
+        "---\nname: {}\ndescription: Test skill.\n---\nRun `hello` to greet, `touch` to write.\n",
+        id.replace('.', "-")
+    )
+}
+
+/// The names in a folder, sorted.
+pub fn names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .map(|d| {
+            d.flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+/// The keys of a JSON object, sorted.
+pub fn keys(value: &Value) -> Vec<String> {
+    let mut keys: Vec<String> = value
+        .as_object()
+        .map(|o| o.keys().cloned().collect())
+        .unwrap_or_default();
+    keys.sort();
+    keys
+}
