@@ -1,6 +1,6 @@
 //! Shared helpers for the end-to-end tests: a throwaway store and packs
 //! written on the fly.
-#![allow(dead_code)]
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 use assert_cmd::Command;
 use serde_json::Value;
