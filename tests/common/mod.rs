@@ -33,12 +33,13 @@ impl Sandbox {
         cmd
     }
 
-    /// Runs `hcpx ARGS --json`, checks the exit code and parses stdout.
+    /// Runs `hcpx --json ARGS` (first, since after `--` it would be a k=v
+    /// word), checks the exit code and parses stdout.
     pub fn json(&self, args: &[&str], code: i32) -> Value {
         let out = self
             .hcpx()
-            .args(args)
             .arg("--json")
+            .args(args)
             .output()
             .expect("run hcpx");
         let stdout = String::from_utf8_lossy(&out.stdout);
@@ -131,4 +132,16 @@ pub fn keys(value: &Value) -> Vec<String> {
         .unwrap_or_default();
     keys.sort();
     keys
+}
+
+/// Makes a file executable.
+pub fn make_executable(path: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+}
+
+/// Installs and activates the pack at `src`.
+pub fn install_and_activate(sb: &Sandbox, src: &Path, id: &str) {
+    sb.json(&["install", src.to_str().expect("utf-8 path")], 0);
+    sb.json(&["activate", id], 0);
 }
