@@ -10,7 +10,7 @@
 
 use crate::engine::diagnostic::Position;
 use saphyr_parser::{Event, Parser, ScalarStyle, Span};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// Deepest nesting of sequences and mappings a document may have.
 pub const MAX_DEPTH: usize = 64;
@@ -122,6 +122,21 @@ impl Node {
         }
     }
 
+    /// How many sequences and mappings deep the node goes (a scalar is 0).
+    fn height(&self) -> usize {
+        match &self.value {
+            Value::Seq(items) => 1 + items.iter().map(Node::height).max().unwrap_or(0),
+            Value::Map(entries) => {
+                1 + entries
+                    .iter()
+                    .map(|(k, v)| k.height().max(v.height()))
+                    .max()
+                    .unwrap_or(0)
+            }
+            _ => 0,
+        }
+    }
+
     fn size(&self) -> usize {
         1 + match &self.value {
             Value::Seq(items) => items.iter().map(Node::size).sum(),
@@ -138,7 +153,8 @@ pub fn parse_yaml(text: &str) -> Result<Node, ParseError> {
 
 /// Reads a JSON document strictly (what `serde_json` accepts), with positions.
 pub fn parse_json(text: &str) -> Result<Node, ParseError> {
-    // serde_json has its own recursion limit (128), so this cannot overflow.
+    // Skipping into `IgnoredAny` does not recurse, so this cannot overflow;
+    // the depth limit is applied by the YAML pass below.
     if let Err(err) = serde_json::from_str::<serde::de::IgnoredAny>(text) {
         let message = err.to_string();
         // serde_json appends " at line L column C"; keep the message short.
@@ -174,6 +190,9 @@ enum Frame {
     Map {
         entries: Vec<(Node, Node)>,
         key: Option<Node>,
+        /// [`key_identity`] of every key so far, so duplicate keys are found
+        /// in constant time per key rather than by a scan of the entries.
+        seen: HashSet<String>,
         pos: Position,
         anchor: usize,
     },
@@ -207,6 +226,7 @@ impl Builder {
                     }
                 }
                 Event::Scalar(text, style, anchor, tag) => {
+                    self.count(pos)?;
                     let value = resolve_scalar(&text, style, tag.as_deref());
                     self.push(Node { value, pos }, anchor)?;
                 }
@@ -215,10 +235,21 @@ impl Builder {
                         .anchors
                         .get(&id)
                         .ok_or_else(|| error(pos, "alias to an unknown anchor"))?;
+                    // An alias must not nest the tree deeper than MAX_DEPTH
+                    // either: chains of anchors would otherwise build a
+                    // tree deep enough to overflow the stack of anything
+                    // that walks it.
+                    if self.stack.len() + node.height() > MAX_DEPTH {
+                        return Err(error(
+                            pos,
+                            format!("nested more than {MAX_DEPTH} levels deep (through an alias)"),
+                        ));
+                    }
                     let size = node.size();
                     if self.nodes + size > MAX_NODES {
                         return Err(too_many(pos));
                     }
+                    self.nodes += size;
                     let mut node = node.clone();
                     node.pos = pos;
                     self.push(node, 0)?;
@@ -236,6 +267,7 @@ impl Builder {
                     self.stack.push(Frame::Map {
                         entries: Vec::new(),
                         key: None,
+                        seen: HashSet::new(),
                         pos,
                         anchor,
                     });
@@ -263,8 +295,8 @@ impl Builder {
                         ),
                         None => return Err(error(pos, "unbalanced document")),
                     };
-                    // Already counted when opened.
-                    self.nodes -= 1;
+                    // The container was counted when opened and each of its
+                    // children when pushed.
                     self.push(node, anchor)?;
                 }
                 Event::StreamEnd => break,
@@ -295,22 +327,20 @@ impl Builder {
         Ok(())
     }
 
+    /// Places a node (already counted) in its parent.
     fn push(&mut self, node: Node, anchor: usize) -> Result<(), ParseError> {
         let pos = node.pos;
-        let size = node.size();
-        self.nodes += size;
-        if self.nodes > MAX_NODES {
-            return Err(too_many(pos));
-        }
         if anchor != 0 {
             self.anchors.insert(anchor, node.clone());
         }
         match self.stack.last_mut() {
             None => self.root = Some(node),
             Some(Frame::Seq { items, .. }) => items.push(node),
-            Some(Frame::Map { entries, key, .. }) => match key.take() {
+            Some(Frame::Map {
+                entries, key, seen, ..
+            }) => match key.take() {
                 None => {
-                    if entries.iter().any(|(k, _)| k.value == node.value) {
+                    if !seen.insert(key_identity(&node.value)) {
                         return Err(error(
                             pos,
                             format!("duplicate key `{}`", node.scalar_text()),
@@ -323,6 +353,37 @@ impl Builder {
         }
         Ok(())
     }
+}
+
+/// A text that is equal for two mapping keys exactly when they are the same
+/// key. Its length is bounded by the key's node count, which [`MAX_NODES`]
+/// bounds; the recursion by [`MAX_DEPTH`].
+fn key_identity(value: &Value) -> String {
+    fn write(value: &Value, out: &mut String) {
+        match value {
+            Value::Null => out.push('~'),
+            Value::Bool(b) => out.push_str(if *b { "T" } else { "F" }),
+            Value::Int(i) => out.push_str(&format!("i{i};")),
+            Value::Float(f) => out.push_str(&format!("f{f:?};")),
+            Value::Str(s) => out.push_str(&format!("s{}:{s}", s.len())),
+            Value::Seq(items) => {
+                out.push('[');
+                items.iter().for_each(|i| write(&i.value, out));
+                out.push(']');
+            }
+            Value::Map(entries) => {
+                out.push('{');
+                for (k, v) in entries {
+                    write(&k.value, out);
+                    write(&v.value, out);
+                }
+                out.push('}');
+            }
+        }
+    }
+    let mut out = String::new();
+    write(value, &mut out);
+    out
 }
 
 fn error(pos: Position, message: impl Into<String>) -> ParseError {
@@ -488,6 +549,38 @@ mod tests {
         }
         let err = parse_yaml(&text).unwrap_err();
         assert!(err.message.contains("nodes"), "{}", err.message);
+    }
+
+    #[test]
+    fn aliases_cannot_nest_past_max_depth() {
+        // a1 is 41 levels deep; placed 40 levels deep it would reach 81.
+        let wrap = |inner: &str, n: usize| format!("{}{inner}{}", "[".repeat(n), "]".repeat(n));
+        let text = format!(
+            "a0: &a0 [x]\na1: &a1 {}\nuse: {}\n",
+            wrap("*a0", 40),
+            wrap("*a1", 39)
+        );
+        let err = parse_yaml(&text).unwrap_err();
+        assert_eq!(err.pos, Some(pos(3, 45)));
+        assert!(err.message.contains("nested"), "{}", err.message);
+    }
+
+    #[test]
+    fn nodes_are_counted_once_however_deep() {
+        // 30,000 scalars five levels down: well under MAX_NODES.
+        let item = "- {a: {b: [x, y, z]}}\n";
+        let text = format!("k:\n  l:\n{}", format!("    {item}").repeat(6_000));
+        assert!(parse_yaml(&text).is_ok());
+    }
+
+    #[test]
+    fn many_keys_are_checked_for_duplicates_quickly() {
+        let text: String = (0..49_000).map(|i| format!("k{i}: 1\n")).collect();
+        let started = std::time::Instant::now();
+        assert!(parse_yaml(&text).is_ok());
+        assert!(started.elapsed() < std::time::Duration::from_secs(5));
+        let err = parse_yaml(&format!("{text}k7: 2\n")).unwrap_err();
+        assert_eq!(err.pos, Some(pos(49_001, 1)));
     }
 
     #[test]

@@ -34,7 +34,10 @@ pub fn is_root_git_dir(entry: &walkdir::DirEntry) -> bool {
 /// Walks `root` without following links and reports §2.3/§2.4 findings.
 pub fn scan(root: &Path, out: &mut Vec<Diagnostic>) -> PackTree {
     let mut tree = PackTree::default();
-    let mut over_files = false;
+    // Regular files seen, also those with bad names. The walk goes on past
+    // MAX_FILES (bounded by MAX_ENTRIES) so that the limit does not hide
+    // later findings.
+    let mut file_count = 0usize;
     let walk = WalkDir::new(root)
         .follow_links(false)
         .min_depth(1)
@@ -75,10 +78,7 @@ pub fn scan(root: &Path, out: &mut Vec<Diagnostic>) -> PackTree {
                 .hint("replace the link with a copy of the file it points to"),
             );
         } else if kind.is_file() {
-            if tree.files.len() == MAX_FILES {
-                over_files = true;
-                break;
-            }
+            file_count += 1;
             tree.total_bytes += entry.metadata().map(|m| m.len()).unwrap_or(0);
             if name_ok {
                 let rel_path = entry.path().strip_prefix(root).unwrap_or(entry.path());
@@ -92,7 +92,7 @@ pub fn scan(root: &Path, out: &mut Vec<Diagnostic>) -> PackTree {
             ));
         }
     }
-    if over_files {
+    if file_count > MAX_FILES {
         out.push(
             Diagnostic::new(
                 Rule::PackTooLarge,
@@ -161,8 +161,9 @@ pub enum RootFile {
 }
 
 /// Reads a file at the pack root without following links and without
-/// reading past `limit`. Links and special files are left to [`scan`] to
-/// report; size and I/O problems are reported here.
+/// reading past `limit`. A folder of that name counts as missing. Links and
+/// special files are left to [`scan`] to report; size and I/O problems are
+/// reported here.
 pub fn read_root_file(
     root: &Path,
     name: &str,
@@ -183,6 +184,10 @@ pub fn read_root_file(
             return RootFile::Refused;
         }
     };
+    if meta.is_dir() {
+        // A folder of that name is not the file.
+        return RootFile::Missing;
+    }
     if !meta.file_type().is_file() {
         return RootFile::Refused;
     }

@@ -799,6 +799,7 @@ impl Checker<'_, '_> {
                 if !default_fits(&d.value, arg.kind, &arg.values) {
                     let expected = match arg.kind {
                         ArgType::Enum => format!("one of {}", arg.values.join(", ")),
+                        ArgType::Integer => "an integer".to_string(),
                         kind => format!("a {}", kind.as_str()),
                     };
                     self.report(

@@ -123,8 +123,15 @@ fn check_pack(root: &Path, options: LintOptions, out: &mut Vec<Diagnostic>) -> O
     }
     let tree = files::scan(root, out);
 
-    let yaml = root.join(MANIFEST_YAML).symlink_metadata().is_ok();
-    let json = root.join(MANIFEST_JSON).symlink_metadata().is_ok();
+    // A folder named like a manifest is not one (§2.1); a link or special
+    // file is, and is refused when read.
+    let present = |name: &str| {
+        root.join(name)
+            .symlink_metadata()
+            .is_ok_and(|meta| !meta.is_dir())
+    };
+    let yaml = present(MANIFEST_YAML);
+    let json = present(MANIFEST_JSON);
     let manifest_file = match (yaml, json) {
         (true, true) => {
             out.push(
