@@ -2,6 +2,8 @@
 //! bindings (§8), grants (§9), the exec result and exit codes (§6.7, §10.3),
 //! and the bootstrap pack (§11.4).
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod common;
 
 use common::{Sandbox, install_and_activate, keys, make_executable};
@@ -252,24 +254,23 @@ fn sense_only_packs_activate_but_never_execute() {
 }
 
 fn env_pack(sb: &Sandbox, probe_exit: &str) -> PathBuf {
-    let manifest = format!(
-        r#"hcp: "1"
+    let manifest = r#"hcp: "1"
 id: acme.env
 name: Env
 version: 1.0.0
 description: Env binding.
-binding: {{kind: env, env: [ACME_TOKEN, ACME_REGION], probe: check}}
+binding: {kind: env, env: [ACME_TOKEN, ACME_REGION], probe: check}
 commands:
   - key: check
     summary: Probe
     effect: read
-    adapter: {{kind: process, program: ./bin/check}}
+    adapter: {kind: process, program: ./bin/check}
   - key: show
     summary: Show the region
     effect: read
-    adapter: {{kind: process, program: ./bin/show}}
+    adapter: {kind: process, program: ./bin/show}
 "#
-    );
+    .to_string();
     let src = sb.pack(
         "env",
         &[

@@ -2,6 +2,8 @@
 //! temporary store: install, activate, deactivate, uninstall, list,
 //! availability, why, grant, revoke, doctor (HCP.md §9–§11).
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod common;
 
 use common::{Sandbox, keys, names};

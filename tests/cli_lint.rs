@@ -2,11 +2,13 @@
 //! the `--json` shapes, the text form, colour, usage errors, and `hcp` as a
 //! second name for the same program.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod lintkit;
 
 use assert_cmd::Command;
-use lintkit::*;
 use hcpx::engine::lint::{LintOptions, lint_pack};
+use lintkit::*;
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::fs;

@@ -2,6 +2,8 @@
 //! adapter against small scripts in a temporary pack, the `http` adapter
 //! against a loopback server started by each test. Every wait is bounded.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use hcpx::engine::error::{Error, ErrorCode};
 use hcpx::engine::exec::{
     self, BoundArgs, ExecOutcome, ExecRequest, Limits, NotRunnable, OutputMode, bind_args,

@@ -6,10 +6,12 @@
 //! Every lint runs on its own thread and the test waits on a channel with a
 //! deadline, so a hang fails the test instead of blocking CI.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod lintkit;
 
-use lintkit::*;
 use hcpx::engine::lint::{LintOptions, LintReport, lint_pack};
+use lintkit::*;
 use std::ffi::OsStr;
 use std::fs;
 use std::os::unix::ffi::OsStrExt;

@@ -7,11 +7,13 @@
 //! git cannot hold (bad file names, oversize files) are built in a temporary
 //! directory by the test itself.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod lintkit;
 
-use lintkit::*;
 use hcpx::engine::diagnostic::{Rule, Severity};
 use hcpx::engine::lint::{LintOptions, LintReport, lint_pack};
+use lintkit::*;
 use std::collections::HashSet;
 use std::fs;
 
