@@ -656,3 +656,60 @@ fn the_bootstrap_pack_mirrors_the_cli() {
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(doc["packs"][0]["status"], "executable");
 }
+
+#[test]
+fn ctrl_c_reaches_a_command_that_shares_the_terminal() {
+    let sb = Sandbox::new();
+    let manifest = r#"hcp: "1"
+id: acme.wait
+name: Wait
+version: 1.0.0
+description: Waits for a signal.
+commands:
+  - key: wait
+    summary: Wait until interrupted
+    effect: read
+    timeout_ms: 60000
+    adapter: {kind: process, program: ./bin/wait}
+"#;
+    let src = sb.pack(
+        "wait",
+        &[
+            ("pack.yaml", manifest),
+            ("SKILL.md", "---\nname: acme-wait\ndescription: d\n---\nRun `wait`.\n"),
+            (
+                "bin/wait",
+                "#!/bin/sh\ntrap 'echo got-INT; exit 130' INT\necho ready\nwhile :; do sleep 0.05; done\n",
+            ),
+        ],
+    );
+    make_executable(&src.join("bin/wait"));
+    install_and_activate(&sb, &src, "acme.wait");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("hcpx"))
+        .args(["exec", "acme.wait", "wait"])
+        .env("HCP_HOME", sb.home())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    stdout.read_line(&mut line).unwrap();
+    assert_eq!(line, "ready\n");
+    let pid = rustix::process::Pid::from_child(&child);
+    rustix::process::kill_process(pid, rustix::process::Signal::INT).unwrap();
+    let mut rest = String::new();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "hcpx did not end after SIGINT"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    stdout.read_to_string(&mut rest).unwrap();
+    assert_eq!(rest, "got-INT\n");
+    assert_eq!(status.code(), Some(130));
+}

@@ -199,6 +199,9 @@ pub(super) fn run(
     let start = Instant::now();
     let mut child = cmd.spawn().map_err(|e| spawn_error(program, &e))?;
     let group = Pid::from_child(&child);
+    let _forwarder = (req.mode == OutputMode::Inherit)
+        .then(|| SignalForwarder::start(group))
+        .flatten();
     let (tx, rx) = mpsc::channel();
     let (child_tx, child_rx) = mpsc::channel();
     // Threads are started before the waiter is handed the child, so that if
@@ -346,6 +349,49 @@ fn start_watchers(
         readers += 1;
     }
     Ok(readers)
+}
+
+/// Passes terminal signals on to the command's process group while it runs
+/// in [`OutputMode::Inherit`]: the command has its own group (so a timeout
+/// can kill all of it), so Ctrl-C at the terminal reaches only hcpx, which
+/// then forwards SIGINT (and SIGTERM, SIGHUP, SIGQUIT) to the command.
+struct SignalForwarder {
+    handle: signal_hook::iterator::Handle,
+    thread: Option<thread::JoinHandle<()>>,
+}
+
+impl SignalForwarder {
+    fn start(group: Pid) -> Option<SignalForwarder> {
+        use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
+        let mut signals =
+            signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP, SIGQUIT]).ok()?;
+        let handle = signals.handle();
+        let thread = thread::Builder::new()
+            .name("hcpx-exec-signals".into())
+            .spawn(move || {
+                for raw in signals.forever() {
+                    if let Some(signal) = Signal::from_named_raw(raw) {
+                        if group.as_raw_nonzero().get() > 1 {
+                            let _ = kill_process_group(group, signal);
+                        }
+                    }
+                }
+            })
+            .ok()?;
+        Some(SignalForwarder {
+            handle,
+            thread: Some(thread),
+        })
+    }
+}
+
+impl Drop for SignalForwarder {
+    fn drop(&mut self) {
+        self.handle.close();
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
 }
 
 /// The exit code of a finished process: its own, or 128 + the signal that
