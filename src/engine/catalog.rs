@@ -35,11 +35,18 @@ pub fn scan(catalogs: &[PathBuf]) -> Vec<CatalogPack> {
             .filter(|p| has_manifest(p))
             .collect();
         dirs.sort();
-        packs.extend(dirs.into_iter().map(|dir| CatalogPack {
-            catalog: catalog.clone(),
-            report: lint_pack(&dir, LintOptions::default()),
-            dir,
-        }));
+        let reports = crate::engine::snapshot::parallel_map(&dirs, |dir| {
+            lint_pack(dir, LintOptions::default())
+        });
+        packs.extend(
+            dirs.into_iter()
+                .zip(reports)
+                .map(|(dir, report)| CatalogPack {
+                    catalog: catalog.clone(),
+                    report,
+                    dir,
+                }),
+        );
     }
     packs
 }

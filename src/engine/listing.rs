@@ -26,11 +26,12 @@ pub struct ListRow {
 /// Lists every pack, sorted by id.
 pub fn list(engine: &Engine) -> Result<Vec<ListRow>> {
     let snap = engine.snapshot()?;
+    let check = crate::engine::lifecycle::runnable_memo();
     Ok(snap
         .packs
         .iter()
         .map(|view| {
-            let avail = engine.pack_availability(view, &snap.state);
+            let avail = engine.pack_availability_with(view, &snap.state, &check);
             let m = view.manifest();
             ListRow {
                 pack_id: view.pack_id.clone(),

@@ -93,6 +93,26 @@ pub struct Snapshot {
     pub packs: Vec<PackView>,
 }
 
+/// Maps `f` over `items` on every core (lint of many packs is file I/O and
+/// parsing, independent per pack); keeps the order.
+pub fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if threads < 2 || items.len() < 64 {
+        return items.iter().map(f).collect();
+    }
+    let chunk = items.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = items
+            .chunks(chunk)
+            .map(|part| scope.spawn(|| part.iter().map(&f).collect::<Vec<R>>()))
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    })
+}
+
 impl Snapshot {
     pub fn load(store: &Store, catalog_dirs: &[PathBuf]) -> Result<Snapshot> {
         let state = store.read_state()?;
@@ -105,9 +125,9 @@ impl Snapshot {
         );
         ids.sort();
         ids.dedup();
-        let packs = ids
-            .iter()
-            .filter_map(|id| load_pack(store, &catalogs, id))
+        let packs = parallel_map(&ids, |id| load_pack(store, &catalogs, id))
+            .into_iter()
+            .flatten()
             .collect();
         Ok(Snapshot { state, packs })
     }

@@ -90,10 +90,11 @@ impl Engine {
             }
             None => {
                 let snap = self.snapshot()?;
+                let check = runnable_memo();
                 Ok(snap
                     .packs
                     .iter()
-                    .map(|p| self.pack_availability(p, &snap.state))
+                    .map(|p| self.pack_availability_with(p, &snap.state, &check))
                     .collect())
             }
         }
@@ -102,6 +103,17 @@ impl Engine {
     /// The availability function with this runtime's adapter check.
     pub fn pack_availability(&self, view: &PackView, state: &State) -> PackAvailability {
         availability::pack_availability(view, state, &self.principal, &runnable)
+    }
+
+    /// The availability function with a given adapter check (see
+    /// [`runnable_memo`] for many packs at once).
+    pub fn pack_availability_with(
+        &self,
+        view: &PackView,
+        state: &State,
+        check: &dyn Fn(&Adapter, &Path) -> Option<Reason>,
+    ) -> PackAvailability {
+        availability::pack_availability(view, state, &self.principal, check)
     }
 
     /// One pack's view: installed copy (linted) and catalog copy.
@@ -174,6 +186,24 @@ pub fn not_installed(pack_id: &str) -> Error {
     )
     .pack(pack_id)
     .hint(format!("hcpx install {pack_id}"))
+}
+
+/// [`runnable`] that looks each bare program name up on PATH only once: for
+/// reports over many packs, where most commands run the same few programs.
+pub fn runnable_memo() -> impl Fn(&Adapter, &Path) -> Option<Reason> {
+    let seen: std::cell::RefCell<std::collections::HashMap<String, Option<Reason>>> =
+        Default::default();
+    move |adapter, dir| match adapter {
+        Adapter::Process { program, .. } if !program.contains('/') => {
+            if let Some(known) = seen.borrow().get(program) {
+                return known.clone();
+            }
+            let result = runnable(adapter, dir);
+            seen.borrow_mut().insert(program.clone(), result.clone());
+            result
+        }
+        _ => runnable(adapter, dir),
+    }
 }
 
 /// Whether an adapter can run in this runtime (§6.3–§6.6), as the reason

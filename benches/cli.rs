@@ -1,0 +1,122 @@
+//! Benchmarks of the headless CLI (issue targets, measured on the release
+//! binary): `hcpx exec` overhead over spawning the program directly,
+//! `availability --json` and `list --json` over 1,000 installed packs, and
+//! `lint` of 1,000 packs in one run. Run with `cargo bench --bench cli`.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const HCPX: &str = env!("CARGO_BIN_EXE_hcpx");
+
+fn median(mut samples: Vec<Duration>) -> Duration {
+    samples.sort();
+    samples[samples.len() / 2]
+}
+
+fn time_runs(runs: usize, mut f: impl FnMut()) -> Duration {
+    f(); // warm up
+    median(
+        (0..runs)
+            .map(|_| {
+                let t = Instant::now();
+                f();
+                t.elapsed()
+            })
+            .collect(),
+    )
+}
+
+fn run(home: &Path, args: &[&str]) {
+    let status = Command::new(HCPX)
+        .args(args)
+        .env("HCP_HOME", home)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success(), "hcpx {args:?} failed");
+}
+
+fn write_pack(dir: &Path, id: &str) {
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::write(
+        dir.join("pack.yaml"),
+        format!(
+            "hcp: \"1\"\nid: {id}\nname: Bench\nversion: 1.0.0\ndescription: A benchmark pack.\n\
+             binding: {{kind: local}}\ncommands:\n  - key: run\n    summary: Run true\n    effect: read\n\
+             \x20   args: [{{name: n, type: integer, default: 1}}]\n\
+             \x20   adapter: {{kind: process, program: \"true\", argv: [\"{{n}}\"]}}\n\
+             \x20 - key: write\n    summary: Write\n    effect: write\n    adapter: {{kind: process, program: \"true\"}}\n"
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("SKILL.md"),
+        "---\nname: bench\ndescription: Bench.\n---\nUse `run` and `write`.\n",
+    )
+    .unwrap();
+}
+
+fn main() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    run(&home, &["list"]);
+
+    // A store with 1,000 installed, activated and connected packs, written
+    // straight into packs/ (each is lint-clean), and a catalog of 1,000.
+    let catalog: PathBuf = tmp.path().join("catalog");
+    let ids: Vec<String> = (0..1000).map(|i| format!("bench.p{i:04}")).collect();
+    for id in &ids {
+        write_pack(&home.join("packs").join(id), id);
+        write_pack(&catalog.join(id), id);
+    }
+    let mut all = ids.clone();
+    all.push("hcp-cli".into());
+    all.sort();
+    std::fs::write(
+        home.join("state.json"),
+        serde_json::to_string(&serde_json::json!({"activated": all, "connected": all})).unwrap(),
+    )
+    .unwrap();
+
+    let spawn_true = time_runs(200, || {
+        Command::new("true").status().unwrap();
+    });
+    let exec_true = time_runs(200, || run(&home, &["exec", "bench.p0000", "run"]));
+    let availability = time_runs(20, || run(&home, &["availability", "--json"]));
+    let list = time_runs(20, || run(&home, &["list", "--json"]));
+    let dirs: Vec<String> = ids
+        .iter()
+        .map(|id| catalog.join(id).display().to_string())
+        .collect();
+    let mut lint_args = vec!["lint", "--json"];
+    lint_args.extend(dirs.iter().map(String::as_str));
+    let lint = time_runs(10, || run(&home, &lint_args));
+
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    println!(
+        "spawn `true` directly:                 {:8.2} ms",
+        ms(spawn_true)
+    );
+    println!(
+        "hcpx exec of a command running `true`: {:8.2} ms  (overhead {:.2} ms; target <= 3 ms)",
+        ms(exec_true),
+        ms(exec_true.saturating_sub(spawn_true))
+    );
+    println!(
+        "availability --json, 1,000 packs:      {:8.2} ms  (target < 60 ms)",
+        ms(availability)
+    );
+    println!(
+        "list --json, 1,000 packs:              {:8.2} ms  (target < 40 ms)",
+        ms(list)
+    );
+    println!(
+        "lint of 1,000 packs in one run:        {:8.2} ms  ({:.3} ms per pack; target < 1 ms)",
+        ms(lint),
+        ms(lint) / 1000.0
+    );
+}
