@@ -4,6 +4,7 @@
 
 pub mod connect;
 pub mod context;
+pub mod docs;
 pub mod doctor;
 pub mod exec;
 pub mod grant;
@@ -57,11 +58,13 @@ pub enum Command {
     List(status::ListArgs),
     Availability(status::AvailabilityArgs),
     Why(status::WhyArgs),
-    Doctor(doctor::DoctorArgs),
     /// Give a principal a capability (pack.install, pack.connect, verb.exec.read, verb.exec.write or *), optionally scoped as CAPABILITY:PACK_ID
     Grant(grant::GrantArgs),
     /// Take a grant away from a principal
     Revoke(grant::GrantArgs),
+    Doctor(doctor::DoctorArgs),
+    Completions(docs::CompletionsArgs),
+    Man(docs::ManArgs),
 }
 
 /// Runs hcpx with the process arguments; the entry point of both binaries.
@@ -90,6 +93,8 @@ pub fn main() -> ExitCode {
         Some(Command::Availability(args)) => status::availability(&args, &ctx),
         Some(Command::Why(args)) => status::why(&args, &ctx),
         Some(Command::Doctor(args)) => doctor::run(&args, &ctx),
+        Some(Command::Completions(args)) => docs::completions(&args, &out),
+        Some(Command::Man(args)) => docs::man(&args, &out),
         Some(Command::Grant(args)) => grant::grant(&args, &ctx),
         Some(Command::Revoke(args)) => grant::revoke(&args, &ctx),
         None => {

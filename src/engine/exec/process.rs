@@ -370,10 +370,10 @@ impl SignalForwarder {
             .name("hcpx-exec-signals".into())
             .spawn(move || {
                 for raw in signals.forever() {
-                    if let Some(signal) = Signal::from_named_raw(raw) {
-                        if group.as_raw_nonzero().get() > 1 {
-                            let _ = kill_process_group(group, signal);
-                        }
+                    if let Some(signal) = Signal::from_named_raw(raw)
+                        && group.as_raw_nonzero().get() > 1
+                    {
+                        let _ = kill_process_group(group, signal);
                     }
                 }
             })
