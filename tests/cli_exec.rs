@@ -713,3 +713,32 @@ commands:
     assert_eq!(rest, "got-INT\n");
     assert_eq!(status.code(), Some(130));
 }
+
+#[test]
+fn exec_refuses_an_unconnected_pack_and_a_variable_unset_since_connect() {
+    let sb = Sandbox::new();
+    install_and_activate(&sb, &env_pack(&sb, "0"), "acme.env");
+    let out = sb.json(&["exec", "acme.env", "show"], 126);
+    assert_eq!(out["error"]["code"], "not_connected");
+    assert_eq!(out["error"]["hint"], "hcpx connect acme.env");
+    let ok = sb
+        .hcpx()
+        .args(["connect", "acme.env"])
+        .env("ACME_TOKEN", "t")
+        .env("ACME_REGION", "eu")
+        .output()
+        .unwrap();
+    assert!(ok.status.success());
+    // Connected, but the variable is gone now: refused, naming it.
+    let out = sb
+        .hcpx()
+        .args(["--json", "exec", "acme.env", "show"])
+        .env("ACME_TOKEN", "t")
+        .env_remove("ACME_REGION")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(126));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["error"]["code"], "env_missing");
+    assert_eq!(doc["error"]["missing"], json!(["ACME_REGION"]));
+}
