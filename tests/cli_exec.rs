@@ -295,37 +295,19 @@ commands:
 fn env_binding_names_the_missing_variables_then_connects() {
     let sb = Sandbox::new();
     install_and_activate(&sb, &env_pack(&sb, "0"), "acme.env");
-    let out = sb
-        .hcpx()
-        .args(["connect", "acme.env", "--json"])
-        .env("ACME_TOKEN", "t")
-        .env_remove("ACME_REGION")
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(3));
-    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let both = [("ACME_TOKEN", Some("t")), ("ACME_REGION", Some("eu"))];
+    let doc = sb.json_env(
+        &["connect", "acme.env"],
+        &[both[0], ("ACME_REGION", None)],
+        3,
+    );
     assert_eq!(doc["error"]["code"], "env_missing");
     assert_eq!(doc["error"]["missing"], json!(["ACME_REGION"]));
 
-    let out = sb
-        .hcpx()
-        .args(["connect", "acme.env", "--json"])
-        .env("ACME_TOKEN", "t")
-        .env("ACME_REGION", "eu")
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0));
-    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let doc = sb.json_env(&["connect", "acme.env"], &both, 0);
     assert_eq!(doc["changed"], true);
     assert_eq!(doc["probe"]["verb_key"], "check");
-    let out = sb
-        .hcpx()
-        .args(["exec", "acme.env", "show", "--json"])
-        .env("ACME_TOKEN", "t")
-        .env("ACME_REGION", "eu")
-        .output()
-        .unwrap();
-    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let doc = sb.json_env(&["exec", "acme.env", "show"], &both, 0);
     assert_eq!(doc["stdout"], "region=eu\n");
 }
 
@@ -333,15 +315,8 @@ fn env_binding_names_the_missing_variables_then_connects() {
 fn a_failing_probe_records_nothing() {
     let sb = Sandbox::new();
     install_and_activate(&sb, &env_pack(&sb, "4"), "acme.env");
-    let out = sb
-        .hcpx()
-        .args(["connect", "acme.env", "--json"])
-        .env("ACME_TOKEN", "t")
-        .env("ACME_REGION", "eu")
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let env = [("ACME_TOKEN", Some("t")), ("ACME_REGION", Some("eu"))];
+    let doc = sb.json_env(&["connect", "acme.env"], &env, 1);
     assert_eq!(doc["error"]["code"], "probe_failed");
     assert_eq!(doc["error"]["verb_key"], "check");
     assert!(
@@ -721,24 +696,14 @@ fn exec_refuses_an_unconnected_pack_and_a_variable_unset_since_connect() {
     let out = sb.json(&["exec", "acme.env", "show"], 126);
     assert_eq!(out["error"]["code"], "not_connected");
     assert_eq!(out["error"]["hint"], "hcpx connect acme.env");
-    let ok = sb
-        .hcpx()
-        .args(["connect", "acme.env"])
-        .env("ACME_TOKEN", "t")
-        .env("ACME_REGION", "eu")
-        .output()
-        .unwrap();
-    assert!(ok.status.success());
+    let both = [("ACME_TOKEN", Some("t")), ("ACME_REGION", Some("eu"))];
+    sb.json_env(&["connect", "acme.env"], &both, 0);
     // Connected, but the variable is gone now: refused, naming it.
-    let out = sb
-        .hcpx()
-        .args(["--json", "exec", "acme.env", "show"])
-        .env("ACME_TOKEN", "t")
-        .env_remove("ACME_REGION")
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(126));
-    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let doc = sb.json_env(
+        &["exec", "acme.env", "show"],
+        &[both[0], ("ACME_REGION", None)],
+        126,
+    );
     assert_eq!(doc["error"]["code"], "env_missing");
     assert_eq!(doc["error"]["missing"], json!(["ACME_REGION"]));
 }

@@ -53,6 +53,23 @@ impl Sandbox {
             .unwrap_or_else(|e| panic!("not one JSON document ({e}): {stdout}"))
     }
 
+    /// [`Sandbox::json`] with environment variables set (`Some`) or removed
+    /// (`None`).
+    pub fn json_env(&self, args: &[&str], env: &[(&str, Option<&str>)], code: i32) -> Value {
+        let mut cmd = self.hcpx();
+        for (name, value) in env {
+            match value {
+                Some(value) => cmd.env(name, value),
+                None => cmd.env_remove(name),
+            };
+        }
+        let out = cmd.arg("--json").args(args).output().expect("run hcpx");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(code), "hcpx {args:?}: {stdout}");
+        serde_json::from_str(&stdout)
+            .unwrap_or_else(|e| panic!("not one JSON document ({e}): {stdout}"))
+    }
+
     /// Writes a pack folder named `name` from `(relative path, text)` pairs.
     pub fn pack(&self, name: &str, files: &[(&str, &str)]) -> PathBuf {
         let root = self.dir.path().join("src").join(name);
