@@ -467,3 +467,31 @@ fn usage_errors_exit_2_also_as_json() {
     assert_eq!(out["ok"], false);
     assert_eq!(out["error"]["code"], "usage");
 }
+
+#[test]
+fn the_installed_bootstrap_pack_lints_clean_but_a_copy_that_differs_does_not() {
+    let sb = Sandbox::new();
+    sb.json(&["list"], 0);
+    let dir = sb.home().join("packs/hcp-cli");
+    let out = sb.json(&["lint", dir.to_str().unwrap()], 0);
+    assert_eq!(out["diagnostics"], json!([]));
+    let copy = sb.dir.path().join("fake-cli");
+    std::fs::create_dir_all(&copy).unwrap();
+    for f in ["pack.yaml", "SKILL.md"] {
+        std::fs::copy(dir.join(f), copy.join(f)).unwrap();
+    }
+    std::fs::write(
+        copy.join("SKILL.md"),
+        "---\nname: x\ndescription: y\n---\nchanged\n",
+    )
+    .unwrap();
+    let out = sb.json(&["lint", copy.to_str().unwrap()], 1);
+    let rules: Vec<&str> = out["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["rule"].as_str().unwrap())
+        .collect();
+    assert!(rules.contains(&"manifest.id-reserved"));
+    assert!(rules.contains(&"command.adapter-builtin"));
+}

@@ -2,6 +2,7 @@
 
 use crate::cli::output::{ERROR, GOOD, HINT, Output, STRONG, WARNING};
 use crate::engine::diagnostic::{Diagnostic, Severity};
+use crate::engine::lifecycle::bootstrap::is_bootstrap_copy;
 use crate::engine::lint::{LintOptions, LintReport, lint_pack};
 use serde::Serialize;
 use std::io::Write;
@@ -29,7 +30,10 @@ pub fn run(args: &LintArgs, out: &Output) -> i32 {
     let mut reports: Vec<LintReport> = args
         .paths
         .iter()
-        .map(|p| lint_pack(p, LintOptions::default()))
+        .map(|p| {
+            let bootstrap = is_bootstrap_copy(p);
+            lint_pack(p, LintOptions { bootstrap })
+        })
         .collect();
     for report in &mut reports {
         report.ok = report.passes(args.deny_warnings);

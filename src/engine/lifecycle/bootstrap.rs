@@ -9,6 +9,7 @@ use crate::engine::error::{Error, Result};
 use crate::engine::snapshot::BOOTSTRAP_ID;
 use crate::engine::store::Store;
 use std::fs;
+use std::path::Path;
 
 /// The bootstrap pack's files, as shipped in `assets/bootstrap/hcp-cli/`.
 pub const FILES: &[(&str, &str)] = &[
@@ -23,7 +24,12 @@ pub const FILES: &[(&str, &str)] = &[
 ];
 
 fn up_to_date(store: &Store) -> bool {
-    let dir = store.pack_dir(BOOTSTRAP_ID);
+    is_bootstrap_copy(&store.pack_dir(BOOTSTRAP_ID))
+}
+
+/// Whether `dir` holds exactly this binary's bootstrap pack (so lint may
+/// allow its reserved id and builtin adapters there).
+pub fn is_bootstrap_copy(dir: &Path) -> bool {
     FILES
         .iter()
         .all(|(name, text)| fs::read(dir.join(name)).is_ok_and(|b| b == text.as_bytes()))

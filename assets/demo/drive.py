@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""Drive a terminal program from a key script, for scripted demos.
+
+    drive.py KEYS -- PROGRAM [ARGS...]
+
+Runs PROGRAM in a pseudo-terminal the size of this one, copies everything it
+prints to this terminal, and types the keys of the KEYS file at its times.
+Run it under `asciinema rec -c` (see record.sh) and the recording is the
+program's screen as a person would see it.
+
+A KEYS file has one step per line: a delay in seconds, then what to type.
+`<Enter>`, `<Esc>`, `<Tab>`, `<BackTab>`, `<Space>`, `<Up>`, `<Down>`,
+`<Left>`, `<Right>`, `<Backspace>` and `<C-c>` name special keys; anything else is
+typed as text, one character every 60 ms. Lines starting with `#` are
+comments.
+"""
+
+import fcntl
+import os
+import pty
+import re
+import select
+import struct
+import sys
+import termios
+import time
+
+KEYS = {
+    "Enter": "\r",
+    "Esc": "\x1b",
+    "Tab": "\t",
+    "BackTab": "\x1b[Z",
+    "Space": " ",
+    "Up": "\x1b[A",
+    "Down": "\x1b[B",
+    "Right": "\x1b[C",
+    "Left": "\x1b[D",
+    "Backspace": "\x7f",
+    "C-c": "\x03",
+}
+TYPING_DELAY = 0.06
+
+
+def parse(path):
+    steps = []
+    with open(path, encoding="utf-8") as fh:
+        for number, line in enumerate(fh, 1):
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            delay, _, keys = line.partition(" ")
+            try:
+                steps.append((float(delay), keys.strip()))
+            except ValueError:
+                sys.exit(f"{path}:{number}: a step starts with a delay in seconds")
+    return steps
+
+
+def chunks(keys):
+    """Splits `a<Enter>b` into typed pieces: ['a', '\\r', 'b']."""
+    out = []
+    for piece in re.split(r"(<[A-Za-z-]+>)", keys):
+        if piece.startswith("<") and piece.endswith(">") and piece[1:-1] in KEYS:
+            out.append(KEYS[piece[1:-1]])
+        else:
+            out.extend(piece)
+    return [c for c in out if c]
+
+
+def window_size():
+    try:
+        return struct.unpack("HHHH", fcntl.ioctl(sys.stdout.fileno(), termios.TIOCGWINSZ, b"\0" * 8))[:2]
+    except OSError:
+        return (30, 100)
+
+
+def pump(master, until):
+    """Copies the program's output to stdout until `until` (a monotonic time)."""
+    while True:
+        left = until - time.monotonic()
+        if left <= 0:
+            return True
+        ready, _, _ = select.select([master], [], [], left)
+        if ready:
+            try:
+                data = os.read(master, 65536)
+            except OSError:
+                return False
+            if not data:
+                return False
+            os.write(sys.stdout.fileno(), data)
+
+
+def main():
+    if len(sys.argv) < 4 or sys.argv[2] != "--":
+        sys.exit(__doc__)
+    steps = parse(sys.argv[1])
+    rows, cols = window_size()
+    pid, master = pty.fork()
+    if pid == 0:
+        os.execvp(sys.argv[3], sys.argv[3:])
+    fcntl.ioctl(master, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+    alive = True
+    for delay, keys in steps:
+        alive = pump(master, time.monotonic() + delay)
+        if not alive:
+            break
+        for key in chunks(keys):
+            os.write(master, key.encode())
+            alive = pump(master, time.monotonic() + TYPING_DELAY)
+            if not alive:
+                break
+    deadline = time.monotonic() + 5
+    while alive and time.monotonic() < deadline:
+        alive = pump(master, time.monotonic() + 0.2)
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+    else:
+        if alive:
+            os.kill(pid, 9)
+    try:
+        _, status = os.waitpid(pid, 0)
+    except ChildProcessError:
+        status = 0
+    sys.exit(os.waitstatus_to_exitcode(status) if status else 0)
+
+
+if __name__ == "__main__":
+    main()
