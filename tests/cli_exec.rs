@@ -666,27 +666,42 @@ commands:
         .stdout(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    let mut line = String::new();
-    stdout.read_line(&mut line).unwrap();
-    assert_eq!(line, "ready\n");
     let pid = rustix::process::Pid::from_child(&child);
-    rustix::process::kill_process(pid, rustix::process::Signal::INT).unwrap();
-    let mut rest = String::new();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
+    // Every line the command prints, read off this thread so a hang fails
+    // the test instead of blocking it.
+    let stdout = child.stdout.take().unwrap();
+    let (lines_tx, lines) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let _ = lines_tx.send(line.unwrap_or_default());
         }
-        assert!(
-            std::time::Instant::now() < deadline,
-            "hcpx did not end after SIGINT"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    };
-    stdout.read_to_string(&mut rest).unwrap();
-    assert_eq!(rest, "got-INT\n");
-    assert_eq!(status.code(), Some(130));
+    });
+    let wait = std::time::Duration::from_secs(20);
+    let outcome = (|| {
+        let ready = lines.recv_timeout(wait).map_err(|_| "no `ready` line")?;
+        assert_eq!(ready, "ready");
+        rustix::process::kill_process(pid, rustix::process::Signal::INT)
+            .map_err(|_| "kill failed")?;
+        let got = lines
+            .recv_timeout(wait)
+            .map_err(|_| "the command never saw SIGINT")?;
+        assert_eq!(got, "got-INT");
+        let deadline = std::time::Instant::now() + wait;
+        loop {
+            if let Some(status) = child.try_wait().map_err(|_| "wait failed")? {
+                return Ok(status);
+            }
+            if std::time::Instant::now() > deadline {
+                return Err("hcpx did not end after SIGINT");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    })();
+    if outcome.is_err() {
+        let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+        let _ = child.kill();
+    }
+    assert_eq!(outcome.unwrap().code(), Some(130));
 }
 
 #[test]

@@ -196,12 +196,15 @@ pub(super) fn run(
     };
     cmd.stdout(out).stderr(err);
 
+    // Catching the signals before the spawn also gives the command their
+    // default dispositions, even where hcpx itself started with them ignored.
+    let signals = (req.mode == OutputMode::Inherit)
+        .then(SignalForwarder::catch)
+        .flatten();
     let start = Instant::now();
     let mut child = cmd.spawn().map_err(|e| spawn_error(program, &e))?;
     let group = Pid::from_child(&child);
-    let _forwarder = (req.mode == OutputMode::Inherit)
-        .then(|| SignalForwarder::start(group))
-        .flatten();
+    let _forwarder = signals.and_then(|signals| SignalForwarder::start(signals, group));
     let (tx, rx) = mpsc::channel();
     let (child_tx, child_rx) = mpsc::channel();
     // Threads are started before the waiter is handed the child, so that if
@@ -361,10 +364,12 @@ struct SignalForwarder {
 }
 
 impl SignalForwarder {
-    fn start(group: Pid) -> Option<SignalForwarder> {
+    fn catch() -> Option<signal_hook::iterator::Signals> {
         use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
-        let mut signals =
-            signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP, SIGQUIT]).ok()?;
+        signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP, SIGQUIT]).ok()
+    }
+
+    fn start(mut signals: signal_hook::iterator::Signals, group: Pid) -> Option<SignalForwarder> {
         let handle = signals.handle();
         let thread = thread::Builder::new()
             .name("hcpx-exec-signals".into())
