@@ -721,7 +721,9 @@ impl App {
                 self.stamp = Some(stamp);
                 let mut jobs = match result {
                     Ok(entries) => {
-                        self.load_error = None;
+                        if self.load_error.take().is_some() {
+                            self.notice = Some(info("the store reads again".into()));
+                        }
                         self.loaded = true;
                         self.set_entries(entries);
                         self.skill_job()
@@ -796,11 +798,9 @@ impl App {
                         }
                     }
                     None => {
-                        self.notice = Some(info(if done.is_empty() {
-                            "nothing to do".into()
-                        } else {
-                            done
-                        }))
+                        // What happened, then the command that does the same.
+                        let command = self.last_command.as_deref().unwrap_or_default();
+                        self.notice = Some(info(format!("{done} · $ {command}")));
                     }
                 }
                 self.request_load()

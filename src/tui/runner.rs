@@ -147,7 +147,7 @@ impl<B: Backend> Runner<B> {
             while let Ok(action) = self.rx.try_recv() {
                 self.dispatch(action);
             }
-            if self.in_flight == 0 || self.app.awaits_input() || self.app.quit {
+            if self.in_flight == 0 || self.app.awaits_input() {
                 break;
             }
             match tokio::time::timeout(SETTLE_TIMEOUT, self.rx.recv()).await {

@@ -50,7 +50,7 @@ pub fn areas_in(area: Rect) -> Option<Areas> {
         return None;
     }
     let main_h = h - 2;
-    let browser_w = (w * 9 / 20).max(30).min(w - 30);
+    let browser_w = (w * 2 / 5).max(30).min(w - 30);
     let right_w = w - browser_w;
     let matrix_h = (main_h * 2 / 5).max(6);
     let (x, y) = (area.x, area.y);
@@ -252,9 +252,10 @@ fn draw_status(frame: &mut Frame<'_>, area: Rect, app: &App) {
         ),
         None => (
             format!(
-                "principal {} · {} packs{}",
+                "principal {} · {} pack{}{}",
                 app.config.principal,
                 app.entries.len(),
+                if app.entries.len() == 1 { "" } else { "s" },
                 if app.marked.is_empty() {
                     String::new()
                 } else {

@@ -50,7 +50,10 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         lines.push(Line::from(vec![
             Span::styled("/", theme.key()),
             Span::styled(
-                text::truncate(&format!("{}{cursor}", app.filter.query), width - 1),
+                text::truncate(
+                    &format!("{}{cursor}", app.filter.query),
+                    width.saturating_sub(1),
+                ),
                 theme.bold(),
             ),
         ]));
@@ -70,10 +73,12 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
             }
             None => {
                 let spinner = SPINNER[(app.ticks % SPINNER.len() as u64) as usize];
-                lines.push(Line::styled(
-                    format!("{spinner} loading… reading the store and catalogs"),
-                    theme.hint(),
-                ));
+                let msg = format!("{spinner} loading… reading the store and catalogs");
+                lines.extend(
+                    text::wrap(&msg, width)
+                        .into_iter()
+                        .map(|l| Line::styled(l, theme.hint())),
+                );
             }
         }
         frame.render_widget(Paragraph::new(lines), inner);

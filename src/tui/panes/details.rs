@@ -111,9 +111,10 @@ fn lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
 fn status_lines<'a>(app: &App, entry: &Entry, width: usize) -> Vec<Line<'a>> {
     let theme = app.theme();
     let a = &entry.avail;
-    let flag = |on: bool, name: &str| format!("{} {name}", if on { "✓" } else { "✗" });
+    // A no-break space keeps each mark with its word when wrapped.
+    let flag = |on: bool, name: &str| format!("{}\u{a0}{name}", if on { "✓" } else { "✗" });
     let text_line = format!(
-        "{} {} · {} · {} · {} · sense {}",
+        "{}\u{a0}{} · {} · {} · {} · sense\u{a0}{}",
         status_symbol(a.status),
         a.status.as_str(),
         flag(a.installed, "installed"),

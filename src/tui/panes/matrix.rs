@@ -20,13 +20,21 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 const EFFECT_W: usize = 6;
-/// Each condition column: its name and one space.
+/// Each condition column: its name and its width with one space.
 const COLUMNS: [(&str, usize); 5] = [
     ("activated", 10),
     ("connected", 10),
     ("grant", 6),
     ("adapter", 8),
     ("executable", 11),
+];
+/// The same columns with short names, for narrow panes.
+const SHORT_COLUMNS: [(&str, usize); 5] = [
+    ("act", 4),
+    ("conn", 5),
+    ("grant", 6),
+    ("adapt", 6),
+    ("exec", 5),
 ];
 
 pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
@@ -58,21 +66,26 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         return;
     }
 
-    let fixed: usize = EFFECT_W + 1 + COLUMNS.iter().map(|(_, w)| w).sum::<usize>();
-    let key_w = avail
+    let longest = avail
         .commands
         .iter()
         .map(|c| text::width(&c.verb_key))
         .max()
         .unwrap_or(7)
-        .max(7)
-        .min(width.saturating_sub(fixed + 2).max(6));
+        .max(7);
+    let fixed = |cols: &[(&str, usize)]| EFFECT_W + 1 + cols.iter().map(|(_, w)| w).sum::<usize>();
+    let columns = if 2 + longest + fixed(&COLUMNS) <= width {
+        COLUMNS
+    } else {
+        SHORT_COLUMNS
+    };
+    let key_w = longest.min(width.saturating_sub(fixed(&columns) + 2).max(6));
     let mut header = format!(
         "  {} {}",
         text::fit("COMMAND", key_w),
         text::fit("EFFECT", EFFECT_W)
     );
-    for (name, w) in COLUMNS {
+    for (name, w) in columns {
         header.push(' ');
         header.push_str(&text::fit(name, w - 1));
     }
@@ -95,7 +108,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
             .iter()
             .map(|c| cmd.meets(*c))
             .chain([cmd.executable]);
-        for (ok, (_, w)) in cells.zip(COLUMNS) {
+        for (ok, (_, w)) in cells.zip(columns) {
             let style = if ok { theme.good() } else { theme.bad() };
             spans.push(Span::styled(" ", base));
             spans.push(Span::styled(text::fit(check(ok), w - 1), base.patch(style)));
@@ -110,7 +123,10 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     };
     let room = height.saturating_sub(lines.len());
     let mut why_lines = pack_level(app, entry, width);
-    why_lines.extend(reasons(app, entry, cmd, width));
+    if avail.installed {
+        // A pack that is not installed has one reason, said above.
+        why_lines.extend(reasons(app, entry, cmd, width));
+    }
     lines.extend(why_lines.into_iter().take(room));
     frame.render_widget(Paragraph::new(lines), inner);
 }
