@@ -8,6 +8,7 @@ use crate::engine::lint::{LintOptions, LintReport, lint_pack};
 use crate::engine::manifest::Manifest;
 use crate::engine::state::State;
 use crate::engine::store::Store;
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 /// The bootstrap pack's id (§11.4).
@@ -85,9 +86,13 @@ pub fn relint(store: &Store, view: &PackView) -> PackView {
 /// Loads one pack's view; `None` when it is neither installed nor in a
 /// catalog.
 pub fn load_pack(store: &Store, catalogs: &[CatalogPack], pack_id: &str) -> Option<PackView> {
+    view(store, pack_id, catalog::find(catalogs, pack_id).cloned())
+}
+
+/// A pack's view from its catalog copy, if any, and the store.
+fn view(store: &Store, pack_id: &str, catalog: Option<CatalogPack>) -> Option<PackView> {
     let installed = (grammar::is_pack_id(pack_id) && store.is_installed(pack_id))
         .then(|| lint_installed(store, pack_id));
-    let catalog = catalog::find(catalogs, pack_id).cloned();
     if installed.is_none() && catalog.is_none() {
         return None;
     }
@@ -110,18 +115,23 @@ pub struct Snapshot {
 impl Snapshot {
     pub fn load(store: &Store, catalog_dirs: &[PathBuf]) -> Result<Snapshot> {
         let state = store.read_state()?;
-        let catalogs = catalog::scan(catalog_dirs);
+        // Each catalog pack by id, the first catalog winning (as
+        // `catalog::find`), moved into its view rather than copied: with
+        // thousands of catalog packs this keeps the load linear and its
+        // memory single.
+        let mut by_id: BTreeMap<String, CatalogPack> = BTreeMap::new();
+        for pack in catalog::scan(catalog_dirs) {
+            if let Some(id) = pack.pack_id().map(str::to_string) {
+                by_id.entry(id).or_insert(pack);
+            }
+        }
         let mut ids = store.installed_ids()?;
-        ids.extend(
-            catalogs
-                .iter()
-                .filter_map(|c| c.pack_id().map(str::to_string)),
-        );
+        ids.extend(by_id.keys().cloned());
         ids.sort();
         ids.dedup();
         let packs = ids
             .iter()
-            .filter_map(|id| load_pack(store, &catalogs, id))
+            .filter_map(|id| view(store, id, by_id.remove(id)))
             .collect();
         Ok(Snapshot { state, packs })
     }
