@@ -268,10 +268,7 @@ async fn mouse_clicks_select_rows_panes_and_tabs() {
     let mut tui = Tui::start(dir, 100, 30).await;
     // Row 0 is the border, row 1 the header: row 4 is the third pack.
     tui.click(5, 4).await;
-    assert_eq!(
-        tui.runner.app.selected_entry().unwrap().id(),
-        "bulk.pack-002"
-    );
+    assert_eq!(tui.runner.app.selected_row().unwrap().id(), "bulk.pack-002");
     // The Lint tab's title on the lower pane's top border.
     let areas = hcpx::tui::ui::areas(&tui.runner.app).unwrap();
     let (_, x, _) = hcpx::tui::ui::lower_tabs(areas.lower)[1];
@@ -303,6 +300,24 @@ async fn the_select_loop_draws_handles_workers_and_quits_on_q() {
     assert!(runner.app.quit);
     assert!(runner.app.loaded, "the snapshot arrived while the loop ran");
     assert!(runner.frames >= 2, "frames: {}", runner.frames);
-    assert_eq!(runner.app.selected_entry().unwrap().id(), "hcp-cli");
+    assert_eq!(runner.app.selected_row().unwrap().id(), "hcp-cli");
     assert!(screen(runner.terminal.backend()).contains("hcp-cli"));
+}
+
+#[tokio::test]
+async fn uninstalling_a_pack_in_no_catalog_removes_its_row() {
+    let dir = sandbox();
+    let elsewhere = dir.path().join("elsewhere");
+    notes_pack(&elsewhere);
+    engine(&dir)
+        .install(elsewhere.join("acme.notes").to_str().unwrap(), false)
+        .unwrap();
+    let mut tui = Tui::start(dir, 100, 30).await;
+    tui.select("acme.notes").await;
+    tui.keys("uy").await;
+    assert!(!tui.installed("acme.notes"));
+    assert_eq!(tui.runner.app.entries.len(), 1, "only hcp-cli is left");
+    assert!(tui.screen().contains("no pack id matches `acme.notes`"));
+    tui.press(KeyCode::Esc).await;
+    assert_eq!(tui.runner.app.selected_row().unwrap().id(), "hcp-cli");
 }

@@ -35,13 +35,19 @@ pub fn scan(catalogs: &[PathBuf]) -> Vec<CatalogPack> {
             .filter(|p| has_manifest(p))
             .collect();
         dirs.sort();
-        packs.extend(dirs.into_iter().map(|dir| CatalogPack {
-            catalog: catalog.clone(),
-            report: lint_pack(&dir, LintOptions::default()),
-            dir,
-        }));
+        packs.extend(dirs.into_iter().map(|dir| load(catalog, dir)));
     }
     packs
+}
+
+/// One catalog pack, linted: the pack folder `dir` of the catalog folder
+/// `catalog` (what [`scan`] lists for each of its packs).
+pub fn load(catalog: &Path, dir: PathBuf) -> CatalogPack {
+    CatalogPack {
+        catalog: catalog.to_path_buf(),
+        report: lint_pack(&dir, LintOptions::default()),
+        dir,
+    }
 }
 
 fn has_manifest(dir: &Path) -> bool {

@@ -69,20 +69,6 @@ pub fn lint_installed(store: &Store, pack_id: &str) -> LintReport {
     report
 }
 
-/// The same pack linted again: the installed copy as [`lint_installed`]
-/// does, the catalog copy as a catalog scan does (`hcpx lint DIR`).
-pub fn relint(store: &Store, view: &PackView) -> PackView {
-    let mut fresh = view.clone();
-    if fresh.installed.is_some() {
-        fresh.installed = Some(lint_installed(store, &view.pack_id));
-    }
-    if let Some(catalog) = fresh.catalog.as_mut() {
-        catalog.report = lint_pack(&catalog.dir, LintOptions::default());
-    }
-    fresh.skill_copied = store.skill_path(&view.pack_id).is_file();
-    fresh
-}
-
 /// Loads one pack's view; `None` when it is neither installed nor in a
 /// catalog.
 pub fn load_pack(store: &Store, catalogs: &[CatalogPack], pack_id: &str) -> Option<PackView> {

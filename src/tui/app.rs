@@ -11,7 +11,9 @@ use crate::tui::action::{Action, Pane, SecretRequest};
 use crate::tui::text::shell_quote;
 use crate::tui::theme::Theme;
 use crate::tui::ui;
-use crate::tui::worker::{Entry, Job, JobResult, SkillText, Stage, Stamp};
+use crate::tui::worker::{
+    Entry, Inspected, Inspection, Job, JobResult, Row, SkillText, Stage, Stamp,
+};
 use fuzzy_matcher::FuzzyMatcher;
 use fuzzy_matcher::skim::SkimMatcherV2;
 use std::cmp::Reverse;
@@ -192,7 +194,7 @@ pub struct App {
     /// The terminal size, columns × rows.
     pub size: (u16, u16),
     /// Every pack, sorted by id (as the engine's snapshot lists them).
-    pub entries: Vec<Entry>,
+    pub entries: Vec<Row>,
     /// Whether the first snapshot arrived.
     pub loaded: bool,
     pub loading: bool,
@@ -221,8 +223,8 @@ pub struct App {
     pub scroll_details: u16,
     pub scroll_lint: u16,
     pub scroll_output: u16,
-    /// The selected pack's Skill, once read.
-    pub skill: Option<(String, SkillText)>,
+    /// The selected pack read in full (view, availability, Skill).
+    pub inspected: Option<Inspection>,
     pub output: Option<ExecOutput>,
     /// The `hcpx` command equivalent to the last action.
     pub last_command: Option<String>,
@@ -263,7 +265,7 @@ impl App {
             scroll_details: 0,
             scroll_lint: 0,
             scroll_output: 0,
-            skill: None,
+            inspected: None,
             output: None,
             last_command: None,
             notice: None,
@@ -285,17 +287,35 @@ impl App {
         self.config.theme
     }
 
-    /// The pack under the cursor.
-    pub fn selected_entry(&self) -> Option<&Entry> {
+    /// The row under the cursor.
+    pub fn selected_row(&self) -> Option<&Row> {
         self.visible
             .get(self.selected)
             .and_then(|&i| self.entries.get(i))
     }
 
+    /// The selected pack in full, once read.
+    pub fn selected_view(&self) -> Option<&Entry> {
+        let id = self.selected_row()?.id();
+        self.inspected
+            .as_ref()
+            .map(|i| &i.entry)
+            .filter(|e| e.id() == id)
+    }
+
+    /// The selected pack's Skill, once read.
+    pub fn selected_skill(&self) -> Option<&SkillText> {
+        let id = self.selected_row()?.id();
+        self.inspected
+            .as_ref()
+            .filter(|i| i.entry.id() == id)
+            .map(|i| &i.skill)
+    }
+
     /// The packs an action applies to: the marked ones, else the selected.
-    pub fn targets(&self) -> Vec<&Entry> {
+    pub fn targets(&self) -> Vec<&Row> {
         if self.marked.is_empty() {
-            return self.selected_entry().into_iter().collect();
+            return self.selected_row().into_iter().collect();
         }
         self.entries
             .iter()
@@ -315,14 +335,14 @@ impl App {
 
     /// Changes the state; returns the work to start.
     pub fn update(&mut self, action: Action) -> Vec<Job> {
-        let before = self.selected_entry().map(|e| e.id().to_string());
+        let before = self.selected_row().map(|e| e.id().to_string());
         let mut jobs = self.apply(action);
-        let after = self.selected_entry().map(|e| e.id().to_string());
+        let after = self.selected_row().map(|e| e.id().to_string());
         if before != after {
             self.matrix_selected = 0;
             self.scroll_details = 0;
             self.scroll_lint = 0;
-            jobs.extend(self.skill_job());
+            jobs.extend(self.inspect_job());
         }
         jobs
     }
@@ -330,8 +350,9 @@ impl App {
     fn apply(&mut self, action: Action) -> Vec<Job> {
         match action {
             Action::Quit => {
-                if let Some(Dialog::Secret(prompt)) = &mut self.dialog {
-                    prompt.cancel();
+                if matches!(self.dialog, Some(Dialog::Secret(_))) {
+                    // Dropping the prompt cancels the connect waiting on it.
+                    self.dialog = None;
                 }
                 self.quit = true;
             }
@@ -391,7 +412,7 @@ impl App {
                 self.set_query(String::new());
             }
             Action::Mark => {
-                if let Some(id) = self.selected_entry().map(|e| e.id().to_string()) {
+                if let Some(id) = self.selected_row().map(|e| e.id().to_string()) {
                     if !self.marked.remove(&id) {
                         self.marked.insert(id);
                     }
@@ -401,7 +422,7 @@ impl App {
             }
             Action::CycleSort => {
                 self.sort = self.sort.next();
-                let keep = self.selected_entry().map(|e| e.id().to_string());
+                let keep = self.selected_row().map(|e| e.id().to_string());
                 self.resort();
                 self.filter.ranked_for.clear();
                 self.refilter();
@@ -410,7 +431,7 @@ impl App {
             }
             Action::Install => return self.stage(Stage::Install, |_| true),
             Action::ToggleActivate => {
-                let any_inactive = self.targets().iter().any(|e| !e.avail.activated);
+                let any_inactive = self.targets().iter().any(|r| !r.activated);
                 let stage = if any_inactive {
                     Stage::Activate
                 } else {
@@ -516,7 +537,7 @@ impl App {
         }
     }
 
-    fn stage(&mut self, stage: Stage, keep: impl Fn(&Entry) -> bool) -> Vec<Job> {
+    fn stage(&mut self, stage: Stage, keep: impl Fn(&Row) -> bool) -> Vec<Job> {
         let ids: Vec<String> = self
             .targets()
             .into_iter()
@@ -585,24 +606,18 @@ impl App {
     }
 
     fn lint(&mut self) -> Vec<Job> {
-        let views: Vec<_> = self.targets().iter().map(|e| e.view.clone()).collect();
-        if views.is_empty() || !self.not_busy() {
+        let rows: Vec<Row> = self.targets().into_iter().cloned().collect();
+        if rows.is_empty() || !self.not_busy() {
             return Vec::new();
         }
-        let commands: Vec<String> = views
-            .iter()
-            .filter_map(|v| v.dir())
-            .map(|d| self.hcpx(&["lint".into(), d.display().to_string()], false))
-            .collect();
-        self.last_command = Some(commands.join(" && "));
-        let job = Job::Lint { views };
+        let job = Job::Inspect { rows, lint: true };
         self.busy = Some(job.label());
         self.lower = Pane::Lint;
         vec![job]
     }
 
     fn open_exec(&mut self) -> Vec<Job> {
-        let Some(entry) = self.selected_entry() else {
+        let Some(entry) = self.selected_view() else {
             return Vec::new();
         };
         let Some(manifest) = entry.view.manifest() else {
@@ -699,16 +714,15 @@ impl App {
         vec![Job::Load]
     }
 
-    fn skill_job(&mut self) -> Vec<Job> {
-        let Some(entry) = self.selected_entry() else {
-            self.skill = None;
-            return Vec::new();
-        };
-        let pack_id = entry.id().to_string();
-        match entry.view.dir() {
-            Some(dir) => vec![Job::Skill { pack_id, dir }],
+    /// Reads the selected pack in full (off the loop).
+    fn inspect_job(&mut self) -> Vec<Job> {
+        match self.selected_row() {
+            Some(row) => vec![Job::Inspect {
+                rows: vec![row.clone()],
+                lint: false,
+            }],
             None => {
-                self.skill = Some((pack_id, SkillText::Missing("no files".into())));
+                self.inspected = None;
                 Vec::new()
             }
         }
@@ -726,7 +740,7 @@ impl App {
                         }
                         self.loaded = true;
                         self.set_entries(entries);
-                        self.skill_job()
+                        self.inspect_job()
                     }
                     Err(err) => {
                         tracing::warn!(code = err.code.as_str(), "loading the store failed");
@@ -748,36 +762,14 @@ impl App {
                 }
                 Vec::new()
             }
-            JobResult::Skill { pack_id, text } => {
-                if self.selected_entry().map(Entry::id) == Some(pack_id.as_str()) {
-                    self.skill = Some((pack_id, text));
+            JobResult::Inspected { lint, result } => {
+                if lint {
+                    self.busy = None;
                 }
-                Vec::new()
-            }
-            JobResult::Linted(result) => {
-                self.busy = None;
                 match result {
-                    Ok(fresh) => {
-                        let mut errors = 0;
-                        let mut warnings = 0;
-                        for entry in fresh {
-                            if let Some(report) = entry.view.report() {
-                                errors += report.errors();
-                                warnings += report.warnings();
-                            }
-                            if let Ok(i) = self.entries.binary_search_by(|e| e.id().cmp(entry.id()))
-                            {
-                                self.entries[i] = entry;
-                            }
-                        }
-                        self.notice = Some(Notice {
-                            text: format!("lint: {errors} error(s), {warnings} warning(s)"),
-                            error: errors > 0,
-                        });
-                        self.lower = Pane::Lint;
-                        self.scroll_lint = 0;
-                    }
-                    Err(err) => self.fail(err),
+                    Ok(list) => self.inspected(lint, list),
+                    Err(err) if lint => self.fail(err),
+                    Err(err) => self.notice = Some(error_text(&err)),
                 }
                 Vec::new()
             }
@@ -803,7 +795,17 @@ impl App {
                         self.notice = Some(info(format!("{done} · $ {command}")));
                     }
                 }
-                self.request_load()
+                // Read the packs it touched again; a stage changes no other
+                // pack's availability. Anything else another process changes
+                // shows up through the stamp.
+                self.stamp = Some(report.stamp);
+                let rows: Vec<Row> = self
+                    .entries
+                    .iter()
+                    .filter(|r| report.ids.iter().any(|id| id == r.id()))
+                    .cloned()
+                    .collect();
+                vec![Job::Inspect { rows, lint: false }]
             }
             JobResult::Executed {
                 pack_id,
@@ -836,6 +838,51 @@ impl App {
         }
     }
 
+    /// Takes packs read again: keeps their rows' badges in step, shows the
+    /// selected one, and for `l` sums up the lint results.
+    fn inspected(&mut self, lint: bool, list: Inspected) {
+        let (mut errors, mut warnings) = (0, 0);
+        let mut commands = Vec::new();
+        if !list.gone.is_empty() {
+            // Uninstalled and in no catalog: the row goes.
+            let keep = self.selected_row().map(|r| r.id().to_string());
+            self.entries
+                .retain(|r| !list.gone.iter().any(|id| id == r.id()));
+            self.marked.retain(|id| !list.gone.contains(id));
+            self.resort();
+            self.filter.ranked_for.clear();
+            self.refilter();
+            self.select_id(keep.as_deref());
+        }
+        for inspection in list.found {
+            let entry = &inspection.entry;
+            if let Some(report) = entry.view.report() {
+                errors += report.errors();
+                warnings += report.warnings();
+            }
+            if let Some(dir) = entry.view.dir() {
+                commands.push(self.hcpx(&["lint".into(), dir.display().to_string()], false));
+            }
+            if let Ok(i) = self.entries.binary_search_by(|r| r.id().cmp(entry.id())) {
+                self.entries[i] = Row::new(&entry.view, &entry.avail);
+            }
+            if self.selected_row().map(Row::id) == Some(entry.id()) {
+                let n = entry.avail.commands.len();
+                self.matrix_selected = self.matrix_selected.min(n.saturating_sub(1));
+                self.inspected = Some(inspection);
+            }
+        }
+        if lint {
+            self.last_command = Some(commands.join(" && "));
+            self.notice = Some(Notice {
+                text: format!("lint: {errors} error(s), {warnings} warning(s)"),
+                error: errors > 0,
+            });
+            self.lower = Pane::Lint;
+            self.scroll_lint = 0;
+        }
+    }
+
     /// Shows an engine error in a dialog, in the words of §10.
     fn fail(&mut self, err: Error) {
         tracing::info!(code = err.code.as_str(), "action failed");
@@ -843,17 +890,15 @@ impl App {
         self.dialog = Some(Dialog::Error(err));
     }
 
-    fn set_entries(&mut self, entries: Vec<Entry>) {
-        let keep = self.selected_entry().map(|e| e.id().to_string());
+    fn set_entries(&mut self, entries: Vec<Row>) {
+        let keep = self.selected_row().map(|e| e.id().to_string());
         self.entries = entries;
-        let known: BTreeSet<&str> = self.entries.iter().map(Entry::id).collect();
+        let known: BTreeSet<&str> = self.entries.iter().map(Row::id).collect();
         self.marked.retain(|id| known.contains(id.as_str()));
         self.resort();
         self.filter.ranked_for.clear();
         self.refilter();
         self.select_id(keep.as_deref());
-        let commands = self.selected_entry().map_or(0, |e| e.avail.commands.len());
-        self.matrix_selected = self.matrix_selected.min(commands.saturating_sub(1));
     }
 
     fn resort(&mut self) {
@@ -863,7 +908,7 @@ impl App {
             SortKey::Id => {}
             SortKey::Status => order.sort_by_key(|&i| {
                 // Unavailable (needs attention) first, then the highest stage.
-                let s = entries[i].avail.status;
+                let s = entries[i].status;
                 let rank = match s {
                     crate::engine::availability::Status::Unavailable => 0,
                     other => 6 - other as u8,
@@ -873,9 +918,8 @@ impl App {
             SortKey::Version => {
                 let versions: Vec<Option<semver::Version>> = entries
                     .iter()
-                    .map(|e| {
-                        e.avail
-                            .version
+                    .map(|r| {
+                        r.version
                             .as_deref()
                             .and_then(|v| semver::Version::parse(v).ok())
                     })
@@ -980,7 +1024,7 @@ impl App {
                 self.ensure_visible();
             }
             Pane::Matrix => {
-                let n = self.selected_entry().map_or(0, |e| e.avail.commands.len());
+                let n = self.selected_view().map_or(0, |e| e.avail.commands.len());
                 self.matrix_selected = step(self.matrix_selected, n);
             }
             Pane::Details => self.scroll_details = scroll(self.scroll_details, delta),

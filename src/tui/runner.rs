@@ -181,10 +181,6 @@ impl<B: Backend> Runner<B> {
                 _ = tokio::time::sleep_until(next_frame), if self.dirty => self.draw()?,
             }
         }
-        if let Some(crate::tui::app::Dialog::Secret(_)) = &self.app.dialog {
-            // Dropping the prompt cancels the waiting connect.
-            self.app.dialog = None;
-        }
         Ok(())
     }
 }

@@ -96,7 +96,7 @@ pub fn browser_row_at(app: &App, row: u16) -> Option<usize> {
 pub fn matrix_window(app: &App) -> (usize, usize) {
     let Some(a) = areas(app) else { return (0, 0) };
     let inner = a.matrix.height.saturating_sub(2) as usize;
-    let commands = app.selected_entry().map_or(0, |e| e.avail.commands.len());
+    let commands = app.selected_view().map_or(0, |e| e.avail.commands.len());
     // Header, then rows, leaving at least two lines for the reasons.
     let rows = commands.min(inner.saturating_sub(3)).max(1);
     let first = app.matrix_selected.saturating_sub(rows - 1);
@@ -112,7 +112,7 @@ pub fn matrix_row_at(app: &App, row: u16) -> Option<usize> {
         return None;
     }
     let i = first + (row - first_row) as usize;
-    let commands = app.selected_entry()?.avail.commands.len();
+    let commands = app.selected_view()?.avail.commands.len();
     (i < commands).then_some(i)
 }
 

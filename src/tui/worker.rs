@@ -4,7 +4,8 @@
 //! typed [`JobResult`] back over the action channel. No lifecycle decision
 //! is made here: preconditions, grants and errors are the engine's.
 
-use crate::engine::availability::PackAvailability;
+use crate::engine::availability::{PackAvailability, Status};
+use crate::engine::catalog;
 use crate::engine::error::{Error, ErrorCode};
 use crate::engine::exec::OutputMode;
 use crate::engine::lifecycle::{ConnectOutcome, Engine, ExecResult, InstallAction};
@@ -12,17 +13,61 @@ use crate::engine::manifest::SecretSpec;
 use crate::engine::skill::{self, SkillDoc};
 use crate::engine::snapshot::{self, PackView};
 use crate::tui::action::{Action, SecretRequest};
+use crate::tui::text::first_line;
 use std::io::Read;
 use std::os::unix::fs::MetadataExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::SystemTime;
 use tokio::sync::{mpsc::UnboundedSender, oneshot};
 
 /// Most bytes of a `SKILL.md` shown (the §2.3 limit).
 const MAX_SKILL_BYTES: u64 = 256 * 1024;
 
-/// One pack as the browser holds it: the engine's view and its
-/// availability, computed by the engine's availability function.
+/// One row of the browser: what the list shows and sorts by, taken from
+/// the engine's view and availability when the snapshot loads. Rows are
+/// small so that 10,000 packs stay cheap; the selected pack's full view is
+/// read again on demand ([`Job::Inspect`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Row {
+    pub id: Box<str>,
+    pub version: Option<Box<str>>,
+    /// The first line of the description.
+    pub description: Box<str>,
+    pub status: Status,
+    pub installed: bool,
+    pub activated: bool,
+    pub connected: bool,
+    /// The folder of the catalog copy, if any.
+    pub catalog_dir: Option<Box<Path>>,
+}
+
+impl Row {
+    pub fn new(view: &PackView, avail: &PackAvailability) -> Row {
+        Row {
+            id: view.pack_id.as_str().into(),
+            version: avail.version.as_deref().map(Into::into),
+            description: view
+                .manifest()
+                .map_or("", |m| first_line(&m.description))
+                .into(),
+            status: avail.status,
+            installed: avail.installed,
+            activated: avail.activated,
+            connected: avail.connected,
+            catalog_dir: view
+                .catalog
+                .as_ref()
+                .map(|c| c.dir.clone().into_boxed_path()),
+        }
+    }
+
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+}
+
+/// One pack in full: the engine's view and its availability, computed by
+/// the engine's availability function.
 #[derive(Debug, Clone)]
 pub struct Entry {
     pub view: PackView,
@@ -30,15 +75,24 @@ pub struct Entry {
 }
 
 impl Entry {
-    /// Asks the engine for the pack's availability.
-    pub fn new(engine: &Engine, view: PackView, state: &crate::engine::state::State) -> Entry {
-        let avail = engine.pack_availability(&view, state);
-        Entry { view, avail }
-    }
-
     pub fn id(&self) -> &str {
         &self.view.pack_id
     }
+}
+
+/// Packs read again: those found, and the ids of those that are gone
+/// (neither installed nor in a catalog any more).
+#[derive(Debug, Clone, Default)]
+pub struct Inspected {
+    pub found: Vec<Inspection>,
+    pub gone: Vec<String>,
+}
+
+/// The selected (or linted) pack read again: its full entry and its Skill.
+#[derive(Debug, Clone)]
+pub struct Inspection {
+    pub entry: Entry,
+    pub skill: SkillText,
 }
 
 /// A lifecycle stage the TUI runs (§11.1).
@@ -82,10 +136,9 @@ pub enum Job {
     Load,
     /// Look at the store's modification times.
     Stamp,
-    /// Read a pack's `SKILL.md` for the details pane.
-    Skill { pack_id: String, dir: PathBuf },
-    /// Lint packs again.
-    Lint { views: Vec<PackView> },
+    /// Read packs again from their files: view (linted afresh), availability
+    /// and Skill. For the selected pack, and for `l` (`lint: true`).
+    Inspect { rows: Vec<Row>, lint: bool },
     /// A lifecycle stage on packs, in order; stops at the first error.
     Stage { stage: Stage, ids: Vec<String> },
     /// `hcpx exec PACK VERB -- WORDS`, output captured.
@@ -102,18 +155,25 @@ impl Job {
         match self {
             Job::Load => "loading".into(),
             Job::Stamp => "checking the store".into(),
-            Job::Skill { pack_id, .. } => format!("reading {pack_id}"),
-            Job::Lint { views } => {
-                format!("linting {}", ids_text(views.iter().map(|v| &v.pack_id)))
+            Job::Inspect { rows, lint } => format!(
+                "{} {}",
+                if *lint { "linting" } else { "reading" },
+                ids_text(rows.iter().map(Row::id))
+            ),
+            Job::Stage { stage, ids } => {
+                format!(
+                    "{} {}",
+                    stage.progress(),
+                    ids_text(ids.iter().map(String::as_str))
+                )
             }
-            Job::Stage { stage, ids } => format!("{} {}", stage.progress(), ids_text(ids.iter())),
             Job::Exec { pack_id, verb, .. } => format!("running {pack_id} {verb}"),
         }
     }
 }
 
-fn ids_text<'a>(ids: impl Iterator<Item = &'a String>) -> String {
-    let ids: Vec<&str> = ids.map(String::as_str).collect();
+fn ids_text<'a>(ids: impl Iterator<Item = &'a str>) -> String {
+    let ids: Vec<&str> = ids.collect();
     match ids.len() {
         0..=3 => ids.join(", "),
         n => format!("{}, {} and {} more", ids[0], ids[1], n - 2),
@@ -154,9 +214,14 @@ pub enum SkillText {
 #[derive(Debug, Clone)]
 pub struct StageReport {
     pub stage: Stage,
+    /// The packs it was asked to act on.
+    pub ids: Vec<String>,
     /// One line per pack done, in the words `hcpx` prints.
     pub done: Vec<String>,
     pub error: Option<Error>,
+    /// The store's stamp right after the stage: the change it made
+    /// itself is not taken for another process's.
+    pub stamp: Stamp,
 }
 
 /// A finished job.
@@ -164,14 +229,13 @@ pub struct StageReport {
 pub enum JobResult {
     Loaded {
         stamp: Stamp,
-        result: Result<Vec<Entry>, Error>,
+        result: Result<Vec<Row>, Error>,
     },
     Stamp(Stamp),
-    Skill {
-        pack_id: String,
-        text: SkillText,
+    Inspected {
+        lint: bool,
+        result: Result<Inspected, Error>,
     },
-    Linted(Result<Vec<Entry>, Error>),
     Stage(StageReport),
     Executed {
         pack_id: String,
@@ -194,16 +258,10 @@ pub fn run(engine: &Engine, job: Job, actions: &UnboundedSender<Action>) -> JobR
             }
         }
         Job::Stamp => JobResult::Stamp(Stamp::read(engine)),
-        Job::Skill { pack_id, dir } => JobResult::Skill {
-            text: read_skill(&dir),
-            pack_id,
+        Job::Inspect { rows, lint } => JobResult::Inspected {
+            lint,
+            result: inspect(engine, &rows),
         },
-        Job::Lint { views } => JobResult::Linted(engine.store().read_state().map(|state| {
-            views
-                .iter()
-                .map(|v| Entry::new(engine, snapshot::relint(engine.store(), v), &state))
-                .collect()
-        })),
         Job::Stage { stage, ids } => JobResult::Stage(run_stage(engine, stage, &ids, actions)),
         Job::Exec {
             pack_id,
@@ -222,15 +280,41 @@ pub fn run(engine: &Engine, job: Job, actions: &UnboundedSender<Action>) -> JobR
 }
 
 /// The snapshot, and each pack's availability (the same calls as
-/// `hcpx list` and `hcpx availability`).
-pub fn load(engine: &Engine) -> Result<Vec<Entry>, Error> {
+/// `hcpx list` and `hcpx availability`), as browser rows.
+pub fn load(engine: &Engine) -> Result<Vec<Row>, Error> {
     let snap = engine.snapshot()?;
-    let state = snap.state;
     Ok(snap
         .packs
-        .into_iter()
-        .map(|view| Entry::new(engine, view, &state))
+        .iter()
+        .map(|view| Row::new(view, &engine.pack_availability(view, &snap.state)))
         .collect())
+}
+
+/// Reads packs again: the installed copy and the catalog copy (each linted
+/// as the snapshot lints them), the availability, the Skill.
+pub fn inspect(engine: &Engine, rows: &[Row]) -> Result<Inspected, Error> {
+    let state = engine.store().read_state()?;
+    let mut out = Inspected::default();
+    for row in rows {
+        let catalogs: Vec<_> = row
+            .catalog_dir
+            .iter()
+            .map(|dir| catalog::load(dir.parent().unwrap_or(dir), dir.to_path_buf()))
+            .collect();
+        let Some(view) = snapshot::load_pack(engine.store(), &catalogs, row.id()) else {
+            out.gone.push(row.id().to_string());
+            continue;
+        };
+        let avail = engine.pack_availability(&view, &state);
+        let skill = view
+            .dir()
+            .map_or_else(|| SkillText::Missing("no files".into()), |d| read_skill(&d));
+        out.found.push(Inspection {
+            entry: Entry { view, avail },
+            skill,
+        });
+    }
+    Ok(out)
 }
 
 fn read_skill(dir: &Path) -> SkillText {
@@ -256,8 +340,10 @@ fn run_stage(
 ) -> StageReport {
     let mut report = StageReport {
         stage,
+        ids: ids.to_vec(),
         done: Vec::new(),
         error: None,
+        stamp: Stamp(Vec::new()),
     };
     match stage {
         Stage::Activate | Stage::Deactivate => {
@@ -299,6 +385,7 @@ fn run_stage(
             }
         }
     }
+    report.stamp = Stamp::read(engine);
     tracing::info!(
         stage = stage.subcommand(),
         packs = ids.len(),

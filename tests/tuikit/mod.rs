@@ -100,7 +100,7 @@ impl Tui {
         self.keys("/").await;
         self.keys(id).await;
         self.press(KeyCode::Enter).await;
-        let selected = self.runner.app.selected_entry().map(|e| e.id().to_string());
+        let selected = self.runner.app.selected_row().map(|e| e.id().to_string());
         assert_eq!(selected.as_deref(), Some(id), "{}", self.screen());
     }
 

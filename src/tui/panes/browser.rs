@@ -93,7 +93,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
             .map(|&i| &app.entries[i])
     };
     let version_w = shown()
-        .map(|e| text::width(e.avail.version.as_deref().unwrap_or("-")))
+        .map(|r| text::width(r.version.as_deref().unwrap_or("-")))
         .max()
         .unwrap_or(0)
         .clamp(7, MAX_VERSION_W);
@@ -155,11 +155,11 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         spans.push(Span::styled(
             format!(
                 " {} ",
-                text::fit(entry.avail.version.as_deref().unwrap_or("-"), version_w)
+                text::fit(entry.version.as_deref().unwrap_or("-"), version_w)
             ),
             base,
         ));
-        let status = entry.avail.status;
+        let status = entry.status;
         spans.push(Span::styled(
             text::fit(
                 &format!("{} {}", status_symbol(status), status.as_str()),
@@ -167,11 +167,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
             ),
             base.patch(theme.status(status)),
         ));
-        let description = entry
-            .view
-            .manifest()
-            .map(|m| text::first_line(&m.description))
-            .unwrap_or("");
+        let description = &entry.description;
         spans.push(Span::styled(
             format!(" {}", text::fit(description, desc_w)),
             base.patch(theme.dim()),

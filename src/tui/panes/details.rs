@@ -40,10 +40,13 @@ fn lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
         );
         out.push(Line::raw(""));
     }
-    let Some(entry) = app.selected_entry() else {
-        if app.loaded {
-            out.push(Line::styled("no pack selected", theme.dim()));
-        }
+    let Some(entry) = app.selected_view() else {
+        let msg = match app.selected_row() {
+            Some(row) => format!("reading {}…", row.id()),
+            None if app.loaded => "no pack selected".into(),
+            None => String::new(),
+        };
+        out.push(Line::styled(msg, theme.dim()));
         return out;
     };
     let wrap =
@@ -65,11 +68,7 @@ fn lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
     out.extend(status_lines(app, entry, width));
     out.push(Line::raw(""));
 
-    let skill = app
-        .skill
-        .as_ref()
-        .filter(|(id, _)| id == entry.id())
-        .map(|(_, s)| s);
+    let skill = app.selected_skill();
     out.push(Line::styled("Skill (SKILL.md)", theme.bold()));
     match skill {
         None => out.push(Line::styled("reading…", theme.dim())),

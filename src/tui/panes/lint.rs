@@ -39,8 +39,11 @@ pub fn location(d: &Diagnostic) -> String {
 
 fn lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
     let theme = app.theme();
-    let Some(entry) = app.selected_entry() else {
-        return Vec::new();
+    let Some(entry) = app.selected_view() else {
+        return match app.selected_row() {
+            Some(row) => vec![Line::styled(format!("reading {}…", row.id()), theme.dim())],
+            None => Vec::new(),
+        };
     };
     let Some(report) = entry.view.report() else {
         return vec![Line::styled("no lint report", theme.dim())];

@@ -40,7 +40,7 @@ const SHORT_COLUMNS: [(&str, usize); 5] = [
 pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let theme = app.theme();
     let mut title = vec![pane_title(app, Pane::Matrix)];
-    if let Some(entry) = app.selected_entry() {
+    if let Some(entry) = app.selected_row() {
         title.push(Span::raw(format!(" {}", entry.id())));
         title.push(Span::styled(
             format!(" · principal {}", app.config.principal),
@@ -50,8 +50,12 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let block = pane_block(app, Pane::Matrix, title);
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    let Some(entry) = app.selected_entry() else {
-        let msg = if app.loaded { "no pack selected" } else { "" };
+    let Some(entry) = app.selected_view() else {
+        let msg = match app.selected_row() {
+            Some(row) => format!("reading {}…", row.id()),
+            None if app.loaded => "no pack selected".into(),
+            None => String::new(),
+        };
         frame.render_widget(Paragraph::new(Line::styled(msg, theme.dim())), inner);
         return;
     };
