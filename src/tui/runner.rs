@@ -42,6 +42,44 @@ pub struct Runner<B: Backend> {
     last_draw: Option<Instant>,
     /// Frames drawn (for tests and benchmarks).
     pub frames: u64,
+    /// The loader thread's queue (see [`is_heavy`]).
+    heavy: std::sync::mpsc::Sender<Job>,
+}
+
+/// Jobs that read every catalog pack (the snapshot; `install ID`, which
+/// looks the id up in the catalogs) run one at a time on one long-lived
+/// thread. Their large short-lived allocations then always reuse that
+/// thread's memory instead of each leaving a copy resident in another
+/// thread's allocator arena.
+fn is_heavy(job: &Job) -> bool {
+    matches!(job, Job::Load | Job::Stage { .. })
+}
+
+/// Runs `job`, catching a panic, and reports the result on `tx`.
+fn run_job(engine: &Engine, job: Job, tx: &UnboundedSender<Action>) {
+    let label = job.label();
+    let run = std::panic::AssertUnwindSafe(|| worker::run(engine, job, tx));
+    let result = std::panic::catch_unwind(run).unwrap_or_else(|_| {
+        tracing::error!(job = %label, "a worker panicked");
+        JobResult::Panicked(format!("hcpx tui: a worker panicked while {label}"))
+    });
+    let _ = tx.send(Action::Done(result));
+}
+
+/// Starts the loader thread; it ends when its queue's sender is dropped.
+fn start_loader(engine: Arc<Engine>, tx: UnboundedSender<Action>) -> std::sync::mpsc::Sender<Job> {
+    let (heavy, jobs) = std::sync::mpsc::channel::<Job>();
+    let spawned = std::thread::Builder::new()
+        .name("hcpx-loader".into())
+        .spawn(move || {
+            for job in jobs {
+                run_job(&engine, job, &tx);
+            }
+        });
+    if let Err(err) = spawned {
+        tracing::error!(%err, "cannot start the loader thread");
+    }
+    heavy
 }
 
 fn backend_error(err: impl std::fmt::Display) -> io::Error {
@@ -57,10 +95,13 @@ impl<B: Backend> Runner<B> {
             app.size = (size.width, size.height);
         }
         let (tx, rx) = unbounded_channel();
+        let engine = Arc::new(engine);
+        let heavy = start_loader(Arc::clone(&engine), tx.clone());
         Runner {
             app,
             terminal,
-            engine: Arc::new(engine),
+            engine,
+            heavy,
             tx,
             rx,
             in_flight: 0,
@@ -105,17 +146,20 @@ impl<B: Backend> Runner<B> {
 
     fn spawn(&mut self, job: Job) {
         self.in_flight += 1;
+        if is_heavy(&job) {
+            if let Err(std::sync::mpsc::SendError(job)) = self.heavy.send(job) {
+                // No loader thread: run it on the blocking pool instead.
+                self.spawn_blocking(job);
+            }
+            return;
+        }
+        self.spawn_blocking(job);
+    }
+
+    fn spawn_blocking(&self, job: Job) {
         let engine = Arc::clone(&self.engine);
         let tx = self.tx.clone();
-        let label = job.label();
-        tokio::task::spawn_blocking(move || {
-            let run = std::panic::AssertUnwindSafe(|| worker::run(&engine, job, &tx));
-            let result = std::panic::catch_unwind(run).unwrap_or_else(|_| {
-                tracing::error!(job = %label, "a worker panicked");
-                JobResult::Panicked(format!("hcpx tui: a worker panicked while {label}"))
-            });
-            let _ = tx.send(Action::Done(result));
-        });
+        tokio::task::spawn_blocking(move || run_job(&engine, job, &tx));
     }
 
     /// Draws a frame from the state.
