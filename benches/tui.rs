@@ -271,6 +271,33 @@ fn rss(dir: &Path, catalog: &Path, count: usize) {
         field("VmRSS:"),
         field("VmHWM:")
     );
+    // Full reloads (`r`; also what a change by another process triggers).
+    for _ in 0..3 {
+        tmux(&["send-keys", "-t", "bench", "r"]);
+        std::thread::sleep(Duration::from_millis(100));
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while Instant::now() < deadline {
+            let screen = tmux(&["capture-pane", "-p", "-t", "bench"]);
+            if !String::from_utf8_lossy(&screen.stdout).contains("loading…") {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    let field = |name: &str| {
+        status
+            .lines()
+            .find(|l| l.starts_with(name))
+            .map(|l| l.trim_start_matches(name).trim().to_string())
+            .unwrap_or_else(|| "?".into())
+    };
+    println!(
+        "  after 3 full reloads (r):      {}  peak (VmHWM) {}",
+        field("VmRSS:"),
+        field("VmHWM:")
+    );
     tmux(&["send-keys", "-t", "bench", "q"]);
     std::thread::sleep(Duration::from_millis(200));
     tmux(&["kill-server"]);
