@@ -618,6 +618,9 @@ impl App {
 
     fn open_exec(&mut self) -> Vec<Job> {
         let Some(entry) = self.selected_view() else {
+            if let Some(row) = self.selected_row() {
+                self.notice = Some(info(format!("still reading {}; try again", row.id())));
+            }
             return Vec::new();
         };
         let Some(manifest) = entry.view.manifest() else {
