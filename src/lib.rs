@@ -1,7 +1,8 @@
 //! hcpx: a pack manager for the Harness Context Protocol.
 //!
 //! `engine` holds the lifecycle (no terminal or clap code); `cli` is the
-//! headless front-end.
+//! headless front-end; `tui` the interactive one.
 
 pub mod cli;
 pub mod engine;
+pub mod tui;

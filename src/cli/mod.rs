@@ -13,6 +13,7 @@ pub mod lint;
 pub mod output;
 pub mod status;
 pub mod toggle;
+pub mod tui;
 pub mod uninstall;
 
 use clap::{Parser, Subcommand};
@@ -62,6 +63,7 @@ pub enum Command {
     Grant(grant::GrantArgs),
     /// Take a grant away from a principal
     Revoke(grant::GrantArgs),
+    Tui(tui::TuiArgs),
     Doctor(doctor::DoctorArgs),
     Completions(docs::CompletionsArgs),
     Man(docs::ManArgs),
@@ -97,6 +99,9 @@ pub fn main() -> ExitCode {
         Some(Command::Man(args)) => docs::man(&args, &out),
         Some(Command::Grant(args)) => grant::grant(&args, &ctx),
         Some(Command::Revoke(args)) => grant::revoke(&args, &ctx),
+        Some(Command::Tui(args)) => tui::run(&args, &ctx),
+        // On a terminal, `hcpx` alone starts the TUI; otherwise it prints help.
+        None if is_interactive() => tui::run(&tui::TuiArgs::default(), &ctx),
         None => {
             use clap::CommandFactory;
             let mut cmd = Cli::command();
@@ -105,6 +110,11 @@ pub fn main() -> ExitCode {
         }
     };
     ExitCode::from(u8::try_from(code).unwrap_or(125))
+}
+
+fn is_interactive() -> bool {
+    use std::io::IsTerminal;
+    std::io::stdin().is_terminal() && std::io::stdout().is_terminal()
 }
 
 /// A clap error: help and version print as usual (exit 0); anything else is

@@ -61,6 +61,49 @@ impl fmt::Display for Reason {
     }
 }
 
+/// The conditions of §11.2 that make a command `executable`, each a column
+/// of the TUI's availability matrix.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Condition {
+    Activated,
+    Connected,
+    Grant,
+    Adapter,
+}
+
+impl Condition {
+    pub const ALL: [Condition; 4] = [
+        Condition::Activated,
+        Condition::Connected,
+        Condition::Grant,
+        Condition::Adapter,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Condition::Activated => "activated",
+            Condition::Connected => "connected",
+            Condition::Grant => "grant",
+            Condition::Adapter => "adapter",
+        }
+    }
+}
+
+impl Reason {
+    /// The §11.2 condition this reason leaves unmet; `None` for `sense_only`,
+    /// which is no condition of §11.2 but still makes a command
+    /// non-executable (§7.3).
+    pub fn condition(&self) -> Option<Condition> {
+        match self {
+            Reason::NotActivated => Some(Condition::Activated),
+            Reason::NotConnected => Some(Condition::Connected),
+            Reason::GrantMissing(_) => Some(Condition::Grant),
+            Reason::AdapterUnsupported(_) | Reason::ProgramNotFound(_) => Some(Condition::Adapter),
+            Reason::SenseOnly => None,
+        }
+    }
+}
+
 impl Serialize for Reason {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.collect_str(self)
@@ -96,6 +139,16 @@ pub struct PackAvailability {
     /// Why an `unavailable` pack is so (its lint errors); absent otherwise.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub problems: Vec<String>,
+}
+
+impl CommandAvailability {
+    /// Whether this command meets `condition` (no reason of its kind).
+    pub fn meets(&self, condition: Condition) -> bool {
+        !self
+            .reasons
+            .iter()
+            .any(|r| r.condition() == Some(condition))
+    }
 }
 
 impl PackAvailability {

@@ -35,20 +35,21 @@ pub fn scan(catalogs: &[PathBuf]) -> Vec<CatalogPack> {
             .filter(|p| has_manifest(p))
             .collect();
         dirs.sort();
-        let reports = crate::engine::snapshot::parallel_map(&dirs, |dir| {
-            lint_pack(dir, LintOptions::default())
-        });
-        packs.extend(
-            dirs.into_iter()
-                .zip(reports)
-                .map(|(dir, report)| CatalogPack {
-                    catalog: catalog.clone(),
-                    report,
-                    dir,
-                }),
-        );
+        packs.extend(crate::engine::snapshot::parallel_map(dirs, |dir| {
+            load(catalog, dir)
+        }));
     }
     packs
+}
+
+/// One catalog pack, linted: the pack folder `dir` of the catalog folder
+/// `catalog` (what [`scan`] lists for each of its packs).
+pub fn load(catalog: &Path, dir: PathBuf) -> CatalogPack {
+    CatalogPack {
+        catalog: catalog.to_path_buf(),
+        report: lint_pack(&dir, LintOptions::default()),
+        dir,
+    }
 }
 
 fn has_manifest(dir: &Path) -> bool {

@@ -39,6 +39,34 @@ pub fn split(text: &str) -> Option<SkillParts<'_>> {
     None
 }
 
+/// What a front-end shows of a Skill: the frontmatter's `name` and
+/// `description` (when they are strings) and the body.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SkillDoc {
+    pub name: Option<String>,
+    pub description: Option<String>,
+    pub body: String,
+}
+
+/// Reads a Skill's text for display; `None` when it has no frontmatter
+/// fences. Frontmatter that is not valid YAML leaves `name` and
+/// `description` empty (lint reports why).
+pub fn parse(text: &str) -> Option<SkillDoc> {
+    let parts = split(text)?;
+    let doc = crate::engine::document::parse_yaml(parts.frontmatter).ok();
+    let field = |key: &str| {
+        doc.as_ref()
+            .and_then(|d| d.get(key))
+            .and_then(|v| v.as_str())
+            .map(str::to_string)
+    };
+    Some(SkillDoc {
+        name: field("name"),
+        description: field("description"),
+        body: parts.body.to_string(),
+    })
+}
+
 /// Whether `body` mentions `key` as a whole word: not inside a longer
 /// identifier (`list` is not mentioned by `listing` or `issues.list`... but
 /// `issues.list` is mentioned by "run issues.list.").
@@ -68,6 +96,19 @@ mod tests {
         assert_eq!(parts.frontmatter, "name: x\n");
         assert_eq!(parts.body, "# Title\n");
         assert_eq!(parts.body_line, 4);
+    }
+
+    #[test]
+    fn parses_name_description_and_body() {
+        let doc = parse("---\nname: x\ndescription: Does x.\n---\n# Title\n")
+            .unwrap_or_else(|| panic!("no doc"));
+        assert_eq!(doc.name.as_deref(), Some("x"));
+        assert_eq!(doc.description.as_deref(), Some("Does x."));
+        assert_eq!(doc.body, "# Title\n");
+        let broken = parse("---\nname: [\n---\nbody\n").unwrap_or_else(|| panic!("no doc"));
+        assert_eq!(broken.name, None);
+        assert_eq!(broken.body, "body\n");
+        assert_eq!(parse("# no frontmatter\n"), None);
     }
 
     #[test]

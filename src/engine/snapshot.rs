@@ -8,6 +8,7 @@ use crate::engine::lint::{LintOptions, LintReport, lint_pack};
 use crate::engine::manifest::Manifest;
 use crate::engine::state::State;
 use crate::engine::store::Store;
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 /// The bootstrap pack's id (§11.4).
@@ -71,9 +72,13 @@ pub fn lint_installed(store: &Store, pack_id: &str) -> LintReport {
 /// Loads one pack's view; `None` when it is neither installed nor in a
 /// catalog.
 pub fn load_pack(store: &Store, catalogs: &[CatalogPack], pack_id: &str) -> Option<PackView> {
+    view(store, pack_id, catalog::find(catalogs, pack_id).cloned())
+}
+
+/// A pack's view from its catalog copy, if any, and the store.
+fn view(store: &Store, pack_id: &str, catalog: Option<CatalogPack>) -> Option<PackView> {
     let installed = (grammar::is_pack_id(pack_id) && store.is_installed(pack_id))
         .then(|| lint_installed(store, pack_id));
-    let catalog = catalog::find(catalogs, pack_id).cloned();
     if installed.is_none() && catalog.is_none() {
         return None;
     }
@@ -95,20 +100,29 @@ pub struct Snapshot {
 
 /// Maps `f` over `items` on every core (lint of many packs is file I/O and
 /// parsing, independent per pack); keeps the order.
-pub fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+pub fn parallel_map<T: Send, R: Send>(mut items: Vec<T>, f: impl Fn(T) -> R + Sync) -> Vec<R> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     if threads < 2 || items.len() < 64 {
-        return items.iter().map(f).collect();
+        return items.into_iter().map(f).collect();
     }
     let chunk = items.len().div_ceil(threads);
+    let mut parts = Vec::with_capacity(threads);
+    while !items.is_empty() {
+        let rest = items.split_off(chunk.min(items.len()));
+        parts.push(std::mem::replace(&mut items, rest));
+    }
+    let f = &f;
     std::thread::scope(|scope| {
-        let handles: Vec<_> = items
-            .chunks(chunk)
-            .map(|part| scope.spawn(|| part.iter().map(&f).collect::<Vec<R>>()))
+        let handles: Vec<_> = parts
+            .into_iter()
+            .map(|part| scope.spawn(move || part.into_iter().map(f).collect::<Vec<R>>()))
             .collect();
         handles
             .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
+            .flat_map(|h| {
+                h.join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
             .collect()
     })
 }
@@ -116,16 +130,28 @@ pub fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -
 impl Snapshot {
     pub fn load(store: &Store, catalog_dirs: &[PathBuf]) -> Result<Snapshot> {
         let state = store.read_state()?;
-        let catalogs = catalog::scan(catalog_dirs);
+        // Each catalog pack by id, the first catalog winning (as
+        // `catalog::find`), moved into its view rather than copied: with
+        // thousands of catalog packs this keeps the load linear and its
+        // memory single.
+        let mut by_id: BTreeMap<String, CatalogPack> = BTreeMap::new();
+        for pack in catalog::scan(catalog_dirs) {
+            if let Some(id) = pack.pack_id().map(str::to_string) {
+                by_id.entry(id).or_insert(pack);
+            }
+        }
         let mut ids = store.installed_ids()?;
-        ids.extend(
-            catalogs
-                .iter()
-                .filter_map(|c| c.pack_id().map(str::to_string)),
-        );
+        ids.extend(by_id.keys().cloned());
         ids.sort();
         ids.dedup();
-        let packs = parallel_map(&ids, |id| load_pack(store, &catalogs, id))
+        let pairs: Vec<(String, Option<CatalogPack>)> = ids
+            .into_iter()
+            .map(|id| {
+                let catalog = by_id.remove(&id);
+                (id, catalog)
+            })
+            .collect();
+        let packs = parallel_map(pairs, |(id, catalog)| view(store, &id, catalog))
             .into_iter()
             .flatten()
             .collect();

@@ -96,8 +96,23 @@ pub fn explain(
         return out;
     };
     out.reason = Some(reason.to_string());
-    let verb = &command.verb_key;
-    let (explanation, fix) = match reason {
+    let (explanation, fix) = describe(reason, id, &command.verb_key, manifest, principal);
+    out.explanation = explanation;
+    out.fix = fix;
+    out
+}
+
+/// One unmet condition in plain words, and the `hcpx` command that fixes it
+/// when there is one: what `explain` says for the first reason, for any
+/// reason (the TUI's matrix shows every one).
+pub fn describe(
+    reason: &Reason,
+    id: &str,
+    verb: &str,
+    manifest: Option<&Manifest>,
+    principal: &str,
+) -> (String, Option<String>) {
+    match reason {
         Reason::NotActivated => (
             format!("{id} is installed but not activated"),
             Some(format!("hcpx activate {id}")),
@@ -135,8 +150,5 @@ pub fn explain(
             format!("{id} is sense_only: its commands are described, never run"),
             None,
         ),
-    };
-    out.explanation = explanation;
-    out.fix = fix;
-    out
+    }
 }

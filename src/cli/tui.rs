@@ -1,0 +1,38 @@
+//! `hcpx tui`: the interactive terminal UI (`src/tui/`). `--catalog` and
+//! `--principal` apply as for every subcommand.
+
+use crate::cli::context::Ctx;
+use crate::engine::error::{Error, ErrorCode};
+use crate::tui::theme::Theme;
+use std::io::IsTerminal;
+
+/// Browse, install, activate, connect and run packs in an interactive terminal UI
+#[derive(Debug, Default, clap::Args)]
+pub struct TuiArgs {}
+
+pub fn run(_args: &TuiArgs, ctx: &Ctx) -> i32 {
+    if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
+        return ctx.fail(
+            &Error::usage("hcpx tui needs a terminal on stdin and stdout")
+                .hint("run the subcommands instead, e.g. `hcpx list`"),
+        );
+    }
+    ctx.with_engine(|engine| {
+        let mut config = crate::tui::Config::new(engine.principal());
+        config.principal_arg = ctx.global.principal.clone();
+        config.catalog_args = ctx
+            .global
+            .catalogs
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect();
+        config.theme = Theme::from_env();
+        match crate::tui::run(engine.clone(), config) {
+            Ok(()) => 0,
+            Err(err) => ctx.fail(&Error::new(
+                ErrorCode::Io,
+                format!("the terminal UI stopped: {err}"),
+            )),
+        }
+    })
+}

@@ -1,0 +1,130 @@
+//! Everything that can happen to the TUI, as one enum: what keys and mouse
+//! clicks mean (see `keymap`), the clock, and what the workers report back.
+//! `App::update` is the only place an [`Action`] changes state.
+
+use crate::engine::error::Error;
+use crate::tui::worker::JobResult;
+use tokio::sync::oneshot;
+
+/// A pane of the main screen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Pane {
+    Browser,
+    Matrix,
+    Details,
+    Lint,
+    Output,
+}
+
+impl Pane {
+    /// `Tab` order.
+    pub const ORDER: [Pane; 5] = [
+        Pane::Browser,
+        Pane::Matrix,
+        Pane::Details,
+        Pane::Lint,
+        Pane::Output,
+    ];
+
+    pub fn title(self) -> &'static str {
+        match self {
+            Pane::Browser => "Packs",
+            Pane::Matrix => "Availability",
+            Pane::Details => "Details",
+            Pane::Lint => "Lint",
+            Pane::Output => "Output",
+        }
+    }
+
+    /// Whether the pane lives in the tabbed lower-right area.
+    pub fn is_lower(self) -> bool {
+        matches!(self, Pane::Details | Pane::Lint | Pane::Output)
+    }
+}
+
+/// A worker's request for a `secret` Binding's secret (HCP.md §8.5 step 4),
+/// answered from the masked input. The engine asks for it only once the
+/// pack is activated and the principal may connect it.
+#[derive(Debug)]
+pub struct SecretRequest {
+    pub pack_id: String,
+    /// The Binding's `secret.prompt`, else a default.
+    pub prompt: String,
+    /// The variable that will carry it (`secret.name`).
+    pub name: String,
+    pub reply: oneshot::Sender<Result<String, Error>>,
+}
+
+/// One thing that happened.
+#[derive(Debug)]
+pub enum Action {
+    Quit,
+    Resize(u16, u16),
+    /// The clock (every [`crate::tui::runner::TICK`]): spinner, store poll.
+    Tick,
+
+    // Moving in the focused pane.
+    Up,
+    Down,
+    PageUp,
+    PageDown,
+    Top,
+    Bottom,
+    NextPane,
+    PrevPane,
+
+    // Overlays.
+    Help,
+    /// `Esc` on the main screen: clears the marks, then the filter.
+    Escape,
+    /// Closes the help or error overlay.
+    CloseDialog,
+
+    // The filter.
+    FilterStart,
+    FilterChar(char),
+    FilterBackspace,
+    /// `Enter`: keep the filter and leave the input.
+    FilterKeep,
+    /// `Esc`: clear the filter.
+    FilterClear,
+
+    Mark,
+    CycleSort,
+
+    // Lifecycle (each calls the engine function its `hcpx` subcommand calls).
+    Install,
+    ToggleActivate,
+    Connect,
+    Exec,
+    Lint,
+    Uninstall,
+    Reload,
+
+    /// The answer to the uninstall confirmation.
+    Confirm(bool),
+
+    // Text input in the masked secret input and the exec form.
+    Input(char),
+    InputBackspace,
+    InputSubmit,
+    InputCancel,
+    FieldNext,
+    FieldPrev,
+
+    // Mouse.
+    Click {
+        column: u16,
+        row: u16,
+    },
+    Scroll {
+        column: u16,
+        row: u16,
+        down: bool,
+    },
+
+    /// A worker finished.
+    Done(JobResult),
+    /// A connect worker waits for a secret.
+    SecretNeeded(SecretRequest),
+}

@@ -1,0 +1,1139 @@
+//! The TUI's state and its one `update` function. `update` takes an
+//! [`Action`] and returns the [`Job`]s to run off the loop; drawing only
+//! reads this state (`ui::draw`). Nothing here decides a lifecycle fact:
+//! statuses, availability, lint reports and errors all come from the
+//! engine through the workers.
+
+use crate::engine::error::{Error, ErrorCode};
+use crate::engine::lifecycle::ExecResult;
+use crate::engine::manifest::{Arg, ArgType};
+use crate::tui::action::{Action, Pane, SecretRequest};
+use crate::tui::text::shell_quote;
+use crate::tui::theme::Theme;
+use crate::tui::ui;
+use crate::tui::worker::{
+    Entry, Inspected, Inspection, Job, JobResult, Row, SkillText, Stage, Stamp,
+};
+use fuzzy_matcher::FuzzyMatcher;
+use fuzzy_matcher::skim::SkimMatcherV2;
+use std::cmp::Reverse;
+use std::collections::BTreeSet;
+use tokio::sync::oneshot;
+
+/// How many ticks between two looks at the store (10 × 100 ms).
+pub const STAMP_EVERY_TICKS: u64 = 10;
+
+/// Settings fixed for one run.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The principal the engine acts for (§9.1).
+    pub principal: String,
+    /// `--principal` as given, repeated in the equivalent commands.
+    pub principal_arg: Option<String>,
+    /// `--catalog` folders as given, repeated where a command needs them.
+    pub catalog_args: Vec<String>,
+    pub theme: Theme,
+    /// Show durations (off in snapshot tests, where they would vary).
+    pub show_timings: bool,
+}
+
+impl Config {
+    pub fn new(principal: impl Into<String>) -> Config {
+        Config {
+            principal: principal.into(),
+            principal_arg: None,
+            catalog_args: Vec::new(),
+            theme: Theme::COLOR,
+            show_timings: true,
+        }
+    }
+}
+
+/// The browser's order (key `s` cycles it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SortKey {
+    Id,
+    Status,
+    Version,
+}
+
+impl SortKey {
+    pub fn next(self) -> SortKey {
+        match self {
+            SortKey::Id => SortKey::Status,
+            SortKey::Status => SortKey::Version,
+            SortKey::Version => SortKey::Id,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SortKey::Id => "id",
+            SortKey::Status => "status",
+            SortKey::Version => "version",
+        }
+    }
+}
+
+/// The fuzzy filter of the browser.
+#[derive(Debug, Clone, Default)]
+pub struct Filter {
+    pub query: String,
+    /// Whether keys go to the query.
+    pub editing: bool,
+    /// The query `visible` was last ranked for.
+    ranked_for: String,
+}
+
+/// The masked input of a `secret` Binding. The typed text is private: the
+/// screen only ever sees its length, and it leaves this struct when sent.
+#[derive(Debug)]
+pub struct SecretPrompt {
+    pub pack_id: String,
+    pub prompt: String,
+    pub name: String,
+    input: String,
+    reply: Option<oneshot::Sender<Result<String, Error>>>,
+}
+
+impl SecretPrompt {
+    /// How many characters were typed (shown as bullets).
+    pub fn typed(&self) -> usize {
+        self.input.chars().count()
+    }
+
+    fn answer(&mut self, answer: Result<String, Error>) {
+        if let Some(reply) = self.reply.take() {
+            let _ = reply.send(answer);
+        }
+    }
+
+    fn cancel(&mut self) {
+        self.input.clear();
+        let error = Error::new(
+            ErrorCode::Usage,
+            format!(
+                "connecting {} was cancelled; nothing was recorded",
+                self.pack_id
+            ),
+        )
+        .pack(self.pack_id.clone());
+        self.answer(Err(error));
+    }
+}
+
+impl Drop for SecretPrompt {
+    fn drop(&mut self) {
+        self.cancel();
+    }
+}
+
+/// One field of the exec form.
+#[derive(Debug, Clone)]
+pub struct FormField {
+    pub arg: Arg,
+    pub value: String,
+}
+
+/// The form `x` opens for a command's args (§4, §6.2).
+#[derive(Debug, Clone)]
+pub struct ExecForm {
+    pub pack_id: String,
+    pub verb: String,
+    pub summary: String,
+    pub effect: &'static str,
+    pub fields: Vec<FormField>,
+    pub focus: usize,
+}
+
+impl ExecForm {
+    /// The `k=v` words: one per field with a value.
+    pub fn words(&self) -> Vec<String> {
+        self.fields
+            .iter()
+            .filter(|f| !f.value.is_empty())
+            .map(|f| format!("{}={}", f.arg.name, f.value))
+            .collect()
+    }
+}
+
+/// A modal overlay.
+#[derive(Debug)]
+pub enum Dialog {
+    Help,
+    /// An engine error, in the words of §10: code, message, hint.
+    Error(Error),
+    ConfirmUninstall {
+        ids: Vec<String>,
+    },
+    Secret(SecretPrompt),
+    ExecForm(ExecForm),
+}
+
+/// The last exec's result, for the output pane.
+#[derive(Debug, Clone)]
+pub struct ExecOutput {
+    pub pack_id: String,
+    pub verb: String,
+    /// The equivalent `hcpx exec` command.
+    pub command: String,
+    pub result: Result<ExecResult, Error>,
+}
+
+/// A one-line message in the status line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Notice {
+    pub text: String,
+    pub error: bool,
+}
+
+/// The whole TUI state.
+pub struct App {
+    pub config: Config,
+    matcher: SkimMatcherV2,
+    /// The terminal size, columns × rows.
+    pub size: (u16, u16),
+    /// Every pack, sorted by id (as the engine's snapshot lists them).
+    pub entries: Vec<Row>,
+    /// Whether the first snapshot arrived.
+    pub loaded: bool,
+    pub loading: bool,
+    reload_queued: bool,
+    pub load_error: Option<Error>,
+    stamp: Option<Stamp>,
+    stamp_pending: bool,
+    pub sort: SortKey,
+    /// Entry indices in sort order.
+    order: Vec<usize>,
+    /// Each entry's position in `order`.
+    rank: Vec<u32>,
+    /// Entry indices shown by the browser (filtered and ranked).
+    pub visible: Vec<usize>,
+    pub filter: Filter,
+    /// Index into `visible`.
+    pub selected: usize,
+    /// First visible row of the browser.
+    pub offset: usize,
+    pub marked: BTreeSet<String>,
+    pub focus: Pane,
+    /// The pane shown in the lower-right area (Details, Lint or Output).
+    pub lower: Pane,
+    /// Command row selected in the availability matrix.
+    pub matrix_selected: usize,
+    pub scroll_details: u16,
+    pub scroll_lint: u16,
+    pub scroll_output: u16,
+    /// The selected pack read in full (view, availability, Skill).
+    pub inspected: Option<Inspection>,
+    pub output: Option<ExecOutput>,
+    /// The `hcpx` command equivalent to the last action.
+    pub last_command: Option<String>,
+    pub notice: Option<Notice>,
+    pub dialog: Option<Dialog>,
+    /// What the running lifecycle job is doing, if one runs.
+    pub busy: Option<String>,
+    pub ticks: u64,
+    pub quit: bool,
+    /// A worker panicked: the message printed after the terminal is restored.
+    pub fatal: Option<String>,
+}
+
+impl App {
+    pub fn new(config: Config) -> App {
+        App {
+            config,
+            matcher: SkimMatcherV2::default(),
+            size: (80, 24),
+            entries: Vec::new(),
+            loaded: false,
+            loading: false,
+            reload_queued: false,
+            load_error: None,
+            stamp: None,
+            stamp_pending: false,
+            sort: SortKey::Id,
+            order: Vec::new(),
+            rank: Vec::new(),
+            visible: Vec::new(),
+            filter: Filter::default(),
+            selected: 0,
+            offset: 0,
+            marked: BTreeSet::new(),
+            focus: Pane::Browser,
+            lower: Pane::Details,
+            matrix_selected: 0,
+            scroll_details: 0,
+            scroll_lint: 0,
+            scroll_output: 0,
+            inspected: None,
+            output: None,
+            last_command: None,
+            notice: None,
+            dialog: None,
+            busy: None,
+            ticks: 0,
+            quit: false,
+            fatal: None,
+        }
+    }
+
+    /// The jobs to start with: load the snapshot (the first frame shows
+    /// "loading…" until it arrives).
+    pub fn init(&mut self) -> Vec<Job> {
+        self.request_load()
+    }
+
+    pub fn theme(&self) -> Theme {
+        self.config.theme
+    }
+
+    /// The row under the cursor.
+    pub fn selected_row(&self) -> Option<&Row> {
+        self.visible
+            .get(self.selected)
+            .and_then(|&i| self.entries.get(i))
+    }
+
+    /// The selected pack in full, once read.
+    pub fn selected_view(&self) -> Option<&Entry> {
+        let id = self.selected_row()?.id();
+        self.inspected
+            .as_ref()
+            .map(|i| &i.entry)
+            .filter(|e| e.id() == id)
+    }
+
+    /// The selected pack's Skill, once read.
+    pub fn selected_skill(&self) -> Option<&SkillText> {
+        let id = self.selected_row()?.id();
+        self.inspected
+            .as_ref()
+            .filter(|i| i.entry.id() == id)
+            .map(|i| &i.skill)
+    }
+
+    /// The packs an action applies to: the marked ones, else the selected.
+    pub fn targets(&self) -> Vec<&Row> {
+        if self.marked.is_empty() {
+            return self.selected_row().into_iter().collect();
+        }
+        self.entries
+            .iter()
+            .filter(|e| self.marked.contains(e.id()))
+            .collect()
+    }
+
+    /// Whether the spinner turns (something runs).
+    pub fn is_animating(&self) -> bool {
+        self.loading || self.busy.is_some()
+    }
+
+    /// Whether a worker waits on the user (the masked input is open).
+    pub fn awaits_input(&self) -> bool {
+        matches!(self.dialog, Some(Dialog::Secret(_)))
+    }
+
+    /// Changes the state; returns the work to start.
+    pub fn update(&mut self, action: Action) -> Vec<Job> {
+        let before = self.selected_row().map(|e| e.id().to_string());
+        let mut jobs = self.apply(action);
+        let after = self.selected_row().map(|e| e.id().to_string());
+        if before != after {
+            self.matrix_selected = 0;
+            self.scroll_details = 0;
+            self.scroll_lint = 0;
+            jobs.extend(self.inspect_job());
+        }
+        jobs
+    }
+
+    fn apply(&mut self, action: Action) -> Vec<Job> {
+        match action {
+            Action::Quit => {
+                if matches!(self.dialog, Some(Dialog::Secret(_))) {
+                    // Dropping the prompt cancels the connect waiting on it.
+                    self.dialog = None;
+                }
+                self.quit = true;
+            }
+            Action::Resize(w, h) => {
+                self.size = (w, h);
+                self.ensure_visible();
+            }
+            Action::Tick => {
+                self.ticks += 1;
+                if self.ticks.is_multiple_of(STAMP_EVERY_TICKS)
+                    && self.loaded
+                    && !self.loading
+                    && !self.stamp_pending
+                {
+                    self.stamp_pending = true;
+                    return vec![Job::Stamp];
+                }
+            }
+            Action::Up => self.move_by(-1),
+            Action::Down => self.move_by(1),
+            Action::PageUp => self.move_by(-(self.page() as isize)),
+            Action::PageDown => self.move_by(self.page() as isize),
+            Action::Top => self.move_by(isize::MIN / 2),
+            Action::Bottom => self.move_by(isize::MAX / 2),
+            Action::NextPane => self.cycle_pane(1),
+            Action::PrevPane => self.cycle_pane(Pane::ORDER.len() - 1),
+            Action::Help => self.dialog = Some(Dialog::Help),
+            Action::CloseDialog => {
+                if matches!(self.dialog, Some(Dialog::Help) | Some(Dialog::Error(_))) {
+                    self.dialog = None;
+                }
+            }
+            Action::Escape => {
+                if !self.marked.is_empty() {
+                    self.marked.clear();
+                } else if !self.filter.query.is_empty() {
+                    self.set_query(String::new());
+                }
+            }
+            Action::FilterStart => {
+                self.filter.editing = true;
+                self.focus = Pane::Browser;
+            }
+            Action::FilterChar(c) => {
+                let mut q = self.filter.query.clone();
+                q.push(c);
+                self.set_query(q);
+            }
+            Action::FilterBackspace => {
+                let mut q = self.filter.query.clone();
+                q.pop();
+                self.set_query(q);
+            }
+            Action::FilterKeep => self.filter.editing = false,
+            Action::FilterClear => {
+                self.filter.editing = false;
+                self.set_query(String::new());
+            }
+            Action::Mark => {
+                if let Some(id) = self.selected_row().map(|e| e.id().to_string()) {
+                    if !self.marked.remove(&id) {
+                        self.marked.insert(id);
+                    }
+                    self.focus = Pane::Browser;
+                    self.move_by(1);
+                }
+            }
+            Action::CycleSort => {
+                self.sort = self.sort.next();
+                let keep = self.selected_row().map(|e| e.id().to_string());
+                self.resort();
+                self.filter.ranked_for.clear();
+                self.refilter();
+                self.select_id(keep.as_deref());
+                self.notice = Some(info(format!("sorted by {}", self.sort.as_str())));
+            }
+            Action::Install => return self.stage(Stage::Install, |_| true),
+            Action::ToggleActivate => {
+                let any_inactive = self.targets().iter().any(|r| !r.activated);
+                let stage = if any_inactive {
+                    Stage::Activate
+                } else {
+                    Stage::Deactivate
+                };
+                return self.stage(stage, |_| true);
+            }
+            Action::Connect => return self.stage(Stage::Connect, |_| true),
+            Action::Uninstall => {
+                let ids: Vec<String> = self.targets().iter().map(|e| e.id().to_string()).collect();
+                if !ids.is_empty() && self.not_busy() {
+                    self.dialog = Some(Dialog::ConfirmUninstall { ids });
+                }
+            }
+            Action::Confirm(yes) => {
+                if let Some(Dialog::ConfirmUninstall { ids }) = self.dialog.take() {
+                    if yes {
+                        return self.start_stage(Stage::Uninstall, ids);
+                    }
+                    self.notice = Some(info("uninstall cancelled".into()));
+                }
+            }
+            Action::Lint => return self.lint(),
+            Action::Exec => return self.open_exec(),
+            Action::Reload => {
+                self.last_command = Some(self.hcpx(&["list".into()], false));
+                return self.request_load();
+            }
+            Action::Input(c) => match &mut self.dialog {
+                Some(Dialog::Secret(p)) => p.input.push(c),
+                Some(Dialog::ExecForm(form)) => {
+                    if let Some(field) = form.fields.get_mut(form.focus) {
+                        field.value.push(c);
+                    }
+                }
+                _ => {}
+            },
+            Action::InputBackspace => match &mut self.dialog {
+                Some(Dialog::Secret(p)) => {
+                    p.input.pop();
+                }
+                Some(Dialog::ExecForm(form)) => {
+                    if let Some(field) = form.fields.get_mut(form.focus) {
+                        field.value.pop();
+                    }
+                }
+                _ => {}
+            },
+            Action::FieldNext | Action::FieldPrev => {
+                if let Some(Dialog::ExecForm(form)) = &mut self.dialog
+                    && !form.fields.is_empty()
+                {
+                    let n = form.fields.len();
+                    let step = if matches!(action, Action::FieldNext) {
+                        1
+                    } else {
+                        n - 1
+                    };
+                    form.focus = (form.focus + step) % n;
+                }
+            }
+            Action::InputSubmit => match self.dialog.take() {
+                Some(Dialog::Secret(mut p)) => {
+                    let secret = std::mem::take(&mut p.input);
+                    p.answer(Ok(secret));
+                    self.busy = Some(format!("connecting {}", p.pack_id));
+                }
+                Some(Dialog::ExecForm(form)) => return self.start_exec(form),
+                other => self.dialog = other,
+            },
+            Action::InputCancel => match self.dialog.take() {
+                Some(Dialog::Secret(mut p)) => p.cancel(),
+                Some(Dialog::ExecForm(_)) => self.notice = Some(info("exec cancelled".into())),
+                other => self.dialog = other,
+            },
+            Action::Click { column, row } => self.click(column, row),
+            Action::Scroll { column, row, down } => {
+                if self.dialog.is_none()
+                    && let Some(pane) = ui::pane_at(self, column, row)
+                {
+                    let focus = self.focus;
+                    self.focus = pane;
+                    self.move_by(if down { 3 } else { -3 });
+                    self.focus = focus;
+                }
+            }
+            Action::Done(result) => return self.done(result),
+            Action::SecretNeeded(request) => self.ask_secret(request),
+        }
+        Vec::new()
+    }
+
+    fn not_busy(&mut self) -> bool {
+        match &self.busy {
+            Some(what) => {
+                self.notice = Some(Notice {
+                    text: format!("busy: wait until {what} finishes"),
+                    error: true,
+                });
+                false
+            }
+            None => true,
+        }
+    }
+
+    fn stage(&mut self, stage: Stage, keep: impl Fn(&Row) -> bool) -> Vec<Job> {
+        let ids: Vec<String> = self
+            .targets()
+            .into_iter()
+            .filter(|e| keep(e))
+            .map(|e| e.id().to_string())
+            .collect();
+        if ids.is_empty() {
+            return Vec::new();
+        }
+        self.start_stage(stage, ids)
+    }
+
+    fn start_stage(&mut self, stage: Stage, ids: Vec<String>) -> Vec<Job> {
+        if !self.not_busy() {
+            return Vec::new();
+        }
+        self.last_command = Some(self.stage_command(stage, &ids));
+        let job = Job::Stage { stage, ids };
+        self.busy = Some(job.label());
+        self.notice = None;
+        vec![job]
+    }
+
+    /// The `hcpx` command(s) a stage is equivalent to.
+    fn stage_command(&self, stage: Stage, ids: &[String]) -> String {
+        match stage {
+            // These take several ids at once.
+            Stage::Activate | Stage::Deactivate => {
+                let mut parts = vec![stage.subcommand().to_string()];
+                parts.extend(ids.iter().cloned());
+                self.hcpx(&parts, false)
+            }
+            // One id per command.
+            Stage::Install | Stage::Connect | Stage::Uninstall => ids
+                .iter()
+                .map(|id| {
+                    self.hcpx(
+                        &[stage.subcommand().to_string(), id.clone()],
+                        stage == Stage::Install,
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join(" && "),
+        }
+    }
+
+    /// `hcpx ARGS`, with `--principal` when one was given and the catalogs
+    /// when the command looks packs up by id in them.
+    pub fn hcpx(&self, args: &[String], catalogs: bool) -> String {
+        let mut line = String::from("hcpx");
+        for arg in args {
+            line.push(' ');
+            line.push_str(&shell_quote(arg));
+        }
+        if catalogs {
+            for dir in &self.config.catalog_args {
+                line.push_str(" --catalog ");
+                line.push_str(&shell_quote(dir));
+            }
+        }
+        if let Some(p) = &self.config.principal_arg {
+            line.push_str(" --principal ");
+            line.push_str(&shell_quote(p));
+        }
+        line
+    }
+
+    fn lint(&mut self) -> Vec<Job> {
+        let rows: Vec<Row> = self.targets().into_iter().cloned().collect();
+        if rows.is_empty() || !self.not_busy() {
+            return Vec::new();
+        }
+        let job = Job::Inspect { rows, lint: true };
+        self.busy = Some(job.label());
+        self.lower = Pane::Lint;
+        vec![job]
+    }
+
+    fn open_exec(&mut self) -> Vec<Job> {
+        let Some(entry) = self.selected_view() else {
+            if let Some(row) = self.selected_row() {
+                self.notice = Some(info(format!("still reading {}; try again", row.id())));
+            }
+            return Vec::new();
+        };
+        let Some(manifest) = entry.view.manifest() else {
+            self.notice = Some(error_notice(format!(
+                "{} has no readable manifest",
+                entry.id()
+            )));
+            return Vec::new();
+        };
+        let Some(command) = manifest
+            .commands
+            .get(self.matrix_selected)
+            .or(manifest.commands.first())
+        else {
+            self.notice = Some(error_notice(format!("{} has no commands", entry.id())));
+            return Vec::new();
+        };
+        let form = ExecForm {
+            pack_id: entry.id().to_string(),
+            verb: command.key.clone(),
+            summary: command.summary.clone(),
+            effect: command.effect.as_str(),
+            fields: command
+                .args
+                .iter()
+                .map(|arg| FormField {
+                    arg: arg.clone(),
+                    value: String::new(),
+                })
+                .collect(),
+            focus: 0,
+        };
+        if form.fields.is_empty() {
+            return self.start_exec(form);
+        }
+        if self.not_busy() {
+            self.dialog = Some(Dialog::ExecForm(form));
+        }
+        Vec::new()
+    }
+
+    fn start_exec(&mut self, form: ExecForm) -> Vec<Job> {
+        if !self.not_busy() {
+            return Vec::new();
+        }
+        let words = form.words();
+        let mut parts = vec!["exec".to_string(), form.pack_id.clone(), form.verb.clone()];
+        if !words.is_empty() {
+            parts.push("--".into());
+            parts.extend(words.iter().cloned());
+        }
+        // Global flags go before `--`, where hcpx still reads them.
+        let command = match words.is_empty() {
+            true => self.hcpx(&parts, false),
+            false => {
+                let head = self.hcpx(&parts[..3], false);
+                let tail: Vec<String> = parts[3..].iter().map(|w| shell_quote(w)).collect();
+                format!("{head} {}", tail.join(" "))
+            }
+        };
+        self.last_command = Some(command);
+        let job = Job::Exec {
+            pack_id: form.pack_id,
+            verb: form.verb,
+            words,
+        };
+        self.busy = Some(job.label());
+        vec![job]
+    }
+
+    fn ask_secret(&mut self, request: SecretRequest) {
+        let SecretRequest {
+            pack_id,
+            prompt,
+            name,
+            reply,
+        } = request;
+        self.busy = None;
+        self.dialog = Some(Dialog::Secret(SecretPrompt {
+            pack_id,
+            prompt,
+            name,
+            input: String::with_capacity(128),
+            reply: Some(reply),
+        }));
+    }
+
+    fn request_load(&mut self) -> Vec<Job> {
+        if self.loading {
+            self.reload_queued = true;
+            return Vec::new();
+        }
+        self.loading = true;
+        vec![Job::Load]
+    }
+
+    /// Reads the selected pack in full (off the loop).
+    fn inspect_job(&mut self) -> Vec<Job> {
+        match self.selected_row() {
+            Some(row) => vec![Job::Inspect {
+                rows: vec![row.clone()],
+                lint: false,
+            }],
+            None => {
+                self.inspected = None;
+                Vec::new()
+            }
+        }
+    }
+
+    fn done(&mut self, result: JobResult) -> Vec<Job> {
+        match result {
+            JobResult::Loaded { stamp, result } => {
+                self.loading = false;
+                self.stamp = Some(stamp);
+                let mut jobs = match result {
+                    Ok(entries) => {
+                        if self.load_error.take().is_some() {
+                            self.notice = Some(info("the store reads again".into()));
+                        }
+                        self.loaded = true;
+                        self.set_entries(entries);
+                        self.inspect_job()
+                    }
+                    Err(err) => {
+                        tracing::warn!(code = err.code.as_str(), "loading the store failed");
+                        self.notice = Some(error_text(&err));
+                        self.load_error = Some(err);
+                        Vec::new()
+                    }
+                };
+                if std::mem::take(&mut self.reload_queued) {
+                    jobs.extend(self.request_load());
+                }
+                jobs
+            }
+            JobResult::Stamp(stamp) => {
+                self.stamp_pending = false;
+                if self.stamp.as_ref() != Some(&stamp) && !self.loading {
+                    tracing::info!("the store changed on disk; reloading");
+                    return self.request_load();
+                }
+                Vec::new()
+            }
+            JobResult::Inspected { lint, result } => {
+                if lint {
+                    self.busy = None;
+                }
+                match result {
+                    Ok(list) => self.inspected(lint, list),
+                    Err(err) if lint => self.fail(err),
+                    Err(err) => self.notice = Some(error_text(&err)),
+                }
+                Vec::new()
+            }
+            JobResult::Stage(report) => {
+                self.busy = None;
+                if report.stage == Stage::Install && report.error.is_none() {
+                    self.lower = Pane::Lint;
+                }
+                if report.stage == Stage::Uninstall && report.error.is_none() {
+                    self.marked.clear();
+                }
+                let done = report.done.join("; ");
+                match report.error {
+                    Some(err) => {
+                        self.fail(err);
+                        if !done.is_empty() {
+                            self.notice = Some(info(done));
+                        }
+                    }
+                    None => {
+                        // What happened, then the command that does the same.
+                        let command = self.last_command.as_deref().unwrap_or_default();
+                        self.notice = Some(info(format!("{done} · $ {command}")));
+                    }
+                }
+                // Read the packs it touched again; a stage changes no other
+                // pack's availability. Anything else another process changes
+                // shows up through the stamp.
+                self.stamp = Some(report.stamp);
+                let rows: Vec<Row> = self
+                    .entries
+                    .iter()
+                    .filter(|r| report.ids.iter().any(|id| id == r.id()))
+                    .cloned()
+                    .collect();
+                vec![Job::Inspect { rows, lint: false }]
+            }
+            JobResult::Executed {
+                pack_id,
+                verb,
+                words: _,
+                result,
+            } => {
+                self.busy = None;
+                self.notice = Some(match &result {
+                    Ok(r) if r.exit_code == 0 => info(format!("{pack_id} {verb}: exit 0")),
+                    Ok(r) => error_notice(format!("{pack_id} {verb}: exit {}", r.exit_code)),
+                    Err(e) => error_text(e),
+                });
+                self.output = Some(ExecOutput {
+                    pack_id,
+                    verb,
+                    command: self.last_command.clone().unwrap_or_default(),
+                    result,
+                });
+                self.focus = Pane::Output;
+                self.lower = Pane::Output;
+                self.scroll_output = 0;
+                Vec::new()
+            }
+            JobResult::Panicked(message) => {
+                self.fatal = Some(message);
+                self.quit = true;
+                Vec::new()
+            }
+        }
+    }
+
+    /// Takes packs read again: keeps their rows' badges in step, shows the
+    /// selected one, and for `l` sums up the lint results.
+    fn inspected(&mut self, lint: bool, list: Inspected) {
+        let (mut errors, mut warnings) = (0, 0);
+        let mut commands = Vec::new();
+        if !list.gone.is_empty() {
+            // Uninstalled and in no catalog: the row goes.
+            let keep = self.selected_row().map(|r| r.id().to_string());
+            self.entries
+                .retain(|r| !list.gone.iter().any(|id| id == r.id()));
+            self.marked.retain(|id| !list.gone.contains(id));
+            self.resort();
+            self.filter.ranked_for.clear();
+            self.refilter();
+            self.select_id(keep.as_deref());
+        }
+        for inspection in list.found {
+            let entry = &inspection.entry;
+            if let Some(report) = entry.view.report() {
+                errors += report.errors();
+                warnings += report.warnings();
+            }
+            if let Some(dir) = entry.view.dir() {
+                commands.push(self.hcpx(&["lint".into(), dir.display().to_string()], false));
+            }
+            if let Ok(i) = self.entries.binary_search_by(|r| r.id().cmp(entry.id())) {
+                self.entries[i] = Row::new(&entry.view, &entry.avail);
+            }
+            if self.selected_row().map(Row::id) == Some(entry.id()) {
+                let n = entry.avail.commands.len();
+                self.matrix_selected = self.matrix_selected.min(n.saturating_sub(1));
+                self.inspected = Some(inspection);
+            }
+        }
+        if lint {
+            self.last_command = Some(commands.join(" && "));
+            self.notice = Some(Notice {
+                text: format!("lint: {errors} error(s), {warnings} warning(s)"),
+                error: errors > 0,
+            });
+            self.lower = Pane::Lint;
+            self.scroll_lint = 0;
+        }
+    }
+
+    /// Shows an engine error in a dialog, in the words of §10.
+    fn fail(&mut self, err: Error) {
+        tracing::info!(code = err.code.as_str(), "action failed");
+        self.notice = Some(error_text(&err));
+        self.dialog = Some(Dialog::Error(err));
+    }
+
+    fn set_entries(&mut self, entries: Vec<Row>) {
+        let keep = self.selected_row().map(|e| e.id().to_string());
+        self.entries = entries;
+        let known: BTreeSet<&str> = self.entries.iter().map(Row::id).collect();
+        self.marked.retain(|id| known.contains(id.as_str()));
+        self.resort();
+        self.filter.ranked_for.clear();
+        self.refilter();
+        self.select_id(keep.as_deref());
+    }
+
+    fn resort(&mut self) {
+        let entries = &self.entries;
+        let mut order: Vec<usize> = (0..entries.len()).collect();
+        match self.sort {
+            SortKey::Id => {}
+            SortKey::Status => order.sort_by_key(|&i| {
+                // Unavailable (needs attention) first, then the highest stage.
+                let s = entries[i].status;
+                let rank = match s {
+                    crate::engine::availability::Status::Unavailable => 0,
+                    other => 6 - other as u8,
+                };
+                (rank, i)
+            }),
+            SortKey::Version => {
+                let versions: Vec<Option<semver::Version>> = entries
+                    .iter()
+                    .map(|r| {
+                        r.version
+                            .as_deref()
+                            .and_then(|v| semver::Version::parse(v).ok())
+                    })
+                    .collect();
+                // Newest first; versions that do not parse last.
+                order.sort_by(|&a, &b| match (&versions[a], &versions[b]) {
+                    (Some(x), Some(y)) => y.cmp(x).then(a.cmp(&b)),
+                    (Some(_), None) => std::cmp::Ordering::Less,
+                    (None, Some(_)) => std::cmp::Ordering::Greater,
+                    (None, None) => a.cmp(&b),
+                });
+            }
+        }
+        let mut rank = vec![0u32; order.len()];
+        for (pos, &i) in order.iter().enumerate() {
+            rank[i] = pos as u32;
+        }
+        self.order = order;
+        self.rank = rank;
+    }
+
+    fn set_query(&mut self, query: String) {
+        self.filter.query = query;
+        self.refilter();
+        self.selected = 0;
+        self.offset = 0;
+    }
+
+    /// Ranks the packs by fuzzy score against the query (ties keep the sort
+    /// order). A query that extends the last one only searches its matches.
+    fn refilter(&mut self) {
+        let query = self.filter.query.clone();
+        if query.is_empty() {
+            self.visible = self.order.clone();
+            self.filter.ranked_for.clear();
+        } else {
+            let narrowing =
+                !self.filter.ranked_for.is_empty() && query.starts_with(&self.filter.ranked_for);
+            let candidates = if narrowing {
+                std::mem::take(&mut self.visible)
+            } else {
+                self.order.clone()
+            };
+            let mut scored: Vec<(i64, u32, usize)> = candidates
+                .into_iter()
+                .filter_map(|i| {
+                    self.matcher
+                        .fuzzy_match(self.entries[i].id(), &query)
+                        .map(|score| (score, self.rank[i], i))
+                })
+                .collect();
+            scored.sort_unstable_by_key(|&(score, rank, _)| (Reverse(score), rank));
+            self.visible = scored.into_iter().map(|(_, _, i)| i).collect();
+            self.filter.ranked_for = query;
+        }
+        self.selected = self.selected.min(self.visible.len().saturating_sub(1));
+        self.ensure_visible();
+    }
+
+    /// The character positions of `id` the filter matched (for highlighting).
+    pub fn matched_indices(&self, id: &str) -> Vec<usize> {
+        if self.filter.query.is_empty() {
+            return Vec::new();
+        }
+        self.matcher
+            .fuzzy_indices(id, &self.filter.query)
+            .map(|(_, idx)| idx)
+            .unwrap_or_default()
+    }
+
+    fn select_id(&mut self, id: Option<&str>) {
+        self.selected = id
+            .and_then(|id| {
+                self.visible
+                    .iter()
+                    .position(|&i| self.entries[i].id() == id)
+            })
+            .unwrap_or(self.selected)
+            .min(self.visible.len().saturating_sub(1));
+        self.ensure_visible();
+    }
+
+    fn page(&self) -> usize {
+        match self.focus {
+            Pane::Browser => ui::browser_rows(self).max(1),
+            _ => ui::areas(self).map_or(10, |a| a.lower.height.saturating_sub(3) as usize),
+        }
+    }
+
+    fn move_by(&mut self, delta: isize) {
+        let step = |v: usize, len: usize| -> usize {
+            if len == 0 {
+                return 0;
+            }
+            (v as isize)
+                .saturating_add(delta)
+                .clamp(0, len as isize - 1) as usize
+        };
+        match self.focus {
+            Pane::Browser => {
+                self.selected = step(self.selected, self.visible.len());
+                self.ensure_visible();
+            }
+            Pane::Matrix => {
+                let n = self.selected_view().map_or(0, |e| e.avail.commands.len());
+                self.matrix_selected = step(self.matrix_selected, n);
+            }
+            Pane::Details => self.scroll_details = scroll(self.scroll_details, delta),
+            Pane::Lint => self.scroll_lint = scroll(self.scroll_lint, delta),
+            Pane::Output => self.scroll_output = scroll(self.scroll_output, delta),
+        }
+    }
+
+    /// Keeps the selected row inside the browser's visible rows.
+    fn ensure_visible(&mut self) {
+        let rows = ui::browser_rows(self).max(1);
+        if self.selected < self.offset {
+            self.offset = self.selected;
+        } else if self.selected >= self.offset + rows {
+            self.offset = self.selected + 1 - rows;
+        }
+        let max_offset = self.visible.len().saturating_sub(rows);
+        self.offset = self.offset.min(max_offset);
+    }
+
+    fn cycle_pane(&mut self, step: usize) {
+        let at = Pane::ORDER
+            .iter()
+            .position(|p| *p == self.focus)
+            .unwrap_or(0);
+        self.focus_pane(Pane::ORDER[(at + step) % Pane::ORDER.len()]);
+    }
+
+    fn focus_pane(&mut self, pane: Pane) {
+        self.focus = pane;
+        if pane.is_lower() {
+            self.lower = pane;
+        }
+    }
+
+    fn click(&mut self, column: u16, row: u16) {
+        if self.dialog.is_some() {
+            if matches!(self.dialog, Some(Dialog::Help) | Some(Dialog::Error(_))) {
+                self.dialog = None;
+            }
+            return;
+        }
+        if let Some(tab) = ui::lower_tab_at(self, column, row) {
+            self.focus_pane(tab);
+            return;
+        }
+        let Some(pane) = ui::pane_at(self, column, row) else {
+            return;
+        };
+        self.focus_pane(pane);
+        match pane {
+            Pane::Browser => {
+                if let Some(i) = ui::browser_row_at(self, row) {
+                    self.selected = i;
+                    self.ensure_visible();
+                }
+            }
+            Pane::Matrix => {
+                if let Some(i) = ui::matrix_row_at(self, row) {
+                    self.matrix_selected = i;
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn scroll(v: u16, delta: isize) -> u16 {
+    (v as isize)
+        .saturating_add(delta)
+        .clamp(0, u16::MAX as isize) as u16
+}
+
+fn info(text: String) -> Notice {
+    Notice { text, error: false }
+}
+
+fn error_notice(text: String) -> Notice {
+    Notice { text, error: true }
+}
+
+/// An engine error as one line: `code: message (hint: ...)`.
+pub fn error_text(err: &Error) -> Notice {
+    let mut text = format!("{}: {}", err.code.as_str(), err.message);
+    if let Some(hint) = &err.context.hint {
+        text.push_str(" — hint: ");
+        text.push_str(hint);
+    }
+    error_notice(text)
+}
+
+/// A description of an arg for the exec form: type, required, default,
+/// values.
+pub fn arg_summary(arg: &Arg) -> String {
+    let mut parts = vec![arg.kind.as_str().to_string()];
+    if arg.required {
+        parts.push("required".into());
+    }
+    if let Some(default) = &arg.default {
+        parts.push(format!(
+            "default {}",
+            crate::engine::exec::value_text(default)
+        ));
+    }
+    if arg.kind == ArgType::Enum && !arg.values.is_empty() {
+        parts.push(format!("one of {}", arg.values.join("|")));
+    }
+    parts.join(", ")
+}

@@ -1,0 +1,56 @@
+//! The interactive terminal UI, `hcpx tui` (and `hcpx` alone on a
+//! terminal): a pack browser with a fuzzy filter, the availability matrix
+//! (§11.2), lint results (§10.4), details with the Skill (§5), and every
+//! lifecycle stage (§11.1) on a key.
+//!
+//! The TUI holds no lifecycle logic: every action runs, in a worker, the
+//! engine function the matching `hcpx` subcommand calls, and shows the
+//! equivalent command. Its shape:
+//!
+//! - [`action`]: the one `Action` enum; [`keymap`]: keys and mouse to actions.
+//! - [`app`]: the state and `update`; [`worker`]: jobs off the loop.
+//! - [`runner`]: the `select!` loop, coalesced redraws, the headless loop.
+//! - [`ui`] and [`panes`]: drawing, one file per pane; [`theme`]: styles
+//!   (`NO_COLOR` honoured).
+//! - [`terminal`]: setup and restore (also on panic); [`logging`]: to a file.
+
+pub mod action;
+pub mod app;
+pub mod keymap;
+pub mod logging;
+pub mod panes;
+pub mod runner;
+pub mod terminal;
+pub mod text;
+pub mod theme;
+pub mod ui;
+pub mod worker;
+
+pub use app::{App, Config};
+pub use runner::{Runner, run_headless};
+
+use crate::engine::lifecycle::Engine;
+use std::time::Duration;
+
+/// Runs the TUI on the process's terminal until the user quits. The
+/// terminal is restored on every way out.
+pub fn run(engine: Engine, config: Config) -> std::io::Result<()> {
+    let _log = logging::init();
+    tracing::info!(principal = %config.principal, "hcpx tui starts");
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    terminal::install_panic_hook();
+    let guard = terminal::Guard;
+    let terminal = terminal::enter()?;
+    let mut runner = Runner::new(engine, App::new(config), terminal);
+    let result = rt.block_on(runner.run(crossterm::event::EventStream::new()));
+    drop(guard);
+    // A command still running is not waited for.
+    rt.shutdown_timeout(Duration::from_millis(200));
+    tracing::info!("hcpx tui quits");
+    match runner.app.fatal.take() {
+        Some(fatal) => Err(std::io::Error::other(fatal)),
+        None => result,
+    }
+}

@@ -1,0 +1,197 @@
+//! Details of the selected pack: name, version, plane and Binding (§2.5,
+//! §8), its status, the equivalent `hcpx` command of the last action (so
+//! the TUI teaches the CLI), then its Skill (§5): frontmatter name and
+//! description, then the body.
+
+use crate::engine::manifest::{BindingKind, Manifest};
+use crate::tui::action::Pane;
+use crate::tui::app::App;
+use crate::tui::text;
+use crate::tui::theme::status_symbol;
+use crate::tui::ui::pane_block;
+use crate::tui::worker::{Entry, SkillText};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
+    let block = pane_block(app, Pane::Details, Vec::new());
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let lines = lines(app, inner.width as usize);
+    let scroll = (app.scroll_details as usize).min(lines.len().saturating_sub(1));
+    let shown: Vec<Line<'_>> = lines
+        .into_iter()
+        .skip(scroll)
+        .take(inner.height as usize)
+        .collect();
+    frame.render_widget(Paragraph::new(shown), inner);
+}
+
+fn lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
+    let theme = app.theme();
+    let mut out: Vec<Line<'a>> = Vec::new();
+    if let Some(cmd) = &app.last_command {
+        out.extend(
+            text::wrap(&format!("last action, as a command: $ {cmd}"), width)
+                .into_iter()
+                .map(|l| Line::styled(l, theme.hint())),
+        );
+        out.push(Line::raw(""));
+    }
+    let Some(entry) = app.selected_view() else {
+        let msg = match app.selected_row() {
+            Some(row) => format!("reading {}…", row.id()),
+            None if app.loaded => "no pack selected".into(),
+            None => String::new(),
+        };
+        out.push(Line::styled(msg, theme.dim()));
+        return out;
+    };
+    let wrap =
+        |s: String| -> Vec<Line<'a>> { text::wrap(&s, width).into_iter().map(Line::raw).collect() };
+    match entry.view.manifest() {
+        Some(m) => {
+            out.push(Line::from(vec![
+                Span::styled(format!("{} {}", entry.id(), m.version), theme.bold()),
+                Span::raw(format!(" — {}", m.name)),
+            ]));
+            out.extend(wrap(format!(
+                "plane {} · binding {}",
+                m.plane.as_str(),
+                binding_text(m)
+            )));
+        }
+        None => out.push(Line::styled(entry.id().to_string(), theme.bold())),
+    }
+    out.extend(status_lines(app, entry, width));
+    out.push(Line::raw(""));
+
+    let skill = app.selected_skill();
+    out.push(Line::styled("Skill (SKILL.md)", theme.bold()));
+    match skill {
+        None => out.push(Line::styled("reading…", theme.dim())),
+        Some(SkillText::Missing(why)) => out.push(Line::styled(why.clone(), theme.bad())),
+        Some(SkillText::Raw(raw)) => {
+            out.push(Line::styled(
+                "(no frontmatter; lint says why)",
+                theme.warning(),
+            ));
+            out.extend(wrap(raw.clone()));
+        }
+        Some(SkillText::Parsed(doc)) => {
+            out.extend(
+                text::wrap(
+                    &format!("name: {}", doc.name.as_deref().unwrap_or("(missing)")),
+                    width,
+                )
+                .into_iter()
+                .map(|l| Line::styled(l, theme.hint())),
+            );
+            out.extend(
+                text::wrap(
+                    &format!(
+                        "description: {}",
+                        doc.description.as_deref().unwrap_or("(missing)")
+                    ),
+                    width,
+                )
+                .into_iter()
+                .map(|l| Line::styled(l, theme.hint())),
+            );
+            out.push(Line::raw(""));
+            out.extend(body_lines(app, &doc.body, width));
+        }
+    }
+    out
+}
+
+fn status_lines<'a>(app: &App, entry: &Entry, width: usize) -> Vec<Line<'a>> {
+    let theme = app.theme();
+    let a = &entry.avail;
+    // A no-break space keeps each mark with its word when wrapped.
+    let flag = |on: bool, name: &str| format!("{}\u{a0}{name}", if on { "✓" } else { "✗" });
+    let text_line = format!(
+        "{}\u{a0}{} · {} · {} · {} · sense\u{a0}{}",
+        status_symbol(a.status),
+        a.status.as_str(),
+        flag(a.installed, "installed"),
+        flag(a.activated, "activated"),
+        flag(a.connected, "connected"),
+        if a.sense.active { "active" } else { "inactive" },
+    );
+    let mut out: Vec<Line<'a>> = text::wrap(&text_line, width)
+        .into_iter()
+        .map(|l| Line::styled(l, theme.status(a.status)))
+        .collect();
+    let source = match (&entry.view.installed, &entry.view.catalog) {
+        (Some(_), Some(_)) => "installed in the store; also in a catalog",
+        (Some(_), None) => "installed in the store",
+        (None, Some(_)) => "in a catalog, not installed",
+        (None, None) => "",
+    };
+    out.push(Line::styled(source.to_string(), theme.dim()));
+    out
+}
+
+fn binding_text(m: &Manifest) -> String {
+    let b = &m.binding;
+    let mut s = b.kind.as_str().to_string();
+    match b.kind {
+        BindingKind::Env => s.push_str(&format!(" ({})", b.env.join(", "))),
+        BindingKind::Secret => {
+            if let Some(spec) = &b.secret {
+                s.push_str(&format!(" ({})", spec.name));
+            }
+        }
+        _ => {}
+    }
+    if let Some(probe) = &b.probe {
+        s.push_str(&format!(" · probe {probe}"));
+    }
+    if let Some(url) = &b.base_url {
+        s.push_str(&format!(" · {url}"));
+    }
+    if m.sense_only {
+        s.push_str(" · sense_only");
+    }
+    s
+}
+
+/// The Markdown body as text: headings bold, code fences dim.
+fn body_lines<'a>(app: &App, body: &str, width: usize) -> Vec<Line<'a>> {
+    let theme = app.theme();
+    let mut out = Vec::new();
+    let mut in_code = false;
+    for raw in body.lines() {
+        if raw.trim_start().starts_with("```") {
+            in_code = !in_code;
+            continue;
+        }
+        if in_code {
+            out.push(Line::styled(
+                text::truncate(&format!("  {raw}"), width),
+                theme.hint(),
+            ));
+            continue;
+        }
+        let heading = raw.starts_with('#');
+        let style = if heading { theme.bold() } else { theme.plain() };
+        let shown = if heading {
+            raw.trim_start_matches('#').trim()
+        } else {
+            raw
+        };
+        if shown.is_empty() {
+            out.push(Line::raw(""));
+            continue;
+        }
+        out.extend(
+            text::wrap(shown, width)
+                .into_iter()
+                .map(|l| Line::styled(l, style)),
+        );
+    }
+    out
+}

@@ -1,0 +1,198 @@
+//! Modal overlays: the help, an engine error (§10: code, message, hint),
+//! the uninstall confirmation, the masked secret input (§8.5 step 4) and
+//! the exec form (§6.2).
+
+use crate::tui::app::{App, Dialog, ExecForm, SecretPrompt, arg_summary};
+use crate::tui::keymap::HELP;
+use crate::tui::text;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph};
+
+pub fn draw(frame: &mut Frame<'_>, screen: Rect, app: &App, dialog: &Dialog) {
+    let width = screen.width.saturating_sub(4).min(76);
+    let inner_w = width.saturating_sub(4) as usize;
+    let (title, lines) = match dialog {
+        Dialog::Help => ("Keys".to_string(), help(app, inner_w)),
+        Dialog::Error(err) => {
+            let theme = app.theme();
+            let mut lines = vec![Line::styled(err.code.as_str().to_string(), theme.bad())];
+            lines.extend(wrap(&err.message, inner_w, Style::new()));
+            if let Some(hint) = &err.context.hint {
+                lines.push(Line::raw(""));
+                lines.extend(wrap(&format!("hint: {hint}"), inner_w, theme.hint()));
+            }
+            lines.push(Line::raw(""));
+            lines.push(Line::styled("any key closes", theme.dim()));
+            ("Error".to_string(), lines)
+        }
+        Dialog::ConfirmUninstall { ids } => {
+            let theme = app.theme();
+            let mut lines = wrap(
+                &format!("Uninstall {}?", ids.join(", ")),
+                inner_w,
+                theme.bold(),
+            );
+            lines.extend(wrap(
+                "This removes the installed files, the Skill copy and any stored secret.",
+                inner_w,
+                Style::new(),
+            ));
+            lines.push(Line::raw(""));
+            lines.push(Line::from(vec![
+                Span::styled("y", theme.key()),
+                Span::raw(" uninstall   "),
+                Span::styled("n", theme.key()),
+                Span::raw(" / "),
+                Span::styled("Esc", theme.key()),
+                Span::raw(" keep"),
+            ]));
+            ("Uninstall".to_string(), lines)
+        }
+        Dialog::Secret(prompt) => (
+            format!("Connect {}", prompt.pack_id),
+            secret(app, prompt, inner_w),
+        ),
+        Dialog::ExecForm(form) => (
+            format!("Run {} {}", form.pack_id, form.verb),
+            exec_form(app, form, inner_w),
+        ),
+    };
+    let height = (lines.len() as u16 + 2).min(screen.height);
+    let area = Rect::new(
+        screen.x + (screen.width.saturating_sub(width)) / 2,
+        screen.y + (screen.height.saturating_sub(height)) / 2,
+        width,
+        height,
+    );
+    let theme = app.theme();
+    let block = Block::new()
+        .borders(Borders::ALL)
+        .border_style(theme.focus_border())
+        .title(Line::styled(format!(" {title} "), theme.title()));
+    let inner = block.inner(area);
+    frame.render_widget(Clear, area);
+    frame.render_widget(block, area);
+    let padded = Rect::new(
+        inner.x + 1,
+        inner.y,
+        inner.width.saturating_sub(2),
+        inner.height,
+    );
+    frame.render_widget(Paragraph::new(lines), padded);
+}
+
+fn wrap<'a>(s: &str, width: usize, style: Style) -> Vec<Line<'a>> {
+    text::wrap(s, width)
+        .into_iter()
+        .map(|l| Line::styled(l, style))
+        .collect()
+}
+
+fn help<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
+    let theme = app.theme();
+    let key_w = HELP.iter().map(|(k, _)| text::width(k)).max().unwrap_or(4) + 2;
+    let mut lines: Vec<Line<'a>> = HELP
+        .iter()
+        .map(|(key, what)| {
+            Line::from(vec![
+                Span::styled(text::fit(key, key_w), theme.key()),
+                Span::raw(text::truncate(what, width.saturating_sub(key_w))),
+            ])
+        })
+        .collect();
+    lines.push(Line::raw(""));
+    lines.extend(wrap(
+        "Every action calls the same engine function as the hcpx command shown in Details.",
+        width,
+        theme.dim(),
+    ));
+    lines.push(Line::styled("any key closes", theme.dim()));
+    lines
+}
+
+fn secret<'a>(app: &App, prompt: &SecretPrompt, width: usize) -> Vec<Line<'a>> {
+    let theme = app.theme();
+    let mut lines = wrap(&prompt.prompt, width, theme.bold());
+    lines.extend(wrap(
+        &format!(
+            "Stored in the store's secrets/ with mode 0600 and passed to commands as {}; never shown.",
+            prompt.name
+        ),
+        width,
+        theme.dim(),
+    ));
+    lines.push(Line::raw(""));
+    // Only the length of the input is ever drawn, never its characters.
+    let masked = "•".repeat(prompt.typed().min(width.saturating_sub(4)));
+    lines.push(Line::from(vec![
+        Span::styled("> ", theme.key()),
+        Span::styled(format!("{masked}▏"), theme.bold()),
+    ]));
+    lines.push(Line::raw(""));
+    lines.push(Line::from(vec![
+        Span::styled("Enter", theme.key()),
+        Span::raw(" connect   "),
+        Span::styled("Esc", theme.key()),
+        Span::raw(" cancel"),
+    ]));
+    lines
+}
+
+fn exec_form<'a>(app: &App, form: &ExecForm, width: usize) -> Vec<Line<'a>> {
+    let theme = app.theme();
+    let mut lines = wrap(
+        &format!("{} (effect {})", form.summary, form.effect),
+        width,
+        theme.dim(),
+    );
+    lines.push(Line::raw(""));
+    let name_w = form
+        .fields
+        .iter()
+        .map(|f| text::width(&f.arg.name))
+        .max()
+        .unwrap_or(4);
+    for (i, field) in form.fields.iter().enumerate() {
+        let focused = i == form.focus;
+        let cursor = if focused { "▏" } else { "" };
+        let value_w = width.saturating_sub(name_w + 4);
+        lines.push(Line::from(vec![
+            Span::styled(if focused { "▶ " } else { "  " }, theme.key()),
+            Span::styled(text::fit(&field.arg.name, name_w), theme.bold()),
+            Span::raw(" "),
+            Span::styled(
+                text::truncate(&format!("{}{cursor}", field.value), value_w),
+                if focused {
+                    theme.selected()
+                } else {
+                    Style::new()
+                },
+            ),
+        ]));
+        let mut about = arg_summary(&field.arg);
+        if let Some(d) = &field.arg.description {
+            about.push_str(" — ");
+            about.push_str(d);
+        }
+        lines.extend(wrap(
+            &format!("{}{about}", " ".repeat(name_w + 3)),
+            width,
+            theme.dim(),
+        ));
+    }
+    lines.push(Line::raw(""));
+    lines.push(Line::from(vec![
+        Span::styled("Enter", theme.key()),
+        Span::raw(" run   "),
+        Span::styled("Tab ↑↓", theme.key()),
+        Span::raw(" field   "),
+        Span::styled("Esc", theme.key()),
+        Span::raw(" cancel   "),
+        Span::styled("empty", theme.key()),
+        Span::raw(" = default"),
+    ]));
+    lines
+}

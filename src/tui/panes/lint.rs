@@ -1,0 +1,108 @@
+//! Lint results of the selected pack (HCP.md §10.4, §10.5): each finding in
+//! the CLI's text form `FILE:LINE:COL: SEVERITY[RULE]: MESSAGE` with its
+//! hint; a clean pack says so. The report is the installed copy's, else the
+//! catalog copy's, as the engine linted it (again on `l`, and after
+//! install).
+
+use crate::engine::diagnostic::Diagnostic;
+use crate::tui::action::Pane;
+use crate::tui::app::App;
+use crate::tui::text;
+use crate::tui::ui::pane_block;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::Line;
+use ratatui::widgets::Paragraph;
+
+pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
+    let block = pane_block(app, Pane::Lint, Vec::new());
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let lines = lines(app, inner.width as usize);
+    let scroll = (app.scroll_lint as usize).min(lines.len().saturating_sub(1));
+    let shown: Vec<Line<'_>> = lines
+        .into_iter()
+        .skip(scroll)
+        .take(inner.height as usize)
+        .collect();
+    frame.render_widget(Paragraph::new(shown), inner);
+}
+
+/// The location of a finding: `file:line:col`, `file:line` or `file`.
+pub fn location(d: &Diagnostic) -> String {
+    match (d.line, d.column) {
+        (Some(l), Some(c)) => format!("{}:{l}:{c}", d.file),
+        (Some(l), None) => format!("{}:{l}", d.file),
+        _ => d.file.clone(),
+    }
+}
+
+fn lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
+    let theme = app.theme();
+    let Some(entry) = app.selected_view() else {
+        return match app.selected_row() {
+            Some(row) => vec![Line::styled(format!("reading {}…", row.id()), theme.dim())],
+            None => Vec::new(),
+        };
+    };
+    let Some(report) = entry.view.report() else {
+        return vec![Line::styled("no lint report", theme.dim())];
+    };
+    let copy = if entry.view.installed.is_some() {
+        "installed copy"
+    } else {
+        "catalog copy"
+    };
+    let (errors, warnings) = (report.errors(), report.warnings());
+    let mut out: Vec<Line<'a>> = Vec::new();
+    let summary = if report.diagnostics.is_empty() {
+        format!(
+            "✓ {} is clean: no errors, no warnings ({copy}; l lints again)",
+            entry.id()
+        )
+    } else {
+        format!(
+            "{} {}: {errors} error(s), {warnings} warning(s) ({copy}; l lints again)",
+            if errors > 0 { "✗" } else { "!" },
+            entry.id()
+        )
+    };
+    let style = if errors > 0 {
+        theme.bad()
+    } else if warnings > 0 {
+        theme.warning()
+    } else {
+        theme.good()
+    };
+    out.extend(
+        text::wrap(&summary, width)
+            .into_iter()
+            .map(|l| Line::styled(l, style)),
+    );
+    for d in &report.diagnostics {
+        let sev = if d.is_error() { "error" } else { "warning" };
+        let style = if d.is_error() {
+            theme.bad()
+        } else {
+            theme.warning()
+        };
+        out.push(Line::raw(""));
+        let head = format!("{}: {sev}[{}]: {}", location(d), d.rule.id(), d.message);
+        out.extend(
+            text::wrap(&head, width)
+                .into_iter()
+                .map(|l| Line::styled(l, style)),
+        );
+        if let Some(hint) = &d.hint {
+            for (n, hint_line) in hint.lines().enumerate() {
+                let prefix = if n == 0 { "  hint: " } else { "        " };
+                out.extend(
+                    text::wrap(&format!("{prefix}{hint_line}"), width)
+                        .into_iter()
+                        .map(|l| Line::styled(l, theme.hint())),
+                );
+            }
+        }
+    }
+    out
+}

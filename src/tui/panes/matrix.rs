@@ -1,0 +1,216 @@
+//! The availability matrix of the selected pack (§11.2, §11.3): one row per
+//! command, one column per condition of §11.2 for the current principal,
+//! each cell ✓ or ✗, and under the table every unmet condition of the
+//! selected command in words with the command that fixes it. Everything
+//! shown comes from the engine's availability function (`pack_availability`)
+//! and `why`.
+
+use crate::engine::availability::{CommandAvailability, Condition, Status};
+use crate::engine::why;
+use crate::tui::action::Pane;
+use crate::tui::app::App;
+use crate::tui::text;
+use crate::tui::theme::check;
+use crate::tui::ui::{self, pane_block, pane_title};
+use crate::tui::worker::Entry;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+const EFFECT_W: usize = 6;
+/// Each condition column: its name and its width with one space.
+const COLUMNS: [(&str, usize); 5] = [
+    ("activated", 10),
+    ("connected", 10),
+    ("grant", 6),
+    ("adapter", 8),
+    ("executable", 11),
+];
+/// The same columns with short names, for narrow panes.
+const SHORT_COLUMNS: [(&str, usize); 5] = [
+    ("act", 4),
+    ("conn", 5),
+    ("grant", 6),
+    ("adapt", 6),
+    ("exec", 5),
+];
+
+pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
+    let theme = app.theme();
+    let mut title = vec![pane_title(app, Pane::Matrix)];
+    if let Some(entry) = app.selected_row() {
+        title.push(Span::raw(format!(" {}", entry.id())));
+        title.push(Span::styled(
+            format!(" · principal {}", app.config.principal),
+            theme.dim(),
+        ));
+    }
+    let block = pane_block(app, Pane::Matrix, title);
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let Some(entry) = app.selected_view() else {
+        let msg = match app.selected_row() {
+            Some(row) => format!("reading {}…", row.id()),
+            None if app.loaded => "no pack selected".into(),
+            None => String::new(),
+        };
+        frame.render_widget(Paragraph::new(Line::styled(msg, theme.dim())), inner);
+        return;
+    };
+    let width = inner.width as usize;
+    let height = inner.height as usize;
+    let avail = &entry.avail;
+    let mut lines: Vec<Line<'_>> = Vec::new();
+
+    if avail.commands.is_empty() {
+        lines.extend(pack_level(app, entry, width));
+        frame.render_widget(Paragraph::new(lines), inner);
+        return;
+    }
+
+    let longest = avail
+        .commands
+        .iter()
+        .map(|c| text::width(&c.verb_key))
+        .max()
+        .unwrap_or(7)
+        .max(7);
+    let fixed = |cols: &[(&str, usize)]| EFFECT_W + 1 + cols.iter().map(|(_, w)| w).sum::<usize>();
+    let columns = if 2 + longest + fixed(&COLUMNS) <= width {
+        COLUMNS
+    } else {
+        SHORT_COLUMNS
+    };
+    let key_w = longest.min(width.saturating_sub(fixed(&columns) + 2).max(6));
+    let mut header = format!(
+        "  {} {}",
+        text::fit("COMMAND", key_w),
+        text::fit("EFFECT", EFFECT_W)
+    );
+    for (name, w) in columns {
+        header.push(' ');
+        header.push_str(&text::fit(name, w - 1));
+    }
+    lines.push(Line::styled(text::fit(&header, width), theme.dim()));
+
+    let (rows, first) = ui::matrix_window(app);
+    for (i, cmd) in avail.commands.iter().enumerate().skip(first).take(rows) {
+        let selected = i == app.matrix_selected;
+        let base = if selected {
+            theme.selected()
+        } else {
+            Style::new()
+        };
+        let mut spans = vec![
+            Span::styled(if selected { "▶ " } else { "  " }, base),
+            Span::styled(text::fit(&cmd.verb_key, key_w), base.patch(theme.bold())),
+            Span::styled(format!(" {}", text::fit(cmd.effect, EFFECT_W)), base),
+        ];
+        let cells = Condition::ALL
+            .iter()
+            .map(|c| cmd.meets(*c))
+            .chain([cmd.executable]);
+        for (ok, (_, w)) in cells.zip(columns) {
+            let style = if ok { theme.good() } else { theme.bad() };
+            spans.push(Span::styled(" ", base));
+            spans.push(Span::styled(text::fit(check(ok), w - 1), base.patch(style)));
+        }
+        lines.push(Line::from(spans));
+    }
+
+    // Every unmet condition of the selected command, in words.
+    let Some(cmd) = avail.commands.get(app.matrix_selected) else {
+        frame.render_widget(Paragraph::new(lines), inner);
+        return;
+    };
+    let room = height.saturating_sub(lines.len());
+    let mut why_lines = pack_level(app, entry, width);
+    if avail.installed {
+        // A pack that is not installed has one reason, said above.
+        why_lines.extend(reasons(app, entry, cmd, width));
+    }
+    lines.extend(why_lines.into_iter().take(room));
+    frame.render_widget(Paragraph::new(lines), inner);
+}
+
+/// What holds the whole pack back (not installed, broken), if anything.
+fn pack_level<'a>(app: &App, entry: &Entry, width: usize) -> Vec<Line<'a>> {
+    let theme = app.theme();
+    let avail = &entry.avail;
+    let manifest = entry.view.manifest();
+    if avail.installed && avail.status != Status::Unavailable && !avail.commands.is_empty() {
+        return Vec::new();
+    }
+    let dir = entry.view.dir().map(|d| d.display().to_string());
+    let why = why::explain(avail, manifest, None, &app.config.principal, dir.as_deref());
+    let mark = if why.executable { "✓" } else { "✗" };
+    let style = if why.executable {
+        theme.good()
+    } else {
+        theme.bad()
+    };
+    let mut out: Vec<Line<'a>> = text::wrap(&format!("{mark} {}", why.explanation), width)
+        .into_iter()
+        .map(|l| Line::styled(l, style))
+        .collect();
+    if let Some(fix) = why.fix.filter(|_| avail.status != Status::Unavailable) {
+        out.extend(fix_lines(app, &fix, width));
+    }
+    for problem in avail.problems.iter().skip(1) {
+        out.extend(
+            text::wrap(&format!("  {problem}"), width)
+                .into_iter()
+                .map(|l| Line::styled(l, theme.dim())),
+        );
+    }
+    out
+}
+
+/// The selected command's reasons, each in words and with its fix.
+fn reasons<'a>(app: &App, entry: &Entry, cmd: &CommandAvailability, width: usize) -> Vec<Line<'a>> {
+    let theme = app.theme();
+    let principal = &app.config.principal;
+    if cmd.executable {
+        return text::wrap(
+            &format!(
+                "✓ {} {} is executable for `{principal}` (x runs it)",
+                entry.id(),
+                cmd.verb_key
+            ),
+            width,
+        )
+        .into_iter()
+        .map(|l| Line::styled(l, theme.good()))
+        .collect();
+    }
+    let mut out = Vec::new();
+    for reason in &cmd.reasons {
+        let (words, fix) = why::describe(
+            reason,
+            entry.id(),
+            &cmd.verb_key,
+            entry.view.manifest(),
+            principal,
+        );
+        let column = reason.condition().map_or("executable", Condition::as_str);
+        out.extend(
+            text::wrap(&format!("✗ {column}: {words} [{reason}]"), width)
+                .into_iter()
+                .map(|l| Line::styled(l, theme.bad())),
+        );
+        if let Some(fix) = fix {
+            out.extend(fix_lines(app, &fix, width));
+        }
+    }
+    out
+}
+
+fn fix_lines<'a>(app: &App, fix: &str, width: usize) -> Vec<Line<'a>> {
+    let theme = app.theme();
+    text::wrap(&format!("  fix: {fix}"), width)
+        .into_iter()
+        .map(|l| Line::styled(l, theme.hint()))
+        .collect()
+}

@@ -1,0 +1,10 @@
+//! One file per pane and the overlays. Each `draw` only reads the [`App`].
+//!
+//! [`App`]: crate::tui::app::App
+
+pub mod browser;
+pub mod details;
+pub mod dialog;
+pub mod lint;
+pub mod matrix;
+pub mod output;

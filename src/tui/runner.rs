@@ -1,0 +1,252 @@
+//! The event loop. One task `select!`s over terminal events (crossterm's
+//! `EventStream`), a tick, and the channel the workers report on; each
+//! becomes an [`Action`] for `App::update`, whose jobs run on tokio's
+//! blocking pool. Redraws are coalesced: at most one frame every
+//! [`FRAME`], and only when something changed.
+//!
+//! The same [`Runner`] drives any ratatui backend: tests use `TestBackend`
+//! and [`run_headless`] (or [`Runner::dispatch`] and [`Runner::settle`]).
+
+use crate::engine::lifecycle::Engine;
+use crate::tui::action::Action;
+use crate::tui::app::App;
+use crate::tui::keymap;
+use crate::tui::ui;
+use crate::tui::worker::{self, Job, JobResult};
+use crossterm::event::Event;
+use futures::{Stream, StreamExt};
+use ratatui::Terminal;
+use ratatui::backend::Backend;
+use std::io;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
+use tokio::time::{Instant, MissedTickBehavior};
+
+/// The clock: spinner frames, and every tenth tick a look at the store.
+pub const TICK: Duration = Duration::from_millis(100);
+/// The shortest time between two frames.
+pub const FRAME: Duration = Duration::from_millis(16);
+/// How long [`Runner::settle`] waits for one worker before giving up.
+const SETTLE_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// The app, its terminal, and the workers' channel.
+pub struct Runner<B: Backend> {
+    pub app: App,
+    pub terminal: Terminal<B>,
+    engine: Arc<Engine>,
+    tx: UnboundedSender<Action>,
+    rx: UnboundedReceiver<Action>,
+    in_flight: usize,
+    dirty: bool,
+    last_draw: Option<Instant>,
+    /// Frames drawn (for tests and benchmarks).
+    pub frames: u64,
+    /// The loader thread's queue (see [`is_heavy`]).
+    heavy: std::sync::mpsc::Sender<Job>,
+}
+
+/// Jobs that read every catalog pack (the snapshot; `install ID`, which
+/// looks the id up in the catalogs) run one at a time on one long-lived
+/// thread. Their large short-lived allocations then always reuse that
+/// thread's memory instead of each leaving a copy resident in another
+/// thread's allocator arena.
+fn is_heavy(job: &Job) -> bool {
+    matches!(job, Job::Load | Job::Stage { .. })
+}
+
+/// Runs `job`, catching a panic, and reports the result on `tx`.
+fn run_job(engine: &Engine, job: Job, tx: &UnboundedSender<Action>) {
+    let label = job.label();
+    let run = std::panic::AssertUnwindSafe(|| worker::run(engine, job, tx));
+    let result = std::panic::catch_unwind(run).unwrap_or_else(|_| {
+        tracing::error!(job = %label, "a worker panicked");
+        JobResult::Panicked(format!("hcpx tui: a worker panicked while {label}"))
+    });
+    let _ = tx.send(Action::Done(result));
+}
+
+/// Starts the loader thread; it ends when its queue's sender is dropped.
+fn start_loader(engine: Arc<Engine>, tx: UnboundedSender<Action>) -> std::sync::mpsc::Sender<Job> {
+    let (heavy, jobs) = std::sync::mpsc::channel::<Job>();
+    let spawned = std::thread::Builder::new()
+        .name("hcpx-loader".into())
+        .spawn(move || {
+            for job in jobs {
+                run_job(&engine, job, &tx);
+            }
+        });
+    if let Err(err) = spawned {
+        tracing::error!(%err, "cannot start the loader thread");
+    }
+    heavy
+}
+
+fn backend_error(err: impl std::fmt::Display) -> io::Error {
+    io::Error::other(err.to_string())
+}
+
+impl<B: Backend> Runner<B> {
+    /// A runner for `app` on `terminal`; nothing starts until [`start`].
+    ///
+    /// [`start`]: Runner::start
+    pub fn new(engine: Engine, mut app: App, terminal: Terminal<B>) -> Self {
+        if let Ok(size) = terminal.size() {
+            app.size = (size.width, size.height);
+        }
+        let (tx, rx) = unbounded_channel();
+        let engine = Arc::new(engine);
+        let heavy = start_loader(Arc::clone(&engine), tx.clone());
+        Runner {
+            app,
+            terminal,
+            engine,
+            heavy,
+            tx,
+            rx,
+            in_flight: 0,
+            dirty: true,
+            last_draw: None,
+            frames: 0,
+        }
+    }
+
+    /// Starts the first jobs (the snapshot load). Needs a tokio runtime.
+    pub fn start(&mut self) {
+        let jobs = self.app.init();
+        self.spawn_all(jobs);
+        self.dirty = true;
+    }
+
+    /// Feeds one action to `update` and starts the work it asks for.
+    pub fn dispatch(&mut self, action: Action) {
+        let tick = matches!(action, Action::Tick);
+        if matches!(action, Action::Done(_)) {
+            self.in_flight = self.in_flight.saturating_sub(1);
+        }
+        let jobs = self.app.update(action);
+        self.spawn_all(jobs);
+        if !tick || self.app.is_animating() {
+            self.dirty = true;
+        }
+    }
+
+    /// Turns a terminal event into an action and dispatches it.
+    pub fn handle_event(&mut self, event: &Event) {
+        if let Some(action) = keymap::action_for(&self.app, event) {
+            self.dispatch(action);
+        }
+    }
+
+    fn spawn_all(&mut self, jobs: Vec<Job>) {
+        for job in jobs {
+            self.spawn(job);
+        }
+    }
+
+    fn spawn(&mut self, job: Job) {
+        self.in_flight += 1;
+        if is_heavy(&job) {
+            if let Err(std::sync::mpsc::SendError(job)) = self.heavy.send(job) {
+                // No loader thread: run it on the blocking pool instead.
+                self.spawn_blocking(job);
+            }
+            return;
+        }
+        self.spawn_blocking(job);
+    }
+
+    fn spawn_blocking(&self, job: Job) {
+        let engine = Arc::clone(&self.engine);
+        let tx = self.tx.clone();
+        tokio::task::spawn_blocking(move || run_job(&engine, job, &tx));
+    }
+
+    /// Draws a frame from the state.
+    pub fn draw(&mut self) -> io::Result<()> {
+        let app = &self.app;
+        self.terminal
+            .draw(|frame| ui::draw(frame, app))
+            .map_err(backend_error)?;
+        self.dirty = false;
+        self.last_draw = Some(Instant::now());
+        self.frames += 1;
+        Ok(())
+    }
+
+    /// Whether a redraw is due.
+    pub fn is_dirty(&self) -> bool {
+        self.dirty
+    }
+
+    /// Jobs still running.
+    pub fn in_flight(&self) -> usize {
+        self.in_flight
+    }
+
+    /// Handles worker results until no job runs, or one waits for the
+    /// masked input; then draws.
+    pub async fn settle(&mut self) -> io::Result<()> {
+        loop {
+            while let Ok(action) = self.rx.try_recv() {
+                self.dispatch(action);
+            }
+            if self.in_flight == 0 || self.app.awaits_input() {
+                break;
+            }
+            match tokio::time::timeout(SETTLE_TIMEOUT, self.rx.recv()).await {
+                Ok(Some(action)) => self.dispatch(action),
+                _ => break,
+            }
+        }
+        self.draw()
+    }
+
+    /// The interactive loop, until the app quits or `events` ends.
+    pub async fn run<S>(&mut self, mut events: S) -> io::Result<()>
+    where
+        S: Stream<Item = io::Result<Event>> + Unpin,
+    {
+        self.start();
+        // The first frame at once: "loading…" until the snapshot arrives.
+        self.draw()?;
+        let mut ticker = tokio::time::interval(TICK);
+        ticker.set_missed_tick_behavior(MissedTickBehavior::Skip);
+        while !self.app.quit {
+            let next_frame = self.last_draw.map_or_else(Instant::now, |t| t + FRAME);
+            tokio::select! {
+                event = events.next() => match event {
+                    Some(Ok(event)) => self.handle_event(&event),
+                    Some(Err(err)) => return Err(err),
+                    None => break,
+                },
+                _ = ticker.tick() => self.dispatch(Action::Tick),
+                Some(action) = self.rx.recv() => self.dispatch(action),
+                _ = tokio::time::sleep_until(next_frame), if self.dirty => self.draw()?,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The headless loop: starts the app, then for each event handles it, lets
+/// the work it started finish, and draws, so the screen and the store can
+/// be checked after any step. Stops early when the app quits.
+pub async fn run_headless<B, I>(runner: &mut Runner<B>, events: I) -> io::Result<()>
+where
+    B: Backend,
+    I: IntoIterator<Item = Event>,
+{
+    if !runner.app.loaded && !runner.app.loading {
+        runner.start();
+    }
+    runner.settle().await?;
+    for event in events {
+        if runner.app.quit {
+            break;
+        }
+        runner.handle_event(&event);
+        runner.settle().await?;
+    }
+    Ok(())
+}

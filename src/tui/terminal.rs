@@ -1,0 +1,50 @@
+//! Terminal setup and restore: raw mode, the alternate screen and mouse
+//! capture on the way in; all of it undone on quit, on error (a guard's
+//! `Drop`) and on panic (a hook that restores before the report prints).
+
+use crossterm::cursor::Show;
+use crossterm::event::{DisableMouseCapture, EnableMouseCapture};
+use crossterm::execute;
+use crossterm::terminal::{
+    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+};
+use ratatui::Terminal;
+use ratatui::backend::CrosstermBackend;
+use std::io::{self, Stdout, stdout};
+
+pub type Tui = Terminal<CrosstermBackend<Stdout>>;
+
+/// Restores the terminal when dropped: on every way out of the TUI.
+#[derive(Debug)]
+pub struct Guard;
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        restore();
+    }
+}
+
+/// Switches the terminal to the TUI's mode. Create a [`Guard`] first.
+pub fn enter() -> io::Result<Tui> {
+    enable_raw_mode()?;
+    execute!(stdout(), EnterAlternateScreen, EnableMouseCapture)?;
+    let mut terminal = Terminal::new(CrosstermBackend::new(stdout()))?;
+    terminal.hide_cursor()?;
+    terminal.clear()?;
+    Ok(terminal)
+}
+
+/// Puts the terminal back as it was. Safe to call more than once.
+pub fn restore() {
+    let _ = execute!(stdout(), DisableMouseCapture, LeaveAlternateScreen, Show);
+    let _ = disable_raw_mode();
+}
+
+/// Restores the terminal before any panic report is printed.
+pub fn install_panic_hook() {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        restore();
+        previous(info);
+    }));
+}

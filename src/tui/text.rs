@@ -1,0 +1,159 @@
+//! Small text helpers for the panes: display-width truncation and padding,
+//! word wrapping, and shell quoting for the equivalent `hcpx` commands.
+
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+
+/// The display width of `s`.
+pub fn width(s: &str) -> usize {
+    UnicodeWidthStr::width(s)
+}
+
+/// `s` cut to at most `max` columns, ending in `…` when cut. Control
+/// characters are shown as `?` so pack text can never move the cursor.
+pub fn truncate(s: &str, max: usize) -> String {
+    let mut out = String::new();
+    let mut used = 0;
+    let total = width_clean(s);
+    let budget = if total > max {
+        max.saturating_sub(1)
+    } else {
+        max
+    };
+    for c in s.chars() {
+        let c = clean(c);
+        let w = c.width().unwrap_or(0);
+        if used + w > budget {
+            break;
+        }
+        out.push(c);
+        used += w;
+    }
+    if total > max && max > 0 {
+        out.push('…');
+    }
+    out
+}
+
+fn clean(c: char) -> char {
+    if c.is_control() { '?' } else { c }
+}
+
+fn width_clean(s: &str) -> usize {
+    s.chars().map(|c| clean(c).width().unwrap_or(0)).sum()
+}
+
+/// `s` truncated and padded with spaces to exactly `cols` columns.
+pub fn fit(s: &str, cols: usize) -> String {
+    let mut out = truncate(s, cols);
+    let w = width(&out);
+    out.extend(std::iter::repeat_n(' ', cols.saturating_sub(w)));
+    out
+}
+
+/// The first line of `s`, trimmed.
+pub fn first_line(s: &str) -> &str {
+    s.lines().next().unwrap_or("").trim()
+}
+
+/// Wraps `text` at word boundaries into lines of at most `cols` columns;
+/// words longer than a line are cut. Blank lines are kept.
+pub fn wrap(text: &str, cols: usize) -> Vec<String> {
+    let cols = cols.max(1);
+    let mut out = Vec::new();
+    for raw in text.lines() {
+        let raw = raw.trim_end();
+        if raw.is_empty() {
+            out.push(String::new());
+            continue;
+        }
+        let indent: String = raw.chars().take_while(|c| *c == ' ').collect();
+        let mut line = String::new();
+        for word in raw.split(' ').filter(|w| !w.is_empty()) {
+            let word: String = word.chars().map(clean).collect();
+            let lead = if line.is_empty() {
+                indent.as_str()
+            } else {
+                " "
+            };
+            if !line.is_empty() && width(&line) + width(lead) + width(&word) > cols {
+                out.push(std::mem::take(&mut line));
+            }
+            let lead = if line.is_empty() {
+                indent.as_str()
+            } else {
+                " "
+            };
+            line.push_str(lead);
+            line.push_str(&word);
+            while width(&line) > cols {
+                let head = truncate_exact(&line, cols);
+                let rest = line[head.len()..].to_string();
+                out.push(head);
+                line = rest;
+            }
+        }
+        if !line.is_empty() {
+            out.push(line);
+        }
+    }
+    out
+}
+
+/// The longest prefix of `s` of at most `cols` columns (no ellipsis).
+fn truncate_exact(s: &str, cols: usize) -> String {
+    let mut used = 0;
+    let mut out = String::new();
+    for c in s.chars() {
+        let w = c.width().unwrap_or(0);
+        if used + w > cols {
+            break;
+        }
+        used += w;
+        out.push(c);
+    }
+    if out.is_empty() {
+        out.extend(s.chars().next());
+    }
+    out
+}
+
+/// Quotes `word` for a POSIX shell when it needs it.
+pub fn shell_quote(word: &str) -> String {
+    let safe = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,@%+".contains(c));
+    if safe {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn truncates_with_an_ellipsis_only_when_cut() {
+        assert_eq!(truncate("abcdef", 6), "abcdef");
+        assert_eq!(truncate("abcdefg", 6), "abcde…");
+        assert_eq!(truncate("a\u{1b}[2Jb", 10), "a?[2Jb");
+        assert_eq!(fit("ab", 4), "ab  ");
+    }
+
+    #[test]
+    fn wraps_at_words_and_cuts_long_words() {
+        assert_eq!(wrap("one two three", 7), vec!["one two", "three"]);
+        assert_eq!(wrap("abcdefghij", 4), vec!["abcd", "efgh", "ij"]);
+        assert_eq!(wrap("a\n\nb", 5), vec!["a", "", "b"]);
+        assert_eq!(wrap("  indented text", 20), vec!["  indented text"]);
+    }
+
+    #[test]
+    fn quotes_only_what_a_shell_would_split() {
+        assert_eq!(shell_quote("tz=UTC"), "tz=UTC");
+        assert_eq!(shell_quote("msg=hello world"), "'msg=hello world'");
+        assert_eq!(shell_quote("it's"), r"'it'\''s'");
+    }
+}

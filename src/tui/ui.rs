@@ -1,0 +1,321 @@
+//! The screen: where each pane goes ([`areas`], also used by `update` to
+//! map clicks and to scroll), and [`draw`], which only reads the state.
+//!
+//! ```text
+//! ┌ Packs ─────────────┐┌ Availability ───────────────┐
+//! │ browser            ││ matrix                      │
+//! │                    │└─────────────────────────────┘
+//! │                    │┌ Details │ Lint │ Output ────┐
+//! │                    ││ the tab in front            │
+//! └────────────────────┘└─────────────────────────────┘
+//!  status line                                 spinner
+//!  key bar
+//! ```
+
+use crate::tui::action::Pane;
+use crate::tui::app::App;
+use crate::tui::keymap::KEY_BAR;
+use crate::tui::panes;
+use crate::tui::text;
+use crate::tui::theme::SPINNER;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Modifier;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph};
+
+/// Below this size the TUI shows only a message.
+pub const MIN_WIDTH: u16 = 60;
+pub const MIN_HEIGHT: u16 = 15;
+
+/// Where everything goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Areas {
+    pub browser: Rect,
+    pub matrix: Rect,
+    pub lower: Rect,
+    pub status: Rect,
+    pub keybar: Rect,
+}
+
+/// The areas for the app's terminal size; `None` below the minimum.
+pub fn areas(app: &App) -> Option<Areas> {
+    areas_in(Rect::new(0, 0, app.size.0, app.size.1))
+}
+
+/// The areas inside `area`; `None` below the minimum.
+pub fn areas_in(area: Rect) -> Option<Areas> {
+    let (w, h) = (area.width, area.height);
+    if w < MIN_WIDTH || h < MIN_HEIGHT {
+        return None;
+    }
+    let main_h = h - 2;
+    let browser_w = (w * 2 / 5).max(30).min(w - 30);
+    let right_w = w - browser_w;
+    let matrix_h = (main_h * 2 / 5).max(6);
+    let (x, y) = (area.x, area.y);
+    Some(Areas {
+        browser: Rect::new(x, y, browser_w, main_h),
+        matrix: Rect::new(x + browser_w, y, right_w, matrix_h),
+        lower: Rect::new(x + browser_w, y + matrix_h, right_w, main_h - matrix_h),
+        status: Rect::new(x, y + main_h, w, 1),
+        keybar: Rect::new(x, y + main_h + 1, w, 1),
+    })
+}
+
+/// Whether the browser shows the filter input line.
+pub fn shows_filter(app: &App) -> bool {
+    app.filter.editing || !app.filter.query.is_empty()
+}
+
+/// How many pack rows the browser shows.
+pub fn browser_rows(app: &App) -> usize {
+    areas(app).map_or(0, |a| {
+        let chrome = 3 + u16::from(shows_filter(app));
+        a.browser.height.saturating_sub(chrome) as usize
+    })
+}
+
+/// The first screen row of the browser's pack rows.
+fn browser_first_row(app: &App, a: &Areas) -> u16 {
+    a.browser.y + 2 + u16::from(shows_filter(app))
+}
+
+/// The index into `visible` of the browser row at screen row `row`.
+pub fn browser_row_at(app: &App, row: u16) -> Option<usize> {
+    let a = areas(app)?;
+    let first = browser_first_row(app, &a);
+    if row < first || row >= first + browser_rows(app) as u16 {
+        return None;
+    }
+    let i = app.offset + (row - first) as usize;
+    (i < app.visible.len()).then_some(i)
+}
+
+/// How many command rows the matrix shows, and the first one.
+pub fn matrix_window(app: &App) -> (usize, usize) {
+    let Some(a) = areas(app) else { return (0, 0) };
+    let inner = a.matrix.height.saturating_sub(2) as usize;
+    let commands = app.selected_view().map_or(0, |e| e.avail.commands.len());
+    // Header, then rows, leaving at least two lines for the reasons.
+    let rows = commands.min(inner.saturating_sub(3)).max(1);
+    let first = app.matrix_selected.saturating_sub(rows - 1);
+    (rows, first)
+}
+
+/// The command index of the matrix row at screen row `row`.
+pub fn matrix_row_at(app: &App, row: u16) -> Option<usize> {
+    let a = areas(app)?;
+    let first_row = a.matrix.y + 2;
+    let (rows, first) = matrix_window(app);
+    if row < first_row || row >= first_row + rows as u16 {
+        return None;
+    }
+    let i = first + (row - first_row) as usize;
+    let commands = app.selected_view()?.avail.commands.len();
+    (i < commands).then_some(i)
+}
+
+/// The pane at a screen position.
+pub fn pane_at(app: &App, column: u16, row: u16) -> Option<Pane> {
+    let a = areas(app)?;
+    let hit = |r: Rect| column >= r.x && column < r.right() && row >= r.y && row < r.bottom();
+    if hit(a.browser) {
+        Some(Pane::Browser)
+    } else if hit(a.matrix) {
+        Some(Pane::Matrix)
+    } else if hit(a.lower) {
+        Some(app.lower)
+    } else {
+        None
+    }
+}
+
+/// The lower area's tabs: each pane with its title's column and width.
+pub fn lower_tabs(lower: Rect) -> Vec<(Pane, u16, u16)> {
+    let mut x = lower.x + 1;
+    let mut out = Vec::new();
+    for pane in [Pane::Details, Pane::Lint, Pane::Output] {
+        let w = pane.title().len() as u16 + 2;
+        out.push((pane, x, w));
+        x += w + 1;
+    }
+    out
+}
+
+/// The tab whose title is at a screen position.
+pub fn lower_tab_at(app: &App, column: u16, row: u16) -> Option<Pane> {
+    let a = areas(app)?;
+    if row != a.lower.y {
+        return None;
+    }
+    lower_tabs(a.lower)
+        .into_iter()
+        .find(|(_, x, w)| column >= *x && column < x + w)
+        .map(|(p, _, _)| p)
+}
+
+/// A pane's frame: focused panes get a bold, coloured border.
+pub fn pane_block<'a>(app: &App, pane: Pane, title: Vec<Span<'a>>) -> Block<'a> {
+    let theme = app.theme();
+    let focused = app.focus == pane && app.dialog.is_none();
+    let border = if focused {
+        theme.focus_border()
+    } else {
+        theme.border()
+    };
+    let mut spans = vec![Span::raw(" ")];
+    spans.extend(title);
+    spans.push(Span::raw(" "));
+    Block::new()
+        .borders(Borders::ALL)
+        .border_style(border)
+        .title(Line::from(spans))
+}
+
+/// The title of a pane: its name, bold, with a marker when focused.
+pub fn pane_title<'a>(app: &App, pane: Pane) -> Span<'a> {
+    let theme = app.theme();
+    let style = if app.focus == pane {
+        theme.title().add_modifier(Modifier::UNDERLINED)
+    } else {
+        theme.title()
+    };
+    Span::styled(pane.title(), style)
+}
+
+/// Draws the whole screen from the state.
+pub fn draw(frame: &mut Frame<'_>, app: &App) {
+    let area = frame.area();
+    let Some(a) = areas_in(area) else {
+        draw_too_small(frame, app);
+        return;
+    };
+    panes::browser::draw(frame, a.browser, app);
+    panes::matrix::draw(frame, a.matrix, app);
+    match app.lower {
+        Pane::Lint => panes::lint::draw(frame, a.lower, app),
+        Pane::Output => panes::output::draw(frame, a.lower, app),
+        _ => panes::details::draw(frame, a.lower, app),
+    }
+    draw_lower_tabs(frame, a.lower, app);
+    draw_status(frame, a.status, app);
+    draw_keybar(frame, a.keybar, app);
+    if let Some(dialog) = &app.dialog {
+        panes::dialog::draw(frame, area, app, dialog);
+    }
+}
+
+fn draw_lower_tabs(frame: &mut Frame<'_>, lower: Rect, app: &App) {
+    let theme = app.theme();
+    let buf = frame.buffer_mut();
+    for (pane, x, w) in lower_tabs(lower) {
+        if x + w >= lower.right() {
+            break;
+        }
+        let style = if pane == app.lower {
+            let s = theme.title().add_modifier(Modifier::REVERSED);
+            if app.focus == pane {
+                s.add_modifier(Modifier::UNDERLINED)
+            } else {
+                s
+            }
+        } else {
+            theme.dim()
+        };
+        buf.set_string(x, lower.y, format!(" {} ", pane.title()), style);
+        if x + w < lower.right() - 1 {
+            let border = if app.focus == app.lower && app.dialog.is_none() {
+                theme.focus_border()
+            } else {
+                theme.border()
+            };
+            buf.set_string(x + w, lower.y, "│", border);
+        }
+    }
+}
+
+fn draw_status(frame: &mut Frame<'_>, area: Rect, app: &App) {
+    let theme = app.theme();
+    let spinner = SPINNER[(app.ticks % SPINNER.len() as u64) as usize];
+    let right = match (&app.busy, app.loading) {
+        (Some(what), _) => format!("{spinner} {what}… "),
+        (None, true) => format!("{spinner} loading… "),
+        (None, false) => String::new(),
+    };
+    let right_w = text::width(&right);
+    let left_w = (area.width as usize).saturating_sub(right_w + 1);
+    let (left, style) = match &app.notice {
+        Some(n) => (
+            n.text.clone(),
+            if n.error { theme.bad() } else { theme.good() },
+        ),
+        None => (
+            format!(
+                "principal {} · {} pack{}{}",
+                app.config.principal,
+                app.entries.len(),
+                if app.entries.len() == 1 { "" } else { "s" },
+                if app.marked.is_empty() {
+                    String::new()
+                } else {
+                    format!(" · {} marked", app.marked.len())
+                }
+            ),
+            theme.dim(),
+        ),
+    };
+    let line = Line::from(vec![
+        Span::raw(" "),
+        Span::styled(text::fit(&left, left_w), style),
+        Span::styled(right, theme.hint()),
+    ]);
+    frame.render_widget(Paragraph::new(line), area);
+}
+
+fn draw_keybar(frame: &mut Frame<'_>, area: Rect, app: &App) {
+    let theme = app.theme();
+    let owned: Vec<(&str, &str)> = if app.filter.editing {
+        vec![
+            ("type", "filter"),
+            ("Enter", "keep"),
+            ("Esc", "clear"),
+            ("↑↓", "move"),
+        ]
+    } else {
+        KEY_BAR.to_vec()
+    };
+    let mut spans = vec![Span::raw(" ")];
+    let mut used = 1;
+    for (key, what) in owned {
+        let w = text::width(key) + text::width(what) + 3;
+        if used + w > area.width as usize {
+            break;
+        }
+        spans.push(Span::styled(key.to_string(), theme.key()));
+        spans.push(Span::raw(format!(" {what}  ")));
+        used += w;
+    }
+    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+fn draw_too_small(frame: &mut Frame<'_>, app: &App) {
+    let area = frame.area();
+    let theme = app.theme();
+    let msg = format!(
+        "Terminal too small: {}×{}. hcpx tui needs at least {MIN_WIDTH}×{MIN_HEIGHT}. Resize, or press q to quit.",
+        area.width, area.height
+    );
+    let lines: Vec<Line<'_>> = text::wrap(&msg, area.width.max(1) as usize)
+        .into_iter()
+        .map(|l| Line::styled(l, theme.warning()))
+        .collect();
+    let top = area.height.saturating_sub(lines.len() as u16) / 2;
+    let rect = Rect::new(
+        area.x,
+        area.y + top,
+        area.width,
+        area.height.saturating_sub(top),
+    );
+    frame.render_widget(Paragraph::new(lines), rect);
+}

@@ -1,0 +1,456 @@
+//! Work that runs off the UI loop, on tokio's blocking pool: loading the
+//! snapshot, linting, the lifecycle stages and exec. Each [`Job`] calls the
+//! engine function the matching `hcpx` subcommand calls and reports one
+//! typed [`JobResult`] back over the action channel. No lifecycle decision
+//! is made here: preconditions, grants and errors are the engine's.
+
+use crate::engine::availability::{PackAvailability, Status};
+use crate::engine::catalog;
+use crate::engine::error::{Error, ErrorCode};
+use crate::engine::exec::OutputMode;
+use crate::engine::lifecycle::{ConnectOutcome, Engine, ExecResult, InstallAction};
+use crate::engine::manifest::SecretSpec;
+use crate::engine::skill::{self, SkillDoc};
+use crate::engine::snapshot::{self, PackView};
+use crate::tui::action::{Action, SecretRequest};
+use crate::tui::text::first_line;
+use std::io::Read;
+use std::os::unix::fs::MetadataExt;
+use std::path::Path;
+use std::time::SystemTime;
+use tokio::sync::{mpsc::UnboundedSender, oneshot};
+
+/// Most bytes of a `SKILL.md` shown (the §2.3 limit).
+const MAX_SKILL_BYTES: u64 = 256 * 1024;
+
+/// One row of the browser: what the list shows and sorts by, taken from
+/// the engine's view and availability when the snapshot loads. Rows are
+/// small so that 10,000 packs stay cheap; the selected pack's full view is
+/// read again on demand ([`Job::Inspect`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Row {
+    pub id: Box<str>,
+    pub version: Option<Box<str>>,
+    /// The first line of the description.
+    pub description: Box<str>,
+    pub status: Status,
+    pub installed: bool,
+    pub activated: bool,
+    pub connected: bool,
+    /// The folder of the catalog copy, if any.
+    pub catalog_dir: Option<Box<Path>>,
+}
+
+impl Row {
+    pub fn new(view: &PackView, avail: &PackAvailability) -> Row {
+        Row {
+            id: view.pack_id.as_str().into(),
+            version: avail.version.as_deref().map(Into::into),
+            description: view
+                .manifest()
+                .map_or("", |m| first_line(&m.description))
+                .into(),
+            status: avail.status,
+            installed: avail.installed,
+            activated: avail.activated,
+            connected: avail.connected,
+            catalog_dir: view
+                .catalog
+                .as_ref()
+                .map(|c| c.dir.clone().into_boxed_path()),
+        }
+    }
+
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+}
+
+/// One pack in full: the engine's view and its availability, computed by
+/// the engine's availability function.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    pub view: PackView,
+    pub avail: PackAvailability,
+}
+
+impl Entry {
+    pub fn id(&self) -> &str {
+        &self.view.pack_id
+    }
+}
+
+/// Packs read again: those found, and the ids of those that are gone
+/// (neither installed nor in a catalog any more).
+#[derive(Debug, Clone, Default)]
+pub struct Inspected {
+    pub found: Vec<Inspection>,
+    pub gone: Vec<String>,
+}
+
+/// The selected (or linted) pack read again: its full entry and its Skill.
+#[derive(Debug, Clone)]
+pub struct Inspection {
+    pub entry: Entry,
+    pub skill: SkillText,
+}
+
+/// A lifecycle stage the TUI runs (§11.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stage {
+    Install,
+    Activate,
+    Deactivate,
+    Connect,
+    Uninstall,
+}
+
+impl Stage {
+    /// The `hcpx` subcommand.
+    pub fn subcommand(self) -> &'static str {
+        match self {
+            Stage::Install => "install",
+            Stage::Activate => "activate",
+            Stage::Deactivate => "deactivate",
+            Stage::Connect => "connect",
+            Stage::Uninstall => "uninstall",
+        }
+    }
+
+    pub fn progress(self) -> &'static str {
+        match self {
+            Stage::Install => "installing",
+            Stage::Activate => "activating",
+            Stage::Deactivate => "deactivating",
+            Stage::Connect => "connecting",
+            Stage::Uninstall => "uninstalling",
+        }
+    }
+}
+
+/// Work for a worker.
+#[derive(Debug, Clone)]
+pub enum Job {
+    /// Read the store and catalogs (`Engine::snapshot`) and every pack's
+    /// availability.
+    Load,
+    /// Look at the store's modification times.
+    Stamp,
+    /// Read packs again from their files: view (linted afresh), availability
+    /// and Skill. For the selected pack, and for `l` (`lint: true`).
+    Inspect { rows: Vec<Row>, lint: bool },
+    /// A lifecycle stage on packs, in order; stops at the first error.
+    Stage { stage: Stage, ids: Vec<String> },
+    /// `hcpx exec PACK VERB -- WORDS`, output captured.
+    Exec {
+        pack_id: String,
+        verb: String,
+        words: Vec<String>,
+    },
+}
+
+impl Job {
+    /// What the spinner says while it runs.
+    pub fn label(&self) -> String {
+        match self {
+            Job::Load => "loading".into(),
+            Job::Stamp => "checking the store".into(),
+            Job::Inspect { rows, lint } => format!(
+                "{} {}",
+                if *lint { "linting" } else { "reading" },
+                ids_text(rows.iter().map(Row::id))
+            ),
+            Job::Stage { stage, ids } => {
+                format!(
+                    "{} {}",
+                    stage.progress(),
+                    ids_text(ids.iter().map(String::as_str))
+                )
+            }
+            Job::Exec { pack_id, verb, .. } => format!("running {pack_id} {verb}"),
+        }
+    }
+}
+
+fn ids_text<'a>(ids: impl Iterator<Item = &'a str>) -> String {
+    let ids: Vec<&str> = ids.collect();
+    match ids.len() {
+        0..=3 => ids.join(", "),
+        n => format!("{}, {} and {} more", ids[0], ids[1], n - 2),
+    }
+}
+
+/// The modification stamp of the store and catalogs: `state.json`,
+/// `packs/`, and each catalog folder. Another hcpx process changing the
+/// store changes it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stamp(Vec<Option<(SystemTime, u64, u64)>>);
+
+impl Stamp {
+    pub fn read(engine: &Engine) -> Stamp {
+        let store = engine.store();
+        let mut paths = vec![store.state_path(), store.packs_dir(), store.config_path()];
+        paths.extend(engine.catalogs().iter().cloned());
+        Stamp(paths.iter().map(|p| meta(p)).collect())
+    }
+}
+
+fn meta(path: &Path) -> Option<(SystemTime, u64, u64)> {
+    let m = std::fs::metadata(path).ok()?;
+    Some((m.modified().ok()?, m.len(), m.ino()))
+}
+
+/// A `SKILL.md` for display.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SkillText {
+    Parsed(SkillDoc),
+    /// No frontmatter: the raw text.
+    Raw(String),
+    /// Unreadable: why.
+    Missing(String),
+}
+
+/// What a lifecycle stage did.
+#[derive(Debug, Clone)]
+pub struct StageReport {
+    pub stage: Stage,
+    /// The packs it was asked to act on.
+    pub ids: Vec<String>,
+    /// One line per pack done, in the words `hcpx` prints.
+    pub done: Vec<String>,
+    pub error: Option<Error>,
+    /// The store's stamp right after the stage: the change it made
+    /// itself is not taken for another process's.
+    pub stamp: Stamp,
+}
+
+/// A finished job.
+#[derive(Debug, Clone)]
+pub enum JobResult {
+    Loaded {
+        stamp: Stamp,
+        result: Result<Vec<Row>, Error>,
+    },
+    Stamp(Stamp),
+    Inspected {
+        lint: bool,
+        result: Result<Inspected, Error>,
+    },
+    Stage(StageReport),
+    Executed {
+        pack_id: String,
+        verb: String,
+        words: Vec<String>,
+        result: Result<ExecResult, Error>,
+    },
+    /// The worker panicked (a bug); the TUI reports it and quits.
+    Panicked(String),
+}
+
+/// Runs a job; `actions` carries secret requests to the UI.
+pub fn run(engine: &Engine, job: Job, actions: &UnboundedSender<Action>) -> JobResult {
+    match job {
+        Job::Load => {
+            let stamp = Stamp::read(engine);
+            JobResult::Loaded {
+                stamp,
+                result: load(engine),
+            }
+        }
+        Job::Stamp => JobResult::Stamp(Stamp::read(engine)),
+        Job::Inspect { rows, lint } => JobResult::Inspected {
+            lint,
+            result: inspect(engine, &rows),
+        },
+        Job::Stage { stage, ids } => JobResult::Stage(run_stage(engine, stage, &ids, actions)),
+        Job::Exec {
+            pack_id,
+            verb,
+            words,
+        } => {
+            let result = engine.exec(&pack_id, &verb, &words, OutputMode::Capture);
+            JobResult::Executed {
+                pack_id,
+                verb,
+                words,
+                result,
+            }
+        }
+    }
+}
+
+/// The snapshot, and each pack's availability (the same calls as
+/// `hcpx list` and `hcpx availability`), as browser rows.
+pub fn load(engine: &Engine) -> Result<Vec<Row>, Error> {
+    let snap = engine.snapshot()?;
+    Ok(snap
+        .packs
+        .iter()
+        .map(|view| Row::new(view, &engine.pack_availability(view, &snap.state)))
+        .collect())
+}
+
+/// Reads packs again: the installed copy and the catalog copy (each linted
+/// as the snapshot lints them), the availability, the Skill.
+pub fn inspect(engine: &Engine, rows: &[Row]) -> Result<Inspected, Error> {
+    let state = engine.store().read_state()?;
+    let mut out = Inspected::default();
+    for row in rows {
+        let catalogs: Vec<_> = row
+            .catalog_dir
+            .iter()
+            .map(|dir| catalog::load(dir.parent().unwrap_or(dir), dir.to_path_buf()))
+            .collect();
+        let Some(view) = snapshot::load_pack(engine.store(), &catalogs, row.id()) else {
+            out.gone.push(row.id().to_string());
+            continue;
+        };
+        let avail = engine.pack_availability(&view, &state);
+        let skill = view
+            .dir()
+            .map_or_else(|| SkillText::Missing("no files".into()), |d| read_skill(&d));
+        out.found.push(Inspection {
+            entry: Entry { view, avail },
+            skill,
+        });
+    }
+    Ok(out)
+}
+
+fn read_skill(dir: &Path) -> SkillText {
+    let path = dir.join("SKILL.md");
+    let mut bytes = Vec::new();
+    let read =
+        std::fs::File::open(&path).and_then(|f| f.take(MAX_SKILL_BYTES).read_to_end(&mut bytes));
+    if let Err(err) = read {
+        return SkillText::Missing(format!("cannot read SKILL.md: {}", err.kind()));
+    }
+    let text = String::from_utf8_lossy(&bytes);
+    match skill::parse(&text) {
+        Some(doc) => SkillText::Parsed(doc),
+        None => SkillText::Raw(text.into_owned()),
+    }
+}
+
+fn run_stage(
+    engine: &Engine,
+    stage: Stage,
+    ids: &[String],
+    actions: &UnboundedSender<Action>,
+) -> StageReport {
+    let mut report = StageReport {
+        stage,
+        ids: ids.to_vec(),
+        done: Vec::new(),
+        error: None,
+        stamp: Stamp(Vec::new()),
+    };
+    match stage {
+        Stage::Activate | Stage::Deactivate => {
+            let (done, error) = if stage == Stage::Activate {
+                engine.activate(ids)
+            } else {
+                engine.deactivate(ids)
+            };
+            let (changed, same) = if stage == Stage::Activate {
+                ("activated", "already activated")
+            } else {
+                ("deactivated", "was not activated")
+            };
+            report.done = done
+                .iter()
+                .map(|t| format!("{}: {}", t.pack_id, if t.changed { changed } else { same }))
+                .collect();
+            report.error = error;
+        }
+        Stage::Install | Stage::Connect | Stage::Uninstall => {
+            for id in ids {
+                let line = match stage {
+                    Stage::Install => engine.install(id, false).map(|o| install_line(&o)),
+                    Stage::Connect => {
+                        let mut input = |spec: &SecretSpec| ask_secret(actions, id, spec);
+                        engine.connect(id, &mut input).map(|o| connect_line(&o))
+                    }
+                    _ => engine
+                        .uninstall(id)
+                        .map(|o| format!("uninstalled {}", o.pack_id)),
+                };
+                match line {
+                    Ok(line) => report.done.push(line),
+                    Err(err) => {
+                        report.error = Some(err);
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    report.stamp = Stamp::read(engine);
+    tracing::info!(
+        stage = stage.subcommand(),
+        packs = ids.len(),
+        done = report.done.len(),
+        error = report.error.as_ref().map(|e| e.code.as_str()),
+        "stage finished"
+    );
+    report
+}
+
+fn install_line(o: &crate::engine::lifecycle::InstallOutcome) -> String {
+    match o.action {
+        InstallAction::Installed => format!("installed {} {}", o.pack_id, o.version),
+        InstallAction::Upgraded => format!(
+            "upgraded {} {} -> {}",
+            o.pack_id,
+            o.previous_version.as_deref().unwrap_or("?"),
+            o.version
+        ),
+        InstallAction::Reinstalled => format!("reinstalled {} {}", o.pack_id, o.version),
+        InstallAction::Unchanged => format!("{} {} is installed already", o.pack_id, o.version),
+    }
+}
+
+fn connect_line(o: &ConnectOutcome) -> String {
+    if o.binding == "public" {
+        return format!("{}: public binding, nothing to connect", o.pack_id);
+    }
+    let probe = o
+        .probe
+        .as_ref()
+        .map(|p| format!(" (probe {} passed)", p.verb_key))
+        .unwrap_or_default();
+    if o.changed {
+        format!("connected {} ({} binding){probe}", o.pack_id, o.binding)
+    } else {
+        format!("{} is connected ({} binding){probe}", o.pack_id, o.binding)
+    }
+}
+
+/// Asks the UI for a secret and waits for the masked input's answer.
+fn ask_secret(
+    actions: &UnboundedSender<Action>,
+    pack_id: &str,
+    spec: &SecretSpec,
+) -> Result<String, Error> {
+    let cancelled = || {
+        Error::new(
+            ErrorCode::Usage,
+            format!("connecting {pack_id} was cancelled; nothing was recorded"),
+        )
+        .pack(pack_id)
+    };
+    let (reply, answer) = oneshot::channel();
+    let request = SecretRequest {
+        pack_id: pack_id.to_string(),
+        prompt: spec
+            .prompt
+            .clone()
+            .unwrap_or_else(|| format!("Secret for {pack_id} ({})", spec.name)),
+        name: spec.name.clone(),
+        reply,
+    };
+    actions
+        .send(Action::SecretNeeded(request))
+        .map_err(|_| cancelled())?;
+    answer.blocking_recv().unwrap_or_else(|_| Err(cancelled()))
+}
