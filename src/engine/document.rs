@@ -115,7 +115,7 @@ impl Node {
             Value::Null => "null".into(),
             Value::Bool(b) => b.to_string(),
             Value::Int(i) => i.to_string(),
-            Value::Float(f) => f.to_string(),
+            Value::Float(f) => format!("{f:?}"),
             Value::Str(s) => s.clone(),
             Value::Seq(_) => "[...]".into(),
             Value::Map(_) => "{...}".into(),

@@ -20,6 +20,7 @@ pub mod keymap;
 pub mod logging;
 pub mod panes;
 pub mod runner;
+pub mod svg;
 pub mod terminal;
 pub mod text;
 pub mod theme;
