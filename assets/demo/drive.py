@@ -74,8 +74,12 @@ def window_size():
         return (30, 100)
 
 
+CURSOR_QUERY = b"\x1b[6n"
+
+
 def pump(master, until):
-    """Copies the program's output to stdout until `until` (a monotonic time)."""
+    """Copies the program's output to stdout until `until` (a monotonic time),
+    answering its cursor-position queries as a terminal would."""
     while True:
         left = until - time.monotonic()
         if left <= 0:
@@ -88,6 +92,9 @@ def pump(master, until):
                 return False
             if not data:
                 return False
+            if CURSOR_QUERY in data:
+                os.write(master, b"\x1b[1;1R")
+                data = data.replace(CURSOR_QUERY, b"")
             os.write(sys.stdout.fileno(), data)
 
 
