@@ -22,7 +22,13 @@ impl CatalogPack {
 /// Sub-folders without a manifest, hidden ones and missing catalogs are
 /// skipped (`hcpx doctor` reports missing catalogs).
 pub fn scan(catalogs: &[PathBuf]) -> Vec<CatalogPack> {
-    let mut packs = Vec::new();
+    crate::engine::snapshot::parallel_map(pack_dirs(catalogs), |(catalog, dir)| load(&catalog, dir))
+}
+
+/// The pack folders of each catalog, as `(catalog, pack folder)`, in
+/// catalog order, then by name (see [`scan`] for what is skipped).
+pub fn pack_dirs(catalogs: &[PathBuf]) -> Vec<(PathBuf, PathBuf)> {
+    let mut all = Vec::new();
     for catalog in catalogs {
         let Ok(entries) = std::fs::read_dir(catalog) else {
             continue;
@@ -35,11 +41,9 @@ pub fn scan(catalogs: &[PathBuf]) -> Vec<CatalogPack> {
             .filter(|p| has_manifest(p))
             .collect();
         dirs.sort();
-        packs.extend(crate::engine::snapshot::parallel_map(dirs, |dir| {
-            load(catalog, dir)
-        }));
+        all.extend(dirs.into_iter().map(|dir| (catalog.clone(), dir)));
     }
-    packs
+    all
 }
 
 /// One catalog pack, linted: the pack folder `dir` of the catalog folder

@@ -25,27 +25,22 @@ pub struct ListRow {
 
 /// Lists every pack, sorted by id.
 pub fn list(engine: &Engine) -> Result<Vec<ListRow>> {
-    let snap = engine.snapshot()?;
     let check = crate::engine::lifecycle::runnable_memo();
-    Ok(snap
-        .packs
-        .iter()
-        .map(|view| {
-            let avail = engine.pack_availability_with(view, &snap.state, &check);
-            let m = view.manifest();
-            ListRow {
-                pack_id: view.pack_id.clone(),
-                name: m.map(|m| m.name.clone()),
-                version: avail.version,
-                status: avail.status,
-                installed: avail.installed,
-                activated: avail.activated,
-                connected: avail.connected,
-                plane: m.map(|m| m.plane.as_str()),
-                binding: m.map(|m| m.binding.kind.as_str()),
-                description: m.map(|m| m.description.clone()),
-                path: view.dir().map(|d| d.display().to_string()),
-            }
-        })
-        .collect())
+    engine.map_packs(|view, state| {
+        let avail = engine.pack_availability_with(view, state, &check);
+        let m = view.manifest();
+        ListRow {
+            pack_id: view.pack_id.clone(),
+            name: m.map(|m| m.name.clone()),
+            version: avail.version,
+            status: avail.status,
+            installed: avail.installed,
+            activated: avail.activated,
+            connected: avail.connected,
+            plane: m.map(|m| m.plane.as_str()),
+            binding: m.map(|m| m.binding.kind.as_str()),
+            description: m.map(|m| m.description.clone()),
+            path: view.dir().map(|d| d.display().to_string()),
+        }
+    })
 }

@@ -90,14 +90,6 @@ fn view(store: &Store, pack_id: &str, catalog: Option<CatalogPack>) -> Option<Pa
     })
 }
 
-/// The whole store and catalogs.
-#[derive(Debug, Clone)]
-pub struct Snapshot {
-    pub state: State,
-    /// Every pack, sorted by id.
-    pub packs: Vec<PackView>,
-}
-
 /// Maps `f` over `items` on every core (lint of many packs is file I/O and
 /// parsing, independent per pack); keeps the order.
 pub fn parallel_map<T: Send, R: Send>(mut items: Vec<T>, f: impl Fn(T) -> R + Sync) -> Vec<R> {
@@ -127,38 +119,44 @@ pub fn parallel_map<T: Send, R: Send>(mut items: Vec<T>, f: impl Fn(T) -> R + Sy
     })
 }
 
-impl Snapshot {
-    pub fn load(store: &Store, catalog_dirs: &[PathBuf]) -> Result<Snapshot> {
-        let state = store.read_state()?;
-        // Each catalog pack by id, the first catalog winning (as
-        // `catalog::find`), moved into its view rather than copied: with
-        // thousands of catalog packs this keeps the load linear and its
-        // memory single.
-        let mut by_id: BTreeMap<String, CatalogPack> = BTreeMap::new();
-        for pack in catalog::scan(catalog_dirs) {
-            if let Some(id) = pack.pack_id().map(str::to_string) {
-                by_id.entry(id).or_insert(pack);
-            }
+/// Calls `f` with every pack's view (installed or in a catalog, sorted by
+/// id) and the state, and returns what it made of each, in that order.
+///
+/// Views are built one at a time on each core and dropped once `f` has
+/// seen them, so even 10,000 catalog packs never sit in memory at once
+/// (the TUI keeps only a small row per pack). A catalog pack is linted to
+/// learn its id, then again with its view; the first catalog holding an id
+/// wins.
+pub fn map_packs<R: Send>(
+    store: &Store,
+    catalog_dirs: &[PathBuf],
+    f: impl Fn(&PackView, &State) -> R + Sync,
+) -> Result<Vec<R>> {
+    let state = store.read_state()?;
+    let dirs = catalog::pack_dirs(catalog_dirs);
+    let ids = parallel_map(dirs.iter().map(|(_, dir)| dir.clone()).collect(), |dir| {
+        lint_pack(&dir, LintOptions::default()).pack_id
+    });
+    let mut by_id: BTreeMap<String, (PathBuf, PathBuf)> = BTreeMap::new();
+    for (id, (catalog, dir)) in ids.into_iter().zip(dirs) {
+        if let Some(id) = id {
+            by_id.entry(id).or_insert((catalog, dir));
         }
-        let mut ids = store.installed_ids()?;
-        ids.extend(by_id.keys().cloned());
-        ids.sort();
-        ids.dedup();
-        let pairs: Vec<(String, Option<CatalogPack>)> = ids
-            .into_iter()
-            .map(|id| {
-                let catalog = by_id.remove(&id);
-                (id, catalog)
-            })
-            .collect();
-        let packs = parallel_map(pairs, |(id, catalog)| view(store, &id, catalog))
-            .into_iter()
-            .flatten()
-            .collect();
-        Ok(Snapshot { state, packs })
     }
-
-    pub fn pack(&self, pack_id: &str) -> Option<&PackView> {
-        self.packs.iter().find(|p| p.pack_id == pack_id)
-    }
+    let mut all = store.installed_ids()?;
+    all.extend(by_id.keys().cloned());
+    all.sort();
+    all.dedup();
+    let jobs: Vec<(String, Option<(PathBuf, PathBuf)>)> = all
+        .into_iter()
+        .map(|id| {
+            let catalog = by_id.remove(&id);
+            (id, catalog)
+        })
+        .collect();
+    let results = parallel_map(jobs, |(id, catalog)| {
+        let catalog = catalog.map(|(catalog, dir)| catalog::load(&catalog, dir));
+        view(store, &id, catalog).map(|v| f(&v, &state))
+    });
+    Ok(results.into_iter().flatten().collect())
 }

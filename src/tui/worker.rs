@@ -282,12 +282,10 @@ pub fn run(engine: &Engine, job: Job, actions: &UnboundedSender<Action>) -> JobR
 /// The snapshot, and each pack's availability (the same calls as
 /// `hcpx list` and `hcpx availability`), as browser rows.
 pub fn load(engine: &Engine) -> Result<Vec<Row>, Error> {
-    let snap = engine.snapshot()?;
-    Ok(snap
-        .packs
-        .iter()
-        .map(|view| Row::new(view, &engine.pack_availability(view, &snap.state)))
-        .collect())
+    let check = crate::engine::lifecycle::runnable_memo();
+    engine.map_packs(|view, state| {
+        Row::new(view, &engine.pack_availability_with(view, state, &check))
+    })
 }
 
 /// Reads packs again: the installed copy and the catalog copy (each linted

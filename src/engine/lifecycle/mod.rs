@@ -24,7 +24,7 @@ use crate::engine::error::{Error, ErrorCode, Result};
 use crate::engine::grammar;
 use crate::engine::grants;
 use crate::engine::manifest::Adapter;
-use crate::engine::snapshot::{self, PackView, Snapshot};
+use crate::engine::snapshot::{self, PackView};
 use crate::engine::state::State;
 use crate::engine::store::Store;
 use std::path::{Path, PathBuf};
@@ -70,9 +70,10 @@ impl Engine {
         &self.catalogs
     }
 
-    /// The store and catalogs, read now.
-    pub fn snapshot(&self) -> Result<Snapshot> {
-        Snapshot::load(&self.store, &self.catalogs)
+    /// Calls `f` with every pack's view and the state, read now (see
+    /// [`snapshot::map_packs`]).
+    pub fn map_packs<R: Send>(&self, f: impl Fn(&PackView, &State) -> R + Sync) -> Result<Vec<R>> {
+        snapshot::map_packs(&self.store, &self.catalogs, f)
     }
 
     /// The catalog packs (linted).
@@ -89,13 +90,8 @@ impl Engine {
                 Ok(vec![self.pack_availability(&view, &state)])
             }
             None => {
-                let snap = self.snapshot()?;
                 let check = runnable_memo();
-                Ok(snap
-                    .packs
-                    .iter()
-                    .map(|p| self.pack_availability_with(p, &snap.state, &check))
-                    .collect())
+                self.map_packs(|view, state| self.pack_availability_with(view, state, &check))
             }
         }
     }
@@ -190,16 +186,20 @@ pub fn not_installed(pack_id: &str) -> Error {
 
 /// [`runnable`] that looks each bare program name up on PATH only once: for
 /// reports over many packs, where most commands run the same few programs.
-pub fn runnable_memo() -> impl Fn(&Adapter, &Path) -> Option<Reason> {
-    let seen: std::cell::RefCell<std::collections::HashMap<String, Option<Reason>>> =
+/// Shared by the threads of [`snapshot::map_packs`].
+pub fn runnable_memo() -> impl Fn(&Adapter, &Path) -> Option<Reason> + Sync {
+    let seen: std::sync::Mutex<std::collections::HashMap<String, Option<Reason>>> =
         Default::default();
     move |adapter, dir| match adapter {
         Adapter::Process { program, .. } if !program.contains('/') => {
-            if let Some(known) = seen.borrow().get(program) {
-                return known.clone();
+            let known = seen.lock().ok().and_then(|m| m.get(program).cloned());
+            if let Some(known) = known {
+                return known;
             }
             let result = runnable(adapter, dir);
-            seen.borrow_mut().insert(program.clone(), result.clone());
+            if let Ok(mut m) = seen.lock() {
+                m.insert(program.clone(), result.clone());
+            }
             result
         }
         _ => runnable(adapter, dir),
