@@ -42,3 +42,15 @@ fn man_page_is_roff_with_the_subcommands() {
     assert_eq!(doc["ok"], true);
     assert!(doc["roff"].as_str().unwrap().starts_with(".ie"));
 }
+
+#[test]
+fn tui_with_json_is_a_usage_error_as_json() {
+    let out = hcpx()
+        .env("HCP_HOME", tempfile::tempdir().unwrap().path())
+        .args(["tui", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["error"]["code"], "usage");
+}

@@ -11,6 +11,12 @@ use std::io::IsTerminal;
 pub struct TuiArgs {}
 
 pub fn run(_args: &TuiArgs, ctx: &Ctx) -> i32 {
+    if ctx.out.json {
+        return ctx.fail(
+            &Error::usage("the terminal UI is interactive and prints no JSON")
+                .hint("use the headless subcommands with --json, e.g. `hcpx availability --json`"),
+        );
+    }
     if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
         return ctx.fail(
             &Error::usage("hcpx tui needs a terminal on stdin and stdout")
