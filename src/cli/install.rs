@@ -23,18 +23,7 @@ pub fn run(args: &InstallArgs, ctx: &Ctx) -> i32 {
 }
 
 fn print(o: &InstallOutcome) {
-    let what = match o.action {
-        InstallAction::Installed => format!("installed {} {}", o.pack_id, o.version),
-        InstallAction::Upgraded => format!(
-            "upgraded {} {} -> {}",
-            o.pack_id,
-            o.previous_version.as_deref().unwrap_or("?"),
-            o.version
-        ),
-        InstallAction::Reinstalled => format!("reinstalled {} {}", o.pack_id, o.version),
-        InstallAction::Unchanged => format!("{} {} is already installed", o.pack_id, o.version),
-    };
-    println!("{what}");
+    println!("{o}");
     if o.disconnected {
         println!(
             "its binding changed: run `hcpx connect {}` again",

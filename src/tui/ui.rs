@@ -155,6 +155,29 @@ pub fn lower_tab_at(app: &App, column: u16, row: u16) -> Option<Pane> {
         .map(|(p, _, _)| p)
 }
 
+/// Draws a pane of text lines in its frame, scrolled down by `scroll` lines
+/// (kept within the text); `lines` is given the inner width to wrap to.
+pub fn draw_text_pane<'a>(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    app: &App,
+    pane: Pane,
+    scroll: u16,
+    lines: impl FnOnce(usize) -> Vec<Line<'a>>,
+) {
+    let block = pane_block(app, pane, Vec::new());
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let lines = lines(inner.width as usize);
+    let scroll = (scroll as usize).min(lines.len().saturating_sub(1));
+    let shown: Vec<Line<'_>> = lines
+        .into_iter()
+        .skip(scroll)
+        .take(inner.height as usize)
+        .collect();
+    frame.render_widget(Paragraph::new(shown), inner);
+}
+
 /// A pane's frame: focused panes get a bold, coloured border.
 pub fn pane_block<'a>(app: &App, pane: Pane, title: Vec<Span<'a>>) -> Block<'a> {
     let theme = app.theme();

@@ -8,7 +8,7 @@ use crate::engine::availability::{PackAvailability, Status};
 use crate::engine::catalog;
 use crate::engine::error::{Error, ErrorCode};
 use crate::engine::exec::OutputMode;
-use crate::engine::lifecycle::{ConnectOutcome, Engine, ExecResult, InstallAction};
+use crate::engine::lifecycle::{ConnectOutcome, Engine, ExecResult};
 use crate::engine::manifest::SecretSpec;
 use crate::engine::skill::{self, SkillDoc};
 use crate::engine::snapshot::{self, PackView};
@@ -364,7 +364,7 @@ fn run_stage(
         Stage::Install | Stage::Connect | Stage::Uninstall => {
             for id in ids {
                 let line = match stage {
-                    Stage::Install => engine.install(id, false).map(|o| install_line(&o)),
+                    Stage::Install => engine.install(id, false).map(|o| o.to_string()),
                     Stage::Connect => {
                         let mut input = |spec: &SecretSpec| ask_secret(actions, id, spec);
                         engine.connect(id, &mut input).map(|o| connect_line(&o))
@@ -392,20 +392,6 @@ fn run_stage(
         "stage finished"
     );
     report
-}
-
-fn install_line(o: &crate::engine::lifecycle::InstallOutcome) -> String {
-    match o.action {
-        InstallAction::Installed => format!("installed {} {}", o.pack_id, o.version),
-        InstallAction::Upgraded => format!(
-            "upgraded {} {} -> {}",
-            o.pack_id,
-            o.previous_version.as_deref().unwrap_or("?"),
-            o.version
-        ),
-        InstallAction::Reinstalled => format!("reinstalled {} {}", o.pack_id, o.version),
-        InstallAction::Unchanged => format!("{} {} is installed already", o.pack_id, o.version),
-    }
 }
 
 fn connect_line(o: &ConnectOutcome) -> String {

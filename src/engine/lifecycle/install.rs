@@ -47,6 +47,23 @@ pub struct InstallOutcome {
     pub disconnected: bool,
 }
 
+impl std::fmt::Display for InstallOutcome {
+    /// One line saying what happened, e.g. `upgraded acme.x 1.0.0 -> 1.1.0`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (id, version) = (&self.pack_id, &self.version);
+        match self.action {
+            InstallAction::Installed => write!(f, "installed {id} {version}"),
+            InstallAction::Upgraded => write!(
+                f,
+                "upgraded {id} {} -> {version}",
+                self.previous_version.as_deref().unwrap_or("?")
+            ),
+            InstallAction::Reinstalled => write!(f, "reinstalled {id} {version}"),
+            InstallAction::Unchanged => write!(f, "{id} {version} is already installed"),
+        }
+    }
+}
+
 impl Engine {
     /// Installs a pack from a directory or, when `source` is not a path, a
     /// catalog pack by id.

@@ -8,25 +8,21 @@ use crate::tui::action::Pane;
 use crate::tui::app::App;
 use crate::tui::text;
 use crate::tui::theme::status_symbol;
-use crate::tui::ui::pane_block;
+use crate::tui::ui::draw_text_pane;
 use crate::tui::worker::{Entry, SkillText};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
 
 pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
-    let block = pane_block(app, Pane::Details, Vec::new());
-    let inner = block.inner(area);
-    frame.render_widget(block, area);
-    let lines = lines(app, inner.width as usize);
-    let scroll = (app.scroll_details as usize).min(lines.len().saturating_sub(1));
-    let shown: Vec<Line<'_>> = lines
-        .into_iter()
-        .skip(scroll)
-        .take(inner.height as usize)
-        .collect();
-    frame.render_widget(Paragraph::new(shown), inner);
+    draw_text_pane(
+        frame,
+        area,
+        app,
+        Pane::Details,
+        app.scroll_details,
+        |width| lines(app, width),
+    );
 }
 
 fn lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
