@@ -57,6 +57,55 @@ pub fn first_line(s: &str) -> &str {
 
 /// Wraps `text` at word boundaries into lines of at most `cols` columns;
 /// words longer than a line are cut. Blank lines are kept.
+/// Joins the hard-wrapped lines of Markdown paragraphs and list items into
+/// one line each, so they can be wrapped to a pane's width; blank lines,
+/// headings, tables, code fences and code stay line for line.
+pub fn unwrap_markdown(body: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut in_code = false;
+    // Whether the last line is paragraph text that the next may continue.
+    let mut open = false;
+    for raw in body.lines() {
+        let line = raw.trim_end();
+        let bare = line.trim_start();
+        let indented_code = line.starts_with("    ") && !open;
+        if bare.starts_with("```") {
+            in_code = !in_code;
+        }
+        let literal = in_code
+            || bare.starts_with("```")
+            || bare.is_empty()
+            || bare.starts_with('#')
+            || bare.starts_with('|')
+            || indented_code;
+        if literal {
+            out.push(line.to_string());
+            open = false;
+            continue;
+        }
+        match out.last_mut() {
+            Some(last) if open && !is_list_item(bare) => {
+                last.push(' ');
+                last.push_str(bare);
+            }
+            _ => {
+                out.push(line.to_string());
+                open = true;
+            }
+        }
+    }
+    out
+}
+
+/// `- x`, `* x`, `+ x`, `1. x`, `1) x`.
+fn is_list_item(line: &str) -> bool {
+    if ["- ", "* ", "+ "].iter().any(|m| line.starts_with(m)) {
+        return true;
+    }
+    let digits = line.chars().take_while(char::is_ascii_digit).count();
+    digits > 0 && (line[digits..].starts_with(". ") || line[digits..].starts_with(") "))
+}
+
 pub fn wrap(text: &str, cols: usize) -> Vec<String> {
     let cols = cols.max(1);
     let mut out = Vec::new();
@@ -133,6 +182,26 @@ pub fn shell_quote(word: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn markdown_paragraphs_are_joined_and_the_rest_kept() {
+        let body = "# Title\n\nRun this\nthrough your shell:\n\n- one item\n  that wraps\n- two\n\n```sh\nhcpx exec a b\n```\n";
+        assert_eq!(
+            unwrap_markdown(body),
+            [
+                "# Title",
+                "",
+                "Run this through your shell:",
+                "",
+                "- one item that wraps",
+                "- two",
+                "",
+                "```sh",
+                "hcpx exec a b",
+                "```"
+            ]
+        );
+    }
 
     #[test]
     fn truncates_with_an_ellipsis_only_when_cut() {

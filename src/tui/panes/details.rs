@@ -160,7 +160,8 @@ fn body_lines<'a>(app: &App, body: &str, width: usize) -> Vec<Line<'a>> {
     let theme = app.theme();
     let mut out = Vec::new();
     let mut in_code = false;
-    for raw in body.lines() {
+    for raw in text::unwrap_markdown(body) {
+        let raw = raw.as_str();
         if raw.trim_start().starts_with("```") {
             in_code = !in_code;
             continue;
