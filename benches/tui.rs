@@ -250,14 +250,7 @@ fn rss(dir: &Path, catalog: &Path, count: usize) {
     .to_string();
     // Let the allocator settle after the load, then read.
     std::thread::sleep(Duration::from_millis(500));
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    let field = |name: &str| {
-        status
-            .lines()
-            .find(|l| l.starts_with(name))
-            .map(|l| l.trim_start_matches(name).trim().to_string())
-            .unwrap_or_else(|| "?".into())
-    };
+    let (rss, peak) = memory(&pid);
     match shown {
         Some(t) => println!(
             "real hcpx tui in tmux: list of {} shown after {}",
@@ -266,11 +259,7 @@ fn rss(dir: &Path, catalog: &Path, count: usize) {
         ),
         None => println!("real hcpx tui in tmux: the list did not appear in 120 s"),
     }
-    println!(
-        "resident memory (VmRSS):         {}  peak (VmHWM) {}  (target < 50 MB)",
-        field("VmRSS:"),
-        field("VmHWM:")
-    );
+    println!("resident memory (VmRSS):         {rss}  peak (VmHWM) {peak}  (target < 50 MB)");
     // Full reloads (`r`; also what a change by another process triggers).
     for _ in 0..3 {
         tmux(&["send-keys", "-t", "bench", "r"]);
@@ -285,6 +274,15 @@ fn rss(dir: &Path, catalog: &Path, count: usize) {
         }
     }
     std::thread::sleep(Duration::from_millis(500));
+    let (rss_after, peak_after) = memory(&pid);
+    println!("  after 3 full reloads (r):      {rss_after}  peak (VmHWM) {peak_after}");
+    tmux(&["send-keys", "-t", "bench", "q"]);
+    std::thread::sleep(Duration::from_millis(200));
+    tmux(&["kill-server"]);
+}
+
+/// `VmRSS` and `VmHWM` of a process, as `/proc` spells them.
+fn memory(pid: &str) -> (String, String) {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
     let field = |name: &str| {
         status
@@ -293,12 +291,5 @@ fn rss(dir: &Path, catalog: &Path, count: usize) {
             .map(|l| l.trim_start_matches(name).trim().to_string())
             .unwrap_or_else(|| "?".into())
     };
-    println!(
-        "  after 3 full reloads (r):      {}  peak (VmHWM) {}",
-        field("VmRSS:"),
-        field("VmHWM:")
-    );
-    tmux(&["send-keys", "-t", "bench", "q"]);
-    std::thread::sleep(Duration::from_millis(200));
-    tmux(&["kill-server"]);
+    (field("VmRSS:"), field("VmHWM:"))
 }

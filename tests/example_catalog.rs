@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::Sandbox;
+use common::{Sandbox, copy_dir};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -222,16 +222,4 @@ fn every_pack_installs_connects_and_every_read_command_runs_offline() {
     let style = hcpx(&["availability", "demo.style-guide"], None).1;
     assert_eq!(style["packs"][0]["sense"]["active"], true);
     assert!(sb.home().join("skills/demo.style-guide/SKILL.md").is_file());
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap().flatten() {
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
 }

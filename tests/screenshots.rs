@@ -9,10 +9,12 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
 mod tuikit;
 
+use common::copy_dir;
 use crossterm::event::KeyCode;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use tuikit::*;
 
 const WIDTH: u16 = 120;
@@ -20,18 +22,6 @@ const HEIGHT: u16 = 36;
 
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap().flatten() {
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
 }
 
 /// The demo store: the example catalog, a broken pack, and a few packs

@@ -162,3 +162,16 @@ pub fn install_and_activate(sb: &Sandbox, src: &Path, id: &str) {
     sb.json(&["install", src.to_str().expect("utf-8 path")], 0);
     sb.json(&["activate", id], 0);
 }
+
+/// Copies a folder tree (files and folders only).
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("read_dir").flatten() {
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("file type").is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy");
+        }
+    }
+}
