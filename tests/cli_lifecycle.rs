@@ -495,3 +495,23 @@ fn the_installed_bootstrap_pack_lints_clean_but_a_copy_that_differs_does_not() {
     assert!(rules.contains(&"manifest.id-reserved"));
     assert!(rules.contains(&"command.adapter-builtin"));
 }
+
+#[test]
+fn why_of_an_unknown_verb_is_not_found() {
+    let sb = Sandbox::new();
+    let src = sb.simple_pack("acme.w", "1.0.0", "{kind: public}");
+    sb.json(&["install", src.to_str().unwrap()], 0);
+    let out = sb.json(&["why", "acme.w", "nope"], 5);
+    assert_eq!(out["error"]["code"], "not_found");
+    assert_eq!(out["error"]["verb_key"], "nope");
+    assert!(
+        out["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("hello, touch")
+    );
+    assert_eq!(
+        sb.json(&["why", "acme.zz"], 5)["error"]["code"],
+        "not_found"
+    );
+}

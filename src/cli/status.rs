@@ -4,6 +4,7 @@
 use crate::cli::context::Ctx;
 use crate::cli::output::{ERROR, GOOD, HINT, STRONG, WARNING};
 use crate::engine::availability::{PackAvailability, Status};
+use crate::engine::error::{Error, ErrorCode};
 use crate::engine::listing::{self, ListRow};
 use crate::engine::why;
 use serde::Serialize;
@@ -171,6 +172,14 @@ pub fn why(args: &WhyArgs, ctx: &Ctx) -> i32 {
             engine.principal(),
             dir.as_deref(),
         );
+        if answer.reason.as_deref() == Some("not_found") {
+            let mut err =
+                Error::new(ErrorCode::NotFound, answer.explanation.clone()).pack(&args.pack);
+            if let Some(verb) = &args.verb {
+                err = err.verb(verb.clone());
+            }
+            return ctx.fail(&err);
+        }
         ctx.success(answer, |a| {
             let mut w = anstream::stdout().lock();
             let style = if a.executable { GOOD } else { WARNING };
