@@ -1,7 +1,9 @@
 //! Catalogs (HCP.md §11.6): folders whose sub-folders are packs. A pack found
 //! in a catalog and not installed is `available`.
 
-use crate::engine::lint::{LintOptions, LintReport, MANIFEST_JSON, MANIFEST_YAML, lint_pack};
+use crate::engine::lint::{
+    LintOptions, LintReport, MANIFEST_JSON, MANIFEST_YAML, has_root_file, lint_pack,
+};
 use std::path::{Path, PathBuf};
 
 /// A pack found in a catalog, linted.
@@ -57,8 +59,7 @@ pub fn load(catalog: &Path, dir: PathBuf) -> CatalogPack {
 }
 
 fn has_manifest(dir: &Path) -> bool {
-    dir.join(MANIFEST_YAML).symlink_metadata().is_ok()
-        || dir.join(MANIFEST_JSON).symlink_metadata().is_ok()
+    has_root_file(dir, MANIFEST_YAML) || has_root_file(dir, MANIFEST_JSON)
 }
 
 /// Finds a catalog pack by id; the first catalog wins.

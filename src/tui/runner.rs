@@ -174,11 +174,6 @@ impl<B: Backend> Runner<B> {
         Ok(())
     }
 
-    /// Whether a redraw is due.
-    pub fn is_dirty(&self) -> bool {
-        self.dirty
-    }
-
     /// Jobs still running.
     pub fn in_flight(&self) -> usize {
         self.in_flight

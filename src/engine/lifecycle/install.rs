@@ -133,15 +133,15 @@ impl Engine {
 
     fn resolve_source(&self, source: &str) -> Result<PathBuf> {
         let path = Path::new(source);
-        if path.symlink_metadata().is_ok() || source.contains('/') {
-            if path.symlink_metadata().is_err() {
-                return Err(Error::new(
-                    ErrorCode::NotFound,
-                    format!("no such pack directory: {source}"),
-                )
-                .path(source));
-            }
+        if path.symlink_metadata().is_ok() {
             return Ok(path.to_path_buf());
+        }
+        if source.contains('/') {
+            return Err(Error::new(
+                ErrorCode::NotFound,
+                format!("no such pack directory: {source}"),
+            )
+            .path(source));
         }
         if !grammar::is_pack_id(source) {
             return Err(not_found(source));

@@ -123,15 +123,8 @@ fn check_pack(root: &Path, options: LintOptions, out: &mut Vec<Diagnostic>) -> O
     }
     let tree = files::scan(root, out);
 
-    // A folder named like a manifest is not one (§2.1); a link or special
-    // file is, and is refused when read.
-    let present = |name: &str| {
-        root.join(name)
-            .symlink_metadata()
-            .is_ok_and(|meta| !meta.is_dir())
-    };
-    let yaml = present(MANIFEST_YAML);
-    let json = present(MANIFEST_JSON);
+    let yaml = has_root_file(root, MANIFEST_YAML);
+    let json = has_root_file(root, MANIFEST_JSON);
     let manifest_file = match (yaml, json) {
         (true, true) => {
             out.push(
@@ -209,6 +202,15 @@ fn check_pack(root: &Path, options: LintOptions, out: &mut Vec<Diagnostic>) -> O
         }
     }
     manifest
+}
+
+/// Whether the pack root has an entry `name` that counts as that file: a
+/// folder named like a manifest is not one (§2.1); a link or special file
+/// is, and is refused when read.
+pub fn has_root_file(root: &Path, name: &str) -> bool {
+    root.join(name)
+        .symlink_metadata()
+        .is_ok_and(|meta| !meta.is_dir())
 }
 
 fn io_reason(err: &std::io::Error) -> String {
