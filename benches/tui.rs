@@ -12,7 +12,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
-use hcpx::engine::lifecycle::Engine;
+use hcpx::engine::ops::Engine;
 use hcpx::tui::action::Action;
 use hcpx::tui::{App, Config, Runner};
 use ratatui::Terminal;

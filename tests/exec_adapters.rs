@@ -8,7 +8,7 @@ use hcpx::engine::error::{Error, ErrorCode};
 use hcpx::engine::exec::{
     self, BoundArgs, ExecOutcome, ExecRequest, Limits, NotRunnable, OutputMode, bind_args,
 };
-use hcpx::engine::manifest::{Adapter, Arg, ArgType, Command, Effect, OutputKind};
+use hcpx::engine::pack::manifest::{Adapter, Arg, ArgType, Command, Effect, OutputKind};
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};

@@ -168,7 +168,7 @@ fn sixty_thousand_nested_flow_mappings() {
 
 #[test]
 fn parser_bounds_two_hundred_thousand_levels() {
-    use hcpx::engine::document::{parse_json, parse_yaml};
+    use hcpx::engine::pack::document::{parse_json, parse_yaml};
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
         let results = [
@@ -187,7 +187,12 @@ fn parser_bounds_two_hundred_thousand_levels() {
     let results = rx
         .recv_timeout(DEADLINE)
         .unwrap_or_else(|e| panic!("parser did not return: {e}"));
-    let line1 = |column| Err(Some(hcpx::engine::diagnostic::Position { line: 1, column }));
+    let line1 = |column| {
+        Err(Some(hcpx::engine::lint::diagnostic::Position {
+            line: 1,
+            column,
+        }))
+    };
     assert_eq!(
         results,
         [

@@ -11,7 +11,7 @@
 
 mod lintkit;
 
-use hcpx::engine::diagnostic::{Rule, Severity};
+use hcpx::engine::lint::diagnostic::{Rule, Severity};
 use hcpx::engine::lint::{LintOptions, LintReport, lint_pack};
 use lintkit::*;
 use std::collections::HashSet;

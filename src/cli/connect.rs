@@ -4,8 +4,8 @@
 
 use crate::cli::context::Ctx;
 use crate::engine::error::{Error, ErrorCode, Result};
-use crate::engine::lifecycle::ConnectOutcome;
-use crate::engine::manifest::SecretSpec;
+use crate::engine::ops::ConnectOutcome;
+use crate::engine::pack::manifest::SecretSpec;
 use std::io::{IsTerminal, Read};
 
 /// Most bytes read as a secret from stdin.

@@ -4,8 +4,8 @@
 use crate::cli::GlobalArgs;
 use crate::cli::output::Output;
 use crate::engine::error::{Error, ErrorCode, Result};
-use crate::engine::grants::DEFAULT_PRINCIPAL;
-use crate::engine::lifecycle::Engine;
+use crate::engine::ops::Engine;
+use crate::engine::policy::grants::DEFAULT_PRINCIPAL;
 use crate::engine::store;
 use serde::Serialize;
 

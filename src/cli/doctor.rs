@@ -2,7 +2,7 @@
 
 use crate::cli::context::Ctx;
 use crate::cli::output::{ERROR, GOOD, HINT};
-use crate::engine::doctor;
+use crate::engine::ops::doctor;
 use serde::Serialize;
 use std::io::Write;
 

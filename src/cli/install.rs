@@ -1,7 +1,7 @@
 //! `hcpx install SOURCE [--force]` (11-lifecycle.md §11.1, HCP.md §11.1).
 
 use crate::cli::context::Ctx;
-use crate::engine::lifecycle::{InstallAction, InstallOutcome};
+use crate::engine::ops::{InstallAction, InstallOutcome};
 
 /// Install a pack from a directory, or from a catalog by id
 #[derive(Debug, clap::Args)]

@@ -1,9 +1,9 @@
 //! `hcpx lint PATH... [--json] [--deny-warnings]` (HCP.md §10.4).
 
 use crate::cli::output::{ERROR, GOOD, HINT, Output, STRONG, WARNING};
-use crate::engine::diagnostic::{Diagnostic, Severity};
-use crate::engine::lifecycle::bootstrap::is_bootstrap_copy;
+use crate::engine::lint::diagnostic::{Diagnostic, Severity};
 use crate::engine::lint::{LintOptions, LintReport, lint_pack};
+use crate::engine::ops::bootstrap::is_bootstrap_copy;
 use serde::Serialize;
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -3,10 +3,10 @@
 
 use crate::cli::context::Ctx;
 use crate::cli::output::{ERROR, GOOD, HINT, STRONG, WARNING};
-use crate::engine::availability::{PackAvailability, Status};
 use crate::engine::error::{Error, ErrorCode};
-use crate::engine::listing::{self, ListRow};
-use crate::engine::why;
+use crate::engine::ops::list::{self, ListRow};
+use crate::engine::policy::availability::{PackAvailability, Status};
+use crate::engine::policy::why;
 use serde::Serialize;
 use std::io::Write;
 
@@ -39,7 +39,7 @@ struct Packs<T: Serialize> {
 }
 
 pub fn list(_args: &ListArgs, ctx: &Ctx) -> i32 {
-    ctx.with_engine(|engine| match listing::list(engine) {
+    ctx.with_engine(|engine| match list::list(engine) {
         Ok(rows) => ctx.success(
             Packs {
                 principal: None,

@@ -3,7 +3,7 @@
 
 use crate::cli::context::Ctx;
 use crate::engine::error::Error;
-use crate::engine::lifecycle::Toggle;
+use crate::engine::ops::Toggle;
 use serde::Serialize;
 
 /// Activate installed packs: their commands become loadable and their Skills are copied to the store

@@ -104,7 +104,7 @@ pub struct ErrorContext {
     pub hint: Option<String>,
     /// The lint errors behind a `lint_failed`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub diagnostics: Option<Vec<crate::engine::diagnostic::Diagnostic>>,
+    pub diagnostics: Option<Vec<crate::engine::lint::diagnostic::Diagnostic>>,
 }
 
 impl Error {

@@ -1,22 +1,27 @@
 //! The lifecycle engine: everything hcpx knows about packs, with no terminal
-//! or command-line code in it. Front-ends (`cli`, and later `tui`) call it.
+//! or command-line code in it. The CLI (`crate::cli`) and the TUI
+//! (`crate::tui`) call it; it never prints.
+//!
+//! The folders, from the bottom up (each uses only those above it):
+//!
+//! | folder | holds |
+//! |---|---|
+//! | `pack/` | the pack model: document tree with positions, grammars, manifest, Skill (§2–§5) |
+//! | `lint/` | the linter and its diagnostics (§10.4–§10.5) |
+//! | `error` | the typed error, its spec code and exit code (§10) |
+//! | `store/` | the store on disk: lock, atomic writes, state, config, catalogs, snapshots (§11.3–§11.6) |
+//! | `policy/` | availability, grants, `why`: pure functions over a snapshot (§9, §11.2) |
+//! | `exec/` | the adapters that run a command: args, process, http (§6) |
+//! | `ops/` | the lifecycle operations on one store, [`Engine`] (§11): install, activate, connect, exec, uninstall, list, doctor, bootstrap pack |
 
-pub mod availability;
-pub mod catalog;
-pub mod config;
-pub mod diagnostic;
-pub mod doctor;
-pub mod document;
 pub mod error;
 pub mod exec;
-pub mod grammar;
-pub mod grants;
-pub mod lifecycle;
+#[cfg(test)]
+mod layering;
 pub mod lint;
-pub mod listing;
-pub mod manifest;
-pub mod skill;
-pub mod snapshot;
-pub mod state;
+pub mod ops;
+pub mod pack;
+pub mod policy;
 pub mod store;
-pub mod why;
+
+pub use ops::Engine;

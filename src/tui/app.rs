@@ -5,8 +5,8 @@
 //! engine through the workers.
 
 use crate::engine::error::{Error, ErrorCode};
-use crate::engine::lifecycle::ExecResult;
-use crate::engine::manifest::{Arg, ArgType};
+use crate::engine::ops::ExecResult;
+use crate::engine::pack::manifest::{Arg, ArgType};
 use crate::tui::action::{Action, Pane, SecretRequest};
 use crate::tui::text::shell_quote;
 use crate::tui::theme::Theme;
@@ -913,7 +913,7 @@ impl App {
                 // Unavailable (needs attention) first, then the highest stage.
                 let s = entries[i].status;
                 let rank = match s {
-                    crate::engine::availability::Status::Unavailable => 0,
+                    crate::engine::policy::availability::Status::Unavailable => 0,
                     other => 6 - other as u8,
                 };
                 (rank, i)

@@ -30,7 +30,7 @@ pub mod worker;
 pub use app::{App, Config};
 pub use runner::{Runner, run_headless};
 
-use crate::engine::lifecycle::Engine;
+use crate::engine::ops::Engine;
 use std::time::Duration;
 
 /// Runs the TUI on the process's terminal until the user quits. The

@@ -7,7 +7,7 @@
 //! The same [`Runner`] drives any ratatui backend: tests use `TestBackend`
 //! and [`run_headless`] (or [`Runner::dispatch`] and [`Runner::settle`]).
 
-use crate::engine::lifecycle::Engine;
+use crate::engine::ops::Engine;
 use crate::tui::action::Action;
 use crate::tui::app::App;
 use crate::tui::keymap;

@@ -2,7 +2,7 @@
 //! uses no colour at all: only bold, reversed, underlined and dim text, and
 //! the symbols every status and cell carries anyway.
 
-use crate::engine::availability::Status;
+use crate::engine::policy::availability::Status;
 use ratatui::style::{Color, Modifier, Style};
 
 /// The styles the panes draw with.

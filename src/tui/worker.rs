@@ -4,14 +4,14 @@
 //! typed [`JobResult`] back over the action channel. No lifecycle decision
 //! is made here: preconditions, grants and errors are the engine's.
 
-use crate::engine::availability::{PackAvailability, Status};
-use crate::engine::catalog;
 use crate::engine::error::{Error, ErrorCode};
 use crate::engine::exec::OutputMode;
-use crate::engine::lifecycle::{ConnectOutcome, Engine, ExecResult};
-use crate::engine::manifest::SecretSpec;
-use crate::engine::skill::{self, SkillDoc};
-use crate::engine::snapshot::{self, PackView};
+use crate::engine::ops::{ConnectOutcome, Engine, ExecResult};
+use crate::engine::pack::manifest::SecretSpec;
+use crate::engine::pack::skill::{self, SkillDoc};
+use crate::engine::policy::availability::{PackAvailability, Status};
+use crate::engine::store::catalog;
+use crate::engine::store::snapshot::{self, PackView};
 use crate::tui::action::{Action, SecretRequest};
 use crate::tui::text::first_line;
 use std::io::Read;
@@ -282,7 +282,7 @@ pub fn run(engine: &Engine, job: Job, actions: &UnboundedSender<Action>) -> JobR
 /// The snapshot, and each pack's availability (the same calls as
 /// `hcpx list` and `hcpx availability`), as browser rows.
 pub fn load(engine: &Engine) -> Result<Vec<Row>, Error> {
-    let check = crate::engine::lifecycle::runnable_memo();
+    let check = crate::engine::ops::runnable_memo();
     engine.map_packs(|view, state| {
         Row::new(view, &engine.pack_availability_with(view, state, &check))
     })

@@ -4,7 +4,7 @@
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers, MouseEvent, MouseEventKind};
-use hcpx::engine::lifecycle::Engine;
+use hcpx::engine::ops::Engine;
 use hcpx::tui::theme::Theme;
 use hcpx::tui::{App, Config, Runner, run_headless};
 use ratatui::Terminal;
@@ -151,7 +151,7 @@ fn list(v: &serde_json::Value) -> Vec<String> {
 
 /// A secret input for packs that need none.
 pub fn no_secret(
-    _: &hcpx::engine::manifest::SecretSpec,
+    _: &hcpx::engine::pack::manifest::SecretSpec,
 ) -> Result<String, hcpx::engine::error::Error> {
     panic!("no secret expected")
 }

@@ -20,7 +20,7 @@
 //!   `lint_failed` error rather than a silent coercion.
 
 use crate::engine::error::{Error, ErrorCode};
-use crate::engine::manifest::{Arg, ArgType, Command};
+use crate::engine::pack::manifest::{Arg, ArgType, Command};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -298,7 +298,7 @@ fn shown(raw: &str) -> String {
 mod tests {
     use super::*;
     use crate::engine::exec::test_support::{field, list};
-    use crate::engine::manifest::{Adapter, Effect, OutputKind};
+    use crate::engine::pack::manifest::{Adapter, Effect, OutputKind};
     use serde_json::json;
 
     fn arg(name: &str, kind: ArgType) -> Arg {

@@ -42,8 +42,8 @@
 use super::{ExecOutcome, ExecRequest, Limits, OutputMode, elapsed_ms, read_capped};
 use crate::engine::error::{Error, ErrorCode};
 use crate::engine::exec::args::{BoundArgs, value_text};
-use crate::engine::grammar::{Piece, template_pieces};
-use crate::engine::manifest::HTTP_METHODS;
+use crate::engine::pack::grammar::{Piece, template_pieces};
+use crate::engine::pack::manifest::HTTP_METHODS;
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -435,7 +435,7 @@ mod tests {
     use super::*;
     use crate::engine::exec::bind_args;
     use crate::engine::exec::test_support::{field, list};
-    use crate::engine::manifest::{Adapter, Arg, ArgType, Command, Effect, OutputKind};
+    use crate::engine::pack::manifest::{Adapter, Arg, ArgType, Command, Effect, OutputKind};
     use serde_json::json;
 
     fn args(words: &[&str]) -> BoundArgs {

@@ -44,7 +44,7 @@ pub mod process;
 pub use args::{BoundArgs, bind_args, value_text};
 
 use crate::engine::error::{Error, ErrorCode};
-use crate::engine::manifest::{Adapter, Command, OutputKind};
+use crate::engine::pack::manifest::{Adapter, Command, OutputKind};
 use serde::Serialize;
 use std::fmt;
 use std::io::{self, Read};
@@ -334,7 +334,7 @@ pub(crate) mod test_support {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::manifest::Effect;
+    use crate::engine::pack::manifest::Effect;
     use std::collections::BTreeMap;
 
     fn outcome(exit_code: i32, stdout: &str, stderr: &str) -> ExecOutcome {

@@ -37,7 +37,7 @@ use super::{
 };
 use crate::engine::error::{Error, ErrorCode};
 use crate::engine::exec::args::{BoundArgs, value_text};
-use crate::engine::grammar::{self, Piece, template_pieces};
+use crate::engine::pack::grammar::{self, Piece, template_pieces};
 use rustix::process::{Pid, Signal, kill_process_group};
 use std::collections::BTreeMap;
 use std::ffi::OsStr;
@@ -451,7 +451,7 @@ mod tests {
     use serde_json::json;
 
     fn bound(pairs: &[(&str, serde_json::Value)]) -> BoundArgs {
-        use crate::engine::manifest::{Adapter, Arg, ArgType, Command, Effect, OutputKind};
+        use crate::engine::pack::manifest::{Adapter, Arg, ArgType, Command, Effect, OutputKind};
         let args = pairs
             .iter()
             .map(|(n, v)| Arg {

@@ -1,7 +1,7 @@
 //! The pack directory rules of HCP.md §2: layout, limits, symbolic links and
 //! file names. Nothing here follows a link or reads more than a limit allows.
 
-use crate::engine::diagnostic::{Diagnostic, Rule};
+use crate::engine::lint::diagnostic::{Diagnostic, Rule};
 use std::fs::{self, File};
 use std::io::Read;
 use std::path::{Path, PathBuf};

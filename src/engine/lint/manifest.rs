@@ -3,11 +3,11 @@
 //! reports with the position of the offending key or value and goes on, so one
 //! run finds every problem; the [`Manifest`] is built along the way.
 
-use crate::engine::diagnostic::{Diagnostic, Findings, Position, Rule};
-use crate::engine::document::{Node, Value};
-use crate::engine::grammar::{self, Piece};
+use crate::engine::lint::diagnostic::{Diagnostic, Findings, Position, Rule};
 use crate::engine::lint::files::printable;
-use crate::engine::manifest::{
+use crate::engine::pack::document::{Node, Value};
+use crate::engine::pack::grammar::{self, Piece};
+use crate::engine::pack::manifest::{
     Adapter, Arg, ArgType, Binding, BindingKind, Command, DEFAULT_TIMEOUT_MS, Effect, HTTP_METHODS,
     MAX_TIMEOUT_MS, Manifest, OutputKind, Plane, Requires, SecretSpec,
 };

@@ -2,13 +2,14 @@
 //! against §2–§5 without changing any state, reporting every finding it can
 //! in one run.
 
+pub mod diagnostic;
 pub mod files;
 pub mod manifest;
 pub mod skill;
 
-use crate::engine::diagnostic::{Diagnostic, Position, Rule};
-use crate::engine::document;
-use crate::engine::manifest::Manifest;
+use crate::engine::lint::diagnostic::{Diagnostic, Position, Rule};
+use crate::engine::pack::document;
+use crate::engine::pack::manifest::Manifest;
 use files::{MAX_MANIFEST_BYTES, MAX_SKILL_BYTES, RootFile};
 use serde::Serialize;
 use std::path::{Path, PathBuf};

@@ -1,12 +1,12 @@
 //! Skill rules of HCP.md §5: frontmatter, `name`, `description`, a non-empty
 //! body, and a mention of every verb_key.
 
-use crate::engine::diagnostic::{Diagnostic, Findings, Position, Rule};
-use crate::engine::document::{self, Node};
-use crate::engine::grammar;
+use crate::engine::lint::diagnostic::{Diagnostic, Findings, Position, Rule};
 use crate::engine::lint::files::printable;
 use crate::engine::lint::text_position;
-use crate::engine::skill;
+use crate::engine::pack::document::{self, Node};
+use crate::engine::pack::grammar;
+use crate::engine::pack::skill;
 
 pub const FILE: &str = "SKILL.md";
 

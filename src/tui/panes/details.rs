@@ -3,7 +3,7 @@
 //! the TUI teaches the CLI), then its Skill (§5): frontmatter name and
 //! description, then the body.
 
-use crate::engine::manifest::{BindingKind, Manifest};
+use crate::engine::pack::manifest::{BindingKind, Manifest};
 use crate::tui::action::Pane;
 use crate::tui::app::App;
 use crate::tui::text;

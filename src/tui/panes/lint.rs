@@ -4,7 +4,7 @@
 //! catalog copy's, as the engine linted it (again on `l`, and after
 //! install).
 
-use crate::engine::diagnostic::Diagnostic;
+use crate::engine::lint::diagnostic::Diagnostic;
 use crate::tui::action::Pane;
 use crate::tui::app::App;
 use crate::tui::text;

@@ -5,8 +5,8 @@
 //! shown comes from the engine's availability function (`pack_availability`)
 //! and `why`.
 
-use crate::engine::availability::{CommandAvailability, Condition, Status};
-use crate::engine::why;
+use crate::engine::policy::availability::{CommandAvailability, Condition, Status};
+use crate::engine::policy::why;
 use crate::tui::action::Pane;
 use crate::tui::app::App;
 use crate::tui::text;

@@ -2,11 +2,11 @@
 //! the catalogs, and the programs installed packs need on PATH, and says
 //! what to fix. Reads only; never repairs anything by itself.
 
-use crate::engine::config;
 use crate::engine::exec::process::find_on_path;
-use crate::engine::lifecycle::Engine;
-use crate::engine::manifest::Adapter;
-use crate::engine::snapshot::lint_installed;
+use crate::engine::ops::Engine;
+use crate::engine::pack::manifest::Adapter;
+use crate::engine::store::config;
+use crate::engine::store::snapshot::lint_installed;
 use serde::Serialize;
 use std::fs;
 use std::os::unix::fs::PermissionsExt;

@@ -5,9 +5,9 @@
 use super::Engine;
 use super::activate::remove_skill;
 use crate::engine::error::{Error, ErrorCode, Result};
-use crate::engine::grammar;
-use crate::engine::grants::PACK_INSTALL;
-use crate::engine::snapshot::BOOTSTRAP_ID;
+use crate::engine::pack::grammar;
+use crate::engine::policy::grants::PACK_INSTALL;
+use crate::engine::store::snapshot::BOOTSTRAP_ID;
 use serde::Serialize;
 use std::fs;
 

@@ -4,11 +4,11 @@
 //! builtin operation).
 
 use super::Engine;
-use crate::engine::availability::{Reason, Status};
 use crate::engine::error::{Error, ErrorCode, Result};
 use crate::engine::exec::{self, BoundArgs, ExecOutcome, ExecRequest, OutputMode};
-use crate::engine::manifest::{Adapter, BindingKind, Command, Manifest};
-use crate::engine::why;
+use crate::engine::pack::manifest::{Adapter, BindingKind, Command, Manifest};
+use crate::engine::policy::availability::{Reason, Status};
+use crate::engine::policy::why;
 use serde::Serialize;
 use std::path::Path;
 

@@ -53,7 +53,7 @@ pub struct SkillDoc {
 /// `description` empty (lint reports why).
 pub fn parse(text: &str) -> Option<SkillDoc> {
     let parts = split(text)?;
-    let doc = crate::engine::document::parse_yaml(parts.frontmatter).ok();
+    let doc = crate::engine::pack::document::parse_yaml(parts.frontmatter).ok();
     let field = |key: &str| {
         doc.as_ref()
             .and_then(|d| d.get(key))

@@ -6,13 +6,13 @@
 //! the Binding changed.
 
 use super::{Engine, RUNTIME_VERSION, not_found};
-use crate::engine::catalog;
 use crate::engine::error::{Error, ErrorCode, Result};
-use crate::engine::grammar;
-use crate::engine::grants::PACK_INSTALL;
 use crate::engine::lint::files::is_root_git_dir;
 use crate::engine::lint::{LintOptions, LintReport, lint_pack};
-use crate::engine::snapshot::BOOTSTRAP_ID;
+use crate::engine::pack::grammar;
+use crate::engine::policy::grants::PACK_INSTALL;
+use crate::engine::store::catalog;
+use crate::engine::store::snapshot::BOOTSTRAP_ID;
 use crate::engine::store::{Transaction, sync_dir};
 use serde::Serialize;
 use std::fs;

@@ -2,8 +2,8 @@
 //! pack, `*` for all, and the single-user default when `grants` is absent.
 
 use crate::engine::error::{Error, Result};
-use crate::engine::grammar;
-use crate::engine::state::State;
+use crate::engine::pack::grammar;
+use crate::engine::store::state::State;
 use std::collections::BTreeMap;
 
 /// The capabilities of §9.2.

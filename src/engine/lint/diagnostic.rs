@@ -100,12 +100,7 @@ impl Serialize for Rule {
     }
 }
 
-/// A 1-based line and column in a file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
-pub struct Position {
-    pub line: usize,
-    pub column: usize,
-}
+pub use crate::engine::pack::document::Position;
 
 /// One finding, in the JSON shape of §10.4.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -8,8 +8,14 @@
 //! folder. A `state.json` that does not parse is `store_corrupt`: reported,
 //! never replaced.
 
+pub mod catalog;
+pub mod config;
+pub mod parallel;
+pub mod snapshot;
+pub mod state;
+
 use crate::engine::error::{Error, ErrorCode, Result};
-use crate::engine::state::State;
+use crate::engine::store::state::State;
 use std::fs::{self, File, OpenOptions};
 use std::io::Write;
 use std::os::unix::fs::{DirBuilderExt, PermissionsExt};

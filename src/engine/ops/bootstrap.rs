@@ -6,8 +6,8 @@
 use super::activate::copy_skill;
 use super::install::place;
 use crate::engine::error::{Error, Result};
-use crate::engine::snapshot::BOOTSTRAP_ID;
 use crate::engine::store::Store;
+use crate::engine::store::snapshot::BOOTSTRAP_ID;
 use std::fs;
 use std::path::Path;
 

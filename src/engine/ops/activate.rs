@@ -5,9 +5,9 @@
 
 use super::{Engine, not_found, not_installed};
 use crate::engine::error::{Error, ErrorCode, Result};
-use crate::engine::grammar;
-use crate::engine::snapshot::lint_installed;
+use crate::engine::pack::grammar;
 use crate::engine::store::Transaction;
+use crate::engine::store::snapshot::lint_installed;
 use serde::Serialize;
 use std::fs;
 
@@ -97,7 +97,7 @@ impl Engine {
     /// `not_installed` for a catalog pack, else `not_found`.
     pub(super) fn unknown_or_not_installed(&self, pack_id: &str) -> Error {
         let in_catalog = grammar::is_pack_id(pack_id)
-            && crate::engine::catalog::find(&self.catalog_packs(), pack_id).is_some();
+            && crate::engine::store::catalog::find(&self.catalog_packs(), pack_id).is_some();
         if in_catalog {
             not_installed(pack_id)
         } else {

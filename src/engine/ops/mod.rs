@@ -7,8 +7,10 @@ mod activate;
 pub mod bootstrap;
 mod builtin;
 mod connect;
+pub mod doctor;
 mod exec;
 mod install;
+pub mod list;
 mod uninstall;
 
 pub use activate::Toggle;
@@ -17,16 +19,16 @@ pub use exec::{ExecResult, redact};
 pub use install::{InstallAction, InstallOutcome};
 pub use uninstall::UninstallOutcome;
 
-use crate::engine::availability::{self, PackAvailability, Reason};
-use crate::engine::catalog::{self, CatalogPack};
-use crate::engine::config;
 use crate::engine::error::{Error, ErrorCode, Result};
-use crate::engine::grammar;
-use crate::engine::grants;
-use crate::engine::manifest::Adapter;
-use crate::engine::snapshot::{self, PackView};
-use crate::engine::state::State;
+use crate::engine::pack::grammar;
+use crate::engine::pack::manifest::Adapter;
+use crate::engine::policy::availability::{self, PackAvailability, Reason};
+use crate::engine::policy::grants;
 use crate::engine::store::Store;
+use crate::engine::store::catalog::{self, CatalogPack};
+use crate::engine::store::config;
+use crate::engine::store::snapshot::{self, PackView};
+use crate::engine::store::state::State;
 use std::path::{Path, PathBuf};
 
 /// The runtime's version, checked against `requires.hcpx` (§3.1).

@@ -9,8 +9,8 @@ use super::Engine;
 use super::exec::{env_material, env_missing, redact};
 use crate::engine::error::{Error, ErrorCode, Result};
 use crate::engine::exec::{self, OutputMode};
-use crate::engine::grants::PACK_CONNECT;
-use crate::engine::manifest::{BindingKind, SecretSpec};
+use crate::engine::pack::manifest::{BindingKind, SecretSpec};
+use crate::engine::policy::grants::PACK_CONNECT;
 use serde::Serialize;
 
 /// Where a `secret` Binding's secret comes from: called only once steps

@@ -1,7 +1,7 @@
 //! `<store>/config.yaml` (HCP.md §11.6): the catalogs hcpx searches.
 
-use crate::engine::document;
 use crate::engine::error::{Error, ErrorCode, Result};
+use crate::engine::pack::document;
 use std::path::{Path, PathBuf};
 
 /// The store's configuration.

@@ -8,9 +8,15 @@
 //! [`MAX_DEPTH`] and documents that expand (through aliases) to more than
 //! [`MAX_NODES`] nodes are parse errors, found before they cost memory.
 
-use crate::engine::diagnostic::Position;
 use saphyr_parser::{Event, Parser, ScalarStyle, Span};
 use std::collections::{HashMap, HashSet};
+
+/// A 1-based line and column in a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
+pub struct Position {
+    pub line: usize,
+    pub column: usize,
+}
 
 /// Deepest nesting of sequences and mappings a document may have.
 pub const MAX_DEPTH: usize = 64;

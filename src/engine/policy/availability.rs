@@ -4,10 +4,10 @@
 //! `availability --json`, `exec`'s preconditions, `why`, and the TUI's matrix
 //! all call it.
 
-use crate::engine::grants;
-use crate::engine::manifest::{Adapter, BindingKind};
-use crate::engine::snapshot::PackView;
-use crate::engine::state::State;
+use crate::engine::pack::manifest::{Adapter, BindingKind};
+use crate::engine::policy::grants;
+use crate::engine::store::snapshot::PackView;
+use crate::engine::store::state::State;
 use serde::{Serialize, Serializer};
 use std::fmt;
 use std::path::Path;

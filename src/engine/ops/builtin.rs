@@ -4,11 +4,11 @@
 //! commands declare `output: json`, so it is also the result's `data`).
 
 use super::Engine;
-use crate::engine::doctor;
 use crate::engine::error::Error;
 use crate::engine::exec::{BoundArgs, ExecOutcome, OutputMode};
 use crate::engine::lint::{LintOptions, lint_pack};
-use crate::engine::listing;
+use crate::engine::ops::doctor;
+use crate::engine::ops::list;
 use serde::Serialize;
 use serde_json::{Value, json};
 use std::path::Path;
@@ -26,7 +26,7 @@ impl Engine {
                 let ok = report.ok();
                 (ok, i32::from(!ok), with_ok(ok, &report))
             }
-            "list" => result(listing::list(self).map(|packs| json!({"packs": packs}))),
+            "list" => result(list::list(self).map(|packs| json!({"packs": packs}))),
             "lint" => {
                 let report = lint_pack(Path::new(&text("path")), LintOptions::default());
                 (report.ok, i32::from(!report.ok), to_value(&report))
@@ -38,7 +38,7 @@ impl Engine {
             "activate" => toggle(self.activate(&[text("pack")])),
             "deactivate" => toggle(self.deactivate(&[text("pack")])),
             "connect" => {
-                let mut no_secret = |_: &crate::engine::manifest::SecretSpec| {
+                let mut no_secret = |_: &crate::engine::pack::manifest::SecretSpec| {
                     Err(Error::usage("a secret binding is connected by a person")
                         .hint(format!("hcpx connect {} --secret-stdin", text("pack"))))
                 };

@@ -24,7 +24,9 @@ impl CatalogPack {
 /// Sub-folders without a manifest, hidden ones and missing catalogs are
 /// skipped (`hcpx doctor` reports missing catalogs).
 pub fn scan(catalogs: &[PathBuf]) -> Vec<CatalogPack> {
-    crate::engine::snapshot::parallel_map(pack_dirs(catalogs), |(catalog, dir)| load(&catalog, dir))
+    crate::engine::store::parallel::parallel_map(pack_dirs(catalogs), |(catalog, dir)| {
+        load(&catalog, dir)
+    })
 }
 
 /// The pack folders of each catalog, as `(catalog, pack folder)`, in

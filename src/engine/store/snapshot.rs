@@ -1,13 +1,14 @@
 //! A read-only view of the store and the catalogs at one moment: what the
 //! availability function (§11.2) and the front-ends read.
 
-use crate::engine::catalog::{self, CatalogPack};
 use crate::engine::error::Result;
-use crate::engine::grammar;
 use crate::engine::lint::{LintOptions, LintReport, lint_pack};
-use crate::engine::manifest::Manifest;
-use crate::engine::state::State;
+use crate::engine::pack::grammar;
+use crate::engine::pack::manifest::Manifest;
 use crate::engine::store::Store;
+use crate::engine::store::catalog::{self, CatalogPack};
+use crate::engine::store::parallel::parallel_map;
+use crate::engine::store::state::State;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -87,35 +88,6 @@ fn view(store: &Store, pack_id: &str, catalog: Option<CatalogPack>) -> Option<Pa
         skill_copied: store.skill_path(pack_id).is_file(),
         installed,
         catalog,
-    })
-}
-
-/// Maps `f` over `items` on every core (lint of many packs is file I/O and
-/// parsing, independent per pack); keeps the order.
-pub fn parallel_map<T: Send, R: Send>(mut items: Vec<T>, f: impl Fn(T) -> R + Sync) -> Vec<R> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    if threads < 2 || items.len() < 64 {
-        return items.into_iter().map(f).collect();
-    }
-    let chunk = items.len().div_ceil(threads);
-    let mut parts = Vec::with_capacity(threads);
-    while !items.is_empty() {
-        let rest = items.split_off(chunk.min(items.len()));
-        parts.push(std::mem::replace(&mut items, rest));
-    }
-    let f = &f;
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = parts
-            .into_iter()
-            .map(|part| scope.spawn(move || part.into_iter().map(f).collect::<Vec<R>>()))
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| {
-                h.join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-            })
-            .collect()
     })
 }
 

@@ -2,8 +2,8 @@
 //! words, and the exact `hcpx` command that fixes it. Reads the same
 //! availability as everything else (§11.2).
 
-use crate::engine::availability::{PackAvailability, Reason, Status};
-use crate::engine::manifest::{BindingKind, Manifest};
+use crate::engine::pack::manifest::{BindingKind, Manifest};
+use crate::engine::policy::availability::{PackAvailability, Reason, Status};
 use serde::Serialize;
 
 /// The explanation for one pack or command.

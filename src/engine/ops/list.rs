@@ -1,9 +1,9 @@
 //! The rows of `list`: every installed and catalog pack with its status and
 //! a few manifest fields, for the CLI, the bootstrap pack and the TUI.
 
-use crate::engine::availability::Status;
 use crate::engine::error::Result;
-use crate::engine::lifecycle::Engine;
+use crate::engine::ops::Engine;
+use crate::engine::policy::availability::Status;
 use serde::Serialize;
 
 /// One pack in `hcpx list`.
@@ -25,7 +25,7 @@ pub struct ListRow {
 
 /// Lists every pack, sorted by id.
 pub fn list(engine: &Engine) -> Result<Vec<ListRow>> {
-    let check = crate::engine::lifecycle::runnable_memo();
+    let check = crate::engine::ops::runnable_memo();
     engine.map_packs(|view, state| {
         let avail = engine.pack_availability_with(view, state, &check);
         let m = view.manifest();

@@ -1,0 +1,101 @@
+//! Checks the engine's map (see `engine/mod.rs`): its folders depend only on
+//! the ones below them in the table, and no engine file uses a terminal or
+//! command-line crate or writes to the process's stdout or stderr.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// The engine's folders, bottom up: each may use only those before it.
+const LAYERS: &[&str] = &["pack", "lint", "error", "store", "policy", "exec", "ops"];
+
+/// Crates and calls the engine must not use: it knows nothing of terminals
+/// or clap, and it never prints (front-ends do).
+const FORBIDDEN: &[&str] = &[
+    "ratatui",
+    "crossterm",
+    "clap",
+    "println!",
+    "print!",
+    "eprintln!",
+    "eprint!",
+    "dbg!",
+];
+
+fn engine_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src/engine")
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The layer a file belongs to: its first folder under `src/engine/`, or its
+/// stem for a file at the top (`error.rs`).
+fn layer_of(path: &Path) -> Option<&'static str> {
+    let rel = path.strip_prefix(engine_dir()).ok()?;
+    let first = rel.components().next()?.as_os_str().to_str()?;
+    let name = first.strip_suffix(".rs").unwrap_or(first);
+    LAYERS.iter().copied().find(|l| *l == name)
+}
+
+/// The code of a file, without `//` comments (docs may name anything).
+fn code(text: &str) -> String {
+    text.lines()
+        .map(|line| match line.find("//") {
+            Some(i) if !line[..i].contains('"') => &line[..i],
+            _ => line,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn engine_folders_use_only_the_layers_below_them() {
+    let mut files = Vec::new();
+    rust_files(&engine_dir(), &mut files);
+    let mut wrong = BTreeSet::new();
+    for file in &files {
+        let Some(layer) = layer_of(file) else {
+            continue;
+        };
+        let rank = LAYERS.iter().position(|l| *l == layer).unwrap_or(0);
+        let text = code(&std::fs::read_to_string(file).unwrap_or_default());
+        for (used_rank, used) in LAYERS.iter().enumerate() {
+            let uses = text.contains(&format!("engine::{used}::"))
+                || text.contains(&format!("engine::{used};"))
+                || text.contains(&format!("engine::{used}}}"));
+            if uses && used_rank > rank {
+                wrong.insert(format!("{} ({layer}) uses {used}", file.display()));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "layering broken:\n{wrong:#?}");
+}
+
+#[test]
+fn engine_uses_no_terminal_or_cli_crate_and_never_prints() {
+    let mut files = Vec::new();
+    rust_files(&engine_dir(), &mut files);
+    assert!(files.len() > 20, "found only {} engine files", files.len());
+    let mut found = Vec::new();
+    for file in files.iter().filter(|f| !f.ends_with("layering.rs")) {
+        let text = code(&std::fs::read_to_string(file).unwrap_or_default());
+        for word in FORBIDDEN {
+            if text.contains(word) {
+                found.push(format!("{}: {word}", file.display()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "the engine must not use these:\n{found:#?}"
+    );
+}

@@ -1,0 +1,6 @@
+//! Policy (HCP.md §9, §11.2–§11.3): who may do what and why not. Pure
+//! functions over a snapshot of the store: availability, grants, `why`.
+
+pub mod availability;
+pub mod grants;
+pub mod why;

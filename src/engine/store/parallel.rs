@@ -1,0 +1,31 @@
+//! Work spread over every core, order kept: lint of many packs (catalog
+//! scans, snapshots) is file I/O and parsing, independent per pack.
+
+/// Maps `f` over `items` on every core (lint of many packs is file I/O and
+/// parsing, independent per pack); keeps the order.
+pub fn parallel_map<T: Send, R: Send>(mut items: Vec<T>, f: impl Fn(T) -> R + Sync) -> Vec<R> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if threads < 2 || items.len() < 64 {
+        return items.into_iter().map(f).collect();
+    }
+    let chunk = items.len().div_ceil(threads);
+    let mut parts = Vec::with_capacity(threads);
+    while !items.is_empty() {
+        let rest = items.split_off(chunk.min(items.len()));
+        parts.push(std::mem::replace(&mut items, rest));
+    }
+    let f = &f;
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = parts
+            .into_iter()
+            .map(|part| scope.spawn(move || part.into_iter().map(f).collect::<Vec<R>>()))
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| {
+                h.join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .collect()
+    })
+}
