@@ -6,7 +6,9 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// The engine's folders, bottom up: each may use only those before it.
-const LAYERS: &[&str] = &["pack", "lint", "error", "store", "policy", "exec", "ops"];
+const LAYERS: &[&str] = &[
+    "pack", "lint", "error", "store", "harness", "policy", "exec", "ops",
+];
 
 /// Crates and calls the engine must not use: it knows nothing of terminals
 /// or clap, and it never prints (front-ends do).

@@ -10,12 +10,14 @@
 //! | `lint/` | the linter and its diagnostics (§10.4–§10.5) |
 //! | `error` | the typed error, its spec code and exit code (§10) |
 //! | `store/` | the store on disk: lock, atomic writes, state, config, catalogs, snapshots (§11.3–§11.6) |
+//! | `harness/` | harness targets: where Claude Code, Codex, … read Skills, and placing them there (§12.4–§12.8) |
 //! | `policy/` | availability, grants, `why`: pure functions over a snapshot (§9, §11.2) |
 //! | `exec/` | the adapters that run a command: args, process, http (§6) |
 //! | `ops/` | the lifecycle operations on one store, [`Engine`] (§11): install, activate, connect, exec, uninstall, list, doctor, bootstrap pack |
 
 pub mod error;
 pub mod exec;
+pub mod harness;
 #[cfg(test)]
 mod layering;
 pub mod lint;

@@ -9,6 +9,8 @@ use std::path::{Path, PathBuf};
 pub struct Config {
     /// Catalog folders, resolved against the config file's folder.
     pub catalogs: Vec<PathBuf>,
+    /// Enabled harness targets (§12.5), as written.
+    pub harnesses: Vec<String>,
 }
 
 /// Reads `config.yaml`; a missing file is the default configuration, a file
@@ -52,7 +54,71 @@ pub fn read(path: &Path) -> Result<Config> {
             }
         }
     }
+    config.harnesses = string_list(&doc, "harnesses", &corrupt)?;
     Ok(config)
+}
+
+/// A top-level key holding a list of strings; absent or null is empty.
+fn string_list(
+    doc: &document::Node,
+    key: &str,
+    corrupt: &dyn Fn(Option<usize>, String) -> Error,
+) -> Result<Vec<String>> {
+    match doc.get(key) {
+        None => Ok(Vec::new()),
+        Some(node) if node.value == document::Value::Null => Ok(Vec::new()),
+        Some(node) => {
+            let items = node
+                .as_seq()
+                .ok_or_else(|| corrupt(Some(node.pos.line), format!("`{key}` must be a list")))?;
+            items
+                .iter()
+                .map(|item| {
+                    item.as_str().map(str::to_string).ok_or_else(|| {
+                        corrupt(
+                            Some(item.pos.line),
+                            format!("each of `{key}` must be a name"),
+                        )
+                    })
+                })
+                .collect()
+        }
+    }
+}
+
+/// `text` (a `config.yaml`) with its top-level `harnesses:` entry set to
+/// `names`: the old entry's lines (the key and its indented or `- ` item
+/// lines) are replaced, or a new entry appended. Comments and every other
+/// key are kept as written.
+pub fn with_harnesses(text: &str, names: &[&str]) -> String {
+    let entry = format!("harnesses: [{}]\n", names.join(", "));
+    let mut out = String::with_capacity(text.len() + entry.len());
+    let mut lines = text.split_inclusive('\n').peekable();
+    let mut placed = false;
+    while let Some(line) = lines.next() {
+        let is_key = line.starts_with("harnesses:") || line.starts_with("\"harnesses\":");
+        if !is_key || placed {
+            out.push_str(line);
+            continue;
+        }
+        out.push_str(&entry);
+        placed = true;
+        while let Some(next) = lines.peek() {
+            let continues =
+                next.starts_with(' ') || next.starts_with('\t') || next.starts_with('-');
+            if !continues {
+                break;
+            }
+            lines.next();
+        }
+    }
+    if !placed {
+        if !out.is_empty() && !out.ends_with('\n') {
+            out.push('\n');
+        }
+        out.push_str(&entry);
+    }
+    out
 }
 
 /// `~/x` → `$HOME/x`.
@@ -66,6 +132,23 @@ fn expand_home(dir: &str) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn harnesses_are_set_keeping_comments_and_other_keys() {
+        let text = "# mine\ncatalogs: []\nharnesses:\n  - codex\n# after\n";
+        let set = with_harnesses(text, &["agents", "codex"]);
+        assert_eq!(
+            set,
+            "# mine\ncatalogs: []\nharnesses: [agents, codex]\n# after\n"
+        );
+        let appended = with_harnesses("catalogs: []", &["agents"]);
+        assert_eq!(appended, "catalogs: []\nharnesses: [agents]\n");
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let path = dir.path().join("config.yaml");
+        std::fs::write(&path, &set).unwrap_or_else(|e| panic!("{e}"));
+        let config = read(&path).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(config.harnesses, ["agents", "codex"]);
+    }
 
     #[test]
     fn reads_catalogs_relative_to_the_file() {

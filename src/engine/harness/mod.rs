@@ -1,0 +1,177 @@
+//! Harness targets (HCP.md §12.4–§12.8): placing the Skills of activated
+//! packs where Claude Code, Codex, Cursor, Copilot, OpenCode, Gemini CLI and
+//! Windsurf read them, and telling how each copy stands.
+//!
+//! - [`target`]: the table of targets, their folders and detection (§12.4);
+//! - [`plan`]: the state of each Skill in a target and the steps that bring
+//!   it in step — pure (§12.7–§12.8);
+//! - [`place`]: reading a target folder and carrying the steps out, whole or
+//!   not at all per Skill (§12.6).
+//!
+//! hcpx writes into a target only when it is enabled (`harnesses:` in
+//! `config.yaml`, §12.5), and only folders that carry its marker.
+
+pub mod place;
+pub mod plan;
+pub mod target;
+
+use crate::engine::error::{Error, ErrorCode, Result};
+use crate::engine::pack::{grammar, skill};
+use crate::engine::store::Store;
+use plan::{SkillStatus, Wanted};
+use serde::Serialize;
+use std::path::PathBuf;
+pub use target::{HarnessEnv, TargetName};
+
+/// A target as `hcpx harness list` shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TargetInfo {
+    pub name: TargetName,
+    pub path: PathBuf,
+    pub detected: bool,
+    pub enabled: bool,
+}
+
+/// The Skills of one enabled target and their states.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TargetStatus {
+    pub name: TargetName,
+    pub path: PathBuf,
+    pub skills: Vec<SkillStatus>,
+}
+
+/// Parses the `harnesses:` names of `config.yaml`; an unknown one is
+/// `store_corrupt` (hcpx never writes it, so someone edited the file).
+pub fn parse_enabled(names: &[String], config: &std::path::Path) -> Result<Vec<TargetName>> {
+    names
+        .iter()
+        .map(|name| {
+            TargetName::parse(name).ok_or_else(|| {
+                Error::new(
+                    ErrorCode::StoreCorrupt,
+                    format!("{}: unknown harness target `{name}`", config.display()),
+                )
+                .path(config.display().to_string())
+                .hint(format!("known targets: {}", names_list()))
+            })
+        })
+        .collect()
+}
+
+/// Every target's name, comma-separated, for messages.
+pub fn names_list() -> String {
+    TargetName::ALL
+        .iter()
+        .map(|t| t.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Every target with its folder, whether it is detected and enabled.
+pub fn targets(env: &HarnessEnv, enabled: &[TargetName]) -> Vec<TargetInfo> {
+    TargetName::ALL
+        .into_iter()
+        .map(|name| {
+            let location = env.locate(name);
+            TargetInfo {
+                name,
+                detected: location.detected(),
+                path: location.folder,
+                enabled: enabled.contains(&name),
+            }
+        })
+        .collect()
+}
+
+/// The Skills the activated packs want placed, in activation order: each
+/// installed pack's `SKILL.md` name and digest. A pack whose Skill cannot be
+/// read or has no valid name is left out (lint and `doctor` report it).
+pub fn wanted(store: &Store, activated: &[(String, String)]) -> Vec<Wanted> {
+    activated
+        .iter()
+        .filter(|(id, _)| grammar::is_pack_id(id))
+        .filter_map(|(id, version)| {
+            let bytes = std::fs::read(store.pack_dir(id).join(place::SKILL_FILE)).ok()?;
+            let name = skill::parse(std::str::from_utf8(&bytes).ok()?)?.name?;
+            grammar::is_skill_name(&name).then(|| Wanted {
+                pack_id: id.clone(),
+                version: version.clone(),
+                skill: name,
+                sha256: place::sha256_hex(&bytes),
+            })
+        })
+        .collect()
+}
+
+/// The state of every Skill in every enabled target, without changing
+/// anything.
+pub fn status(
+    env: &HarnessEnv,
+    enabled: &[TargetName],
+    wanted: &[Wanted],
+) -> Result<Vec<TargetStatus>> {
+    enabled
+        .iter()
+        .map(|&name| {
+            let folder = env.locate(name).folder;
+            let found = place::observe(&folder)?;
+            Ok(TargetStatus {
+                name,
+                skills: plan::plan(wanted, &found, false).statuses,
+                path: folder,
+            })
+        })
+        .collect()
+}
+
+/// Brings every enabled target in step with `wanted` (and clears the
+/// `disabled` ones of our copies), then reports the states. `force` also
+/// replaces or removes `modified` copies; `conflict` is never touched.
+pub fn sync(
+    store: &Store,
+    env: &HarnessEnv,
+    enabled: &[TargetName],
+    disabled: &[TargetName],
+    wanted: &[Wanted],
+    force: bool,
+) -> Result<Vec<TargetStatus>> {
+    let bytes = |want: &Wanted| -> Result<Vec<u8>> {
+        let path = store.pack_dir(&want.pack_id).join(place::SKILL_FILE);
+        std::fs::read(&path).map_err(|err| Error::io("cannot read", &path, &err))
+    };
+    for &name in disabled {
+        let folder = env.locate(name).folder;
+        let found = place::observe(&folder)?;
+        place::apply(&folder, &plan::plan(&[], &found, false).steps, &bytes)?;
+    }
+    let mut released = Vec::new();
+    for &name in enabled {
+        let folder = env.locate(name).folder;
+        let found = place::observe(&folder)?;
+        let plan = plan::plan(wanted, &found, force);
+        place::apply(&folder, &plan.steps, &bytes)?;
+        released.push(released_copies(&plan));
+    }
+    let mut after = status(env, enabled, wanted)?;
+    for (target, released) in after.iter_mut().zip(released) {
+        target.skills.extend(released);
+    }
+    Ok(after)
+}
+
+/// The edited copies a plan hands over to the user (§12.7): they carry no
+/// marker afterwards, so only the plan still knows them; they are reported
+/// `modified`.
+fn released_copies(plan: &plan::Plan) -> Vec<SkillStatus> {
+    plan.steps
+        .iter()
+        .filter_map(|step| match step {
+            plan::Step::Release { skill } => plan
+                .statuses
+                .iter()
+                .find(|s| &s.skill == skill && s.state == plan::SkillState::Modified)
+                .cloned(),
+            _ => None,
+        })
+        .collect()
+}

@@ -1,0 +1,334 @@
+//! Reading and writing one harness target folder (HCP.md §12.6–§12.7).
+//!
+//! A Skill is placed as `<folder>/<name>/SKILL.md`, a byte-for-byte copy
+//! (never a link), with the marker `<folder>/<name>/.hcpx.json`. Every
+//! write is whole or absent: the new folder is built under a hidden
+//! temporary name in the target folder (same file system) and renamed into
+//! place; a replacement is swapped in with `renameat2(RENAME_EXCHANGE)`; a
+//! removal first renames the folder aside. Entries that are links, hidden,
+//! or not named like a Skill are never read or touched.
+
+use super::plan::{Found, Marker, Step, Wanted};
+use crate::engine::error::{Error, Result};
+use crate::engine::pack::grammar;
+use crate::engine::store::sync_dir;
+use sha2::{Digest, Sha256};
+use std::fs;
+use std::io::Write;
+use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+
+/// The marker file's name.
+pub const MARKER: &str = ".hcpx.json";
+/// The placed Skill's file name.
+pub const SKILL_FILE: &str = "SKILL.md";
+/// Most bytes read of a marker or a placed `SKILL.md` (§2.3's Skill limit).
+const MAX_READ: u64 = 256 * 1024;
+
+/// SHA-256 of `bytes`, lowercase hex.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    let digest = Sha256::digest(bytes);
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// What `folder` holds: one entry per sub-folder named like a Skill. A
+/// missing folder holds nothing.
+pub fn observe(folder: &Path) -> Result<Vec<Found>> {
+    let entries = match fs::read_dir(folder) {
+        Ok(entries) => entries,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(err) => return Err(Error::io("cannot read", folder, &err)),
+    };
+    let mut found = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|err| Error::io("cannot read", folder, &err))?;
+        let Some(name) = entry.file_name().to_str().map(str::to_string) else {
+            continue;
+        };
+        if !grammar::is_skill_name(&name) {
+            continue;
+        }
+        found.push(observe_one(&folder.join(&name), name));
+    }
+    found.sort_by(|a, b| a.skill.cmp(&b.skill));
+    Ok(found)
+}
+
+/// One entry: a link or a file is not ours (no marker read through it).
+fn observe_one(dir: &Path, skill: String) -> Found {
+    let is_dir = fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir());
+    if !is_dir {
+        return Found {
+            skill,
+            marker: None,
+            sha256: None,
+        };
+    }
+    let marker = read_small(&dir.join(MARKER))
+        .and_then(|bytes| serde_json::from_slice::<Marker>(&bytes).ok())
+        .filter(|m| grammar::is_pack_id(&m.pack_id));
+    let sha256 = read_small(&dir.join(SKILL_FILE)).map(|bytes| sha256_hex(&bytes));
+    Found {
+        skill,
+        marker,
+        sha256,
+    }
+}
+
+/// A regular file's bytes (not followed through a link), if it is at most
+/// [`MAX_READ`] bytes; a larger one reads as an unknown digest.
+fn read_small(path: &Path) -> Option<Vec<u8>> {
+    let meta = fs::symlink_metadata(path).ok()?;
+    if !meta.is_file() {
+        return None;
+    }
+    if meta.len() > MAX_READ {
+        return Some(b"(too large)".to_vec());
+    }
+    fs::read(path).ok()
+}
+
+/// Carries out `steps` in `folder`, creating it when a Skill must go there.
+/// `skill_bytes` gives a wanted pack's `SKILL.md`. Stops at the first
+/// failure, naming the folder; the steps before it stay done.
+pub fn apply(
+    folder: &Path,
+    steps: &[Step],
+    skill_bytes: &dyn Fn(&Wanted) -> Result<Vec<u8>>,
+) -> Result<()> {
+    if steps.is_empty() {
+        return Ok(());
+    }
+    let io = |what: &str, path: &Path, err: std::io::Error| {
+        Error::io(what, path, &err).hint(format!(
+            "hcpx writes Skills into {} because this harness target is enabled; make it writable, or `hcpx harness disable` it",
+            folder.display()
+        ))
+    };
+    if steps
+        .iter()
+        .any(|s| matches!(s, Step::Place(_) | Step::Replace(_)))
+    {
+        fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o755)
+            .create(folder)
+            .map_err(|e| io("cannot create", folder, e))?;
+    }
+    for step in steps {
+        match step {
+            Step::Place(want) | Step::Replace(want) => {
+                let bytes = skill_bytes(want)?;
+                let staged =
+                    stage(folder, want, &bytes).map_err(|e| io("cannot write in", folder, e))?;
+                let target = folder.join(&want.skill);
+                let swapped = if matches!(step, Step::Place(_)) {
+                    fs::rename(&staged, &target).map(|()| false)
+                } else {
+                    exchange(&staged, &target).map(|()| true)
+                };
+                match swapped {
+                    Ok(true) => remove_tree(&staged),
+                    Ok(false) => {}
+                    Err(err) => {
+                        remove_tree(&staged);
+                        return Err(io("cannot place the Skill at", &target, err));
+                    }
+                }
+            }
+            Step::Remove { skill } => {
+                let target = folder.join(skill);
+                let aside = aside_name(folder, skill);
+                fs::rename(&target, &aside).map_err(|e| io("cannot remove", &target, e))?;
+                remove_tree(&aside);
+            }
+            Step::Release { skill } => {
+                let marker = folder.join(skill).join(MARKER);
+                fs::remove_file(&marker).map_err(|e| io("cannot remove", &marker, e))?;
+            }
+        }
+    }
+    sync_dir(folder);
+    Ok(())
+}
+
+/// Builds `<folder>/.hcpx-<name>-<random>/` holding the Skill and its
+/// marker, flushed to disk.
+fn stage(folder: &Path, want: &Wanted, bytes: &[u8]) -> std::io::Result<PathBuf> {
+    let dir = tempfile::Builder::new()
+        .prefix(&format!(".hcpx-{}-", want.skill))
+        .tempdir_in(folder)?
+        .keep();
+    let write = |name: &str, bytes: &[u8]| -> std::io::Result<()> {
+        let mut file = fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(dir.join(name))?;
+        file.set_permissions(fs::Permissions::from_mode(0o644))?;
+        file.write_all(bytes)?;
+        file.sync_all()
+    };
+    let marker = Marker {
+        pack_id: want.pack_id.clone(),
+        version: want.version.clone(),
+        sha256: sha256_hex(bytes),
+    };
+    let result = write(SKILL_FILE, bytes)
+        .and_then(|()| write(MARKER, &serde_json::to_vec(&marker).unwrap_or_default()))
+        .and_then(|()| fs::set_permissions(&dir, fs::Permissions::from_mode(0o755)));
+    if let Err(err) = result {
+        remove_tree(&dir);
+        return Err(err);
+    }
+    sync_dir(&dir);
+    Ok(dir)
+}
+
+/// Swaps two paths in one step.
+fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
+    use rustix::fs::{CWD, RenameFlags, renameat_with};
+    renameat_with(CWD, a, CWD, b, RenameFlags::EXCHANGE).map_err(std::io::Error::from)
+}
+
+fn aside_name(folder: &Path, skill: &str) -> PathBuf {
+    folder.join(format!(".hcpx-removed-{skill}-{}", std::process::id()))
+}
+
+/// Removes a folder hcpx built or set aside; best effort.
+fn remove_tree(dir: &Path) {
+    let _ = fs::remove_dir_all(dir);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::harness::plan::{SkillState, plan};
+
+    fn want(pack: &str, skill: &str, bytes: &[u8]) -> Wanted {
+        Wanted {
+            pack_id: pack.into(),
+            version: "1.0.0".into(),
+            skill: skill.into(),
+            sha256: sha256_hex(bytes),
+        }
+    }
+
+    fn sync(folder: &Path, wanted: &[Wanted], body: &[u8], force: bool) -> Vec<SkillState> {
+        let found = observe(folder).unwrap_or_else(|e| panic!("{e}"));
+        let p = plan(wanted, &found, force);
+        apply(folder, &p.steps, &|_| Ok(body.to_vec())).unwrap_or_else(|e| panic!("{e}"));
+        let after = observe(folder).unwrap_or_else(|e| panic!("{e}"));
+        plan(wanted, &after, force)
+            .statuses
+            .iter()
+            .map(|s| s.state)
+            .collect()
+    }
+
+    #[test]
+    fn places_a_byte_copy_with_its_marker_and_removes_it_again() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let folder = dir.path().join("skills");
+        let body = b"---\nname: notes\ndescription: d\n---\nbody\n";
+        let wanted = [want("a.b", "notes", body)];
+        assert_eq!(sync(&folder, &wanted, body, false), [SkillState::Placed]);
+        let placed = folder.join("notes");
+        assert_eq!(fs::read(placed.join(SKILL_FILE)).unwrap_or_default(), body);
+        assert!(!fs::symlink_metadata(placed.join(SKILL_FILE)).is_ok_and(|m| m.is_symlink()));
+        let marker: Marker =
+            serde_json::from_slice(&fs::read(placed.join(MARKER)).unwrap_or_default())
+                .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(marker.sha256, sha256_hex(body));
+        // Nothing hidden is left behind.
+        let names: Vec<_> = fs::read_dir(&folder)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .flatten()
+            .map(|e| e.file_name())
+            .collect();
+        assert_eq!(names, ["notes"]);
+        // No pack wants it any more: the copy goes.
+        assert!(sync(&folder, &[], body, false).is_empty());
+        assert!(!placed.exists());
+    }
+
+    #[test]
+    fn an_edited_copy_is_left_in_place_and_released_when_the_pack_goes() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let folder = dir.path().to_path_buf();
+        let body = b"---\nname: notes\ndescription: d\n---\nbody\n";
+        let wanted = [want("a.b", "notes", body)];
+        sync(&folder, &wanted, body, false);
+        fs::write(folder.join("notes").join(SKILL_FILE), "mine").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(sync(&folder, &wanted, body, false), [SkillState::Modified]);
+        assert_eq!(
+            fs::read_to_string(folder.join("notes/SKILL.md")).unwrap_or_default(),
+            "mine"
+        );
+        // Deactivated: the user's copy stays, without our marker.
+        sync(&folder, &[], body, false);
+        assert_eq!(
+            fs::read_to_string(folder.join("notes/SKILL.md")).unwrap_or_default(),
+            "mine"
+        );
+        assert!(!folder.join("notes").join(MARKER).exists());
+        // It is foreign now: a pack wanting the name is in conflict.
+        assert_eq!(sync(&folder, &wanted, body, true), [SkillState::Conflict]);
+    }
+
+    #[test]
+    fn a_replacement_is_swapped_in_whole() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let folder = dir.path().to_path_buf();
+        let v1 = b"---\nname: notes\ndescription: one\n---\nbody\n";
+        let v2 = b"---\nname: notes\ndescription: two\n---\nbody\n";
+        sync(&folder, &[want("a.b", "notes", v1)], v1, false);
+        assert_eq!(
+            sync(&folder, &[want("a.b", "notes", v2)], v2, false),
+            [SkillState::Placed]
+        );
+        assert_eq!(
+            fs::read(folder.join("notes/SKILL.md")).unwrap_or_default(),
+            v2
+        );
+    }
+
+    #[test]
+    fn links_and_foreign_folders_are_never_touched() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let folder = dir.path().join("skills");
+        let elsewhere = dir.path().join("elsewhere");
+        fs::create_dir_all(&elsewhere).unwrap_or_else(|e| panic!("{e}"));
+        fs::create_dir_all(&folder).unwrap_or_else(|e| panic!("{e}"));
+        let body = b"x";
+        // A link to a folder holding a valid-looking marker of ours.
+        fs::write(
+            elsewhere.join(MARKER),
+            serde_json::to_vec(&Marker {
+                pack_id: "a.b".into(),
+                version: "1.0.0".into(),
+                sha256: sha256_hex(b"old"),
+            })
+            .unwrap_or_default(),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        fs::write(elsewhere.join(SKILL_FILE), "old").unwrap_or_else(|e| panic!("{e}"));
+        std::os::unix::fs::symlink(&elsewhere, folder.join("notes"))
+            .unwrap_or_else(|e| panic!("{e}"));
+        fs::create_dir(folder.join("theirs")).unwrap_or_else(|e| panic!("{e}"));
+        let wanted = [want("a.b", "notes", body), want("c.d", "theirs", body)];
+        assert_eq!(
+            sync(&folder, &wanted, body, true),
+            [SkillState::Conflict, SkillState::Conflict]
+        );
+        assert_eq!(
+            fs::read_to_string(elsewhere.join(SKILL_FILE)).unwrap_or_default(),
+            "old"
+        );
+        assert!(
+            fs::read_dir(folder.join("theirs"))
+                .map(|d| d.count())
+                .unwrap_or(1)
+                == 0
+        );
+    }
+}
