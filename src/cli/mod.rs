@@ -8,6 +8,7 @@ pub mod docs;
 pub mod doctor;
 pub mod exec;
 pub mod grant;
+pub mod harness;
 pub mod install;
 pub mod lint;
 pub mod output;
@@ -63,6 +64,7 @@ pub enum Command {
     Grant(grant::GrantArgs),
     /// Take a grant away from a principal
     Revoke(grant::GrantArgs),
+    Harness(harness::HarnessArgs),
     Tui(tui::TuiArgs),
     Doctor(doctor::DoctorArgs),
     Completions(docs::CompletionsArgs),
@@ -99,6 +101,7 @@ pub fn main() -> ExitCode {
         Some(Command::Man(args)) => docs::man(&args, &out),
         Some(Command::Grant(args)) => grant::grant(&args, &ctx),
         Some(Command::Revoke(args)) => grant::revoke(&args, &ctx),
+        Some(Command::Harness(args)) => harness::run(&args, &ctx),
         Some(Command::Tui(args)) => tui::run(&args, &ctx),
         // On a terminal, `hcpx` alone starts the TUI; otherwise it prints help.
         None if is_interactive() => tui::run(&tui::TuiArgs::default(), &ctx),

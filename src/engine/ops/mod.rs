@@ -9,6 +9,7 @@ mod builtin;
 mod connect;
 pub mod doctor;
 mod exec;
+pub mod harness;
 mod install;
 pub mod list;
 mod uninstall;

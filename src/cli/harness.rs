@@ -1,0 +1,233 @@
+//! `hcpx harness list | status [PACK_ID] | enable TARGET... | enable --detected
+//! | disable TARGET... | sync [--force]` (HCP.md §12.4–§12.8): put the Skills
+//! of activated packs where Claude Code, Codex, Cursor, Copilot, OpenCode,
+//! Gemini CLI and Windsurf read them.
+
+use crate::cli::context::Ctx;
+use crate::cli::output::{GOOD, HINT, STRONG, WARNING};
+use crate::engine::error::Error;
+use crate::engine::harness::plan::SkillState;
+use crate::engine::harness::{self, TargetName, TargetStatus};
+use serde::Serialize;
+use std::io::Write;
+
+/// Place the Skills of activated packs where agent harnesses read them
+#[derive(Debug, clap::Args)]
+pub struct HarnessArgs {
+    #[command(subcommand)]
+    pub command: HarnessCommand,
+}
+
+#[derive(Debug, clap::Subcommand)]
+pub enum HarnessCommand {
+    /// Every harness target: its folder, whether it is detected here and enabled
+    List,
+    /// How each activated pack's Skill stands in each enabled target (exit 1 unless all are placed)
+    Status {
+        /// Only this pack's Skill
+        #[arg(value_name = "PACK_ID")]
+        pack: Option<String>,
+    },
+    /// Start placing Skills in these targets (agents, claude-code, codex, cursor, copilot, opencode, gemini, windsurf)
+    Enable {
+        #[arg(value_name = "TARGET", required_unless_present = "detected")]
+        targets: Vec<String>,
+        /// Enable every target detected on this machine
+        #[arg(long, conflicts_with = "targets")]
+        detected: bool,
+    },
+    /// Stop placing Skills in these targets and remove the copies hcpx placed there
+    Disable {
+        #[arg(value_name = "TARGET", required = true)]
+        targets: Vec<String>,
+    },
+    /// Repair missing, outdated and stale copies in every enabled target (exit 1 when anything is left)
+    Sync {
+        /// Also replace copies someone edited (never folders hcpx did not create)
+        #[arg(long)]
+        force: bool,
+    },
+}
+
+#[derive(Serialize)]
+struct Change<'a> {
+    changed: Vec<&'static str>,
+    targets: &'a [TargetStatus],
+}
+
+pub fn run(args: &HarnessArgs, ctx: &Ctx) -> i32 {
+    match &args.command {
+        HarnessCommand::List => list(ctx),
+        HarnessCommand::Status { pack } => status(pack.as_deref(), ctx),
+        HarnessCommand::Enable { targets, detected } => enable(targets, *detected, ctx),
+        HarnessCommand::Disable { targets } => disable(targets, ctx),
+        HarnessCommand::Sync { force } => sync(*force, ctx),
+    }
+}
+
+fn list(ctx: &Ctx) -> i32 {
+    ctx.with_engine(|engine| match engine.harness_list() {
+        Ok(targets) => ctx.success(serde_json::json!({ "targets": targets }), |_| {
+            anstream::println!("{STRONG}{:<12} {:<9} {:<8} FOLDER{STRONG:#}", "TARGET", "DETECTED", "ENABLED");
+            for t in &targets {
+                let yes = |b: bool| if b { "yes" } else { "-" };
+                anstream::println!(
+                    "{:<12} {:<9} {:<8} {}",
+                    t.name.as_str(),
+                    yes(t.detected),
+                    yes(t.enabled),
+                    t.path.display()
+                );
+            }
+            if !targets.iter().any(|t| t.enabled) {
+                anstream::println!("{HINT}hint{HINT:#}: `hcpx harness enable --detected` places your activated packs' Skills in every detected harness");
+            }
+        }),
+        Err(err) => ctx.fail(&err),
+    })
+}
+
+fn status(pack: Option<&str>, ctx: &Ctx) -> i32 {
+    ctx.with_engine(|engine| match engine.harness_status(pack) {
+        Ok(targets) => report(&targets, ctx),
+        Err(err) => ctx.fail(&err),
+    })
+}
+
+fn sync(force: bool, ctx: &Ctx) -> i32 {
+    ctx.with_engine(|engine| match engine.harness_sync(force) {
+        Ok(targets) => report(&targets, ctx),
+        Err(err) => ctx.fail(&err),
+    })
+}
+
+/// Prints target states; `ok` (and exit 0) only when every Skill is placed.
+fn report(targets: &[TargetStatus], ctx: &Ctx) -> i32 {
+    let ok = all_placed(targets);
+    if ctx.out.json {
+        ctx.out
+            .json(&serde_json::json!({"ok": ok, "targets": targets}));
+    } else {
+        print_targets(targets);
+        if targets.is_empty() {
+            anstream::println!("no harness target is enabled: `hcpx harness list` shows them");
+        }
+    }
+    i32::from(!ok)
+}
+
+fn all_placed(targets: &[TargetStatus]) -> bool {
+    targets
+        .iter()
+        .all(|t| t.skills.iter().all(|s| s.state == SkillState::Placed))
+}
+
+fn enable(names: &[String], detected: bool, ctx: &Ctx) -> i32 {
+    ctx.with_engine(|engine| {
+        let targets = if detected {
+            engine.detected_harnesses()
+        } else {
+            parse_targets(names)
+        };
+        let change = targets.and_then(|t| engine.harness_enable(&t));
+        changed(change, "enabled", ctx)
+    })
+}
+
+fn disable(names: &[String], ctx: &Ctx) -> i32 {
+    ctx.with_engine(|engine| {
+        let change = parse_targets(names).and_then(|t| engine.harness_disable(&t));
+        changed(change, "disabled", ctx)
+    })
+}
+
+fn changed(
+    change: Result<crate::engine::ops::harness::HarnessChange, Error>,
+    verb: &str,
+    ctx: &Ctx,
+) -> i32 {
+    match change {
+        Ok(change) => {
+            warn_conflicts(&change.targets);
+            let body = Change {
+                changed: change.changed.iter().map(|t| t.as_str()).collect(),
+                targets: &change.targets,
+            };
+            ctx.success(body, |b| {
+                if b.changed.is_empty() {
+                    anstream::println!("nothing to change: {verb} already");
+                } else {
+                    anstream::println!("{GOOD}{verb}{GOOD:#} {}", b.changed.join(", "));
+                }
+                print_targets(b.targets);
+            })
+        }
+        Err(err) => ctx.fail(&err),
+    }
+}
+
+/// Target names as typed; an unknown one is a usage error listing the known.
+fn parse_targets(names: &[String]) -> Result<Vec<TargetName>, Error> {
+    names
+        .iter()
+        .map(|name| {
+            TargetName::parse(name).ok_or_else(|| {
+                Error::usage(format!(
+                    "unknown harness target `{}`",
+                    name.escape_default()
+                ))
+                .hint(format!("known targets: {}", harness::names_list()))
+            })
+        })
+        .collect()
+}
+
+fn print_targets(targets: &[TargetStatus]) {
+    for target in targets {
+        let placed = target
+            .skills
+            .iter()
+            .filter(|s| s.state == SkillState::Placed)
+            .count();
+        anstream::println!(
+            "{STRONG}{}{STRONG:#} {} ({placed} of {} placed)",
+            target.name.as_str(),
+            target.path.display(),
+            target.skills.len()
+        );
+        for skill in &target.skills {
+            anstream::println!(
+                "  {:<9} {} ({})",
+                skill.state.as_str(),
+                skill.pack_id,
+                skill.skill
+            );
+        }
+    }
+}
+
+/// `warning:` lines on stderr for conflicts and edited copies (§12.7).
+pub fn warn_conflicts(targets: &[TargetStatus]) {
+    let mut stderr = anstream::stderr().lock();
+    for target in targets {
+        for skill in &target.skills {
+            let why = match skill.state {
+                SkillState::Conflict => {
+                    "is taken by a folder hcpx did not place (or by another pack's Skill); left alone"
+                }
+                SkillState::Modified => {
+                    "was edited by someone; left as it is (`hcpx harness sync --force` replaces it)"
+                }
+                _ => continue,
+            };
+            let _ = writeln!(
+                stderr,
+                "{WARNING}warning{WARNING:#}: {}: {}/{} of {} {why}",
+                target.name.as_str(),
+                target.path.display(),
+                skill.skill,
+                skill.pack_id
+            );
+        }
+    }
+}

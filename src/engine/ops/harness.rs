@@ -1,0 +1,174 @@
+//! `hcpx harness list | status | enable | disable | sync` (HCP.md §12.5–§12.8)
+//! on one store: which targets are enabled lives in `config.yaml`; changes
+//! happen under the store lock.
+
+use super::Engine;
+use crate::engine::error::{Error, Result};
+use crate::engine::harness::{
+    self, HarnessEnv, TargetInfo, TargetName, TargetStatus, plan::Wanted,
+};
+use crate::engine::store::{config, parallel::parallel_map, snapshot, write_atomic};
+
+/// What `enable` or `disable` changed, and where every enabled target
+/// stands afterwards.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HarnessChange {
+    /// The targets whose enabled flag changed.
+    pub changed: Vec<TargetName>,
+    pub targets: Vec<TargetStatus>,
+}
+
+impl Engine {
+    /// The environment the target table is read from.
+    fn harness_env(&self) -> Result<HarnessEnv> {
+        HarnessEnv::from_process().ok_or_else(|| {
+            Error::usage(
+                "no home folder is known: set HOME so hcpx can find the harnesses' folders",
+            )
+        })
+    }
+
+    /// The enabled targets, from `config.yaml`.
+    pub fn enabled_harnesses(&self) -> Result<Vec<TargetName>> {
+        let path = self.store().config_path();
+        harness::parse_enabled(&config::read(&path)?.harnesses, &path)
+    }
+
+    /// Every target: folder, detected, enabled.
+    pub fn harness_list(&self) -> Result<Vec<TargetInfo>> {
+        Ok(harness::targets(
+            &self.harness_env()?,
+            &self.enabled_harnesses()?,
+        ))
+    }
+
+    /// The Skills the activated packs want placed.
+    fn wanted_skills(&self) -> Result<Vec<Wanted>> {
+        let state = self.store().read_state()?;
+        let store = self.store();
+        let versions = parallel_map(state.activated.clone(), |id| {
+            let report = snapshot::lint_installed(store, &id);
+            let version = report.manifest.map(|m| m.version).unwrap_or_default();
+            (id, version)
+        });
+        Ok(harness::wanted(store, &versions))
+    }
+
+    /// The state of each activated pack's Skill in each enabled target; with
+    /// `pack`, only that pack's lines.
+    pub fn harness_status(&self, pack: Option<&str>) -> Result<Vec<TargetStatus>> {
+        if let Some(id) = pack {
+            self.pack_view(id)?;
+        }
+        let mut targets = harness::status(
+            &self.harness_env()?,
+            &self.enabled_harnesses()?,
+            &self.wanted_skills()?,
+        )?;
+        if let Some(id) = pack {
+            for target in &mut targets {
+                target.skills.retain(|s| s.pack_id == id);
+            }
+        }
+        Ok(targets)
+    }
+
+    /// Brings every enabled target in step (§12.8 `harness sync`).
+    pub fn harness_sync(&self, force: bool) -> Result<Vec<TargetStatus>> {
+        let _tx = self.store().lock()?;
+        let enabled = self.enabled_harnesses()?;
+        harness::sync(
+            self.store(),
+            &self.harness_env()?,
+            &enabled,
+            &[],
+            &self.wanted_skills()?,
+            force,
+        )
+    }
+
+    /// Enables targets and places the activated packs' Skills there. When a
+    /// target cannot be written, what was placed in the new targets is taken
+    /// back and `config.yaml` is left as it was.
+    pub fn harness_enable(&self, names: &[TargetName]) -> Result<HarnessChange> {
+        let _tx = self.store().lock()?;
+        let env = self.harness_env()?;
+        let before = self.enabled_harnesses()?;
+        let added: Vec<TargetName> = dedup(names)
+            .into_iter()
+            .filter(|n| !before.contains(n))
+            .collect();
+        let after: Vec<TargetName> = TargetName::ALL
+            .into_iter()
+            .filter(|n| before.contains(n) || added.contains(n))
+            .collect();
+        let wanted = self.wanted_skills()?;
+        if let Err(err) = harness::sync(self.store(), &env, &added, &[], &wanted, false) {
+            let _ = harness::sync(self.store(), &env, &[], &added, &[], false);
+            return Err(err);
+        }
+        self.write_enabled(&after)?;
+        let targets = harness::status(&env, &after, &wanted)?;
+        Ok(HarnessChange {
+            changed: added,
+            targets,
+        })
+    }
+
+    /// Disables targets after removing the copies hcpx placed there
+    /// (edited copies are left to the user, without the marker).
+    pub fn harness_disable(&self, names: &[TargetName]) -> Result<HarnessChange> {
+        let _tx = self.store().lock()?;
+        let env = self.harness_env()?;
+        let before = self.enabled_harnesses()?;
+        let removed: Vec<TargetName> = dedup(names)
+            .into_iter()
+            .filter(|n| before.contains(n))
+            .collect();
+        let after: Vec<TargetName> = before
+            .iter()
+            .copied()
+            .filter(|n| !removed.contains(n))
+            .collect();
+        harness::sync(self.store(), &env, &[], &removed, &[], false)?;
+        self.write_enabled(&after)?;
+        let targets = harness::status(&env, &after, &self.wanted_skills()?)?;
+        Ok(HarnessChange {
+            changed: removed,
+            targets,
+        })
+    }
+
+    /// The targets detected on this machine (`enable --detected`).
+    pub fn detected_harnesses(&self) -> Result<Vec<TargetName>> {
+        Ok(self
+            .harness_list()?
+            .into_iter()
+            .filter(|t| t.detected)
+            .map(|t| t.name)
+            .collect())
+    }
+
+    /// Rewrites `harnesses:` in `config.yaml`, atomically, keeping the rest.
+    fn write_enabled(&self, names: &[TargetName]) -> Result<()> {
+        let path = self.store().config_path();
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => String::new(),
+            Err(err) => return Err(Error::io("cannot read", &path, &err)),
+        };
+        let names: Vec<&str> = names.iter().map(|n| n.as_str()).collect();
+        let text = config::with_harnesses(&text, &names);
+        write_atomic(&self.store().tmp_dir(), &path, text.as_bytes(), 0o644)
+    }
+}
+
+fn dedup(names: &[TargetName]) -> Vec<TargetName> {
+    let mut out: Vec<TargetName> = Vec::new();
+    for name in names {
+        if !out.contains(name) {
+            out.push(*name);
+        }
+    }
+    out
+}
