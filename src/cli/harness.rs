@@ -96,7 +96,10 @@ fn status(pack: Option<&str>, ctx: &Ctx) -> i32 {
 
 fn sync(force: bool, ctx: &Ctx) -> i32 {
     ctx.with_engine(|engine| match engine.harness_sync(force) {
-        Ok(targets) => report(&targets, ctx),
+        Ok(targets) => {
+            warn_conflicts(&targets);
+            report(&targets, ctx)
+        }
         Err(err) => ctx.fail(&err),
     })
 }
