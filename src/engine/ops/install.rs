@@ -10,6 +10,7 @@ use crate::engine::error::{Error, ErrorCode, Result};
 use crate::engine::lint::files::is_root_git_dir;
 use crate::engine::lint::{LintOptions, LintReport, lint_pack};
 use crate::engine::pack::grammar;
+use crate::engine::pack::id::PackId;
 use crate::engine::policy::grants::PACK_INSTALL;
 use crate::engine::store::catalog;
 use crate::engine::store::snapshot::BOOTSTRAP_ID;
@@ -75,7 +76,8 @@ impl Engine {
             _ => return Err(lint_failed(&report)),
         };
         check_runtime_version(&manifest.id, manifest.requires.hcpx.as_deref())?;
-        let pack_id = manifest.id.clone();
+        // Lint checked the id; a PackId is what store paths are built from.
+        let pack_id = PackId::parse(&manifest.id).ok_or_else(|| lint_failed(&report))?;
 
         let mut tx = self.store().lock()?;
         self.require_grant(&tx.state, PACK_INSTALL, &pack_id)?;
@@ -90,7 +92,7 @@ impl Engine {
             .map(|m| m.version.clone());
         let activated = tx.state.is_activated(&pack_id);
         let outcome = |action, disconnected| InstallOutcome {
-            pack_id: pack_id.clone(),
+            pack_id: pack_id.to_string(),
             version: manifest.version.clone(),
             action,
             previous_version: previous_version.clone(),
@@ -108,7 +110,7 @@ impl Engine {
         let staged = staging.path().join("pack");
         copy_pack(&dir, &staged)?;
         let staged_report = lint_pack(&staged, LintOptions::default());
-        if !staged_report.ok || staged_report.pack_id.as_deref() != Some(&pack_id) {
+        if !staged_report.ok || staged_report.pack_id.as_deref() != Some(pack_id.as_str()) {
             return Err(lint_failed(&staged_report)
                 .hint("the pack changed while it was being installed; try again"));
         }
@@ -250,7 +252,7 @@ pub fn copy_pack(from: &Path, to: &Path) -> Result<()> {
 /// Moves a staged pack folder to `packs/<pack_id>` atomically. An existing
 /// copy is swapped out in one step (`renameat2` with `RENAME_EXCHANGE`,
 /// falling back to two renames where the file system lacks it) and removed.
-pub fn place(tx: &Transaction<'_>, staged: &Path, pack_id: &str) -> Result<()> {
+pub fn place(tx: &Transaction<'_>, staged: &Path, pack_id: &PackId) -> Result<()> {
     let store = tx.store();
     let target = store.pack_dir(pack_id);
     let io = |err: std::io::Error| Error::io("cannot install into", &target, &err);
