@@ -5,9 +5,9 @@
 
 use super::activate::copy_skill;
 use super::install::place;
-use crate::engine::error::{Error, Result};
+use crate::engine::error::Result;
 use crate::engine::pack::id::PackId;
-use crate::engine::store::Store;
+use crate::engine::store::{Store, create_dir};
 use std::fs;
 use std::path::Path;
 
@@ -49,10 +49,9 @@ pub fn ensure(store: &Store) -> Result<()> {
     let first_use = !store.is_installed(&id);
     let staging = tx.staging_dir()?;
     let staged = staging.path().join("pack");
-    fs::create_dir_all(&staged).map_err(|err| Error::io("cannot create", &staged, &err))?;
+    create_dir(&staged)?;
     for (name, text) in FILES {
-        let path = staged.join(name);
-        fs::write(&path, text).map_err(|err| Error::io("cannot write", &path, &err))?;
+        tx.write_file(&staged.join(name), text.as_bytes(), 0o644)?;
     }
     place(&tx, &staged, &id)?;
     if first_use {

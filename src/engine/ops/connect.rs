@@ -96,6 +96,14 @@ impl Engine {
                             "printf %s \"$TOKEN\" | hcpx connect {pack_id} --secret-stdin"
                         )));
                 }
+                if value.contains('\0') {
+                    // It could not reach the adapter's environment (§8.3).
+                    return Err(Error::usage(format!(
+                        "the secret for {pack_id} contains a NUL byte"
+                    ))
+                    .pack(pack_id)
+                    .hint("give the secret without NUL bytes"));
+                }
                 secret = Some(value.clone());
                 vec![(spec.name, value)]
             }
