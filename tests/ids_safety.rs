@@ -381,3 +381,17 @@ commands:
         .code(0);
     assert!(marker.exists());
 }
+
+#[test]
+fn activate_does_not_write_through_a_linked_skill_folder() {
+    let (sb, outside) = store_with_two_packs();
+    let link = sb.home().join("skills/acme.b");
+    std::os::unix::fs::symlink(&outside, &link).unwrap();
+    let out = sb.json(&["activate", "acme.b"], 1);
+    assert_eq!(out["error"]["code"], "io", "{out}");
+    assert_eq!(names(&outside), ["keep.txt"]);
+    // deactivate removes the link, never what it points to.
+    sb.json(&["deactivate", "acme.b"], 0);
+    assert!(std::fs::symlink_metadata(&link).is_err());
+    assert_eq!(names(&outside), ["keep.txt"]);
+}

@@ -306,7 +306,8 @@ pub fn write_atomic(tmp_dir: &Path, path: &Path, bytes: &[u8], mode: u32) -> Res
 }
 
 /// Creates `path` and its missing parents as folders with mode 0755,
-/// whatever the umask (§14.1).
+/// whatever the umask (§14.1). A symbolic link at `path` is refused, not
+/// followed.
 pub fn create_dir(path: &Path) -> Result<()> {
     let io = |err: std::io::Error| Error::io("cannot create", path, &err);
     fs::DirBuilder::new()
@@ -314,6 +315,20 @@ pub fn create_dir(path: &Path) -> Result<()> {
         .mode(0o755)
         .create(path)
         .map_err(io)?;
+    if fs::symlink_metadata(path)
+        .map_err(io)?
+        .file_type()
+        .is_symlink()
+    {
+        return Err(Error::new(
+            ErrorCode::Io,
+            format!(
+                "{} is a symbolic link; hcpx does not write through it",
+                path.display()
+            ),
+        )
+        .path(path.display().to_string()));
+    }
     fs::set_permissions(path, fs::Permissions::from_mode(0o755)).map_err(io)
 }
 
