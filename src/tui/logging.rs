@@ -18,12 +18,19 @@ pub fn log_path() -> Option<PathBuf> {
 /// when the file cannot be opened (the TUI then runs without a log).
 pub fn init() -> Option<WorkerGuard> {
     let path = log_path()?;
+    // Never writable by group or others, whatever the umask (HCP.md §14.1).
+    use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).ok()?;
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o755)
+            .create(dir)
+            .ok()?;
     }
     let file = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
+        .mode(0o600)
         .open(&path)
         .ok()?;
     let (writer, guard) = tracing_appender::non_blocking(file);

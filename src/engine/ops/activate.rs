@@ -6,8 +6,9 @@
 use super::{Engine, not_found, not_installed};
 use crate::engine::error::{Error, ErrorCode, Result};
 use crate::engine::pack::grammar;
-use crate::engine::store::Transaction;
+use crate::engine::pack::id::PackId;
 use crate::engine::store::snapshot::lint_installed;
+use crate::engine::store::{Transaction, create_dir};
 use serde::Serialize;
 use std::fs;
 
@@ -62,10 +63,10 @@ impl Engine {
     }
 
     fn activate_one(&self, tx: &mut Transaction<'_>, pack_id: &str) -> Result<bool> {
-        if !grammar::is_pack_id(pack_id) || !self.store().is_installed(pack_id) {
+        let Some(id) = PackId::parse(pack_id).filter(|id| self.store().is_installed(id)) else {
             return Err(self.unknown_or_not_installed(pack_id));
-        }
-        let report = lint_installed(self.store(), pack_id);
+        };
+        let report = lint_installed(self.store(), &id);
         if !report.ok {
             return Err(Error::new(
                 ErrorCode::LintFailed,
@@ -77,20 +78,23 @@ impl Engine {
                 report.path
             )));
         }
-        let changed = tx.state.activate(pack_id);
-        copy_skill(tx, pack_id)?;
+        let changed = tx.state.activate(&id);
+        copy_skill(tx, &id)?;
         Ok(changed)
     }
 
     fn deactivate_one(&self, tx: &mut Transaction<'_>, pack_id: &str) -> Result<bool> {
-        let known = tx.state.is_activated(pack_id)
-            || tx.state.is_connected(pack_id)
-            || (grammar::is_pack_id(pack_id) && self.store().is_installed(pack_id));
+        let Some(id) = PackId::parse(pack_id) else {
+            return Err(not_found(pack_id));
+        };
+        let known = tx.state.is_activated(&id)
+            || tx.state.is_connected(&id)
+            || self.store().is_installed(&id);
         if !known {
             return Err(self.unknown_or_not_installed(pack_id));
         }
-        let changed = tx.state.deactivate(pack_id);
-        remove_skill(tx, pack_id)?;
+        let changed = tx.state.deactivate(&id);
+        remove_skill(tx, &id)?;
         Ok(changed)
     }
 
@@ -107,20 +111,17 @@ impl Engine {
 }
 
 /// Copies the installed pack's `SKILL.md` into `skills/<pack_id>/` (§5.4).
-pub fn copy_skill(tx: &Transaction<'_>, pack_id: &str) -> Result<()> {
+pub fn copy_skill(tx: &Transaction<'_>, pack_id: &PackId) -> Result<()> {
     let store = tx.store();
     let from = store.pack_dir(pack_id).join("SKILL.md");
     let bytes = fs::read(&from).map_err(|err| Error::io("cannot read", &from, &err))?;
-    let to = store.skill_path(pack_id);
-    if let Some(dir) = to.parent() {
-        fs::create_dir_all(dir).map_err(|err| Error::io("cannot create", dir, &err))?;
-    }
-    tx.write_file(&to, &bytes, 0o644)
+    create_dir(&store.skill_dir(pack_id))?;
+    tx.write_file(&store.skill_path(pack_id), &bytes, 0o644)
 }
 
 /// Removes `skills/<pack_id>/` (§5.4).
-pub fn remove_skill(tx: &Transaction<'_>, pack_id: &str) -> Result<()> {
-    let dir = tx.store().skills_dir().join(pack_id);
+pub fn remove_skill(tx: &Transaction<'_>, pack_id: &PackId) -> Result<()> {
+    let dir = tx.store().skill_dir(pack_id);
     match fs::remove_dir_all(&dir) {
         Ok(()) => Ok(()),
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(()),

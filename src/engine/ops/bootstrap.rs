@@ -5,9 +5,9 @@
 
 use super::activate::copy_skill;
 use super::install::place;
-use crate::engine::error::{Error, Result};
-use crate::engine::store::Store;
-use crate::engine::store::snapshot::BOOTSTRAP_ID;
+use crate::engine::error::Result;
+use crate::engine::pack::id::PackId;
+use crate::engine::store::{Store, create_dir};
 use std::fs;
 use std::path::Path;
 
@@ -24,7 +24,7 @@ pub const FILES: &[(&str, &str)] = &[
 ];
 
 fn up_to_date(store: &Store) -> bool {
-    is_bootstrap_copy(&store.pack_dir(BOOTSTRAP_ID))
+    is_bootstrap_copy(&store.pack_dir(&PackId::bootstrap()))
 }
 
 /// Whether `dir` holds exactly this binary's bootstrap pack (so lint may
@@ -45,21 +45,21 @@ pub fn ensure(store: &Store) -> Result<()> {
     if up_to_date(store) {
         return Ok(());
     }
-    let first_use = !store.is_installed(BOOTSTRAP_ID);
+    let id = PackId::bootstrap();
+    let first_use = !store.is_installed(&id);
     let staging = tx.staging_dir()?;
     let staged = staging.path().join("pack");
-    fs::create_dir_all(&staged).map_err(|err| Error::io("cannot create", &staged, &err))?;
+    create_dir(&staged)?;
     for (name, text) in FILES {
-        let path = staged.join(name);
-        fs::write(&path, text).map_err(|err| Error::io("cannot write", &path, &err))?;
+        tx.write_file(&staged.join(name), text.as_bytes(), 0o644)?;
     }
-    place(&tx, &staged, BOOTSTRAP_ID)?;
+    place(&tx, &staged, &id)?;
     if first_use {
-        tx.state.activate(BOOTSTRAP_ID);
-        tx.state.connect(BOOTSTRAP_ID);
+        tx.state.activate(&id);
+        tx.state.connect(&id);
     }
-    if tx.state.is_activated(BOOTSTRAP_ID) {
-        copy_skill(&tx, BOOTSTRAP_ID)?;
+    if tx.state.is_activated(&id) {
+        copy_skill(&tx, &id)?;
     }
     tx.commit()
 }

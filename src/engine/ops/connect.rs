@@ -39,6 +39,7 @@ pub struct ProbeRun {
 impl Engine {
     /// Connects a pack's Binding.
     pub fn connect(&self, pack_id: &str, secret_input: SecretInput<'_>) -> Result<ConnectOutcome> {
+        let id = super::checked_id(pack_id)?;
         let view = self.pack_view(pack_id)?;
         let state = self.store().read_state()?;
         let Some(report) = &view.installed else {
@@ -95,6 +96,14 @@ impl Engine {
                             "printf %s \"$TOKEN\" | hcpx connect {pack_id} --secret-stdin"
                         )));
                 }
+                if value.contains('\0') {
+                    // It could not reach the adapter's environment (§8.3).
+                    return Err(Error::usage(format!(
+                        "the secret for {pack_id} contains a NUL byte"
+                    ))
+                    .pack(pack_id)
+                    .hint("give the secret without NUL bytes"));
+                }
                 secret = Some(value.clone());
                 vec![(spec.name, value)]
             }
@@ -120,7 +129,7 @@ impl Engine {
                 let args = exec::bind_args(command, &[]).map_err(|e| {
                     probe_failed(format!("the probe `{key}` cannot run: {}", e.message))
                 })?;
-                let dir = self.store().pack_dir(pack_id);
+                let dir = self.store().pack_dir(&id);
                 let run = self
                     .run_command(
                         pack_id,
@@ -166,9 +175,9 @@ impl Engine {
             .pack(pack_id));
         }
         if let Some(secret) = &secret {
-            tx.write_file(&self.store().secret_path(pack_id), secret.as_bytes(), 0o600)?;
+            tx.write_file(&self.store().secret_path(&id), secret.as_bytes(), 0o600)?;
         }
-        let changed = tx.state.connect(pack_id);
+        let changed = tx.state.connect(&id);
         tx.commit()?;
         Ok(outcome(changed, probe))
     }

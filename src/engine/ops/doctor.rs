@@ -106,7 +106,7 @@ pub fn run(engine: &Engine) -> DoctorReport {
         Ok(_) => pass("store.state", "state.json parses"),
         Err(err) => fail(
             "store.state",
-            err.message.clone(),
+            format!("{} ({})", err.message, err.code.as_str()),
             "repair state.json by hand, or move it away to start from an empty state",
         ),
     });
@@ -141,6 +141,17 @@ pub fn run(engine: &Engine) -> DoctorReport {
                 "fix the path in config.yaml or --catalog",
             ));
         }
+    }
+
+    for path in store.stray_entries() {
+        checks.push(fail(
+            "store.stray",
+            format!(
+                "{} is not named by a pack id (§3.2); hcpx never uses or deletes it",
+                path.display()
+            ),
+            format!("move {} out of the store", path.display()),
+        ));
     }
 
     let path_var = std::env::var_os("PATH");

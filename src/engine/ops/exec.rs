@@ -162,7 +162,7 @@ impl Engine {
                     .as_ref()
                     .map(|s| s.name.clone())
                     .unwrap_or_default();
-                match self.store().read_secret(id)? {
+                match self.store().read_secret(&super::checked_id(id)?)? {
                     Some(secret) => Ok(vec![(name, secret)]),
                     None => Err(Error::new(
                         ErrorCode::NotConnected,

@@ -4,18 +4,28 @@
 //! version is a no-op; another version or `--force` replaces it atomically,
 //! keeping activation (re-copying the Skill) and dropping `connected` when
 //! the Binding changed.
+//!
+//! Modes (§14.1): regular files are written 0644, or 0755 where the source
+//! has an execute bit; folders 0755; no setuid, setgid or sticky bit and no
+//! group/other write is kept, whatever the source or the umask. The path the
+//! user names may be a symbolic link to the pack folder; nothing inside the
+//! pack is followed (lint refuses links there). A pack folder that holds the
+//! store itself is refused before anything is copied.
 
 use super::{Engine, RUNTIME_VERSION, not_found};
 use crate::engine::error::{Error, ErrorCode, Result};
 use crate::engine::lint::files::is_root_git_dir;
 use crate::engine::lint::{LintOptions, LintReport, lint_pack};
 use crate::engine::pack::grammar;
+use crate::engine::pack::id::PackId;
 use crate::engine::policy::grants::PACK_INSTALL;
 use crate::engine::store::catalog;
 use crate::engine::store::snapshot::BOOTSTRAP_ID;
-use crate::engine::store::{Transaction, sync_dir};
+use crate::engine::store::{Transaction, create_dir, sync_dir};
 use serde::Serialize;
 use std::fs;
+use std::io::{Read, Write};
+use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 /// What install did.
@@ -69,13 +79,15 @@ impl Engine {
     /// catalog pack by id.
     pub fn install(&self, source: &str, force: bool) -> Result<InstallOutcome> {
         let dir = self.resolve_source(source)?;
+        refuse_store_inside(&dir, self.store().root())?;
         let report = lint_pack(&dir, LintOptions::default());
         let manifest = match (&report.manifest, report.ok) {
             (Some(m), true) => m.clone(),
             _ => return Err(lint_failed(&report)),
         };
         check_runtime_version(&manifest.id, manifest.requires.hcpx.as_deref())?;
-        let pack_id = manifest.id.clone();
+        // Lint checked the id; a PackId is what store paths are built from.
+        let pack_id = PackId::parse(&manifest.id).ok_or_else(|| lint_failed(&report))?;
 
         let mut tx = self.store().lock()?;
         self.require_grant(&tx.state, PACK_INSTALL, &pack_id)?;
@@ -90,7 +102,7 @@ impl Engine {
             .map(|m| m.version.clone());
         let activated = tx.state.is_activated(&pack_id);
         let outcome = |action, disconnected| InstallOutcome {
-            pack_id: pack_id.clone(),
+            pack_id: pack_id.to_string(),
             version: manifest.version.clone(),
             action,
             previous_version: previous_version.clone(),
@@ -108,7 +120,7 @@ impl Engine {
         let staged = staging.path().join("pack");
         copy_pack(&dir, &staged)?;
         let staged_report = lint_pack(&staged, LintOptions::default());
-        if !staged_report.ok || staged_report.pack_id.as_deref() != Some(&pack_id) {
+        if !staged_report.ok || staged_report.pack_id.as_deref() != Some(pack_id.as_str()) {
             return Err(lint_failed(&staged_report)
                 .hint("the pack changed while it was being installed; try again"));
         }
@@ -133,7 +145,14 @@ impl Engine {
 
     fn resolve_source(&self, source: &str) -> Result<PathBuf> {
         let path = Path::new(source);
-        if path.symlink_metadata().is_ok() {
+        if let Ok(meta) = path.symlink_metadata() {
+            // The named path may be a link to the pack folder: copy what it
+            // points to (lint follows it the same way).
+            if meta.file_type().is_symlink()
+                && let Ok(real) = path.canonicalize()
+            {
+                return Ok(real);
+            }
             return Ok(path.to_path_buf());
         }
         if source.contains('/') {
@@ -215,9 +234,28 @@ fn check_runtime_version(pack_id: &str, requirement: Option<&str>) -> Result<()>
     .hint("upgrade hcpx, or install an older version of the pack"))
 }
 
-/// Copies a pack's files (no links, no `.git/`), keeping permissions, and
+/// Refuses a pack folder that contains the store: copying it would copy the
+/// staging folder into itself until paths grow too long.
+fn refuse_store_inside(pack: &Path, store: &Path) -> Result<()> {
+    let (Ok(pack), Ok(store)) = (pack.canonicalize(), store.canonicalize()) else {
+        return Ok(());
+    };
+    if !store.starts_with(&pack) {
+        return Ok(());
+    }
+    Err(Error::usage(format!(
+        "the pack folder {} contains the store {}; hcpx cannot install a folder into itself",
+        pack.display(),
+        store.display()
+    ))
+    .path(pack.display().to_string())
+    .hint("set HCP_HOME to a folder outside the pack, or move the pack out of the store"))
+}
+
+/// Copies a pack's files (no links, no `.git/`) with the modes of §14.1, and
 /// flushes them to disk.
 pub fn copy_pack(from: &Path, to: &Path) -> Result<()> {
+    create_dir(to)?;
     let walk = walkdir::WalkDir::new(from)
         .follow_links(false)
         .into_iter()
@@ -232,14 +270,12 @@ pub fn copy_pack(from: &Path, to: &Path) -> Result<()> {
         let rel = entry.path().strip_prefix(from).unwrap_or(entry.path());
         let dest = to.join(rel);
         let kind = entry.file_type();
-        if kind.is_dir() {
-            fs::create_dir_all(&dest).map_err(|err| Error::io("cannot create", &dest, &err))?;
+        if entry.depth() == 0 {
+            // `to` itself, made above.
+        } else if kind.is_dir() {
+            create_dir(&dest)?;
         } else if kind.is_file() {
-            fs::copy(entry.path(), &dest)
-                .map_err(|err| Error::io("cannot copy to", &dest, &err))?;
-            if let Ok(f) = fs::File::open(&dest) {
-                let _ = f.sync_all();
-            }
+            copy_file(entry.path(), &dest)?;
         }
         // Links and special files fail lint and never reach here.
     }
@@ -247,10 +283,40 @@ pub fn copy_pack(from: &Path, to: &Path) -> Result<()> {
     Ok(())
 }
 
+/// Copies one regular file to a new file `to`, with mode 0755 where the
+/// source has an execute bit, else 0644 (§14.1). A read error names the
+/// source, a write error the copy.
+fn copy_file(from: &Path, to: &Path) -> Result<()> {
+    let read_err = |err: std::io::Error| Error::io("cannot read", from, &err);
+    let write_err = |err: std::io::Error| Error::io("cannot write", to, &err);
+    let mut source = fs::File::open(from).map_err(read_err)?;
+    let executable = source.metadata().map_err(read_err)?.permissions().mode() & 0o111 != 0;
+    let mut copy = fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(to)
+        .map_err(write_err)?;
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        let n = match source.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(err) if err.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(err) => return Err(read_err(err)),
+        };
+        copy.write_all(&buf[..n]).map_err(write_err)?;
+    }
+    let mode = if executable { 0o755 } else { 0o644 };
+    copy.set_permissions(fs::Permissions::from_mode(mode))
+        .map_err(write_err)?;
+    copy.sync_all().map_err(write_err)
+}
+
 /// Moves a staged pack folder to `packs/<pack_id>` atomically. An existing
 /// copy is swapped out in one step (`renameat2` with `RENAME_EXCHANGE`,
 /// falling back to two renames where the file system lacks it) and removed.
-pub fn place(tx: &Transaction<'_>, staged: &Path, pack_id: &str) -> Result<()> {
+pub fn place(tx: &Transaction<'_>, staged: &Path, pack_id: &PackId) -> Result<()> {
     let store = tx.store();
     let target = store.pack_dir(pack_id);
     let io = |err: std::io::Error| Error::io("cannot install into", &target, &err);
@@ -270,4 +336,82 @@ pub fn place(tx: &Transaction<'_>, staged: &Path, pack_id: &str) -> Result<()> {
     }
     sync_dir(&store.packs_dir());
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp() -> tempfile::TempDir {
+        tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn a_read_error_names_the_source_not_the_copy() {
+        // Reading a folder fails with EISDIR, even for root.
+        let dir = temp();
+        let source = dir.path().join("source");
+        fs::create_dir(&source).unwrap_or_else(|e| panic!("{e}"));
+        let dest = dir.path().join("staged");
+        let err = copy_file(&source, &dest).err();
+        let shown = err.map(|e| (e.code, e.message, e.context.path));
+        let Some((code, message, path)) = shown else {
+            panic!("copying a folder as a file succeeded");
+        };
+        assert_eq!(code, ErrorCode::Io);
+        assert!(message.contains(&source.display().to_string()), "{message}");
+        assert!(!message.contains("staged"), "{message}");
+        assert_eq!(path, Some(source.display().to_string()));
+    }
+
+    #[test]
+    fn an_unreadable_file_is_named_in_the_error() {
+        // Root reads mode-000 files; the test means something only for
+        // other users (the folder case above covers root).
+        if rustix::process::geteuid().is_root() {
+            return;
+        }
+        let dir = temp();
+        let source = dir.path().join("pack");
+        fs::create_dir(&source).unwrap_or_else(|e| panic!("{e}"));
+        let secret = source.join("locked.txt");
+        fs::write(&secret, "x").unwrap_or_else(|e| panic!("{e}"));
+        fs::set_permissions(&secret, fs::Permissions::from_mode(0o000))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let message = copy_pack(&source, &dir.path().join("staged"))
+            .err()
+            .map(|e| e.message)
+            .unwrap_or_default();
+        assert!(message.contains(&secret.display().to_string()), "{message}");
+    }
+
+    #[test]
+    fn modes_follow_section_14_1() {
+        let dir = temp();
+        let source = dir.path().join("pack");
+        fs::create_dir(&source).unwrap_or_else(|e| panic!("{e}"));
+        for (name, mode) in [
+            ("suid", 0o4755),
+            ("open", 0o777),
+            ("data", 0o666),
+            ("sgid", 0o2644),
+        ] {
+            let path = source.join(name);
+            fs::write(&path, name).unwrap_or_else(|e| panic!("{e}"));
+            fs::set_permissions(&path, fs::Permissions::from_mode(mode))
+                .unwrap_or_else(|e| panic!("{e}"));
+        }
+        let to = dir.path().join("staged");
+        copy_pack(&source, &to).unwrap_or_else(|e| panic!("{e}"));
+        let mode = |name: &str| {
+            fs::metadata(to.join(name))
+                .map(|m| m.permissions().mode() & 0o7777)
+                .ok()
+        };
+        assert_eq!(mode("suid"), Some(0o755));
+        assert_eq!(mode("open"), Some(0o755));
+        assert_eq!(mode("data"), Some(0o644));
+        assert_eq!(mode("sgid"), Some(0o644));
+        assert_eq!(mode(""), Some(0o755));
+    }
 }

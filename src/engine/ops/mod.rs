@@ -22,6 +22,7 @@ pub use uninstall::UninstallOutcome;
 
 use crate::engine::error::{Error, ErrorCode, Result};
 use crate::engine::pack::grammar;
+use crate::engine::pack::id::PackId;
 use crate::engine::pack::manifest::Adapter;
 use crate::engine::policy::availability::{self, PackAvailability, Reason};
 use crate::engine::policy::grants;
@@ -115,9 +116,11 @@ impl Engine {
         availability::pack_availability(view, state, &self.principal, check)
     }
 
-    /// One pack's view: installed copy (linted) and catalog copy.
+    /// One pack's view: installed copy (linted) and catalog copy. A string
+    /// that is not a pack id is `not_found` (§14.2).
     pub fn pack_view(&self, pack_id: &str) -> Result<PackView> {
-        let catalogs = if self.store.is_installed(pack_id) {
+        let id = checked_id(pack_id)?;
+        let catalogs = if self.store.is_installed(&id) {
             // Only the installed copy matters; skip linting the catalogs.
             Vec::new()
         } else {
@@ -159,6 +162,12 @@ impl Engine {
         tx.commit()?;
         Ok(changed)
     }
+}
+
+/// The id a front-end passed, checked against §3.2 before any path is
+/// built from it (§14.2); `not_found` when it is not a pack id.
+pub(super) fn checked_id(pack_id: &str) -> Result<PackId> {
+    PackId::parse(pack_id).ok_or_else(|| not_found(pack_id))
 }
 
 /// `not_found` for a pack that is neither installed nor in a catalog.

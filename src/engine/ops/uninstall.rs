@@ -5,7 +5,7 @@
 use super::Engine;
 use super::activate::remove_skill;
 use crate::engine::error::{Error, ErrorCode, Result};
-use crate::engine::pack::grammar;
+use crate::engine::pack::id::PackId;
 use crate::engine::policy::grants::PACK_INSTALL;
 use crate::engine::store::snapshot::BOOTSTRAP_ID;
 use serde::Serialize;
@@ -29,23 +29,23 @@ impl Engine {
             .hint("deactivate it instead: hcpx deactivate hcp-cli"));
         }
         let mut tx = self.store().lock()?;
-        if !grammar::is_pack_id(pack_id) || !self.store().is_installed(pack_id) {
+        let Some(id) = PackId::parse(pack_id).filter(|id| self.store().is_installed(id)) else {
             return Err(self.unknown_or_not_installed(pack_id));
-        }
+        };
         self.require_grant(&tx.state, PACK_INSTALL, pack_id)?;
         // Move the folder out of packs/ in one step, then delete it.
-        let dir = self.store().pack_dir(pack_id);
+        let dir = self.store().pack_dir(&id);
         let staging = tx.staging_dir()?;
         let aside = staging.path().join("removed");
         fs::rename(&dir, &aside).map_err(|err| Error::io("cannot remove", &dir, &err))?;
-        remove_skill(&tx, pack_id)?;
-        let secret = self.store().secret_path(pack_id);
+        remove_skill(&tx, &id)?;
+        let secret = self.store().secret_path(&id);
         let removed_secret = match fs::remove_file(&secret) {
             Ok(()) => true,
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => false,
             Err(err) => return Err(Error::io("cannot remove", &secret, &err)),
         };
-        tx.state.forget(pack_id);
+        tx.state.forget(&id);
         tx.commit()?;
         drop(staging);
         Ok(UninstallOutcome {

@@ -4,5 +4,6 @@
 
 pub mod document;
 pub mod grammar;
+pub mod id;
 pub mod manifest;
 pub mod skill;

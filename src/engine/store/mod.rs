@@ -7,6 +7,10 @@
 //! atomically: a temporary file in `.tmp/`, fsync, rename, fsync of the
 //! folder. A `state.json` that does not parse is `store_corrupt`: reported,
 //! never replaced.
+//!
+//! Paths inside the store are built only from a checked [`PackId`] (§14.2),
+//! and what the store creates is never writable by group or others,
+//! whatever the umask (§14.1).
 
 pub mod catalog;
 pub mod config;
@@ -15,10 +19,11 @@ pub mod snapshot;
 pub mod state;
 
 use crate::engine::error::{Error, ErrorCode, Result};
+use crate::engine::pack::id::PackId;
 use crate::engine::store::state::State;
 use std::fs::{self, File, OpenOptions};
 use std::io::Write;
-use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 pub const STATE_FILE: &str = "state.json";
@@ -95,22 +100,26 @@ impl Store {
     pub fn packs_dir(&self) -> PathBuf {
         self.root.join("packs")
     }
-    pub fn pack_dir(&self, pack_id: &str) -> PathBuf {
-        self.packs_dir().join(pack_id)
+    pub fn pack_dir(&self, pack_id: &PackId) -> PathBuf {
+        self.packs_dir().join(pack_id.as_str())
     }
     pub fn skills_dir(&self) -> PathBuf {
         self.root.join("skills")
     }
+    /// `<store>/skills/<pack_id>/` (§5.4).
+    pub fn skill_dir(&self, pack_id: &PackId) -> PathBuf {
+        self.skills_dir().join(pack_id.as_str())
+    }
     /// `<store>/skills/<pack_id>/SKILL.md` (§5.4).
-    pub fn skill_path(&self, pack_id: &str) -> PathBuf {
-        self.skills_dir().join(pack_id).join("SKILL.md")
+    pub fn skill_path(&self, pack_id: &PackId) -> PathBuf {
+        self.skill_dir(pack_id).join("SKILL.md")
     }
     pub fn secrets_dir(&self) -> PathBuf {
         self.root.join("secrets")
     }
     /// `<store>/secrets/<pack_id>` (§8.4).
-    pub fn secret_path(&self, pack_id: &str) -> PathBuf {
-        self.secrets_dir().join(pack_id)
+    pub fn secret_path(&self, pack_id: &PackId) -> PathBuf {
+        self.secrets_dir().join(pack_id.as_str())
     }
     pub fn tmp_dir(&self) -> PathBuf {
         self.root.join(TMP_DIR)
@@ -152,6 +161,7 @@ impl Store {
             .create(true)
             .truncate(false)
             .write(true)
+            .mode(0o644)
             .open(&path)
             .map_err(|err| Error::io("cannot open the lock file", &path, &err))?;
         file.lock()
@@ -181,25 +191,45 @@ impl Store {
         }
     }
 
-    /// Ids of the packs present in `packs/`, sorted.
-    pub fn installed_ids(&self) -> Result<Vec<String>> {
+    /// Ids of the packs present in `packs/`, sorted. Folders whose names are
+    /// not pack ids are left out (see [`Store::stray_entries`]).
+    pub fn installed_ids(&self) -> Result<Vec<PackId>> {
         let dir = self.packs_dir();
         let entries = fs::read_dir(&dir).map_err(|err| Error::io("cannot read", &dir, &err))?;
-        let mut ids: Vec<String> = entries
+        let mut ids: Vec<PackId> = entries
             .flatten()
             .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
-            .filter_map(|e| e.file_name().to_str().map(str::to_string))
+            .filter_map(|e| e.file_name().to_str().and_then(PackId::parse))
             .collect();
         ids.sort();
         Ok(ids)
     }
 
-    pub fn is_installed(&self, pack_id: &str) -> bool {
+    /// Entries of `packs/`, `skills/` and `secrets/` whose names are not
+    /// pack ids (§14.2): never turned into paths for deletion, only reported.
+    pub fn stray_entries(&self) -> Vec<PathBuf> {
+        let mut stray = Vec::new();
+        for dir in [self.packs_dir(), self.skills_dir(), self.secrets_dir()] {
+            let Ok(entries) = fs::read_dir(&dir) else {
+                continue;
+            };
+            stray.extend(
+                entries
+                    .flatten()
+                    .filter(|e| e.file_name().to_str().and_then(PackId::parse).is_none())
+                    .map(|e| e.path()),
+            );
+        }
+        stray.sort();
+        stray
+    }
+
+    pub fn is_installed(&self, pack_id: &PackId) -> bool {
         fs::symlink_metadata(self.pack_dir(pack_id)).is_ok_and(|m| m.is_dir())
     }
 
     /// The stored secret of a pack, if any.
-    pub fn read_secret(&self, pack_id: &str) -> Result<Option<String>> {
+    pub fn read_secret(&self, pack_id: &PackId) -> Result<Option<String>> {
         let path = self.secret_path(pack_id);
         match fs::read_to_string(&path) {
             Ok(secret) => Ok(Some(secret)),
@@ -275,6 +305,33 @@ pub fn write_atomic(tmp_dir: &Path, path: &Path, bytes: &[u8], mode: u32) -> Res
     Ok(())
 }
 
+/// Creates `path` and its missing parents as folders with mode 0755,
+/// whatever the umask (§14.1). A symbolic link at `path` is refused, not
+/// followed.
+pub fn create_dir(path: &Path) -> Result<()> {
+    let io = |err: std::io::Error| Error::io("cannot create", path, &err);
+    fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o755)
+        .create(path)
+        .map_err(io)?;
+    if fs::symlink_metadata(path)
+        .map_err(io)?
+        .file_type()
+        .is_symlink()
+    {
+        return Err(Error::new(
+            ErrorCode::Io,
+            format!(
+                "{} is a symbolic link; hcpx does not write through it",
+                path.display()
+            ),
+        )
+        .path(path.display().to_string()));
+    }
+    fs::set_permissions(path, fs::Permissions::from_mode(0o755)).map_err(io)
+}
+
 /// Flushes a folder's entries (the rename) to disk; best effort.
 pub fn sync_dir(dir: &Path) {
     if let Ok(d) = File::open(dir) {
@@ -308,12 +365,13 @@ mod tests {
     #[test]
     fn commit_writes_and_drop_does_not() {
         let (_dir, store) = temp_store();
+        let id = PackId::parse("a.b").unwrap_or_else(|| panic!("valid id"));
         let mut tx = store.lock().unwrap_or_else(|e| panic!("{e}"));
-        tx.state.activate("a.b");
+        tx.state.activate(&id);
         drop(tx);
         assert!(!store.read_state().unwrap_or_default().is_activated("a.b"));
         let mut tx = store.lock().unwrap_or_else(|e| panic!("{e}"));
-        tx.state.activate("a.b");
+        tx.state.activate(&id);
         tx.commit().unwrap_or_else(|e| panic!("{e}"));
         assert!(store.read_state().unwrap_or_default().is_activated("a.b"));
     }

@@ -3,7 +3,7 @@
 
 use crate::engine::error::Result;
 use crate::engine::lint::{LintOptions, LintReport, lint_pack};
-use crate::engine::pack::grammar;
+use crate::engine::pack::id::PackId;
 use crate::engine::pack::manifest::Manifest;
 use crate::engine::store::Store;
 use crate::engine::store::catalog::{self, CatalogPack};
@@ -58,12 +58,12 @@ impl PackView {
 
 /// Lints an installed pack's copy (the bootstrap pack may use its reserved
 /// id and builtin adapters).
-pub fn lint_installed(store: &Store, pack_id: &str) -> LintReport {
+pub fn lint_installed(store: &Store, pack_id: &PackId) -> LintReport {
     let options = LintOptions {
-        bootstrap: pack_id == BOOTSTRAP_ID,
+        bootstrap: *pack_id == BOOTSTRAP_ID,
     };
     let mut report = lint_pack(&store.pack_dir(pack_id), options);
-    if report.pack_id.as_deref() != Some(pack_id) && report.ok {
+    if report.pack_id.as_deref() != Some(pack_id.as_str()) && report.ok {
         // A folder renamed by hand: its manifest names another pack.
         report.ok = false;
     }
@@ -76,16 +76,21 @@ pub fn load_pack(store: &Store, catalogs: &[CatalogPack], pack_id: &str) -> Opti
     view(store, pack_id, catalog::find(catalogs, pack_id).cloned())
 }
 
-/// A pack's view from its catalog copy, if any, and the store.
+/// A pack's view from its catalog copy, if any, and the store. Only a
+/// valid id (§14.2) is looked up in the store; a catalog pack whose
+/// manifest holds a bad id is shown from the catalog alone.
 fn view(store: &Store, pack_id: &str, catalog: Option<CatalogPack>) -> Option<PackView> {
-    let installed = (grammar::is_pack_id(pack_id) && store.is_installed(pack_id))
-        .then(|| lint_installed(store, pack_id));
+    let checked = PackId::parse(pack_id);
+    let installed = checked
+        .as_ref()
+        .filter(|id| store.is_installed(id))
+        .map(|id| lint_installed(store, id));
     if installed.is_none() && catalog.is_none() {
         return None;
     }
     Some(PackView {
         pack_id: pack_id.to_string(),
-        skill_copied: store.skill_path(pack_id).is_file(),
+        skill_copied: checked.is_some_and(|id| store.skill_path(&id).is_file()),
         installed,
         catalog,
     })
@@ -115,7 +120,11 @@ pub fn map_packs<R: Send>(
             by_id.entry(id).or_insert((catalog, dir));
         }
     }
-    let mut all = store.installed_ids()?;
+    let mut all: Vec<String> = store
+        .installed_ids()?
+        .into_iter()
+        .map(|id| id.to_string())
+        .collect();
     all.extend(by_id.keys().cloned());
     all.sort();
     all.dedup();

@@ -1,7 +1,10 @@
 //! `state.json` (HCP.md §11.5, 11-lifecycle.md §11.3): which packs are
 //! activated and connected for the session, and the grants (§9.3).
-//! Plain data; reading and writing it is the store's job.
+//! Plain data; reading and writing it is the store's job. Its ids are
+//! [`PackId`]s: a `state.json` naming a bad id does not parse, and the store
+//! reports it as `store_corrupt` (§14.2).
 
+use crate::engine::pack::id::PackId;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -9,9 +12,9 @@ use std::collections::BTreeMap;
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct State {
     #[serde(default)]
-    pub activated: Vec<String>,
+    pub activated: Vec<PackId>,
     #[serde(default)]
-    pub connected: Vec<String>,
+    pub connected: Vec<PackId>,
     /// principal → grants. Absent: every principal holds every capability.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub grants: Option<BTreeMap<String, Vec<String>>>,
@@ -30,7 +33,7 @@ impl State {
     }
 
     /// Adds `pack_id` to `activated`; false if it was there.
-    pub fn activate(&mut self, pack_id: &str) -> bool {
+    pub fn activate(&mut self, pack_id: &PackId) -> bool {
         insert(&mut self.activated, pack_id)
     }
 
@@ -42,7 +45,7 @@ impl State {
         a || c
     }
 
-    pub fn connect(&mut self, pack_id: &str) -> bool {
+    pub fn connect(&mut self, pack_id: &PackId) -> bool {
         insert(&mut self.connected, pack_id)
     }
 
@@ -56,16 +59,16 @@ impl State {
     }
 }
 
-fn insert(list: &mut Vec<String>, id: &str) -> bool {
-    if list.iter().any(|p| p == id) {
+fn insert(list: &mut Vec<PackId>, id: &PackId) -> bool {
+    if list.contains(id) {
         return false;
     }
-    list.push(id.to_string());
+    list.push(id.clone());
     list.sort();
     true
 }
 
-fn remove(list: &mut Vec<String>, id: &str) -> bool {
+fn remove(list: &mut Vec<PackId>, id: &str) -> bool {
     let before = list.len();
     list.retain(|p| p != id);
     list.len() != before
@@ -78,8 +81,9 @@ mod tests {
     #[test]
     fn deactivate_drops_connected() {
         let mut s = State::default();
-        s.activate("a.b");
-        s.connect("a.b");
+        let id = PackId::parse("a.b").unwrap_or_else(|| panic!("valid id"));
+        s.activate(&id);
+        s.connect(&id);
         assert!(s.deactivate("a.b"));
         assert!(!s.is_activated("a.b"));
         assert!(!s.is_connected("a.b"));
@@ -94,5 +98,17 @@ mod tests {
         assert_eq!(s.grants, None);
         let text = serde_json::to_string(&s).unwrap_or_default();
         assert_eq!(text, r#"{"activated":["x.y"],"connected":[]}"#);
+    }
+
+    #[test]
+    fn bad_ids_do_not_parse() {
+        for bad in [
+            r#"{"activated": ["../packs"]}"#,
+            r#"{"activated": [""]}"#,
+            r#"{"connected": ["../../outside"]}"#,
+            r#"{"activated": ["a/b"]}"#,
+        ] {
+            assert!(serde_json::from_str::<State>(bad).is_err(), "{bad}");
+        }
     }
 }
