@@ -62,7 +62,10 @@ impl Harness {
         let dir = self.sb.pack(
             &format!("{id}-{version}"),
             &[
-                ("pack.yaml", &common::simple_manifest(id, version, "{kind: public}")),
+                (
+                    "pack.yaml",
+                    &common::simple_manifest(id, version, "{kind: public}"),
+                ),
                 ("SKILL.md", &skill_text(skill, version)),
             ],
         );
@@ -72,7 +75,9 @@ impl Harness {
 }
 
 fn skill_text(name: &str, version: &str) -> String {
-    format!("---\nname: {name}\ndescription: Test skill {version}.\n---\nRun `hello` to greet, `touch` to write.\n")
+    format!(
+        "---\nname: {name}\ndescription: Test skill {version}.\n---\nRun `hello` to greet, `touch` to write.\n"
+    )
 }
 
 /// `(pack_id, skill, state)` of every Skill line of one target.
@@ -117,18 +122,36 @@ fn list_shows_every_target_with_detection_and_the_env_overrides() {
     h.set("XDG_CONFIG_HOME", &xdg);
     let doc = h.json(&["harness", "list"], 0);
     let targets = doc["targets"].as_array().unwrap();
-    let names: Vec<_> = targets.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    let names: Vec<_> = targets
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
     assert_eq!(
         names,
-        ["agents", "claude-code", "codex", "cursor", "copilot", "opencode", "gemini", "windsurf"]
+        [
+            "agents",
+            "claude-code",
+            "codex",
+            "cursor",
+            "copilot",
+            "opencode",
+            "gemini",
+            "windsurf"
+        ]
     );
     let get = |name: &str| targets.iter().find(|t| t["name"] == name).unwrap().clone();
     assert_eq!(get("agents")["detected"], true);
-    assert_eq!(get("claude-code")["path"], claude.join("skills").display().to_string());
+    assert_eq!(
+        get("claude-code")["path"],
+        claude.join("skills").display().to_string()
+    );
     assert_eq!(get("claude-code")["detected"], true);
     assert_eq!(get("codex")["detected"], false);
     assert_eq!(get("cursor")["detected"], true);
-    assert_eq!(get("opencode")["path"], xdg.join("opencode/skills").display().to_string());
+    assert_eq!(
+        get("opencode")["path"],
+        xdg.join("opencode/skills").display().to_string()
+    );
     assert_eq!(get("opencode")["detected"], true);
     assert!(targets.iter().all(|t| t["enabled"] == false));
     // Nothing was written outside the store by looking.
@@ -145,8 +168,15 @@ fn enable_places_byte_copies_and_disable_takes_them_back() {
     assert_eq!(doc["changed"], serde_json::json!(["agents", "claude-code"]));
     for folder in [".agents/skills", ".claude/skills"] {
         let placed = h.user().join(folder).join("acme-notes");
-        assert_eq!(read(&placed.join("SKILL.md")), skill_text("acme-notes", "1.0.0"));
-        assert!(!std::fs::symlink_metadata(placed.join("SKILL.md")).unwrap().is_symlink());
+        assert_eq!(
+            read(&placed.join("SKILL.md")),
+            skill_text("acme-notes", "1.0.0")
+        );
+        assert!(
+            !std::fs::symlink_metadata(placed.join("SKILL.md"))
+                .unwrap()
+                .is_symlink()
+        );
         let marker: Value = serde_json::from_str(&read(&placed.join(".hcpx.json"))).unwrap();
         assert_eq!(marker["pack_id"], "acme.notes");
         assert_eq!(marker["version"], "1.0.0");
@@ -158,16 +188,32 @@ fn enable_places_byte_copies_and_disable_takes_them_back() {
     assert_eq!(status["ok"], true);
     assert_eq!(
         states(&status, "claude-code"),
-        [line("acme.notes", "acme-notes", "placed"), line("hcp-cli", "hcp-cli", "placed")]
+        [
+            line("acme.notes", "acme-notes", "placed"),
+            line("hcp-cli", "hcp-cli", "placed")
+        ]
     );
     let config = read(&h.sb.home().join("config.yaml"));
-    assert!(config.contains("harnesses: [agents, claude-code]"), "{config}");
-    assert!(config.contains("# hcpx configuration"), "comments kept: {config}");
+    assert!(
+        config.contains("harnesses: [agents, claude-code]"),
+        "{config}"
+    );
+    assert!(
+        config.contains("# hcpx configuration"),
+        "comments kept: {config}"
+    );
 
     let doc = h.json(&["harness", "disable", "claude-code"], 0);
     assert_eq!(doc["changed"], serde_json::json!(["claude-code"]));
-    assert_eq!(common::names(&h.user().join(".claude/skills")), Vec::<String>::new());
-    assert!(h.user().join(".agents/skills/acme-notes/SKILL.md").is_file());
+    assert_eq!(
+        common::names(&h.user().join(".claude/skills")),
+        Vec::<String>::new()
+    );
+    assert!(
+        h.user()
+            .join(".agents/skills/acme-notes/SKILL.md")
+            .is_file()
+    );
     let list = h.json(&["harness", "list"], 0);
     let enabled: Vec<_> = list["targets"]
         .as_array()
@@ -196,7 +242,10 @@ fn every_state_is_reported_and_sync_repairs_what_it_may() {
     let v2 = h.sb.pack(
         "acme.three-2",
         &[
-            ("pack.yaml", &common::simple_manifest("acme.three", "2.0.0", "{kind: public}")),
+            (
+                "pack.yaml",
+                &common::simple_manifest("acme.three", "2.0.0", "{kind: public}"),
+            ),
             ("SKILL.md", &skill_text("three", "2.0.0")),
         ],
     );
@@ -245,10 +294,16 @@ fn every_state_is_reported_and_sync_repairs_what_it_may() {
     assert_eq!(read(&folder.join("two/SKILL.md")), "my notes");
     assert_eq!(read(&folder.join("six/SKILL.md")), "theirs");
     assert!(!folder.join("six/.hcpx.json").exists());
-    assert_eq!(read(&folder.join("three/SKILL.md")), skill_text("three", "2.0.0"));
+    assert_eq!(
+        read(&folder.join("three/SKILL.md")),
+        skill_text("three", "2.0.0")
+    );
     // --force takes the edited copy back; never the foreign folder.
     let forced = h.json(&["harness", "sync", "--force"], 1);
-    assert_eq!(states(&forced, "agents")[4], line("acme.two", "two", "placed"));
+    assert_eq!(
+        states(&forced, "agents")[4],
+        line("acme.two", "two", "placed")
+    );
     assert_eq!(read(&folder.join("six/SKILL.md")), "theirs");
 }
 
@@ -260,7 +315,10 @@ fn two_packs_with_one_skill_name_the_first_keeps_it() {
     let doc = h.json(&["harness", "enable", "agents"], 0);
     assert_eq!(
         states(&doc, "agents")[..2],
-        [line("acme.first", "notes", "placed"), line("acme.second", "notes", "conflict")]
+        [
+            line("acme.first", "notes", "placed"),
+            line("acme.second", "notes", "conflict")
+        ]
     );
     let marker: Value =
         serde_json::from_str(&read(&h.user().join(".agents/skills/notes/.hcpx.json"))).unwrap();
@@ -268,7 +326,10 @@ fn two_packs_with_one_skill_name_the_first_keeps_it() {
     // The text form warns about the conflict on stderr.
     let out = h.cmd().args(["harness", "sync"]).output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("warning: agents:") && stderr.contains("acme.second"), "{stderr}");
+    assert!(
+        stderr.contains("warning: agents:") && stderr.contains("acme.second"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -290,7 +351,12 @@ fn unknown_targets_are_usage_errors() {
     let h = Harness::new();
     let doc = h.json(&["harness", "enable", "claude"], 2);
     assert_eq!(doc["error"]["code"], "usage");
-    assert!(doc["error"]["hint"].as_str().unwrap().contains("claude-code"));
+    assert!(
+        doc["error"]["hint"]
+            .as_str()
+            .unwrap()
+            .contains("claude-code")
+    );
     h.json(&["harness", "disable", "nope"], 2);
 }
 
@@ -301,7 +367,10 @@ fn a_forged_marker_never_makes_hcpx_delete_or_write_elsewhere() {
     let folder = h.user().join(".agents/skills");
     // A marker naming an id that would be a path, and one with a bad shape.
     for (name, marker) in [
-        ("evil", r#"{"pack_id":"../../x","version":"1","sha256":"0"}"#),
+        (
+            "evil",
+            r#"{"pack_id":"../../x","version":"1","sha256":"0"}"#,
+        ),
         ("junk", "not json"),
     ] {
         std::fs::create_dir_all(folder.join(name)).unwrap();

@@ -16,6 +16,7 @@ pub mod plan;
 pub mod target;
 
 use crate::engine::error::{Error, ErrorCode, Result};
+use crate::engine::pack::id::PackId;
 use crate::engine::pack::{grammar, skill};
 use crate::engine::store::Store;
 use plan::{SkillStatus, Wanted};
@@ -86,10 +87,9 @@ pub fn targets(env: &HarnessEnv, enabled: &[TargetName]) -> Vec<TargetInfo> {
 /// The Skills the activated packs want placed, in activation order: each
 /// installed pack's `SKILL.md` name and digest. A pack whose Skill cannot be
 /// read or has no valid name is left out (lint and `doctor` report it).
-pub fn wanted(store: &Store, activated: &[(String, String)]) -> Vec<Wanted> {
+pub fn wanted(store: &Store, activated: &[(PackId, String)]) -> Vec<Wanted> {
     activated
         .iter()
-        .filter(|(id, _)| grammar::is_pack_id(id))
         .filter_map(|(id, version)| {
             let bytes = std::fs::read(store.pack_dir(id).join(place::SKILL_FILE)).ok()?;
             let name = skill::parse(std::str::from_utf8(&bytes).ok()?)?.name?;

@@ -169,7 +169,7 @@ fn stage(folder: &Path, want: &Wanted, bytes: &[u8]) -> std::io::Result<PathBuf>
         file.sync_all()
     };
     let marker = Marker {
-        pack_id: want.pack_id.clone(),
+        pack_id: want.pack_id.to_string(),
         version: want.version.clone(),
         sha256: sha256_hex(bytes),
     };
@@ -206,7 +206,8 @@ mod tests {
 
     fn want(pack: &str, skill: &str, bytes: &[u8]) -> Wanted {
         Wanted {
-            pack_id: pack.into(),
+            pack_id: crate::engine::pack::id::PackId::parse(pack)
+                .unwrap_or_else(|| panic!("{pack}")),
             version: "1.0.0".into(),
             skill: skill.into(),
             sha256: sha256_hex(bytes),

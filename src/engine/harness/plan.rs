@@ -9,13 +9,14 @@
 //! marked copy of a pack that no longer wants it is `stale`, and a stale
 //! copy that was edited becomes the user's (marker removed, file kept).
 
+use crate::engine::pack::id::PackId;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// A pack's Skill as it should be placed: an activated pack's Skill.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Wanted {
-    pub pack_id: String,
+    pub pack_id: PackId,
     pub version: String,
     /// The Skill's frontmatter `name`: the folder it goes in.
     pub skill: String,
@@ -123,7 +124,7 @@ pub fn plan(wanted: &[Wanted], found: &[Found], force: bool) -> Plan {
         let state = match here {
             None => SkillState::Missing,
             Some(f) => match &f.marker {
-                Some(m) if m.pack_id != want.pack_id => SkillState::Missing,
+                Some(m) if m.pack_id.as_str() != want.pack_id.as_str() => SkillState::Missing,
                 Some(m) if f.sha256.as_deref() != Some(m.sha256.as_str()) => SkillState::Modified,
                 Some(m) if m.sha256 != want.sha256 || m.version != want.version => {
                     SkillState::Outdated
@@ -150,7 +151,7 @@ pub fn plan(wanted: &[Wanted], found: &[Found], force: bool) -> Plan {
             .is_some_and(|c| holder(c, Some(f)).is_some());
         let theirs = by_name
             .get(name)
-            .is_some_and(|c| c.iter().any(|w| w.pack_id == marker.pack_id));
+            .is_some_and(|c| c.iter().any(|w| w.pack_id.as_str() == marker.pack_id));
         if theirs {
             continue;
         }
@@ -187,7 +188,7 @@ fn holder<'a>(claimants: &[&'a Wanted], here: Option<&Found>) -> Option<&'a Want
                 marker: Some(m), ..
             },
         ) => {
-            if let Some(owner) = claimants.iter().find(|w| w.pack_id == m.pack_id) {
+            if let Some(owner) = claimants.iter().find(|w| w.pack_id.as_str() == m.pack_id) {
                 return Some(owner);
             }
             let modified = f.sha256.as_deref() != Some(m.sha256.as_str());
@@ -206,7 +207,7 @@ mod tests {
 
     fn want(pack: &str, skill: &str, sha: &str) -> Wanted {
         Wanted {
-            pack_id: pack.into(),
+            pack_id: PackId::parse(pack).unwrap_or_else(|| panic!("{pack}")),
             version: "1.0.0".into(),
             skill: skill.into(),
             sha256: sha.into(),
