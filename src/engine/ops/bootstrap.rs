@@ -46,20 +46,19 @@ pub fn ensure(store: &Store) -> Result<()> {
         return Ok(());
     }
     let first_use = !store.is_installed(BOOTSTRAP_ID);
-    let staging = tx.staging_dir()?;
-    let staged = staging.path().join("pack");
+    let staged = tx.scratch_path("pack")?;
     fs::create_dir_all(&staged).map_err(|err| Error::io("cannot create", &staged, &err))?;
     for (name, text) in FILES {
         let path = staged.join(name);
         fs::write(&path, text).map_err(|err| Error::io("cannot write", &path, &err))?;
     }
-    place(&tx, &staged, BOOTSTRAP_ID)?;
+    place(&mut tx, &staged, BOOTSTRAP_ID)?;
     if first_use {
         tx.state.activate(BOOTSTRAP_ID);
         tx.state.connect(BOOTSTRAP_ID);
     }
     if tx.state.is_activated(BOOTSTRAP_ID) {
-        copy_skill(&tx, BOOTSTRAP_ID)?;
+        copy_skill(&mut tx, BOOTSTRAP_ID)?;
     }
     tx.commit()
 }
