@@ -232,6 +232,13 @@ pub struct Transaction<'s> {
     scratch: Option<tempfile::TempDir>,
 }
 
+/// A point in a change to roll back to (see [`Transaction::mark`]).
+#[derive(Debug, Clone)]
+pub struct Mark {
+    steps: usize,
+    state: State,
+}
+
 /// How to undo one step of a change.
 #[derive(Debug)]
 enum Undo {
@@ -260,7 +267,7 @@ impl Transaction<'_> {
     /// fails, every recorded step is undone first.
     pub fn commit(mut self) -> Result<()> {
         if let Err(err) = self.save() {
-            self.rollback_to(0);
+            self.rollback();
             return Err(err);
         }
         self.undo.clear();
@@ -280,20 +287,33 @@ impl Transaction<'_> {
         Ok(())
     }
 
-    /// How many steps are recorded: a mark for [`Transaction::rollback_to`].
-    pub fn mark(&self) -> usize {
-        self.undo.len()
+    /// Where the change stands now: a mark for [`Transaction::rollback_to`].
+    pub fn mark(&self) -> Mark {
+        Mark {
+            steps: self.undo.len(),
+            state: self.state.clone(),
+        }
     }
 
     /// Undoes the steps recorded after `mark`, newest first, and puts the
-    /// in-memory state back as it was on disk at that point. Best effort: a
-    /// step that cannot be undone is left for `doctor` to name.
-    pub fn rollback_to(&mut self, mark: usize) {
-        while self.undo.len() > mark {
+    /// in-memory state back as it was then. Best effort: a step that cannot
+    /// be undone is left for `doctor` to name.
+    pub fn rollback_to(&mut self, mark: Mark) {
+        self.undo_steps(mark.steps);
+        self.state = mark.state;
+    }
+
+    /// Undoes every step and forgets the in-memory changes.
+    fn rollback(&mut self) {
+        self.undo_steps(0);
+        self.state = self.original.clone();
+    }
+
+    fn undo_steps(&mut self, keep: usize) {
+        while self.undo.len() > keep {
             let Some(step) = self.undo.pop() else { break };
             self.undo_step(step);
         }
-        self.state = self.original.clone();
     }
 
     fn undo_step(&mut self, step: Undo) {
@@ -465,7 +485,7 @@ impl Drop for Transaction<'_> {
     /// A change abandoned before commit (an error returned with `?`) is
     /// undone.
     fn drop(&mut self) {
-        self.rollback_to(0);
+        self.rollback();
     }
 }
 
