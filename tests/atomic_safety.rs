@@ -25,12 +25,19 @@ fn tree(root: &Path) -> BTreeMap<String, String> {
 fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, String>) {
     for entry in fs::read_dir(dir).expect("read_dir").flatten() {
         let path = entry.path();
-        let rel = path.strip_prefix(root).expect("prefix").display().to_string();
+        let rel = path
+            .strip_prefix(root)
+            .expect("prefix")
+            .display()
+            .to_string();
         let meta = fs::symlink_metadata(&path).expect("metadata");
         let mode = meta.permissions().mode() & 0o7777;
         if meta.is_dir() {
             out.insert(rel, format!("dir {mode:o}"));
             walk(root, &path, out);
+        } else if meta.is_symlink() {
+            let target = fs::read_link(&path).expect("read_link");
+            out.insert(rel, format!("link {}", target.display()));
         } else if rel == ".lock" {
             out.insert(rel, "lock".into());
         } else {
@@ -78,7 +85,11 @@ fn activate_with_the_skill_copy_blocked_records_nothing() {
     fails_and_changes_nothing(&sb, &["activate", "acme.x"], &[], "io");
     assert!(!sb.state()["activated"].to_string().contains("acme.x"));
     let (status, _) = run_env(&sb, &["exec", "acme.x", "hello"], &[]);
-    assert_eq!(status.code(), Some(126), "exec of a pack that is not activated");
+    assert_eq!(
+        status.code(),
+        Some(126),
+        "exec of a pack that is not activated"
+    );
 }
 
 #[test]
@@ -94,7 +105,10 @@ fn activate_of_several_keeps_the_ones_before_the_failure() {
     let activated = sb.state()["activated"].to_string();
     assert!(activated.contains("acme.a") && !activated.contains("acme.b"));
     assert!(sb.home().join("skills/acme.a/SKILL.md").is_file());
-    assert!(sb.home().join("skills/acme.b").is_file(), "the blocking file is kept");
+    assert!(
+        sb.home().join("skills/acme.b").is_file(),
+        "the blocking file is kept"
+    );
 }
 
 #[test]
@@ -125,7 +139,12 @@ fn connected_secret_pack(sb: &Sandbox) {
         .write_stdin("s3cret-value\n")
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
     assert!(sb.home().join("secrets/acme.s").is_file());
 }
 
@@ -195,7 +214,13 @@ fn problems(sb: &Sandbox) -> Vec<String> {
         .unwrap()
         .iter()
         .filter(|c| c["ok"] == false)
-        .map(|c| format!("{}: {}", c["check"].as_str().unwrap(), c["message"].as_str().unwrap()))
+        .map(|c| {
+            format!(
+                "{}: {}",
+                c["check"].as_str().unwrap(),
+                c["message"].as_str().unwrap()
+            )
+        })
         .collect()
 }
 
@@ -219,7 +244,11 @@ fn fix_repairs_everything(sb: &Sandbox) -> Vec<String> {
 /// Runs `args` with `HCPX_TEST_CRASH_AT=step` and checks it died by SIGKILL.
 fn crash_at(sb: &Sandbox, args: &[&str], step: &str) {
     let (status, doc) = run_env(sb, args, &[("HCPX_TEST_CRASH_AT", step)]);
-    assert_eq!(status.signal(), Some(9), "{args:?} at {step}: {status:?} {doc}");
+    assert_eq!(
+        status.signal(),
+        Some(9),
+        "{args:?} at {step}: {status:?} {doc}"
+    );
 }
 
 /// Once repaired, §14.7's rule holds: a Skill copy exists exactly for the
@@ -280,7 +309,10 @@ fn uninstall_killed_at_each_step_is_named_by_doctor_and_repaired_by_fix() {
         assert_eq!(sb.home().join("packs/acme.s").is_dir(), installed, "{step}");
         // The state never lists a pack that is gone.
         let activated = sb.state()["activated"].to_string();
-        assert_eq!(activated.contains("acme.s"), installed && step == "uninstall.after_skill");
+        assert_eq!(
+            activated.contains("acme.s"),
+            installed && step == "uninstall.after_skill"
+        );
         // And uninstall can be run again where the pack is still there.
         if installed {
             sb.json(&["uninstall", "acme.s"], 0);
@@ -299,11 +331,15 @@ fn activate_killed_after_the_copy_leaves_a_copy_doctor_removes() {
     assert!(
         found
             .iter()
-            .any(|p| p == "store.skills: skills/acme.x is a Skill copy of a pack that is not activated"),
+            .any(|p| p
+                == "store.skills: skills/acme.x is a Skill copy of a pack that is not activated"),
         "{found:?}"
     );
     let fixed = fix_repairs_everything(&sb);
-    assert!(fixed.iter().any(|m| m.contains("skills/acme.x")), "{fixed:?}");
+    assert!(
+        fixed.iter().any(|m| m.contains("skills/acme.x")),
+        "{fixed:?}"
+    );
     assert!(!sb.home().join("skills/acme.x").exists());
     store_is_consistent(&sb);
 }
@@ -316,7 +352,9 @@ fn deactivate_killed_after_moving_the_copy_aside_is_repaired() {
     crash_at(&sb, &["deactivate", "acme.x"], "deactivate.after_skill");
     let found = problems(&sb);
     assert!(
-        found.iter().any(|p| p.contains("acme.x is activated but its Skill copy is missing")),
+        found
+            .iter()
+            .any(|p| p.contains("acme.x is activated but its Skill copy is missing")),
         "{found:?}"
     );
     fix_repairs_everything(&sb);
@@ -331,17 +369,26 @@ fn install_killed_after_the_swap_leaves_an_outdated_copy_doctor_recopies() {
     let v2 = sb.pack(
         "acme.x-2",
         &[
-            ("pack.yaml", &common::simple_manifest("acme.x", "2.0.0", "{kind: public}")),
+            (
+                "pack.yaml",
+                &common::simple_manifest("acme.x", "2.0.0", "{kind: public}"),
+            ),
             (
                 "SKILL.md",
                 "---\nname: acme-x\ndescription: Test skill, v2.\n---\nRun `hello` or `touch`.\n",
             ),
         ],
     );
-    crash_at(&sb, &["install", v2.to_str().unwrap()], "install.after_swap");
+    crash_at(
+        &sb,
+        &["install", v2.to_str().unwrap()],
+        "install.after_swap",
+    );
     let found = problems(&sb);
     assert!(
-        found.iter().any(|p| p.contains("acme.x is activated but its Skill copy differs")),
+        found
+            .iter()
+            .any(|p| p.contains("acme.x is activated but its Skill copy differs")),
         "{found:?}"
     );
     fix_repairs_everything(&sb);
@@ -352,7 +399,11 @@ fn install_killed_after_the_swap_leaves_an_outdated_copy_doctor_recopies() {
 
 #[test]
 fn install_killed_after_dropping_the_connection_never_leaves_a_changed_binding_connected() {
-    for step in ["install.after_state", "install.after_swap", "install.after_skill"] {
+    for step in [
+        "install.after_state",
+        "install.after_swap",
+        "install.after_skill",
+    ] {
         let sb = Sandbox::new();
         connected_secret_pack(&sb);
         let v2 = sb.simple_pack("acme.s", "2.0.0", "{kind: env, env: [TOKEN]}");
@@ -424,4 +475,16 @@ fn doctor_fix_on_a_sound_store_fixes_nothing_and_exits_0() {
     assert_eq!(before, tree(&sb.home()));
     let text = sb.hcpx().args(["doctor", "--fix"]).output().unwrap();
     assert_eq!(text.status.code(), Some(0));
+}
+
+#[test]
+fn activate_does_not_write_through_a_linked_skill_folder() {
+    let sb = Sandbox::new();
+    let src = sb.simple_pack("acme.x", "1.0.0", "{kind: public}");
+    sb.json(&["install", src.to_str().unwrap()], 0);
+    let elsewhere = sb.dir.path().join("elsewhere");
+    fs::create_dir_all(&elsewhere).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, sb.home().join("skills/acme.x")).unwrap();
+    fails_and_changes_nothing(&sb, &["activate", "acme.x"], &[], "io");
+    assert!(common::names(&elsewhere).is_empty());
 }

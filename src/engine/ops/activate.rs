@@ -13,8 +13,8 @@
 use super::{Engine, not_found, not_installed};
 use crate::engine::error::{Error, ErrorCode, Result};
 use crate::engine::pack::grammar;
-use crate::engine::store::{Transaction, step};
 use crate::engine::store::snapshot::lint_installed;
+use crate::engine::store::{Transaction, step};
 use serde::Serialize;
 use std::fs;
 

@@ -10,9 +10,9 @@ use crate::engine::exec::process::find_on_path;
 use crate::engine::ops::Engine;
 use crate::engine::pack::grammar;
 use crate::engine::pack::manifest::Adapter;
+use crate::engine::store::snapshot::lint_installed;
 use crate::engine::store::state::State;
 use crate::engine::store::{Store, Transaction, config};
-use crate::engine::store::snapshot::lint_installed;
 use serde::Serialize;
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
@@ -154,7 +154,11 @@ pub fn run(engine: &Engine) -> DoctorReport {
     let installed = store.installed_ids().unwrap_or_default();
     if let Ok(state) = &state {
         let lock_free = checks.iter().any(|c| c.check == "store.lock" && c.ok);
-        checks.extend(consistency(store, state, lock_free).into_iter().map(|f| f.check));
+        checks.extend(
+            consistency(store, state, lock_free)
+                .into_iter()
+                .map(|f| f.check),
+        );
     }
     for id in &installed {
         let check = format!("pack:{id}");

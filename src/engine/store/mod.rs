@@ -323,7 +323,9 @@ impl Transaction<'_> {
                 bytes: Some(bytes),
                 mode,
             } => write_atomic(&self.store.tmp_dir(), &path, &bytes, mode),
-            Undo::File { path, bytes: None, .. } => {
+            Undo::File {
+                path, bytes: None, ..
+            } => {
                 let _ = fs::remove_file(&path);
                 Ok(())
             }
@@ -402,14 +404,21 @@ impl Transaction<'_> {
         Ok(())
     }
 
-    /// Creates a folder (mode 0755) unless it exists; undo removes it.
+    /// Creates a folder (mode 0755) unless a folder (not a link) is there;
+    /// undo removes it.
     pub fn create_dir(&mut self, path: &Path) -> Result<()> {
         match fs::DirBuilder::new().mode(0o755).create(path) {
             Ok(()) => {
                 self.undo.push(Undo::Dir(path.to_path_buf()));
                 Ok(())
             }
-            Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists && path.is_dir() => Ok(()),
+            // A link to a folder elsewhere is not ours to write through.
+            Err(err)
+                if err.kind() == std::io::ErrorKind::AlreadyExists
+                    && fs::symlink_metadata(path).is_ok_and(|m| m.is_dir()) =>
+            {
+                Ok(())
+            }
             Err(err) => Err(Error::io("cannot create", path, &err)),
         }
     }
@@ -512,10 +521,8 @@ fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
 pub fn step(name: &str) -> Result<()> {
     let hit = |var: &str| std::env::var_os(var).is_some_and(|v| v == name);
     if hit("HCPX_TEST_CRASH_AT") {
-        let _ = rustix::process::kill_process(
-            rustix::process::getpid(),
-            rustix::process::Signal::KILL,
-        );
+        let _ =
+            rustix::process::kill_process(rustix::process::getpid(), rustix::process::Signal::KILL);
         std::process::abort();
     }
     if hit("HCPX_TEST_FAIL_AT") {
@@ -606,6 +613,85 @@ mod tests {
         let (_dir, store) = temp_store();
         fs::create_dir_all(store.tmp_dir().join("stage-x/inner")).unwrap_or_else(|e| panic!("{e}"));
         let _tx = store.lock().unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            fs::read_dir(store.tmp_dir()).map(|d| d.count()).ok(),
+            Some(0)
+        );
+    }
+
+    #[test]
+    fn dropping_a_transaction_undoes_its_steps_in_reverse() {
+        let (_dir, store) = temp_store();
+        let root = store.root().to_path_buf();
+        fs::write(root.join("skills/kept"), "old").unwrap_or_else(|e| panic!("{e}"));
+        fs::create_dir_all(root.join("packs/a.b")).unwrap_or_else(|e| panic!("{e}"));
+        let mut tx = store.lock().unwrap_or_else(|e| panic!("{e}"));
+        tx.replace_file(&root.join("skills/kept"), b"new", 0o644)
+            .unwrap_or_else(|e| panic!("{e}"));
+        tx.create_dir(&root.join("skills/x.y"))
+            .unwrap_or_else(|e| panic!("{e}"));
+        tx.replace_file(&root.join("skills/x.y/SKILL.md"), b"s", 0o644)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(tx.move_aside(&root.join("packs/a.b")).ok(), Some(true));
+        assert_eq!(tx.move_aside(&root.join("packs/none")).ok(), Some(false));
+        tx.state.activate("x.y");
+        tx.save().unwrap_or_else(|e| panic!("{e}"));
+        assert!(store.read_state().unwrap_or_default().is_activated("x.y"));
+        drop(tx);
+        assert_eq!(
+            fs::read(root.join("skills/kept")).ok(),
+            Some(b"old".to_vec())
+        );
+        assert!(!root.join("skills/x.y").exists());
+        assert!(root.join("packs/a.b").is_dir());
+        assert_eq!(store.read_state().ok(), Some(State::default()));
+        assert_eq!(
+            fs::read_dir(store.tmp_dir()).map(|d| d.count()).ok(),
+            Some(0)
+        );
+    }
+
+    #[test]
+    fn rollback_to_a_mark_keeps_the_steps_before_it() {
+        let (_dir, store) = temp_store();
+        let root = store.root().to_path_buf();
+        let mut tx = store.lock().unwrap_or_else(|e| panic!("{e}"));
+        tx.replace_file(&root.join("skills/one"), b"1", 0o644)
+            .unwrap_or_else(|e| panic!("{e}"));
+        tx.state.activate("a.one");
+        let mark = tx.mark();
+        tx.replace_file(&root.join("skills/two"), b"2", 0o644)
+            .unwrap_or_else(|e| panic!("{e}"));
+        tx.state.activate("a.two");
+        tx.rollback_to(mark);
+        tx.commit().unwrap_or_else(|e| panic!("{e}"));
+        assert!(root.join("skills/one").is_file());
+        assert!(!root.join("skills/two").exists());
+        let state = store.read_state().unwrap_or_default();
+        assert_eq!(state.activated, vec!["a.one".to_string()]);
+    }
+
+    #[test]
+    fn exchange_swaps_and_is_undone() {
+        let (_dir, store) = temp_store();
+        let root = store.root().to_path_buf();
+        fs::create_dir_all(root.join("packs/a.b")).unwrap_or_else(|e| panic!("{e}"));
+        fs::write(root.join("packs/a.b/v"), "1").unwrap_or_else(|e| panic!("{e}"));
+        let mut tx = store.lock().unwrap_or_else(|e| panic!("{e}"));
+        let staged = tx.scratch_path("pack").unwrap_or_else(|e| panic!("{e}"));
+        fs::create_dir_all(&staged).unwrap_or_else(|e| panic!("{e}"));
+        fs::write(staged.join("v"), "2").unwrap_or_else(|e| panic!("{e}"));
+        tx.exchange(&staged, &root.join("packs/a.b"))
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            fs::read_to_string(root.join("packs/a.b/v")).ok().as_deref(),
+            Some("2")
+        );
+        drop(tx);
+        assert_eq!(
+            fs::read_to_string(root.join("packs/a.b/v")).ok().as_deref(),
+            Some("1")
+        );
         assert_eq!(
             fs::read_dir(store.tmp_dir()).map(|d| d.count()).ok(),
             Some(0)
