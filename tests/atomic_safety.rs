@@ -488,3 +488,30 @@ fn activate_does_not_write_through_a_linked_skill_folder() {
     fails_and_changes_nothing(&sb, &["activate", "acme.x"], &[], "io");
     assert!(common::names(&elsewhere).is_empty());
 }
+
+#[test]
+fn doctor_shows_hostile_names_escaped_and_builds_no_path_from_a_bad_id() {
+    let sb = Sandbox::new();
+    sb.json(&["list"], 0);
+    let mut state = sb.state();
+    state["activated"] = serde_json::json!(["../../outside", "hcp-cli"]);
+    fs::write(sb.home().join("state.json"), state.to_string()).unwrap();
+    fs::create_dir_all(sb.home().join("skills/evil\u{1b}[2Jname")).unwrap();
+    let out = sb.hcpx().arg("doctor").output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains('\u{1b}'), "{text}");
+    assert!(
+        text.contains("../../outside is activated but not installed"),
+        "{text}"
+    );
+    // --fix drops the bad id from the state but leaves the oddly named
+    // folder (not a pack id: not ours to remove), so exits 1.
+    let doc = sb.json(&["doctor", "--fix"], 1);
+    assert_eq!(
+        sb.state()["activated"],
+        serde_json::json!(["hcp-cli"]),
+        "{doc}"
+    );
+    assert!(sb.home().join("skills/evil\u{1b}[2Jname").is_dir());
+}

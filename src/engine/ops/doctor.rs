@@ -241,81 +241,29 @@ fn finding(check: &str, message: String, fix: String, repair: Option<Repair>) ->
 /// looked at when no other process holds the lock, since a running change
 /// uses `.tmp/`). One passing check when all agree.
 fn consistency(store: &Store, state: &State, lock_free: bool) -> Vec<Finding> {
-    let mut found = Vec::new();
-    for id in &state.activated {
-        let check = format!("pack:{id}");
-        if !grammar::is_pack_id(id) || !store.is_installed(id) {
-            found.push(finding(
-                &check,
-                format!("{id} is activated but not installed"),
-                format!("hcpx deactivate {id}"),
-                Some(Repair::Deactivate(id.clone())),
-            ));
-            continue;
-        }
-        let installed = fs::read(store.pack_dir(id).join("SKILL.md")).ok();
-        match fs::read(store.skill_path(id)) {
-            Err(_) => found.push(finding(
-                &check,
-                format!("{id} is activated but its Skill copy is missing"),
-                format!("hcpx activate {id}"),
-                Some(Repair::CopySkill(id.clone())),
-            )),
-            Ok(copy) if installed.is_some_and(|b| b != copy) => found.push(finding(
-                &check,
-                format!("{id} is activated but its Skill copy differs from the installed SKILL.md"),
-                format!("hcpx activate {id}"),
-                Some(Repair::CopySkill(id.clone())),
-            )),
-            Ok(_) => {}
-        }
-    }
-    for id in state.connected.iter().filter(|id| !state.is_activated(id)) {
-        found.push(finding(
-            &format!("pack:{id}"),
-            format!("{id} is connected but not activated"),
-            format!("hcpx deactivate {id}"),
-            Some(Repair::Disconnect(id.clone())),
-        ));
-    }
-    // Names from the file system are shown escaped (§14.5).
-    let shown = |p: &Path| p.display().to_string().escape_debug().to_string();
-    for (name, path) in entries(&store.skills_dir()) {
-        if state.is_activated(&name) && grammar::is_pack_id(&name) {
-            continue;
-        }
-        let (fix, repair) = if grammar::is_pack_id(&name) {
-            (
-                format!("hcpx doctor --fix (removes {})", path.display()),
-                Some(Repair::RemoveSkill(name.clone())),
-            )
-        } else {
-            (format!("move {} out of skills/", shown(&path)), None)
-        };
-        let message = format!(
-            "skills/{} is a Skill copy of a pack that is not activated",
-            name.escape_debug()
-        );
-        found.push(finding("store.skills", message, fix, repair));
-    }
-    for (name, path) in entries(&store.secrets_dir()) {
-        if grammar::is_pack_id(&name) && store.is_installed(&name) {
-            continue;
-        }
-        let (fix, repair) = if grammar::is_pack_id(&name) {
-            (
-                format!("hcpx doctor --fix (removes {})", path.display()),
-                Some(Repair::RemoveSecret(name.clone())),
-            )
-        } else {
-            (format!("move {} out of secrets/", shown(&path)), None)
-        };
-        let message = format!(
-            "secrets/{} is the secret of a pack that is not installed",
-            name.escape_debug()
-        );
-        found.push(finding("store.secrets", message, fix, repair));
-    }
+    let mut found = state_findings(store, state);
+    let activated = |name: &str| state.is_activated(name);
+    let installed = |name: &str| store.is_installed(name);
+    found.extend(strays(
+        &store.skills_dir(),
+        (
+            "store.skills",
+            "skills",
+            "a Skill copy of a pack that is not activated",
+        ),
+        &activated,
+        Repair::RemoveSkill,
+    ));
+    found.extend(strays(
+        &store.secrets_dir(),
+        (
+            "store.secrets",
+            "secrets",
+            "the secret of a pack that is not installed",
+        ),
+        &installed,
+        Repair::RemoveSecret,
+    ));
     for (name, path) in entries(&store.packs_dir()) {
         let is_dir = fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir());
         if !is_dir || !grammar::is_pack_id(&name) {
@@ -349,6 +297,83 @@ fn consistency(store: &Store, state: &State, lock_free: bool) -> Vec<Finding> {
         });
     }
     found
+}
+
+/// What the state says that the store does not back: activated packs that
+/// are not installed or lack their (current) Skill copy, connected packs
+/// that are not activated. Ids from `state.json` build no path unless valid.
+fn state_findings(store: &Store, state: &State) -> Vec<Finding> {
+    let mut found = Vec::new();
+    for id in &state.activated {
+        let check = format!("pack:{}", id.escape_debug());
+        let shown_id = id.escape_debug();
+        if !grammar::is_pack_id(id) || !store.is_installed(id) {
+            found.push(finding(
+                &check,
+                format!("{shown_id} is activated but not installed"),
+                format!("hcpx deactivate {shown_id}"),
+                Some(Repair::Deactivate(id.clone())),
+            ));
+            continue;
+        }
+        let installed = fs::read(store.pack_dir(id).join("SKILL.md")).ok();
+        let problem = match fs::read(store.skill_path(id)) {
+            Err(_) => "its Skill copy is missing",
+            Ok(copy) if installed.is_some_and(|b| b != copy) => {
+                "its Skill copy differs from the installed SKILL.md"
+            }
+            Ok(_) => continue,
+        };
+        found.push(finding(
+            &check,
+            format!("{id} is activated but {problem}"),
+            format!("hcpx activate {id}"),
+            Some(Repair::CopySkill(id.clone())),
+        ));
+    }
+    for id in state.connected.iter().filter(|id| !state.is_activated(id)) {
+        let shown_id = id.escape_debug();
+        found.push(finding(
+            &format!("pack:{shown_id}"),
+            format!("{shown_id} is connected but not activated"),
+            format!("hcpx deactivate {shown_id}"),
+            Some(Repair::Disconnect(id.clone())),
+        ));
+    }
+    found
+}
+
+/// Entries of `dir` (`skills/`, `secrets/`) that belong to no pack `wanted`
+/// keeps. Those named by a valid pack id are ours to remove; any other name
+/// is left to the user.
+fn strays(
+    dir: &Path,
+    (check, folder, what): (&str, &str, &str),
+    wanted: &dyn Fn(&str) -> bool,
+    repair: fn(String) -> Repair,
+) -> Vec<Finding> {
+    let mut found = Vec::new();
+    for (name, path) in entries(dir) {
+        let valid = grammar::is_pack_id(&name);
+        if valid && wanted(&name) {
+            continue;
+        }
+        let (fix, repair) = if valid {
+            let fix = format!("hcpx doctor --fix (removes {})", path.display());
+            (fix, Some(repair(name.clone())))
+        } else {
+            (format!("move {} out of {folder}/", shown(&path)), None)
+        };
+        let message = format!("{folder}/{} is {what}", name.escape_debug());
+        found.push(finding(check, message, fix, repair));
+    }
+    found
+}
+
+/// A path as shown in a message: names from the file system are escaped
+/// (§14.5).
+fn shown(path: &Path) -> String {
+    path.display().to_string().escape_debug().to_string()
 }
 
 /// The names in a folder (as UTF-8, lossy) with their paths, sorted.
