@@ -412,7 +412,16 @@ pub struct Fixed {
 /// every check again.
 pub fn fix(engine: &Engine) -> Result<FixReport> {
     let store = engine.store();
-    let leftovers = entries(&store.tmp_dir()).len();
+    // Leftovers count only while no change runs (a running one uses .tmp/).
+    let lock_free = fs::OpenOptions::new()
+        .write(true)
+        .open(store.lock_path())
+        .is_ok_and(|file| file.try_lock().is_ok());
+    let leftovers = if lock_free {
+        entries(&store.tmp_dir()).len()
+    } else {
+        0
+    };
     let mut fixed = Vec::new();
     let mut tx = store.lock()?;
     if leftovers > 0 && entries(&store.tmp_dir()).is_empty() {
