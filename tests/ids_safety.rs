@@ -154,9 +154,14 @@ fn stray_store_entries_are_reported_and_never_deleted() {
         .as_array()
         .unwrap()
         .iter()
-        .filter(|c| c["check"] == "store.stray")
+        .filter(|c| c["ok"] == false && c["message"].as_str().unwrap().contains("Not_An_Id"))
         .collect();
     assert_eq!(strays.len(), 2, "{doctor}");
+    let checks: Vec<&str> = strays
+        .iter()
+        .map(|c| c["check"].as_str().unwrap())
+        .collect();
+    assert_eq!(checks, ["store.skills", "store.packs"], "{doctor}");
     assert!(stray.join("file").is_file());
     assert!(skill_stray.is_dir());
     std::fs::remove_dir_all(&stray).unwrap();

@@ -47,19 +47,18 @@ pub fn ensure(store: &Store) -> Result<()> {
     }
     let id = PackId::bootstrap();
     let first_use = !store.is_installed(&id);
-    let staging = tx.staging_dir()?;
-    let staged = staging.path().join("pack");
+    let staged = tx.scratch_path("pack")?;
     create_dir(&staged)?;
     for (name, text) in FILES {
         tx.write_file(&staged.join(name), text.as_bytes(), 0o644)?;
     }
-    place(&tx, &staged, &id)?;
+    place(&mut tx, &staged, &id)?;
     if first_use {
         tx.state.activate(&id);
         tx.state.connect(&id);
     }
     if tx.state.is_activated(&id) {
-        copy_skill(&tx, &id)?;
+        copy_skill(&mut tx, &id)?;
     }
     tx.commit()
 }

@@ -173,6 +173,8 @@ impl Store {
             _lock: file,
             original: state.clone(),
             state,
+            undo: Vec::new(),
+            scratch: None,
         })
     }
 
@@ -192,7 +194,7 @@ impl Store {
     }
 
     /// Ids of the packs present in `packs/`, sorted. Folders whose names are
-    /// not pack ids are left out (see [`Store::stray_entries`]).
+    /// not pack ids are left out.
     pub fn installed_ids(&self) -> Result<Vec<PackId>> {
         let dir = self.packs_dir();
         let entries = fs::read_dir(&dir).map_err(|err| Error::io("cannot read", &dir, &err))?;
@@ -203,25 +205,6 @@ impl Store {
             .collect();
         ids.sort();
         Ok(ids)
-    }
-
-    /// Entries of `packs/`, `skills/` and `secrets/` whose names are not
-    /// pack ids (§14.2): never turned into paths for deletion, only reported.
-    pub fn stray_entries(&self) -> Vec<PathBuf> {
-        let mut stray = Vec::new();
-        for dir in [self.packs_dir(), self.skills_dir(), self.secrets_dir()] {
-            let Ok(entries) = fs::read_dir(&dir) else {
-                continue;
-            };
-            stray.extend(
-                entries
-                    .flatten()
-                    .filter(|e| e.file_name().to_str().and_then(PackId::parse).is_none())
-                    .map(|e| e.path()),
-            );
-        }
-        stray.sort();
-        stray
     }
 
     pub fn is_installed(&self, pack_id: &PackId) -> bool {
@@ -242,11 +225,48 @@ impl Store {
 /// The store while its lock is held: the state as read, changed in memory,
 /// written by [`Transaction::commit`]. Dropping it without commit releases
 /// the lock and writes nothing.
+///
+/// Steps that go together (HCP.md §14.7): every change of a file or folder
+/// made through the transaction (`replace_file`, `create_dir`, `move_aside`,
+/// `exchange`, `save`) records how to undo it. A failed commit, or dropping
+/// the transaction before commit, undoes them in reverse order, so a change
+/// either completes or leaves the store as it was. What was moved aside lives
+/// in a scratch folder under `.tmp/` until the change is over (the next lock
+/// removes it if the process was killed).
 pub struct Transaction<'s> {
     store: &'s Store,
     _lock: File,
+    /// The state as it is on disk now.
     original: State,
     pub state: State,
+    undo: Vec<Undo>,
+    scratch: Option<tempfile::TempDir>,
+}
+
+/// A point in a change to roll back to (see [`Transaction::mark`]).
+#[derive(Debug, Clone)]
+pub struct Mark {
+    steps: usize,
+    state: State,
+}
+
+/// How to undo one step of a change.
+#[derive(Debug)]
+enum Undo {
+    /// Write this file back (`None`: remove it).
+    File {
+        path: PathBuf,
+        bytes: Option<Vec<u8>>,
+        mode: u32,
+    },
+    /// Remove a folder the change created.
+    Dir(PathBuf),
+    /// Rename `from` back to `to`.
+    Rename { from: PathBuf, to: PathBuf },
+    /// Swap two paths back.
+    Exchange(PathBuf, PathBuf),
+    /// Write this state back.
+    State(Box<State>),
 }
 
 impl Transaction<'_> {
@@ -254,15 +274,96 @@ impl Transaction<'_> {
         self.store
     }
 
-    /// Writes the state if it changed, then releases the lock.
-    pub fn commit(self) -> Result<()> {
-        if self.state != self.original {
-            self.write_state(&self.state)?;
+    /// Writes the state if it changed, then releases the lock. When the write
+    /// fails, every recorded step is undone first.
+    pub fn commit(mut self) -> Result<()> {
+        if let Err(err) = self.save() {
+            self.rollback();
+            return Err(err);
         }
+        self.undo.clear();
         Ok(())
     }
 
+    /// Writes the state now, when it changed, and keeps the lock: for a
+    /// change whose later steps are only safe once the state says so. Undone
+    /// like any other step.
+    pub fn save(&mut self) -> Result<()> {
+        if self.state == self.original {
+            return Ok(());
+        }
+        self.write_state(&self.state)?;
+        let before = std::mem::replace(&mut self.original, self.state.clone());
+        self.undo.push(Undo::State(Box::new(before)));
+        Ok(())
+    }
+
+    /// Where the change stands now: a mark for [`Transaction::rollback_to`].
+    pub fn mark(&self) -> Mark {
+        Mark {
+            steps: self.undo.len(),
+            state: self.state.clone(),
+        }
+    }
+
+    /// Undoes the steps recorded after `mark`, newest first, and puts the
+    /// in-memory state back as it was then. Best effort: a step that cannot
+    /// be undone is left for `doctor` to name.
+    pub fn rollback_to(&mut self, mark: Mark) {
+        self.undo_steps(mark.steps);
+        self.state = mark.state;
+    }
+
+    /// Undoes every step and forgets the in-memory changes.
+    fn rollback(&mut self) {
+        self.undo_steps(0);
+        self.state = self.original.clone();
+    }
+
+    fn undo_steps(&mut self, keep: usize) {
+        while self.undo.len() > keep {
+            let Some(step) = self.undo.pop() else { break };
+            self.undo_step(step);
+        }
+    }
+
+    fn undo_step(&mut self, step: Undo) {
+        let _ = match step {
+            Undo::File {
+                path,
+                bytes: Some(bytes),
+                mode,
+            } => write_atomic(&self.store.tmp_dir(), &path, &bytes, mode),
+            Undo::File {
+                path, bytes: None, ..
+            } => {
+                let _ = fs::remove_file(&path);
+                Ok(())
+            }
+            Undo::Dir(path) => {
+                let _ = fs::remove_dir_all(&path);
+                Ok(())
+            }
+            Undo::Rename { from, to } => {
+                let _ = fs::rename(&from, &to);
+                Ok(())
+            }
+            Undo::Exchange(a, b) => {
+                let _ = exchange(&a, &b);
+                Ok(())
+            }
+            Undo::State(state) => {
+                let result = self.write_state(&state);
+                if result.is_ok() {
+                    self.original = *state;
+                }
+                result
+            }
+        };
+    }
+
     fn write_state(&self, state: &State) -> Result<()> {
+        step("state.write")?;
         let mut text = serde_json::to_vec_pretty(state)
             .map_err(|err| Error::new(ErrorCode::Io, format!("cannot encode the state: {err}")))?;
         text.push(b'\n');
@@ -274,9 +375,120 @@ impl Transaction<'_> {
         )
     }
 
-    /// Writes a file atomically inside the store (under the lock).
+    /// Writes a file atomically inside the store (under the lock), without
+    /// recording how to undo it.
     pub fn write_file(&self, path: &Path, bytes: &[u8], mode: u32) -> Result<()> {
         write_atomic(&self.store.tmp_dir(), path, bytes, mode)
+    }
+
+    /// Writes a file atomically and records how to put back what was there
+    /// (its bytes and mode, or nothing).
+    pub fn replace_file(&mut self, path: &Path, bytes: &[u8], mode: u32) -> Result<()> {
+        let before = match fs::symlink_metadata(path) {
+            Ok(meta) if meta.is_file() => {
+                let old = fs::read(path).map_err(|err| Error::io("cannot read", path, &err))?;
+                Some((old, meta.permissions().mode() & 0o777))
+            }
+            Ok(_) => {
+                return Err(Error::io(
+                    "cannot write",
+                    path,
+                    &std::io::Error::other("something other than a file is in the way"),
+                ));
+            }
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => None,
+            Err(err) => return Err(Error::io("cannot read", path, &err)),
+        };
+        write_atomic(&self.store.tmp_dir(), path, bytes, mode)?;
+        self.undo.push(match before {
+            Some((old, old_mode)) => Undo::File {
+                path: path.to_path_buf(),
+                bytes: Some(old),
+                mode: old_mode,
+            },
+            None => Undo::File {
+                path: path.to_path_buf(),
+                bytes: None,
+                mode,
+            },
+        });
+        Ok(())
+    }
+
+    /// Creates a folder (mode 0755) unless a folder (not a link) is there;
+    /// undo removes it.
+    pub fn create_dir(&mut self, path: &Path) -> Result<()> {
+        match fs::DirBuilder::new().mode(0o755).create(path) {
+            Ok(()) => {
+                self.undo.push(Undo::Dir(path.to_path_buf()));
+                Ok(())
+            }
+            // A link to a folder elsewhere is not ours to write through.
+            Err(err)
+                if err.kind() == std::io::ErrorKind::AlreadyExists
+                    && fs::symlink_metadata(path).is_ok_and(|m| m.is_dir()) =>
+            {
+                Ok(())
+            }
+            Err(err) => Err(Error::io("cannot create", path, &err)),
+        }
+    }
+
+    /// Moves `path` (a file or folder) into this change's scratch folder in
+    /// one rename; undo moves it back. False when there was nothing there.
+    /// What was moved aside is deleted when the transaction ends.
+    pub fn move_aside(&mut self, path: &Path) -> Result<bool> {
+        if let Err(err) = fs::symlink_metadata(path) {
+            return match err.kind() {
+                std::io::ErrorKind::NotFound => Ok(false),
+                _ => Err(Error::io("cannot remove", path, &err)),
+            };
+        }
+        let aside = self.scratch_path("aside")?;
+        fs::rename(path, &aside).map_err(|err| Error::io("cannot remove", path, &err))?;
+        self.undo.push(Undo::Rename {
+            from: aside,
+            to: path.to_path_buf(),
+        });
+        Ok(true)
+    }
+
+    /// Puts `from` at `to` in one step. When `to` exists the two are
+    /// exchanged (`renameat2` with `RENAME_EXCHANGE`, or two renames where
+    /// the file system lacks it), so `from` then holds what was at `to`.
+    /// Undo swaps them back (or moves `to` back to `from`).
+    pub fn exchange(&mut self, from: &Path, to: &Path) -> Result<()> {
+        let io = |err: std::io::Error| Error::io("cannot install into", to, &err);
+        if fs::symlink_metadata(to).is_err() {
+            fs::rename(from, to).map_err(io)?;
+            self.undo.push(Undo::Rename {
+                from: to.to_path_buf(),
+                to: from.to_path_buf(),
+            });
+            return Ok(());
+        }
+        exchange(from, to).map_err(io)?;
+        self.undo
+            .push(Undo::Exchange(from.to_path_buf(), to.to_path_buf()));
+        Ok(())
+    }
+
+    /// A fresh path (not created) inside this change's scratch folder under
+    /// `.tmp/`, which lives until the transaction ends.
+    pub fn scratch_path(&mut self, name: &str) -> Result<PathBuf> {
+        if self.scratch.is_none() {
+            self.scratch = Some(self.staging_dir()?);
+        }
+        let dir = self.scratch.as_ref().map(|d| d.path().to_path_buf());
+        let dir = dir.unwrap_or_else(|| self.store.tmp_dir());
+        let mut n = 0;
+        loop {
+            let path = dir.join(format!("{name}-{n}"));
+            if fs::symlink_metadata(&path).is_err() {
+                return Ok(path);
+            }
+            n += 1;
+        }
     }
 
     /// A fresh, empty folder under `.tmp/` for staging.
@@ -287,6 +499,50 @@ impl Transaction<'_> {
             .tempdir_in(&tmp)
             .map_err(|err| Error::io("cannot create a staging folder in", &tmp, &err))
     }
+}
+
+impl Drop for Transaction<'_> {
+    /// A change abandoned before commit (an error returned with `?`) is
+    /// undone.
+    fn drop(&mut self) {
+        self.rollback();
+    }
+}
+
+/// Swaps two paths in one step where the file system can, else with three
+/// renames through a name beside `a`.
+fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
+    use rustix::fs::{CWD, RenameFlags, renameat_with};
+    if renameat_with(CWD, a, CWD, b, RenameFlags::EXCHANGE).is_ok() {
+        return Ok(());
+    }
+    let via = a.with_extension("swap");
+    fs::rename(b, &via)?;
+    if let Err(err) = fs::rename(a, b) {
+        let _ = fs::rename(&via, b);
+        return Err(err);
+    }
+    fs::rename(&via, a)
+}
+
+/// Test hooks at the named steps of a change (HCP.md §14.7), so tests can
+/// stop a change exactly there: `HCPX_TEST_CRASH_AT=STEP` kills this process
+/// with SIGKILL on reaching STEP; `HCPX_TEST_FAIL_AT=STEP` makes STEP fail
+/// with `io`. Unset, a step does nothing.
+pub fn step(name: &str) -> Result<()> {
+    let hit = |var: &str| std::env::var_os(var).is_some_and(|v| v == name);
+    if hit("HCPX_TEST_CRASH_AT") {
+        let _ =
+            rustix::process::kill_process(rustix::process::getpid(), rustix::process::Signal::KILL);
+        std::process::abort();
+    }
+    if hit("HCPX_TEST_FAIL_AT") {
+        return Err(Error::new(
+            ErrorCode::Io,
+            format!("{name} failed (HCPX_TEST_FAIL_AT)"),
+        ));
+    }
+    Ok(())
 }
 
 /// Writes `bytes` to `path` atomically: a temporary file in `tmp_dir`,
@@ -343,6 +599,10 @@ pub fn sync_dir(dir: &Path) {
 mod tests {
     use super::*;
 
+    fn id(s: &str) -> PackId {
+        PackId::parse(s).unwrap_or_else(|| panic!("{s}"))
+    }
+
     fn temp_store() -> (tempfile::TempDir, Store) {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
         let store = Store::open(dir.path().join("hcp")).unwrap_or_else(|e| panic!("{e}"));
@@ -396,6 +656,85 @@ mod tests {
         let (_dir, store) = temp_store();
         fs::create_dir_all(store.tmp_dir().join("stage-x/inner")).unwrap_or_else(|e| panic!("{e}"));
         let _tx = store.lock().unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            fs::read_dir(store.tmp_dir()).map(|d| d.count()).ok(),
+            Some(0)
+        );
+    }
+
+    #[test]
+    fn dropping_a_transaction_undoes_its_steps_in_reverse() {
+        let (_dir, store) = temp_store();
+        let root = store.root().to_path_buf();
+        fs::write(root.join("skills/kept"), "old").unwrap_or_else(|e| panic!("{e}"));
+        fs::create_dir_all(root.join("packs/a.b")).unwrap_or_else(|e| panic!("{e}"));
+        let mut tx = store.lock().unwrap_or_else(|e| panic!("{e}"));
+        tx.replace_file(&root.join("skills/kept"), b"new", 0o644)
+            .unwrap_or_else(|e| panic!("{e}"));
+        tx.create_dir(&root.join("skills/x.y"))
+            .unwrap_or_else(|e| panic!("{e}"));
+        tx.replace_file(&root.join("skills/x.y/SKILL.md"), b"s", 0o644)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(tx.move_aside(&root.join("packs/a.b")).ok(), Some(true));
+        assert_eq!(tx.move_aside(&root.join("packs/none")).ok(), Some(false));
+        tx.state.activate(&id("x.y"));
+        tx.save().unwrap_or_else(|e| panic!("{e}"));
+        assert!(store.read_state().unwrap_or_default().is_activated(&id("x.y")));
+        drop(tx);
+        assert_eq!(
+            fs::read(root.join("skills/kept")).ok(),
+            Some(b"old".to_vec())
+        );
+        assert!(!root.join("skills/x.y").exists());
+        assert!(root.join("packs/a.b").is_dir());
+        assert_eq!(store.read_state().ok(), Some(State::default()));
+        assert_eq!(
+            fs::read_dir(store.tmp_dir()).map(|d| d.count()).ok(),
+            Some(0)
+        );
+    }
+
+    #[test]
+    fn rollback_to_a_mark_keeps_the_steps_before_it() {
+        let (_dir, store) = temp_store();
+        let root = store.root().to_path_buf();
+        let mut tx = store.lock().unwrap_or_else(|e| panic!("{e}"));
+        tx.replace_file(&root.join("skills/one"), b"1", 0o644)
+            .unwrap_or_else(|e| panic!("{e}"));
+        tx.state.activate(&id("a.one"));
+        let mark = tx.mark();
+        tx.replace_file(&root.join("skills/two"), b"2", 0o644)
+            .unwrap_or_else(|e| panic!("{e}"));
+        tx.state.activate(&id("a.two"));
+        tx.rollback_to(mark);
+        tx.commit().unwrap_or_else(|e| panic!("{e}"));
+        assert!(root.join("skills/one").is_file());
+        assert!(!root.join("skills/two").exists());
+        let state = store.read_state().unwrap_or_default();
+        assert_eq!(state.activated, vec![id("a.one")]);
+    }
+
+    #[test]
+    fn exchange_swaps_and_is_undone() {
+        let (_dir, store) = temp_store();
+        let root = store.root().to_path_buf();
+        fs::create_dir_all(root.join("packs/a.b")).unwrap_or_else(|e| panic!("{e}"));
+        fs::write(root.join("packs/a.b/v"), "1").unwrap_or_else(|e| panic!("{e}"));
+        let mut tx = store.lock().unwrap_or_else(|e| panic!("{e}"));
+        let staged = tx.scratch_path("pack").unwrap_or_else(|e| panic!("{e}"));
+        fs::create_dir_all(&staged).unwrap_or_else(|e| panic!("{e}"));
+        fs::write(staged.join("v"), "2").unwrap_or_else(|e| panic!("{e}"));
+        tx.exchange(&staged, &root.join("packs/a.b"))
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            fs::read_to_string(root.join("packs/a.b/v")).ok().as_deref(),
+            Some("2")
+        );
+        drop(tx);
+        assert_eq!(
+            fs::read_to_string(root.join("packs/a.b/v")).ok().as_deref(),
+            Some("1")
+        );
         assert_eq!(
             fs::read_dir(store.tmp_dir()).map(|d| d.count()).ok(),
             Some(0)
