@@ -1,5 +1,6 @@
 //! The last exec's output (HCP.md §6.7): the equivalent `hcpx exec`
-//! command, the exit code, stdout and stderr; or, for a refused or failed
+//! command, the exit code, stdout and stderr (each with a line saying so
+//! when the output cap cut it); or, for a refused or failed
 //! exec, the engine's error in the words of §10 with its exit code (§10.3).
 
 use crate::tui::action::Pane;
@@ -45,13 +46,22 @@ fn lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
                     theme.bad()
                 },
             ));
-            for (name, stream) in [("stdout", &r.stdout), ("stderr", &r.stderr)] {
+            for (name, stream, cut) in [
+                ("stdout", &r.stdout, r.stdout_truncated),
+                ("stderr", &r.stderr, r.stderr_truncated),
+            ] {
                 if stream.is_empty() {
                     continue;
                 }
                 lines.push(Line::styled(format!("── {name} ──"), theme.dim()));
                 for raw in stream.lines() {
                     lines.push(Line::raw(text::truncate(&expand_tabs(raw), width)));
+                }
+                if cut {
+                    lines.push(Line::styled(
+                        format!("({name} was cut at the output limit)"),
+                        theme.bad(),
+                    ));
                 }
             }
             if r.stdout.is_empty() && r.stderr.is_empty() {
