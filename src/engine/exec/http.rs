@@ -383,16 +383,16 @@ pub(super) fn run(
 
     let status = response.status();
     let failed = status.as_u16() >= 400;
-    let note = failed
-        .then(|| {
-            format!(
-                "hcpx: HTTP {} {}\n",
-                status.as_u16(),
-                status.canonical_reason().unwrap_or("")
-            )
-            .replace(" \n", "\n")
-        })
-        .unwrap_or_default();
+    let note = if failed {
+        format!(
+            "hcpx: HTTP {} {}\n",
+            status.as_u16(),
+            status.canonical_reason().unwrap_or("")
+        )
+        .replace(" \n", "\n")
+    } else {
+        String::new()
+    };
     let mut reader = response.into_body().into_reader();
     let read_error = |e: io::Error| response_error(&e, &shown, req.command.timeout_ms);
     match (req.mode, sink) {

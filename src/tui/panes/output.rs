@@ -93,3 +93,46 @@ fn lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
 fn expand_tabs(s: &str) -> String {
     s.replace('\t', "    ")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::ops::ExecResult;
+    use crate::tui::app::{Config, ExecOutput};
+
+    fn shown(stdout_truncated: bool, stderr_truncated: bool) -> Vec<String> {
+        let mut app = App::new(Config::new("tester"));
+        app.output = Some(ExecOutput {
+            pack_id: "acme.x".into(),
+            verb: "big".into(),
+            command: "hcpx exec acme.x big".into(),
+            result: Ok(ExecResult {
+                ok: true,
+                pack_id: "acme.x".into(),
+                verb_key: "big".into(),
+                exit_code: 0,
+                duration_ms: 1,
+                stdout: "xxxx\n".into(),
+                stderr: "yyyy\n".into(),
+                stdout_truncated,
+                stderr_truncated,
+                data: None,
+            }),
+        });
+        lines(&app, 60)
+            .iter()
+            .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
+            .collect()
+    }
+
+    #[test]
+    fn a_cut_stream_says_so() {
+        let cut = "(stdout was cut at the output limit)".to_string();
+        let lines = shown(true, false);
+        assert!(lines.contains(&cut), "{lines:#?}");
+        assert!(!lines.iter().any(|l| l.contains("stderr was cut")));
+        let lines = shown(false, true);
+        assert!(!lines.contains(&cut), "{lines:#?}");
+        assert!(lines.iter().any(|l| l.contains("stderr was cut")));
+    }
+}
