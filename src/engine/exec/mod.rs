@@ -37,9 +37,11 @@
 //!   the command failed and printed nothing on stdout, where a note would
 //!   only be noise.
 //! - **Secrets.** The Binding's material reaches only the process environment
-//!   (`process`) or header values (`http`). Every material value is redacted
-//!   (§14.3, [`redact`]) in captured `stdout` and `stderr`, in `data`, in a
-//!   streamed `http` body and in error messages, and the `Debug` form of
+//!   (`process`) or header values (`http`). [`run_to`], which the runtime
+//!   calls, redacts every material value (§14.3, [`redact`]) in captured
+//!   `stdout` and `stderr`, in `data`, in a streamed `http` body and in
+//!   error messages ([`run`] and [`run_with`] return the output as the
+//!   command printed it, for tests of the adapters), and the `Debug` form of
 //!   [`ExecRequest`] shows material names only. A `process` command's output
 //!   in [`OutputMode::Inherit`] is not seen by the runtime, so it is not
 //!   redacted.
@@ -150,28 +152,33 @@ pub struct ExecOutcome {
     pub stderr_truncated: bool,
 }
 
-/// Runs `req.command` with the default [`Limits`].
+/// Runs `req.command` with the default [`Limits`]. What the command
+/// printed is returned as is: the runtime calls [`run_to`] with the
+/// Binding's [`redact::Redactor`].
 pub fn run(req: &ExecRequest<'_>) -> Result<ExecOutcome, Error> {
     run_with(req, &Limits::default())
 }
 
-/// Runs `req.command` with the given limits. In [`OutputMode::Inherit`], an
-/// `http` response body is captured as in [`OutputMode::Capture`] (there is
-/// no sink to stream it to): use [`run_to`] to stream it.
+/// Runs `req.command` with the given limits, without redaction. In
+/// [`OutputMode::Inherit`], an `http` response body is captured as in
+/// [`OutputMode::Capture`] (there is no sink to stream it to): use
+/// [`run_to`] to stream it.
 pub fn run_with(req: &ExecRequest<'_>, limits: &Limits) -> Result<ExecOutcome, Error> {
-    run_to(req, limits, None)
+    run_to(req, limits, None, &redact::Redactor::default())
 }
 
 /// Runs `req.command` with the given limits; in [`OutputMode::Inherit`], an
-/// `http` response body is written to `sink` as it arrives (redacted). Every
-/// error carries the pack_id and verb_key, and every output and error is
-/// redacted (§14.3).
+/// `http` response body is written to `sink` as it arrives. Every value
+/// `redactor` knows is hidden in stdout, stderr, `data`, the streamed body
+/// and error messages (§14.3): the runtime passes
+/// [`redact::Redactor::for_material`] of `req.material`. Every error
+/// carries the pack_id and verb_key.
 pub fn run_to(
     req: &ExecRequest<'_>,
     limits: &Limits,
     sink: Option<&mut dyn Write>,
+    redactor: &redact::Redactor,
 ) -> Result<ExecOutcome, Error> {
-    let redactor = redact::Redactor::for_material(req.material);
     let result = match &req.command.adapter {
         Adapter::Process { program, argv, env } => process::run(req, program, argv, env, limits),
         Adapter::Http {
@@ -204,14 +211,14 @@ pub fn run_to(
             .pack(req.pack_id.to_string())
             .verb(req.command.key.clone())
     })?;
-    redact_stream(&redactor, &mut outcome.stderr, outcome.stderr_truncated);
+    redact_stream(redactor, &mut outcome.stderr, outcome.stderr_truncated);
     // In Inherit mode stdout is captured only for an `http` body without a
     // sink.
     let captured = req.mode == OutputMode::Capture || !outcome.stdout.is_empty();
     if req.command.output == OutputKind::Json && captured {
         parse_data(&mut outcome);
     }
-    redact_stream(&redactor, &mut outcome.stdout, outcome.stdout_truncated);
+    redact_stream(redactor, &mut outcome.stdout, outcome.stdout_truncated);
     if let Some(data) = outcome.data.as_mut()
         && redactor.value(data)
         && redactor.leaks_through_json(&outcome.stdout)

@@ -178,7 +178,8 @@ impl Engine {
             base_url: run.manifest.binding.base_url.as_deref(),
             mode: run.mode,
         };
-        exec::run_to(&request, &exec::Limits::default(), sink)
+        let redactor = exec::redact::Redactor::for_material(run.material);
+        exec::run_to(&request, &exec::Limits::default(), sink, &redactor)
     }
 
     /// The Binding's material (§8.3): `env` passes its variables through,
