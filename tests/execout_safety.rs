@@ -501,7 +501,18 @@ fn a_value_split_by_the_cap_is_hidden() {
 fn redirects_are_followed_only_within_one_origin() {
     let other = Server::start(Arc::new(echo));
     let elsewhere = format!("{}/steal", other.base);
+    let leaky = format!("{}/steal?k=", other.base);
     let origin = Server::start(Arc::new(move |seen: &Seen| match seen.path.as_str() {
+        // A location that names the key it was sent.
+        "/leaky" => {
+            let key = seen.header("x-api-key").unwrap_or_default();
+            let location = format!("{leaky}{key}");
+            (
+                "307 Temporary Redirect".into(),
+                vec![("Location".into(), location)],
+                vec![],
+            )
+        }
         "/same" => (
             "302 Found".into(),
             vec![("Location".into(), "/final".into())],
@@ -516,9 +527,10 @@ fn redirects_are_followed_only_within_one_origin() {
     }));
     let sb = Sandbox::new();
     let commands = format!(
-        "{}{}",
+        "{}{}{}",
         http_command("same", "/same", ""),
-        http_command("away", "/away", "")
+        http_command("away", "/away", ""),
+        http_command("leaky", "/leaky", "")
     );
     env_pack(&sb, &origin.base, false, &commands, &[]);
     run_json(&sb, &["connect", "acme.api"], TOKEN, 0);
@@ -552,7 +564,16 @@ fn redirects_are_followed_only_within_one_origin() {
         "{stderr}"
     );
 
-    assert_eq!(origin.requests().len(), 2);
+    // The refusal names the location, with the key in it redacted.
+    let (doc, text) = run_json(&sb, &["exec", "acme.api", "leaky"], TOKEN, 1);
+    let stderr = doc["stderr"].as_str().unwrap();
+    assert!(
+        stderr.contains(&format!("{}/steal?k=********", other.base)),
+        "{stderr}"
+    );
+    assert_hidden(&text, TOKEN);
+
+    assert_eq!(origin.requests().len(), 3);
     let stolen = other.requests();
     assert!(stolen.is_empty(), "the other server saw {stolen:?}");
 }

@@ -62,7 +62,7 @@ use crate::engine::pack::manifest::HTTP_METHODS;
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::io;
+use std::io::{self, Read, Write};
 use std::time::{Duration, Instant};
 use ureq::http::{self, HeaderName, HeaderValue};
 
@@ -397,8 +397,23 @@ pub(super) fn run(
     let read_error = |e: io::Error| response_error(&e, &shown, req.command.timeout_ms);
     match (req.mode, sink) {
         (OutputMode::Inherit, Some(mut sink)) => {
-            io::copy(&mut reader, &mut sink).map_err(read_error)?;
-            sink.finish().map_err(read_error)?;
+            let write_error = |e: io::Error| {
+                Error::new(
+                    ErrorCode::Io,
+                    format!("could not pass on the response from {shown}: {e}"),
+                )
+            };
+            let mut chunk = vec![0u8; 64 * 1024];
+            loop {
+                let n = match reader.read(&mut chunk) {
+                    Ok(0) => break,
+                    Ok(n) => n,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                    Err(e) => return Err(read_error(e)),
+                };
+                sink.write_all(&chunk[..n]).map_err(write_error)?;
+            }
+            sink.finish().map_err(write_error)?;
             Ok(outcome(
                 i32::from(failed),
                 start,
