@@ -341,46 +341,12 @@ pub(super) fn run(
             )
         })?;
 
-    let timeout = Duration::from_millis(req.command.timeout_ms);
-    let agent: ureq::Agent = ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .max_redirects(0)
-        .timeout_global(Some(timeout))
-        .user_agent(concat!("hcpx/", env!("CARGO_PKG_VERSION")))
-        .build()
-        .into();
     let start = Instant::now();
-    let mut hop = Hop { method, uri, body };
-    let mut redirects = 0;
-    let response = loop {
-        let left = timeout.saturating_sub(start.elapsed());
-        if left.is_zero() {
-            return Err(timeout_error(&shown, req.command.timeout_ms));
-        }
-        let response = send(&agent, &hop, &headers, left, &shown, req.command.timeout_ms)?;
-        let Some(location) = redirect_location(&response) else {
-            break response;
-        };
-        let refused = match follow(&hop.uri, &location) {
-            Ok(_) if redirects >= MAX_REDIRECTS => Some(format!(
-                "hcpx: more than {MAX_REDIRECTS} redirects; not following the one to {}\n",
-                shown_url(&location)
-            )),
-            Ok(next) => {
-                redirects += 1;
-                hop = redirected(hop, response.status(), next);
-                None
-            }
-            Err(why) => Some(format!(
-                "hcpx: refused to follow the redirect to {}: {why}\n",
-                shown_url(&location)
-            )),
-        };
-        if let Some(note) = refused {
-            return Ok(outcome(1, start, String::new(), false, note));
-        }
+    let hop = Hop { method, uri, body };
+    let response = match send_following(hop, &headers, &shown, req.command.timeout_ms)? {
+        Ok(response) => response,
+        Err(refused) => return Ok(outcome(1, start, String::new(), false, refused)),
     };
-
     let status = response.status();
     let failed = status.as_u16() >= 400;
     let note = if failed {
@@ -395,46 +361,102 @@ pub(super) fn run(
     };
     let mut reader = response.into_body().into_reader();
     let read_error = |e: io::Error| response_error(&e, &shown, req.command.timeout_ms);
+    let code = i32::from(failed);
     match (req.mode, sink) {
-        (OutputMode::Inherit, Some(mut sink)) => {
-            let write_error = |e: io::Error| {
-                Error::new(
-                    ErrorCode::Io,
-                    format!("could not pass on the response from {shown}: {e}"),
-                )
-            };
-            let mut chunk = vec![0u8; 64 * 1024];
-            loop {
-                let n = match reader.read(&mut chunk) {
-                    Ok(0) => break,
-                    Ok(n) => n,
-                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                    Err(e) => return Err(read_error(e)),
-                };
-                sink.write_all(&chunk[..n]).map_err(write_error)?;
-            }
-            sink.finish().map_err(write_error)?;
-            Ok(outcome(
-                i32::from(failed),
-                start,
-                String::new(),
-                false,
-                note,
-            ))
+        (OutputMode::Inherit, Some(sink)) => {
+            pass_on(&mut reader, sink, &shown).map_err(|e| match e {
+                Copy::Read(e) => read_error(e),
+                Copy::Write(e) => e,
+            })?;
+            Ok(outcome(code, start, String::new(), false, note))
         }
         _ => {
             let captured =
                 read_capped(&mut reader, limits.output_bytes, false).map_err(read_error)?;
             let text = captured.text();
-            Ok(outcome(
-                i32::from(failed),
-                start,
-                text,
-                captured.truncated,
-                note,
-            ))
+            Ok(outcome(code, start, text, captured.truncated, note))
         }
     }
+}
+
+/// Sends the request, following redirects within its origin (§14.4), all
+/// within `timeout_ms`. The inner `Err` is the `hcpx:` line of a refused
+/// redirect.
+fn send_following(
+    mut hop: Hop,
+    headers: &[(HeaderName, HeaderValue)],
+    shown: &str,
+    timeout_ms: u64,
+) -> Result<Result<http::Response<ureq::Body>, String>, Error> {
+    let timeout = Duration::from_millis(timeout_ms);
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .max_redirects(0)
+        .timeout_global(Some(timeout))
+        .user_agent(concat!("hcpx/", env!("CARGO_PKG_VERSION")))
+        .build()
+        .into();
+    let start = Instant::now();
+    let mut redirects = 0;
+    loop {
+        let left = timeout.saturating_sub(start.elapsed());
+        if left.is_zero() {
+            return Err(timeout_error(shown, timeout_ms));
+        }
+        let response = send(&agent, &hop, headers, left, shown, timeout_ms)?;
+        let Some(location) = redirect_location(&response) else {
+            return Ok(Ok(response));
+        };
+        match follow(&hop.uri, &location) {
+            Ok(_) if redirects >= MAX_REDIRECTS => {
+                return Ok(Err(format!(
+                    "hcpx: more than {MAX_REDIRECTS} redirects; not following the one to {}\n",
+                    shown_url(&location)
+                )));
+            }
+            Ok(next) => {
+                redirects += 1;
+                hop = redirected(hop, response.status(), next);
+            }
+            Err(why) => {
+                return Ok(Err(format!(
+                    "hcpx: refused to follow the redirect to {}: {why}\n",
+                    shown_url(&location)
+                )));
+            }
+        }
+    }
+}
+
+/// Why passing a body on stopped.
+enum Copy {
+    Read(io::Error),
+    Write(Error),
+}
+
+/// Copies a response body to the caller's sink as it arrives.
+fn pass_on(
+    reader: &mut impl Read,
+    mut sink: RedactingWriter<'_, '_>,
+    shown: &str,
+) -> Result<(), Copy> {
+    let write_error = |e: io::Error| {
+        Copy::Write(Error::new(
+            ErrorCode::Io,
+            format!("could not pass on the response from {shown}: {e}"),
+        ))
+    };
+    let mut chunk = vec![0u8; 64 * 1024];
+    loop {
+        let n = match reader.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(Copy::Read(e)),
+        };
+        sink.write_all(&chunk[..n]).map_err(write_error)?;
+    }
+    sink.finish().map_err(write_error)
 }
 
 fn outcome(
