@@ -137,7 +137,8 @@ pub struct ExecOutcome {
     /// `http`, 0 below status 400 and 1 from 400 on.
     pub exit_code: i32,
     pub duration_ms: u64,
-    /// Captured stdout (empty in [`OutputMode::Inherit`]).
+    /// Captured stdout (empty in [`OutputMode::Inherit`], but for an `http`
+    /// body run without a sink).
     pub stdout: String,
     /// Captured stderr, plus any `hcpx:` note (see the module docs).
     pub stderr: String,

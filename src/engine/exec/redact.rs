@@ -12,7 +12,8 @@
 //!   is redacted after parsing (in its strings and object keys), so no
 //!   escaping hides a value there; and when stdout still holds a value once
 //!   parsed (an escape this list does not know), stdout is replaced by the
-//!   redacted `data` printed as JSON.
+//!   redacted `data` printed as JSON. A number whose digits hold a value
+//!   becomes the string `"********"` in `data`.
 //! - **The capture cap.** A stream cut at the cap may end with the first
 //!   part of a value; such a tail (the longest end of the text that begins
 //!   some form of a value) is replaced by `********` too.
@@ -96,7 +97,8 @@ impl Redactor {
         }
     }
 
-    /// Redacts the strings and object keys of a JSON value. Returns whether
+    /// Redacts the strings and object keys of a JSON value, and numbers
+    /// whose text holds a value (they become strings). Returns whether
     /// anything was replaced.
     pub fn value(&self, value: &mut Value) -> bool {
         if self.is_empty() {
@@ -117,7 +119,16 @@ impl Redactor {
                 }
                 changed
             }
-            Value::Null | Value::Bool(_) | Value::Number(_) => false,
+            Value::Number(n) => {
+                // A value made of digits may be printed as a number.
+                let mut text = n.to_string();
+                let changed = self.raw(&mut text);
+                if changed {
+                    *value = Value::String(text);
+                }
+                changed
+            }
+            Value::Null | Value::Bool(_) => false,
         }
     }
 
@@ -313,6 +324,10 @@ mod tests {
             json!({"echo": "Bearer ********", "********": [1, "********"], "n": 5})
         );
         assert!(!r.value(&mut json!({"a": "b"})));
+        let digits = Redactor::new(["4242"]);
+        let mut v = json!({"pin": 4242, "other": 7});
+        assert!(digits.value(&mut v));
+        assert_eq!(v, json!({"pin": "********", "other": 7}));
         assert!(r.leaks_through_json(r#"{"a": "s3cr\u0022t"}"#));
         assert!(!r.leaks_through_json(r#"{"a": "********"}"#));
     }
