@@ -91,7 +91,9 @@ fn json_result_has_exactly_the_fields_of_section_6_7() {
             "ok",
             "pack_id",
             "stderr",
+            "stderr_truncated",
             "stdout",
+            "stdout_truncated",
             "verb_key"
         ]
     );
@@ -308,7 +310,8 @@ fn env_binding_names_the_missing_variables_then_connects() {
     assert_eq!(doc["changed"], true);
     assert_eq!(doc["probe"]["verb_key"], "check");
     let doc = sb.json_env(&["exec", "acme.env", "show"], &both, 0);
-    assert_eq!(doc["stdout"], "region=eu\n");
+    // An `env` Binding's values are redacted like secrets (§14.3).
+    assert_eq!(doc["stdout"], "region=********\n");
 }
 
 #[test]

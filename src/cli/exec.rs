@@ -33,13 +33,17 @@ pub fn run(args: &ExecArgs, ctx: &Ctx) -> i32 {
     } else {
         OutputMode::Inherit
     };
-    match engine.exec(&args.pack, &args.verb, &args.words, mode) {
+    // An `http` body streams to our stdout as it arrives (§6.7).
+    let mut stdout = std::io::stdout();
+    match engine.exec_to(&args.pack, &args.verb, &args.words, mode, Some(&mut stdout)) {
         Ok(result) => {
             if ctx.out.json {
                 ctx.out.json(&result);
             } else {
-                // Builtin operations answer in captured text.
-                let _ = std::io::stdout().write_all(result.stdout.as_bytes());
+                // Builtin operations answer in captured text; the runtime's
+                // own `hcpx:` lines come in `stderr`.
+                let _ = stdout.write_all(result.stdout.as_bytes());
+                let _ = stdout.flush();
                 let _ = std::io::stderr().write_all(result.stderr.as_bytes());
             }
             result.exit_code

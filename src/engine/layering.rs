@@ -19,6 +19,8 @@ const FORBIDDEN: &[&str] = &[
     "eprintln!",
     "eprint!",
     "dbg!",
+    "io::stdout()",
+    "io::stderr()",
 ];
 
 fn engine_dir() -> PathBuf {

@@ -316,6 +316,8 @@ pub(super) fn run(
         stderr: stderr.text(),
         data: None,
         truncated: stdout.truncated || stderr.truncated,
+        stdout_truncated: stdout.truncated,
+        stderr_truncated: stderr.truncated,
     })
 }
 
