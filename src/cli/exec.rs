@@ -33,7 +33,12 @@ pub fn run(args: &ExecArgs, ctx: &Ctx) -> i32 {
     } else {
         OutputMode::Inherit
     };
-    match engine.exec(&args.pack, &args.verb, &args.words, mode) {
+    let result = engine.exec(&args.pack, &args.verb, &args.words, mode);
+    // A command sharing the terminal was handed a signal (§14.6).
+    if let Some(signal) = crate::cli::signals::interrupted() {
+        return 128 + signal;
+    }
+    match result {
         Ok(result) => {
             if ctx.out.json {
                 ctx.out.json(&result);

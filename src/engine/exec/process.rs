@@ -31,6 +31,22 @@
 //!   (`setsid`) is out of reach: if it keeps the pipes open past the timeout,
 //!   the exec still fails as a timeout and the reader threads end whenever
 //!   it closes them.
+//!
+//! **Interruption** (§14.6). Every group [`run`] starts is on a registry
+//! from its spawn until [`run`] returns; the front-ends, which handle the
+//! signals (the engine catches none), end them all with [`interrupt`],
+//! [`end_all`] or [`cancel_all`]. So that no signal is lost:
+//! - a group is spawned and registered under one lock, so a kill that comes
+//!   during a spawn waits for the registration and then kills it;
+//! - after [`end_all`] (or an [`interrupt`] that ended groups) nothing more
+//!   is started: a later spawn fails;
+//! - the leader is reaped only once its group is off the registry: until
+//!   then it is at least a zombie, whose pid cannot be handed to another
+//!   process, so a kill never reaches a group that is not ours;
+//! - a command that shares the terminal ([`OutputMode::Inherit`], `hcpx exec`
+//!   without `--json`) is handed the signal instead, as if it had come from
+//!   the terminal; whatever is left of its group when the leader exits is
+//!   killed then.
 
 use super::{
     Captured, ExecOutcome, ExecRequest, Limits, NotRunnable, OutputMode, elapsed_ms, read_capped,
@@ -46,6 +62,7 @@ use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Component, Path, PathBuf};
 use std::process::{Child, ExitStatus, Stdio};
 use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -196,31 +213,29 @@ pub(super) fn run(
     };
     cmd.stdout(out).stderr(err);
 
-    // Catching the signals before the spawn also gives the command their
-    // default dispositions, even where hcpx itself started with them ignored.
-    let signals = (req.mode == OutputMode::Inherit)
-        .then(SignalForwarder::catch)
-        .flatten();
     let start = Instant::now();
-    let mut child = cmd.spawn().map_err(|e| spawn_error(program, &e))?;
-    let group = Pid::from_child(&child);
-    let _forwarder = signals.and_then(|signals| SignalForwarder::start(signals, group));
+    // The waiter reaps the leader once `registration` is dropped.
+    let (release, released) = mpsc::channel();
+    let (mut child, registration) = spawn_registered(&mut cmd, program, req.mode, release)?;
+    let group = registration.group;
     let (tx, rx) = mpsc::channel();
     let (child_tx, child_rx) = mpsc::channel();
     // Threads are started before the waiter is handed the child, so that if
     // one cannot be started the child is still ours to kill and reap.
-    let started = start_watchers(&mut child, &tx, child_rx, limits.output_bytes)
+    let started = start_watchers(&mut child, &tx, child_rx, released, limits.output_bytes)
         .map_err(|e| thread_error(&e));
     let mut pending = match started {
         Ok(readers) => readers + 1,
         Err(e) => {
             kill_group(group);
+            drop(registration);
             let _ = child.wait();
             return Err(e);
         }
     };
     if let Err(mpsc::SendError(mut child)) = child_tx.send(child) {
         kill_group(group);
+        drop(registration);
         let _ = child.wait();
         return Err(Error::new(
             ErrorCode::Io,
@@ -326,6 +341,7 @@ fn start_watchers(
     child: &mut Child,
     tx: &mpsc::Sender<Event>,
     child_rx: mpsc::Receiver<Child>,
+    released: mpsc::Receiver<()>,
     limit: usize,
 ) -> io::Result<usize> {
     let waiter_tx = tx.clone();
@@ -333,7 +349,11 @@ fn start_watchers(
         .name("hcpx-exec-wait".into())
         .spawn(move || {
             if let Ok(mut child) = child_rx.recv() {
-                let _ = waiter_tx.send(Event::Exited(child.wait()));
+                let _ = waiter_tx.send(Event::Exited(wait_unreaped(&child)));
+                // Reap only once the group is off the registry (its sender
+                // is dropped with the registration).
+                let _ = released.recv();
+                let _ = child.wait();
             }
         })?;
     let mut readers = 0;
@@ -354,51 +374,6 @@ fn start_watchers(
     Ok(readers)
 }
 
-/// Passes terminal signals on to the command's process group while it runs
-/// in [`OutputMode::Inherit`]: the command has its own group (so a timeout
-/// can kill all of it), so Ctrl-C at the terminal reaches only hcpx, which
-/// then forwards SIGINT (and SIGTERM, SIGHUP, SIGQUIT) to the command.
-struct SignalForwarder {
-    handle: signal_hook::iterator::Handle,
-    thread: Option<thread::JoinHandle<()>>,
-}
-
-impl SignalForwarder {
-    fn catch() -> Option<signal_hook::iterator::Signals> {
-        use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
-        signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP, SIGQUIT]).ok()
-    }
-
-    fn start(mut signals: signal_hook::iterator::Signals, group: Pid) -> Option<SignalForwarder> {
-        let handle = signals.handle();
-        let thread = thread::Builder::new()
-            .name("hcpx-exec-signals".into())
-            .spawn(move || {
-                for raw in signals.forever() {
-                    if let Some(signal) = Signal::from_named_raw(raw)
-                        && group.as_raw_nonzero().get() > 1
-                    {
-                        let _ = kill_process_group(group, signal);
-                    }
-                }
-            })
-            .ok()?;
-        Some(SignalForwarder {
-            handle,
-            thread: Some(thread),
-        })
-    }
-}
-
-impl Drop for SignalForwarder {
-    fn drop(&mut self) {
-        self.handle.close();
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
-    }
-}
-
 /// The exit code of a finished process: its own, or 128 + the signal that
 /// killed it.
 fn exit_code(status: ExitStatus) -> i32 {
@@ -414,6 +389,167 @@ fn kill_group(group: Pid) {
     if group.as_raw_nonzero().get() > 1 {
         let _ = kill_process_group(group, Signal::KILL);
     }
+}
+
+/// Waits until the child has exited, leaving it unreaped (a zombie) so its
+/// pid, and so its group id, stay taken until [`Child::wait`] reaps it.
+fn wait_unreaped(child: &Child) -> io::Result<ExitStatus> {
+    use rustix::process::{WaitId, WaitIdOptions, waitid};
+    let pid = Pid::from_child(child);
+    loop {
+        match waitid(
+            WaitId::Pid(pid),
+            WaitIdOptions::EXITED | WaitIdOptions::NOWAIT,
+        ) {
+            Ok(Some(status)) => {
+                let raw = match (status.exit_status(), status.terminating_signal()) {
+                    (Some(code), _) => (code & 0xff) << 8,
+                    (None, Some(signal)) => signal & 0x7f,
+                    (None, None) => continue,
+                };
+                return Ok(ExitStatus::from_raw(raw));
+            }
+            Ok(None) | Err(rustix::io::Errno::INTR) => continue,
+            Err(e) => return Err(e.into()),
+        }
+    }
+}
+
+/// The process groups [`run`] started and has not finished with (§14.6).
+struct Registry {
+    /// Set by [`end_all`]: nothing more is started.
+    closed: bool,
+    groups: Vec<Started>,
+}
+
+struct Started {
+    group: Pid,
+    mode: OutputMode,
+    /// The signal an [`interrupt`] handed to a command sharing the
+    /// terminal: what is left of its group is killed when it is taken off.
+    signalled: bool,
+}
+
+static REGISTRY: Mutex<Registry> = Mutex::new(Registry {
+    closed: false,
+    groups: Vec::new(),
+});
+
+fn registry() -> MutexGuard<'static, Registry> {
+    REGISTRY.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// A group on the registry. Dropping it takes the group off (killing what is
+/// left of it if a signal was handed to it), then lets the waiter reap the
+/// leader.
+struct Registration {
+    group: Pid,
+    _release: mpsc::Sender<()>,
+}
+
+impl Drop for Registration {
+    fn drop(&mut self) {
+        let mut registry = registry();
+        if let Some(at) = registry.groups.iter().position(|g| g.group == self.group)
+            && registry.groups.remove(at).signalled
+        {
+            kill_group(self.group);
+        }
+    }
+}
+
+/// Spawns `cmd` (which starts a process group of its own) and registers the
+/// group, under the registry's lock.
+fn spawn_registered(
+    cmd: &mut std::process::Command,
+    program: &str,
+    mode: OutputMode,
+    release: mpsc::Sender<()>,
+) -> Result<(Child, Registration), Error> {
+    let mut registry = registry();
+    if registry.closed {
+        return Err(Error::new(
+            ErrorCode::Io,
+            format!("`{program}` was not started: hcpx is stopping"),
+        ));
+    }
+    let child = cmd.spawn().map_err(|e| spawn_error(program, &e))?;
+    let group = Pid::from_child(&child);
+    registry.groups.push(Started {
+        group,
+        mode,
+        signalled: false,
+    });
+    Ok((
+        child,
+        Registration {
+            group,
+            _release: release,
+        },
+    ))
+}
+
+/// What [`interrupt`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Interruption {
+    /// A command shares the terminal: it was handed the signal (as if it
+    /// came from the terminal) and decides when it ends; whatever is left
+    /// of its group is killed when it does. The caller waits for the exec
+    /// to return, then exits 128 + the signal.
+    Forwarded,
+    /// Every running command's group was killed (SIGKILL) and nothing more
+    /// will start: the caller exits 128 + the signal now.
+    Ended,
+}
+
+/// For a front-end's signal handler, on SIGINT, SIGTERM, SIGHUP or SIGQUIT
+/// (§14.6): a command sharing the terminal ([`OutputMode::Inherit`]) is
+/// handed `signal`; otherwise, as [`end_all`]. `signal` is a raw signal
+/// number.
+pub fn interrupt(signal: i32) -> Interruption {
+    let mut registry = registry();
+    let signal = Signal::from_named_raw(signal).unwrap_or(Signal::TERM);
+    let mut forwarded = false;
+    for started in registry
+        .groups
+        .iter_mut()
+        .filter(|g| g.mode == OutputMode::Inherit)
+    {
+        started.signalled = true;
+        forwarded = true;
+        if started.group.as_raw_nonzero().get() > 1 {
+            let _ = kill_process_group(started.group, signal);
+        }
+    }
+    if forwarded {
+        return Interruption::Forwarded;
+    }
+    end_locked(&mut registry);
+    Interruption::Ended
+}
+
+/// Kills (SIGKILL) the group of every command still running and lets no
+/// other start: for a front-end about to exit. Returns how many groups.
+pub fn end_all() -> usize {
+    end_locked(&mut registry())
+}
+
+fn end_locked(registry: &mut Registry) -> usize {
+    registry.closed = true;
+    kill_registered(registry)
+}
+
+/// Kills (SIGKILL) the group of every command still running; later
+/// commands may start (the TUI's cancel). Returns how many groups.
+pub fn cancel_all() -> usize {
+    kill_registered(&registry())
+}
+
+fn kill_registered(registry: &Registry) -> usize {
+    for started in &registry.groups {
+        kill_group(started.group);
+    }
+    registry.groups.len()
 }
 
 fn spawn_error(program: &str, e: &io::Error) -> Error {
