@@ -5,6 +5,7 @@
 //! engine through the workers.
 
 use crate::engine::error::{Error, ErrorCode};
+use crate::engine::exec::process::Scope;
 use crate::engine::ops::ExecResult;
 use crate::engine::pack::manifest::{Arg, ArgType};
 use crate::tui::action::{Action, Pane, SecretRequest};
@@ -241,6 +242,8 @@ pub struct App {
     pub running: Option<String>,
     /// `X` ended the running command; its result says so.
     cancelled: bool,
+    /// The commands the app's jobs start (the runner runs them in it).
+    pub scope: Scope,
     pub ticks: u64,
     pub quit: bool,
     /// A worker panicked: the message printed after the terminal is restored.
@@ -282,6 +285,7 @@ impl App {
             busy: None,
             running: None,
             cancelled: false,
+            scope: Scope::new(),
             ticks: 0,
             quit: false,
             fatal: None,
@@ -560,7 +564,7 @@ impl App {
     /// Ends every command the engine started (their whole process groups)
     /// and lets no other start, then quits (§14.6).
     fn end_and_quit(&mut self) {
-        let ended = crate::engine::exec::process::end_all();
+        let ended = self.scope.end();
         tracing::info!(groups = ended, "quit: ended the running commands");
         self.dialog = None;
         self.quit = true;
@@ -573,13 +577,15 @@ impl App {
             self.notice = Some(info("no command is running".into()));
             return;
         };
-        let ended = crate::engine::exec::process::cancel_all();
+        let ended = self.scope.cancel();
         tracing::info!(groups = ended, "cancel: ended the running command");
         self.cancelled = ended > 0;
         self.notice = Some(if ended > 0 {
             info(format!("cancelling {running}"))
         } else {
-            error_notice(format!("{running} has not started a process yet; try again"))
+            error_notice(format!(
+                "{running} has not started a process yet; try again"
+            ))
         });
     }
 
@@ -749,6 +755,8 @@ impl App {
         };
         self.last_command = Some(command);
         self.running = Some(format!("{} {}", form.pack_id, form.verb));
+        // The Output tab says what runs and how to cancel it.
+        self.lower = Pane::Output;
         let job = Job::Exec {
             pack_id: form.pack_id,
             verb: form.verb,

@@ -34,12 +34,14 @@
 //!
 //! **Interruption** (§14.6). Every group [`run`] starts is on a registry
 //! from its spawn until [`run`] returns; the front-ends, which handle the
-//! signals (the engine catches none), end them all with [`interrupt`],
-//! [`end_all`] or [`cancel_all`]. So that no signal is lost:
+//! signals (the engine catches none), end them all with [`interrupt`] or
+//! [`end_all`], or those started inside one [`Scope`] (the TUI's jobs) with
+//! [`Scope::cancel`] or [`Scope::end`]. So that no signal is lost:
 //! - a group is spawned and registered under one lock, so a kill that comes
 //!   during a spawn waits for the registration and then kills it;
 //! - after [`end_all`] (or an [`interrupt`] that ended groups) nothing more
-//!   is started: a later spawn fails;
+//!   is started: a later spawn fails (likewise in a scope after
+//!   [`Scope::end`]);
 //! - the leader is reaped only once its group is off the registry: until
 //!   then it is at least a zombie, whose pid cannot be handed to another
 //!   process, so a kill never reaches a group that is not ours;
@@ -55,12 +57,14 @@ use crate::engine::error::{Error, ErrorCode};
 use crate::engine::exec::args::{BoundArgs, value_text};
 use crate::engine::pack::grammar::{self, Piece, template_pieces};
 use rustix::process::{Pid, Signal, kill_process_group};
+use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::ffi::OsStr;
 use std::io;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Component, Path, PathBuf};
 use std::process::{Child, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::thread;
@@ -419,11 +423,15 @@ fn wait_unreaped(child: &Child) -> io::Result<ExitStatus> {
 struct Registry {
     /// Set by [`end_all`]: nothing more is started.
     closed: bool,
+    /// Scopes [`Scope::end`] ended: nothing more is started in them.
+    ended_scopes: Vec<u64>,
     groups: Vec<Started>,
 }
 
 struct Started {
     group: Pid,
+    /// The [`Scope`] it was started in (0: none).
+    scope: u64,
     mode: OutputMode,
     /// The signal an [`interrupt`] handed to a command sharing the
     /// terminal: what is left of its group is killed when it is taken off.
@@ -432,8 +440,56 @@ struct Started {
 
 static REGISTRY: Mutex<Registry> = Mutex::new(Registry {
     closed: false,
+    ended_scopes: Vec::new(),
     groups: Vec::new(),
 });
+
+static NEXT_SCOPE: AtomicU64 = AtomicU64::new(1);
+
+thread_local! {
+    /// The scope of the commands this thread starts (0: none).
+    static SCOPE: Cell<u64> = const { Cell::new(0) };
+}
+
+/// The commands started on threads inside [`Scope::run`], which can be
+/// ended together without touching any other caller's: the TUI runs its
+/// jobs in one, and cancels or ends what they started (§14.6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Scope(u64);
+
+impl Scope {
+    /// A new scope, different from every other.
+    pub fn new() -> Scope {
+        Scope(NEXT_SCOPE.fetch_add(1, Ordering::Relaxed))
+    }
+
+    /// Runs `f`; the commands it starts on this thread belong to the scope.
+    pub fn run<T>(self, f: impl FnOnce() -> T) -> T {
+        let outer = SCOPE.with(|s| s.replace(self.0));
+        let result = f();
+        SCOPE.with(|s| s.set(outer));
+        result
+    }
+
+    /// Kills (SIGKILL) the group of every command of the scope still
+    /// running; later ones may start. Returns how many groups.
+    pub fn cancel(self) -> usize {
+        kill_registered(&registry(), |g| g.scope == self.0)
+    }
+
+    /// As [`Scope::cancel`], and no command starts in the scope any more.
+    pub fn end(self) -> usize {
+        let mut registry = registry();
+        registry.ended_scopes.push(self.0);
+        kill_registered(&registry, |g| g.scope == self.0)
+    }
+}
+
+impl Default for Scope {
+    fn default() -> Self {
+        Scope::new()
+    }
+}
 
 fn registry() -> MutexGuard<'static, Registry> {
     REGISTRY.lock().unwrap_or_else(PoisonError::into_inner)
@@ -466,8 +522,9 @@ fn spawn_registered(
     mode: OutputMode,
     release: mpsc::Sender<()>,
 ) -> Result<(Child, Registration), Error> {
+    let scope = SCOPE.with(Cell::get);
     let mut registry = registry();
-    if registry.closed {
+    if registry.closed || registry.ended_scopes.contains(&scope) {
         return Err(Error::new(
             ErrorCode::Io,
             format!("`{program}` was not started: hcpx is stopping"),
@@ -477,6 +534,7 @@ fn spawn_registered(
     let group = Pid::from_child(&child);
     registry.groups.push(Started {
         group,
+        scope,
         mode,
         signalled: false,
     });
@@ -536,20 +594,16 @@ pub fn end_all() -> usize {
 
 fn end_locked(registry: &mut Registry) -> usize {
     registry.closed = true;
-    kill_registered(registry)
+    kill_registered(registry, |_| true)
 }
 
-/// Kills (SIGKILL) the group of every command still running; later
-/// commands may start (the TUI's cancel). Returns how many groups.
-pub fn cancel_all() -> usize {
-    kill_registered(&registry())
-}
-
-fn kill_registered(registry: &Registry) -> usize {
-    for started in &registry.groups {
+fn kill_registered(registry: &Registry, which: impl Fn(&Started) -> bool) -> usize {
+    let mut killed = 0;
+    for started in registry.groups.iter().filter(|g| which(g)) {
         kill_group(started.group);
+        killed += 1;
     }
-    registry.groups.len()
+    killed
 }
 
 fn spawn_error(program: &str, e: &io::Error) -> Error {
