@@ -280,8 +280,9 @@ pub(super) fn run(
 
     if timed_out {
         kill_group(group);
-        // Reap the leader so no zombie is left behind; the readers end by
-        // themselves once every member of the group is gone.
+        // Wait for the leader to die, so that the waiter reaps it as soon as
+        // the group is off the registry and no zombie is left behind; the
+        // readers end by themselves once every member of the group is gone.
         let reap_by = Instant::now() + REAP_GRACE;
         while status.is_none() {
             let left = reap_by.saturating_duration_since(Instant::now());
@@ -465,10 +466,15 @@ impl Scope {
 
     /// Runs `f`; the commands it starts on this thread belong to the scope.
     pub fn run<T>(self, f: impl FnOnce() -> T) -> T {
-        let outer = SCOPE.with(|s| s.replace(self.0));
-        let result = f();
-        SCOPE.with(|s| s.set(outer));
-        result
+        /// Puts the outer scope back, also if `f` panics.
+        struct Restore(u64);
+        impl Drop for Restore {
+            fn drop(&mut self) {
+                SCOPE.with(|s| s.set(self.0));
+            }
+        }
+        let _restore = Restore(SCOPE.with(|s| s.replace(self.0)));
+        f()
     }
 
     /// Kills (SIGKILL) the group of every command of the scope still
@@ -740,6 +746,110 @@ mod tests {
                 "{bad}: {err:?}"
             );
         }
+    }
+
+    /// Runs `sh -c SCRIPT` (in capture mode) on a thread, in `scope`.
+    fn run_sh(
+        scope: Scope,
+        script: &str,
+    ) -> thread::JoinHandle<Result<ExecOutcome, crate::engine::error::Error>> {
+        use crate::engine::pack::manifest::{Adapter, Command, Effect, OutputKind};
+        let command = Command {
+            key: "t".into(),
+            summary: "t".into(),
+            effect: Effect::Read,
+            args: vec![],
+            adapter: Adapter::Process {
+                program: "sh".into(),
+                argv: vec!["-c".into(), script.into()],
+                env: BTreeMap::new(),
+            },
+            timeout_ms: 600_000,
+            output: OutputKind::Text,
+        };
+        thread::spawn(move || {
+            let args = BoundArgs::new();
+            let req = ExecRequest {
+                pack_id: "acme.t",
+                pack_dir: Path::new("/"),
+                command: &command,
+                args: &args,
+                material: &[],
+                base_url: None,
+                mode: OutputMode::Capture,
+            };
+            scope.run(|| super::super::run(&req))
+        })
+    }
+
+    fn pid_in(path: &Path) -> Pid {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let pid = std::fs::read_to_string(path)
+                .ok()
+                .and_then(|t| t.trim().parse::<i32>().ok())
+                .and_then(Pid::from_raw);
+            match pid {
+                Some(pid) => return pid,
+                None if Instant::now() > deadline => panic!("no pid in {}", path.display()),
+                None => thread::sleep(Duration::from_millis(20)),
+            }
+        }
+    }
+
+    /// Exists and is not a zombie.
+    fn running(pid: Pid) -> bool {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", pid.as_raw_nonzero()));
+        stat.is_ok_and(|s| {
+            s.rsplit_once(") ")
+                .is_some_and(|(_, r)| !r.starts_with('Z'))
+        })
+    }
+
+    #[test]
+    fn a_scope_cancels_only_its_own_commands_and_an_ended_scope_starts_none()
+    -> Result<(), Box<dyn std::error::Error>> {
+        let dir = tempfile::tempdir()?;
+        let (mine, other) = (Scope::new(), Scope::new());
+        let script = |name: &str| {
+            let path = dir.path().join(name);
+            let sh = format!(
+                "sleep 1000 & echo $! > {0}.tmp; mv {0}.tmp {0}; wait",
+                path.display()
+            );
+            (path, sh)
+        };
+        let (mine_pid, sh) = script("mine");
+        let mine_run = run_sh(mine, &sh);
+        let (other_pid, sh) = script("other");
+        let other_run = run_sh(other, &sh);
+        let (mine_pid, other_pid) = (pid_in(&mine_pid), pid_in(&other_pid));
+
+        assert_eq!(mine.cancel(), 1);
+        let outcome = mine_run.join().map_err(|_| "panicked")??;
+        assert_eq!(outcome.exit_code, 128 + 9);
+        // The grandchild was killed with its group (it may linger as a
+        // zombie until its new parent reaps it).
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while running(mine_pid) {
+            assert!(Instant::now() < deadline, "the grandchild survived");
+            thread::sleep(Duration::from_millis(20));
+        }
+        assert!(running(other_pid));
+
+        // Cancelled, the scope still starts commands; ended, it does not.
+        let done = run_sh(mine, "true").join().map_err(|_| "panicked")??;
+        assert_eq!(done.exit_code, 0);
+        assert_eq!(mine.end(), 0);
+        let refused = run_sh(mine, "true").join().map_err(|_| "panicked")?;
+        let err = refused.err().ok_or("an ended scope started a command")?;
+        assert!(err.message.contains("hcpx is stopping"), "{}", err.message);
+
+        // The other scope's command ran on; `end` stops it too.
+        assert_eq!(other.end(), 1);
+        let outcome = other_run.join().map_err(|_| "panicked")??;
+        assert_eq!(outcome.exit_code, 128 + 9);
+        Ok(())
     }
 
     #[test]
