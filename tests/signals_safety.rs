@@ -42,6 +42,11 @@ fn skill(id: &str) -> String {
 /// A pack whose `wait` command runs [`WAIT_SCRIPT`]; with `probe`, its
 /// binding is `local` with `wait` as the probe.
 fn wait_pack(sb: &Sandbox, id: &str, probe: bool) -> PathBuf {
+    script_pack(sb, id, probe, WAIT_SCRIPT)
+}
+
+/// A pack whose `wait` command runs `script`.
+fn script_pack(sb: &Sandbox, id: &str, probe: bool, script: &str) -> PathBuf {
     let binding = if probe {
         "{kind: local, probe: wait}"
     } else {
@@ -67,7 +72,7 @@ commands:
         &[
             ("pack.yaml", &manifest),
             ("SKILL.md", &skill(id)),
-            ("bin/wait", WAIT_SCRIPT),
+            ("bin/wait", script),
         ],
     );
     make_executable(&src.join("bin/wait"));
@@ -423,4 +428,44 @@ async fn x_cancels_the_running_command_and_the_tui_goes_on() {
     // Nothing is left to ask about: `q` quits at once.
     tui.keys("q").await;
     assert!(tui.runner.app.quit);
+}
+
+#[test]
+fn passthrough_a_second_signal_does_not_wait_for_a_command_that_traps_the_first() {
+    let sb = Sandbox::new();
+    let script = r#"#!/bin/sh
+trap 'touch "$SIGNALS_PIDS.int"' INT
+sleep 1000 &
+echo "$$ $!" > "$SIGNALS_PIDS.tmp"
+mv "$SIGNALS_PIDS.tmp" "$SIGNALS_PIDS"
+while :; do wait; done
+"#;
+    script_pack(&sb, "acme.trap", false, script);
+    let pids_file = sb.dir.path().join("pids-trap");
+    let mut hcpx = spawn_hcpx(&sb, &["exec", "acme.trap", "wait"], &pids_file);
+    let hcpx_pid = Pid::from_child(&hcpx);
+    let mut cleanup = Cleanup(vec![hcpx_pid]);
+    let pids = read_pids(&pids_file);
+    cleanup.0.extend(pids);
+    rustix::process::kill_process(hcpx_pid, Signal::INT).unwrap();
+    let mut trapped = pids_file.into_os_string();
+    trapped.push(".int");
+    let trapped = PathBuf::from(trapped);
+    wait_for("the command to trap SIGINT", || {
+        trapped
+            .exists()
+            .then_some(())
+            .ok_or_else(|| "no trap yet".to_string())
+    });
+    // It handled the signal and goes on; so does hcpx.
+    assert!(hcpx.try_wait().unwrap().is_none());
+    assert!(pids.iter().all(|&p| alive(p)));
+    rustix::process::kill_process(hcpx_pid, Signal::INT).unwrap();
+    let status = wait_for("hcpx to exit", || {
+        hcpx.try_wait()
+            .map_err(|e| e.to_string())?
+            .ok_or_else(|| "still running".to_string())
+    });
+    assert_eq!(status.code(), Some(130));
+    assert_gone(pids);
 }

@@ -8,7 +8,8 @@
 //! handed the signal instead, as if it came from the terminal (so Ctrl-C
 //! reaches it though it runs in a process group of its own); when it has
 //! exited, whatever is left of its group is killed and `hcpx exec` exits
-//! 128 + the signal ([`interrupted`]).
+//! 128 + the signal ([`interrupted`]). A second signal does not wait for
+//! it: its group is killed and hcpx exits at once.
 //!
 //! Where the spec is silent:
 //! - A signal that hcpx was started with ignored (`nohup`, a background job

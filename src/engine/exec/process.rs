@@ -48,7 +48,7 @@
 //! - a command that shares the terminal ([`OutputMode::Inherit`], `hcpx exec`
 //!   without `--json`) is handed the signal instead, as if it had come from
 //!   the terminal; whatever is left of its group when the leader exits is
-//!   killed then.
+//!   killed then. A second signal kills the group at once.
 
 use super::{
     Captured, ExecOutcome, ExecRequest, Limits, NotRunnable, OutputMode, elapsed_ms, read_capped,
@@ -559,7 +559,7 @@ pub enum Interruption {
     /// A command shares the terminal: it was handed the signal (as if it
     /// came from the terminal) and decides when it ends; whatever is left
     /// of its group is killed when it does. The caller waits for the exec
-    /// to return, then exits 128 + the signal.
+    /// to return, then exits 128 + the signal. A second signal ends it.
     Forwarded,
     /// Every running command's group was killed (SIGKILL) and nothing more
     /// will start: the caller exits 128 + the signal now.
@@ -568,16 +568,17 @@ pub enum Interruption {
 
 /// For a front-end's signal handler, on SIGINT, SIGTERM, SIGHUP or SIGQUIT
 /// (§14.6): a command sharing the terminal ([`OutputMode::Inherit`]) is
-/// handed `signal`; otherwise, as [`end_all`]. `signal` is a raw signal
-/// number.
+/// handed the first signal; otherwise, and on a second signal, as
+/// [`end_all`]. `signal` is a raw signal number.
 pub fn interrupt(signal: i32) -> Interruption {
     let mut registry = registry();
     let signal = Signal::from_named_raw(signal).unwrap_or(Signal::TERM);
     let mut forwarded = false;
+    // A second signal does not wait for the command any more.
     for started in registry
         .groups
         .iter_mut()
-        .filter(|g| g.mode == OutputMode::Inherit)
+        .filter(|g| g.mode == OutputMode::Inherit && !g.signalled)
     {
         started.signalled = true;
         forwarded = true;
