@@ -1,6 +1,9 @@
 //! `hcpx exec PACK_ID VERB [-- k=v ...]` (HCP.md §6). Without `--json` the
 //! command's stdout and stderr pass through and hcpx exits with its code;
-//! with `--json` one document of §6.7. Exit codes of §10.3.
+//! with `--json` one document of §6.7. Exit codes of §10.3; usage errors of
+//! this command line itself exit 125 (see `cli::usage_error`). Interrupted,
+//! hcpx ends the command's process group and exits 128 + the signal
+//! (§14.6, `cli::signals`).
 
 use crate::cli::context::Ctx;
 use crate::engine::exec::OutputMode;

@@ -24,11 +24,12 @@ fn lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
         .flat_map(|what| text::wrap(&format!("running {what} · X cancels it"), width))
         .map(|l| Line::styled(l, theme.hint()))
         .collect();
-    let mut lines = finished(app, width);
     if running.is_empty() {
-        return lines;
+        return finished(app, width);
     }
-    running.append(&mut lines);
+    if app.output.is_some() {
+        running.append(&mut finished(app, width));
+    }
     running
 }
 
