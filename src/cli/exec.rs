@@ -1,6 +1,9 @@
 //! `hcpx exec PACK_ID VERB [-- k=v ...]` (HCP.md §6). Without `--json` the
 //! command's stdout and stderr pass through and hcpx exits with its code;
-//! with `--json` one document of §6.7. Exit codes of §10.3.
+//! with `--json` one document of §6.7. Exit codes of §10.3; usage errors of
+//! this command line itself exit 125 (see `cli::usage_error`). Interrupted,
+//! hcpx ends the command's process group and exits 128 + the signal
+//! (§14.6, `cli::signals`).
 
 use crate::cli::context::Ctx;
 use crate::engine::exec::OutputMode;
@@ -35,7 +38,12 @@ pub fn run(args: &ExecArgs, ctx: &Ctx) -> i32 {
     };
     // An `http` body streams to our stdout as it arrives (§6.7).
     let mut stdout = std::io::stdout();
-    match engine.exec_to(&args.pack, &args.verb, &args.words, mode, Some(&mut stdout)) {
+    let result = engine.exec_to(&args.pack, &args.verb, &args.words, mode, Some(&mut stdout));
+    // A command sharing the terminal was handed a signal (§14.6).
+    if let Some(signal) = crate::cli::signals::interrupted() {
+        return 128 + signal;
+    }
+    match result {
         Ok(result) => {
             if ctx.out.json {
                 ctx.out.json(&result);

@@ -33,6 +33,8 @@ pub fn run(_args: &TuiArgs, ctx: &Ctx) -> i32 {
             .map(|p| p.display().to_string())
             .collect();
         config.theme = Theme::from_env();
+        // A signal that ends hcpx (§14.6) leaves the terminal as it found it.
+        crate::cli::signals::before_exit(crate::tui::terminal::restore);
         match crate::tui::run(engine.clone(), config) {
             Ok(()) => 0,
             Err(err) => ctx.fail(&Error::new(

@@ -19,6 +19,24 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
 
 fn lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
     let theme = app.theme();
+    let mut running: Vec<Line<'a>> = app
+        .running
+        .iter()
+        .flat_map(|what| text::wrap(&format!("running {what} · X cancels it"), width))
+        .map(|l| Line::styled(l, theme.hint()))
+        .collect();
+    if running.is_empty() {
+        return finished(app, width);
+    }
+    if app.output.is_some() {
+        running.append(&mut finished(app, width));
+    }
+    running
+}
+
+/// The last finished exec.
+fn finished<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
+    let theme = app.theme();
     let Some(out) = &app.output else {
         return text::wrap(
             "Nothing run yet. Select a command in Availability (Tab, j/k), then press x.",
