@@ -18,7 +18,14 @@ struct Doc<'a> {
 }
 
 pub fn run(_args: &DoctorArgs, ctx: &Ctx) -> i32 {
-    ctx.with_engine(|engine| {
+    // A broken config.yaml or bootstrap pack does not stop doctor: it is
+    // what doctor reports.
+    let engine = match ctx.engine_for_doctor() {
+        Ok(engine) => engine,
+        Err(err) => return ctx.fail(&err),
+    };
+    {
+        let engine = &engine;
         let report = doctor::run(engine);
         let ok = report.ok();
         if ctx.out.json {
@@ -42,5 +49,5 @@ pub fn run(_args: &DoctorArgs, ctx: &Ctx) -> i32 {
             }
         }
         if ok { 0 } else { 1 }
-    })
+    }
 }

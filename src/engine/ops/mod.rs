@@ -34,6 +34,17 @@ use std::path::{Path, PathBuf};
 /// The runtime's version, checked against `requires.hcpx` (§3.1).
 pub const RUNTIME_VERSION: &str = env!("CARGO_PKG_VERSION");
 
+/// How [`Engine::open_with`] opens the store.
+#[derive(Debug, Clone, Default)]
+pub struct EngineOptions {
+    /// How a writer waits for the store lock (§11.5).
+    pub lock_wait: crate::engine::store::LockWait,
+    /// Open for `doctor`: a `config.yaml` that does not read (its catalogs
+    /// are then left out) or a bootstrap pack that cannot be set up does not
+    /// stop it, since `doctor` reports them as failed checks.
+    pub diagnose: bool,
+}
+
 /// One store, its catalogs, and the principal acting on it.
 #[derive(Debug, Clone)]
 pub struct Engine {
@@ -47,16 +58,34 @@ impl Engine {
     /// bootstrap pack installed, activated and connected, §11.4), reads its
     /// `config.yaml` catalogs and adds `extra_catalogs` after them.
     pub fn open(home: &Path, extra_catalogs: &[PathBuf], principal: &str) -> Result<Engine> {
+        Engine::open_with(home, extra_catalogs, principal, EngineOptions::default())
+    }
+
+    /// [`Engine::open`] with options: how to wait for the store lock, and
+    /// whether a broken store may still be opened for `doctor`.
+    pub fn open_with(
+        home: &Path,
+        extra_catalogs: &[PathBuf],
+        principal: &str,
+        options: EngineOptions,
+    ) -> Result<Engine> {
         grants::parse_principal(principal)?;
-        let store = Store::open(home)?;
-        let mut catalogs = config::read(&store.config_path())?.catalogs;
+        let store = Store::open_with(home, options.lock_wait)?;
+        let mut catalogs = match config::read(&store.config_path()) {
+            Ok(config) => config.catalogs,
+            Err(_) if options.diagnose => Vec::new(),
+            Err(err) => return Err(err),
+        };
         catalogs.extend(extra_catalogs.iter().cloned());
         let engine = Engine {
             store,
             catalogs,
             principal: principal.to_string(),
         };
-        bootstrap::ensure(&engine.store)?;
+        match bootstrap::ensure(&engine.store) {
+            Err(_) if options.diagnose => {}
+            result => result?,
+        }
         Ok(engine)
     }
 

@@ -7,6 +7,10 @@
 //! atomically: a temporary file in `.tmp/`, fsync, rename, fsync of the
 //! folder. A `state.json` that does not parse is `store_corrupt`: reported,
 //! never replaced.
+//!
+//! A writer that finds the lock held waits for it, tells its front-end once
+//! that it waits (the engine never prints: [`LockWait::on_wait`]), and gives
+//! up after [`LockWait::timeout`] with `timeout` (§10.1).
 
 pub mod catalog;
 pub mod config;
@@ -20,6 +24,8 @@ use std::fs::{self, File, OpenOptions};
 use std::io::Write;
 use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 pub const STATE_FILE: &str = "state.json";
 pub const CONFIG_FILE: &str = "config.yaml";
@@ -37,6 +43,45 @@ catalogs: []
 #[derive(Debug, Clone)]
 pub struct Store {
     root: PathBuf,
+    lock_wait: LockWait,
+}
+
+/// Called once when a writer has to wait for the store lock, with the lock
+/// file's path; the front-end tells the user.
+pub type LockObserver = Arc<dyn Fn(&Path) + Send + Sync>;
+
+/// How a writer waits for the store lock held by another process.
+#[derive(Clone)]
+pub struct LockWait {
+    /// How long to wait before giving up with `timeout`.
+    pub timeout: Duration,
+    /// Told once, when the lock is found held.
+    pub on_wait: Option<LockObserver>,
+}
+
+impl LockWait {
+    /// How long a writer waits for the lock unless told otherwise.
+    pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+    /// How often a waiting writer tries the lock again.
+    const POLL: Duration = Duration::from_millis(10);
+}
+
+impl Default for LockWait {
+    fn default() -> Self {
+        LockWait {
+            timeout: LockWait::DEFAULT_TIMEOUT,
+            on_wait: None,
+        }
+    }
+}
+
+impl std::fmt::Debug for LockWait {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LockWait")
+            .field("timeout", &self.timeout)
+            .field("on_wait", &self.on_wait.is_some())
+            .finish()
+    }
 }
 
 /// `$HCP_HOME`, else `~/.hcp`.
@@ -50,7 +95,15 @@ pub fn default_home() -> Option<PathBuf> {
 impl Store {
     /// Opens the store at `root`, creating its layout on first use.
     pub fn open(root: impl Into<PathBuf>) -> Result<Store> {
-        let store = Store { root: root.into() };
+        Store::open_with(root, LockWait::default())
+    }
+
+    /// [`Store::open`], waiting for the lock as `lock_wait` says.
+    pub fn open_with(root: impl Into<PathBuf>, lock_wait: LockWait) -> Result<Store> {
+        let store = Store {
+            root: root.into(),
+            lock_wait,
+        };
         store.create_layout()?;
         Ok(store)
     }
@@ -144,8 +197,8 @@ impl Store {
         })
     }
 
-    /// Takes the store's exclusive lock (waiting for other hcpx processes)
-    /// and reads the state.
+    /// Takes the store's exclusive lock (waiting for other hcpx processes,
+    /// see [`LockWait`]) and reads the state.
     pub fn lock(&self) -> Result<Transaction<'_>> {
         let path = self.lock_path();
         let file = OpenOptions::new()
@@ -154,8 +207,7 @@ impl Store {
             .write(true)
             .open(&path)
             .map_err(|err| Error::io("cannot open the lock file", &path, &err))?;
-        file.lock()
-            .map_err(|err| Error::io("cannot lock", &path, &err))?;
+        wait_for_lock(&file, &path, &self.lock_wait)?;
         self.clean_tmp();
         let state = self.read_state()?;
         Ok(Transaction {
@@ -207,6 +259,50 @@ impl Store {
             Err(err) => Err(Error::io("cannot read the secret file", &path, &err)),
         }
     }
+}
+
+/// Locks `file`, trying again every [`LockWait::POLL`] while another process
+/// holds it: tells `wait.on_wait` once, gives up after `wait.timeout`.
+fn wait_for_lock(file: &File, path: &Path, wait: &LockWait) -> Result<()> {
+    let start = Instant::now();
+    let mut told = false;
+    loop {
+        match file.try_lock() {
+            Ok(()) => return Ok(()),
+            Err(std::fs::TryLockError::WouldBlock) => {}
+            Err(std::fs::TryLockError::Error(err)) => {
+                return Err(Error::io("cannot lock", path, &err));
+            }
+        }
+        if !told {
+            told = true;
+            if let Some(on_wait) = &wait.on_wait {
+                on_wait(path);
+            }
+        }
+        let waited = start.elapsed();
+        if waited >= wait.timeout {
+            return Err(lock_timeout(path, wait.timeout));
+        }
+        std::thread::sleep(LockWait::POLL.min(wait.timeout - waited));
+    }
+}
+
+/// The error of a writer that waited `timeout` for the lock in vain.
+fn lock_timeout(path: &Path, timeout: Duration) -> Error {
+    Error::new(
+        ErrorCode::Timeout,
+        format!(
+            "gave up waiting for the store lock {} after {} ms: another hcpx process holds it",
+            path.display(),
+            timeout.as_millis()
+        ),
+    )
+    .path(path.display().to_string())
+    .hint(format!(
+        "wait for the other hcpx to finish and try again (`fuser {}` names it); HCPX_LOCK_TIMEOUT_MS sets how long to wait",
+        path.display()
+    ))
 }
 
 /// The store while its lock is held: the state as read, changed in memory,
@@ -331,6 +427,33 @@ mod tests {
             fs::read_to_string(store.state_path()).ok().as_deref(),
             Some("{not json")
         );
+    }
+
+    #[test]
+    fn a_held_lock_is_waited_for_then_given_up() {
+        let (_dir, store) = temp_store();
+        let held = File::create(store.lock_path()).unwrap_or_else(|e| panic!("{e}"));
+        held.lock().unwrap_or_else(|e| panic!("{e}"));
+        let told = Arc::new(std::sync::Mutex::new(Vec::<PathBuf>::new()));
+        let seen = told.clone();
+        let waiting = Store {
+            root: store.root().to_path_buf(),
+            lock_wait: LockWait {
+                timeout: Duration::from_millis(50),
+                on_wait: Some(Arc::new(move |path: &Path| {
+                    if let Ok(mut v) = seen.lock() {
+                        v.push(path.to_path_buf());
+                    }
+                })),
+            },
+        };
+        let err = waiting.lock().err().unwrap_or_else(|| panic!("locked"));
+        assert_eq!(err.code, ErrorCode::Timeout);
+        assert!(err.message.contains(".lock"), "{}", err.message);
+        let told = told.lock().map(|v| v.clone()).unwrap_or_default();
+        assert_eq!(told, vec![store.lock_path()]);
+        drop(held);
+        assert!(waiting.lock().is_ok());
     }
 
     #[test]
