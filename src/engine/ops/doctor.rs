@@ -5,9 +5,11 @@
 use crate::engine::exec::process::find_on_path;
 use crate::engine::ops::Engine;
 use crate::engine::pack::manifest::Adapter;
+use crate::engine::policy::grants;
 use crate::engine::store::Store;
 use crate::engine::store::config;
 use crate::engine::store::snapshot::lint_installed;
+use crate::engine::store::state::State;
 use serde::Serialize;
 use std::fs;
 use std::io::Write;
@@ -145,6 +147,40 @@ fn space_problem(space: &Space) -> Option<String> {
     None
 }
 
+/// The grants of `state.json` (§9.4): entries that are no grant (an unknown
+/// capability, a bad scope) give nothing and are reported; so is a `grants`
+/// in which nobody holds the unscoped `*`, since nobody can change it then.
+fn grant_checks(state: &State) -> Vec<Check> {
+    let Some(grants) = &state.grants else {
+        return vec![pass(
+            "store.grants",
+            "no grants: every principal holds every capability",
+        )];
+    };
+    let mut checks: Vec<Check> = grants::invalid_entries(grants)
+        .into_iter()
+        .map(|(principal, text, why)| {
+            let (principal, text) = (principal.escape_default(), text.escape_default());
+            fail(
+                "store.grants",
+                format!("state.json grants `{principal}` `{text}`, which is no grant: {why}"),
+                format!("hcpx revoke {principal} '{text}' (a principal holding `*` can), then grant what was meant"),
+            )
+        })
+        .collect();
+    if !grants::has_admin(grants) {
+        checks.push(fail(
+            "store.grants",
+            "no principal holds `*`, so nobody can change grants",
+            "edit state.json: add \"*\" to one principal's grants, or remove `grants` to return to the single-user default",
+        ));
+    }
+    if checks.is_empty() {
+        checks.push(pass("store.grants", "every grant is known"));
+    }
+    checks
+}
+
 /// Runs every check.
 pub fn run(engine: &Engine) -> DoctorReport {
     let store = engine.store();
@@ -193,6 +229,9 @@ pub fn run(engine: &Engine) -> DoctorReport {
             "repair state.json by hand, or move it away to start from an empty state",
         ),
     });
+    if let Ok(state) = &state {
+        checks.extend(grant_checks(state));
+    }
     checks.push(match config::read(&store.config_path()) {
         Ok(_) => pass("store.config", "config.yaml parses"),
         Err(err) => fail(

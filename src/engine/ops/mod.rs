@@ -50,7 +50,7 @@ pub struct EngineOptions {
 pub struct Engine {
     store: Store,
     catalogs: Vec<PathBuf>,
-    principal: String,
+    principal: grants::Principal,
 }
 
 impl Engine {
@@ -69,7 +69,7 @@ impl Engine {
         principal: &str,
         options: EngineOptions,
     ) -> Result<Engine> {
-        grants::parse_principal(principal)?;
+        let principal = grants::Principal::parse(principal)?;
         let store = Store::open_with(home, options.lock_wait)?;
         let mut catalogs = match config::read(&store.config_path()) {
             Ok(config) => config.catalogs,
@@ -80,7 +80,7 @@ impl Engine {
         let engine = Engine {
             store,
             catalogs,
-            principal: principal.to_string(),
+            principal,
         };
         match bootstrap::ensure(&engine.store) {
             Err(_) if options.diagnose => {}
@@ -94,7 +94,7 @@ impl Engine {
     }
 
     pub fn principal(&self) -> &str {
-        &self.principal
+        self.principal.as_str()
     }
 
     pub fn catalogs(&self) -> &[PathBuf] {
@@ -129,7 +129,7 @@ impl Engine {
 
     /// The availability function with this runtime's adapter check.
     pub fn pack_availability(&self, view: &PackView, state: &State) -> PackAvailability {
-        availability::pack_availability(view, state, &self.principal, &runnable)
+        availability::pack_availability(view, state, self.principal(), &runnable)
     }
 
     /// The availability function with a given adapter check (see
@@ -140,7 +140,7 @@ impl Engine {
         state: &State,
         check: &dyn Fn(&Adapter, &Path) -> Option<Reason>,
     ) -> PackAvailability {
-        availability::pack_availability(view, state, &self.principal, check)
+        availability::pack_availability(view, state, self.principal(), check)
     }
 
     /// One pack's view: installed copy (linted) and catalog copy.
@@ -155,8 +155,13 @@ impl Engine {
     }
 
     /// Refuses unless the principal holds `capability` for `pack_id`.
-    fn require_grant(&self, state: &State, capability: &str, pack_id: &str) -> Result<()> {
-        if grants::holds(state.grants.as_ref(), &self.principal, capability, pack_id) {
+    fn require_grant(
+        &self,
+        state: &State,
+        capability: grants::Capability,
+        pack_id: &str,
+    ) -> Result<()> {
+        if grants::holds(state.grants.as_ref(), self.principal(), capability, pack_id) {
             return Ok(());
         }
         let scoped = format!("{capability}:{pack_id}");
@@ -168,22 +173,29 @@ impl Engine {
             ),
         )
         .pack(pack_id)
-        .grant(capability)
+        .grant(capability.as_str())
         .hint(format!("hcpx grant {} {scoped}", self.principal)))
     }
 
-    /// Adds a grant (§9.4); returns whether the state changed.
+    /// Adds a grant (§9.4); returns whether the state changed. Once grants
+    /// are enforced, only a principal holding the unscoped `*` may.
     pub fn grant(&self, principal: &str, grant: &str) -> Result<grants::GrantChange> {
+        let principal = grants::Principal::parse(principal)?;
+        let grant = grants::parse_grant(grant)?;
         let mut tx = self.store.lock()?;
-        let change = grants::grant(&mut tx.state, principal, grant)?;
+        grants::require_admin(&tx.state, self.principal())?;
+        let change = grants::grant(&mut tx.state, &principal, &grant);
         tx.commit()?;
         Ok(change)
     }
 
-    /// Removes a grant (§9.4); returns whether the state changed.
+    /// Removes a grant (§9.4); returns whether the state changed. Once
+    /// grants are enforced, only a principal holding the unscoped `*` may.
     pub fn revoke(&self, principal: &str, grant: &str) -> Result<bool> {
+        let principal = grants::Principal::parse(principal)?;
         let mut tx = self.store.lock()?;
-        let changed = grants::revoke(&mut tx.state, principal, grant)?;
+        grants::require_admin(&tx.state, self.principal())?;
+        let changed = grants::revoke(&mut tx.state, &principal, grant)?;
         tx.commit()?;
         Ok(changed)
     }

@@ -197,7 +197,7 @@ pub fn pack_availability(
             .commands
             .iter()
             .map(|cmd| {
-                let capability = cmd.effect.capability();
+                let capability = grants::Capability::from(cmd.effect);
                 let mut reasons = Vec::new();
                 if !activated {
                     reasons.push(Reason::NotActivated);

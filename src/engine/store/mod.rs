@@ -14,6 +14,7 @@
 
 pub mod catalog;
 pub mod config;
+pub mod grant;
 pub mod parallel;
 pub mod snapshot;
 pub mod state;

@@ -2,6 +2,7 @@
 //! activated and connected for the session, and the grants (§9.3).
 //! Plain data; reading and writing it is the store's job.
 
+use crate::engine::store::grant::GrantEntry;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -14,7 +15,7 @@ pub struct State {
     pub connected: Vec<String>,
     /// principal → grants. Absent: every principal holds every capability.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub grants: Option<BTreeMap<String, Vec<String>>>,
+    pub grants: Option<BTreeMap<String, Vec<GrantEntry>>>,
     /// Keys another runtime wrote; kept as they are.
     #[serde(flatten)]
     pub other: serde_json::Map<String, serde_json::Value>,
