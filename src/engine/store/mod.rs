@@ -23,7 +23,7 @@ use crate::engine::error::{Error, ErrorCode, Result};
 use crate::engine::store::state::State;
 use std::fs::{self, File, OpenOptions};
 use std::io::Write;
-use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -206,6 +206,8 @@ impl Store {
             .create(true)
             .truncate(false)
             .write(true)
+            // A `.lock` that is a symbolic link is not followed (ELOOP).
+            .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32)
             .open(&path)
             .map_err(|err| Error::io("cannot open the lock file", &path, &err))?;
         wait_for_lock(&file, &path, &self.lock_wait)?;
@@ -221,8 +223,14 @@ impl Store {
 
     /// Removes what a process killed mid-change left in `.tmp/`. Only called
     /// under the lock, and every writer holds the lock while it uses `.tmp/`.
+    /// A `.tmp` that is not a folder of its own (a symbolic link to some
+    /// other folder) is left alone: its entries are not ours to delete.
     fn clean_tmp(&self) {
-        let Ok(entries) = fs::read_dir(self.tmp_dir()) else {
+        let tmp = self.tmp_dir();
+        if !fs::symlink_metadata(&tmp).is_ok_and(|m| m.is_dir()) {
+            return;
+        }
+        let Ok(entries) = fs::read_dir(&tmp) else {
             return;
         };
         for entry in entries.flatten() {
@@ -455,6 +463,28 @@ mod tests {
         assert_eq!(told, vec![store.lock_path()]);
         drop(held);
         assert!(waiting.lock().is_ok());
+    }
+
+    #[test]
+    fn a_tmp_that_links_elsewhere_is_not_emptied() {
+        let (dir, store) = temp_store();
+        let elsewhere = dir.path().join("precious");
+        fs::create_dir_all(elsewhere.join("inner")).unwrap_or_else(|e| panic!("{e}"));
+        fs::remove_dir(store.tmp_dir()).unwrap_or_else(|e| panic!("{e}"));
+        std::os::unix::fs::symlink(&elsewhere, store.tmp_dir()).unwrap_or_else(|e| panic!("{e}"));
+        drop(store.lock());
+        assert!(elsewhere.join("inner").is_dir());
+    }
+
+    #[test]
+    fn a_lock_file_that_is_a_link_is_not_followed() {
+        let (dir, store) = temp_store();
+        let target = dir.path().join("target");
+        fs::remove_file(store.lock_path()).unwrap_or_else(|e| panic!("{e}"));
+        std::os::unix::fs::symlink(&target, store.lock_path()).unwrap_or_else(|e| panic!("{e}"));
+        let err = store.lock().err().map(|e| e.code);
+        assert_eq!(err, Some(ErrorCode::Io));
+        assert!(!target.exists());
     }
 
     #[test]
