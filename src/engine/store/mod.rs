@@ -271,13 +271,20 @@ impl Store {
 }
 
 /// Locks `file`, trying again every [`LockWait::POLL`] while another process
-/// holds it: tells `wait.on_wait` once, gives up after `wait.timeout`.
+/// holds it: tells `wait.on_wait` once, gives up once one holder has kept it
+/// for `wait.timeout`. Each holder writes a mark of its own into the file
+/// ([`mark_holder`]), so a waiter behind a queue of writers that each hold
+/// the lock briefly sees them change and keeps waiting.
 fn wait_for_lock(file: &File, path: &Path, wait: &LockWait) -> Result<()> {
-    let start = Instant::now();
+    let mut holder: Option<Vec<u8>> = None;
+    let mut since = Instant::now();
     let mut told = false;
     loop {
         match file.try_lock() {
-            Ok(()) => return Ok(()),
+            Ok(()) => {
+                mark_holder(file);
+                return Ok(());
+            }
             Err(std::fs::TryLockError::WouldBlock) => {}
             Err(std::fs::TryLockError::Error(err)) => {
                 return Err(Error::io("cannot lock", path, &err));
@@ -289,7 +296,12 @@ fn wait_for_lock(file: &File, path: &Path, wait: &LockWait) -> Result<()> {
                 on_wait(path);
             }
         }
-        let waited = start.elapsed();
+        let now = fs::read(path).ok();
+        if holder.as_ref() != now.as_ref() {
+            holder = now;
+            since = Instant::now();
+        }
+        let waited = since.elapsed();
         if waited >= wait.timeout {
             return Err(lock_timeout(path, wait.timeout));
         }
@@ -297,12 +309,24 @@ fn wait_for_lock(file: &File, path: &Path, wait: &LockWait) -> Result<()> {
     }
 }
 
+/// Writes who holds the lock into the lock file (process id and time), for
+/// [`wait_for_lock`]'s waiters; best effort.
+fn mark_holder(file: &File) {
+    use std::os::unix::fs::FileExt;
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let mark = format!("{} {nanos}\n", std::process::id());
+    let _ = file.set_len(0);
+    let _ = file.write_all_at(mark.as_bytes(), 0);
+}
+
 /// The error of a writer that waited `timeout` for the lock in vain.
 fn lock_timeout(path: &Path, timeout: Duration) -> Error {
     Error::new(
         ErrorCode::Timeout,
         format!(
-            "gave up waiting for the store lock {} after {} ms: another hcpx process holds it",
+            "gave up waiting for the store lock {}: another hcpx process has held it for {} ms",
             path.display(),
             timeout.as_millis()
         ),
@@ -463,6 +487,21 @@ mod tests {
         assert_eq!(told, vec![store.lock_path()]);
         drop(held);
         assert!(waiting.lock().is_ok());
+    }
+
+    #[test]
+    fn the_holder_leaves_its_mark_in_the_lock_file() {
+        let (_dir, store) = temp_store();
+        let tx = store.lock().unwrap_or_else(|e| panic!("{e}"));
+        let mark = fs::read_to_string(store.lock_path()).unwrap_or_default();
+        assert!(
+            mark.starts_with(&format!("{} ", std::process::id())),
+            "{mark}"
+        );
+        drop(tx);
+        let _tx = store.lock().unwrap_or_else(|e| panic!("{e}"));
+        let again = fs::read_to_string(store.lock_path()).unwrap_or_default();
+        assert_ne!(mark, again);
     }
 
     #[test]
