@@ -117,8 +117,14 @@ impl Store {
                 .create(path)
             {
                 Ok(()) => Ok(()),
-                Err(err) => Err(Error::io("cannot create", path, &err)
-                    .hint("set HCP_HOME to a folder you can write")),
+                Err(err) => {
+                    let error = Error::io("cannot create", path, &err);
+                    // Keep the hint of a full disk.
+                    Err(match error.context.hint {
+                        Some(_) => error,
+                        None => error.hint("set HCP_HOME to a folder you can write"),
+                    })
+                }
             }
         };
         mkdir(&self.root, 0o755)?;
