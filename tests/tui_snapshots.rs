@@ -85,9 +85,13 @@ async fn matrix_shows_each_unmet_condition_with_its_reason_in_words() {
     engine.install("acme.mixed", false).unwrap();
     let (_, err) = engine.activate(&["acme.mixed".to_string()]);
     assert!(err.is_none());
-    // `user` may read but not write.
-    engine.grant("user", "verb.exec.read").unwrap();
-    engine.grant("user", "pack.install").unwrap();
+    // `user` may read but not write. Once grants exist only a holder of `*`
+    // may change them (HCP.md §9.4): `ops` gets `*` and narrows `user`.
+    engine.grant("ops", "*").unwrap();
+    let ops = hcpx::engine::Engine::open(&home(&dir), &[], "ops").unwrap();
+    ops.grant("user", "verb.exec.read").unwrap();
+    ops.grant("user", "pack.install").unwrap();
+    ops.revoke("user", "*").unwrap();
     let mut tui = Tui::start(dir, 110, 34).await;
     tui.select("acme.mixed").await;
     tui.press(KeyCode::Tab).await;

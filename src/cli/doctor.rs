@@ -27,7 +27,14 @@ struct Doc<'a> {
 }
 
 pub fn run(args: &DoctorArgs, ctx: &Ctx) -> i32 {
-    ctx.with_engine(|engine| {
+    // A broken config.yaml or bootstrap pack does not stop doctor: it is
+    // what doctor reports.
+    let engine = match ctx.engine_for_doctor() {
+        Ok(engine) => engine,
+        Err(err) => return ctx.fail(&err),
+    };
+    {
+        let engine = &engine;
         let (report, fixed) = if args.fix {
             match doctor::fix(engine) {
                 Ok(done) => (done.report, Some(done.fixed)),
@@ -62,5 +69,5 @@ pub fn run(args: &DoctorArgs, ctx: &Ctx) -> i32 {
             }
         }
         if ok { 0 } else { 1 }
-    })
+    }
 }

@@ -11,11 +11,13 @@ use crate::engine::ops::Engine;
 use crate::engine::pack::grammar;
 use crate::engine::pack::id::PackId;
 use crate::engine::pack::manifest::Adapter;
+use crate::engine::policy::grants;
 use crate::engine::store::snapshot::lint_installed;
 use crate::engine::store::state::State;
 use crate::engine::store::{Store, Transaction, config};
 use serde::Serialize;
 use std::fs;
+use std::io::Write;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
@@ -61,23 +63,137 @@ fn fail(check: &str, message: impl Into<String>, fix: impl Into<String>) -> Chec
     }
 }
 
+/// Whether the store takes a write: a file in `.tmp/` written and flushed to
+/// disk (creating an empty file succeeds on a full disk), and a file created
+/// in the store's folder, where renames land.
+fn writable(store: &Store) -> Check {
+    let probe = |dir: &Path| -> std::io::Result<()> {
+        let mut file = tempfile::tempfile_in(dir)?;
+        file.write_all(&[0; 4096])?;
+        file.sync_all()
+    };
+    let root = store.root();
+    for dir in [store.tmp_dir(), root.to_path_buf()] {
+        if let Err(err) = probe(&dir) {
+            return fail(
+                "store.writable",
+                format!("cannot write in {}: {err}", dir.display()),
+                format!(
+                    "make {} a folder this user can write (free space if the disk is full), or set HCP_HOME",
+                    dir.display()
+                ),
+            );
+        }
+    }
+    pass("store.writable", format!("{} is writable", root.display()))
+}
+
+/// Whether the file system holding the store has room left (see
+/// [`space_problem`]).
+fn free_space(root: &Path) -> Check {
+    let stat = match rustix::fs::statvfs(root) {
+        Ok(stat) => stat,
+        Err(err) => {
+            return fail(
+                "store.space",
+                format!("cannot tell the free space of {}: {err}", root.display()),
+                "check that the store's folder exists and can be read",
+            );
+        }
+    };
+    let space = Space {
+        available: stat.f_bavail.saturating_mul(stat.f_frsize),
+        total: stat.f_blocks.saturating_mul(stat.f_frsize),
+        inodes_available: stat.f_favail,
+        inodes_total: stat.f_files,
+    };
+    match space_problem(&space) {
+        None => pass(
+            "store.space",
+            format!("{} MiB free for the store", space.available / MIB),
+        ),
+        Some(problem) => fail(
+            "store.space",
+            format!("{problem} on the file system holding {}", root.display()),
+            "free some space there, or set HCP_HOME to a store on another disk",
+        ),
+    }
+}
+
+const MIB: u64 = 1024 * 1024;
+
+/// What `statvfs` says about a file system, in bytes and inodes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Space {
+    available: u64,
+    total: u64,
+    inodes_available: u64,
+    inodes_total: u64,
+}
+
+/// Too little room: less free space than 1% of the file system's size,
+/// counted as at least 1 MiB and at most 1 GiB; or fewer than 16 free inodes
+/// (on file systems that count them).
+fn space_problem(space: &Space) -> Option<String> {
+    let needed = (space.total / 100).clamp(MIB, 1024 * MIB);
+    if space.available < needed {
+        return Some(format!(
+            "only {} KiB free (hcpx wants at least {} MiB)",
+            space.available / 1024,
+            needed.div_ceil(MIB)
+        ));
+    }
+    if space.inodes_total > 0 && space.inodes_available < 16 {
+        return Some(format!(
+            "only {} free inodes (files) left",
+            space.inodes_available
+        ));
+    }
+    None
+}
+
+/// The grants of `state.json` (§9.4): entries that are no grant (an unknown
+/// capability, a bad scope) give nothing and are reported; so is a `grants`
+/// in which nobody holds the unscoped `*`, since nobody can change it then.
+fn grant_checks(state: &State) -> Vec<Check> {
+    let Some(grants) = &state.grants else {
+        return vec![pass(
+            "store.grants",
+            "no grants: every principal holds every capability",
+        )];
+    };
+    let mut checks: Vec<Check> = grants::invalid_entries(grants)
+        .into_iter()
+        .map(|(principal, text, why)| {
+            let (principal, text) = (principal.escape_default(), text.escape_default());
+            fail(
+                "store.grants",
+                format!("state.json grants `{principal}` `{text}`, which is no grant: {why}"),
+                format!("hcpx revoke {principal} '{text}' (a principal holding `*` can), then grant what was meant"),
+            )
+        })
+        .collect();
+    if !grants::has_admin(grants) {
+        checks.push(fail(
+            "store.grants",
+            "no principal holds `*`, so nobody can change grants",
+            "edit state.json: add \"*\" to one principal's grants, or remove `grants` to return to the single-user default",
+        ));
+    }
+    if checks.is_empty() {
+        checks.push(pass("store.grants", "every grant is known"));
+    }
+    checks
+}
+
 /// Runs every check.
 pub fn run(engine: &Engine) -> DoctorReport {
     let store = engine.store();
     let mut checks = Vec::new();
 
     let root = store.root();
-    checks.push(match tempfile::tempfile_in(store.tmp_dir()) {
-        Ok(_) => pass("store.writable", format!("{} is writable", root.display())),
-        Err(err) => fail(
-            "store.writable",
-            format!("cannot write in {}: {err}", store.tmp_dir().display()),
-            format!(
-                "make {} writable by this user, or set HCP_HOME",
-                root.display()
-            ),
-        ),
-    });
+    checks.push(writable(store));
+    checks.push(free_space(root));
 
     let mode = |path: &std::path::Path| fs::metadata(path).map(|m| m.permissions().mode() & 0o777);
     let secrets = store.secrets_dir();
@@ -118,9 +234,19 @@ pub fn run(engine: &Engine) -> DoctorReport {
             "repair state.json by hand, or move it away to start from an empty state",
         ),
     });
+    if let Ok(state) = &state {
+        checks.extend(grant_checks(state));
+    }
     checks.push(match config::read(&store.config_path()) {
         Ok(_) => pass("store.config", "config.yaml parses"),
-        Err(err) => fail("store.config", err.message, "fix config.yaml by hand"),
+        Err(err) => fail(
+            "store.config",
+            err.message,
+            format!(
+                "edit {} by hand (hcpx never rewrites it), or move it away to use no catalogs from it",
+                store.config_path().display()
+            ),
+        ),
     });
 
     checks.push(
@@ -276,7 +402,14 @@ fn consistency(store: &Store, state: &State, lock_free: bool) -> Vec<Finding> {
             ));
         }
     }
-    let leftovers = entries(&store.tmp_dir()).len();
+    // A `.tmp` that is not a real folder (a link) is the writable check's
+    // problem; its contents are not ours to count or remove.
+    let tmp_is_ours = fs::symlink_metadata(store.tmp_dir()).is_ok_and(|m| m.is_dir());
+    let leftovers = if tmp_is_ours {
+        entries(&store.tmp_dir()).len()
+    } else {
+        0
+    };
     if lock_free && leftovers > 0 {
         found.push(Finding {
             check: fail(
@@ -479,4 +612,50 @@ fn apply(tx: &mut Transaction<'_>, repair: &Repair) -> Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GIB: u64 = 1024 * MIB;
+
+    fn space(available: u64, total: u64) -> Space {
+        Space {
+            available,
+            total,
+            inodes_available: 1000,
+            inodes_total: 10_000,
+        }
+    }
+
+    #[test]
+    fn a_nearly_full_disk_is_a_problem() {
+        // Less than 1 MiB is always too little.
+        assert!(space_problem(&space(MIB - 1, 10 * MIB)).is_some());
+        // Under 1% of a 50 GiB disk.
+        assert!(space_problem(&space(400 * MIB, 50 * GIB)).is_some());
+        // A large disk needs at most 1 GiB free.
+        assert!(space_problem(&space(GIB - 1, 1000 * GIB)).is_some());
+        let message = space_problem(&space(0, 10 * GIB)).unwrap_or_default();
+        assert!(message.contains("only 0 KiB free"), "{message}");
+    }
+
+    #[test]
+    fn enough_room_is_fine() {
+        assert_eq!(space_problem(&space(MIB, 10 * MIB)), None);
+        assert_eq!(space_problem(&space(600 * MIB, 50 * GIB)), None);
+        assert_eq!(space_problem(&space(GIB, 1000 * GIB)), None);
+    }
+
+    #[test]
+    fn no_free_inodes_is_a_problem() {
+        let mut s = space(GIB, 10 * GIB);
+        s.inodes_available = 3;
+        assert!(space_problem(&s).is_some());
+        // File systems that do not count inodes report 0 of 0.
+        s.inodes_available = 0;
+        s.inodes_total = 0;
+        assert_eq!(space_problem(&s), None);
+    }
 }

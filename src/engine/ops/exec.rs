@@ -116,7 +116,7 @@ impl Engine {
             );
             let mut err = locate(Error::new(refusal_code(reason), why.explanation));
             if let Reason::GrantMissing(cap) = reason {
-                err = err.grant(cap.clone());
+                err = err.grant(cap.as_str());
             }
             if let Some(fix) = why.fix {
                 err = err.hint(fix);

@@ -11,9 +11,14 @@
 //! Paths inside the store are built only from a checked [`PackId`] (§14.2),
 //! and what the store creates is never writable by group or others,
 //! whatever the umask (§14.1).
+//!
+//! A writer that finds the lock held waits for it, tells its front-end once
+//! that it waits (the engine never prints: [`LockWait::on_wait`]), and gives
+//! up after [`LockWait::timeout`] with `timeout` (§10.1).
 
 pub mod catalog;
 pub mod config;
+pub mod grant;
 pub mod parallel;
 pub mod snapshot;
 pub mod state;
@@ -25,6 +30,8 @@ use std::fs::{self, File, OpenOptions};
 use std::io::Write;
 use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 pub const STATE_FILE: &str = "state.json";
 pub const CONFIG_FILE: &str = "config.yaml";
@@ -42,6 +49,45 @@ catalogs: []
 #[derive(Debug, Clone)]
 pub struct Store {
     root: PathBuf,
+    lock_wait: LockWait,
+}
+
+/// Called once when a writer has to wait for the store lock, with the lock
+/// file's path; the front-end tells the user.
+pub type LockObserver = Arc<dyn Fn(&Path) + Send + Sync>;
+
+/// How a writer waits for the store lock held by another process.
+#[derive(Clone)]
+pub struct LockWait {
+    /// How long to wait before giving up with `timeout`.
+    pub timeout: Duration,
+    /// Told once, when the lock is found held.
+    pub on_wait: Option<LockObserver>,
+}
+
+impl LockWait {
+    /// How long a writer waits for the lock unless told otherwise.
+    pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+    /// How often a waiting writer tries the lock again.
+    const POLL: Duration = Duration::from_millis(10);
+}
+
+impl Default for LockWait {
+    fn default() -> Self {
+        LockWait {
+            timeout: LockWait::DEFAULT_TIMEOUT,
+            on_wait: None,
+        }
+    }
+}
+
+impl std::fmt::Debug for LockWait {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LockWait")
+            .field("timeout", &self.timeout)
+            .field("on_wait", &self.on_wait.is_some())
+            .finish()
+    }
 }
 
 /// `$HCP_HOME`, else `~/.hcp`.
@@ -55,7 +101,15 @@ pub fn default_home() -> Option<PathBuf> {
 impl Store {
     /// Opens the store at `root`, creating its layout on first use.
     pub fn open(root: impl Into<PathBuf>) -> Result<Store> {
-        let store = Store { root: root.into() };
+        Store::open_with(root, LockWait::default())
+    }
+
+    /// [`Store::open`], waiting for the lock as `lock_wait` says.
+    pub fn open_with(root: impl Into<PathBuf>, lock_wait: LockWait) -> Result<Store> {
+        let store = Store {
+            root: root.into(),
+            lock_wait,
+        };
         store.create_layout()?;
         Ok(store)
     }
@@ -68,8 +122,14 @@ impl Store {
                 .create(path)
             {
                 Ok(()) => Ok(()),
-                Err(err) => Err(Error::io("cannot create", path, &err)
-                    .hint("set HCP_HOME to a folder you can write")),
+                Err(err) => {
+                    let error = Error::io("cannot create", path, &err);
+                    // Keep the hint of a full disk.
+                    Err(match error.context.hint {
+                        Some(_) => error,
+                        None => error.hint("set HCP_HOME to a folder you can write"),
+                    })
+                }
             }
         };
         mkdir(&self.root, 0o755)?;
@@ -153,8 +213,8 @@ impl Store {
         })
     }
 
-    /// Takes the store's exclusive lock (waiting for other hcpx processes)
-    /// and reads the state.
+    /// Takes the store's exclusive lock (waiting for other hcpx processes,
+    /// see [`LockWait`]) and reads the state.
     pub fn lock(&self) -> Result<Transaction<'_>> {
         let path = self.lock_path();
         let file = OpenOptions::new()
@@ -162,10 +222,11 @@ impl Store {
             .truncate(false)
             .write(true)
             .mode(0o644)
+            // A `.lock` that is a symbolic link is not followed (ELOOP).
+            .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32)
             .open(&path)
             .map_err(|err| Error::io("cannot open the lock file", &path, &err))?;
-        file.lock()
-            .map_err(|err| Error::io("cannot lock", &path, &err))?;
+        wait_for_lock(&file, &path, &self.lock_wait)?;
         self.clean_tmp();
         let state = self.read_state()?;
         Ok(Transaction {
@@ -180,8 +241,14 @@ impl Store {
 
     /// Removes what a process killed mid-change left in `.tmp/`. Only called
     /// under the lock, and every writer holds the lock while it uses `.tmp/`.
+    /// A `.tmp` that is not a folder of its own (a symbolic link to some
+    /// other folder) is left alone: its entries are not ours to delete.
     fn clean_tmp(&self) {
-        let Ok(entries) = fs::read_dir(self.tmp_dir()) else {
+        let tmp = self.tmp_dir();
+        if !fs::symlink_metadata(&tmp).is_ok_and(|m| m.is_dir()) {
+            return;
+        }
+        let Ok(entries) = fs::read_dir(&tmp) else {
             return;
         };
         for entry in entries.flatten() {
@@ -220,6 +287,74 @@ impl Store {
             Err(err) => Err(Error::io("cannot read the secret file", &path, &err)),
         }
     }
+}
+
+/// Locks `file`, trying again every [`LockWait::POLL`] while another process
+/// holds it: tells `wait.on_wait` once, gives up once one holder has kept it
+/// for `wait.timeout`. Each holder writes a mark of its own into the file
+/// ([`mark_holder`]), so a waiter behind a queue of writers that each hold
+/// the lock briefly sees them change and keeps waiting.
+fn wait_for_lock(file: &File, path: &Path, wait: &LockWait) -> Result<()> {
+    let mut holder: Option<Vec<u8>> = None;
+    let mut since = Instant::now();
+    let mut told = false;
+    loop {
+        match file.try_lock() {
+            Ok(()) => {
+                mark_holder(file);
+                return Ok(());
+            }
+            Err(std::fs::TryLockError::WouldBlock) => {}
+            Err(std::fs::TryLockError::Error(err)) => {
+                return Err(Error::io("cannot lock", path, &err));
+            }
+        }
+        if !told {
+            told = true;
+            if let Some(on_wait) = &wait.on_wait {
+                on_wait(path);
+            }
+        }
+        let now = fs::read(path).ok();
+        if holder.as_ref() != now.as_ref() {
+            holder = now;
+            since = Instant::now();
+        }
+        let waited = since.elapsed();
+        if waited >= wait.timeout {
+            return Err(lock_timeout(path, wait.timeout));
+        }
+        std::thread::sleep(LockWait::POLL.min(wait.timeout - waited));
+    }
+}
+
+/// Writes who holds the lock into the lock file (process id and time), for
+/// [`wait_for_lock`]'s waiters; best effort.
+fn mark_holder(file: &File) {
+    use std::os::unix::fs::FileExt;
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let mark = format!("{} {nanos}\n", std::process::id());
+    let _ = file.set_len(0);
+    let _ = file.write_all_at(mark.as_bytes(), 0);
+}
+
+/// The error of a writer that waited `timeout` for the lock in vain.
+fn lock_timeout(path: &Path, timeout: Duration) -> Error {
+    Error::new(
+        ErrorCode::Timeout,
+        format!(
+            "gave up waiting for the store lock {}: another hcpx process has held it for {} ms",
+            path.display(),
+            timeout.as_millis()
+        ),
+    )
+    .path(path.display().to_string())
+    .hint(format!(
+        "wait for the other hcpx to finish and try again (`fuser {}` names it); HCPX_LOCK_TIMEOUT_MS sets how long to wait",
+        path.display()
+    ))
 }
 
 /// The store while its lock is held: the state as read, changed in memory,
@@ -652,6 +787,70 @@ mod tests {
     }
 
     #[test]
+    fn a_held_lock_is_waited_for_then_given_up() {
+        let (_dir, store) = temp_store();
+        let held = File::create(store.lock_path()).unwrap_or_else(|e| panic!("{e}"));
+        held.lock().unwrap_or_else(|e| panic!("{e}"));
+        let told = Arc::new(std::sync::Mutex::new(Vec::<PathBuf>::new()));
+        let seen = told.clone();
+        let waiting = Store {
+            root: store.root().to_path_buf(),
+            lock_wait: LockWait {
+                timeout: Duration::from_millis(50),
+                on_wait: Some(Arc::new(move |path: &Path| {
+                    if let Ok(mut v) = seen.lock() {
+                        v.push(path.to_path_buf());
+                    }
+                })),
+            },
+        };
+        let err = waiting.lock().err().unwrap_or_else(|| panic!("locked"));
+        assert_eq!(err.code, ErrorCode::Timeout);
+        assert!(err.message.contains(".lock"), "{}", err.message);
+        let told = told.lock().map(|v| v.clone()).unwrap_or_default();
+        assert_eq!(told, vec![store.lock_path()]);
+        drop(held);
+        assert!(waiting.lock().is_ok());
+    }
+
+    #[test]
+    fn the_holder_leaves_its_mark_in_the_lock_file() {
+        let (_dir, store) = temp_store();
+        let tx = store.lock().unwrap_or_else(|e| panic!("{e}"));
+        let mark = fs::read_to_string(store.lock_path()).unwrap_or_default();
+        assert!(
+            mark.starts_with(&format!("{} ", std::process::id())),
+            "{mark}"
+        );
+        drop(tx);
+        let _tx = store.lock().unwrap_or_else(|e| panic!("{e}"));
+        let again = fs::read_to_string(store.lock_path()).unwrap_or_default();
+        assert_ne!(mark, again);
+    }
+
+    #[test]
+    fn a_tmp_that_links_elsewhere_is_not_emptied() {
+        let (dir, store) = temp_store();
+        let elsewhere = dir.path().join("precious");
+        fs::create_dir_all(elsewhere.join("inner")).unwrap_or_else(|e| panic!("{e}"));
+        fs::remove_dir(store.tmp_dir()).unwrap_or_else(|e| panic!("{e}"));
+        std::os::unix::fs::symlink(&elsewhere, store.tmp_dir()).unwrap_or_else(|e| panic!("{e}"));
+        drop(store.lock());
+        assert!(elsewhere.join("inner").is_dir());
+    }
+
+    #[test]
+    fn a_lock_file_that_is_a_link_is_not_followed() {
+        let (dir, store) = temp_store();
+        let target = dir.path().join("target");
+        fs::remove_file(store.lock_path()).unwrap_or_else(|e| panic!("{e}"));
+        std::os::unix::fs::symlink(&target, store.lock_path()).unwrap_or_else(|e| panic!("{e}"));
+        let err = store.lock().err().map(|e| e.code);
+        assert_eq!(err, Some(ErrorCode::Io));
+        assert!(!target.exists());
+    }
+
+    #[test]
     fn lock_removes_leftovers_of_killed_changes() {
         let (_dir, store) = temp_store();
         fs::create_dir_all(store.tmp_dir().join("stage-x/inner")).unwrap_or_else(|e| panic!("{e}"));
@@ -679,7 +878,12 @@ mod tests {
         assert_eq!(tx.move_aside(&root.join("packs/none")).ok(), Some(false));
         tx.state.activate(&id("x.y"));
         tx.save().unwrap_or_else(|e| panic!("{e}"));
-        assert!(store.read_state().unwrap_or_default().is_activated(&id("x.y")));
+        assert!(
+            store
+                .read_state()
+                .unwrap_or_default()
+                .is_activated(&id("x.y"))
+        );
         drop(tx);
         assert_eq!(
             fs::read(root.join("skills/kept")).ok(),
