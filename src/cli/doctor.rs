@@ -1,7 +1,7 @@
 //! `hcpx doctor`: checks the store and the programs packs need.
 
 use crate::cli::context::Ctx;
-use crate::cli::output::{ERROR, GOOD, HINT};
+use crate::cli::output::{ERROR, GOOD, HINT, terminal_safe};
 use crate::engine::ops::doctor;
 use serde::Serialize;
 use std::io::Write;
@@ -28,16 +28,20 @@ pub fn run(_args: &DoctorArgs, ctx: &Ctx) -> i32 {
             });
         } else {
             let mut w = anstream::stdout().lock();
-            let _ = writeln!(w, "store: {}", report.store);
+            let _ = writeln!(w, "store: {}", terminal_safe(&report.store));
             for c in &report.checks {
                 let (mark, style) = if c.ok {
                     ("ok", GOOD)
                 } else {
                     ("problem", ERROR)
                 };
-                let _ = writeln!(w, "{style}{mark:>7}{style:#}  {}", c.message);
+                let _ = writeln!(
+                    w,
+                    "{style}{mark:>7}{style:#}  {}",
+                    terminal_safe(&c.message)
+                );
                 if let Some(fix) = &c.fix {
-                    let _ = writeln!(w, "         {HINT}fix{HINT:#}: {fix}");
+                    let _ = writeln!(w, "         {HINT}fix{HINT:#}: {}", terminal_safe(fix));
                 }
             }
         }

@@ -6,3 +6,4 @@ pub mod document;
 pub mod grammar;
 pub mod manifest;
 pub mod skill;
+pub mod text;
