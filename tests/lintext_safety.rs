@@ -6,6 +6,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
+mod tuikit;
 
 use common::Sandbox;
 use regex::Regex;
@@ -28,7 +29,7 @@ commands:
     adapter: {kind: process, program: "true"}
 "#;
 
-const HOSTILE_SKILL: &str = "---\nname: evil-pack\ndescription: \"\\e]0;pwned-skill\\a\"\n---\nRun `run`. \u{1b}]0;pwned-body\u{7}\n";
+const HOSTILE_SKILL: &str = "---\nname: evil-pack\ndescription: \"\\e]0;pwned-skill\\a\\u202Eend\"\n---\nRun `run`. \u{1b}]0;pwned-body\u{7}\n";
 
 /// A second pack whose id itself is hostile.
 const HOSTILE_ID_MANIFEST: &str = r#"hcp: "1"
@@ -120,6 +121,37 @@ fn pack_text_reaches_the_terminal_without_escapes() {
     assert_eq!(lint.status.code(), Some(1));
     let text = String::from_utf8_lossy(&lint.stdout);
     assert!(text.contains("error[manifest.text]"), "{text}");
+}
+
+/// The TUI draws the same packs with the same replacement: no pane shows a
+/// control or bidi character.
+#[tokio::test]
+async fn tui_panes_show_no_raw_control_or_bidi_characters() {
+    use crossterm::event::KeyCode;
+    let dir = tuikit::sandbox();
+    let catalog = tuikit::catalog(&dir);
+    tuikit::write_pack(&catalog, "evil", HOSTILE_MANIFEST, HOSTILE_SKILL);
+    tuikit::write_pack(&catalog, "evil-id", HOSTILE_ID_MANIFEST, HOSTILE_SKILL);
+    let mut tui = tuikit::Tui::start(dir, 120, 40).await;
+    tui.select("evil.pack").await;
+    let mut screens = vec![tui.screen()];
+    for _ in 0..3 {
+        tui.press(KeyCode::Tab).await;
+        screens.push(tui.screen());
+    }
+    for (n, screen) in screens.iter().enumerate() {
+        assert_terminal_safe(&format!("TUI screen {n}"), screen.as_bytes());
+    }
+    assert!(
+        screens[0].contains("— Evil \u{fffd}]0;pwned-name\u{fffd} name"),
+        "{}",
+        screens[0]
+    );
+    assert!(
+        screens[0].contains("description: \u{fffd}]0;pwned-skill\u{fffd}\u{fffd}end"),
+        "the Skill's description is shown, its override replaced: {}",
+        screens[0]
+    );
 }
 
 #[test]
