@@ -154,6 +154,51 @@ async fn tui_panes_show_no_raw_control_or_bidi_characters() {
     );
 }
 
+/// The TUI's Skill view does not wait on a FIFO `SKILL.md` nor show what a
+/// linked one points to. The TUI runs on its own thread so that a hang is a
+/// failure after a bound, not a test that never ends.
+#[test]
+fn tui_skill_view_opens_only_a_regular_skill_file() {
+    let dir = tuikit::sandbox();
+    let catalog = tuikit::catalog(&dir);
+    let manifest = common::simple_manifest("acme.fifo", "1.0.0", "{kind: public}");
+    let fifo = tuikit::write_pack(&catalog, "fifo", &manifest, "");
+    std::fs::remove_file(fifo.join("SKILL.md")).unwrap();
+    mkfifo(&fifo.join("SKILL.md"));
+    let manifest = common::simple_manifest("acme.link", "1.0.0", "{kind: public}");
+    let link = tuikit::write_pack(&catalog, "link", &manifest, "");
+    let secret = dir.path().join("secret.txt");
+    std::fs::write(
+        &secret,
+        "---\nname: leaked-secret\ndescription: d\n---\nbody\n",
+    )
+    .unwrap();
+    std::fs::remove_file(link.join("SKILL.md")).unwrap();
+    std::os::unix::fs::symlink(&secret, link.join("SKILL.md")).unwrap();
+
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            let mut tui = tuikit::Tui::start(dir, 120, 40).await;
+            for id in ["acme.fifo", "acme.link"] {
+                tui.select(id).await;
+                let _ = tx.send((id, tui.screen()));
+            }
+        });
+    });
+    for _ in 0..2 {
+        let (id, screen) = rx
+            .recv_timeout(Duration::from_secs(20))
+            .expect("the TUI showed the pack within 20 s");
+        assert!(screen.contains("cannot read SKILL.md"), "{id}: {screen}");
+        assert!(!screen.contains("leaked-secret"), "{id}: {screen}");
+    }
+}
+
 #[test]
 fn json_keeps_pack_text_as_data() {
     let sb = Sandbox::new();
