@@ -37,6 +37,7 @@ const SPEC_TABLE: &[(&str, &str)] = &[
     ("manifest.plane", "error"),
     ("manifest.requires", "error"),
     ("manifest.unknown-key", "warning"),
+    ("manifest.text", "error"),
     ("binding.kind", "error"),
     ("binding.env", "error"),
     ("binding.secret", "error"),
@@ -155,6 +156,15 @@ rule_tests! {
     manifest_unknown_key: "manifest.unknown-key" => {
         // `licence` warns; `x-team` on the next line is ignored silently.
         (lint_fixture("manifest.unknown-key"), vec![warning("manifest.unknown-key", "pack.yaml", 6, 1)])
+    }
+    manifest_text: "manifest.text" => {
+        // An escape in `name`, a bidi override in a summary, a C1 CSI in the
+        // Skill's description; the manifest's description may hold \n and \t.
+        (lint_fixture("manifest.text"), vec![
+            error("manifest.text", "pack.yaml", 3, 7),
+            error("manifest.text", "pack.yaml", 8, 14),
+            error("manifest.text", "SKILL.md", 3, 14),
+        ])
     }
     binding_kind: "binding.kind" => {
         (lint_fixture("binding.kind"), vec![error("binding.kind", "pack.yaml", 7, 9)])

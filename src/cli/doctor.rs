@@ -3,7 +3,7 @@
 //! nothing is left to fix, 1 otherwise.
 
 use crate::cli::context::Ctx;
-use crate::cli::output::{ERROR, GOOD, HINT};
+use crate::cli::output::{ERROR, GOOD, HINT, terminal_safe};
 use crate::engine::ops::doctor;
 use serde::Serialize;
 use std::io::Write;
@@ -52,9 +52,14 @@ pub fn run(args: &DoctorArgs, ctx: &Ctx) -> i32 {
             });
         } else {
             let mut w = anstream::stdout().lock();
-            let _ = writeln!(w, "store: {}", report.store);
+            let _ = writeln!(w, "store: {}", terminal_safe(&report.store));
             for f in fixed.iter().flatten() {
-                let _ = writeln!(w, "{GOOD}{:>7}{GOOD:#}  {}", "fixed", f.message);
+                let _ = writeln!(
+                    w,
+                    "{GOOD}{:>7}{GOOD:#}  {}",
+                    "fixed",
+                    terminal_safe(&f.message)
+                );
             }
             for c in &report.checks {
                 let (mark, style) = if c.ok {
@@ -62,9 +67,13 @@ pub fn run(args: &DoctorArgs, ctx: &Ctx) -> i32 {
                 } else {
                     ("problem", ERROR)
                 };
-                let _ = writeln!(w, "{style}{mark:>7}{style:#}  {}", c.message);
+                let _ = writeln!(
+                    w,
+                    "{style}{mark:>7}{style:#}  {}",
+                    terminal_safe(&c.message)
+                );
                 if let Some(fix) = &c.fix {
-                    let _ = writeln!(w, "         {HINT}fix{HINT:#}: {fix}");
+                    let _ = writeln!(w, "         {HINT}fix{HINT:#}: {}", terminal_safe(fix));
                 }
             }
         }

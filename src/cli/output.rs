@@ -1,11 +1,15 @@
 //! How results reach the user: one JSON document on stdout with `--json`
 //! (HCP.md §10.1), otherwise text, coloured only when stdout is a terminal
-//! and `NO_COLOR` is unset (anstream decides).
+//! and `NO_COLOR` is unset (anstream decides). Pack-derived text goes
+//! through [`terminal_safe`] (HCP.md §14.5) before it is printed as text;
+//! JSON is data and keeps it, escaped by serde.
 
 use crate::engine::error::Error;
 use anstyle::{AnsiColor, Style};
 use serde::Serialize;
 use std::io::Write;
+
+pub use crate::engine::pack::text::terminal_safe;
 
 pub const ERROR: Style = AnsiColor::Red.on_default().bold();
 pub const WARNING: Style = AnsiColor::Yellow.on_default().bold();
@@ -41,9 +45,13 @@ impl Output {
             return;
         }
         let mut stderr = anstream::stderr().lock();
-        let _ = writeln!(stderr, "{ERROR}error{ERROR:#}: {}", error.message);
+        let _ = writeln!(
+            stderr,
+            "{ERROR}error{ERROR:#}: {}",
+            terminal_safe(&error.message)
+        );
         if let Some(hint) = &error.context.hint {
-            let _ = writeln!(stderr, "  {HINT}hint{HINT:#}: {hint}");
+            let _ = writeln!(stderr, "  {HINT}hint{HINT:#}: {}", terminal_safe(hint));
         }
     }
 }
