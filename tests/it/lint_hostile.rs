@@ -8,10 +8,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod lintkit;
-
+use crate::lintkit::*;
 use hcpx::engine::lint::{LintOptions, LintReport, lint_pack};
-use lintkit::*;
 use std::ffi::OsStr;
 use std::fs;
 use std::os::unix::ffi::OsStrExt;

@@ -4,14 +4,12 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod tuikit;
-
+use crate::tuikit::*;
 use crossterm::event::{Event, KeyCode};
 use hcpx::tui::action::Action;
 use hcpx::tui::app::Dialog;
 use std::os::unix::fs::PermissionsExt;
 use std::sync::{Arc, Mutex};
-use tuikit::*;
 
 const SECRET: &str = "s3cret-Token-42";
 

@@ -4,11 +4,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod lintkit;
-
+use crate::lintkit::*;
 use assert_cmd::Command;
 use hcpx::engine::lint::{LintOptions, lint_pack};
-use lintkit::*;
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::fs;

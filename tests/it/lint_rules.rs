@@ -9,11 +9,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod lintkit;
-
+use crate::lintkit::*;
 use hcpx::engine::diagnostic::{Rule, Severity};
 use hcpx::engine::lint::{LintOptions, LintReport, lint_pack};
-use lintkit::*;
 use std::collections::HashSet;
 use std::fs;
 

@@ -4,18 +4,15 @@
 //! screenshot is out of date; regenerate them all with
 //!
 //! ```sh
-//! UPDATE_SCREENSHOTS=1 cargo test --test screenshots
+//! UPDATE_SCREENSHOTS=1 cargo test --test it screenshots
 //! ```
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
-mod tuikit;
-
-use common::copy_dir;
+use crate::common::copy_dir;
+use crate::tuikit::*;
 use crossterm::event::KeyCode;
 use std::path::PathBuf;
-use tuikit::*;
 
 const WIDTH: u16 = 120;
 const HEIGHT: u16 = 36;
@@ -117,7 +114,7 @@ async fn committed_screenshots_match_the_tui() {
 
     assert!(
         stale.is_empty(),
-        "{}\nregenerate with: UPDATE_SCREENSHOTS=1 cargo test --test screenshots",
+        "{}\nregenerate with: UPDATE_SCREENSHOTS=1 cargo test --test it screenshots",
         stale.join("\n")
     );
 }

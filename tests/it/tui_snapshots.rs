@@ -1,16 +1,14 @@
 //! Every pane and overlay of the TUI drawn on ratatui's `TestBackend` at a
-//! fixed size and compared with `insta` snapshots (`tests/snapshots/`).
+//! fixed size and compared with `insta` snapshots (`tests/it/snapshots/`).
 //! Stores live in temp folders, but no path, timing or duration reaches a
 //! snapshot: catalogs are shown as `./catalog` and timings are off.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod tuikit;
-
+use crate::tuikit::*;
 use crossterm::event::KeyCode;
 use hcpx::tui::theme::Theme;
 use ratatui::style::{Color, Modifier};
-use tuikit::*;
 
 #[tokio::test]
 async fn empty_store_shows_only_the_bootstrap_pack() {

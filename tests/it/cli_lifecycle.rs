@@ -4,9 +4,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
-
-use common::{Sandbox, keys, names};
+use crate::common::{self, Sandbox, keys, names};
 use serde_json::json;
 
 #[test]
