@@ -5,6 +5,7 @@
 
 mod common;
 mod lintkit;
+mod tmuxkit;
 mod tuikit;
 
 mod cli_docs;
