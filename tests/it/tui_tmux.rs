@@ -4,6 +4,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+use crate::common::{require_tool, require_tools};
 use crate::tmuxkit::{Session, wait_until};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -14,6 +15,10 @@ fn catalog() -> PathBuf {
 
 #[test]
 fn real_tui_filters_installs_activates_runs_and_quits_restoring_the_terminal() {
+    // demo.clock's commands are a python3 script.
+    if !require_tools(&["tmux", "python3"]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let home = dir.path().join("home");
     let log = dir.path().join("tui.log");
@@ -64,6 +69,9 @@ fn real_tui_filters_installs_activates_runs_and_quits_restoring_the_terminal() {
 
 #[test]
 fn bare_hcpx_on_a_terminal_starts_the_tui_and_ctrl_c_quits() {
+    if !require_tool("tmux") {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let home = dir.path().join("home");
     let log = dir.path().join("tui.log");
@@ -80,6 +88,9 @@ fn bare_hcpx_on_a_terminal_starts_the_tui_and_ctrl_c_quits() {
 
 #[test]
 fn another_process_changing_the_store_shows_up_without_restarting() {
+    if !require_tool("tmux") {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let home = dir.path().join("home");
     let log = dir.path().join("tui.log");

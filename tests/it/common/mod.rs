@@ -175,3 +175,46 @@ pub fn copy_dir(from: &Path, to: &Path) {
         }
     }
 }
+
+/// Whether the programs a test needs are on `PATH`. When one is missing the
+/// test should return at once: this prints `skipped: <test>: <tool> not
+/// found on PATH` to stderr and returns false. Under `CI=true` a missing
+/// tool fails the test instead: CI must not skip.
+pub fn require_tools(tools: &[&str]) -> bool {
+    use std::io::Write;
+    let missing: Vec<&str> = tools
+        .iter()
+        .copied()
+        .filter(|tool| !on_path(tool))
+        .collect();
+    if missing.is_empty() {
+        return true;
+    }
+    let thread = std::thread::current();
+    let test = thread.name().unwrap_or("a test");
+    let what = format!("{} not found on PATH", missing.join(", "));
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!("{test}: {what} (CI=true: CI must not skip a test)");
+    }
+    // Past the test harness's capture (which would hide it when the test
+    // passes): straight to stderr.
+    let _ = writeln!(std::io::stderr(), "skipped: {test}: {what}");
+    false
+}
+
+/// [`require_tools`] for one program.
+pub fn require_tool(tool: &str) -> bool {
+    require_tools(&[tool])
+}
+
+/// Whether `name` is an executable file in a folder on `PATH`.
+fn on_path(name: &str) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    let Some(path) = std::env::var_os("PATH") else {
+        return false;
+    };
+    std::env::split_paths(&path).any(|dir| {
+        std::fs::metadata(dir.join(name))
+            .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    })
+}
