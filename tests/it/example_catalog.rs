@@ -71,12 +71,20 @@ fn start_mock(port: u16) -> Server {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(Instant::now() < deadline, "the mock server did not start");
+    let mut server = Server(server);
+    // Wait for it to listen, however slowly python3 starts.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while let Err(e) = std::net::TcpStream::connect(("127.0.0.1", port)) {
+        if let Some(status) = server.0.try_wait().unwrap() {
+            panic!("the mock server exited ({status}) before listening on {port}");
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the mock server did not listen on {port} within 30 s: {e}"
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
-    Server(server)
+    server
 }
 
 #[test]
