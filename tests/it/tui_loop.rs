@@ -282,13 +282,27 @@ async fn mouse_clicks_select_rows_panes_and_tabs() {
 async fn the_select_loop_draws_handles_workers_and_quits_on_q() {
     let dir = sandbox();
     notes_pack(&catalog(&dir));
-    let terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(100, 30)).unwrap();
+    let backend = WatchedBackend::new(100, 30);
+    let shown = backend.shown();
+    let terminal = ratatui::Terminal::new(backend).unwrap();
     let mut runner = hcpx::tui::Runner::new(engine(&dir), hcpx::tui::App::new(config()), terminal);
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<std::io::Result<Event>>();
     let events = Box::pin(futures::stream::poll_fn(move |cx| rx.poll_recv(cx)));
     let keys = async move {
-        // The loop keeps drawing and takes worker results while it waits.
-        tokio::time::sleep(std::time::Duration::from_millis(600)).await;
+        // No key until the loop, waiting for one, has taken the worker's
+        // snapshot and drawn the list.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        loop {
+            let frame = shown.lock().unwrap().clone();
+            if frame.contains("acme.notes") && !frame.contains("loading…") {
+                break;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the loop never drew the snapshot; last frame:\n{frame}"
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
         tx.send(Ok(key(KeyCode::Char('j')))).unwrap();
         tx.send(Ok(key(KeyCode::Char('q')))).unwrap();
         tx
@@ -299,7 +313,7 @@ async fn the_select_loop_draws_handles_workers_and_quits_on_q() {
     assert!(runner.app.loaded, "the snapshot arrived while the loop ran");
     assert!(runner.frames >= 2, "frames: {}", runner.frames);
     assert_eq!(runner.app.selected_row().unwrap().id(), "hcp-cli");
-    assert!(screen(runner.terminal.backend()).contains("hcp-cli"));
+    assert!(screen(runner.terminal.backend().inner()).contains("hcp-cli"));
 }
 
 #[tokio::test]

@@ -8,8 +8,11 @@ use hcpx::engine::lifecycle::Engine;
 use hcpx::tui::theme::Theme;
 use hcpx::tui::{App, Config, Runner, run_headless};
 use ratatui::Terminal;
-use ratatui::backend::TestBackend;
+use ratatui::backend::{Backend, ClearType, TestBackend, WindowSize};
+use ratatui::buffer::Cell;
+use ratatui::layout::{Position, Size};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 use tempfile::TempDir;
 
 /// A store, a catalog and the TUI on a `TestBackend`.
@@ -147,6 +150,85 @@ fn list(v: &serde_json::Value) -> Vec<String> {
                 .collect()
         })
         .unwrap_or_default()
+}
+
+/// A `TestBackend` that publishes the text of every frame it shows, so a
+/// test can wait for what the app drew while `Runner::run` owns the
+/// terminal.
+pub struct WatchedBackend {
+    inner: TestBackend,
+    shown: Arc<Mutex<String>>,
+}
+
+impl WatchedBackend {
+    pub fn new(width: u16, height: u16) -> WatchedBackend {
+        WatchedBackend {
+            inner: TestBackend::new(width, height),
+            shown: Arc::new(Mutex::new(String::new())),
+        }
+    }
+
+    /// The last frame shown, as [`screen`] text; updated on every flush.
+    pub fn shown(&self) -> Arc<Mutex<String>> {
+        Arc::clone(&self.shown)
+    }
+
+    pub fn inner(&self) -> &TestBackend {
+        &self.inner
+    }
+}
+
+impl Backend for WatchedBackend {
+    type Error = <TestBackend as Backend>::Error;
+
+    fn draw<'a, I>(&mut self, content: I) -> Result<(), Self::Error>
+    where
+        I: Iterator<Item = (u16, u16, &'a Cell)>,
+    {
+        self.inner.draw(content)
+    }
+
+    fn append_lines(&mut self, n: u16) -> Result<(), Self::Error> {
+        self.inner.append_lines(n)
+    }
+
+    fn hide_cursor(&mut self) -> Result<(), Self::Error> {
+        self.inner.hide_cursor()
+    }
+
+    fn show_cursor(&mut self) -> Result<(), Self::Error> {
+        self.inner.show_cursor()
+    }
+
+    fn get_cursor_position(&mut self) -> Result<Position, Self::Error> {
+        self.inner.get_cursor_position()
+    }
+
+    fn set_cursor_position<P: Into<Position>>(&mut self, position: P) -> Result<(), Self::Error> {
+        self.inner.set_cursor_position(position)
+    }
+
+    fn clear(&mut self) -> Result<(), Self::Error> {
+        self.inner.clear()
+    }
+
+    fn clear_region(&mut self, clear_type: ClearType) -> Result<(), Self::Error> {
+        self.inner.clear_region(clear_type)
+    }
+
+    fn size(&self) -> Result<Size, Self::Error> {
+        self.inner.size()
+    }
+
+    fn window_size(&mut self) -> Result<WindowSize, Self::Error> {
+        self.inner.window_size()
+    }
+
+    fn flush(&mut self) -> Result<(), Self::Error> {
+        self.inner.flush()?;
+        *self.shown.lock().unwrap() = screen(&self.inner);
+        Ok(())
+    }
 }
 
 /// A secret input for packs that need none.
