@@ -433,7 +433,12 @@ fn secret_binding_stores_the_secret_privately_and_never_prints_it() {
         &["doctor", "--json"],
     ] {
         let out = sb.hcpx().args(args).output().unwrap();
-        assert!(!String::from_utf8_lossy(&out.stdout).contains(secret));
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        // A report that mentions the pack, so the check below can fail.
+        let doc: Value = serde_json::from_str(&stdout)
+            .unwrap_or_else(|e| panic!("{args:?}: not one JSON document ({e}): {stdout}"));
+        assert!(doc.to_string().contains("acme.secret"), "{args:?}: {doc}");
+        assert!(!stdout.contains(secret), "{args:?}: {stdout}");
     }
     sb.json(&["uninstall", "acme.secret"], 0);
     assert!(!path.exists());

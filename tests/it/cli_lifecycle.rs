@@ -239,6 +239,13 @@ fn deactivate_drops_connected() {
     sb.json(&["install", src.to_str().unwrap()], 0);
     sb.json(&["activate", "acme.loc"], 0);
     sb.json(&["connect", "acme.loc"], 0);
+    // Connected first, so the check below can fail.
+    assert!(
+        sb.state()["connected"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("acme.loc"))
+    );
     sb.json(&["deactivate", "acme.loc"], 0);
     let state = sb.state();
     assert!(
@@ -255,6 +262,9 @@ fn uninstall_removes_everything_and_refuses_the_bootstrap_pack() {
     let src = sb.simple_pack("acme.gone", "1.0.0", "{kind: public}");
     sb.json(&["install", src.to_str().unwrap()], 0);
     sb.json(&["activate", "acme.gone"], 0);
+    // All there first, so the checks below can fail.
+    assert!(sb.home().join("packs/acme.gone/pack.yaml").is_file());
+    assert!(sb.home().join("skills/acme.gone/SKILL.md").is_file());
     let out = sb.json(&["uninstall", "acme.gone"], 0);
     assert_eq!(out["pack_id"], "acme.gone");
     assert!(!sb.home().join("packs/acme.gone").exists());

@@ -415,9 +415,16 @@ const ESC: char = '\u{1b}';
 #[test]
 fn no_colour_when_stdout_is_not_a_terminal() {
     let r = run(hcpx(), &["lint", &fixture("manifest.id-format")]);
+    // The finding is printed (what could have been coloured), without colour.
+    assert!(
+        r.stdout.contains("error[manifest.id-format]"),
+        "{}",
+        r.stdout
+    );
     assert!(!r.stdout.contains(ESC), "{:?}", r.stdout);
     assert!(!r.stderr.contains(ESC), "{:?}", r.stderr);
     let r = run(hcpx(), &["lint", "--bogus"]);
+    assert!(r.stderr.contains("--bogus"), "{}", r.stderr);
     assert!(!r.stderr.contains(ESC), "{:?}", r.stderr);
 }
 

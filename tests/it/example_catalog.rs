@@ -35,7 +35,9 @@ fn the_catalog_lints_clean_without_warnings() {
     let out = sb.hcpx().arg("--json").args(&args).output().unwrap();
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(out.status.code(), Some(0), "{doc:#}");
-    for result in doc["results"].as_array().unwrap() {
+    let results = doc["results"].as_array().unwrap();
+    assert_eq!(results.len(), dirs.len(), "one result per pack: {doc:#}");
+    for result in results {
         assert_eq!(
             result["diagnostics"],
             Value::Array(vec![]),
@@ -168,10 +170,12 @@ fn every_pack_installs_connects_and_every_read_command_runs_offline() {
     let (code, doc) = hcpx(&["exec", "demo.notes-sync", "push"], None);
     assert_eq!(code, Some(0), "{doc:#}");
     let outbox = hcpx(&["exec", "demo.notes-sync", "outbox"], None).1;
+    // The bundle `push` made, for `verify`: an empty one would test nothing.
     let bundle = outbox["data"]["bundles"][0]["bundle"]
         .as_str()
-        .map(str::to_string)
-        .unwrap_or_default();
+        .filter(|b| !b.is_empty())
+        .unwrap_or_else(|| panic!("no bundle in the outbox after push: {outbox:#}"))
+        .to_string();
 
     let repo_arg = format!("repo={repo}");
     let dir_arg = format!("dir={repo}/assets");

@@ -128,15 +128,16 @@ pub fn simple_skill(id: &str) -> String {
     )
 }
 
-/// The names in a folder, sorted.
+/// The names in a folder, sorted. A folder that cannot be read fails the
+/// test: "no names" must not also mean "no folder".
 pub fn names(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
-        .map(|d| {
-            d.flatten()
-                .map(|e| e.file_name().to_string_lossy().into_owned())
-                .collect()
+        .unwrap_or_else(|e| panic!("read {}: {e}", dir.display()))
+        .map(|e| {
+            let e = e.unwrap_or_else(|e| panic!("read {}: {e}", dir.display()));
+            e.file_name().to_string_lossy().into_owned()
         })
-        .unwrap_or_default();
+        .collect();
     names.sort();
     names
 }

@@ -142,14 +142,18 @@ impl Tui {
     }
 }
 
+/// A list of ids in `state.json`. Anything else fails the test: "not in
+/// the list" must not also mean "no list".
 fn list(v: &serde_json::Value) -> Vec<String> {
     v.as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(|s| s.as_str().map(str::to_string))
-                .collect()
+        .unwrap_or_else(|| panic!("state.json: not a list: {v}"))
+        .iter()
+        .map(|s| {
+            s.as_str()
+                .unwrap_or_else(|| panic!("state.json: not an id: {s}"))
+                .to_string()
         })
-        .unwrap_or_default()
+        .collect()
 }
 
 /// A `TestBackend` that publishes the text of every frame it shows, so a
