@@ -111,6 +111,7 @@ pub fn main() -> ExitCode {
             0
         }
     };
+    signals::hold_if_ending();
     ExitCode::from(u8::try_from(code).unwrap_or(125))
 }
 

@@ -30,6 +30,7 @@ impl Output {
 
     /// Prints one JSON document and a newline on stdout.
     pub fn json<T: Serialize>(&self, doc: &T) {
+        crate::cli::signals::hold_if_ending();
         let mut stdout = std::io::stdout().lock();
         let text = serde_json::to_string_pretty(doc).unwrap_or_else(|err| {
             format!(r#"{{"ok": false, "error": {{"code": "io", "message": "cannot encode output: {err}"}}}}"#)
@@ -40,6 +41,7 @@ impl Output {
     /// Reports an error: `{"ok": false, "error": {...}}` with `--json`,
     /// else `error: MESSAGE` (and a hint) on stderr.
     pub fn error(&self, error: &Error) {
+        crate::cli::signals::hold_if_ending();
         if self.json {
             self.json(&serde_json::json!({"ok": false, "error": error}));
             return;

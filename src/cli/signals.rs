@@ -21,10 +21,14 @@
 
 use crate::engine::exec::process::{self, Interruption};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
 /// The signal handed to a command sharing the terminal, or 0.
 static FORWARDED: AtomicI32 = AtomicI32::new(0);
+
+/// Set once hcpx is ending on a signal: the main thread prints nothing more
+/// and leaves the exit (128 + signal) to the signal thread.
+static ENDING: AtomicBool = AtomicBool::new(false);
 
 /// What to undo before exiting on a signal (the TUI restores the terminal).
 static BEFORE_EXIT: Mutex<Option<fn()>> = Mutex::new(None);
@@ -50,7 +54,7 @@ pub fn install() {
 }
 
 fn on_signal(signal: i32) {
-    match process::interrupt(signal) {
+    match process::interrupt(signal, || ENDING.store(true, Ordering::SeqCst)) {
         Interruption::Forwarded => {
             let _ = FORWARDED.compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst);
         }
@@ -74,6 +78,15 @@ pub fn interrupted() -> Option<i32> {
     match FORWARDED.load(Ordering::SeqCst) {
         0 => None,
         signal => Some(signal),
+    }
+}
+
+/// Blocks for good when hcpx is ending on a signal, so that the main thread,
+/// which may see its command end first, neither prints a result nor exits
+/// with the command's code: the signal thread exits with 128 + signal.
+pub fn hold_if_ending() {
+    while ENDING.load(Ordering::SeqCst) {
+        std::thread::park();
     }
 }
 

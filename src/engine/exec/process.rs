@@ -571,8 +571,10 @@ pub enum Interruption {
 /// For a front-end's signal handler, on SIGINT, SIGTERM, SIGHUP or SIGQUIT
 /// (§14.6): a command sharing the terminal ([`OutputMode::Inherit`]) is
 /// handed the first signal; otherwise, and on a second signal, as
-/// [`end_all`]. `signal` is a raw signal number.
-pub fn interrupt(signal: i32) -> Interruption {
+/// [`end_all`], after calling `before_end` (so the front-end can hold its
+/// output back before the commands it waits on are seen to end). `signal`
+/// is a raw signal number.
+pub fn interrupt(signal: i32, before_end: impl FnOnce()) -> Interruption {
     let mut registry = registry();
     let signal = Signal::from_named_raw(signal).unwrap_or(Signal::TERM);
     let mut forwarded = false;
@@ -591,6 +593,7 @@ pub fn interrupt(signal: i32) -> Interruption {
     if forwarded {
         return Interruption::Forwarded;
     }
+    before_end();
     end_locked(&mut registry);
     Interruption::Ended
 }
