@@ -1,5 +1,6 @@
 //! Benchmarks of the headless CLI (issue targets, measured on the release
-//! binary): `hcpx exec` overhead over spawning the program directly,
+//! binary): `hcpx exec` overhead over spawning the program directly (and
+//! the exec engine's own share, `exec::run_with` in this process),
 //! `availability --json` and `list --json` over 1,000 installed packs, and
 //! `lint` of 1,000 packs in one run. Run with `cargo bench --bench cli`.
 
@@ -38,6 +39,41 @@ fn run(home: &Path, args: &[&str]) {
         .status()
         .unwrap();
     assert!(status.success(), "hcpx {args:?} failed");
+}
+
+/// The exec engine alone: `exec::run_with` of a command running `true`, in
+/// this process (no CLI start-up, no store), as the median of `runs`.
+fn exec_in_process(runs: usize) -> Duration {
+    use hcpx::engine::exec::{self, BoundArgs, ExecRequest, Limits, OutputMode};
+    use hcpx::engine::pack::manifest::{Adapter, Command as PackCommand, Effect, OutputKind};
+    let pack = tempfile::tempdir().unwrap();
+    let command = PackCommand {
+        key: "run".into(),
+        summary: "Run true".into(),
+        effect: Effect::Read,
+        args: vec![],
+        adapter: Adapter::Process {
+            program: "true".into(),
+            argv: vec![],
+            env: Default::default(),
+        },
+        timeout_ms: 10_000,
+        output: OutputKind::Text,
+    };
+    let args = BoundArgs::new();
+    let req = ExecRequest {
+        pack_id: "bench.exec",
+        pack_dir: pack.path(),
+        command: &command,
+        args: &args,
+        material: &[],
+        base_url: None,
+        mode: OutputMode::Capture,
+    };
+    time_runs(runs, || {
+        let out = exec::run_with(&req, &Limits::default()).unwrap();
+        assert_eq!(out.exit_code, 0);
+    })
 }
 
 fn write_pack(dir: &Path, id: &str) {
@@ -85,6 +121,7 @@ fn main() {
     let spawn_true = time_runs(200, || {
         Command::new("true").status().unwrap();
     });
+    let engine_true = exec_in_process(200);
     let exec_true = time_runs(200, || run(&home, &["exec", "bench.p0000", "run"]));
     let availability = time_runs(20, || run(&home, &["availability", "--json"]));
     let list = time_runs(20, || run(&home, &["list", "--json"]));
@@ -100,6 +137,11 @@ fn main() {
     println!(
         "spawn `true` directly:                 {:8.2} ms",
         ms(spawn_true)
+    );
+    println!(
+        "exec::run_with of `true`, in process:  {:8.2} ms  (overhead {:.2} ms)",
+        ms(engine_true),
+        ms(engine_true.saturating_sub(spawn_true))
     );
     println!(
         "hcpx exec of a command running `true`: {:8.2} ms  (overhead {:.2} ms; target <= 3 ms)",

@@ -21,7 +21,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/home"
 tour=assets/demo/tour.keys
-# The title carries the tour's hash: tests/demo_recording.rs checks that the
+# The title carries the tour's hash: tests/it/demo_recording.rs checks that the
 # committed recording was made from the committed tour.
 hash=$(sha256sum "$tour" | cut -c1-16)
 

@@ -3,6 +3,7 @@
 //! masked prompt on the terminal; it is never echoed or printed.
 
 use crate::cli::context::Ctx;
+use crate::cli::output::terminal_safe;
 use crate::engine::error::{Error, ErrorCode, Result};
 use crate::engine::ops::ConnectOutcome;
 use crate::engine::pack::manifest::SecretSpec;
@@ -62,22 +63,25 @@ fn read_secret(pack_id: &str, spec: &SecretSpec, from_stdin: bool) -> Result<Str
         .prompt
         .clone()
         .unwrap_or_else(|| format!("Secret for {pack_id} ({})", spec.name));
-    rpassword::prompt_password(format!("{prompt}: ")).map_err(|e| {
+    // The prompt is pack text, shown on the terminal (§14.5).
+    rpassword::prompt_password(format!("{}: ", terminal_safe(&prompt))).map_err(|e| {
         Error::new(ErrorCode::Io, format!("cannot read the secret: {e}")).pack(pack_id)
     })
 }
 
 fn print(o: &ConnectOutcome) {
+    let pack_id = terminal_safe(&o.pack_id);
     if o.binding == "public" {
-        println!("{}: public binding, nothing to connect", o.pack_id);
+        println!("{pack_id}: public binding, nothing to connect");
         return;
     }
     if let Some(probe) = &o.probe {
-        println!("probe {} passed ({} ms)", probe.verb_key, probe.duration_ms);
+        let verb = terminal_safe(&probe.verb_key);
+        println!("probe {verb} passed ({} ms)", probe.duration_ms);
     }
     if o.changed {
-        println!("connected {} ({} binding)", o.pack_id, o.binding);
+        println!("connected {pack_id} ({} binding)", o.binding);
     } else {
-        println!("{} is connected ({} binding)", o.pack_id, o.binding);
+        println!("{pack_id} is connected ({} binding)", o.binding);
     }
 }

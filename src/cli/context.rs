@@ -4,10 +4,16 @@
 use crate::cli::GlobalArgs;
 use crate::cli::output::Output;
 use crate::engine::error::{Error, ErrorCode, Result};
-use crate::engine::ops::Engine;
+use crate::engine::ops::{Engine, EngineOptions};
 use crate::engine::policy::grants::DEFAULT_PRINCIPAL;
-use crate::engine::store;
+use crate::engine::store::{self, LockObserver, LockWait};
 use serde::Serialize;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// How long a writer waits for the store lock, in milliseconds.
+pub const LOCK_TIMEOUT_VAR: &str = "HCPX_LOCK_TIMEOUT_MS";
 
 /// One invocation's settings.
 #[derive(Debug, Clone)]
@@ -45,13 +51,54 @@ impl Ctx {
             .unwrap_or_else(|| DEFAULT_PRINCIPAL.to_string())
     }
 
-    /// Opens the store (`$HCP_HOME`, else `~/.hcp`).
+    /// Opens the store (`$HCP_HOME`, else `~/.hcp`); a writer that has to
+    /// wait for the store lock says so on stderr.
     pub fn engine(&self) -> Result<Engine> {
+        self.engine_with(EngineOptions {
+            lock_wait: self.lock_wait(Arc::new(say_waiting))?,
+            diagnose: false,
+        })
+    }
+
+    /// [`Ctx::engine`] for `doctor`: opens a store whose `config.yaml` or
+    /// bootstrap pack is broken, so that doctor can report it.
+    pub fn engine_for_doctor(&self) -> Result<Engine> {
+        self.engine_with(EngineOptions {
+            lock_wait: self.lock_wait(Arc::new(say_waiting))?,
+            diagnose: true,
+        })
+    }
+
+    /// Opens the store with `options`.
+    pub fn engine_with(&self, options: EngineOptions) -> Result<Engine> {
         let home = store::default_home().ok_or_else(|| {
             Error::new(ErrorCode::Io, "cannot find a home folder for the store")
                 .hint("set HCP_HOME to the folder hcpx should use")
         })?;
-        Engine::open(&home, &self.global.catalogs, &self.principal())
+        Engine::open_with(&home, &self.global.catalogs, &self.principal(), options)
+    }
+
+    /// How long to wait for the store lock: `$HCPX_LOCK_TIMEOUT_MS`, else
+    /// [`LockWait::DEFAULT_TIMEOUT`]; `on_wait` is told when waiting starts.
+    pub fn lock_wait(&self, on_wait: LockObserver) -> Result<LockWait> {
+        let timeout = match std::env::var(LOCK_TIMEOUT_VAR) {
+            Err(_) => LockWait::DEFAULT_TIMEOUT,
+            Ok(text) => text
+                .trim()
+                .parse::<u64>()
+                .map(Duration::from_millis)
+                .map_err(|_| {
+                    Error::usage(format!(
+                        "{LOCK_TIMEOUT_VAR} must be a number of milliseconds, not `{}`",
+                        text.escape_default()
+                    ))
+                    .hint(format!("unset {LOCK_TIMEOUT_VAR} to wait 30 s"))
+                })?,
+        };
+        Ok(LockWait {
+            timeout,
+            on_wait: Some(on_wait),
+        })
     }
 
     /// Prints a success document (JSON) or runs `text` to print text.
@@ -77,4 +124,12 @@ impl Ctx {
             Err(err) => self.fail(&err),
         }
     }
+}
+
+/// Tells the user on stderr that this hcpx waits for another one.
+fn say_waiting(lock: &Path) {
+    eprintln!(
+        "hcpx: waiting for the store lock {} (held by another hcpx)",
+        lock.display()
+    );
 }

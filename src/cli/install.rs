@@ -1,6 +1,7 @@
 //! `hcpx install SOURCE [--force]` (11-lifecycle.md §11.1, HCP.md §11.1).
 
 use crate::cli::context::Ctx;
+use crate::cli::output::terminal_safe;
 use crate::engine::ops::{InstallAction, InstallOutcome};
 
 /// Install a pack from a directory, or from a catalog by id
@@ -23,14 +24,12 @@ pub fn run(args: &InstallArgs, ctx: &Ctx) -> i32 {
 }
 
 fn print(o: &InstallOutcome) {
-    println!("{o}");
+    let pack_id = terminal_safe(&o.pack_id);
+    println!("{}", terminal_safe(&o.to_string()));
     if o.disconnected {
-        println!(
-            "its binding changed: run `hcpx connect {}` again",
-            o.pack_id
-        );
+        println!("its binding changed: run `hcpx connect {pack_id}` again");
     }
     if !o.activated && o.action != InstallAction::Unchanged {
-        println!("next: hcpx activate {}", o.pack_id);
+        println!("next: hcpx activate {pack_id}");
     }
 }

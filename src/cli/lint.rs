@@ -1,6 +1,6 @@
 //! `hcpx lint PATH... [--json] [--deny-warnings]` (HCP.md §10.4).
 
-use crate::cli::output::{ERROR, GOOD, HINT, Output, STRONG, WARNING};
+use crate::cli::output::{ERROR, GOOD, HINT, Output, STRONG, WARNING, terminal_safe};
 use crate::engine::lint::diagnostic::{Diagnostic, Severity};
 use crate::engine::lint::{LintOptions, LintReport, lint_pack};
 use crate::engine::ops::bootstrap::is_bootstrap_copy;
@@ -88,7 +88,8 @@ fn plural(n: usize, word: &str) -> String {
 }
 
 /// `FILE:LINE:COL: error[RULE]: MESSAGE`, then `  = hint: ...` (§10.4).
-/// FILE is the diagnostic's file joined to the pack path as given.
+/// FILE is the diagnostic's file joined to the pack path as given. File,
+/// message and hint are made terminal-safe (§14.5).
 fn write_diagnostic(w: &mut impl Write, pack: &Path, d: &Diagnostic) -> std::io::Result<()> {
     let file = if d.file == "." {
         pack.display().to_string()
@@ -100,6 +101,7 @@ fn write_diagnostic(w: &mut impl Write, pack: &Path, d: &Diagnostic) -> std::io:
         (Some(line), None) => format!("{file}:{line}"),
         _ => file,
     };
+    let place = terminal_safe(&place);
     let style = match d.severity {
         Severity::Error => ERROR,
         Severity::Warning => WARNING,
@@ -107,9 +109,12 @@ fn write_diagnostic(w: &mut impl Write, pack: &Path, d: &Diagnostic) -> std::io:
     writeln!(
         w,
         "{STRONG}{place}{STRONG:#}: {style}{}[{}]{style:#}: {}",
-        d.severity, d.rule, d.message
+        d.severity,
+        d.rule,
+        terminal_safe(&d.message)
     )?;
     if let Some(hint) = &d.hint {
+        let hint = terminal_safe(hint);
         let mut lines = hint.lines();
         if let Some(first) = lines.next() {
             writeln!(w, "  {HINT}= hint{HINT:#}: {first}")?;

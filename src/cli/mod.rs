@@ -12,6 +12,7 @@ pub mod harness;
 pub mod install;
 pub mod lint;
 pub mod output;
+pub mod signals;
 pub mod status;
 pub mod toggle;
 pub mod tui;
@@ -81,8 +82,9 @@ pub fn main() -> ExitCode {
         .any(|a| a == "--json");
     let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
-        Err(err) => return usage_error(err, json),
+        Err(err) => return usage_error(err, json, is_exec(&args)),
     };
+    signals::install();
     let ctx = context::Ctx::new(cli.global.clone());
     let out = ctx.out;
     let code = match cli.command {
@@ -112,6 +114,7 @@ pub fn main() -> ExitCode {
             0
         }
     };
+    signals::hold_if_ending();
     ExitCode::from(u8::try_from(code).unwrap_or(125))
 }
 
@@ -120,9 +123,31 @@ fn is_interactive() -> bool {
     std::io::stdin().is_terminal() && std::io::stdout().is_terminal()
 }
 
+/// Whether the command line names the `exec` subcommand: its first word
+/// that is neither a global flag nor a global flag's value.
+fn is_exec(args: &[std::ffi::OsString]) -> bool {
+    let mut words = args.iter().skip(1);
+    while let Some(word) = words.next() {
+        let Some(word) = word.to_str() else {
+            return false;
+        };
+        match word {
+            "--json" => {}
+            "--principal" | "--catalog" => {
+                words.next();
+            }
+            _ if word.starts_with("--principal=") || word.starts_with("--catalog=") => {}
+            _ => return word == "exec",
+        }
+    }
+    false
+}
+
 /// A clap error: help and version print as usual (exit 0); anything else is
-/// a usage error, exit 2, also as a JSON document when `--json` was given.
-fn usage_error(err: clap::Error, json: bool) -> ExitCode {
+/// a usage error, also as a JSON document when `--json` was given. It exits
+/// 2, or 125 for `hcpx exec`, whose own command line's usage errors exit
+/// 125 so that they are not taken for the command's own 2 (§10.3).
+fn usage_error(err: clap::Error, json: bool, exec: bool) -> ExitCode {
     use clap::error::ErrorKind;
     if matches!(
         err.kind(),
@@ -132,23 +157,31 @@ fn usage_error(err: clap::Error, json: bool) -> ExitCode {
         return ExitCode::SUCCESS;
     }
     if json {
-        let message = err.kind().as_str().map_or_else(
-            || {
-                err.to_string()
-                    .lines()
-                    .next()
-                    .unwrap_or_default()
-                    .to_string()
-            },
-            |kind| {
-                let text = err.to_string();
-                let first = text.lines().next().unwrap_or(kind);
-                first.trim_start_matches("error: ").to_string()
-            },
-        );
-        let error = crate::engine::error::Error::usage(message);
+        let error = crate::engine::error::Error::usage(usage_message(&err));
         Output::new(true).error(&error);
     }
     let _ = err.print();
-    ExitCode::from(2)
+    ExitCode::from(if exec { 125 } else { 2 })
+}
+
+/// The first line of clap's message, with the names of missing required
+/// arguments, which clap lists on the lines after it.
+fn usage_message(err: &clap::Error) -> String {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    let text = err.to_string();
+    let first = text
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .trim_start_matches("error: ")
+        .to_string();
+    if err.kind() != ErrorKind::MissingRequiredArgument {
+        return first;
+    }
+    let missing = match err.get(ContextKind::InvalidArg) {
+        Some(ContextValue::Strings(names)) => names.join(", "),
+        Some(ContextValue::String(name)) => name.clone(),
+        _ => return first,
+    };
+    format!("{}: {missing}", first.trim_end_matches(':'))
 }

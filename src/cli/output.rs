@@ -1,11 +1,15 @@
 //! How results reach the user: one JSON document on stdout with `--json`
 //! (HCP.md §10.1), otherwise text, coloured only when stdout is a terminal
-//! and `NO_COLOR` is unset (anstream decides).
+//! and `NO_COLOR` is unset (anstream decides). Pack-derived text goes
+//! through [`terminal_safe`] (HCP.md §14.5) before it is printed as text;
+//! JSON is data and keeps it, escaped by serde.
 
 use crate::engine::error::Error;
 use anstyle::{AnsiColor, Style};
 use serde::Serialize;
 use std::io::Write;
+
+pub use crate::engine::pack::text::terminal_safe;
 
 pub const ERROR: Style = AnsiColor::Red.on_default().bold();
 pub const WARNING: Style = AnsiColor::Yellow.on_default().bold();
@@ -26,6 +30,7 @@ impl Output {
 
     /// Prints one JSON document and a newline on stdout.
     pub fn json<T: Serialize>(&self, doc: &T) {
+        crate::cli::signals::hold_if_ending();
         let mut stdout = std::io::stdout().lock();
         let text = serde_json::to_string_pretty(doc).unwrap_or_else(|err| {
             format!(r#"{{"ok": false, "error": {{"code": "io", "message": "cannot encode output: {err}"}}}}"#)
@@ -36,14 +41,19 @@ impl Output {
     /// Reports an error: `{"ok": false, "error": {...}}` with `--json`,
     /// else `error: MESSAGE` (and a hint) on stderr.
     pub fn error(&self, error: &Error) {
+        crate::cli::signals::hold_if_ending();
         if self.json {
             self.json(&serde_json::json!({"ok": false, "error": error}));
             return;
         }
         let mut stderr = anstream::stderr().lock();
-        let _ = writeln!(stderr, "{ERROR}error{ERROR:#}: {}", error.message);
+        let _ = writeln!(
+            stderr,
+            "{ERROR}error{ERROR:#}: {}",
+            terminal_safe(&error.message)
+        );
         if let Some(hint) = &error.context.hint {
-            let _ = writeln!(stderr, "  {HINT}hint{HINT:#}: {hint}");
+            let _ = writeln!(stderr, "  {HINT}hint{HINT:#}: {}", terminal_safe(hint));
         }
     }
 }

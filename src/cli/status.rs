@@ -2,7 +2,7 @@
 //! §11.3) and `hcpx why PACK_ID [VERB]`.
 
 use crate::cli::context::Ctx;
-use crate::cli::output::{ERROR, GOOD, HINT, STRONG, WARNING};
+use crate::cli::output::{ERROR, GOOD, HINT, STRONG, WARNING, terminal_safe};
 use crate::engine::error::{Error, ErrorCode};
 use crate::engine::ops::list::{self, ListRow};
 use crate::engine::policy::availability::{PackAvailability, Status};
@@ -90,11 +90,12 @@ fn print_list(rows: &[ListRow]) {
         let style = status_style(r.status);
         let desc = r.description.as_deref().unwrap_or("");
         let desc: String = desc.chars().take(60).collect();
+        let desc = terminal_safe(&desc);
         let _ = writeln!(
             w,
             "{:id_w$}  {:ver_w$}  {style}{:11}{style:#}  {desc}",
-            r.pack_id,
-            r.version.as_deref().unwrap_or("-"),
+            terminal_safe(&r.pack_id),
+            terminal_safe(r.version.as_deref().unwrap_or("-")),
             r.status.as_str(),
         );
     }
@@ -124,8 +125,8 @@ fn print_availability(packs: &[PackAvailability]) {
         let _ = writeln!(
             w,
             "{STRONG}{}{STRONG:#} {}  {style}{}{style:#}  installed: {}  activated: {}  connected: {}  sense: {}",
-            p.pack_id,
-            p.version.as_deref().unwrap_or("-"),
+            terminal_safe(&p.pack_id),
+            terminal_safe(p.version.as_deref().unwrap_or("-")),
             p.status.as_str(),
             yes_no(p.installed),
             yes_no(p.activated),
@@ -133,7 +134,7 @@ fn print_availability(packs: &[PackAvailability]) {
             if p.sense.active { "active" } else { "inactive" },
         );
         for problem in &p.problems {
-            let _ = writeln!(w, "  {ERROR}problem{ERROR:#}: {problem}");
+            let _ = writeln!(w, "  {ERROR}problem{ERROR:#}: {}", terminal_safe(problem));
         }
         for c in &p.commands {
             let (mark, style) = if c.executable {
@@ -145,9 +146,9 @@ fn print_availability(packs: &[PackAvailability]) {
             let _ = writeln!(
                 w,
                 "  {style}{mark}{style:#} {:24} {:5}  {}",
-                c.verb_key,
+                terminal_safe(&c.verb_key),
                 c.effect,
-                reasons.join(", ")
+                terminal_safe(&reasons.join(", "))
             );
         }
     }
@@ -183,9 +184,9 @@ pub fn why(args: &WhyArgs, ctx: &Ctx) -> i32 {
         ctx.success(answer, |a| {
             let mut w = anstream::stdout().lock();
             let style = if a.executable { GOOD } else { WARNING };
-            let _ = writeln!(w, "{style}{}{style:#}", a.explanation);
+            let _ = writeln!(w, "{style}{}{style:#}", terminal_safe(&a.explanation));
             if let Some(fix) = &a.fix {
-                let _ = writeln!(w, "  {HINT}fix{HINT:#}: {fix}");
+                let _ = writeln!(w, "  {HINT}fix{HINT:#}: {}", terminal_safe(fix));
             }
         })
     })

@@ -2,6 +2,7 @@
 //! (11-lifecycle.md §11.1, HCP.md §5.4).
 
 use crate::cli::context::Ctx;
+use crate::cli::output::terminal_safe;
 use crate::engine::error::Error;
 use crate::engine::ops::Toggle;
 use serde::Serialize;
@@ -51,7 +52,8 @@ fn report(ctx: &Ctx, done: &[Toggle], err: Option<Error>, changed: &str, same: &
         });
     } else {
         for t in done {
-            println!("{}: {}", t.pack_id, if t.changed { changed } else { same });
+            let pack_id = terminal_safe(&t.pack_id);
+            println!("{pack_id}: {}", if t.changed { changed } else { same });
         }
         if let Some(err) = &err {
             ctx.out.error(err);

@@ -3,8 +3,11 @@
 
 use crate::cli::context::Ctx;
 use crate::engine::error::{Error, ErrorCode};
+use crate::engine::ops::EngineOptions;
 use crate::tui::theme::Theme;
 use std::io::IsTerminal;
+use std::path::Path;
+use std::sync::Arc;
 
 /// Browse, install, activate, connect and run packs in an interactive terminal UI
 #[derive(Debug, Default, clap::Args)]
@@ -23,7 +26,24 @@ pub fn run(_args: &TuiArgs, ctx: &Ctx) -> i32 {
                 .hint("run the subcommands instead, e.g. `hcpx list`"),
         );
     }
-    ctx.with_engine(|engine| {
+    // The terminal belongs to the TUI: waiting for the store lock is logged.
+    let options = ctx.lock_wait(Arc::new(|lock: &Path| {
+        tracing::warn!(
+            "waiting for the store lock {} (held by another hcpx)",
+            lock.display()
+        );
+    }));
+    let engine = match options.and_then(|lock_wait| {
+        ctx.engine_with(EngineOptions {
+            lock_wait,
+            diagnose: false,
+        })
+    }) {
+        Ok(engine) => engine,
+        Err(err) => return ctx.fail(&err),
+    };
+    {
+        let engine = &engine;
         let mut config = crate::tui::Config::new(engine.principal());
         config.principal_arg = ctx.global.principal.clone();
         config.catalog_args = ctx
@@ -33,6 +53,8 @@ pub fn run(_args: &TuiArgs, ctx: &Ctx) -> i32 {
             .map(|p| p.display().to_string())
             .collect();
         config.theme = Theme::from_env();
+        // A signal that ends hcpx (§14.6) leaves the terminal as it found it.
+        crate::cli::signals::before_exit(crate::tui::terminal::restore);
         match crate::tui::run(engine.clone(), config) {
             Ok(()) => 0,
             Err(err) => ctx.fail(&Error::new(
@@ -40,5 +62,5 @@ pub fn run(_args: &TuiArgs, ctx: &Ctx) -> i32 {
                 format!("the terminal UI stopped: {err}"),
             )),
         }
-    })
+    }
 }

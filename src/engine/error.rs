@@ -155,11 +155,54 @@ impl Error {
         self
     }
 
-    /// An I/O failure on `path`.
+    /// An I/O failure on `path`. A full disk or an exceeded quota (ENOSPC,
+    /// EDQUOT) gets a hint naming the file system to free space on.
     pub fn io(what: &str, path: &std::path::Path, err: &std::io::Error) -> Self {
-        Error::new(ErrorCode::Io, format!("{what} {}: {err}", path.display()))
-            .path(path.display().to_string())
+        let error = Error::new(ErrorCode::Io, format!("{what} {}: {err}", path.display()))
+            .path(path.display().to_string());
+        match no_space(err) {
+            Some(why) => {
+                let fs = mount_point(path);
+                error.hint(format!(
+                    "{why}: free some space on the file system mounted at {} (it holds {}), then try again",
+                    fs.display(),
+                    path.display()
+                ))
+            }
+            None => error,
+        }
     }
+}
+
+/// Why an I/O error means there is no room left, if it does.
+fn no_space(err: &std::io::Error) -> Option<&'static str> {
+    use std::io::ErrorKind;
+    match err.kind() {
+        ErrorKind::StorageFull => Some("the disk is full"),
+        ErrorKind::QuotaExceeded => Some("your disk quota is used up"),
+        _ => None,
+    }
+}
+
+/// The mount point of the file system holding `path` (or its nearest
+/// existing ancestor): the highest ancestor on the same device.
+fn mount_point(path: &std::path::Path) -> std::path::PathBuf {
+    use std::os::unix::fs::MetadataExt;
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut ancestors = absolute.ancestors();
+    let Some((mut top, dev)) = ancestors
+        .by_ref()
+        .find_map(|a| std::fs::metadata(a).ok().map(|m| (a, m.dev())))
+    else {
+        return absolute;
+    };
+    for parent in ancestors {
+        match std::fs::metadata(parent) {
+            Ok(m) if m.dev() == dev => top = parent,
+            _ => break,
+        }
+    }
+    top.to_path_buf()
 }
 
 pub type Result<T> = std::result::Result<T, Error>;
@@ -190,5 +233,42 @@ mod tests {
         assert_eq!(ErrorCode::Usage.exec_exit_code(), 125);
         assert_eq!(ErrorCode::GrantMissing.exec_exit_code(), 126);
         assert_eq!(ErrorCode::NotFound.exec_exit_code(), 127);
+    }
+
+    #[test]
+    fn a_full_disk_says_where_to_free_space() {
+        let dir = std::env::temp_dir();
+        let path = dir.join("no-such-folder/state.json");
+        for raw in [28, 122] {
+            // ENOSPC, EDQUOT
+            let err = Error::io(
+                "cannot write",
+                &path,
+                &std::io::Error::from_raw_os_error(raw),
+            );
+            assert_eq!(err.code, ErrorCode::Io);
+            let hint = err.context.hint.unwrap_or_default();
+            assert!(hint.contains("free some space"), "{hint}");
+            assert!(hint.contains(&path.display().to_string()), "{hint}");
+            assert!(hint.contains(" mounted at /"), "{hint}");
+        }
+        let other = Error::io(
+            "cannot write",
+            &path,
+            &std::io::Error::from_raw_os_error(13),
+        );
+        assert_eq!(other.context.hint, None);
+    }
+
+    #[test]
+    fn the_mount_point_is_the_top_of_the_device() {
+        assert_eq!(
+            mount_point(std::path::Path::new("/proc/self")),
+            std::path::Path::new("/proc")
+        );
+        assert_eq!(
+            mount_point(std::path::Path::new("/")),
+            std::path::Path::new("/")
+        );
     }
 }

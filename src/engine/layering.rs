@@ -21,6 +21,8 @@ const FORBIDDEN: &[&str] = &[
     "eprintln!",
     "eprint!",
     "dbg!",
+    "io::stdout()",
+    "io::stderr()",
 ];
 
 fn engine_dir() -> PathBuf {

@@ -101,8 +101,10 @@ pub enum Action {
     Uninstall,
     Reload,
 
-    /// The answer to the uninstall confirmation.
+    /// The answer to the uninstall or quit confirmation.
     Confirm(bool),
+    /// `X`: end the running pack command (its whole process group).
+    CancelRun,
 
     // Text input in the masked secret input and the exec form.
     Input(char),

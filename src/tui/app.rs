@@ -5,6 +5,7 @@
 //! engine through the workers.
 
 use crate::engine::error::{Error, ErrorCode};
+use crate::engine::exec::process::Scope;
 use crate::engine::ops::ExecResult;
 use crate::engine::pack::manifest::{Arg, ArgType};
 use crate::tui::action::{Action, Pane, SecretRequest};
@@ -168,6 +169,10 @@ pub enum Dialog {
     },
     Secret(SecretPrompt),
     ExecForm(ExecForm),
+    /// Quit while a pack's command runs (§14.6): `y` ends it and quits.
+    ConfirmQuit {
+        running: String,
+    },
 }
 
 /// The last exec's result, for the output pane.
@@ -232,6 +237,13 @@ pub struct App {
     pub dialog: Option<Dialog>,
     /// What the running lifecycle job is doing, if one runs.
     pub busy: Option<String>,
+    /// The pack command the running job may start (an exec, a connect's
+    /// probe), if one runs: quitting asks first, and `X` cancels it.
+    pub running: Option<String>,
+    /// `X` ended the running command; its result says so.
+    cancelled: bool,
+    /// The commands the app's jobs start (the runner runs them in it).
+    pub scope: Scope,
     pub ticks: u64,
     pub quit: bool,
     /// A worker panicked: the message printed after the terminal is restored.
@@ -271,6 +283,9 @@ impl App {
             notice: None,
             dialog: None,
             busy: None,
+            running: None,
+            cancelled: false,
+            scope: Scope::new(),
             ticks: 0,
             quit: false,
             fatal: None,
@@ -349,13 +364,8 @@ impl App {
 
     fn apply(&mut self, action: Action) -> Vec<Job> {
         match action {
-            Action::Quit => {
-                if matches!(self.dialog, Some(Dialog::Secret(_))) {
-                    // Dropping the prompt cancels the connect waiting on it.
-                    self.dialog = None;
-                }
-                self.quit = true;
-            }
+            Action::Quit => self.ask_quit(),
+            Action::CancelRun => self.cancel_run(),
             Action::Resize(w, h) => {
                 self.size = (w, h);
                 self.ensure_visible();
@@ -446,14 +456,22 @@ impl App {
                     self.dialog = Some(Dialog::ConfirmUninstall { ids });
                 }
             }
-            Action::Confirm(yes) => {
-                if let Some(Dialog::ConfirmUninstall { ids }) = self.dialog.take() {
+            Action::Confirm(yes) => match self.dialog.take() {
+                Some(Dialog::ConfirmUninstall { ids }) => {
                     if yes {
                         return self.start_stage(Stage::Uninstall, ids);
                     }
                     self.notice = Some(info("uninstall cancelled".into()));
                 }
-            }
+                Some(Dialog::ConfirmQuit { running }) => {
+                    if yes {
+                        self.end_and_quit();
+                    } else {
+                        self.notice = Some(info(format!("{running} goes on")));
+                    }
+                }
+                other => self.dialog = other,
+            },
             Action::Lint => return self.lint(),
             Action::Exec => return self.open_exec(),
             Action::Reload => {
@@ -524,6 +542,53 @@ impl App {
         Vec::new()
     }
 
+    /// `q` / Ctrl-C: quits at once when no pack command runs; otherwise asks
+    /// (and a second Ctrl-C, or `y`, ends the command and quits).
+    fn ask_quit(&mut self) {
+        match (&self.dialog, &self.running) {
+            (Some(Dialog::ConfirmQuit { .. }), _) => self.end_and_quit(),
+            // A connect waiting for its secret runs nothing yet; dropping
+            // the prompt cancels it.
+            (Some(Dialog::Secret(_)), _) | (_, None) => {
+                self.dialog = None;
+                self.quit = true;
+            }
+            (_, Some(running)) => {
+                self.dialog = Some(Dialog::ConfirmQuit {
+                    running: running.clone(),
+                });
+            }
+        }
+    }
+
+    /// Ends every command the engine started (their whole process groups)
+    /// and lets no other start, then quits (§14.6).
+    fn end_and_quit(&mut self) {
+        let ended = self.scope.end();
+        tracing::info!(groups = ended, "quit: ended the running commands");
+        self.dialog = None;
+        self.quit = true;
+    }
+
+    /// `X`: ends the running command's process group; the job then reports
+    /// the command as cancelled.
+    fn cancel_run(&mut self) {
+        let Some(running) = self.running.clone() else {
+            self.notice = Some(info("no command is running".into()));
+            return;
+        };
+        let ended = self.scope.cancel();
+        tracing::info!(groups = ended, "cancel: ended the running command");
+        self.cancelled = ended > 0;
+        self.notice = Some(if ended > 0 {
+            info(format!("cancelling {running}"))
+        } else {
+            error_notice(format!(
+                "{running} has not started a process yet; try again"
+            ))
+        });
+    }
+
     fn not_busy(&mut self) -> bool {
         match &self.busy {
             Some(what) => {
@@ -557,6 +622,13 @@ impl App {
         self.last_command = Some(self.stage_command(stage, &ids));
         let job = Job::Stage { stage, ids };
         self.busy = Some(job.label());
+        if let Job::Stage {
+            stage: Stage::Connect,
+            ids,
+        } = &job
+        {
+            self.running = Some(format!("connect {}", ids.join(", ")));
+        }
         self.notice = None;
         vec![job]
     }
@@ -682,6 +754,9 @@ impl App {
             }
         };
         self.last_command = Some(command);
+        self.running = Some(format!("{} {}", form.pack_id, form.verb));
+        // The Output tab says what runs and how to cancel it.
+        self.lower = Pane::Output;
         let job = Job::Exec {
             pack_id: form.pack_id,
             verb: form.verb,
@@ -778,6 +853,8 @@ impl App {
             }
             JobResult::Stage(report) => {
                 self.busy = None;
+                self.running = None;
+                self.cancelled = false;
                 if report.stage == Stage::Install && report.error.is_none() {
                     self.lower = Pane::Lint;
                 }
@@ -817,7 +894,12 @@ impl App {
                 result,
             } => {
                 self.busy = None;
+                self.running = None;
+                let cancelled = std::mem::take(&mut self.cancelled);
                 self.notice = Some(match &result {
+                    _ if cancelled => error_notice(format!(
+                        "{pack_id} {verb}: cancelled; its process group was ended"
+                    )),
                     Ok(r) if r.exit_code == 0 => info(format!("{pack_id} {verb}: exit 0")),
                     Ok(r) => error_notice(format!("{pack_id} {verb}: exit {}", r.exit_code)),
                     Err(e) => error_text(e),

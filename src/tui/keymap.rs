@@ -68,7 +68,7 @@ fn key_action(app: &App, key: &KeyEvent) -> Option<Action> {
     match &app.dialog {
         // Any key closes the help and error overlays.
         Some(Dialog::Help) | Some(Dialog::Error(_)) => return Some(Action::CloseDialog),
-        Some(Dialog::ConfirmUninstall { .. }) => {
+        Some(Dialog::ConfirmUninstall { .. }) | Some(Dialog::ConfirmQuit { .. }) => {
             return match key.code {
                 KeyCode::Char('y') | KeyCode::Char('Y') => Some(Action::Confirm(true)),
                 KeyCode::Char('n') | KeyCode::Char('N') | KeyCode::Esc => {
@@ -120,6 +120,7 @@ fn key_action(app: &App, key: &KeyEvent) -> Option<Action> {
         KeyCode::Char('a') => Action::ToggleActivate,
         KeyCode::Char('c') => Action::Connect,
         KeyCode::Char('x') => Action::Exec,
+        KeyCode::Char('X') => Action::CancelRun,
         KeyCode::Char('l') => Action::Lint,
         KeyCode::Char('u') => Action::Uninstall,
         KeyCode::Char('r') => Action::Reload,

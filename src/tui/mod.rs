@@ -46,6 +46,12 @@ pub fn run(engine: Engine, config: Config) -> std::io::Result<()> {
     let terminal = terminal::enter()?;
     let mut runner = Runner::new(engine, App::new(config), terminal);
     let result = rt.block_on(runner.run(crossterm::event::EventStream::new()));
+    // However the loop ended, no command it started outlives it (§14.6);
+    // quitting while one runs has already asked.
+    let ended = crate::engine::exec::process::end_all();
+    if ended > 0 {
+        tracing::info!(groups = ended, "ended the commands still running");
+    }
     drop(guard);
     // A command still running is not waited for.
     rt.shutdown_timeout(Duration::from_millis(200));

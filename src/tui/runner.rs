@@ -1,12 +1,15 @@
 //! The event loop. One task `select!`s over terminal events (crossterm's
 //! `EventStream`), a tick, and the channel the workers report on; each
 //! becomes an [`Action`] for `App::update`, whose jobs run on tokio's
-//! blocking pool. Redraws are coalesced: at most one frame every
+//! blocking pool, each inside the app's [`Scope`] (so that quitting or
+//! cancelling ends the commands they started, HCP.md §14.6). Redraws are
+//! coalesced: at most one frame every
 //! [`FRAME`], and only when something changed.
 //!
 //! The same [`Runner`] drives any ratatui backend: tests use `TestBackend`
 //! and [`run_headless`] (or [`Runner::dispatch`] and [`Runner::settle`]).
 
+use crate::engine::exec::process::Scope;
 use crate::engine::ops::Engine;
 use crate::tui::action::Action;
 use crate::tui::app::App;
@@ -67,13 +70,17 @@ fn run_job(engine: &Engine, job: Job, tx: &UnboundedSender<Action>) {
 }
 
 /// Starts the loader thread; it ends when its queue's sender is dropped.
-fn start_loader(engine: Arc<Engine>, tx: UnboundedSender<Action>) -> std::sync::mpsc::Sender<Job> {
+fn start_loader(
+    engine: Arc<Engine>,
+    tx: UnboundedSender<Action>,
+    scope: Scope,
+) -> std::sync::mpsc::Sender<Job> {
     let (heavy, jobs) = std::sync::mpsc::channel::<Job>();
     let spawned = std::thread::Builder::new()
         .name("hcpx-loader".into())
         .spawn(move || {
             for job in jobs {
-                run_job(&engine, job, &tx);
+                scope.run(|| run_job(&engine, job, &tx));
             }
         });
     if let Err(err) = spawned {
@@ -96,7 +103,7 @@ impl<B: Backend> Runner<B> {
         }
         let (tx, rx) = unbounded_channel();
         let engine = Arc::new(engine);
-        let heavy = start_loader(Arc::clone(&engine), tx.clone());
+        let heavy = start_loader(Arc::clone(&engine), tx.clone(), app.scope);
         Runner {
             app,
             terminal,
@@ -159,7 +166,8 @@ impl<B: Backend> Runner<B> {
     fn spawn_blocking(&self, job: Job) {
         let engine = Arc::clone(&self.engine);
         let tx = self.tx.clone();
-        tokio::task::spawn_blocking(move || run_job(&engine, job, &tx));
+        let scope = self.app.scope;
+        tokio::task::spawn_blocking(move || scope.run(|| run_job(&engine, job, &tx)));
     }
 
     /// Draws a frame from the state.

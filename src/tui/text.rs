@@ -1,5 +1,7 @@
 //! Small text helpers for the panes: display-width truncation and padding,
 //! word wrapping, and shell quoting for the equivalent `hcpx` commands.
+//! Pack text is made terminal-safe here with the engine's one function
+//! (HCP.md §14.5, `engine::pack::text`), as the CLI does.
 
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
@@ -8,8 +10,9 @@ pub fn width(s: &str) -> usize {
     UnicodeWidthStr::width(s)
 }
 
-/// `s` cut to at most `max` columns, ending in `…` when cut. Control
-/// characters are shown as `?` so pack text can never move the cursor.
+/// `s` cut to at most `max` columns, ending in `…` when cut. Control and
+/// bidirectional characters are shown as U+FFFD so pack text can never move
+/// the cursor (§14.5).
 pub fn truncate(s: &str, max: usize) -> String {
     let mut out = String::new();
     let mut used = 0;
@@ -35,7 +38,12 @@ pub fn truncate(s: &str, max: usize) -> String {
 }
 
 fn clean(c: char) -> char {
-    if c.is_control() { '?' } else { c }
+    crate::engine::pack::text::terminal_safe_char(c)
+}
+
+/// `s` made terminal-safe (§14.5), for text not cut or wrapped here.
+pub fn safe(s: &str) -> String {
+    crate::engine::pack::text::terminal_safe(s).into_owned()
 }
 
 fn width_clean(s: &str) -> usize {
@@ -207,7 +215,8 @@ mod tests {
     fn truncates_with_an_ellipsis_only_when_cut() {
         assert_eq!(truncate("abcdef", 6), "abcdef");
         assert_eq!(truncate("abcdefg", 6), "abcde…");
-        assert_eq!(truncate("a\u{1b}[2Jb", 10), "a?[2Jb");
+        assert_eq!(truncate("a\u{1b}[2Jb", 10), "a\u{fffd}[2Jb");
+        assert_eq!(wrap("x\u{202e}y z", 10), vec!["x\u{fffd}y z"]);
         assert_eq!(fit("ab", 4), "ab  ");
     }
 

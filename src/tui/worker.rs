@@ -318,8 +318,9 @@ pub fn inspect(engine: &Engine, rows: &[Row]) -> Result<Inspected, Error> {
 fn read_skill(dir: &Path) -> SkillText {
     let path = dir.join("SKILL.md");
     let mut bytes = Vec::new();
-    let read =
-        std::fs::File::open(&path).and_then(|f| f.take(MAX_SKILL_BYTES).read_to_end(&mut bytes));
+    // Never a link's target nor a FIFO that would block the worker (§2.3).
+    let read = crate::engine::lint::files::open_regular(&path)
+        .and_then(|f| f.take(MAX_SKILL_BYTES).read_to_end(&mut bytes));
     if let Err(err) = read {
         return SkillText::Missing(format!("cannot read SKILL.md: {}", err.kind()));
     }

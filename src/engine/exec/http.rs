@@ -3,17 +3,25 @@
 //!
 //! - `url` is relative to the Binding's `base_url` unless it starts with
 //!   `http://` or `https://`. Arg values are percent-encoded in it (every
-//!   byte but `A-Z a-z 0-9 - . _ ~`), so a value is always one path segment
-//!   or one query value.
+//!   byte but `A-Z a-z 0-9 - . _ ~`, so `/` too), so a value is always one
+//!   path segment or one query value; `.` and `..` in the path are `usage`
+//!   errors (§14.4), so a value cannot walk up the API's path.
 //! - `body` is JSON. A string that is exactly `"{name}"` becomes the arg's
 //!   typed value (`5`, `true`, `"text"`); a placeholder inside a longer
 //!   string is replaced by the value's text. It is sent with
 //!   `Content-Type: application/json` unless a header sets another.
 //! - Header values may hold `${NAME}`, replaced by the Binding's material
 //!   (§8.3). Material never appears in an error message.
-//! - The response body is the command's stdout. A status ≥ 400 is a failure
-//!   with exit code 1 (an [`ExecOutcome`], not an `Err`: the command ran);
-//!   a line `hcpx: HTTP <status>` goes to stderr. No response at all
+//! - The response body is the command's stdout (in `Inherit` mode, written
+//!   to the caller's sink as it arrives). A status ≥ 400 is a failure with
+//!   exit code 1 (an [`ExecOutcome`], not an `Err`: the command ran); a line
+//!   `hcpx: HTTP <status>` goes to the outcome's stderr.
+//! - Redirects (301, 302, 303, 307, 308 with a `Location`) are followed only
+//!   within the request's origin: scheme, host and port (§14.4), so no header
+//!   (`Authorization` or `X-Api-Key: ${TOKEN}` alike) reaches another
+//!   server. A redirect elsewhere is not followed: the exec fails with exit
+//!   code 1, an empty stdout and a stderr line
+//!   `hcpx: refused to follow the redirect to <location>: ...`. No response at all
 //!   (connection refused, unknown host, TLS failure) is an `io` error, and
 //!   running past `timeout_ms` a `timeout` error.
 //!
@@ -34,11 +42,18 @@
 //!   text. A `${NAME}` the caller gave no material for is `env_missing`.
 //! - Defects lint rejects (an unknown method, a relative url without
 //!   `base_url`, an invalid url or header name) are `lint_failed`.
-//! - Redirects are followed (at most 10), and `Authorization` is not sent
-//!   across hosts (ureq's default). Proxies come from the usual environment
-//!   variables (ureq's default). Only the first [`Limits::output_bytes`] of
-//!   a captured body are read; the rest is not downloaded.
+//! - At most 10 redirects are followed; an 11th fails like a refused one.
+//!   301, 302 and 303 turn a request other than GET or HEAD into a GET
+//!   without a body; 307 and 308 keep method and body. Every hop sends the
+//!   same headers, and `timeout_ms` covers all hops. A relative `Location`
+//!   is resolved against the current url (no dot-segment removal), a
+//!   fragment dropped. The refused location is shown with any
+//!   `user:password@` hidden (and redacted like all output).
+//! - Proxies come from the usual environment variables (ureq's default).
+//!   Only the first [`Limits::output_bytes`] of a captured body are read;
+//!   the rest is not downloaded.
 
+use super::redact::RedactingWriter;
 use super::{ExecOutcome, ExecRequest, Limits, OutputMode, elapsed_ms, read_capped};
 use crate::engine::error::{Error, ErrorCode};
 use crate::engine::exec::args::{BoundArgs, value_text};
@@ -47,7 +62,7 @@ use crate::engine::pack::manifest::HTTP_METHODS;
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::io::{self, Write};
+use std::io::{self, Read, Write};
 use std::time::{Duration, Instant};
 use ureq::http::{self, HeaderName, HeaderValue};
 
@@ -86,7 +101,15 @@ pub fn build_url(
                         .arg(name)
                         .hint(format!("add `{name}=VALUE` after `--`")));
                 };
-                url.extend(utf8_percent_encode(&value_text(value), URL_VALUE));
+                let text = value_text(value);
+                if text == "." || text == ".." {
+                    return Err(Error::usage(format!(
+                        "`{name}` goes into the url's path and must not be `{text}`"
+                    ))
+                    .arg(name)
+                    .hint("`.` and `..` would change which resource the path names"));
+                }
+                url.extend(utf8_percent_encode(&text, URL_VALUE));
             }
             Piece::Text(t) => url.push_str(t),
             Piece::Material(m) => push_material_text(&mut url, m),
@@ -261,11 +284,24 @@ fn shown_url(url: &str) -> String {
     }
 }
 
-/// Runs an `http` command (§6.4).
+/// Most redirects followed for one request.
+const MAX_REDIRECTS: usize = 10;
+
+/// One request to send: redirects change the url, and may change the method
+/// and drop the body.
+struct Hop {
+    method: http::Method,
+    uri: http::Uri,
+    body: Option<Vec<u8>>,
+}
+
+/// Runs an `http` command (§6.4). In [`OutputMode::Inherit`] the body goes
+/// to `sink`, or is captured when there is none.
 pub(super) fn run(
     req: &ExecRequest<'_>,
     spec: &HttpSpec<'_>,
     limits: &Limits,
+    sink: Option<RedactingWriter<'_, '_>>,
 ) -> Result<ExecOutcome, Error> {
     let method_name = spec.method.to_ascii_uppercase();
     if !HTTP_METHODS.contains(&method_name.as_str()) {
@@ -292,21 +328,7 @@ pub(super) fn run(
             format!("`{shown}` is not a valid url"),
         )
     })?;
-
-    let mut builder = http::Request::builder().method(method).uri(uri);
-    let mut content_type = false;
-    for (name, template) in spec.headers {
-        let header = HeaderName::from_bytes(name.as_bytes()).map_err(|_| {
-            Error::new(
-                ErrorCode::LintFailed,
-                format!("`{name}` is not a valid header name"),
-            )
-        })?;
-        if let Some(value) = render_header(name, template, req.args, req.material)? {
-            content_type |= header == http::header::CONTENT_TYPE;
-            builder = builder.header(header, value);
-        }
-    }
+    let headers = render_headers(spec, req)?;
     let body = spec
         .body
         .and_then(|b| render_body(b, req.args))
@@ -318,71 +340,283 @@ pub(super) fn run(
                 format!("could not encode the request body: {e}"),
             )
         })?;
-    if body.is_some() && !content_type {
-        builder = builder.header(http::header::CONTENT_TYPE, "application/json");
-    }
-
-    let timeout = Duration::from_millis(req.command.timeout_ms);
-    let agent: ureq::Agent = ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .timeout_global(Some(timeout))
-        .user_agent(concat!("hcpx/", env!("CARGO_PKG_VERSION")))
-        .build()
-        .into();
-    let build_error = |_| {
-        Error::new(
-            ErrorCode::LintFailed,
-            format!("the request to `{shown}` cannot be built"),
-        )
-    };
 
     let start = Instant::now();
-    let sent = match body {
-        Some(bytes) => agent.run(builder.body(bytes).map_err(build_error)?),
-        None => agent.run(builder.body(()).map_err(build_error)?),
+    let hop = Hop { method, uri, body };
+    let response = match send_following(hop, &headers, &shown, req.command.timeout_ms)? {
+        Ok(response) => response,
+        Err(refused) => return Ok(outcome(1, start, String::new(), false, refused)),
     };
-    let response = sent.map_err(|e| request_error(e, &shown, req.command.timeout_ms))?;
-
     let status = response.status();
     let failed = status.as_u16() >= 400;
-    let note = failed.then(|| {
+    let note = if failed {
         format!(
             "hcpx: HTTP {} {}\n",
             status.as_u16(),
             status.canonical_reason().unwrap_or("")
         )
         .replace(" \n", "\n")
-    });
+    } else {
+        String::new()
+    };
     let mut reader = response.into_body().into_reader();
     let read_error = |e: io::Error| response_error(&e, &shown, req.command.timeout_ms);
-    let (stdout, truncated) = match req.mode {
-        OutputMode::Capture => {
+    let code = i32::from(failed);
+    match (req.mode, sink) {
+        (OutputMode::Inherit, Some(sink)) => {
+            pass_on(&mut reader, sink, &shown).map_err(|e| match e {
+                Copy::Read(e) => read_error(e),
+                Copy::Write(e) => e,
+            })?;
+            Ok(outcome(code, start, String::new(), false, note))
+        }
+        _ => {
             let captured =
                 read_capped(&mut reader, limits.output_bytes, false).map_err(read_error)?;
-            (captured.text(), captured.truncated)
+            let text = captured.text();
+            Ok(outcome(code, start, text, captured.truncated, note))
         }
-        OutputMode::Inherit => {
-            let mut out = io::stdout().lock();
-            io::copy(&mut reader, &mut out).map_err(read_error)?;
-            let _ = out.flush();
-            if let Some(note) = &note {
-                let _ = io::stderr().lock().write_all(note.as_bytes());
+    }
+}
+
+/// Sends the request, following redirects within its origin (§14.4), all
+/// within `timeout_ms`. The inner `Err` is the `hcpx:` line of a refused
+/// redirect.
+fn send_following(
+    mut hop: Hop,
+    headers: &[(HeaderName, HeaderValue)],
+    shown: &str,
+    timeout_ms: u64,
+) -> Result<Result<http::Response<ureq::Body>, String>, Error> {
+    let timeout = Duration::from_millis(timeout_ms);
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .max_redirects(0)
+        .timeout_global(Some(timeout))
+        .user_agent(concat!("hcpx/", env!("CARGO_PKG_VERSION")))
+        .build()
+        .into();
+    let start = Instant::now();
+    let mut redirects = 0;
+    loop {
+        let left = timeout.saturating_sub(start.elapsed());
+        if left.is_zero() {
+            return Err(timeout_error(shown, timeout_ms));
+        }
+        let response = send(&agent, &hop, headers, left, shown, timeout_ms)?;
+        let Some(location) = redirect_location(&response) else {
+            return Ok(Ok(response));
+        };
+        match follow(&hop.uri, &location) {
+            Ok(_) if redirects >= MAX_REDIRECTS => {
+                return Ok(Err(format!(
+                    "hcpx: more than {MAX_REDIRECTS} redirects; not following the one to {}\n",
+                    shown_url(&location)
+                )));
             }
-            (String::new(), false)
+            Ok(next) => {
+                redirects += 1;
+                hop = redirected(hop, response.status(), next);
+            }
+            Err(why) => {
+                return Ok(Err(format!(
+                    "hcpx: refused to follow the redirect to {}: {why}\n",
+                    shown_url(&location)
+                )));
+            }
         }
+    }
+}
+
+/// Why passing a body on stopped.
+enum Copy {
+    Read(io::Error),
+    Write(Error),
+}
+
+/// Copies a response body to the caller's sink as it arrives.
+fn pass_on(
+    reader: &mut impl Read,
+    mut sink: RedactingWriter<'_, '_>,
+    shown: &str,
+) -> Result<(), Copy> {
+    let write_error = |e: io::Error| {
+        Copy::Write(Error::new(
+            ErrorCode::Io,
+            format!("could not pass on the response from {shown}: {e}"),
+        ))
     };
-    let stderr = match req.mode {
-        OutputMode::Capture => note.unwrap_or_default(),
-        OutputMode::Inherit => String::new(),
-    };
-    Ok(ExecOutcome {
-        exit_code: i32::from(failed),
+    let mut chunk = vec![0u8; 64 * 1024];
+    loop {
+        let n = match reader.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(Copy::Read(e)),
+        };
+        sink.write_all(&chunk[..n]).map_err(write_error)?;
+    }
+    sink.finish().map_err(write_error)
+}
+
+fn outcome(
+    exit_code: i32,
+    start: Instant,
+    stdout: String,
+    truncated: bool,
+    stderr: String,
+) -> ExecOutcome {
+    ExecOutcome {
+        exit_code,
         duration_ms: elapsed_ms(start),
         stdout,
         stderr,
         data: None,
         truncated,
-    })
+        stdout_truncated: truncated,
+        stderr_truncated: false,
+    }
+}
+
+/// The request's headers, rendered once for every hop.
+fn render_headers(
+    spec: &HttpSpec<'_>,
+    req: &ExecRequest<'_>,
+) -> Result<Vec<(HeaderName, HeaderValue)>, Error> {
+    let mut out = Vec::new();
+    for (name, template) in spec.headers {
+        let header = HeaderName::from_bytes(name.as_bytes()).map_err(|_| {
+            Error::new(
+                ErrorCode::LintFailed,
+                format!("`{name}` is not a valid header name"),
+            )
+        })?;
+        if let Some(value) = render_header(name, template, req.args, req.material)? {
+            out.push((header, value));
+        }
+    }
+    Ok(out)
+}
+
+/// Sends one hop with at most `left` of the command's time.
+fn send(
+    agent: &ureq::Agent,
+    hop: &Hop,
+    headers: &[(HeaderName, HeaderValue)],
+    left: Duration,
+    shown: &str,
+    timeout_ms: u64,
+) -> Result<http::Response<ureq::Body>, Error> {
+    let mut builder = http::Request::builder()
+        .method(hop.method.clone())
+        .uri(hop.uri.clone());
+    let mut content_type = false;
+    for (name, value) in headers {
+        content_type |= name == http::header::CONTENT_TYPE;
+        builder = builder.header(name, value.clone());
+    }
+    if hop.body.is_some() && !content_type {
+        builder = builder.header(http::header::CONTENT_TYPE, "application/json");
+    }
+    let build_error = |_| {
+        Error::new(
+            ErrorCode::LintFailed,
+            format!("the request to `{shown}` cannot be built"),
+        )
+    };
+    let sent = match &hop.body {
+        Some(bytes) => {
+            let request = builder.body(bytes.clone()).map_err(build_error)?;
+            agent.run(
+                agent
+                    .configure_request(request)
+                    .timeout_global(Some(left))
+                    .build(),
+            )
+        }
+        None => {
+            let request = builder.body(()).map_err(build_error)?;
+            agent.run(
+                agent
+                    .configure_request(request)
+                    .timeout_global(Some(left))
+                    .build(),
+            )
+        }
+    };
+    sent.map_err(|e| request_error(e, shown, timeout_ms))
+}
+
+/// The `Location` of a redirect response (301, 302, 303, 307, 308).
+fn redirect_location(response: &http::Response<ureq::Body>) -> Option<String> {
+    if !matches!(response.status().as_u16(), 301 | 302 | 303 | 307 | 308) {
+        return None;
+    }
+    let location = response.headers().get(http::header::LOCATION)?;
+    Some(String::from_utf8_lossy(location.as_bytes()).into_owned())
+}
+
+/// Where a redirect from `from` to `location` goes, if it stays within the
+/// origin (§14.4: scheme, host, port); else why it is refused.
+fn follow(from: &http::Uri, location: &str) -> Result<http::Uri, String> {
+    let scheme = from.scheme_str().unwrap_or("http");
+    let authority = from.authority().map_or("", |a| a.as_str());
+    let location = location.split('#').next().unwrap_or_default();
+    let target = if is_absolute(location) {
+        location.to_string()
+    } else if let Some(rest) = location.strip_prefix("//") {
+        format!("{scheme}://{rest}")
+    } else if location.starts_with('/') {
+        format!("{scheme}://{authority}{location}")
+    } else if location.starts_with('?') || location.is_empty() {
+        format!("{scheme}://{authority}{}{location}", from.path())
+    } else {
+        let path = from.path();
+        let dir = &path[..path.rfind('/').map_or(0, |i| i + 1)];
+        let dir = if dir.is_empty() { "/" } else { dir };
+        format!("{scheme}://{authority}{dir}{location}")
+    };
+    let to: http::Uri = target
+        .parse()
+        .map_err(|_| "it is not a valid url".to_string())?;
+    if origin(&to) == origin(from) {
+        Ok(to)
+    } else {
+        Err(format!(
+            "it leaves the origin {scheme}://{authority} (redirects are followed only within one scheme, host and port)"
+        ))
+    }
+}
+
+/// An url's origin: scheme, host (lower-cased) and port (or the scheme's
+/// default).
+fn origin(uri: &http::Uri) -> Option<(String, String, u16)> {
+    let scheme = uri.scheme_str()?.to_ascii_lowercase();
+    let host = uri.host()?.to_ascii_lowercase();
+    let port = uri.port_u16().or(match scheme.as_str() {
+        "http" => Some(80),
+        "https" => Some(443),
+        _ => None,
+    })?;
+    Some((scheme, host, port))
+}
+
+/// The next hop after a redirect: 301, 302 and 303 turn a request other
+/// than GET or HEAD into a GET without a body (what browsers and ureq do);
+/// 307 and 308 keep the method and body.
+fn redirected(hop: Hop, status: http::StatusCode, uri: http::Uri) -> Hop {
+    let keeps = matches!(status.as_u16(), 307 | 308)
+        || hop.method == http::Method::GET
+        || hop.method == http::Method::HEAD;
+    if keeps {
+        Hop { uri, ..hop }
+    } else {
+        Hop {
+            method: http::Method::GET,
+            uri,
+            body: None,
+        }
+    }
 }
 
 fn timeout_error(url: &str, timeout_ms: u64) -> Error {
@@ -571,6 +805,74 @@ mod tests {
         assert!(err.is_some());
         assert!(!shown.contains("zq9"), "{shown}");
         Ok(())
+    }
+
+    #[test]
+    fn dot_segments_in_the_path_are_usage_errors() -> Result<(), Error> {
+        for bad in [".", ".."] {
+            let err = build_url(
+                "/items/{q}",
+                Some("http://h/api"),
+                &args(&[&format!("q={bad}")]),
+            )
+            .err();
+            assert_eq!(err.as_ref().map(|e| e.code), Some(ErrorCode::Usage));
+            assert_eq!(
+                err.as_ref().and_then(|e| field(e, "arg")).as_deref(),
+                Some("q")
+            );
+        }
+        assert_eq!(
+            build_url(
+                "/items/{q}",
+                Some("http://h/api"),
+                &args(&["q=../../admin"])
+            )?,
+            "http://h/api/items/..%2F..%2Fadmin"
+        );
+        assert_eq!(
+            build_url("/items/{q}", Some("http://h/api"), &args(&["q=..."]))?,
+            "http://h/api/items/..."
+        );
+        // In the query a dot is only text.
+        assert_eq!(
+            build_url("/items?q={q}", Some("http://h/api"), &args(&["q=.."]))?,
+            "http://h/api/items?q=.."
+        );
+        Ok(())
+    }
+
+    #[test]
+    fn redirects_stay_within_the_origin() {
+        let from: http::Uri = "http://127.0.0.1:8080/api/v1/items?x=1"
+            .parse()
+            .unwrap_or_default();
+        let to = |loc: &str| follow(&from, loc).map(|u| u.to_string());
+        assert_eq!(to("/other").as_deref(), Ok("http://127.0.0.1:8080/other"));
+        assert_eq!(
+            to("next").as_deref(),
+            Ok("http://127.0.0.1:8080/api/v1/next")
+        );
+        assert_eq!(
+            to("?y=2#frag").as_deref(),
+            Ok("http://127.0.0.1:8080/api/v1/items?y=2")
+        );
+        assert_eq!(
+            to("HTTP://127.0.0.1:8080/x").as_deref(),
+            Ok("http://127.0.0.1:8080/x")
+        );
+        for elsewhere in [
+            "http://127.0.0.1:8081/x",
+            "https://127.0.0.1:8080/x",
+            "http://localhost:8080/x",
+            "//evil.example/x",
+            "http://127.0.0.1/x",
+        ] {
+            assert!(to(elsewhere).is_err(), "{elsewhere}");
+        }
+        let plain: http::Uri = "http://h/x".parse().unwrap_or_default();
+        assert!(follow(&plain, "http://h:80/y").is_ok());
+        assert!(follow(&plain, "http://h:81/y").is_err());
     }
 
     #[test]

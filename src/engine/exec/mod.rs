@@ -20,12 +20,16 @@
 //!   maps its code to the exit code of §10.3 (124 for `timeout`).
 //! - **Output.** In [`OutputMode::Capture`] stdout and stderr are captured
 //!   (as UTF-8, invalid bytes replaced), each up to [`Limits::output_bytes`]
-//!   (8 MiB by default). Past the limit the first bytes are kept, the rest is
-//!   read and thrown away so the command is never blocked on a full pipe, and
-//!   [`ExecOutcome::truncated`] is set. In [`OutputMode::Inherit`] both
-//!   streams go straight to the caller's own (for `hcpx exec` without
-//!   `--json`, §6.7); the outcome's `stdout`/`stderr` are then empty and
-//!   `data` is `None`.
+//!   (8 MiB by default). Past the limit the first bytes are kept (an
+//!   incomplete UTF-8 character at the cut is dropped), the rest is read and
+//!   thrown away so the command is never blocked on a full pipe, and
+//!   [`ExecOutcome::stdout_truncated`] or [`ExecOutcome::stderr_truncated`]
+//!   is set. In [`OutputMode::Inherit`] a `process` command's streams go
+//!   straight to the caller's own (for `hcpx exec` without `--json`, §6.7),
+//!   and an `http` response body goes to the sink the caller passes to
+//!   [`run_to`] (the engine never prints); the outcome's `stdout` is then
+//!   empty, `data` is `None`, and `stderr` holds only the runtime's `hcpx:`
+//!   lines, for the caller to show.
 //! - **`output: json`** (§4). When captured stdout parses as JSON it becomes
 //!   `data`. When it does not (or was truncated), `data` is `None` (`null` in
 //!   the `--json` document), the exit code is left as it is, and one line
@@ -33,13 +37,19 @@
 //!   the command failed and printed nothing on stdout, where a note would
 //!   only be noise.
 //! - **Secrets.** The Binding's material reaches only the process environment
-//!   (`process`) or header values (`http`). It never appears in an error
-//!   message, and the `Debug` form of [`ExecRequest`] shows material names
-//!   only.
+//!   (`process`) or header values (`http`). [`run_to`], which the runtime
+//!   calls, redacts every material value (§14.3, [`redact`]) in captured
+//!   `stdout` and `stderr`, in `data`, in a streamed `http` body and in
+//!   error messages ([`run`] and [`run_with`] return the output as the
+//!   command printed it, for tests of the adapters), and the `Debug` form of
+//!   [`ExecRequest`] shows material names only. A `process` command's output
+//!   in [`OutputMode::Inherit`] is not seen by the runtime, so it is not
+//!   redacted.
 
 pub mod args;
 pub mod http;
 pub mod process;
+pub mod redact;
 
 pub use args::{BoundArgs, bind_args, value_text};
 
@@ -47,7 +57,7 @@ use crate::engine::error::{Error, ErrorCode};
 use crate::engine::pack::manifest::{Adapter, Command, OutputKind};
 use serde::Serialize;
 use std::fmt;
-use std::io::{self, Read};
+use std::io::{self, Read, Write};
 use std::path::Path;
 
 /// Where a command's stdout and stderr go.
@@ -127,24 +137,49 @@ pub struct ExecOutcome {
     /// `http`, 0 below status 400 and 1 from 400 on.
     pub exit_code: i32,
     pub duration_ms: u64,
-    /// Captured stdout (empty in [`OutputMode::Inherit`]).
+    /// Captured stdout (empty in [`OutputMode::Inherit`], but for an `http`
+    /// body run without a sink).
     pub stdout: String,
     /// Captured stderr, plus any `hcpx:` note (see the module docs).
     pub stderr: String,
     /// stdout parsed as JSON, for `output: json` commands.
     pub data: Option<serde_json::Value>,
-    /// Whether stdout or stderr was cut at [`Limits::output_bytes`].
+    /// Whether stdout or stderr was cut at [`Limits::output_bytes`]
+    /// (either of the two flags below).
     pub truncated: bool,
+    /// Whether captured stdout was cut at [`Limits::output_bytes`] (§6.7).
+    pub stdout_truncated: bool,
+    /// Whether captured stderr was cut at [`Limits::output_bytes`] (§6.7).
+    pub stderr_truncated: bool,
 }
 
-/// Runs `req.command` with the default [`Limits`].
+/// Runs `req.command` with the default [`Limits`]. What the command
+/// printed is returned as is: the runtime calls [`run_to`] with the
+/// Binding's [`redact::Redactor`].
 pub fn run(req: &ExecRequest<'_>) -> Result<ExecOutcome, Error> {
     run_with(req, &Limits::default())
 }
 
-/// Runs `req.command` with the given limits. Every error carries the pack_id
-/// and verb_key.
+/// Runs `req.command` with the given limits, without redaction. In
+/// [`OutputMode::Inherit`], an `http` response body is captured as in
+/// [`OutputMode::Capture`] (there is no sink to stream it to): use
+/// [`run_to`] to stream it.
 pub fn run_with(req: &ExecRequest<'_>, limits: &Limits) -> Result<ExecOutcome, Error> {
+    run_to(req, limits, None, &redact::Redactor::default())
+}
+
+/// Runs `req.command` with the given limits; in [`OutputMode::Inherit`], an
+/// `http` response body is written to `sink` as it arrives. Every value
+/// `redactor` knows is hidden in stdout, stderr, `data`, the streamed body
+/// and error messages (§14.3): the runtime passes
+/// [`redact::Redactor::for_material`] of `req.material`. Every error
+/// carries the pack_id and verb_key.
+pub fn run_to(
+    req: &ExecRequest<'_>,
+    limits: &Limits,
+    sink: Option<&mut dyn Write>,
+    redactor: &redact::Redactor,
+) -> Result<ExecOutcome, Error> {
     let result = match &req.command.adapter {
         Adapter::Process { program, argv, env } => process::run(req, program, argv, env, limits),
         Adapter::Http {
@@ -161,6 +196,7 @@ pub fn run_with(req: &ExecRequest<'_>, limits: &Limits) -> Result<ExecOutcome, E
                 body: body.as_ref(),
             },
             limits,
+            sink.map(|sink| redactor.writer(sink)),
         ),
         Adapter::Builtin { op } => Err(Error::new(
             ErrorCode::AdapterUnsupported,
@@ -171,18 +207,43 @@ pub fn run_with(req: &ExecRequest<'_>, limits: &Limits) -> Result<ExecOutcome, E
         }
     };
     let mut outcome = result.map_err(|e| {
-        e.pack(req.pack_id.to_string())
+        redactor
+            .error(e)
+            .pack(req.pack_id.to_string())
             .verb(req.command.key.clone())
     })?;
-    if req.command.output == OutputKind::Json && req.mode == OutputMode::Capture {
+    redact_stream(redactor, &mut outcome.stderr, outcome.stderr_truncated);
+    // In Inherit mode stdout is captured only for an `http` body without a
+    // sink.
+    let captured = req.mode == OutputMode::Capture || !outcome.stdout.is_empty();
+    if req.command.output == OutputKind::Json && captured {
         parse_data(&mut outcome);
+    }
+    redact_stream(redactor, &mut outcome.stdout, outcome.stdout_truncated);
+    if let Some(data) = outcome.data.as_mut()
+        && redactor.value(data)
+        && redactor.leaks_through_json(&outcome.stdout)
+    {
+        // An escape the text forms do not know: show the redacted data.
+        outcome.stdout = serde_json::to_string(data).unwrap_or_default();
+        outcome.stdout.push('\n');
     }
     Ok(outcome)
 }
 
+/// Redacts one captured stream; one cut at the cap may end with part of a
+/// value.
+fn redact_stream(redactor: &redact::Redactor, text: &mut String, cut: bool) {
+    if cut {
+        redactor.cut_text(text);
+    } else {
+        redactor.text(text);
+    }
+}
+
 /// Fills `data` from stdout, or explains in stderr why it could not.
 fn parse_data(outcome: &mut ExecOutcome) {
-    let note = if outcome.truncated {
+    let note = if outcome.stdout_truncated {
         Some("stdout was cut at the output limit, so it is not parsed as JSON".to_string())
     } else {
         match serde_json::from_str(&outcome.stdout) {
@@ -277,9 +338,35 @@ pub(crate) struct Captured {
 }
 
 impl Captured {
+    /// The bytes as UTF-8 (invalid bytes replaced). When the stream was cut,
+    /// an incomplete character at the cut is dropped.
     pub(crate) fn text(&self) -> String {
-        String::from_utf8_lossy(&self.bytes).into_owned()
+        let bytes = if self.truncated {
+            &self.bytes[..complete_utf8_len(&self.bytes)]
+        } else {
+            &self.bytes[..]
+        };
+        String::from_utf8_lossy(bytes).into_owned()
     }
+}
+
+/// The length of `bytes` without an incomplete UTF-8 sequence at its end.
+fn complete_utf8_len(bytes: &[u8]) -> usize {
+    let len = bytes.len();
+    for back in 1..=len.min(3) {
+        let b = bytes[len - back];
+        if b & 0xC0 == 0x80 {
+            continue; // a continuation byte: look further back
+        }
+        let needed = match b {
+            0xC0..=0xDF => 2,
+            0xE0..=0xEF => 3,
+            0xF0..=0xF7 => 4,
+            _ => 1,
+        };
+        return if needed > back { len - back } else { len };
+    }
+    len
 }
 
 /// Reads `reader` to its end keeping at most `limit` bytes. With `drain`,
@@ -345,6 +432,8 @@ mod tests {
             stderr: stderr.into(),
             data: None,
             truncated: false,
+            stdout_truncated: false,
+            stderr_truncated: false,
         }
     }
 
@@ -377,7 +466,7 @@ mod tests {
         assert_eq!(o.stderr, "boom\n");
 
         let mut o = outcome(0, "[1,", "");
-        o.truncated = true;
+        o.stdout_truncated = true;
         parse_data(&mut o);
         assert!(o.stderr.contains("cut at the output limit"));
     }

@@ -31,6 +31,24 @@
 //!   (`setsid`) is out of reach: if it keeps the pipes open past the timeout,
 //!   the exec still fails as a timeout and the reader threads end whenever
 //!   it closes them.
+//!
+//! **Interruption** (§14.6). Every group [`run`] starts is on a registry
+//! from its spawn until [`run`] returns; the front-ends, which handle the
+//! signals (the engine catches none), end them all with [`interrupt`] or
+//! [`end_all`], or those started inside one [`Scope`] (the TUI's jobs) with
+//! [`Scope::cancel`] or [`Scope::end`]. So that no signal is lost:
+//! - a group is spawned and registered under one lock, so a kill that comes
+//!   during a spawn waits for the registration and then kills it;
+//! - after [`end_all`] (or an [`interrupt`] that ended groups) nothing more
+//!   is started: a later spawn fails (likewise in a scope after
+//!   [`Scope::end`]);
+//! - the leader is reaped only once its group is off the registry: until
+//!   then it is at least a zombie, whose pid cannot be handed to another
+//!   process, so a kill never reaches a group that is not ours;
+//! - a command that shares the terminal ([`OutputMode::Inherit`], `hcpx exec`
+//!   without `--json`) is handed the signal instead, as if it had come from
+//!   the terminal; whatever is left of its group when the leader exits is
+//!   killed then. A second signal kills the group at once.
 
 use super::{
     Captured, ExecOutcome, ExecRequest, Limits, NotRunnable, OutputMode, elapsed_ms, read_capped,
@@ -39,13 +57,16 @@ use crate::engine::error::{Error, ErrorCode};
 use crate::engine::exec::args::{BoundArgs, value_text};
 use crate::engine::pack::grammar::{self, Piece, template_pieces};
 use rustix::process::{Pid, Signal, kill_process_group};
+use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::ffi::OsStr;
 use std::io;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Component, Path, PathBuf};
 use std::process::{Child, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -196,31 +217,29 @@ pub(super) fn run(
     };
     cmd.stdout(out).stderr(err);
 
-    // Catching the signals before the spawn also gives the command their
-    // default dispositions, even where hcpx itself started with them ignored.
-    let signals = (req.mode == OutputMode::Inherit)
-        .then(SignalForwarder::catch)
-        .flatten();
     let start = Instant::now();
-    let mut child = cmd.spawn().map_err(|e| spawn_error(program, &e))?;
-    let group = Pid::from_child(&child);
-    let _forwarder = signals.and_then(|signals| SignalForwarder::start(signals, group));
+    // The waiter reaps the leader once `registration` is dropped.
+    let (release, released) = mpsc::channel();
+    let (mut child, registration) = spawn_registered(&mut cmd, program, req.mode, release)?;
+    let group = registration.group;
     let (tx, rx) = mpsc::channel();
     let (child_tx, child_rx) = mpsc::channel();
     // Threads are started before the waiter is handed the child, so that if
     // one cannot be started the child is still ours to kill and reap.
-    let started = start_watchers(&mut child, &tx, child_rx, limits.output_bytes)
+    let started = start_watchers(&mut child, &tx, child_rx, released, limits.output_bytes)
         .map_err(|e| thread_error(&e));
     let mut pending = match started {
         Ok(readers) => readers + 1,
         Err(e) => {
             kill_group(group);
+            drop(registration);
             let _ = child.wait();
             return Err(e);
         }
     };
     if let Err(mpsc::SendError(mut child)) = child_tx.send(child) {
         kill_group(group);
+        drop(registration);
         let _ = child.wait();
         return Err(Error::new(
             ErrorCode::Io,
@@ -261,8 +280,9 @@ pub(super) fn run(
 
     if timed_out {
         kill_group(group);
-        // Reap the leader so no zombie is left behind; the readers end by
-        // themselves once every member of the group is gone.
+        // Wait for the leader to die, so that the waiter reaps it as soon as
+        // the group is off the registry and no zombie is left behind; the
+        // readers end by themselves once every member of the group is gone.
         let reap_by = Instant::now() + REAP_GRACE;
         while status.is_none() {
             let left = reap_by.saturating_duration_since(Instant::now());
@@ -316,6 +336,8 @@ pub(super) fn run(
         stderr: stderr.text(),
         data: None,
         truncated: stdout.truncated || stderr.truncated,
+        stdout_truncated: stdout.truncated,
+        stderr_truncated: stderr.truncated,
     })
 }
 
@@ -326,6 +348,7 @@ fn start_watchers(
     child: &mut Child,
     tx: &mpsc::Sender<Event>,
     child_rx: mpsc::Receiver<Child>,
+    released: mpsc::Receiver<()>,
     limit: usize,
 ) -> io::Result<usize> {
     let waiter_tx = tx.clone();
@@ -333,7 +356,11 @@ fn start_watchers(
         .name("hcpx-exec-wait".into())
         .spawn(move || {
             if let Ok(mut child) = child_rx.recv() {
-                let _ = waiter_tx.send(Event::Exited(child.wait()));
+                let _ = waiter_tx.send(Event::Exited(wait_unreaped(&child)));
+                // Reap only once the group is off the registry (its sender
+                // is dropped with the registration).
+                let _ = released.recv();
+                let _ = child.wait();
             }
         })?;
     let mut readers = 0;
@@ -354,51 +381,6 @@ fn start_watchers(
     Ok(readers)
 }
 
-/// Passes terminal signals on to the command's process group while it runs
-/// in [`OutputMode::Inherit`]: the command has its own group (so a timeout
-/// can kill all of it), so Ctrl-C at the terminal reaches only hcpx, which
-/// then forwards SIGINT (and SIGTERM, SIGHUP, SIGQUIT) to the command.
-struct SignalForwarder {
-    handle: signal_hook::iterator::Handle,
-    thread: Option<thread::JoinHandle<()>>,
-}
-
-impl SignalForwarder {
-    fn catch() -> Option<signal_hook::iterator::Signals> {
-        use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
-        signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP, SIGQUIT]).ok()
-    }
-
-    fn start(mut signals: signal_hook::iterator::Signals, group: Pid) -> Option<SignalForwarder> {
-        let handle = signals.handle();
-        let thread = thread::Builder::new()
-            .name("hcpx-exec-signals".into())
-            .spawn(move || {
-                for raw in signals.forever() {
-                    if let Some(signal) = Signal::from_named_raw(raw)
-                        && group.as_raw_nonzero().get() > 1
-                    {
-                        let _ = kill_process_group(group, signal);
-                    }
-                }
-            })
-            .ok()?;
-        Some(SignalForwarder {
-            handle,
-            thread: Some(thread),
-        })
-    }
-}
-
-impl Drop for SignalForwarder {
-    fn drop(&mut self) {
-        self.handle.close();
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
-    }
-}
-
 /// The exit code of a finished process: its own, or 128 + the signal that
 /// killed it.
 fn exit_code(status: ExitStatus) -> i32 {
@@ -414,6 +396,226 @@ fn kill_group(group: Pid) {
     if group.as_raw_nonzero().get() > 1 {
         let _ = kill_process_group(group, Signal::KILL);
     }
+}
+
+/// Waits until the child has exited, leaving it unreaped (a zombie) so its
+/// pid, and so its group id, stay taken until [`Child::wait`] reaps it.
+fn wait_unreaped(child: &Child) -> io::Result<ExitStatus> {
+    use rustix::process::{WaitId, WaitIdOptions, waitid};
+    let pid = Pid::from_child(child);
+    loop {
+        match waitid(
+            WaitId::Pid(pid),
+            WaitIdOptions::EXITED | WaitIdOptions::NOWAIT,
+        ) {
+            Ok(Some(status)) => {
+                let raw = match (status.exit_status(), status.terminating_signal()) {
+                    (Some(code), _) => (code & 0xff) << 8,
+                    (None, Some(signal)) => signal & 0x7f,
+                    (None, None) => continue,
+                };
+                return Ok(ExitStatus::from_raw(raw));
+            }
+            Ok(None) | Err(rustix::io::Errno::INTR) => continue,
+            Err(e) => return Err(e.into()),
+        }
+    }
+}
+
+/// The process groups [`run`] started and has not finished with (§14.6).
+struct Registry {
+    /// Set by [`end_all`]: nothing more is started.
+    closed: bool,
+    /// Scopes [`Scope::end`] ended: nothing more is started in them.
+    ended_scopes: Vec<u64>,
+    groups: Vec<Started>,
+}
+
+struct Started {
+    group: Pid,
+    /// The [`Scope`] it was started in (0: none).
+    scope: u64,
+    mode: OutputMode,
+    /// The signal an [`interrupt`] handed to a command sharing the
+    /// terminal: what is left of its group is killed when it is taken off.
+    signalled: bool,
+}
+
+static REGISTRY: Mutex<Registry> = Mutex::new(Registry {
+    closed: false,
+    ended_scopes: Vec::new(),
+    groups: Vec::new(),
+});
+
+static NEXT_SCOPE: AtomicU64 = AtomicU64::new(1);
+
+thread_local! {
+    /// The scope of the commands this thread starts (0: none).
+    static SCOPE: Cell<u64> = const { Cell::new(0) };
+}
+
+/// The commands started on threads inside [`Scope::run`], which can be
+/// ended together without touching any other caller's: the TUI runs its
+/// jobs in one, and cancels or ends what they started (§14.6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Scope(u64);
+
+impl Scope {
+    /// A new scope, different from every other.
+    pub fn new() -> Scope {
+        Scope(NEXT_SCOPE.fetch_add(1, Ordering::Relaxed))
+    }
+
+    /// Runs `f`; the commands it starts on this thread belong to the scope.
+    pub fn run<T>(self, f: impl FnOnce() -> T) -> T {
+        /// Puts the outer scope back, also if `f` panics.
+        struct Restore(u64);
+        impl Drop for Restore {
+            fn drop(&mut self) {
+                SCOPE.with(|s| s.set(self.0));
+            }
+        }
+        let _restore = Restore(SCOPE.with(|s| s.replace(self.0)));
+        f()
+    }
+
+    /// Kills (SIGKILL) the group of every command of the scope still
+    /// running; later ones may start. Returns how many groups.
+    pub fn cancel(self) -> usize {
+        kill_registered(&registry(), |g| g.scope == self.0)
+    }
+
+    /// As [`Scope::cancel`], and no command starts in the scope any more.
+    pub fn end(self) -> usize {
+        let mut registry = registry();
+        registry.ended_scopes.push(self.0);
+        kill_registered(&registry, |g| g.scope == self.0)
+    }
+}
+
+impl Default for Scope {
+    fn default() -> Self {
+        Scope::new()
+    }
+}
+
+fn registry() -> MutexGuard<'static, Registry> {
+    REGISTRY.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// A group on the registry. Dropping it takes the group off (killing what is
+/// left of it if a signal was handed to it), then lets the waiter reap the
+/// leader.
+struct Registration {
+    group: Pid,
+    _release: mpsc::Sender<()>,
+}
+
+impl Drop for Registration {
+    fn drop(&mut self) {
+        let mut registry = registry();
+        if let Some(at) = registry.groups.iter().position(|g| g.group == self.group)
+            && registry.groups.remove(at).signalled
+        {
+            kill_group(self.group);
+        }
+    }
+}
+
+/// Spawns `cmd` (which starts a process group of its own) and registers the
+/// group, under the registry's lock.
+fn spawn_registered(
+    cmd: &mut std::process::Command,
+    program: &str,
+    mode: OutputMode,
+    release: mpsc::Sender<()>,
+) -> Result<(Child, Registration), Error> {
+    let scope = SCOPE.with(Cell::get);
+    let mut registry = registry();
+    if registry.closed || registry.ended_scopes.contains(&scope) {
+        return Err(Error::new(
+            ErrorCode::Io,
+            format!("`{program}` was not started: hcpx is stopping"),
+        ));
+    }
+    let child = cmd.spawn().map_err(|e| spawn_error(program, &e))?;
+    let group = Pid::from_child(&child);
+    registry.groups.push(Started {
+        group,
+        scope,
+        mode,
+        signalled: false,
+    });
+    Ok((
+        child,
+        Registration {
+            group,
+            _release: release,
+        },
+    ))
+}
+
+/// What [`interrupt`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Interruption {
+    /// A command shares the terminal: it was handed the signal (as if it
+    /// came from the terminal) and decides when it ends; whatever is left
+    /// of its group is killed when it does. The caller waits for the exec
+    /// to return, then exits 128 + the signal. A second signal ends it.
+    Forwarded,
+    /// Every running command's group was killed (SIGKILL) and nothing more
+    /// will start: the caller exits 128 + the signal now.
+    Ended,
+}
+
+/// For a front-end's signal handler, on SIGINT, SIGTERM, SIGHUP or SIGQUIT
+/// (§14.6): a command sharing the terminal ([`OutputMode::Inherit`]) is
+/// handed the first signal; otherwise, and on a second signal, as
+/// [`end_all`], after calling `before_end` (so the front-end can hold its
+/// output back before the commands it waits on are seen to end). `signal`
+/// is a raw signal number.
+pub fn interrupt(signal: i32, before_end: impl FnOnce()) -> Interruption {
+    let mut registry = registry();
+    let signal = Signal::from_named_raw(signal).unwrap_or(Signal::TERM);
+    let mut forwarded = false;
+    // A second signal does not wait for the command any more.
+    for started in registry
+        .groups
+        .iter_mut()
+        .filter(|g| g.mode == OutputMode::Inherit && !g.signalled)
+    {
+        started.signalled = true;
+        forwarded = true;
+        if started.group.as_raw_nonzero().get() > 1 {
+            let _ = kill_process_group(started.group, signal);
+        }
+    }
+    if forwarded {
+        return Interruption::Forwarded;
+    }
+    before_end();
+    end_locked(&mut registry);
+    Interruption::Ended
+}
+
+/// Kills (SIGKILL) the group of every command still running and lets no
+/// other start: for a front-end about to exit. Returns how many groups.
+pub fn end_all() -> usize {
+    end_locked(&mut registry())
+}
+
+fn end_locked(registry: &mut Registry) -> usize {
+    registry.closed = true;
+    kill_registered(registry, |_| true)
+}
+
+fn kill_registered(registry: &Registry, which: impl Fn(&Started) -> bool) -> usize {
+    let mut killed = 0;
+    for started in registry.groups.iter().filter(|g| which(g)) {
+        kill_group(started.group);
+        killed += 1;
+    }
+    killed
 }
 
 fn spawn_error(program: &str, e: &io::Error) -> Error {
@@ -550,6 +752,110 @@ mod tests {
                 "{bad}: {err:?}"
             );
         }
+    }
+
+    /// Runs `sh -c SCRIPT` (in capture mode) on a thread, in `scope`.
+    fn run_sh(
+        scope: Scope,
+        script: &str,
+    ) -> thread::JoinHandle<Result<ExecOutcome, crate::engine::error::Error>> {
+        use crate::engine::pack::manifest::{Adapter, Command, Effect, OutputKind};
+        let command = Command {
+            key: "t".into(),
+            summary: "t".into(),
+            effect: Effect::Read,
+            args: vec![],
+            adapter: Adapter::Process {
+                program: "sh".into(),
+                argv: vec!["-c".into(), script.into()],
+                env: BTreeMap::new(),
+            },
+            timeout_ms: 600_000,
+            output: OutputKind::Text,
+        };
+        thread::spawn(move || {
+            let args = BoundArgs::new();
+            let req = ExecRequest {
+                pack_id: "acme.t",
+                pack_dir: Path::new("/"),
+                command: &command,
+                args: &args,
+                material: &[],
+                base_url: None,
+                mode: OutputMode::Capture,
+            };
+            scope.run(|| super::super::run(&req))
+        })
+    }
+
+    fn pid_in(path: &Path) -> Pid {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let pid = std::fs::read_to_string(path)
+                .ok()
+                .and_then(|t| t.trim().parse::<i32>().ok())
+                .and_then(Pid::from_raw);
+            match pid {
+                Some(pid) => return pid,
+                None if Instant::now() > deadline => panic!("no pid in {}", path.display()),
+                None => thread::sleep(Duration::from_millis(20)),
+            }
+        }
+    }
+
+    /// Exists and is not a zombie.
+    fn running(pid: Pid) -> bool {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", pid.as_raw_nonzero()));
+        stat.is_ok_and(|s| {
+            s.rsplit_once(") ")
+                .is_some_and(|(_, r)| !r.starts_with('Z'))
+        })
+    }
+
+    #[test]
+    fn a_scope_cancels_only_its_own_commands_and_an_ended_scope_starts_none()
+    -> Result<(), Box<dyn std::error::Error>> {
+        let dir = tempfile::tempdir()?;
+        let (mine, other) = (Scope::new(), Scope::new());
+        let script = |name: &str| {
+            let path = dir.path().join(name);
+            let sh = format!(
+                "sleep 1000 & echo $! > {0}.tmp; mv {0}.tmp {0}; wait",
+                path.display()
+            );
+            (path, sh)
+        };
+        let (mine_pid, sh) = script("mine");
+        let mine_run = run_sh(mine, &sh);
+        let (other_pid, sh) = script("other");
+        let other_run = run_sh(other, &sh);
+        let (mine_pid, other_pid) = (pid_in(&mine_pid), pid_in(&other_pid));
+
+        assert_eq!(mine.cancel(), 1);
+        let outcome = mine_run.join().map_err(|_| "panicked")??;
+        assert_eq!(outcome.exit_code, 128 + 9);
+        // The grandchild was killed with its group (it may linger as a
+        // zombie until its new parent reaps it).
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while running(mine_pid) {
+            assert!(Instant::now() < deadline, "the grandchild survived");
+            thread::sleep(Duration::from_millis(20));
+        }
+        assert!(running(other_pid));
+
+        // Cancelled, the scope still starts commands; ended, it does not.
+        let done = run_sh(mine, "true").join().map_err(|_| "panicked")??;
+        assert_eq!(done.exit_code, 0);
+        assert_eq!(mine.end(), 0);
+        let refused = run_sh(mine, "true").join().map_err(|_| "panicked")?;
+        let err = refused.err().ok_or("an ended scope started a command")?;
+        assert!(err.message.contains("hcpx is stopping"), "{}", err.message);
+
+        // The other scope's command ran on; `end` stops it too.
+        assert_eq!(other.end(), 1);
+        let outcome = other_run.join().map_err(|_| "panicked")??;
+        assert_eq!(outcome.exit_code, 128 + 9);
+        Ok(())
     }
 
     #[test]

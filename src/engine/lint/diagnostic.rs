@@ -63,6 +63,7 @@ rules! {
     ManifestPlane => "manifest.plane", Error;
     ManifestRequires => "manifest.requires", Error;
     ManifestUnknownKey => "manifest.unknown-key", Warning;
+    ManifestText => "manifest.text", Error;
     BindingKind => "binding.kind", Error;
     BindingEnv => "binding.env", Error;
     BindingSecret => "binding.secret", Error;
@@ -196,7 +197,7 @@ mod tests {
             );
             assert!(!name.is_empty());
         }
-        assert_eq!(Rule::ALL.len(), 41);
+        assert_eq!(Rule::ALL.len(), 42);
     }
 
     #[test]

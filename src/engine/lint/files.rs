@@ -151,6 +151,29 @@ pub fn printable(text: &str) -> String {
         .collect()
 }
 
+/// Opens `path` for reading only if it is a regular file: a link is not
+/// followed (`O_NOFOLLOW`), a FIFO does not make the open wait for a writer
+/// (`O_NONBLOCK`), and the opened file is checked again, so a file swapped
+/// for a pipe or a device after a `stat` is still refused. Read it with
+/// `take` to bound what is read.
+pub fn open_regular(path: &Path) -> std::io::Result<File> {
+    use rustix::fs::OFlags;
+    use std::os::unix::fs::OpenOptionsExt;
+    let flags = (OFlags::NOFOLLOW | OFlags::NONBLOCK).bits();
+    let file = fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(i32::try_from(flags).unwrap_or(0))
+        .open(path)?;
+    if file.metadata()?.is_file() {
+        Ok(file)
+    } else {
+        Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file",
+        ))
+    }
+}
+
 /// How one of the pack's own files (manifest, Skill) could be read.
 pub enum RootFile {
     Missing,
@@ -206,7 +229,7 @@ pub fn read_root_file(
         return too_large(out, format!("{} bytes", meta.len()));
     }
     let mut bytes = Vec::new();
-    let read = File::open(&path).and_then(|f| f.take(limit + 1).read_to_end(&mut bytes));
+    let read = open_regular(&path).and_then(|f| f.take(limit + 1).read_to_end(&mut bytes));
     match read {
         // The file grew between the check and the read.
         Ok(_) if bytes.len() as u64 > limit => too_large(out, "larger".into()),

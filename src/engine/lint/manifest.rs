@@ -48,7 +48,10 @@ pub fn check(doc: &Node, ctx: &Context<'_>, out: &mut Vec<Diagnostic>) -> Manife
         f: Findings::new(ctx.file, out),
         ctx,
     };
-    checker.manifest(doc)
+    let manifest = checker.manifest(doc);
+    use crate::engine::lint::text;
+    text::check(doc, text::Source::Manifest, &mut checker.f, &|p| p);
+    manifest
 }
 
 struct Checker<'a, 'c> {
@@ -661,6 +664,18 @@ impl Checker<'_, '_> {
                         Rule::CommandTimeout,
                         t.pos,
                         format!("`timeout_ms` must be 1 to 600,000, found {ms}"),
+                    );
+                }
+                // An integer past i64 (e.g. 10^29) reads as a whole float:
+                // it is out of range, not of the wrong type.
+                Value::Float(f) if f.is_finite() && f.fract() == 0.0 && f.abs() >= 9.2e18 => {
+                    self.report(
+                        Rule::CommandTimeout,
+                        t.pos,
+                        format!(
+                            "`timeout_ms` must be 1 to 600,000, found {}",
+                            t.scalar_text()
+                        ),
                     );
                 }
                 _ => self.wrong_type("timeout_ms", t, "an integer"),

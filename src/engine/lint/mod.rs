@@ -6,6 +6,7 @@ pub mod diagnostic;
 pub mod files;
 pub mod manifest;
 pub mod skill;
+pub mod text;
 
 use crate::engine::lint::diagnostic::{Diagnostic, Position, Rule};
 use crate::engine::pack::document;
@@ -164,6 +165,9 @@ fn check_pack(root: &Path, options: LintOptions, out: &mut Vec<Diagnostic>) -> O
                 pos: Some(text_position(&bytes, err.valid_up_to())),
             })
             .and_then(|text| {
+                // A UTF-8 byte order mark is accepted in both formats (as
+                // in SKILL.md); serde_json alone would refuse it.
+                let text = text.strip_prefix('\u{feff}').unwrap_or(text);
                 if file == MANIFEST_JSON {
                     document::parse_json(text)
                 } else {

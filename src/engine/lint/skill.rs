@@ -56,11 +56,13 @@ pub fn check(bytes: &[u8], keys: &[&str], out: &mut Vec<Diagnostic>) {
             );
         }
         Ok(doc) => {
+            use crate::engine::lint::text;
+            text::check(&doc, text::Source::SkillFrontmatter, &mut f, &shift);
             let fence = Position { line: 1, column: 1 };
             field(&mut f, &doc, "name", Rule::SkillName, fence, &shift, |s| {
                 grammar::is_skill_name(s).then_some(()).ok_or_else(|| {
                     format!(
-                        "`name` `{}` must be 1 to 64 characters of a-z, 0-9 and `-`",
+                        "`name` `{}` must be 1 to 64 characters: words of a-z and 0-9 joined by single hyphens (no leading, trailing or double `-`)",
                         printable(s)
                     )
                 })

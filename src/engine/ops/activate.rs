@@ -2,13 +2,20 @@
 //! records the pack for the session and copies its `SKILL.md` byte for byte
 //! to `<store>/skills/<pack_id>/SKILL.md`; deactivation removes the copy and
 //! drops both activation and connection (§11.1 rule 4).
+//!
+//! Steps that go together (HCP.md §14.7): activation writes the Skill copy
+//! first and records the activation last; deactivation moves the copy aside
+//! first, records the state, and only then deletes the copy. A step that
+//! fails undoes the ones before it (the transaction's undo log), so no Skill
+//! copy outlives a failed activation and no activation outlives a missing
+//! copy. A crash between two steps leaves an inconsistency `doctor` names.
 
 use super::{Engine, not_found, not_installed};
 use crate::engine::error::{Error, ErrorCode, Result};
 use crate::engine::pack::grammar;
 use crate::engine::pack::id::PackId;
 use crate::engine::store::snapshot::lint_installed;
-use crate::engine::store::{Transaction, create_dir};
+use crate::engine::store::{Transaction, step};
 use serde::Serialize;
 use std::fs;
 
@@ -45,12 +52,15 @@ impl Engine {
         let mut done = Vec::new();
         let mut failure = None;
         for id in pack_ids {
+            let mark = tx.mark();
             match one(self, &mut tx, id) {
                 Ok(changed) => done.push(Toggle {
                     pack_id: id.clone(),
                     changed,
                 }),
                 Err(err) => {
+                    // Undo this pack's steps; the ones before it stay.
+                    tx.rollback_to(mark);
                     failure = Some(err);
                     break;
                 }
@@ -78,9 +88,9 @@ impl Engine {
                 report.path
             )));
         }
-        let changed = tx.state.activate(&id);
         copy_skill(tx, &id)?;
-        Ok(changed)
+        step("activate.after_copy")?;
+        Ok(tx.state.activate(&id))
     }
 
     fn deactivate_one(&self, tx: &mut Transaction<'_>, pack_id: &str) -> Result<bool> {
@@ -93,9 +103,9 @@ impl Engine {
         if !known {
             return Err(self.unknown_or_not_installed(pack_id));
         }
-        let changed = tx.state.deactivate(&id);
         remove_skill(tx, &id)?;
-        Ok(changed)
+        step("deactivate.after_skill")?;
+        Ok(tx.state.deactivate(&id))
     }
 
     /// `not_installed` for a catalog pack, else `not_found`.
@@ -110,21 +120,27 @@ impl Engine {
     }
 }
 
-/// Copies the installed pack's `SKILL.md` into `skills/<pack_id>/` (§5.4).
-pub fn copy_skill(tx: &Transaction<'_>, pack_id: &PackId) -> Result<()> {
-    let store = tx.store();
-    let from = store.pack_dir(pack_id).join("SKILL.md");
+/// Copies the installed pack's `SKILL.md` into `skills/<pack_id>/` (§5.4),
+/// recording how to undo it.
+pub fn copy_skill(tx: &mut Transaction<'_>, pack_id: &PackId) -> Result<()> {
+    let from = tx.store().pack_dir(pack_id).join("SKILL.md");
     let bytes = fs::read(&from).map_err(|err| Error::io("cannot read", &from, &err))?;
-    create_dir(&store.skill_dir(pack_id))?;
-    tx.write_file(&store.skill_path(pack_id), &bytes, 0o644)
+    write_skill(tx, pack_id, &bytes)
 }
 
-/// Removes `skills/<pack_id>/` (§5.4).
-pub fn remove_skill(tx: &Transaction<'_>, pack_id: &PackId) -> Result<()> {
-    let dir = tx.store().skill_dir(pack_id);
-    match fs::remove_dir_all(&dir) {
-        Ok(()) => Ok(()),
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(()),
-        Err(err) => Err(Error::io("cannot remove", &dir, &err)),
+/// Writes `bytes` as the Skill copy of `pack_id`, recording how to undo it.
+pub fn write_skill(tx: &mut Transaction<'_>, pack_id: &PackId, bytes: &[u8]) -> Result<()> {
+    let to = tx.store().skill_path(pack_id);
+    if let Some(dir) = to.parent() {
+        tx.create_dir(dir)?;
     }
+    step("skill.write")?;
+    tx.replace_file(&to, bytes, 0o644)
+}
+
+/// Removes `skills/<pack_id>/` (§5.4): moved aside now (undone if the
+/// change fails), deleted when the change is over.
+pub fn remove_skill(tx: &mut Transaction<'_>, pack_id: &PackId) -> Result<()> {
+    let dir = tx.store().skill_dir(pack_id);
+    tx.move_aside(&dir).map(|_| ())
 }

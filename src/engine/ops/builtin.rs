@@ -92,6 +92,8 @@ impl Engine {
             stderr: String::new(),
             data: Some(doc),
             truncated: false,
+            stdout_truncated: false,
+            stderr_truncated: false,
         }
     }
 }

@@ -4,6 +4,9 @@
 //! `env` variables, or the secret from the caller); (5) the probe runs, if
 //! any, and a failure leaves nothing recorded; (6) the pack is added to
 //! `connected` (and a secret stored with mode 0600).
+//!
+//! Step (6) goes together (HCP.md §14.7): when the state cannot be written,
+//! the secret is put back as it was.
 
 use super::Engine;
 use super::exec::{env_material, env_missing, redact};
@@ -175,7 +178,7 @@ impl Engine {
             .pack(pack_id));
         }
         if let Some(secret) = &secret {
-            tx.write_file(&self.store().secret_path(&id), secret.as_bytes(), 0o600)?;
+            tx.replace_file(&self.store().secret_path(&id), secret.as_bytes(), 0o600)?;
         }
         let changed = tx.state.connect(&id);
         tx.commit()?;

@@ -1,15 +1,25 @@
 //! `doctor`: checks the store (layout, permissions, state, config, lock),
 //! the catalogs, and the programs installed packs need on PATH, and says
-//! what to fix. Reads only; never repairs anything by itself.
+//! what to fix. [`run`] reads only; [`fix`] (`doctor --fix`) repairs, under
+//! the store lock, what a change killed half way left behind (HCP.md §14.7):
+//! see [`consistency`].
 
+use super::activate::copy_skill;
+use crate::engine::error::Result;
 use crate::engine::exec::process::find_on_path;
 use crate::engine::ops::Engine;
+use crate::engine::pack::grammar;
+use crate::engine::pack::id::PackId;
 use crate::engine::pack::manifest::Adapter;
-use crate::engine::store::config;
+use crate::engine::policy::grants;
 use crate::engine::store::snapshot::lint_installed;
+use crate::engine::store::state::State;
+use crate::engine::store::{Store, Transaction, config};
 use serde::Serialize;
 use std::fs;
+use std::io::Write;
 use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
 
 /// One finding of `doctor`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -53,23 +63,137 @@ fn fail(check: &str, message: impl Into<String>, fix: impl Into<String>) -> Chec
     }
 }
 
+/// Whether the store takes a write: a file in `.tmp/` written and flushed to
+/// disk (creating an empty file succeeds on a full disk), and a file created
+/// in the store's folder, where renames land.
+fn writable(store: &Store) -> Check {
+    let probe = |dir: &Path| -> std::io::Result<()> {
+        let mut file = tempfile::tempfile_in(dir)?;
+        file.write_all(&[0; 4096])?;
+        file.sync_all()
+    };
+    let root = store.root();
+    for dir in [store.tmp_dir(), root.to_path_buf()] {
+        if let Err(err) = probe(&dir) {
+            return fail(
+                "store.writable",
+                format!("cannot write in {}: {err}", dir.display()),
+                format!(
+                    "make {} a folder this user can write (free space if the disk is full), or set HCP_HOME",
+                    dir.display()
+                ),
+            );
+        }
+    }
+    pass("store.writable", format!("{} is writable", root.display()))
+}
+
+/// Whether the file system holding the store has room left (see
+/// [`space_problem`]).
+fn free_space(root: &Path) -> Check {
+    let stat = match rustix::fs::statvfs(root) {
+        Ok(stat) => stat,
+        Err(err) => {
+            return fail(
+                "store.space",
+                format!("cannot tell the free space of {}: {err}", root.display()),
+                "check that the store's folder exists and can be read",
+            );
+        }
+    };
+    let space = Space {
+        available: stat.f_bavail.saturating_mul(stat.f_frsize),
+        total: stat.f_blocks.saturating_mul(stat.f_frsize),
+        inodes_available: stat.f_favail,
+        inodes_total: stat.f_files,
+    };
+    match space_problem(&space) {
+        None => pass(
+            "store.space",
+            format!("{} MiB free for the store", space.available / MIB),
+        ),
+        Some(problem) => fail(
+            "store.space",
+            format!("{problem} on the file system holding {}", root.display()),
+            "free some space there, or set HCP_HOME to a store on another disk",
+        ),
+    }
+}
+
+const MIB: u64 = 1024 * 1024;
+
+/// What `statvfs` says about a file system, in bytes and inodes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Space {
+    available: u64,
+    total: u64,
+    inodes_available: u64,
+    inodes_total: u64,
+}
+
+/// Too little room: less free space than 1% of the file system's size,
+/// counted as at least 1 MiB and at most 1 GiB; or fewer than 16 free inodes
+/// (on file systems that count them).
+fn space_problem(space: &Space) -> Option<String> {
+    let needed = (space.total / 100).clamp(MIB, 1024 * MIB);
+    if space.available < needed {
+        return Some(format!(
+            "only {} KiB free (hcpx wants at least {} MiB)",
+            space.available / 1024,
+            needed.div_ceil(MIB)
+        ));
+    }
+    if space.inodes_total > 0 && space.inodes_available < 16 {
+        return Some(format!(
+            "only {} free inodes (files) left",
+            space.inodes_available
+        ));
+    }
+    None
+}
+
+/// The grants of `state.json` (§9.4): entries that are no grant (an unknown
+/// capability, a bad scope) give nothing and are reported; so is a `grants`
+/// in which nobody holds the unscoped `*`, since nobody can change it then.
+fn grant_checks(state: &State) -> Vec<Check> {
+    let Some(grants) = &state.grants else {
+        return vec![pass(
+            "store.grants",
+            "no grants: every principal holds every capability",
+        )];
+    };
+    let mut checks: Vec<Check> = grants::invalid_entries(grants)
+        .into_iter()
+        .map(|(principal, text, why)| {
+            let (principal, text) = (principal.escape_default(), text.escape_default());
+            fail(
+                "store.grants",
+                format!("state.json grants `{principal}` `{text}`, which is no grant: {why}"),
+                format!("hcpx revoke {principal} '{text}' (a principal holding `*` can), then grant what was meant"),
+            )
+        })
+        .collect();
+    if !grants::has_admin(grants) {
+        checks.push(fail(
+            "store.grants",
+            "no principal holds `*`, so nobody can change grants",
+            "edit state.json: add \"*\" to one principal's grants, or remove `grants` to return to the single-user default",
+        ));
+    }
+    if checks.is_empty() {
+        checks.push(pass("store.grants", "every grant is known"));
+    }
+    checks
+}
+
 /// Runs every check.
 pub fn run(engine: &Engine) -> DoctorReport {
     let store = engine.store();
     let mut checks = Vec::new();
 
     let root = store.root();
-    checks.push(match tempfile::tempfile_in(store.tmp_dir()) {
-        Ok(_) => pass("store.writable", format!("{} is writable", root.display())),
-        Err(err) => fail(
-            "store.writable",
-            format!("cannot write in {}: {err}", store.tmp_dir().display()),
-            format!(
-                "make {} writable by this user, or set HCP_HOME",
-                root.display()
-            ),
-        ),
-    });
+    checks.push(writable(store));
+    checks.push(free_space(root));
 
     let mode = |path: &std::path::Path| fs::metadata(path).map(|m| m.permissions().mode() & 0o777);
     let secrets = store.secrets_dir();
@@ -110,9 +234,19 @@ pub fn run(engine: &Engine) -> DoctorReport {
             "repair state.json by hand, or move it away to start from an empty state",
         ),
     });
+    if let Ok(state) = &state {
+        checks.extend(grant_checks(state));
+    }
     checks.push(match config::read(&store.config_path()) {
         Ok(_) => pass("store.config", "config.yaml parses"),
-        Err(err) => fail("store.config", err.message, "fix config.yaml by hand"),
+        Err(err) => fail(
+            "store.config",
+            err.message,
+            format!(
+                "edit {} by hand (hcpx never rewrites it), or move it away to use no catalogs from it",
+                store.config_path().display()
+            ),
+        ),
     });
 
     checks.push(
@@ -143,36 +277,15 @@ pub fn run(engine: &Engine) -> DoctorReport {
         }
     }
 
-    for path in store.stray_entries() {
-        checks.push(fail(
-            "store.stray",
-            format!(
-                "{} is not named by a pack id (§3.2); hcpx never uses or deletes it",
-                path.display()
-            ),
-            format!("move {} out of the store", path.display()),
-        ));
-    }
-
     let path_var = std::env::var_os("PATH");
     let installed = store.installed_ids().unwrap_or_default();
     if let Ok(state) = &state {
-        for id in state.activated.iter().filter(|id| !installed.contains(id)) {
-            checks.push(fail(
-                &format!("pack:{id}"),
-                format!("{id} is activated but not installed"),
-                format!("hcpx deactivate {id}"),
-            ));
-        }
-        for id in state.activated.iter().filter(|id| installed.contains(id)) {
-            if !store.skill_path(id).is_file() {
-                checks.push(fail(
-                    &format!("pack:{id}"),
-                    format!("{id} is activated but its Skill copy is missing"),
-                    format!("hcpx activate {id}"),
-                ));
-            }
-        }
+        let lock_free = checks.iter().any(|c| c.check == "store.lock" && c.ok);
+        checks.extend(
+            consistency(store, state, lock_free)
+                .into_iter()
+                .map(|f| f.check),
+        );
     }
     for id in &installed {
         let check = format!("pack:{id}");
@@ -216,5 +329,333 @@ pub fn run(engine: &Engine) -> DoctorReport {
     DoctorReport {
         store: root.display().to_string(),
         checks,
+    }
+}
+
+/// A repair `doctor --fix` can make (§14.7).
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Repair {
+    /// Drop the pack from `activated` and `connected` (state only).
+    Deactivate(PackId),
+    /// Drop the pack from `connected` (state only).
+    Disconnect(PackId),
+    /// Copy the installed `SKILL.md` to `skills/<id>/`.
+    CopySkill(PackId),
+    /// Remove `skills/<id>/`.
+    RemoveSkill(PackId),
+    /// Remove `secrets/<id>`.
+    RemoveSecret(PackId),
+}
+
+/// One inconsistency and, when `--fix` can repair it, how.
+struct Finding {
+    check: Check,
+    repair: Option<Repair>,
+}
+
+fn finding(check: &str, message: String, fix: String, repair: Option<Repair>) -> Finding {
+    Finding {
+        check: fail(check, message, fix),
+        repair,
+    }
+}
+
+/// The store's consistency (§14.7): what a change killed half way can leave —
+/// an activated pack that is not installed or lacks its Skill copy (or has
+/// an outdated one), a connected pack that is not activated, a Skill copy of
+/// a pack that is not activated, a secret of a pack that is not installed,
+/// entries of `packs/` that are not packs, and leftovers in `.tmp/` (only
+/// looked at when no other process holds the lock, since a running change
+/// uses `.tmp/`). One passing check when all agree.
+fn consistency(store: &Store, state: &State, lock_free: bool) -> Vec<Finding> {
+    let mut found = state_findings(store, state);
+    let activated = |id: &PackId| state.is_activated(id);
+    let installed = |id: &PackId| store.is_installed(id);
+    found.extend(strays(
+        &store.skills_dir(),
+        (
+            "store.skills",
+            "skills",
+            "a Skill copy of a pack that is not activated",
+        ),
+        &activated,
+        Repair::RemoveSkill,
+    ));
+    found.extend(strays(
+        &store.secrets_dir(),
+        (
+            "store.secrets",
+            "secrets",
+            "the secret of a pack that is not installed",
+        ),
+        &installed,
+        Repair::RemoveSecret,
+    ));
+    for (name, path) in entries(&store.packs_dir()) {
+        let is_dir = fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir());
+        if !is_dir || !grammar::is_pack_id(&name) {
+            found.push(finding(
+                "store.packs",
+                format!("packs/{} is not a pack hcpx installed", name.escape_debug()),
+                format!("move {} out of packs/", shown(&path)),
+                None,
+            ));
+        }
+    }
+    // A `.tmp` that is not a real folder (a link) is the writable check's
+    // problem; its contents are not ours to count or remove.
+    let tmp_is_ours = fs::symlink_metadata(store.tmp_dir()).is_ok_and(|m| m.is_dir());
+    let leftovers = if tmp_is_ours {
+        entries(&store.tmp_dir()).len()
+    } else {
+        0
+    };
+    if lock_free && leftovers > 0 {
+        found.push(Finding {
+            check: fail(
+                "store.tmp",
+                format!(".tmp/ holds {leftovers} leftover(s) of an interrupted change"),
+                "hcpx doctor --fix (removes them)",
+            ),
+            // Taking the lock removes them.
+            repair: None,
+        });
+    }
+    if found.is_empty() {
+        found.push(Finding {
+            check: pass(
+                "store.consistency",
+                "the state, the installed packs, the Skill copies and the secrets agree",
+            ),
+            repair: None,
+        });
+    }
+    found
+}
+
+/// What the state says that the store does not back: activated packs that
+/// are not installed or lack their (current) Skill copy, connected packs
+/// that are not activated. Ids from `state.json` build no path unless valid.
+fn state_findings(store: &Store, state: &State) -> Vec<Finding> {
+    let mut found = Vec::new();
+    for id in &state.activated {
+        let check = format!("pack:{}", id.escape_debug());
+        let shown_id = id.escape_debug();
+        if !grammar::is_pack_id(id) || !store.is_installed(id) {
+            found.push(finding(
+                &check,
+                format!("{shown_id} is activated but not installed"),
+                format!("hcpx deactivate {shown_id}"),
+                Some(Repair::Deactivate(id.clone())),
+            ));
+            continue;
+        }
+        let installed = fs::read(store.pack_dir(id).join("SKILL.md")).ok();
+        let problem = match fs::read(store.skill_path(id)) {
+            Err(_) => "its Skill copy is missing",
+            Ok(copy) if installed.is_some_and(|b| b != copy) => {
+                "its Skill copy differs from the installed SKILL.md"
+            }
+            Ok(_) => continue,
+        };
+        found.push(finding(
+            &check,
+            format!("{id} is activated but {problem}"),
+            format!("hcpx activate {id}"),
+            Some(Repair::CopySkill(id.clone())),
+        ));
+    }
+    for id in state.connected.iter().filter(|id| !state.is_activated(id)) {
+        let shown_id = id.escape_debug();
+        found.push(finding(
+            &format!("pack:{shown_id}"),
+            format!("{shown_id} is connected but not activated"),
+            format!("hcpx deactivate {shown_id}"),
+            Some(Repair::Disconnect(id.clone())),
+        ));
+    }
+    found
+}
+
+/// Entries of `dir` (`skills/`, `secrets/`) that belong to no pack `wanted`
+/// keeps. Those named by a valid pack id are ours to remove; any other name
+/// is left to the user.
+fn strays(
+    dir: &Path,
+    (check, folder, what): (&str, &str, &str),
+    wanted: &dyn Fn(&PackId) -> bool,
+    repair: fn(PackId) -> Repair,
+) -> Vec<Finding> {
+    let mut found = Vec::new();
+    for (name, path) in entries(dir) {
+        let id = PackId::parse(&name);
+        if id.as_ref().is_some_and(wanted) {
+            continue;
+        }
+        let (fix, repair) = if let Some(id) = id {
+            let fix = format!("hcpx doctor --fix (removes {})", path.display());
+            (fix, Some(repair(id)))
+        } else {
+            (format!("move {} out of {folder}/", shown(&path)), None)
+        };
+        let message = format!("{folder}/{} is {what}", name.escape_debug());
+        found.push(finding(check, message, fix, repair));
+    }
+    found
+}
+
+/// A path as shown in a message: names from the file system are escaped
+/// (§14.5).
+fn shown(path: &Path) -> String {
+    path.display().to_string().escape_debug().to_string()
+}
+
+/// The names in a folder (as UTF-8, lossy) with their paths, sorted.
+fn entries(dir: &Path) -> Vec<(String, PathBuf)> {
+    let mut all: Vec<(String, PathBuf)> = fs::read_dir(dir)
+        .map(|d| {
+            d.flatten()
+                .map(|e| (e.file_name().to_string_lossy().into_owned(), e.path()))
+                .collect()
+        })
+        .unwrap_or_default();
+    all.sort();
+    all
+}
+
+/// What `doctor --fix` did: the checks as they stand afterwards, and each
+/// problem it repaired.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FixReport {
+    #[serde(flatten)]
+    pub report: DoctorReport,
+    pub fixed: Vec<Fixed>,
+}
+
+/// One repaired problem.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Fixed {
+    pub check: String,
+    /// The problem, as `doctor` named it.
+    pub message: String,
+}
+
+/// `doctor --fix`: under the store lock (which also removes `.tmp/`
+/// leftovers), repairs every inconsistency [`consistency`] can repair, as
+/// one change (undone as a whole if the state cannot be written), then runs
+/// every check again.
+pub fn fix(engine: &Engine) -> Result<FixReport> {
+    let store = engine.store();
+    // Leftovers count only while no change runs (a running one uses .tmp/).
+    let lock_free = fs::OpenOptions::new()
+        .write(true)
+        .open(store.lock_path())
+        .is_ok_and(|file| file.try_lock().is_ok());
+    let leftovers = if lock_free {
+        entries(&store.tmp_dir()).len()
+    } else {
+        0
+    };
+    let mut fixed = Vec::new();
+    let mut tx = store.lock()?;
+    if leftovers > 0 && entries(&store.tmp_dir()).is_empty() {
+        fixed.push(Fixed {
+            check: "store.tmp".into(),
+            message: format!(".tmp/ held {leftovers} leftover(s) of an interrupted change"),
+        });
+    }
+    // A repair can reveal another (a dropped activation leaves a Skill copy
+    // to remove), so look again, a bounded number of times.
+    for _ in 0..3 {
+        let mut progress = false;
+        for found in consistency(store, &tx.state, false) {
+            let Some(repair) = found.repair else { continue };
+            let mark = tx.mark();
+            match apply(&mut tx, &repair) {
+                Ok(()) => {
+                    progress = true;
+                    fixed.push(Fixed {
+                        check: found.check.check,
+                        message: found.check.message,
+                    });
+                }
+                Err(_) => tx.rollback_to(mark),
+            }
+        }
+        if !progress {
+            break;
+        }
+    }
+    tx.commit()?;
+    Ok(FixReport {
+        report: run(engine),
+        fixed,
+    })
+}
+
+fn apply(tx: &mut Transaction<'_>, repair: &Repair) -> Result<()> {
+    match repair {
+        Repair::Deactivate(id) => {
+            tx.state.deactivate(id);
+        }
+        Repair::Disconnect(id) => {
+            tx.state.disconnect(id);
+        }
+        Repair::CopySkill(id) => copy_skill(tx, id)?,
+        Repair::RemoveSkill(id) => {
+            let dir = tx.store().skill_dir(id);
+            tx.move_aside(&dir)?;
+        }
+        Repair::RemoveSecret(id) => {
+            let path = tx.store().secret_path(id);
+            tx.move_aside(&path)?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GIB: u64 = 1024 * MIB;
+
+    fn space(available: u64, total: u64) -> Space {
+        Space {
+            available,
+            total,
+            inodes_available: 1000,
+            inodes_total: 10_000,
+        }
+    }
+
+    #[test]
+    fn a_nearly_full_disk_is_a_problem() {
+        // Less than 1 MiB is always too little.
+        assert!(space_problem(&space(MIB - 1, 10 * MIB)).is_some());
+        // Under 1% of a 50 GiB disk.
+        assert!(space_problem(&space(400 * MIB, 50 * GIB)).is_some());
+        // A large disk needs at most 1 GiB free.
+        assert!(space_problem(&space(GIB - 1, 1000 * GIB)).is_some());
+        let message = space_problem(&space(0, 10 * GIB)).unwrap_or_default();
+        assert!(message.contains("only 0 KiB free"), "{message}");
+    }
+
+    #[test]
+    fn enough_room_is_fine() {
+        assert_eq!(space_problem(&space(MIB, 10 * MIB)), None);
+        assert_eq!(space_problem(&space(600 * MIB, 50 * GIB)), None);
+        assert_eq!(space_problem(&space(GIB, 1000 * GIB)), None);
+    }
+
+    #[test]
+    fn no_free_inodes_is_a_problem() {
+        let mut s = space(GIB, 10 * GIB);
+        s.inodes_available = 3;
+        assert!(space_problem(&s).is_some());
+        // File systems that do not count inodes report 0 of 0.
+        s.inodes_available = 0;
+        s.inodes_total = 0;
+        assert_eq!(space_problem(&s), None);
     }
 }

@@ -1,7 +1,9 @@
 //! exec (11-lifecycle.md §11.1 rule 1; HCP.md §6.1–§6.2, §8.3): checks the
 //! preconditions through the availability function, binds the args, gathers
 //! the Binding's material and runs the command (or the bootstrap pack's
-//! builtin operation).
+//! builtin operation). What it returns is redacted by the exec engine
+//! (§14.3); in `OutputMode::Inherit` an `http` body goes to the sink the
+//! front-end passes to [`Engine::exec_to`] (the engine never prints).
 
 use super::Engine;
 use crate::engine::error::{Error, ErrorCode, Result};
@@ -10,6 +12,7 @@ use crate::engine::pack::manifest::{Adapter, BindingKind, Command, Manifest};
 use crate::engine::policy::availability::{Reason, Status};
 use crate::engine::policy::why;
 use serde::Serialize;
+use std::io::Write;
 use std::path::Path;
 
 /// A command that ran, in the `--json` shape of §6.7.
@@ -22,6 +25,10 @@ pub struct ExecResult {
     pub duration_ms: u64,
     pub stdout: String,
     pub stderr: String,
+    /// Whether captured stdout was cut at the output cap (§6.7).
+    pub stdout_truncated: bool,
+    /// Whether captured stderr was cut at the output cap (§6.7).
+    pub stderr_truncated: bool,
     pub data: Option<serde_json::Value>,
 }
 
@@ -35,6 +42,8 @@ impl ExecResult {
             duration_ms: outcome.duration_ms,
             stdout: outcome.stdout,
             stderr: outcome.stderr,
+            stdout_truncated: outcome.stdout_truncated,
+            stderr_truncated: outcome.stderr_truncated,
             data: outcome.data,
         }
     }
@@ -42,13 +51,28 @@ impl ExecResult {
 
 impl Engine {
     /// Runs `verb_key` of `pack_id` with `k=v` words. A refused exec runs
-    /// nothing (§6.1).
+    /// nothing (§6.1). In [`OutputMode::Inherit`] an `http` body is
+    /// captured: use [`Engine::exec_to`] to stream it.
     pub fn exec(
         &self,
         pack_id: &str,
         verb_key: &str,
         words: &[String],
         mode: OutputMode,
+    ) -> Result<ExecResult> {
+        self.exec_to(pack_id, verb_key, words, mode, None)
+    }
+
+    /// [`Engine::exec`]; in [`OutputMode::Inherit`] an `http` response body
+    /// is written to `sink` as it arrives (redacted), and the result's
+    /// `stderr` holds the runtime's `hcpx:` lines for the caller to show.
+    pub fn exec_to(
+        &self,
+        pack_id: &str,
+        verb_key: &str,
+        words: &[String],
+        mode: OutputMode,
+        sink: Option<&mut dyn Write>,
     ) -> Result<ExecResult> {
         let view = self.pack_view(pack_id)?;
         let state = self.store().read_state()?;
@@ -92,7 +116,7 @@ impl Engine {
             );
             let mut err = locate(Error::new(refusal_code(reason), why.explanation));
             if let Reason::GrantMissing(cap) = reason {
-                err = err.grant(cap.clone());
+                err = err.grant(cap.as_str());
             }
             if let Some(fix) = why.fix {
                 err = err.hint(fix);
@@ -102,7 +126,16 @@ impl Engine {
         let args = exec::bind_args(command, words).map_err(locate)?;
         let dir = view.dir().unwrap_or_default();
         let material = self.material(manifest).map_err(locate)?;
-        let outcome = self.run_command(pack_id, &dir, manifest, command, &args, &material, mode)?;
+        let run = Run {
+            pack_id,
+            dir: &dir,
+            manifest,
+            command,
+            args: &args,
+            material: &material,
+            mode,
+        };
+        let outcome = self.run_command_to(&run, sink)?;
         Ok(ExecResult::new(pack_id, verb_key, outcome))
     }
 
@@ -118,28 +151,35 @@ impl Engine {
         material: &[(String, String)],
         mode: OutputMode,
     ) -> Result<ExecOutcome> {
-        if let Adapter::Builtin { op } = &command.adapter {
-            return Ok(self.builtin(op, args));
-        }
-        let request = ExecRequest {
+        let run = Run {
             pack_id,
-            pack_dir: dir,
+            dir,
+            manifest,
             command,
             args,
             material,
-            base_url: manifest.binding.base_url.as_deref(),
             mode,
         };
-        let mut outcome = exec::run(&request)?;
-        // A command that prints its own secret does not get it shown.
-        for (_, value) in material
-            .iter()
-            .filter(|_| manifest.binding.kind == BindingKind::Secret)
-        {
-            redact(&mut outcome.stdout, value);
-            redact(&mut outcome.stderr, value);
+        self.run_command_to(&run, None)
+    }
+
+    /// Runs a command whose preconditions were checked; the exec engine
+    /// redacts every material value in what it returns (§14.3).
+    fn run_command_to(&self, run: &Run<'_>, sink: Option<&mut dyn Write>) -> Result<ExecOutcome> {
+        if let Adapter::Builtin { op } = &run.command.adapter {
+            return Ok(self.builtin(op, run.args));
         }
-        Ok(outcome)
+        let request = ExecRequest {
+            pack_id: run.pack_id,
+            pack_dir: run.dir,
+            command: run.command,
+            args: run.args,
+            material: run.material,
+            base_url: run.manifest.binding.base_url.as_deref(),
+            mode: run.mode,
+        };
+        let redactor = exec::redact::Redactor::for_material(run.material);
+        exec::run_to(&request, &exec::Limits::default(), sink, &redactor)
     }
 
     /// The Binding's material (§8.3): `env` passes its variables through,
@@ -175,6 +215,17 @@ impl Engine {
             BindingKind::Public | BindingKind::Local => Ok(Vec::new()),
         }
     }
+}
+
+/// A command whose preconditions were checked, ready to run.
+struct Run<'a> {
+    pack_id: &'a str,
+    dir: &'a Path,
+    manifest: &'a Manifest,
+    command: &'a Command,
+    args: &'a BoundArgs,
+    material: &'a [(String, String)],
+    mode: OutputMode,
 }
 
 /// The variables of an `env` Binding that are set and non-empty, and the
@@ -216,9 +267,8 @@ fn refusal_code(reason: &Reason) -> ErrorCode {
     }
 }
 
-/// Replaces every occurrence of `secret` in `text`.
+/// Replaces every occurrence of `secret` in `text`, in every form the
+/// exec engine knows (§14.3).
 pub fn redact(text: &mut String, secret: &str) {
-    if !secret.is_empty() && text.contains(secret) {
-        *text = text.replace(secret, "********");
-    }
+    exec::redact::Redactor::new([secret]).text(text);
 }

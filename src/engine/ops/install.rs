@@ -11,6 +11,13 @@
 //! user names may be a symbolic link to the pack folder; nothing inside the
 //! pack is followed (lint refuses links there). A pack folder that holds the
 //! store itself is refused before anything is copied.
+//!
+//! Steps that go together (HCP.md §14.7): the pack is staged and linted in
+//! the change's scratch folder; a dropped `connected` (Binding changed) is
+//! written before the new copy is swapped in, so no moment has a changed
+//! Binding marked connected; then the swap, then the Skill re-copy. A failure
+//! at any step swaps the old copy back, restores the old Skill copy and the
+//! old state.
 
 use super::{Engine, RUNTIME_VERSION, not_found};
 use crate::engine::error::{Error, ErrorCode, Result};
@@ -21,7 +28,7 @@ use crate::engine::pack::id::PackId;
 use crate::engine::policy::grants::PACK_INSTALL;
 use crate::engine::store::catalog;
 use crate::engine::store::snapshot::BOOTSTRAP_ID;
-use crate::engine::store::{Transaction, create_dir, sync_dir};
+use crate::engine::store::{Transaction, create_dir, step, sync_dir};
 use serde::Serialize;
 use std::fs;
 use std::io::{Read, Write};
@@ -116,24 +123,26 @@ impl Engine {
             return Ok(outcome(InstallAction::Unchanged, false));
         }
 
-        let staging = tx.staging_dir()?;
-        let staged = staging.path().join("pack");
+        let staged = tx.scratch_path("pack")?;
         copy_pack(&dir, &staged)?;
         let staged_report = lint_pack(&staged, LintOptions::default());
         if !staged_report.ok || staged_report.pack_id.as_deref() != Some(pack_id.as_str()) {
             return Err(lint_failed(&staged_report)
                 .hint("the pack changed while it was being installed; try again"));
         }
-        place(&tx, &staged, &pack_id)?;
 
-        let old_binding = previous.and_then(|r| r.manifest).map(|m| m.binding);
-        let disconnected = match old_binding {
-            Some(old) if old != manifest.binding => tx.state.disconnect(&pack_id),
-            _ => false,
-        };
+        let binding_kept = previous
+            .and_then(|r| r.manifest)
+            .is_some_and(|old| old.binding == manifest.binding);
+        let disconnected = !binding_kept && tx.state.disconnect(&pack_id);
+        tx.save()?;
+        step("install.after_state")?;
+        place(&mut tx, &staged, &pack_id)?;
+        step("install.after_swap")?;
         if activated {
-            super::activate::copy_skill(&tx, &pack_id)?;
+            super::activate::copy_skill(&mut tx, &pack_id)?;
         }
+        step("install.after_skill")?;
         tx.commit()?;
         let action = match (&previous_version, same_version) {
             (None, _) => InstallAction::Installed,
@@ -314,27 +323,12 @@ fn copy_file(from: &Path, to: &Path) -> Result<()> {
 }
 
 /// Moves a staged pack folder to `packs/<pack_id>` atomically. An existing
-/// copy is swapped out in one step (`renameat2` with `RENAME_EXCHANGE`,
-/// falling back to two renames where the file system lacks it) and removed.
-pub fn place(tx: &Transaction<'_>, staged: &Path, pack_id: &PackId) -> Result<()> {
-    let store = tx.store();
-    let target = store.pack_dir(pack_id);
-    let io = |err: std::io::Error| Error::io("cannot install into", &target, &err);
-    if !store.is_installed(pack_id) {
-        fs::rename(staged, &target).map_err(io)?;
-    } else {
-        use rustix::fs::{CWD, RenameFlags, renameat_with};
-        if renameat_with(CWD, staged, CWD, &target, RenameFlags::EXCHANGE).is_err() {
-            let aside = staged.with_file_name("previous");
-            fs::rename(&target, &aside).map_err(io)?;
-            fs::rename(staged, &target).map_err(io)?;
-            let _ = fs::remove_dir_all(&aside);
-        } else {
-            // `staged` now holds the old copy.
-            let _ = fs::remove_dir_all(staged);
-        }
-    }
-    sync_dir(&store.packs_dir());
+/// copy is swapped out in one step (see [`Transaction::exchange`]) and stays
+/// at `staged` until the change is over, so a later failure swaps it back.
+pub fn place(tx: &mut Transaction<'_>, staged: &Path, pack_id: &PackId) -> Result<()> {
+    let target = tx.store().pack_dir(pack_id);
+    tx.exchange(staged, &target)?;
+    sync_dir(&tx.store().packs_dir());
     Ok(())
 }
 

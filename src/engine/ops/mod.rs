@@ -36,12 +36,23 @@ use std::path::{Path, PathBuf};
 /// The runtime's version, checked against `requires.hcpx` (§3.1).
 pub const RUNTIME_VERSION: &str = env!("CARGO_PKG_VERSION");
 
+/// How [`Engine::open_with`] opens the store.
+#[derive(Debug, Clone, Default)]
+pub struct EngineOptions {
+    /// How a writer waits for the store lock (§11.5).
+    pub lock_wait: crate::engine::store::LockWait,
+    /// Open for `doctor`: a `config.yaml` that does not read (its catalogs
+    /// are then left out) or a bootstrap pack that cannot be set up does not
+    /// stop it, since `doctor` reports them as failed checks.
+    pub diagnose: bool,
+}
+
 /// One store, its catalogs, and the principal acting on it.
 #[derive(Debug, Clone)]
 pub struct Engine {
     store: Store,
     catalogs: Vec<PathBuf>,
-    principal: String,
+    principal: grants::Principal,
 }
 
 impl Engine {
@@ -49,16 +60,34 @@ impl Engine {
     /// bootstrap pack installed, activated and connected, §11.4), reads its
     /// `config.yaml` catalogs and adds `extra_catalogs` after them.
     pub fn open(home: &Path, extra_catalogs: &[PathBuf], principal: &str) -> Result<Engine> {
-        grants::parse_principal(principal)?;
-        let store = Store::open(home)?;
-        let mut catalogs = config::read(&store.config_path())?.catalogs;
+        Engine::open_with(home, extra_catalogs, principal, EngineOptions::default())
+    }
+
+    /// [`Engine::open`] with options: how to wait for the store lock, and
+    /// whether a broken store may still be opened for `doctor`.
+    pub fn open_with(
+        home: &Path,
+        extra_catalogs: &[PathBuf],
+        principal: &str,
+        options: EngineOptions,
+    ) -> Result<Engine> {
+        let principal = grants::Principal::parse(principal)?;
+        let store = Store::open_with(home, options.lock_wait)?;
+        let mut catalogs = match config::read(&store.config_path()) {
+            Ok(config) => config.catalogs,
+            Err(_) if options.diagnose => Vec::new(),
+            Err(err) => return Err(err),
+        };
         catalogs.extend(extra_catalogs.iter().cloned());
         let engine = Engine {
             store,
             catalogs,
-            principal: principal.to_string(),
+            principal,
         };
-        bootstrap::ensure(&engine.store)?;
+        match bootstrap::ensure(&engine.store) {
+            Err(_) if options.diagnose => {}
+            result => result?,
+        }
         Ok(engine)
     }
 
@@ -67,7 +96,7 @@ impl Engine {
     }
 
     pub fn principal(&self) -> &str {
-        &self.principal
+        self.principal.as_str()
     }
 
     pub fn catalogs(&self) -> &[PathBuf] {
@@ -102,7 +131,7 @@ impl Engine {
 
     /// The availability function with this runtime's adapter check.
     pub fn pack_availability(&self, view: &PackView, state: &State) -> PackAvailability {
-        availability::pack_availability(view, state, &self.principal, &runnable)
+        availability::pack_availability(view, state, self.principal(), &runnable)
     }
 
     /// The availability function with a given adapter check (see
@@ -113,7 +142,7 @@ impl Engine {
         state: &State,
         check: &dyn Fn(&Adapter, &Path) -> Option<Reason>,
     ) -> PackAvailability {
-        availability::pack_availability(view, state, &self.principal, check)
+        availability::pack_availability(view, state, self.principal(), check)
     }
 
     /// One pack's view: installed copy (linted) and catalog copy. A string
@@ -130,8 +159,13 @@ impl Engine {
     }
 
     /// Refuses unless the principal holds `capability` for `pack_id`.
-    fn require_grant(&self, state: &State, capability: &str, pack_id: &str) -> Result<()> {
-        if grants::holds(state.grants.as_ref(), &self.principal, capability, pack_id) {
+    fn require_grant(
+        &self,
+        state: &State,
+        capability: grants::Capability,
+        pack_id: &str,
+    ) -> Result<()> {
+        if grants::holds(state.grants.as_ref(), self.principal(), capability, pack_id) {
             return Ok(());
         }
         let scoped = format!("{capability}:{pack_id}");
@@ -143,22 +177,29 @@ impl Engine {
             ),
         )
         .pack(pack_id)
-        .grant(capability)
+        .grant(capability.as_str())
         .hint(format!("hcpx grant {} {scoped}", self.principal)))
     }
 
-    /// Adds a grant (§9.4); returns whether the state changed.
+    /// Adds a grant (§9.4); returns whether the state changed. Once grants
+    /// are enforced, only a principal holding the unscoped `*` may.
     pub fn grant(&self, principal: &str, grant: &str) -> Result<grants::GrantChange> {
+        let principal = grants::Principal::parse(principal)?;
+        let grant = grants::parse_grant(grant)?;
         let mut tx = self.store.lock()?;
-        let change = grants::grant(&mut tx.state, principal, grant)?;
+        grants::require_admin(&tx.state, self.principal())?;
+        let change = grants::grant(&mut tx.state, &principal, &grant);
         tx.commit()?;
         Ok(change)
     }
 
-    /// Removes a grant (§9.4); returns whether the state changed.
+    /// Removes a grant (§9.4); returns whether the state changed. Once
+    /// grants are enforced, only a principal holding the unscoped `*` may.
     pub fn revoke(&self, principal: &str, grant: &str) -> Result<bool> {
+        let principal = grants::Principal::parse(principal)?;
         let mut tx = self.store.lock()?;
-        let changed = grants::revoke(&mut tx.state, principal, grant)?;
+        grants::require_admin(&tx.state, self.principal())?;
+        let changed = grants::revoke(&mut tx.state, &principal, grant)?;
         tx.commit()?;
         Ok(changed)
     }

@@ -1,6 +1,16 @@
 //! uninstall (11-lifecycle.md §11.1 rule 5; HCP.md §8.4, §11.4): removes the
 //! pack, its Skill copy and its secret, and forgets its state. The bootstrap
 //! pack is refused (`bootstrap_protected`).
+//!
+//! Steps that go together (HCP.md §14.7), in an order where every moment is
+//! safe: (1) the Skill copy is moved aside (a harness stops loading it);
+//! (2) the state forgets the pack and is written; (3) the pack folder and
+//! (4) its secret are moved aside; (5) what was moved aside is deleted. A
+//! failure undoes what was done; a crash before (2) leaves an activated pack
+//! without its copy, after it an installed pack that is not activated, and
+//! after (3) a secret without its pack — each named by `doctor` and repaired
+//! by `doctor --fix` (or by running uninstall again). The state never lists a
+//! pack that is gone.
 
 use super::Engine;
 use super::activate::remove_skill;
@@ -8,8 +18,8 @@ use crate::engine::error::{Error, ErrorCode, Result};
 use crate::engine::pack::id::PackId;
 use crate::engine::policy::grants::PACK_INSTALL;
 use crate::engine::store::snapshot::BOOTSTRAP_ID;
+use crate::engine::store::step;
 use serde::Serialize;
-use std::fs;
 
 /// The result of an uninstall.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -33,21 +43,16 @@ impl Engine {
             return Err(self.unknown_or_not_installed(pack_id));
         };
         self.require_grant(&tx.state, PACK_INSTALL, pack_id)?;
-        // Move the folder out of packs/ in one step, then delete it.
-        let dir = self.store().pack_dir(&id);
-        let staging = tx.staging_dir()?;
-        let aside = staging.path().join("removed");
-        fs::rename(&dir, &aside).map_err(|err| Error::io("cannot remove", &dir, &err))?;
-        remove_skill(&tx, &id)?;
-        let secret = self.store().secret_path(&id);
-        let removed_secret = match fs::remove_file(&secret) {
-            Ok(()) => true,
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => false,
-            Err(err) => return Err(Error::io("cannot remove", &secret, &err)),
-        };
+        remove_skill(&mut tx, &id)?;
+        step("uninstall.after_skill")?;
         tx.state.forget(&id);
+        tx.save()?;
+        step("uninstall.after_state")?;
+        tx.move_aside(&self.store().pack_dir(&id))?;
+        step("uninstall.after_pack")?;
+        let removed_secret = tx.move_aside(&self.store().secret_path(&id))?;
+        step("uninstall.after_secret")?;
         tx.commit()?;
-        drop(staging);
         Ok(UninstallOutcome {
             pack_id: pack_id.to_string(),
             removed_secret,

@@ -16,7 +16,7 @@ static VERB_KEY: LazyLock<Regex> =
     LazyLock::new(|| regex(r"^[a-z][a-z0-9_-]*(\.[a-z][a-z0-9_-]*)*$"));
 static ARG_NAME: LazyLock<Regex> = LazyLock::new(|| regex(r"^[a-z][a-z0-9_]*$"));
 static ENV_NAME: LazyLock<Regex> = LazyLock::new(|| regex(r"^[A-Z_][A-Z0-9_]*$"));
-static SKILL_NAME: LazyLock<Regex> = LazyLock::new(|| regex(r"^[a-z0-9-]{1,64}$"));
+static SKILL_NAME: LazyLock<Regex> = LazyLock::new(|| regex(r"^[a-z0-9]+(-[a-z0-9]+)*$"));
 
 /// §3.2: grammar and 2–64 characters.
 pub fn is_pack_id(s: &str) -> bool {
@@ -41,8 +41,10 @@ pub fn is_env_name(s: &str) -> bool {
     ENV_NAME.is_match(s)
 }
 
+/// §5.2 (Agent Skills): words of a-z and 0-9 joined by single hyphens,
+/// 1–64 characters.
 pub fn is_skill_name(s: &str) -> bool {
-    SKILL_NAME.is_match(s)
+    (1..=64).contains(&s.len()) && SKILL_NAME.is_match(s)
 }
 
 /// A program name for `requires.bins`: a bare file name (no `/`), printable,
@@ -150,6 +152,10 @@ mod tests {
         assert!(is_skill_name("acme-notes"));
         assert!(!is_skill_name("Acme"));
         assert!(!is_skill_name(""));
+        assert!(is_skill_name("a") && is_skill_name("x2-y3"));
+        for bad in ["-a", "a-", "a--b", "a_b", "a.b", &"a".repeat(65)] {
+            assert!(!is_skill_name(bad), "{bad}");
+        }
     }
 
     #[test]

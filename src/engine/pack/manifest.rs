@@ -127,14 +127,6 @@ impl Effect {
             Effect::Write => "write",
         }
     }
-
-    /// The capability an exec of this effect needs (§9.2).
-    pub fn capability(self) -> &'static str {
-        match self {
-            Effect::Read => "verb.exec.read",
-            Effect::Write => "verb.exec.write",
-        }
-    }
 }
 
 /// How stdout is reported (§4).

@@ -7,3 +7,4 @@ pub mod grammar;
 pub mod id;
 pub mod manifest;
 pub mod skill;
+pub mod text;

@@ -42,7 +42,7 @@ impl Status {
 pub enum Reason {
     NotActivated,
     NotConnected,
-    GrantMissing(String),
+    GrantMissing(grants::Capability),
     AdapterUnsupported(String),
     ProgramNotFound(String),
     SenseOnly,
@@ -197,7 +197,7 @@ pub fn pack_availability(
             .commands
             .iter()
             .map(|cmd| {
-                let capability = cmd.effect.capability();
+                let capability = grants::Capability::from(cmd.effect);
                 let mut reasons = Vec::new();
                 if !activated {
                     reasons.push(Reason::NotActivated);
@@ -206,7 +206,7 @@ pub fn pack_availability(
                     reasons.push(Reason::NotConnected);
                 }
                 if !grants::holds(state.grants.as_ref(), principal, capability, id) {
-                    reasons.push(Reason::GrantMissing(capability.to_string()));
+                    reasons.push(Reason::GrantMissing(capability));
                 }
                 if let Some(reason) = dir.as_deref().and_then(|d| runnable(&cmd.adapter, d)) {
                     reasons.push(reason);

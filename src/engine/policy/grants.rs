@@ -1,77 +1,104 @@
-//! Principals and grants (HCP.md §9): capabilities, optionally scoped to one
-//! pack, `*` for all, and the single-user default when `grants` is absent.
+//! Principals and grants (HCP.md §9): what a principal holds — everything
+//! while `grants` is absent (§9.3), else what is listed for it — and who may
+//! change grants: once `grants` is present, only a holder of the unscoped `*`
+//! (§9.4). The grants themselves are parsed when the state is read
+//! (`store::grant`).
 
-use crate::engine::error::{Error, Result};
-use crate::engine::pack::grammar;
+use crate::engine::error::{Error, ErrorCode, Result};
 use crate::engine::store::state::State;
 use std::collections::BTreeMap;
 
+pub use crate::engine::store::grant::{Capability, Grant, GrantEntry};
+
 /// The capabilities of §9.2.
-pub const PACK_INSTALL: &str = "pack.install";
-pub const PACK_CONNECT: &str = "pack.connect";
-pub const EXEC_READ: &str = "verb.exec.read";
-pub const EXEC_WRITE: &str = "verb.exec.write";
-pub const CAPABILITIES: &[&str] = &[PACK_INSTALL, PACK_CONNECT, EXEC_READ, EXEC_WRITE];
+pub const PACK_INSTALL: Capability = Capability::PackInstall;
+pub const PACK_CONNECT: Capability = Capability::PackConnect;
+pub const EXEC_READ: Capability = Capability::ExecRead;
+pub const EXEC_WRITE: Capability = Capability::ExecWrite;
 
 /// The principal used when none is named (§9.1).
 pub const DEFAULT_PRINCIPAL: &str = "user";
 
+/// `state.json`'s `grants`: principal → grants.
+pub type Grants = BTreeMap<String, Vec<GrantEntry>>;
+
 /// Whether `principal` holds `capability` for `pack_id` (§9.3).
 pub fn holds(
-    grants: Option<&BTreeMap<String, Vec<String>>>,
+    grants: Option<&Grants>,
     principal: &str,
-    capability: &str,
+    capability: Capability,
     pack_id: &str,
 ) -> bool {
     let Some(grants) = grants else { return true };
-    let Some(list) = grants.get(principal) else {
-        return false;
-    };
-    list.iter().any(|grant| {
-        let (cap, scope) = match grant.split_once(':') {
-            Some((cap, scope)) => (cap, Some(scope)),
-            None => (grant.as_str(), None),
-        };
-        (cap == "*" || cap == capability) && scope.is_none_or(|s| s == pack_id)
+    grants.get(principal).is_some_and(|list| {
+        list.iter()
+            .filter_map(GrantEntry::grant)
+            .any(|g| g.allows(capability, pack_id))
     })
 }
 
-/// Checks a grant's spelling: `CAPABILITY[:PACK_ID]` or `*[:PACK_ID]`.
-pub fn parse_grant(grant: &str) -> Result<()> {
-    let (cap, scope) = match grant.split_once(':') {
-        Some((cap, scope)) => (cap, Some(scope)),
-        None => (grant, None),
-    };
-    if cap != "*" && !CAPABILITIES.contains(&cap) {
-        return Err(Error::usage(format!(
-            "unknown capability `{cap}`: expected one of {}, or *",
-            CAPABILITIES.join(", ")
-        ))
-        .grant(grant));
-    }
-    if let Some(scope) = scope
-        && !grammar::is_pack_id(scope)
-    {
-        return Err(Error::usage(format!(
-                "`{scope}` is not a pack_id; a scoped grant is CAPABILITY:PACK_ID, e.g. verb.exec.write:acme.github"
-            ))
-            .grant(grant));
-    }
-    Ok(())
+/// Whether `principal` holds the unscoped `*` in `grants`.
+fn holds_all(grants: &Grants, principal: &str) -> bool {
+    let all = GrantEntry::Valid(Grant::all());
+    grants
+        .get(principal)
+        .is_some_and(|list| list.contains(&all))
 }
 
-/// Checks a principal's name: non-empty, printable, no white space.
-pub fn parse_principal(name: &str) -> Result<()> {
-    if name.is_empty()
-        || name.len() > 128
-        || name.chars().any(|c| c.is_whitespace() || c.is_control())
-    {
-        return Err(Error::usage(format!(
-            "`{}` is not a principal name: use 1 to 128 printable characters without spaces",
-            name.escape_default()
-        )));
+/// Refuses unless `principal` may change grants (§9.4): anyone under the
+/// single-user default, else only a holder of the unscoped `*`.
+pub fn require_admin(state: &State, principal: &str) -> Result<()> {
+    match &state.grants {
+        Some(grants) if !holds_all(grants, principal) => Err(Error::new(
+            ErrorCode::GrantMissing,
+            format!("principal `{principal}` does not hold `*`, which changing grants needs"),
+        )
+        .grant("*")
+        .hint(format!(
+            "a principal holding `*` can run: hcpx grant {principal} '*'"
+        ))),
+        _ => Ok(()),
     }
-    Ok(())
+}
+
+/// Reads a grant given on the command line; anything else is `usage`.
+pub fn parse_grant(text: &str) -> Result<Grant> {
+    Grant::parse(text).map_err(|why| Error::usage(why.to_string()).grant(text))
+}
+
+/// A principal's name, checked (§9.1): 1 to 128 printable characters
+/// without white space.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Principal(String);
+
+impl Principal {
+    pub fn parse(name: &str) -> Result<Principal> {
+        if name.is_empty()
+            || name.len() > 128
+            || name.chars().any(|c| c.is_whitespace() || c.is_control())
+        {
+            return Err(Error::usage(format!(
+                "`{}` is not a principal name: use 1 to 128 printable characters without spaces",
+                name.escape_default()
+            )));
+        }
+        Ok(Principal(name.to_string()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for Principal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Checks a principal's name (see [`Principal::parse`]).
+pub fn parse_principal(name: &str) -> Result<()> {
+    Principal::parse(name).map(|_| ())
 }
 
 /// What `grant` changed.
@@ -84,65 +111,125 @@ pub struct GrantChange {
 }
 
 /// Adds a grant. The first grant turns enforcement on (§9.3); so that the
-/// default principal does not silently lose everything, it is given `*`
-/// unless the grant is for it.
-pub fn grant(state: &mut State, principal: &str, grant: &str) -> Result<GrantChange> {
-    parse_principal(principal)?;
-    parse_grant(grant)?;
+/// default principal does not silently lose everything, and someone can
+/// still change grants (§9.4), `user` is then given the unscoped `*`.
+pub fn grant(state: &mut State, principal: &Principal, grant: &Grant) -> GrantChange {
     let enforced_now = state.grants.is_none();
     let grants = state.grants.get_or_insert_with(|| {
-        let mut map = BTreeMap::new();
-        if principal != DEFAULT_PRINCIPAL {
-            map.insert(DEFAULT_PRINCIPAL.to_string(), vec!["*".to_string()]);
-        }
-        map
+        Grants::from([(
+            DEFAULT_PRINCIPAL.to_string(),
+            vec![GrantEntry::Valid(Grant::all())],
+        )])
     });
     let list = grants.entry(principal.to_string()).or_default();
-    let changed = !list.iter().any(|g| g == grant);
+    let entry = GrantEntry::Valid(grant.clone());
+    let changed = !list.contains(&entry);
     if changed {
-        list.push(grant.to_string());
-        list.sort();
+        list.push(entry);
+        list.sort_by_cached_key(GrantEntry::to_string);
     }
-    Ok(GrantChange {
+    GrantChange {
         changed: changed || enforced_now,
         enforced_now,
-    })
+    }
 }
 
 /// Removes a grant; false if the principal did not hold it. Under the
-/// single-user default there is nothing to revoke.
-pub fn revoke(state: &mut State, principal: &str, grant: &str) -> Result<bool> {
-    parse_principal(principal)?;
-    parse_grant(grant)?;
+/// single-user default there is nothing to revoke. `text` may also be an
+/// entry of the file that is no grant (`doctor` reports those), to remove
+/// it. Removing the last unscoped `*` is refused (`usage`): nobody could
+/// change grants any more.
+pub fn revoke(state: &mut State, principal: &Principal, text: &str) -> Result<bool> {
     let Some(grants) = state.grants.as_mut() else {
+        parse_grant(text)?;
         return Ok(false);
     };
-    let Some(list) = grants.get_mut(principal) else {
-        return Ok(false);
+    let entry = match parse_grant(text) {
+        Ok(grant) => GrantEntry::Valid(grant),
+        Err(err) => {
+            let invalid = GrantEntry::Invalid(text.to_string());
+            let listed = grants
+                .get(principal.as_str())
+                .is_some_and(|l| l.contains(&invalid));
+            if !listed {
+                return Err(err);
+            }
+            invalid
+        }
     };
-    let before = list.len();
-    list.retain(|g| g != grant);
-    let changed = list.len() != before;
-    if list.is_empty() {
-        grants.remove(principal);
+    let holder = principal.as_str();
+    if !grants.get(holder).is_some_and(|l| l.contains(&entry)) {
+        return Ok(false);
     }
-    Ok(changed)
+    if entry == GrantEntry::Valid(Grant::all())
+        && !grants.keys().any(|p| p != holder && holds_all(grants, p))
+    {
+        return Err(Error::usage(format!(
+            "`{principal}` holds the last `*`: without it nobody could change grants"
+        ))
+        .grant("*")
+        .hint("grant `*` to another principal first, or remove `grants` from state.json to return to the single-user default"));
+    }
+    if let Some(list) = grants.get_mut(holder) {
+        list.retain(|g| *g != entry);
+        if list.is_empty() {
+            grants.remove(holder);
+        }
+    }
+    Ok(true)
+}
+
+/// The entries of `grants` that are no grant, as (principal, text, why).
+pub fn invalid_entries(grants: &Grants) -> Vec<(&str, &str, String)> {
+    grants
+        .iter()
+        .flat_map(|(principal, list)| {
+            list.iter().filter_map(move |entry| match entry {
+                GrantEntry::Invalid(text) => Some((
+                    principal.as_str(),
+                    text.as_str(),
+                    Grant::parse(text)
+                        .err()
+                        .map(|e| e.to_string())
+                        .unwrap_or_default(),
+                )),
+                GrantEntry::Valid(_) => None,
+            })
+        })
+        .collect()
+}
+
+/// Whether some principal holds the unscoped `*` (and so can change grants).
+pub fn has_admin(grants: &Grants) -> bool {
+    grants.keys().any(|p| holds_all(grants, p))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn map(entries: &[(&str, &[&str])]) -> BTreeMap<String, Vec<String>> {
+    fn map(entries: &[(&str, &[&str])]) -> Grants {
         entries
             .iter()
-            .map(|(p, g)| (p.to_string(), g.iter().map(|s| s.to_string()).collect()))
+            .map(|(p, g)| {
+                let list = g.iter().map(|s| GrantEntry::from(s.to_string())).collect();
+                (p.to_string(), list)
+            })
             .collect()
+    }
+
+    fn who(name: &str) -> Principal {
+        Principal::parse(name).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    fn g(text: &str) -> Grant {
+        Grant::parse(text).unwrap_or_else(|e| panic!("{e}"))
     }
 
     #[test]
     fn absent_grants_allow_everything() {
         assert!(holds(None, "anyone", EXEC_WRITE, "a.b"));
+        assert!(require_admin(&State::default(), "anyone").is_ok());
     }
 
     #[test]
@@ -164,18 +251,70 @@ mod tests {
     }
 
     #[test]
+    fn unknown_entries_give_nothing_and_are_listed() {
+        let g = map(&[("bot", &["verb.exec.delete", "*:Not An Id"])]);
+        assert!(!holds(Some(&g), "bot", EXEC_READ, "a.b"));
+        let found: Vec<(&str, &str)> = invalid_entries(&g)
+            .iter()
+            .map(|(p, t, _)| (*p, *t))
+            .collect();
+        assert_eq!(
+            found,
+            vec![("bot", "verb.exec.delete"), ("bot", "*:Not An Id")]
+        );
+    }
+
+    #[test]
+    fn only_the_unscoped_star_may_change_grants() {
+        let state = State {
+            grants: Some(map(&[
+                ("ops", &["*"]),
+                ("bot", &["*:acme.x"]),
+                (
+                    "agent",
+                    &[
+                        "verb.exec.read",
+                        "pack.install",
+                        "pack.connect",
+                        "verb.exec.write",
+                    ],
+                ),
+            ])),
+            ..State::default()
+        };
+        assert!(require_admin(&state, "ops").is_ok());
+        for principal in ["bot", "agent", "nobody"] {
+            let err = require_admin(&state, principal)
+                .err()
+                .unwrap_or_else(|| panic!("{principal}"));
+            assert_eq!(err.code, ErrorCode::GrantMissing);
+            assert_eq!(err.context.grant.as_deref(), Some("*"));
+        }
+    }
+
+    #[test]
     fn first_grant_keeps_the_default_user_whole() {
         let mut s = State::default();
-        let change = grant(&mut s, "agent", EXEC_READ).unwrap_or_else(|e| panic!("{e}"));
+        let change = grant(&mut s, &who("agent"), &g("verb.exec.read"));
         assert!(change.enforced_now);
         assert!(holds(s.grants.as_ref(), "user", EXEC_WRITE, "a.b"));
         assert!(holds(s.grants.as_ref(), "agent", EXEC_READ, "a.b"));
         assert!(!holds(s.grants.as_ref(), "agent", EXEC_WRITE, "a.b"));
+        assert!(require_admin(&s, "user").is_ok());
+    }
+
+    #[test]
+    fn a_first_grant_for_user_still_leaves_someone_to_change_grants() {
+        let mut s = State::default();
+        grant(&mut s, &who("user"), &g("verb.exec.read"));
+        assert!(require_admin(&s, "user").is_ok());
+        assert!(s.grants.as_ref().is_some_and(has_admin));
     }
 
     #[test]
     fn bad_grants_are_usage_errors() {
-        assert!(parse_grant("verb.exec.delete").is_err());
+        let err = parse_grant("verb.exec.delete").err().map(|e| e.code);
+        assert_eq!(err, Some(ErrorCode::Usage));
         assert!(parse_grant("verb.exec.read:Bad Id").is_err());
         assert!(parse_grant("verb.exec.read:acme.x").is_ok());
         assert!(parse_grant("*").is_ok());
@@ -184,11 +323,43 @@ mod tests {
     #[test]
     fn revoke_removes_only_that_grant() {
         let mut s = State::default();
-        let _ = grant(&mut s, "agent", EXEC_READ);
-        let _ = grant(&mut s, "agent", EXEC_WRITE);
-        assert_eq!(revoke(&mut s, "agent", EXEC_READ).ok(), Some(true));
+        let agent = who("agent");
+        grant(&mut s, &agent, &g("verb.exec.read"));
+        grant(&mut s, &agent, &g("verb.exec.write"));
+        assert_eq!(revoke(&mut s, &agent, "verb.exec.read").ok(), Some(true));
         assert!(!holds(s.grants.as_ref(), "agent", EXEC_READ, "a.b"));
         assert!(holds(s.grants.as_ref(), "agent", EXEC_WRITE, "a.b"));
-        assert_eq!(revoke(&mut s, "agent", EXEC_READ).ok(), Some(false));
+        assert_eq!(revoke(&mut s, &agent, "verb.exec.read").ok(), Some(false));
+    }
+
+    #[test]
+    fn revoke_removes_an_unknown_entry_only_if_listed() {
+        let mut s = State {
+            grants: Some(map(&[("user", &["*"]), ("bot", &["verb.exec.delete"])])),
+            ..State::default()
+        };
+        let bot = who("bot");
+        let other = revoke(&mut s, &bot, "verb.exec.erase")
+            .err()
+            .map(|e| e.code);
+        assert_eq!(other, Some(ErrorCode::Usage));
+        assert_eq!(revoke(&mut s, &bot, "verb.exec.delete").ok(), Some(true));
+        assert!(
+            s.grants
+                .as_ref()
+                .is_some_and(|g| invalid_entries(g).is_empty())
+        );
+    }
+
+    #[test]
+    fn the_last_star_is_not_revoked() {
+        let mut s = State::default();
+        grant(&mut s, &who("agent"), &g("verb.exec.read"));
+        let before = s.clone();
+        let err = revoke(&mut s, &who("user"), "*").err().map(|e| e.code);
+        assert_eq!(err, Some(ErrorCode::Usage));
+        assert_eq!(s, before);
+        grant(&mut s, &who("ops"), &g("*"));
+        assert_eq!(revoke(&mut s, &who("user"), "*").ok(), Some(true));
     }
 }

@@ -13,11 +13,13 @@ pub struct Config {
     pub harnesses: Vec<String>,
 }
 
-/// Reads `config.yaml`; a missing file is the default configuration, a file
-/// that does not parse is `store_corrupt` naming the line.
+/// Reads `config.yaml`; a missing file is the default configuration. A file
+/// that is not UTF-8, does not parse, is not a mapping (an empty file or one
+/// of comments only is the default), or whose `catalogs` is not a list of
+/// folder paths is `store_corrupt`, naming the file and the line.
 pub fn read(path: &Path) -> Result<Config> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
+    let bytes = match std::fs::read(path) {
+        Ok(bytes) => bytes,
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(Config::default()),
         Err(err) => return Err(Error::io("cannot read", path, &err)),
     };
@@ -30,7 +32,27 @@ pub fn read(path: &Path) -> Result<Config> {
             .path(path.display().to_string())
             .hint("fix the file by hand; hcpx never rewrites it")
     };
+    let text = String::from_utf8(bytes).map_err(|err| {
+        let line = err.as_bytes()[..err.utf8_error().valid_up_to()]
+            .iter()
+            .filter(|b| **b == b'\n')
+            .count()
+            + 1;
+        corrupt(Some(line), "not valid UTF-8 text".into())
+    })?;
     let doc = document::parse_yaml(&text).map_err(|e| corrupt(e.pos.map(|p| p.line), e.message))?;
+    if doc.value == document::Value::Null {
+        return Ok(Config::default());
+    }
+    if doc.as_map().is_none() {
+        return Err(corrupt(
+            Some(doc.pos.line),
+            format!(
+                "the file must be a mapping (e.g. `catalogs: [DIR]`), not {}",
+                doc.type_name()
+            ),
+        ));
+    }
     let base = path.parent().unwrap_or(Path::new("."));
     let mut config = Config::default();
     match doc.get("catalogs") {
@@ -40,7 +62,10 @@ pub fn read(path: &Path) -> Result<Config> {
             let items = node.as_seq().ok_or_else(|| {
                 corrupt(
                     Some(node.pos.line),
-                    "`catalogs` must be a list of folders".into(),
+                    format!(
+                        "`catalogs` must be a list of folders, not {}",
+                        node.type_name()
+                    ),
                 )
             })?;
             for item in items {
@@ -171,5 +196,51 @@ mod tests {
         let err = read(&path).err().unwrap_or_else(|| panic!("accepted"));
         assert_eq!(err.code, ErrorCode::StoreCorrupt);
         assert!(err.message.contains("config.yaml:2"), "{}", err.message);
+    }
+
+    fn corrupt(text: &[u8]) -> Error {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let path = dir.path().join("config.yaml");
+        std::fs::write(&path, text).unwrap_or_else(|e| panic!("{e}"));
+        read(&path)
+            .err()
+            .unwrap_or_else(|| panic!("accepted {text:?}"))
+    }
+
+    #[test]
+    fn invalid_utf8_is_corrupt_and_names_the_file() {
+        let err = corrupt(b"# ok\ncatalogs: [\xff]\n");
+        assert_eq!(err.code, ErrorCode::StoreCorrupt);
+        assert!(err.message.contains("config.yaml:2"), "{}", err.message);
+        assert!(err.message.contains("UTF-8"), "{}", err.message);
+    }
+
+    #[test]
+    fn a_file_that_is_not_a_mapping_is_corrupt() {
+        for text in ["- cat\n- dog\n", "just words\n", "42\n"] {
+            let err = corrupt(text.as_bytes());
+            assert_eq!(err.code, ErrorCode::StoreCorrupt, "{text}");
+            assert!(err.message.contains("config.yaml"), "{}", err.message);
+            assert!(err.message.contains("mapping"), "{}", err.message);
+        }
+    }
+
+    #[test]
+    fn catalogs_of_the_wrong_type_are_corrupt() {
+        for text in ["catalogs: cat\n", "catalogs: 3\n", "catalogs: {a: b}\n"] {
+            let err = corrupt(text.as_bytes());
+            assert_eq!(err.code, ErrorCode::StoreCorrupt, "{text}");
+            assert!(err.message.contains("config.yaml:1"), "{}", err.message);
+        }
+    }
+
+    #[test]
+    fn an_empty_file_or_comments_only_is_the_default() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let path = dir.path().join("config.yaml");
+        for text in ["", "# nothing here\n", "catalogs:\n"] {
+            std::fs::write(&path, text).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(read(&path).ok(), Some(Config::default()), "{text:?}");
+        }
     }
 }

@@ -11,9 +11,14 @@
 //! Paths inside the store are built only from a checked [`PackId`] (§14.2),
 //! and what the store creates is never writable by group or others,
 //! whatever the umask (§14.1).
+//!
+//! A writer that finds the lock held waits for it, tells its front-end once
+//! that it waits (the engine never prints: [`LockWait::on_wait`]), and gives
+//! up after [`LockWait::timeout`] with `timeout` (§10.1).
 
 pub mod catalog;
 pub mod config;
+pub mod grant;
 pub mod parallel;
 pub mod snapshot;
 pub mod state;
@@ -25,6 +30,8 @@ use std::fs::{self, File, OpenOptions};
 use std::io::Write;
 use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 pub const STATE_FILE: &str = "state.json";
 pub const CONFIG_FILE: &str = "config.yaml";
@@ -42,6 +49,45 @@ catalogs: []
 #[derive(Debug, Clone)]
 pub struct Store {
     root: PathBuf,
+    lock_wait: LockWait,
+}
+
+/// Called once when a writer has to wait for the store lock, with the lock
+/// file's path; the front-end tells the user.
+pub type LockObserver = Arc<dyn Fn(&Path) + Send + Sync>;
+
+/// How a writer waits for the store lock held by another process.
+#[derive(Clone)]
+pub struct LockWait {
+    /// How long to wait before giving up with `timeout`.
+    pub timeout: Duration,
+    /// Told once, when the lock is found held.
+    pub on_wait: Option<LockObserver>,
+}
+
+impl LockWait {
+    /// How long a writer waits for the lock unless told otherwise.
+    pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+    /// How often a waiting writer tries the lock again.
+    const POLL: Duration = Duration::from_millis(10);
+}
+
+impl Default for LockWait {
+    fn default() -> Self {
+        LockWait {
+            timeout: LockWait::DEFAULT_TIMEOUT,
+            on_wait: None,
+        }
+    }
+}
+
+impl std::fmt::Debug for LockWait {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LockWait")
+            .field("timeout", &self.timeout)
+            .field("on_wait", &self.on_wait.is_some())
+            .finish()
+    }
 }
 
 /// `$HCP_HOME`, else `~/.hcp`.
@@ -55,7 +101,15 @@ pub fn default_home() -> Option<PathBuf> {
 impl Store {
     /// Opens the store at `root`, creating its layout on first use.
     pub fn open(root: impl Into<PathBuf>) -> Result<Store> {
-        let store = Store { root: root.into() };
+        Store::open_with(root, LockWait::default())
+    }
+
+    /// [`Store::open`], waiting for the lock as `lock_wait` says.
+    pub fn open_with(root: impl Into<PathBuf>, lock_wait: LockWait) -> Result<Store> {
+        let store = Store {
+            root: root.into(),
+            lock_wait,
+        };
         store.create_layout()?;
         Ok(store)
     }
@@ -68,8 +122,14 @@ impl Store {
                 .create(path)
             {
                 Ok(()) => Ok(()),
-                Err(err) => Err(Error::io("cannot create", path, &err)
-                    .hint("set HCP_HOME to a folder you can write")),
+                Err(err) => {
+                    let error = Error::io("cannot create", path, &err);
+                    // Keep the hint of a full disk.
+                    Err(match error.context.hint {
+                        Some(_) => error,
+                        None => error.hint("set HCP_HOME to a folder you can write"),
+                    })
+                }
             }
         };
         mkdir(&self.root, 0o755)?;
@@ -153,8 +213,8 @@ impl Store {
         })
     }
 
-    /// Takes the store's exclusive lock (waiting for other hcpx processes)
-    /// and reads the state.
+    /// Takes the store's exclusive lock (waiting for other hcpx processes,
+    /// see [`LockWait`]) and reads the state.
     pub fn lock(&self) -> Result<Transaction<'_>> {
         let path = self.lock_path();
         let file = OpenOptions::new()
@@ -162,10 +222,11 @@ impl Store {
             .truncate(false)
             .write(true)
             .mode(0o644)
+            // A `.lock` that is a symbolic link is not followed (ELOOP).
+            .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32)
             .open(&path)
             .map_err(|err| Error::io("cannot open the lock file", &path, &err))?;
-        file.lock()
-            .map_err(|err| Error::io("cannot lock", &path, &err))?;
+        wait_for_lock(&file, &path, &self.lock_wait)?;
         self.clean_tmp();
         let state = self.read_state()?;
         Ok(Transaction {
@@ -173,13 +234,21 @@ impl Store {
             _lock: file,
             original: state.clone(),
             state,
+            undo: Vec::new(),
+            scratch: None,
         })
     }
 
     /// Removes what a process killed mid-change left in `.tmp/`. Only called
     /// under the lock, and every writer holds the lock while it uses `.tmp/`.
+    /// A `.tmp` that is not a folder of its own (a symbolic link to some
+    /// other folder) is left alone: its entries are not ours to delete.
     fn clean_tmp(&self) {
-        let Ok(entries) = fs::read_dir(self.tmp_dir()) else {
+        let tmp = self.tmp_dir();
+        if !fs::symlink_metadata(&tmp).is_ok_and(|m| m.is_dir()) {
+            return;
+        }
+        let Ok(entries) = fs::read_dir(&tmp) else {
             return;
         };
         for entry in entries.flatten() {
@@ -192,7 +261,7 @@ impl Store {
     }
 
     /// Ids of the packs present in `packs/`, sorted. Folders whose names are
-    /// not pack ids are left out (see [`Store::stray_entries`]).
+    /// not pack ids are left out.
     pub fn installed_ids(&self) -> Result<Vec<PackId>> {
         let dir = self.packs_dir();
         let entries = fs::read_dir(&dir).map_err(|err| Error::io("cannot read", &dir, &err))?;
@@ -203,25 +272,6 @@ impl Store {
             .collect();
         ids.sort();
         Ok(ids)
-    }
-
-    /// Entries of `packs/`, `skills/` and `secrets/` whose names are not
-    /// pack ids (§14.2): never turned into paths for deletion, only reported.
-    pub fn stray_entries(&self) -> Vec<PathBuf> {
-        let mut stray = Vec::new();
-        for dir in [self.packs_dir(), self.skills_dir(), self.secrets_dir()] {
-            let Ok(entries) = fs::read_dir(&dir) else {
-                continue;
-            };
-            stray.extend(
-                entries
-                    .flatten()
-                    .filter(|e| e.file_name().to_str().and_then(PackId::parse).is_none())
-                    .map(|e| e.path()),
-            );
-        }
-        stray.sort();
-        stray
     }
 
     pub fn is_installed(&self, pack_id: &PackId) -> bool {
@@ -239,14 +289,119 @@ impl Store {
     }
 }
 
+/// Locks `file`, trying again every [`LockWait::POLL`] while another process
+/// holds it: tells `wait.on_wait` once, gives up once one holder has kept it
+/// for `wait.timeout`. Each holder writes a mark of its own into the file
+/// ([`mark_holder`]), so a waiter behind a queue of writers that each hold
+/// the lock briefly sees them change and keeps waiting.
+fn wait_for_lock(file: &File, path: &Path, wait: &LockWait) -> Result<()> {
+    let mut holder: Option<Vec<u8>> = None;
+    let mut since = Instant::now();
+    let mut told = false;
+    loop {
+        match file.try_lock() {
+            Ok(()) => {
+                mark_holder(file);
+                return Ok(());
+            }
+            Err(std::fs::TryLockError::WouldBlock) => {}
+            Err(std::fs::TryLockError::Error(err)) => {
+                return Err(Error::io("cannot lock", path, &err));
+            }
+        }
+        if !told {
+            told = true;
+            if let Some(on_wait) = &wait.on_wait {
+                on_wait(path);
+            }
+        }
+        let now = fs::read(path).ok();
+        if holder.as_ref() != now.as_ref() {
+            holder = now;
+            since = Instant::now();
+        }
+        let waited = since.elapsed();
+        if waited >= wait.timeout {
+            return Err(lock_timeout(path, wait.timeout));
+        }
+        std::thread::sleep(LockWait::POLL.min(wait.timeout - waited));
+    }
+}
+
+/// Writes who holds the lock into the lock file (process id and time), for
+/// [`wait_for_lock`]'s waiters; best effort.
+fn mark_holder(file: &File) {
+    use std::os::unix::fs::FileExt;
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let mark = format!("{} {nanos}\n", std::process::id());
+    let _ = file.set_len(0);
+    let _ = file.write_all_at(mark.as_bytes(), 0);
+}
+
+/// The error of a writer that waited `timeout` for the lock in vain.
+fn lock_timeout(path: &Path, timeout: Duration) -> Error {
+    Error::new(
+        ErrorCode::Timeout,
+        format!(
+            "gave up waiting for the store lock {}: another hcpx process has held it for {} ms",
+            path.display(),
+            timeout.as_millis()
+        ),
+    )
+    .path(path.display().to_string())
+    .hint(format!(
+        "wait for the other hcpx to finish and try again (`fuser {}` names it); HCPX_LOCK_TIMEOUT_MS sets how long to wait",
+        path.display()
+    ))
+}
+
 /// The store while its lock is held: the state as read, changed in memory,
 /// written by [`Transaction::commit`]. Dropping it without commit releases
 /// the lock and writes nothing.
+///
+/// Steps that go together (HCP.md §14.7): every change of a file or folder
+/// made through the transaction (`replace_file`, `create_dir`, `move_aside`,
+/// `exchange`, `save`) records how to undo it. A failed commit, or dropping
+/// the transaction before commit, undoes them in reverse order, so a change
+/// either completes or leaves the store as it was. What was moved aside lives
+/// in a scratch folder under `.tmp/` until the change is over (the next lock
+/// removes it if the process was killed).
 pub struct Transaction<'s> {
     store: &'s Store,
     _lock: File,
+    /// The state as it is on disk now.
     original: State,
     pub state: State,
+    undo: Vec<Undo>,
+    scratch: Option<tempfile::TempDir>,
+}
+
+/// A point in a change to roll back to (see [`Transaction::mark`]).
+#[derive(Debug, Clone)]
+pub struct Mark {
+    steps: usize,
+    state: State,
+}
+
+/// How to undo one step of a change.
+#[derive(Debug)]
+enum Undo {
+    /// Write this file back (`None`: remove it).
+    File {
+        path: PathBuf,
+        bytes: Option<Vec<u8>>,
+        mode: u32,
+    },
+    /// Remove a folder the change created.
+    Dir(PathBuf),
+    /// Rename `from` back to `to`.
+    Rename { from: PathBuf, to: PathBuf },
+    /// Swap two paths back.
+    Exchange(PathBuf, PathBuf),
+    /// Write this state back.
+    State(Box<State>),
 }
 
 impl Transaction<'_> {
@@ -254,15 +409,96 @@ impl Transaction<'_> {
         self.store
     }
 
-    /// Writes the state if it changed, then releases the lock.
-    pub fn commit(self) -> Result<()> {
-        if self.state != self.original {
-            self.write_state(&self.state)?;
+    /// Writes the state if it changed, then releases the lock. When the write
+    /// fails, every recorded step is undone first.
+    pub fn commit(mut self) -> Result<()> {
+        if let Err(err) = self.save() {
+            self.rollback();
+            return Err(err);
         }
+        self.undo.clear();
         Ok(())
     }
 
+    /// Writes the state now, when it changed, and keeps the lock: for a
+    /// change whose later steps are only safe once the state says so. Undone
+    /// like any other step.
+    pub fn save(&mut self) -> Result<()> {
+        if self.state == self.original {
+            return Ok(());
+        }
+        self.write_state(&self.state)?;
+        let before = std::mem::replace(&mut self.original, self.state.clone());
+        self.undo.push(Undo::State(Box::new(before)));
+        Ok(())
+    }
+
+    /// Where the change stands now: a mark for [`Transaction::rollback_to`].
+    pub fn mark(&self) -> Mark {
+        Mark {
+            steps: self.undo.len(),
+            state: self.state.clone(),
+        }
+    }
+
+    /// Undoes the steps recorded after `mark`, newest first, and puts the
+    /// in-memory state back as it was then. Best effort: a step that cannot
+    /// be undone is left for `doctor` to name.
+    pub fn rollback_to(&mut self, mark: Mark) {
+        self.undo_steps(mark.steps);
+        self.state = mark.state;
+    }
+
+    /// Undoes every step and forgets the in-memory changes.
+    fn rollback(&mut self) {
+        self.undo_steps(0);
+        self.state = self.original.clone();
+    }
+
+    fn undo_steps(&mut self, keep: usize) {
+        while self.undo.len() > keep {
+            let Some(step) = self.undo.pop() else { break };
+            self.undo_step(step);
+        }
+    }
+
+    fn undo_step(&mut self, step: Undo) {
+        let _ = match step {
+            Undo::File {
+                path,
+                bytes: Some(bytes),
+                mode,
+            } => write_atomic(&self.store.tmp_dir(), &path, &bytes, mode),
+            Undo::File {
+                path, bytes: None, ..
+            } => {
+                let _ = fs::remove_file(&path);
+                Ok(())
+            }
+            Undo::Dir(path) => {
+                let _ = fs::remove_dir_all(&path);
+                Ok(())
+            }
+            Undo::Rename { from, to } => {
+                let _ = fs::rename(&from, &to);
+                Ok(())
+            }
+            Undo::Exchange(a, b) => {
+                let _ = exchange(&a, &b);
+                Ok(())
+            }
+            Undo::State(state) => {
+                let result = self.write_state(&state);
+                if result.is_ok() {
+                    self.original = *state;
+                }
+                result
+            }
+        };
+    }
+
     fn write_state(&self, state: &State) -> Result<()> {
+        step("state.write")?;
         let mut text = serde_json::to_vec_pretty(state)
             .map_err(|err| Error::new(ErrorCode::Io, format!("cannot encode the state: {err}")))?;
         text.push(b'\n');
@@ -274,9 +510,120 @@ impl Transaction<'_> {
         )
     }
 
-    /// Writes a file atomically inside the store (under the lock).
+    /// Writes a file atomically inside the store (under the lock), without
+    /// recording how to undo it.
     pub fn write_file(&self, path: &Path, bytes: &[u8], mode: u32) -> Result<()> {
         write_atomic(&self.store.tmp_dir(), path, bytes, mode)
+    }
+
+    /// Writes a file atomically and records how to put back what was there
+    /// (its bytes and mode, or nothing).
+    pub fn replace_file(&mut self, path: &Path, bytes: &[u8], mode: u32) -> Result<()> {
+        let before = match fs::symlink_metadata(path) {
+            Ok(meta) if meta.is_file() => {
+                let old = fs::read(path).map_err(|err| Error::io("cannot read", path, &err))?;
+                Some((old, meta.permissions().mode() & 0o777))
+            }
+            Ok(_) => {
+                return Err(Error::io(
+                    "cannot write",
+                    path,
+                    &std::io::Error::other("something other than a file is in the way"),
+                ));
+            }
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => None,
+            Err(err) => return Err(Error::io("cannot read", path, &err)),
+        };
+        write_atomic(&self.store.tmp_dir(), path, bytes, mode)?;
+        self.undo.push(match before {
+            Some((old, old_mode)) => Undo::File {
+                path: path.to_path_buf(),
+                bytes: Some(old),
+                mode: old_mode,
+            },
+            None => Undo::File {
+                path: path.to_path_buf(),
+                bytes: None,
+                mode,
+            },
+        });
+        Ok(())
+    }
+
+    /// Creates a folder (mode 0755) unless a folder (not a link) is there;
+    /// undo removes it.
+    pub fn create_dir(&mut self, path: &Path) -> Result<()> {
+        match fs::DirBuilder::new().mode(0o755).create(path) {
+            Ok(()) => {
+                self.undo.push(Undo::Dir(path.to_path_buf()));
+                Ok(())
+            }
+            // A link to a folder elsewhere is not ours to write through.
+            Err(err)
+                if err.kind() == std::io::ErrorKind::AlreadyExists
+                    && fs::symlink_metadata(path).is_ok_and(|m| m.is_dir()) =>
+            {
+                Ok(())
+            }
+            Err(err) => Err(Error::io("cannot create", path, &err)),
+        }
+    }
+
+    /// Moves `path` (a file or folder) into this change's scratch folder in
+    /// one rename; undo moves it back. False when there was nothing there.
+    /// What was moved aside is deleted when the transaction ends.
+    pub fn move_aside(&mut self, path: &Path) -> Result<bool> {
+        if let Err(err) = fs::symlink_metadata(path) {
+            return match err.kind() {
+                std::io::ErrorKind::NotFound => Ok(false),
+                _ => Err(Error::io("cannot remove", path, &err)),
+            };
+        }
+        let aside = self.scratch_path("aside")?;
+        fs::rename(path, &aside).map_err(|err| Error::io("cannot remove", path, &err))?;
+        self.undo.push(Undo::Rename {
+            from: aside,
+            to: path.to_path_buf(),
+        });
+        Ok(true)
+    }
+
+    /// Puts `from` at `to` in one step. When `to` exists the two are
+    /// exchanged (`renameat2` with `RENAME_EXCHANGE`, or two renames where
+    /// the file system lacks it), so `from` then holds what was at `to`.
+    /// Undo swaps them back (or moves `to` back to `from`).
+    pub fn exchange(&mut self, from: &Path, to: &Path) -> Result<()> {
+        let io = |err: std::io::Error| Error::io("cannot install into", to, &err);
+        if fs::symlink_metadata(to).is_err() {
+            fs::rename(from, to).map_err(io)?;
+            self.undo.push(Undo::Rename {
+                from: to.to_path_buf(),
+                to: from.to_path_buf(),
+            });
+            return Ok(());
+        }
+        exchange(from, to).map_err(io)?;
+        self.undo
+            .push(Undo::Exchange(from.to_path_buf(), to.to_path_buf()));
+        Ok(())
+    }
+
+    /// A fresh path (not created) inside this change's scratch folder under
+    /// `.tmp/`, which lives until the transaction ends.
+    pub fn scratch_path(&mut self, name: &str) -> Result<PathBuf> {
+        if self.scratch.is_none() {
+            self.scratch = Some(self.staging_dir()?);
+        }
+        let dir = self.scratch.as_ref().map(|d| d.path().to_path_buf());
+        let dir = dir.unwrap_or_else(|| self.store.tmp_dir());
+        let mut n = 0;
+        loop {
+            let path = dir.join(format!("{name}-{n}"));
+            if fs::symlink_metadata(&path).is_err() {
+                return Ok(path);
+            }
+            n += 1;
+        }
     }
 
     /// A fresh, empty folder under `.tmp/` for staging.
@@ -287,6 +634,50 @@ impl Transaction<'_> {
             .tempdir_in(&tmp)
             .map_err(|err| Error::io("cannot create a staging folder in", &tmp, &err))
     }
+}
+
+impl Drop for Transaction<'_> {
+    /// A change abandoned before commit (an error returned with `?`) is
+    /// undone.
+    fn drop(&mut self) {
+        self.rollback();
+    }
+}
+
+/// Swaps two paths in one step where the file system can, else with three
+/// renames through a name beside `a`.
+fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
+    use rustix::fs::{CWD, RenameFlags, renameat_with};
+    if renameat_with(CWD, a, CWD, b, RenameFlags::EXCHANGE).is_ok() {
+        return Ok(());
+    }
+    let via = a.with_extension("swap");
+    fs::rename(b, &via)?;
+    if let Err(err) = fs::rename(a, b) {
+        let _ = fs::rename(&via, b);
+        return Err(err);
+    }
+    fs::rename(&via, a)
+}
+
+/// Test hooks at the named steps of a change (HCP.md §14.7), so tests can
+/// stop a change exactly there: `HCPX_TEST_CRASH_AT=STEP` kills this process
+/// with SIGKILL on reaching STEP; `HCPX_TEST_FAIL_AT=STEP` makes STEP fail
+/// with `io`. Unset, a step does nothing.
+pub fn step(name: &str) -> Result<()> {
+    let hit = |var: &str| std::env::var_os(var).is_some_and(|v| v == name);
+    if hit("HCPX_TEST_CRASH_AT") {
+        let _ =
+            rustix::process::kill_process(rustix::process::getpid(), rustix::process::Signal::KILL);
+        std::process::abort();
+    }
+    if hit("HCPX_TEST_FAIL_AT") {
+        return Err(Error::new(
+            ErrorCode::Io,
+            format!("{name} failed (HCPX_TEST_FAIL_AT)"),
+        ));
+    }
+    Ok(())
 }
 
 /// Writes `bytes` to `path` atomically: a temporary file in `tmp_dir`,
@@ -343,6 +734,10 @@ pub fn sync_dir(dir: &Path) {
 mod tests {
     use super::*;
 
+    fn id(s: &str) -> PackId {
+        PackId::parse(s).unwrap_or_else(|| panic!("{s}"))
+    }
+
     fn temp_store() -> (tempfile::TempDir, Store) {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
         let store = Store::open(dir.path().join("hcp")).unwrap_or_else(|e| panic!("{e}"));
@@ -392,10 +787,158 @@ mod tests {
     }
 
     #[test]
+    fn a_held_lock_is_waited_for_then_given_up() {
+        let (_dir, store) = temp_store();
+        let held = File::create(store.lock_path()).unwrap_or_else(|e| panic!("{e}"));
+        held.lock().unwrap_or_else(|e| panic!("{e}"));
+        let told = Arc::new(std::sync::Mutex::new(Vec::<PathBuf>::new()));
+        let seen = told.clone();
+        let waiting = Store {
+            root: store.root().to_path_buf(),
+            lock_wait: LockWait {
+                timeout: Duration::from_millis(50),
+                on_wait: Some(Arc::new(move |path: &Path| {
+                    if let Ok(mut v) = seen.lock() {
+                        v.push(path.to_path_buf());
+                    }
+                })),
+            },
+        };
+        let err = waiting.lock().err().unwrap_or_else(|| panic!("locked"));
+        assert_eq!(err.code, ErrorCode::Timeout);
+        assert!(err.message.contains(".lock"), "{}", err.message);
+        let told = told.lock().map(|v| v.clone()).unwrap_or_default();
+        assert_eq!(told, vec![store.lock_path()]);
+        drop(held);
+        assert!(waiting.lock().is_ok());
+    }
+
+    #[test]
+    fn the_holder_leaves_its_mark_in_the_lock_file() {
+        let (_dir, store) = temp_store();
+        let tx = store.lock().unwrap_or_else(|e| panic!("{e}"));
+        let mark = fs::read_to_string(store.lock_path()).unwrap_or_default();
+        assert!(
+            mark.starts_with(&format!("{} ", std::process::id())),
+            "{mark}"
+        );
+        drop(tx);
+        let _tx = store.lock().unwrap_or_else(|e| panic!("{e}"));
+        let again = fs::read_to_string(store.lock_path()).unwrap_or_default();
+        assert_ne!(mark, again);
+    }
+
+    #[test]
+    fn a_tmp_that_links_elsewhere_is_not_emptied() {
+        let (dir, store) = temp_store();
+        let elsewhere = dir.path().join("precious");
+        fs::create_dir_all(elsewhere.join("inner")).unwrap_or_else(|e| panic!("{e}"));
+        fs::remove_dir(store.tmp_dir()).unwrap_or_else(|e| panic!("{e}"));
+        std::os::unix::fs::symlink(&elsewhere, store.tmp_dir()).unwrap_or_else(|e| panic!("{e}"));
+        drop(store.lock());
+        assert!(elsewhere.join("inner").is_dir());
+    }
+
+    #[test]
+    fn a_lock_file_that_is_a_link_is_not_followed() {
+        let (dir, store) = temp_store();
+        let target = dir.path().join("target");
+        fs::remove_file(store.lock_path()).unwrap_or_else(|e| panic!("{e}"));
+        std::os::unix::fs::symlink(&target, store.lock_path()).unwrap_or_else(|e| panic!("{e}"));
+        let err = store.lock().err().map(|e| e.code);
+        assert_eq!(err, Some(ErrorCode::Io));
+        assert!(!target.exists());
+    }
+
+    #[test]
     fn lock_removes_leftovers_of_killed_changes() {
         let (_dir, store) = temp_store();
         fs::create_dir_all(store.tmp_dir().join("stage-x/inner")).unwrap_or_else(|e| panic!("{e}"));
         let _tx = store.lock().unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            fs::read_dir(store.tmp_dir()).map(|d| d.count()).ok(),
+            Some(0)
+        );
+    }
+
+    #[test]
+    fn dropping_a_transaction_undoes_its_steps_in_reverse() {
+        let (_dir, store) = temp_store();
+        let root = store.root().to_path_buf();
+        fs::write(root.join("skills/kept"), "old").unwrap_or_else(|e| panic!("{e}"));
+        fs::create_dir_all(root.join("packs/a.b")).unwrap_or_else(|e| panic!("{e}"));
+        let mut tx = store.lock().unwrap_or_else(|e| panic!("{e}"));
+        tx.replace_file(&root.join("skills/kept"), b"new", 0o644)
+            .unwrap_or_else(|e| panic!("{e}"));
+        tx.create_dir(&root.join("skills/x.y"))
+            .unwrap_or_else(|e| panic!("{e}"));
+        tx.replace_file(&root.join("skills/x.y/SKILL.md"), b"s", 0o644)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(tx.move_aside(&root.join("packs/a.b")).ok(), Some(true));
+        assert_eq!(tx.move_aside(&root.join("packs/none")).ok(), Some(false));
+        tx.state.activate(&id("x.y"));
+        tx.save().unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            store
+                .read_state()
+                .unwrap_or_default()
+                .is_activated(&id("x.y"))
+        );
+        drop(tx);
+        assert_eq!(
+            fs::read(root.join("skills/kept")).ok(),
+            Some(b"old".to_vec())
+        );
+        assert!(!root.join("skills/x.y").exists());
+        assert!(root.join("packs/a.b").is_dir());
+        assert_eq!(store.read_state().ok(), Some(State::default()));
+        assert_eq!(
+            fs::read_dir(store.tmp_dir()).map(|d| d.count()).ok(),
+            Some(0)
+        );
+    }
+
+    #[test]
+    fn rollback_to_a_mark_keeps_the_steps_before_it() {
+        let (_dir, store) = temp_store();
+        let root = store.root().to_path_buf();
+        let mut tx = store.lock().unwrap_or_else(|e| panic!("{e}"));
+        tx.replace_file(&root.join("skills/one"), b"1", 0o644)
+            .unwrap_or_else(|e| panic!("{e}"));
+        tx.state.activate(&id("a.one"));
+        let mark = tx.mark();
+        tx.replace_file(&root.join("skills/two"), b"2", 0o644)
+            .unwrap_or_else(|e| panic!("{e}"));
+        tx.state.activate(&id("a.two"));
+        tx.rollback_to(mark);
+        tx.commit().unwrap_or_else(|e| panic!("{e}"));
+        assert!(root.join("skills/one").is_file());
+        assert!(!root.join("skills/two").exists());
+        let state = store.read_state().unwrap_or_default();
+        assert_eq!(state.activated, vec![id("a.one")]);
+    }
+
+    #[test]
+    fn exchange_swaps_and_is_undone() {
+        let (_dir, store) = temp_store();
+        let root = store.root().to_path_buf();
+        fs::create_dir_all(root.join("packs/a.b")).unwrap_or_else(|e| panic!("{e}"));
+        fs::write(root.join("packs/a.b/v"), "1").unwrap_or_else(|e| panic!("{e}"));
+        let mut tx = store.lock().unwrap_or_else(|e| panic!("{e}"));
+        let staged = tx.scratch_path("pack").unwrap_or_else(|e| panic!("{e}"));
+        fs::create_dir_all(&staged).unwrap_or_else(|e| panic!("{e}"));
+        fs::write(staged.join("v"), "2").unwrap_or_else(|e| panic!("{e}"));
+        tx.exchange(&staged, &root.join("packs/a.b"))
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            fs::read_to_string(root.join("packs/a.b/v")).ok().as_deref(),
+            Some("2")
+        );
+        drop(tx);
+        assert_eq!(
+            fs::read_to_string(root.join("packs/a.b/v")).ok().as_deref(),
+            Some("1")
+        );
         assert_eq!(
             fs::read_dir(store.tmp_dir()).map(|d| d.count()).ok(),
             Some(0)

@@ -5,6 +5,7 @@
 //! reports it as `store_corrupt` (§14.2).
 
 use crate::engine::pack::id::PackId;
+use crate::engine::store::grant::GrantEntry;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -17,7 +18,7 @@ pub struct State {
     pub connected: Vec<PackId>,
     /// principal → grants. Absent: every principal holds every capability.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub grants: Option<BTreeMap<String, Vec<String>>>,
+    pub grants: Option<BTreeMap<String, Vec<GrantEntry>>>,
     /// Keys another runtime wrote; kept as they are.
     #[serde(flatten)]
     pub other: serde_json::Map<String, serde_json::Value>,

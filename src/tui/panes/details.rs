@@ -38,7 +38,7 @@ fn lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
     }
     let Some(entry) = app.selected_view() else {
         let msg = match app.selected_row() {
-            Some(row) => format!("reading {}…", row.id()),
+            Some(row) => format!("reading {}…", text::safe(row.id())),
             None if app.loaded => "no pack selected".into(),
             None => String::new(),
         };
@@ -50,8 +50,11 @@ fn lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
     match entry.view.manifest() {
         Some(m) => {
             out.push(Line::from(vec![
-                Span::styled(format!("{} {}", entry.id(), m.version), theme.bold()),
-                Span::raw(format!(" — {}", m.name)),
+                Span::styled(
+                    text::safe(&format!("{} {}", entry.id(), m.version)),
+                    theme.bold(),
+                ),
+                Span::raw(text::safe(&format!(" — {}", m.name))),
             ]));
             out.extend(wrap(format!(
                 "plane {} · binding {}",
@@ -59,7 +62,7 @@ fn lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
                 binding_text(m)
             )));
         }
-        None => out.push(Line::styled(entry.id().to_string(), theme.bold())),
+        None => out.push(Line::styled(text::safe(entry.id()), theme.bold())),
     }
     out.extend(status_lines(app, entry, width));
     out.push(Line::raw(""));
@@ -68,7 +71,7 @@ fn lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
     out.push(Line::styled("Skill (SKILL.md)", theme.bold()));
     match skill {
         None => out.push(Line::styled("reading…", theme.dim())),
-        Some(SkillText::Missing(why)) => out.push(Line::styled(why.clone(), theme.bad())),
+        Some(SkillText::Missing(why)) => out.push(Line::styled(text::safe(why), theme.bad())),
         Some(SkillText::Raw(raw)) => {
             out.push(Line::styled(
                 "(no frontmatter; lint says why)",

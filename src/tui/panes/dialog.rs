@@ -1,6 +1,6 @@
 //! Modal overlays: the help, an engine error (§10: code, message, hint),
-//! the uninstall confirmation, the masked secret input (§8.5 step 4) and
-//! the exec form (§6.2).
+//! the uninstall confirmation, the quit confirmation while a command runs
+//! (§14.6), the masked secret input (§8.5 step 4) and the exec form (§6.2).
 
 use crate::tui::app::{App, Dialog, ExecForm, SecretPrompt, arg_summary};
 use crate::tui::keymap::HELP;
@@ -50,6 +50,29 @@ pub fn draw(frame: &mut Frame<'_>, screen: Rect, app: &App, dialog: &Dialog) {
                 Span::raw(" keep"),
             ]));
             ("Uninstall".to_string(), lines)
+        }
+        Dialog::ConfirmQuit { running } => {
+            let theme = app.theme();
+            let mut lines = wrap(
+                &format!("{running} is still running. Quit anyway?"),
+                inner_w,
+                theme.bold(),
+            );
+            lines.extend(wrap(
+                "Quitting ends the command and every process it started.",
+                inner_w,
+                Style::new(),
+            ));
+            lines.push(Line::raw(""));
+            lines.push(Line::from(vec![
+                Span::styled("y", theme.key()),
+                Span::raw(" end it and quit   "),
+                Span::styled("n", theme.key()),
+                Span::raw(" / "),
+                Span::styled("Esc", theme.key()),
+                Span::raw(" keep it running"),
+            ]));
+            ("Quit".to_string(), lines)
         }
         Dialog::Secret(prompt) => (
             format!("Connect {}", prompt.pack_id),

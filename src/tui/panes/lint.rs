@@ -32,7 +32,10 @@ fn lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
     let theme = app.theme();
     let Some(entry) = app.selected_view() else {
         return match app.selected_row() {
-            Some(row) => vec![Line::styled(format!("reading {}…", row.id()), theme.dim())],
+            Some(row) => vec![Line::styled(
+                format!("reading {}…", text::safe(row.id())),
+                theme.dim(),
+            )],
             None => Vec::new(),
         };
     };

@@ -41,7 +41,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let theme = app.theme();
     let mut title = vec![pane_title(app, Pane::Matrix)];
     if let Some(entry) = app.selected_row() {
-        title.push(Span::raw(format!(" {}", entry.id())));
+        title.push(Span::raw(format!(" {}", text::safe(entry.id()))));
         title.push(Span::styled(
             format!(" · principal {}", app.config.principal),
             theme.dim(),
@@ -52,7 +52,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     frame.render_widget(block, area);
     let Some(entry) = app.selected_view() else {
         let msg = match app.selected_row() {
-            Some(row) => format!("reading {}…", row.id()),
+            Some(row) => format!("reading {}…", text::safe(row.id())),
             None if app.loaded => "no pack selected".into(),
             None => String::new(),
         };

@@ -1,5 +1,6 @@
 //! The last exec's output (HCP.md §6.7): the equivalent `hcpx exec`
-//! command, the exit code, stdout and stderr; or, for a refused or failed
+//! command, the exit code, stdout and stderr (each with a line saying so
+//! when the output cap cut it); or, for a refused or failed
 //! exec, the engine's error in the words of §10 with its exit code (§10.3).
 
 use crate::tui::action::Pane;
@@ -17,6 +18,24 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
 }
 
 fn lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
+    let theme = app.theme();
+    let mut running: Vec<Line<'a>> = app
+        .running
+        .iter()
+        .flat_map(|what| text::wrap(&format!("running {what} · X cancels it"), width))
+        .map(|l| Line::styled(l, theme.hint()))
+        .collect();
+    if running.is_empty() {
+        return finished(app, width);
+    }
+    if app.output.is_some() {
+        running.append(&mut finished(app, width));
+    }
+    running
+}
+
+/// The last finished exec.
+fn finished<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
     let theme = app.theme();
     let Some(out) = &app.output else {
         return text::wrap(
@@ -45,13 +64,22 @@ fn lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
                     theme.bad()
                 },
             ));
-            for (name, stream) in [("stdout", &r.stdout), ("stderr", &r.stderr)] {
+            for (name, stream, cut) in [
+                ("stdout", &r.stdout, r.stdout_truncated),
+                ("stderr", &r.stderr, r.stderr_truncated),
+            ] {
                 if stream.is_empty() {
                     continue;
                 }
                 lines.push(Line::styled(format!("── {name} ──"), theme.dim()));
                 for raw in stream.lines() {
                     lines.push(Line::raw(text::truncate(&expand_tabs(raw), width)));
+                }
+                if cut {
+                    lines.push(Line::styled(
+                        format!("({name} was cut at the output limit)"),
+                        theme.bad(),
+                    ));
                 }
             }
             if r.stdout.is_empty() && r.stderr.is_empty() {
@@ -82,4 +110,47 @@ fn lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
 
 fn expand_tabs(s: &str) -> String {
     s.replace('\t', "    ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::ops::ExecResult;
+    use crate::tui::app::{Config, ExecOutput};
+
+    fn shown(stdout_truncated: bool, stderr_truncated: bool) -> Vec<String> {
+        let mut app = App::new(Config::new("tester"));
+        app.output = Some(ExecOutput {
+            pack_id: "acme.x".into(),
+            verb: "big".into(),
+            command: "hcpx exec acme.x big".into(),
+            result: Ok(ExecResult {
+                ok: true,
+                pack_id: "acme.x".into(),
+                verb_key: "big".into(),
+                exit_code: 0,
+                duration_ms: 1,
+                stdout: "xxxx\n".into(),
+                stderr: "yyyy\n".into(),
+                stdout_truncated,
+                stderr_truncated,
+                data: None,
+            }),
+        });
+        lines(&app, 60)
+            .iter()
+            .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
+            .collect()
+    }
+
+    #[test]
+    fn a_cut_stream_says_so() {
+        let cut = "(stdout was cut at the output limit)".to_string();
+        let lines = shown(true, false);
+        assert!(lines.contains(&cut), "{lines:#?}");
+        assert!(!lines.iter().any(|l| l.contains("stderr was cut")));
+        let lines = shown(false, true);
+        assert!(!lines.contains(&cut), "{lines:#?}");
+        assert!(lines.iter().any(|l| l.contains("stderr was cut")));
+    }
 }

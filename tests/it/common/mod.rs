@@ -1,0 +1,221 @@
+//! Shared helpers for the end-to-end tests: a throwaway store and packs
+//! written on the fly.
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
+
+use assert_cmd::Command;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// A temporary `HCP_HOME` and a folder for packs.
+pub struct Sandbox {
+    pub dir: tempfile::TempDir,
+}
+
+impl Sandbox {
+    pub fn new() -> Self {
+        Sandbox {
+            dir: tempfile::tempdir().expect("temp dir"),
+        }
+    }
+
+    pub fn home(&self) -> PathBuf {
+        self.dir.path().join("home")
+    }
+
+    /// `hcpx` against this sandbox's store, with a clean principal.
+    pub fn hcpx(&self) -> Command {
+        let mut cmd = Command::cargo_bin("hcpx").expect("hcpx binary");
+        cmd.env("HCP_HOME", self.home())
+            .env_remove("HCP_PRINCIPAL")
+            .env("NO_COLOR", "1")
+            .current_dir(self.dir.path())
+            .timeout(std::time::Duration::from_secs(60));
+        cmd
+    }
+
+    /// Runs `hcpx --json ARGS` (first, since after `--` it would be a k=v
+    /// word), checks the exit code and parses stdout.
+    pub fn json(&self, args: &[&str], code: i32) -> Value {
+        let out = self
+            .hcpx()
+            .arg("--json")
+            .args(args)
+            .output()
+            .expect("run hcpx");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(
+            out.status.code(),
+            Some(code),
+            "hcpx {args:?}: stdout {stdout} stderr {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_str(&stdout)
+            .unwrap_or_else(|e| panic!("not one JSON document ({e}): {stdout}"))
+    }
+
+    /// [`Sandbox::json`] with environment variables set (`Some`) or removed
+    /// (`None`).
+    pub fn json_env(&self, args: &[&str], env: &[(&str, Option<&str>)], code: i32) -> Value {
+        let mut cmd = self.hcpx();
+        for (name, value) in env {
+            match value {
+                Some(value) => cmd.env(name, value),
+                None => cmd.env_remove(name),
+            };
+        }
+        let out = cmd.arg("--json").args(args).output().expect("run hcpx");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(code), "hcpx {args:?}: {stdout}");
+        serde_json::from_str(&stdout)
+            .unwrap_or_else(|e| panic!("not one JSON document ({e}): {stdout}"))
+    }
+
+    /// Writes a pack folder named `name` from `(relative path, text)` pairs.
+    pub fn pack(&self, name: &str, files: &[(&str, &str)]) -> PathBuf {
+        let root = self.dir.path().join("src").join(name);
+        for (rel, text) in files {
+            let path = root.join(rel);
+            std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+            std::fs::write(&path, text).expect("write");
+        }
+        root
+    }
+
+    /// A small valid pack with the given id, version and binding YAML.
+    pub fn simple_pack(&self, id: &str, version: &str, binding: &str) -> PathBuf {
+        self.pack(
+            &format!("{id}-{version}"),
+            &[
+                ("pack.yaml", &simple_manifest(id, version, binding)),
+                ("SKILL.md", &simple_skill(id)),
+            ],
+        )
+    }
+
+    pub fn state(&self) -> Value {
+        let text = std::fs::read_to_string(self.home().join("state.json")).expect("state.json");
+        serde_json::from_str(&text).expect("state.json parses")
+    }
+}
+
+pub fn simple_manifest(id: &str, version: &str, binding: &str) -> String {
+    format!(
+        r#"hcp: "1"
+id: {id}
+name: Test pack
+version: {version}
+description: A pack for tests.
+binding: {binding}
+commands:
+  - key: hello
+    summary: Say hello
+    effect: read
+    args:
+      - {{name: who, type: string, default: world}}
+    adapter: {{kind: process, program: echo, argv: ["hello", "{{who}}"]}}
+  - key: touch
+    summary: Write something
+    effect: write
+    adapter: {{kind: process, program: "true"}}
+"#
+    )
+}
+
+pub fn simple_skill(id: &str) -> String {
+    format!(
+        "---\nname: {}\ndescription: Test skill.\n---\nRun `hello` to greet, `touch` to write.\n",
+        id.replace('.', "-")
+    )
+}
+
+/// The names in a folder, sorted. A folder that cannot be read fails the
+/// test: "no names" must not also mean "no folder".
+pub fn names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("read {}: {e}", dir.display()))
+        .map(|e| {
+            let e = e.unwrap_or_else(|e| panic!("read {}: {e}", dir.display()));
+            e.file_name().to_string_lossy().into_owned()
+        })
+        .collect();
+    names.sort();
+    names
+}
+
+/// The keys of a JSON object, sorted.
+pub fn keys(value: &Value) -> Vec<String> {
+    let mut keys: Vec<String> = value
+        .as_object()
+        .map(|o| o.keys().cloned().collect())
+        .unwrap_or_default();
+    keys.sort();
+    keys
+}
+
+/// Makes a file executable.
+pub fn make_executable(path: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+}
+
+/// Installs and activates the pack at `src`.
+pub fn install_and_activate(sb: &Sandbox, src: &Path, id: &str) {
+    sb.json(&["install", src.to_str().expect("utf-8 path")], 0);
+    sb.json(&["activate", id], 0);
+}
+
+/// Copies a folder tree (files and folders only).
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("read_dir").flatten() {
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("file type").is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy");
+        }
+    }
+}
+
+/// Whether the programs a test needs are on `PATH`. When one is missing the
+/// test should return at once: this prints `skipped: <test>: <tool> not
+/// found on PATH` to stderr and returns false. Under `CI=true` a missing
+/// tool fails the test instead: CI must not skip.
+pub fn require_tools(tools: &[&str]) -> bool {
+    use std::io::Write;
+    let missing: Vec<&str> = tools
+        .iter()
+        .copied()
+        .filter(|tool| !on_path(tool))
+        .collect();
+    if missing.is_empty() {
+        return true;
+    }
+    let thread = std::thread::current();
+    let test = thread.name().unwrap_or("a test");
+    let what = format!("{} not found on PATH", missing.join(", "));
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!("{test}: {what} (CI=true: CI must not skip a test)");
+    }
+    // Past the test harness's capture (which would hide it when the test
+    // passes): straight to stderr.
+    let _ = writeln!(std::io::stderr(), "skipped: {test}: {what}");
+    false
+}
+
+/// [`require_tools`] for one program.
+pub fn require_tool(tool: &str) -> bool {
+    require_tools(&[tool])
+}
+
+/// Whether `name` is an executable file in a folder on `PATH`.
+fn on_path(name: &str) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    let Some(path) = std::env::var_os("PATH") else {
+        return false;
+    };
+    std::env::split_paths(&path).any(|dir| {
+        std::fs::metadata(dir.join(name))
+            .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    })
+}

@@ -1,0 +1,31 @@
+//! The integration tests, as one test binary (`cargo test --test it`): one
+//! crate linking the library once instead of one crate per file. Run one
+//! suite with `cargo test --test it cli_exec`, one test by a part of its
+//! name, e.g. `cargo test --test it tour_replays`.
+
+mod common;
+mod lintkit;
+mod tmuxkit;
+mod tuikit;
+
+mod cli_docs;
+mod cli_exec;
+mod cli_lifecycle;
+mod cli_lint;
+mod concurrency;
+mod demo_recording;
+mod example_catalog;
+mod exec_adapters;
+mod lint_hostile;
+mod lint_rules;
+mod screenshots;
+mod tui_loop;
+mod tui_snapshots;
+mod tui_tmux;
+
+mod atomic_safety;
+mod execout_safety;
+mod grants_safety;
+mod ids_safety;
+mod lintext_safety;
+mod signals_safety;

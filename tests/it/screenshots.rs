@@ -1,0 +1,124 @@
+//! The screenshots in `screenshots/` are the TUI's own frames, drawn on a
+//! deterministic demo store (the example catalog, a few packs installed, one
+//! broken pack) and rendered to SVG. This test fails when a committed
+//! screenshot is out of date; regenerate them all with
+//!
+//! ```sh
+//! UPDATE_SCREENSHOTS=1 cargo test --test it screenshots
+//! ```
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use crate::common::{copy_dir, require_tool};
+use crate::tuikit::*;
+use crossterm::event::KeyCode;
+use std::path::PathBuf;
+
+const WIDTH: u16 = 120;
+const HEIGHT: u16 = 36;
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The demo store: the example catalog, a broken pack, and a few packs
+/// installed and activated at different stages.
+async fn demo() -> Tui {
+    let dir = sandbox();
+    let catalog = catalog(&dir);
+    for entry in std::fs::read_dir(repo().join("assets/packs"))
+        .unwrap()
+        .flatten()
+    {
+        if entry.path().is_dir() {
+            copy_dir(&entry.path(), &catalog.join(entry.file_name()));
+        }
+    }
+    write_pack(
+        &catalog,
+        "demo_broken",
+        "hcp: \"2\"\nid: demo_broken\nname: Broken example\nversion: 1.0\ndescription: A pack with mistakes, to show the lint pane.\n\
+         commands:\n  - key: List\n    summary: List things\n    effect: look\n    adapter: {kind: process, program: ls, argv: [\"{path}\"]}\n",
+        "---\nname: demo-broken\n---\n",
+    );
+    let engine = engine(&dir);
+    for id in [
+        "demo.sysinfo",
+        "demo.text",
+        "demo.fleet",
+        "demo.weather-api",
+        "demo.style-guide",
+    ] {
+        engine.install(id, false).unwrap();
+    }
+    let (_, err) = engine.activate(&[
+        "demo.sysinfo".into(),
+        "demo.text".into(),
+        "demo.fleet".into(),
+        "demo.style-guide".into(),
+    ]);
+    assert!(err.is_none());
+    Tui::start(dir, WIDTH, HEIGHT).await
+}
+
+fn check(name: &str, tui: &Tui, title: &str) -> Option<String> {
+    let svg = hcpx::tui::svg::render(tui.runner.terminal.backend().buffer(), title);
+    let path = repo().join("screenshots").join(format!("{name}.svg"));
+    if std::env::var_os("UPDATE_SCREENSHOTS").is_some() {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, &svg).unwrap();
+        return None;
+    }
+    match std::fs::read_to_string(&path) {
+        Ok(committed) if committed == svg => None,
+        Ok(_) => Some(format!("{} is out of date", path.display())),
+        Err(_) => Some(format!("{} is missing", path.display())),
+    }
+}
+
+#[tokio::test]
+async fn committed_screenshots_match_the_tui() {
+    // The exec screenshot shows the output of demo.text's python3 script.
+    if !require_tool("python3") {
+        return;
+    }
+    let mut stale = Vec::new();
+
+    let mut tui = demo().await;
+    // demo.sysinfo is the eighth row.
+    tui.keys("jjjjjjj").await;
+    stale.extend(check("browser", &tui, "hcpx: the pack browser"));
+
+    tui.select("demo.fleet").await;
+    tui.press(KeyCode::Tab).await;
+    stale.extend(check("matrix", &tui, "hcpx: the availability matrix"));
+
+    let mut tui = demo().await;
+    tui.select("demo_broken").await;
+    tui.send(vec![
+        key(KeyCode::Tab),
+        key(KeyCode::Tab),
+        key(KeyCode::Tab),
+    ])
+    .await;
+    stale.extend(check("lint", &tui, "hcpx: the lint-results pane"));
+
+    let mut tui = demo().await;
+    tui.keys("?").await;
+    stale.extend(check("help", &tui, "hcpx: the help overlay"));
+
+    let mut tui = demo().await;
+    tui.select("demo.text").await;
+    tui.press(KeyCode::Tab).await;
+    tui.keys("jj").await;
+    tui.keys("x").await;
+    tui.keys("Hello, HCP!").await;
+    tui.press(KeyCode::Enter).await;
+    stale.extend(check("exec", &tui, "hcpx: a command's output"));
+
+    assert!(
+        stale.is_empty(),
+        "{}\nregenerate with: UPDATE_SCREENSHOTS=1 cargo test --test it screenshots",
+        stale.join("\n")
+    );
+}
