@@ -4,10 +4,11 @@
 //! Gemini CLI and Windsurf read them.
 
 use crate::cli::context::Ctx;
+use crate::cli::output::terminal_safe;
 use crate::cli::output::{GOOD, HINT, STRONG, WARNING};
 use crate::engine::error::Error;
 use crate::engine::harness::plan::SkillState;
-use crate::engine::harness::{self, TargetName, TargetStatus};
+use crate::engine::harness::{self, HarnessLine, TargetName, TargetStatus};
 use serde::Serialize;
 use std::io::Write;
 
@@ -211,26 +212,40 @@ fn print_targets(targets: &[TargetStatus]) {
 
 /// `warning:` lines on stderr for conflicts and edited copies (§12.7).
 pub fn warn_conflicts(targets: &[TargetStatus]) {
-    let mut stderr = anstream::stderr().lock();
     for target in targets {
         for skill in &target.skills {
-            let why = match skill.state {
-                SkillState::Conflict => {
-                    "is taken by a folder hcpx did not place (or by another pack's Skill); left alone"
-                }
-                SkillState::Modified => {
-                    "was edited by someone; left as it is (`hcpx harness sync --force` replaces it)"
-                }
-                _ => continue,
-            };
-            let _ = writeln!(
-                stderr,
-                "{WARNING}warning{WARNING:#}: {}: {}/{} of {} {why}",
-                target.name.as_str(),
-                target.path.display(),
-                skill.skill,
-                skill.pack_id
+            warn(
+                target.name,
+                &target.path.join(&skill.skill),
+                &skill.pack_id,
+                skill.state,
             );
         }
     }
+}
+
+/// [`warn_conflicts`] for the `harnesses` lines of a lifecycle result.
+pub fn warn_lines(lines: &[HarnessLine], pack_id: &str) {
+    for line in lines {
+        warn(line.target, &line.path, pack_id, line.state);
+    }
+}
+
+fn warn(target: TargetName, path: &std::path::Path, pack_id: &str, state: SkillState) {
+    let why = match state {
+        SkillState::Conflict => {
+            "is taken by a folder hcpx did not place (or by another pack's Skill); left alone"
+        }
+        SkillState::Modified => {
+            "was edited by someone; left as it is (`hcpx harness sync --force` replaces it while the pack is activated)"
+        }
+        _ => return,
+    };
+    let _ = writeln!(
+        anstream::stderr().lock(),
+        "{WARNING}warning{WARNING:#}: {}: {} of {} {why}",
+        target.as_str(),
+        path.display(),
+        terminal_safe(pack_id)
+    );
 }

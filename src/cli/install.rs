@@ -26,6 +26,7 @@ pub fn run(args: &InstallArgs, ctx: &Ctx) -> i32 {
 fn print(o: &InstallOutcome) {
     let pack_id = terminal_safe(&o.pack_id);
     println!("{}", terminal_safe(&o.to_string()));
+    crate::cli::harness::warn_lines(&o.harnesses, &o.pack_id);
     if o.disconnected {
         println!("its binding changed: run `hcpx connect {pack_id}` again");
     }

@@ -54,6 +54,7 @@ fn report(ctx: &Ctx, done: &[Toggle], err: Option<Error>, changed: &str, same: &
         for t in done {
             let pack_id = terminal_safe(&t.pack_id);
             println!("{pack_id}: {}", if t.changed { changed } else { same });
+            crate::cli::harness::warn_lines(&t.harnesses, &t.pack_id);
         }
         if let Some(err) = &err {
             ctx.out.error(err);

@@ -13,7 +13,8 @@ pub struct UninstallArgs {
 pub fn run(args: &UninstallArgs, ctx: &Ctx) -> i32 {
     ctx.with_engine(|engine| match engine.uninstall(&args.pack) {
         Ok(outcome) => ctx.success(outcome, |o| {
-            println!("uninstalled {}", terminal_safe(&o.pack_id))
+            println!("uninstalled {}", terminal_safe(&o.pack_id));
+            crate::cli::harness::warn_lines(&o.harnesses, &o.pack_id);
         }),
         Err(err) => ctx.fail(&err),
     })

@@ -191,7 +191,7 @@ fn activate_copies_the_skill_byte_for_byte_and_deactivate_removes_it() {
     let out = sb.json(&["activate", "acme.skill"], 0);
     assert_eq!(
         out["results"],
-        json!([{"pack_id": "acme.skill", "changed": true}])
+        json!([{"pack_id": "acme.skill", "changed": true, "harnesses": []}])
     );
     let copy = std::fs::read(sb.home().join("skills/acme.skill/SKILL.md")).unwrap();
     assert_eq!(copy, skill.as_bytes());

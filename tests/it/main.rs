@@ -26,6 +26,7 @@ mod tui_tmux;
 mod atomic_safety;
 mod execout_safety;
 mod grants_safety;
+mod harness_targets;
 mod ids_safety;
 mod lintext_safety;
 mod signals_safety;

@@ -17,8 +17,8 @@ pub mod target;
 
 use crate::engine::error::{Error, ErrorCode, Result};
 use crate::engine::pack::id::PackId;
-use crate::engine::pack::{grammar, skill};
-use crate::engine::store::Store;
+use crate::engine::pack::{document, grammar, skill};
+use crate::engine::store::{Store, Transaction};
 use plan::{SkillStatus, Wanted};
 use serde::Serialize;
 use std::path::PathBuf;
@@ -85,22 +85,50 @@ pub fn targets(env: &HarnessEnv, enabled: &[TargetName]) -> Vec<TargetInfo> {
 }
 
 /// The Skills the activated packs want placed, in activation order: each
-/// installed pack's `SKILL.md` name and digest. A pack whose Skill cannot be
-/// read or has no valid name is left out (lint and `doctor` report it).
-pub fn wanted(store: &Store, activated: &[(PackId, String)]) -> Vec<Wanted> {
+/// installed pack's `SKILL.md` name and digest, and its manifest version. A
+/// pack whose Skill cannot be read or has no valid name is left out (lint
+/// and `doctor` report it).
+pub fn wanted(store: &Store, activated: &[PackId]) -> Vec<Wanted> {
     activated
         .iter()
-        .filter_map(|(id, version)| {
-            let bytes = std::fs::read(store.pack_dir(id).join(place::SKILL_FILE)).ok()?;
+        .filter_map(|id| {
+            let dir = store.pack_dir(id);
+            let bytes = read_bounded(&dir.join(place::SKILL_FILE))?;
             let name = skill::parse(std::str::from_utf8(&bytes).ok()?)?.name?;
             grammar::is_skill_name(&name).then(|| Wanted {
                 pack_id: id.clone(),
-                version: version.clone(),
+                version: installed_version(&dir).unwrap_or_default(),
                 skill: name,
                 sha256: place::sha256_hex(&bytes),
             })
         })
         .collect()
+}
+
+/// The `version` of an installed pack's manifest, read without linting it
+/// (the copy was linted when installed; `doctor` lints it again).
+fn installed_version(dir: &std::path::Path) -> Option<String> {
+    let (bytes, json) = match read_bounded(&dir.join("pack.yaml")) {
+        Some(bytes) => (bytes, false),
+        None => (read_bounded(&dir.join("pack.json"))?, true),
+    };
+    let text = std::str::from_utf8(&bytes).ok()?;
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let doc = if json {
+        document::parse_json(text).ok()?
+    } else {
+        document::parse_yaml(text).ok()?
+    };
+    doc.get("version")?.as_str().map(str::to_string)
+}
+
+/// A regular file's bytes, never through a link, at most 256 KiB (§2.3).
+fn read_bounded(path: &std::path::Path) -> Option<Vec<u8>> {
+    use std::io::Read;
+    let file = crate::engine::lint::files::open_regular(path).ok()?;
+    let mut bytes = Vec::new();
+    file.take(256 * 1024 + 1).read_to_end(&mut bytes).ok()?;
+    (bytes.len() <= 256 * 1024).then_some(bytes)
 }
 
 /// The state of every Skill in every enabled target, without changing
@@ -125,31 +153,37 @@ pub fn status(
 }
 
 /// Brings every enabled target in step with `wanted` (and clears the
-/// `disabled` ones of our copies), then reports the states. `force` also
-/// replaces or removes `modified` copies; `conflict` is never touched.
+/// `disabled` ones of our copies) as part of the store change `tx`, then
+/// reports the states. `force` also replaces or removes `modified` copies;
+/// `conflict` is never touched. Copies released to the user (§12.7) are
+/// reported `modified`.
 pub fn sync(
-    store: &Store,
+    tx: &mut Transaction<'_>,
     env: &HarnessEnv,
     enabled: &[TargetName],
     disabled: &[TargetName],
     wanted: &[Wanted],
     force: bool,
 ) -> Result<Vec<TargetStatus>> {
+    let store = tx.store().clone();
     let bytes = |want: &Wanted| -> Result<Vec<u8>> {
         let path = store.pack_dir(&want.pack_id).join(place::SKILL_FILE);
-        std::fs::read(&path).map_err(|err| Error::io("cannot read", &path, &err))
+        read_bounded(&path).ok_or_else(|| {
+            Error::new(ErrorCode::Io, format!("cannot read {}", path.display()))
+                .path(path.display().to_string())
+        })
     };
     for &name in disabled {
         let folder = env.locate(name).folder;
         let found = place::observe(&folder)?;
-        place::apply(&folder, &plan::plan(&[], &found, false).steps, &bytes)?;
+        place::apply(tx, &folder, &plan::plan(&[], &found, false).steps, &bytes)?;
     }
     let mut released = Vec::new();
     for &name in enabled {
         let folder = env.locate(name).folder;
         let found = place::observe(&folder)?;
         let plan = plan::plan(wanted, &found, force);
-        place::apply(&folder, &plan.steps, &bytes)?;
+        place::apply(tx, &folder, &plan.steps, &bytes)?;
         released.push(released_copies(&plan));
     }
     let mut after = status(env, enabled, wanted)?;
@@ -157,6 +191,34 @@ pub fn sync(
         target.skills.extend(released);
     }
     Ok(after)
+}
+
+/// One line of a lifecycle result (§12.8 `harnesses`): where a touched
+/// pack's Skill stands in one enabled target.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct HarnessLine {
+    pub target: TargetName,
+    pub skill: String,
+    pub state: plan::SkillState,
+    pub path: PathBuf,
+}
+
+/// The lines of `targets` that concern `pack`.
+pub fn lines_for(targets: &[TargetStatus], pack: &PackId) -> Vec<HarnessLine> {
+    targets
+        .iter()
+        .flat_map(|t| {
+            t.skills
+                .iter()
+                .filter(|s| s.pack_id == pack.as_str())
+                .map(|s| HarnessLine {
+                    target: t.name,
+                    skill: s.skill.clone(),
+                    state: s.state,
+                    path: t.path.join(&s.skill),
+                })
+        })
+        .collect()
 }
 
 /// The edited copies a plan hands over to the user (§12.7): they carry no

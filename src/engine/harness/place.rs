@@ -11,11 +11,11 @@
 use super::plan::{Found, Marker, Step, Wanted};
 use crate::engine::error::{Error, Result};
 use crate::engine::pack::grammar;
-use crate::engine::store::sync_dir;
+use crate::engine::store::{Transaction, step as step_hook, sync_dir};
 use sha2::{Digest, Sha256};
 use std::fs;
 use std::io::Write;
-use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 /// The marker file's name.
@@ -88,10 +88,13 @@ fn read_small(path: &Path) -> Option<Vec<u8>> {
     fs::read(path).ok()
 }
 
-/// Carries out `steps` in `folder`, creating it when a Skill must go there.
-/// `skill_bytes` gives a wanted pack's `SKILL.md`. Stops at the first
-/// failure, naming the folder; the steps before it stay done.
+/// Carries out `steps` in `folder` as part of the store change `tx`,
+/// creating the folder when a Skill must go there. `skill_bytes` gives a
+/// wanted pack's `SKILL.md`. Every step is recorded in `tx`: when the change
+/// fails, the folder is put back as it was (§14.7); what was staged or set
+/// aside is deleted when the change ends.
 pub fn apply(
+    tx: &mut Transaction<'_>,
     folder: &Path,
     steps: &[Step],
     skill_bytes: &dyn Fn(&Wanted) -> Result<Vec<u8>>,
@@ -99,8 +102,8 @@ pub fn apply(
     if steps.is_empty() {
         return Ok(());
     }
-    let io = |what: &str, path: &Path, err: std::io::Error| {
-        Error::io(what, path, &err).hint(format!(
+    let hint = |err: Error| {
+        err.hint(format!(
             "hcpx writes Skills into {} because this harness target is enabled; make it writable, or `hcpx harness disable` it",
             folder.display()
         ))
@@ -109,46 +112,63 @@ pub fn apply(
         .iter()
         .any(|s| matches!(s, Step::Place(_) | Step::Replace(_)))
     {
-        fs::DirBuilder::new()
-            .recursive(true)
-            .mode(0o755)
-            .create(folder)
-            .map_err(|e| io("cannot create", folder, e))?;
+        create_folder(tx, folder).map_err(hint)?;
     }
     for step in steps {
-        match step {
-            Step::Place(want) | Step::Replace(want) => {
-                let bytes = skill_bytes(want)?;
-                let staged =
-                    stage(folder, want, &bytes).map_err(|e| io("cannot write in", folder, e))?;
-                let target = folder.join(&want.skill);
-                let swapped = if matches!(step, Step::Place(_)) {
-                    fs::rename(&staged, &target).map(|()| false)
-                } else {
-                    exchange(&staged, &target).map(|()| true)
-                };
-                match swapped {
-                    Ok(true) => remove_tree(&staged),
-                    Ok(false) => {}
-                    Err(err) => {
-                        remove_tree(&staged);
-                        return Err(io("cannot place the Skill at", &target, err));
-                    }
-                }
-            }
-            Step::Remove { skill } => {
-                let target = folder.join(skill);
-                let aside = aside_name(folder, skill);
-                fs::rename(&target, &aside).map_err(|e| io("cannot remove", &target, e))?;
-                remove_tree(&aside);
-            }
-            Step::Release { skill } => {
-                let marker = folder.join(skill).join(MARKER);
-                fs::remove_file(&marker).map_err(|e| io("cannot remove", &marker, e))?;
-            }
-        }
+        apply_one(tx, folder, step, skill_bytes).map_err(hint)?;
     }
     sync_dir(folder);
+    Ok(())
+}
+
+fn apply_one(
+    tx: &mut Transaction<'_>,
+    folder: &Path,
+    step: &Step,
+    skill_bytes: &dyn Fn(&Wanted) -> Result<Vec<u8>>,
+) -> Result<()> {
+    match step {
+        Step::Place(want) | Step::Replace(want) => {
+            let bytes = skill_bytes(want)?;
+            let staged = stage(folder, want, &bytes)
+                .map_err(|e| Error::io("cannot write in", folder, &e))?;
+            // Deleted when the change ends: the old copy after a swap, the
+            // new one after an undo.
+            tx.remove_when_done(staged.clone());
+            step_hook("harness.place")?;
+            tx.exchange(&staged, &folder.join(&want.skill))
+        }
+        Step::Remove { skill } => {
+            let aside = aside_name(folder, skill);
+            tx.exchange(&folder.join(skill), &aside)?;
+            tx.remove_when_done(aside);
+            Ok(())
+        }
+        Step::Release { skill } => {
+            let marker = folder.join(skill).join(MARKER);
+            let aside = aside_name(folder, &format!("{skill}-marker"));
+            tx.exchange(&marker, &aside)?;
+            tx.remove_when_done(aside);
+            Ok(())
+        }
+    }
+}
+
+/// Creates the target folder (and its parents) when missing, recording the
+/// ones it made so an undone change removes them again.
+fn create_folder(tx: &mut Transaction<'_>, folder: &Path) -> Result<()> {
+    let mut missing = Vec::new();
+    let mut at = folder;
+    while fs::symlink_metadata(at).is_err() {
+        missing.push(at.to_path_buf());
+        match at.parent() {
+            Some(parent) => at = parent,
+            None => break,
+        }
+    }
+    for dir in missing.iter().rev() {
+        tx.create_dir(dir)?;
+    }
     Ok(())
 }
 
@@ -184,17 +204,17 @@ fn stage(folder: &Path, want: &Wanted, bytes: &[u8]) -> std::io::Result<PathBuf>
     Ok(dir)
 }
 
-/// Swaps two paths in one step.
-fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
-    use rustix::fs::{CWD, RenameFlags, renameat_with};
-    renameat_with(CWD, a, CWD, b, RenameFlags::EXCHANGE).map_err(std::io::Error::from)
+/// A fresh hidden name beside the Skills of `folder`, for what a change
+/// sets aside until it ends.
+fn aside_name(folder: &Path, name: &str) -> PathBuf {
+    let pid = std::process::id();
+    (0..)
+        .map(|n| folder.join(format!(".hcpx-removed-{name}-{pid}-{n}")))
+        .find(|p| fs::symlink_metadata(p).is_err())
+        .unwrap_or_else(|| folder.join(format!(".hcpx-removed-{name}-{pid}")))
 }
 
-fn aside_name(folder: &Path, skill: &str) -> PathBuf {
-    folder.join(format!(".hcpx-removed-{skill}-{}", std::process::id()))
-}
-
-/// Removes a folder hcpx built or set aside; best effort.
+/// Removes a folder hcpx built; best effort.
 fn remove_tree(dir: &Path) {
     let _ = fs::remove_dir_all(dir);
 }
@@ -215,9 +235,14 @@ mod tests {
     }
 
     fn sync(folder: &Path, wanted: &[Wanted], body: &[u8], force: bool) -> Vec<SkillState> {
+        let home = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let store = crate::engine::store::Store::open(home.path().join("hcp"))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let mut tx = store.lock().unwrap_or_else(|e| panic!("{e}"));
         let found = observe(folder).unwrap_or_else(|e| panic!("{e}"));
         let p = plan(wanted, &found, force);
-        apply(folder, &p.steps, &|_| Ok(body.to_vec())).unwrap_or_else(|e| panic!("{e}"));
+        apply(&mut tx, folder, &p.steps, &|_| Ok(body.to_vec())).unwrap_or_else(|e| panic!("{e}"));
+        tx.commit().unwrap_or_else(|e| panic!("{e}"));
         let after = observe(folder).unwrap_or_else(|e| panic!("{e}"));
         plan(wanted, &after, force)
             .statuses
@@ -274,6 +299,48 @@ mod tests {
         assert!(!folder.join("notes").join(MARKER).exists());
         // It is foreign now: a pack wanting the name is in conflict.
         assert_eq!(sync(&folder, &wanted, body, true), [SkillState::Conflict]);
+    }
+
+    #[test]
+    fn an_abandoned_change_puts_the_folder_back() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let folder = dir.path().join("skills");
+        let v1 = b"---\nname: notes\ndescription: one\n---\nbody\n";
+        let v2 = b"---\nname: notes\ndescription: two\n---\nbody\n";
+        sync(
+            &folder,
+            &[want("a.b", "notes", v1), want("c.d", "gone", v1)],
+            v1,
+            false,
+        );
+        let store = crate::engine::store::Store::open(dir.path().join("hcp"))
+            .unwrap_or_else(|e| panic!("{e}"));
+        {
+            let mut tx = store.lock().unwrap_or_else(|e| panic!("{e}"));
+            let found = observe(&folder).unwrap_or_else(|e| panic!("{e}"));
+            let p = plan(
+                &[want("a.b", "notes", v2), want("e.f", "new", v2)],
+                &found,
+                false,
+            );
+            assert_eq!(p.steps.len(), 3, "{p:?}");
+            apply(&mut tx, &folder, &p.steps, &|_| Ok(v2.to_vec()))
+                .unwrap_or_else(|e| panic!("{e}"));
+            // Dropped without commit: the change failed later.
+        }
+        assert_eq!(
+            fs::read(folder.join("notes/SKILL.md")).unwrap_or_default(),
+            v1
+        );
+        assert!(folder.join("gone/SKILL.md").is_file());
+        assert!(!folder.join("new").exists());
+        let mut names: Vec<_> = fs::read_dir(&folder)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["gone", "notes"], "nothing staged is left behind");
     }
 
     #[test]

@@ -12,6 +12,7 @@
 
 use super::{Engine, not_found, not_installed};
 use crate::engine::error::{Error, ErrorCode, Result};
+use crate::engine::harness::HarnessLine;
 use crate::engine::pack::grammar;
 use crate::engine::pack::id::PackId;
 use crate::engine::store::snapshot::lint_installed;
@@ -25,6 +26,8 @@ pub struct Toggle {
     pub pack_id: String,
     /// False when the pack was already in the requested state.
     pub changed: bool,
+    /// Where the pack's Skill stands in each enabled harness target (§12.8).
+    pub harnesses: Vec<HarnessLine>,
 }
 
 impl Engine {
@@ -53,10 +56,16 @@ impl Engine {
         let mut failure = None;
         for id in pack_ids {
             let mark = tx.mark();
-            match one(self, &mut tx, id) {
-                Ok(changed) => done.push(Toggle {
+            let result = one(self, &mut tx, id).and_then(|changed| {
+                // Valid once `one` succeeded: it checked the id.
+                let pack = PackId::parse(id).ok_or_else(|| not_found(id))?;
+                Ok((changed, self.harness_step(&mut tx, &pack)?))
+            });
+            match result {
+                Ok((changed, harnesses)) => done.push(Toggle {
                     pack_id: id.clone(),
                     changed,
+                    harnesses,
                 }),
                 Err(err) => {
                     // Undo this pack's steps; the ones before it stay.

@@ -5,9 +5,11 @@
 use super::Engine;
 use crate::engine::error::{Error, Result};
 use crate::engine::harness::{
-    self, HarnessEnv, TargetInfo, TargetName, TargetStatus, plan::Wanted,
+    self, HarnessEnv, HarnessLine, TargetInfo, TargetName, TargetStatus, plan::Wanted,
 };
-use crate::engine::store::{config, parallel::parallel_map, snapshot, write_atomic};
+use crate::engine::pack::id::PackId;
+use crate::engine::store::state::State;
+use crate::engine::store::{Transaction, config};
 
 /// What `enable` or `disable` changed, and where every enabled target
 /// stands afterwards.
@@ -42,16 +44,9 @@ impl Engine {
         ))
     }
 
-    /// The Skills the activated packs want placed.
-    fn wanted_skills(&self) -> Result<Vec<Wanted>> {
-        let state = self.store().read_state()?;
-        let store = self.store();
-        let versions = parallel_map(state.activated.clone(), |id| {
-            let report = snapshot::lint_installed(store, &id);
-            let version = report.manifest.map(|m| m.version).unwrap_or_default();
-            (id, version)
-        });
-        Ok(harness::wanted(store, &versions))
+    /// The Skills the activated packs want placed, per `state`.
+    fn wanted_skills(&self, state: &State) -> Vec<Wanted> {
+        harness::wanted(self.store(), &state.activated)
     }
 
     /// The state of each activated pack's Skill in each enabled target; with
@@ -60,10 +55,11 @@ impl Engine {
         if let Some(id) = pack {
             self.pack_view(id)?;
         }
+        let state = self.store().read_state()?;
         let mut targets = harness::status(
             &self.harness_env()?,
             &self.enabled_harnesses()?,
-            &self.wanted_skills()?,
+            &self.wanted_skills(&state),
         )?;
         if let Some(id) = pack {
             for target in &mut targets {
@@ -75,23 +71,38 @@ impl Engine {
 
     /// Brings every enabled target in step (§12.8 `harness sync`).
     pub fn harness_sync(&self, force: bool) -> Result<Vec<TargetStatus>> {
-        let _tx = self.store().lock()?;
+        let mut tx = self.store().lock()?;
         let enabled = self.enabled_harnesses()?;
-        harness::sync(
-            self.store(),
-            &self.harness_env()?,
-            &enabled,
-            &[],
-            &self.wanted_skills()?,
-            force,
-        )
+        let wanted = self.wanted_skills(&tx.state);
+        let env = self.harness_env()?;
+        let targets = harness::sync(&mut tx, &env, &enabled, &[], &wanted, force)?;
+        tx.commit()?;
+        Ok(targets)
     }
 
-    /// Enables targets and places the activated packs' Skills there. When a
-    /// target cannot be written, what was placed in the new targets is taken
-    /// back and `config.yaml` is left as it was.
+    /// Keeps every enabled target in step with `tx`'s state, as part of that
+    /// change (activate, deactivate, install, uninstall: §12.6), and returns
+    /// the lines of `pack`. With no target enabled, touches nothing.
+    pub(super) fn harness_step(
+        &self,
+        tx: &mut Transaction<'_>,
+        pack: &PackId,
+    ) -> Result<Vec<HarnessLine>> {
+        let enabled = self.enabled_harnesses()?;
+        if enabled.is_empty() {
+            return Ok(Vec::new());
+        }
+        let env = self.harness_env()?;
+        let wanted = self.wanted_skills(&tx.state);
+        let targets = harness::sync(tx, &env, &enabled, &[], &wanted, false)?;
+        Ok(harness::lines_for(&targets, pack))
+    }
+
+    /// Enables targets and places the activated packs' Skills there, in one
+    /// change: when a target cannot be written, nothing is placed anywhere
+    /// and `config.yaml` is left as it was.
     pub fn harness_enable(&self, names: &[TargetName]) -> Result<HarnessChange> {
-        let _tx = self.store().lock()?;
+        let mut tx = self.store().lock()?;
         let env = self.harness_env()?;
         let before = self.enabled_harnesses()?;
         let added: Vec<TargetName> = dedup(names)
@@ -102,13 +113,11 @@ impl Engine {
             .into_iter()
             .filter(|n| before.contains(n) || added.contains(n))
             .collect();
-        let wanted = self.wanted_skills()?;
-        if let Err(err) = harness::sync(self.store(), &env, &added, &[], &wanted, false) {
-            let _ = harness::sync(self.store(), &env, &[], &added, &[], false);
-            return Err(err);
-        }
-        self.write_enabled(&after)?;
+        let wanted = self.wanted_skills(&tx.state);
+        harness::sync(&mut tx, &env, &added, &[], &wanted, false)?;
+        self.write_enabled(&mut tx, &after)?;
         let targets = harness::status(&env, &after, &wanted)?;
+        tx.commit()?;
         Ok(HarnessChange {
             changed: added,
             targets,
@@ -118,7 +127,7 @@ impl Engine {
     /// Disables targets after removing the copies hcpx placed there
     /// (edited copies are left to the user, without the marker).
     pub fn harness_disable(&self, names: &[TargetName]) -> Result<HarnessChange> {
-        let _tx = self.store().lock()?;
+        let mut tx = self.store().lock()?;
         let env = self.harness_env()?;
         let before = self.enabled_harnesses()?;
         let removed: Vec<TargetName> = dedup(names)
@@ -130,9 +139,10 @@ impl Engine {
             .copied()
             .filter(|n| !removed.contains(n))
             .collect();
-        harness::sync(self.store(), &env, &[], &removed, &[], false)?;
-        self.write_enabled(&after)?;
-        let targets = harness::status(&env, &after, &self.wanted_skills()?)?;
+        harness::sync(&mut tx, &env, &[], &removed, &[], false)?;
+        self.write_enabled(&mut tx, &after)?;
+        let targets = harness::status(&env, &after, &self.wanted_skills(&tx.state))?;
+        tx.commit()?;
         Ok(HarnessChange {
             changed: removed,
             targets,
@@ -150,7 +160,7 @@ impl Engine {
     }
 
     /// Rewrites `harnesses:` in `config.yaml`, atomically, keeping the rest.
-    fn write_enabled(&self, names: &[TargetName]) -> Result<()> {
+    fn write_enabled(&self, tx: &mut Transaction<'_>, names: &[TargetName]) -> Result<()> {
         let path = self.store().config_path();
         let text = match std::fs::read_to_string(&path) {
             Ok(text) => text,
@@ -159,7 +169,7 @@ impl Engine {
         };
         let names: Vec<&str> = names.iter().map(|n| n.as_str()).collect();
         let text = config::with_harnesses(&text, &names);
-        write_atomic(&self.store().tmp_dir(), &path, text.as_bytes(), 0o644)
+        tx.replace_file(&path, text.as_bytes(), 0o644)
     }
 }
 

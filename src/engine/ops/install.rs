@@ -62,6 +62,8 @@ pub struct InstallOutcome {
     pub activated: bool,
     /// True when an upgrade changed the Binding and `connected` was dropped.
     pub disconnected: bool,
+    /// Where the pack's Skill stands in each enabled harness target (§12.8).
+    pub harnesses: Vec<crate::engine::harness::HarnessLine>,
 }
 
 impl std::fmt::Display for InstallOutcome {
@@ -116,6 +118,7 @@ impl Engine {
             path: target.display().to_string(),
             activated,
             disconnected,
+            harnesses: Vec::new(),
         };
         let same_version = previous_version.as_deref() == Some(manifest.version.as_str());
         let previous_ok = previous.as_ref().is_some_and(|r| r.ok);
@@ -139,8 +142,11 @@ impl Engine {
         step("install.after_state")?;
         place(&mut tx, &staged, &pack_id)?;
         step("install.after_swap")?;
+        let mut harnesses = Vec::new();
         if activated {
             super::activate::copy_skill(&mut tx, &pack_id)?;
+            // Another version's Skill replaces the placed copies (§12.6).
+            harnesses = self.harness_step(&mut tx, &pack_id)?;
         }
         step("install.after_skill")?;
         tx.commit()?;
@@ -149,7 +155,10 @@ impl Engine {
             (Some(_), true) => InstallAction::Reinstalled,
             (Some(_), false) => InstallAction::Upgraded,
         };
-        Ok(outcome(action, disconnected))
+        Ok(InstallOutcome {
+            harnesses,
+            ..outcome(action, disconnected)
+        })
     }
 
     fn resolve_source(&self, source: &str) -> Result<PathBuf> {

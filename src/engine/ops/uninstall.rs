@@ -26,6 +26,9 @@ use serde::Serialize;
 pub struct UninstallOutcome {
     pub pack_id: String,
     pub removed_secret: bool,
+    /// What is left of the pack's Skill in the enabled harness targets: an
+    /// edited copy released to the user (`modified`), or nothing (§12.7).
+    pub harnesses: Vec<crate::engine::harness::HarnessLine>,
 }
 
 impl Engine {
@@ -46,6 +49,10 @@ impl Engine {
         remove_skill(&mut tx, &id)?;
         step("uninstall.after_skill")?;
         tx.state.forget(&id);
+        // The harness copies go before the state says so: a crash between
+        // leaves an activated pack without them (`harness sync` repairs),
+        // never a marked copy of a pack that is gone (§14.7).
+        let harnesses = self.harness_step(&mut tx, &id)?;
         tx.save()?;
         step("uninstall.after_state")?;
         tx.move_aside(&self.store().pack_dir(&id))?;
@@ -56,6 +63,7 @@ impl Engine {
         Ok(UninstallOutcome {
             pack_id: pack_id.to_string(),
             removed_secret,
+            harnesses,
         })
     }
 }

@@ -236,6 +236,7 @@ impl Store {
             state,
             undo: Vec::new(),
             scratch: None,
+            leftovers: Vec::new(),
         })
     }
 
@@ -376,6 +377,9 @@ pub struct Transaction<'s> {
     pub state: State,
     undo: Vec<Undo>,
     scratch: Option<tempfile::TempDir>,
+    /// Paths outside `.tmp/` (beside a harness target's Skills) to delete
+    /// when the change ends, committed or undone.
+    leftovers: Vec<PathBuf>,
 }
 
 /// A point in a change to roll back to (see [`Transaction::mark`]).
@@ -417,6 +421,7 @@ impl Transaction<'_> {
             return Err(err);
         }
         self.undo.clear();
+        self.remove_leftovers();
         Ok(())
     }
 
@@ -608,6 +613,26 @@ impl Transaction<'_> {
         Ok(())
     }
 
+    /// Deletes `path` (a file or folder this change staged or set aside
+    /// outside `.tmp/`) when the change ends, committed or undone.
+    pub fn remove_when_done(&mut self, path: PathBuf) {
+        self.leftovers.push(path);
+    }
+
+    fn remove_leftovers(&mut self) {
+        for path in self.leftovers.drain(..) {
+            match fs::symlink_metadata(&path) {
+                Ok(meta) if meta.is_dir() => {
+                    let _ = fs::remove_dir_all(&path);
+                }
+                Ok(_) => {
+                    let _ = fs::remove_file(&path);
+                }
+                Err(_) => {}
+            }
+        }
+    }
+
     /// A fresh path (not created) inside this change's scratch folder under
     /// `.tmp/`, which lives until the transaction ends.
     pub fn scratch_path(&mut self, name: &str) -> Result<PathBuf> {
@@ -641,6 +666,7 @@ impl Drop for Transaction<'_> {
     /// undone.
     fn drop(&mut self) {
         self.rollback();
+        self.remove_leftovers();
     }
 }
 

@@ -1,10 +1,9 @@
 //! Harness targets end to end (HCP.md §12.4–§12.8): a temporary HOME with
 //! fake harness folders, the real binary, the files it leaves.
+
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
-
-use common::Sandbox;
+use crate::common::{self, Sandbox};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -234,6 +233,11 @@ fn every_state_is_reported_and_sync_repairs_what_it_may() {
     h.activated_pack("acme.four", "1.0.0", "four");
     h.json(&["harness", "enable", "agents"], 0);
     let folder = h.user().join(".agents/skills");
+    // placed by activate, and a conflict: a folder that is not ours under a wanted name.
+    h.activated_pack("acme.five", "1.0.0", "five");
+    std::fs::create_dir_all(folder.join("six")).unwrap();
+    std::fs::write(folder.join("six/SKILL.md"), "theirs").unwrap();
+    h.activated_pack("acme.six", "1.0.0", "six");
     // missing: someone deleted our copy.
     std::fs::remove_dir_all(folder.join("one")).unwrap();
     // modified: someone edited it.
@@ -258,11 +262,6 @@ fn every_state_is_reported_and_sync_repairs_what_it_may() {
     let activated = state["activated"].as_array_mut().unwrap();
     activated.retain(|id| id != "acme.four");
     std::fs::write(&state_path, state.to_string()).unwrap();
-    // conflict: a folder that is not ours under a wanted name.
-    h.activated_pack("acme.five", "1.0.0", "five");
-    std::fs::create_dir_all(folder.join("six")).unwrap();
-    std::fs::write(folder.join("six/SKILL.md"), "theirs").unwrap();
-    h.activated_pack("acme.six", "1.0.0", "six");
 
     let status = h.json(&["harness", "status"], 1);
     assert_eq!(status["ok"], false);
@@ -381,4 +380,184 @@ fn a_forged_marker_never_makes_hcpx_delete_or_write_elsewhere() {
     h.json(&["harness", "disable", "agents"], 0);
     assert_eq!(read(&folder.join("evil/SKILL.md")), "x");
     assert_eq!(read(&folder.join("junk/SKILL.md")), "x");
+}
+
+#[test]
+fn activate_deactivate_install_and_uninstall_keep_targets_in_step() {
+    let h = Harness::new();
+    std::fs::create_dir_all(h.user().join(".codex")).unwrap();
+    h.json(&["harness", "enable", "agents", "codex"], 0);
+    let placed = |target: &str| h.user().join(target).join("notes/SKILL.md");
+    // activate places the Skill in every enabled target and says so.
+    let dir = h.sb.pack(
+        "acme.notes-1",
+        &[
+            (
+                "pack.yaml",
+                &common::simple_manifest("acme.notes", "1.0.0", "{kind: public}"),
+            ),
+            ("SKILL.md", &skill_text("notes", "1.0.0")),
+        ],
+    );
+    h.json(&["install", dir.to_str().unwrap()], 0);
+    let doc = h.json(&["activate", "acme.notes"], 0);
+    let lines = doc["results"][0]["harnesses"].as_array().unwrap().clone();
+    assert_eq!(lines.len(), 2, "{doc}");
+    assert_eq!(lines[0]["target"], "agents");
+    assert_eq!(lines[0]["skill"], "notes");
+    assert_eq!(lines[0]["state"], "placed");
+    assert_eq!(
+        lines[1]["path"],
+        h.user().join(".codex/skills/notes").display().to_string()
+    );
+    assert_eq!(
+        read(&placed(".agents/skills")),
+        skill_text("notes", "1.0.0")
+    );
+    assert_eq!(read(&placed(".codex/skills")), skill_text("notes", "1.0.0"));
+    // Another version replaces the copies.
+    let v2 = h.sb.pack(
+        "acme.notes-2",
+        &[
+            (
+                "pack.yaml",
+                &common::simple_manifest("acme.notes", "2.0.0", "{kind: public}"),
+            ),
+            ("SKILL.md", &skill_text("notes", "2.0.0")),
+        ],
+    );
+    let doc = h.json(&["install", v2.to_str().unwrap()], 0);
+    assert_eq!(doc["harnesses"][0]["state"], "placed", "{doc}");
+    assert_eq!(read(&placed(".codex/skills")), skill_text("notes", "2.0.0"));
+    let marker: Value =
+        serde_json::from_str(&read(&h.user().join(".codex/skills/notes/.hcpx.json"))).unwrap();
+    assert_eq!(marker["version"], "2.0.0");
+    // deactivate removes them.
+    h.json(&["deactivate", "acme.notes"], 0);
+    assert!(!h.user().join(".agents/skills/notes").exists());
+    assert!(!h.user().join(".codex/skills/notes").exists());
+    // activate again, then uninstall removes them too.
+    h.json(&["activate", "acme.notes"], 0);
+    assert!(placed(".agents/skills").is_file());
+    let doc = h.json(&["uninstall", "acme.notes"], 0);
+    assert_eq!(doc["harnesses"], serde_json::json!([]), "{doc}");
+    assert!(!h.user().join(".agents/skills/notes").exists());
+    // Nothing hidden is left in the targets.
+    assert_eq!(common::names(&h.user().join(".agents/skills")), ["hcp-cli"]);
+    assert_eq!(common::names(&h.user().join(".codex/skills")), ["hcp-cli"]);
+}
+
+#[test]
+fn deactivating_an_edited_copy_leaves_it_to_the_user_with_a_warning() {
+    let h = Harness::new();
+    h.json(&["harness", "enable", "agents"], 0);
+    h.activated_pack("acme.notes", "1.0.0", "notes");
+    let copy = h.user().join(".agents/skills/notes");
+    std::fs::write(copy.join("SKILL.md"), "my own notes").unwrap();
+    let out = h.cmd().args(["deactivate", "acme.notes"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("warning: agents:") && stderr.contains("edited"),
+        "{stderr}"
+    );
+    assert_eq!(read(&copy.join("SKILL.md")), "my own notes");
+    assert!(
+        !copy.join(".hcpx.json").exists(),
+        "the copy is the user's now"
+    );
+    // In JSON the line says `modified`.
+    h.json(&["activate", "acme.notes"], 0);
+    let status = h.json(&["harness", "status", "acme.notes"], 1);
+    assert_eq!(
+        states(&status, "agents"),
+        [line("acme.notes", "notes", "conflict")]
+    );
+}
+
+#[test]
+fn activate_into_a_target_that_cannot_be_written_fails_and_changes_nothing() {
+    let h = Harness::new();
+    h.json(&["harness", "enable", "agents"], 0);
+    let dir = h.sb.pack(
+        "acme.notes-1",
+        &[
+            (
+                "pack.yaml",
+                &common::simple_manifest("acme.notes", "1.0.0", "{kind: public}"),
+            ),
+            ("SKILL.md", &skill_text("notes", "1.0.0")),
+        ],
+    );
+    h.json(&["install", dir.to_str().unwrap()], 0);
+    // The target folder is replaced by a file: nothing can be placed in it.
+    let folder = h.user().join(".agents/skills");
+    std::fs::remove_dir_all(&folder).unwrap();
+    std::fs::write(&folder, "not a folder").unwrap();
+    let state_before = read(&h.sb.home().join("state.json"));
+    let doc = h.json(&["activate", "acme.notes"], 1);
+    assert_eq!(doc["error"]["code"], "io", "{doc}");
+    assert!(
+        doc["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains(".agents"),
+        "{doc}"
+    );
+    assert_eq!(read(&h.sb.home().join("state.json")), state_before);
+    assert!(!h.sb.home().join("skills/acme.notes").exists());
+    assert_eq!(read(&folder), "not a folder");
+}
+
+#[test]
+fn concurrent_activations_with_targets_enabled_lose_nothing() {
+    let h = Harness::new();
+    h.json(&["harness", "enable", "agents"], 0);
+    let ids: Vec<String> = (0..12).map(|n| format!("acme.p{n}")).collect();
+    for (n, id) in ids.iter().enumerate() {
+        let dir = h.sb.pack(
+            id,
+            &[
+                (
+                    "pack.yaml",
+                    &common::simple_manifest(id, "1.0.0", "{kind: public}"),
+                ),
+                ("SKILL.md", &skill_text(&format!("skill-{n}"), "1.0.0")),
+            ],
+        );
+        h.json(&["install", dir.to_str().unwrap()], 0);
+    }
+    let children: Vec<_> = ids
+        .iter()
+        .map(|id| {
+            let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("hcpx"));
+            cmd.env("HCP_HOME", h.sb.home())
+                .env_remove("HCP_PRINCIPAL")
+                .env_remove("CLAUDE_CONFIG_DIR")
+                .env_remove("CODEX_HOME")
+                .env_remove("XDG_CONFIG_HOME")
+                .args(["--json", "activate", id]);
+            for (name, value) in &h.env {
+                cmd.env(name, value);
+            }
+            cmd.stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for mut child in children {
+        assert!(child.wait().unwrap().success());
+    }
+    let status = h.json(&["harness", "status"], 0);
+    assert_eq!(states(&status, "agents").len(), 13, "{status}");
+    for n in 0..12 {
+        let placed = h.user().join(format!(".agents/skills/skill-{n}"));
+        assert_eq!(
+            read(&placed.join("SKILL.md")),
+            skill_text(&format!("skill-{n}"), "1.0.0")
+        );
+    }
+    let names = common::names(&h.user().join(".agents/skills"));
+    assert_eq!(names.len(), 13, "no half-written or hidden copy: {names:?}");
 }
