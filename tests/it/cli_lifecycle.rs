@@ -308,7 +308,7 @@ fn availability_has_the_shape_of_section_11_3() {
         ]
     );
     assert_eq!(pack["status"], "installed");
-    assert_eq!(pack["sense"], json!({"active": false}));
+    assert_eq!(pack["sense"], json!({"active": false, "harnesses": []}));
     assert_eq!(
         pack["commands"][0],
         json!({"verb_key": "hello", "effect": "read", "executable": false,

@@ -561,3 +561,57 @@ fn concurrent_activations_with_targets_enabled_lose_nothing() {
     let names = common::names(&h.user().join(".agents/skills"));
     assert_eq!(names.len(), 13, "no half-written or hidden copy: {names:?}");
 }
+
+#[test]
+fn availability_names_the_targets_and_doctor_reports_and_repairs() {
+    let h = Harness::new();
+    std::fs::create_dir_all(h.user().join(".claude")).unwrap();
+    h.json(&["harness", "enable", "agents", "claude-code"], 0);
+    h.activated_pack("acme.notes", "1.0.0", "notes");
+    let doc = h.json(&["availability", "acme.notes"], 0);
+    assert_eq!(
+        doc["packs"][0]["sense"],
+        serde_json::json!({"active": true, "harnesses": ["agents", "claude-code"]})
+    );
+    // A copy deleted behind hcpx's back: availability drops the target,
+    // doctor names it with the fix, --fix puts it back.
+    std::fs::remove_dir_all(h.user().join(".claude/skills/notes")).unwrap();
+    let doc = h.json(&["availability", "acme.notes"], 0);
+    assert_eq!(
+        doc["packs"][0]["sense"]["harnesses"],
+        serde_json::json!(["agents"])
+    );
+    let doctor = h.json(&["doctor"], 1);
+    let problem = doctor["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["check"] == "harness:claude-code")
+        .unwrap_or_else(|| panic!("{doctor}"))
+        .clone();
+    assert_eq!(problem["ok"], false);
+    assert!(
+        problem["message"].as_str().unwrap().contains("is missing"),
+        "{problem}"
+    );
+    assert!(
+        problem["fix"]
+            .as_str()
+            .unwrap()
+            .contains("hcpx doctor --fix"),
+        "{problem}"
+    );
+    let fixed = h.json(&["doctor", "--fix"], 0);
+    let messages: Vec<&str> = fixed["fixed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        messages,
+        ["claude-code: notes of acme.notes was missing"],
+        "{fixed}"
+    );
+    assert!(h.user().join(".claude/skills/notes/SKILL.md").is_file());
+}

@@ -7,6 +7,7 @@
 use super::activate::copy_skill;
 use crate::engine::error::Result;
 use crate::engine::exec::process::find_on_path;
+use crate::engine::harness::plan::SkillState;
 use crate::engine::ops::Engine;
 use crate::engine::pack::grammar;
 use crate::engine::pack::id::PackId;
@@ -287,6 +288,7 @@ pub fn run(engine: &Engine) -> DoctorReport {
                 .map(|f| f.check),
         );
     }
+    checks.extend(harness_checks(engine));
     for id in &installed {
         let check = format!("pack:{id}");
         let report = lint_installed(store, id);
@@ -330,6 +332,79 @@ pub fn run(engine: &Engine) -> DoctorReport {
         store: root.display().to_string(),
         checks,
     }
+}
+
+/// Every Skill in an enabled harness target that is not `placed` (§12.8),
+/// with the command that fixes it; one passing check when all are.
+fn harness_checks(engine: &Engine) -> Vec<Check> {
+    if config::read(&engine.store().config_path()).is_err() {
+        // `store.config` says what is wrong with the file.
+        return Vec::new();
+    }
+    let targets = match engine.harness_status(None) {
+        Ok(targets) => targets,
+        Err(err) => {
+            return vec![fail(
+                "harness",
+                format!("cannot read the harness targets: {}", err.message),
+                "see `hcpx harness status`",
+            )];
+        }
+    };
+    if targets.is_empty() {
+        return Vec::new();
+    }
+    let mut checks = Vec::new();
+    let mut placed = 0;
+    for target in &targets {
+        for skill in &target.skills {
+            let path = target.path.join(&skill.skill);
+            let shown = path.display().to_string().escape_debug().to_string();
+            let (what, fix) = match skill.state {
+                SkillState::Placed => {
+                    placed += 1;
+                    continue;
+                }
+                SkillState::Missing => (
+                    "is missing",
+                    "hcpx doctor --fix (or hcpx harness sync)".to_string(),
+                ),
+                SkillState::Outdated => (
+                    "is from another version of the Skill",
+                    "hcpx doctor --fix (or hcpx harness sync)".to_string(),
+                ),
+                SkillState::Stale => (
+                    "belongs to a pack that is not activated",
+                    "hcpx doctor --fix (or hcpx harness sync)".to_string(),
+                ),
+                SkillState::Modified => (
+                    "was edited by someone",
+                    "keep your edit, or replace it: hcpx harness sync --force".to_string(),
+                ),
+                SkillState::Conflict => (
+                    "is taken by a folder hcpx did not place, or by another pack's Skill of the same name",
+                    format!(
+                        "rename or remove {shown}, or deactivate one of the packs sharing the name"
+                    ),
+                ),
+            };
+            checks.push(fail(
+                &format!("harness:{}", target.name),
+                format!("{shown} ({} of {}) {what}", skill.skill, skill.pack_id),
+                fix,
+            ));
+        }
+    }
+    if checks.is_empty() {
+        checks.push(pass(
+            "harness",
+            format!(
+                "{placed} Skill copies placed in {} harness target(s)",
+                targets.len()
+            ),
+        ));
+    }
+    checks
 }
 
 /// A repair `doctor --fix` can make (§14.7).
@@ -586,6 +661,16 @@ pub fn fix(engine: &Engine) -> Result<FixReport> {
             break;
         }
     }
+    // Harness copies follow the repaired state (missing, outdated, stale).
+    fixed.extend(
+        engine
+            .harness_repair(&mut tx)?
+            .into_iter()
+            .map(|message| Fixed {
+                check: "harness".into(),
+                message,
+            }),
+    );
     tx.commit()?;
     Ok(FixReport {
         report: run(engine),

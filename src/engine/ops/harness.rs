@@ -4,10 +4,12 @@
 
 use super::Engine;
 use crate::engine::error::{Error, Result};
+use crate::engine::harness::plan::SkillState;
 use crate::engine::harness::{
     self, HarnessEnv, HarnessLine, TargetInfo, TargetName, TargetStatus, plan::Wanted,
 };
 use crate::engine::pack::id::PackId;
+use crate::engine::policy::availability::PackAvailability;
 use crate::engine::store::state::State;
 use crate::engine::store::{Transaction, config};
 
@@ -96,6 +98,59 @@ impl Engine {
         let wanted = self.wanted_skills(&tx.state);
         let targets = harness::sync(tx, &env, &enabled, &[], &wanted, false)?;
         Ok(harness::lines_for(&targets, pack))
+    }
+
+    /// Fills `sense.harnesses` (§12.8): the enabled targets where each
+    /// pack's Skill is `placed`.
+    pub(super) fn add_placed_harnesses(&self, packs: &mut [PackAvailability]) -> Result<()> {
+        if self.enabled_harnesses()?.is_empty() {
+            return Ok(());
+        }
+        for target in self.harness_status(None)? {
+            for skill in target
+                .skills
+                .iter()
+                .filter(|s| s.state == SkillState::Placed)
+            {
+                if let Some(pack) = packs.iter_mut().find(|p| p.pack_id == skill.pack_id) {
+                    pack.sense.harnesses.push(target.name);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `doctor --fix`: brings every enabled target in step with `tx`'s
+    /// state; returns what it repaired, in words.
+    pub(super) fn harness_repair(&self, tx: &mut Transaction<'_>) -> Result<Vec<String>> {
+        let enabled = self.enabled_harnesses()?;
+        if enabled.is_empty() {
+            return Ok(Vec::new());
+        }
+        let env = self.harness_env()?;
+        let wanted = self.wanted_skills(&tx.state);
+        let before = harness::status(&env, &enabled, &wanted)?;
+        harness::sync(tx, &env, &enabled, &[], &wanted, false)?;
+        let repaired = before.iter().flat_map(|t| {
+            t.skills
+                .iter()
+                .filter(|s| {
+                    matches!(
+                        s.state,
+                        SkillState::Missing | SkillState::Outdated | SkillState::Stale
+                    )
+                })
+                .map(move |s| {
+                    format!(
+                        "{}: {} of {} was {}",
+                        t.name,
+                        s.skill,
+                        s.pack_id,
+                        s.state.as_str()
+                    )
+                })
+        });
+        Ok(repaired.collect())
     }
 
     /// Enables targets and places the activated packs' Skills there, in one

@@ -116,17 +116,19 @@ impl Engine {
 
     /// Availability of every pack, or of one (`not_found` if unknown).
     pub fn availability(&self, pack_id: Option<&str>) -> Result<Vec<PackAvailability>> {
-        match pack_id {
+        let mut packs = match pack_id {
             Some(id) => {
                 let view = self.pack_view(id)?;
                 let state = self.store.read_state()?;
-                Ok(vec![self.pack_availability(&view, &state)])
+                vec![self.pack_availability(&view, &state)]
             }
             None => {
                 let check = runnable_memo();
-                self.map_packs(|view, state| self.pack_availability_with(view, state, &check))
+                self.map_packs(|view, state| self.pack_availability_with(view, state, &check))?
             }
-        }
+        };
+        self.add_placed_harnesses(&mut packs)?;
+        Ok(packs)
     }
 
     /// The availability function with this runtime's adapter check.

@@ -110,10 +110,12 @@ impl Serialize for Reason {
     }
 }
 
-/// `sense` of §7.4.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+/// `sense` of §7.4, with the harness targets where the pack's Skill is
+/// placed (§12.8; filled in by the runtime, which reads the targets).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Sense {
     pub active: bool,
+    pub harnesses: Vec<crate::engine::harness::TargetName>,
 }
 
 /// One command's availability.
@@ -248,6 +250,7 @@ pub fn pack_availability(
         connected,
         sense: Sense {
             active: activated && pack.skill_copied,
+            harnesses: Vec::new(),
         },
         commands,
         problems,
