@@ -615,3 +615,21 @@ fn availability_names_the_targets_and_doctor_reports_and_repairs() {
     );
     assert!(h.user().join(".claude/skills/notes/SKILL.md").is_file());
 }
+
+#[test]
+fn the_bootstrap_pack_answers_harness_status_like_the_subcommand() {
+    let h = Harness::new();
+    h.json(&["harness", "enable", "agents"], 0);
+    h.activated_pack("acme.notes", "1.0.0", "notes");
+    let direct = h.json(&["harness", "status"], 0);
+    let via = h.json(&["exec", "hcp-cli", "harness.status"], 0);
+    assert_eq!(via["data"], direct, "{via}");
+    let one = h.json(
+        &["exec", "hcp-cli", "harness.status", "--", "pack=acme.notes"],
+        0,
+    );
+    assert_eq!(
+        states(&one["data"], "agents"),
+        [line("acme.notes", "notes", "placed")]
+    );
+}

@@ -47,6 +47,17 @@ impl Engine {
                         .map(|o| to_value(&o)),
                 )
             }
+            "harness.status" => match self.harness_status(args.text("pack").as_deref()) {
+                Ok(targets) => {
+                    let ok = targets.iter().all(|t| {
+                        t.skills
+                            .iter()
+                            .all(|s| s.state == crate::engine::harness::plan::SkillState::Placed)
+                    });
+                    (ok, i32::from(!ok), json!({"ok": ok, "targets": targets}))
+                }
+                Err(err) => result(Err(err)),
+            },
             "availability" => {
                 let pack = args.text("pack");
                 result(
