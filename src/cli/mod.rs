@@ -2,20 +2,24 @@
 //! turning arguments into an engine call and printing the result as text or
 //! as the `--json` documents of HCP.md §10. No lifecycle logic lives here.
 
+pub mod activate;
+pub mod availability;
+pub mod completions;
 pub mod connect;
 pub mod context;
-pub mod docs;
+pub mod deactivate;
 pub mod doctor;
 pub mod exec;
 pub mod grant;
 pub mod install;
 pub mod lint;
+pub mod list;
+pub mod man;
 pub mod output;
 pub mod signals;
-pub mod status;
-pub mod toggle;
 pub mod tui;
 pub mod uninstall;
+pub mod why;
 
 use clap::{Parser, Subcommand};
 use output::Output;
@@ -52,22 +56,22 @@ pub struct GlobalArgs {
 pub enum Command {
     Lint(lint::LintArgs),
     Install(install::InstallArgs),
-    Activate(toggle::ActivateArgs),
+    Activate(activate::ActivateArgs),
     Connect(connect::ConnectArgs),
     Exec(exec::ExecArgs),
-    Deactivate(toggle::DeactivateArgs),
+    Deactivate(deactivate::DeactivateArgs),
     Uninstall(uninstall::UninstallArgs),
-    List(status::ListArgs),
-    Availability(status::AvailabilityArgs),
-    Why(status::WhyArgs),
+    List(list::ListArgs),
+    Availability(availability::AvailabilityArgs),
+    Why(why::WhyArgs),
     /// Give a principal a capability (pack.install, pack.connect, verb.exec.read, verb.exec.write or *), optionally scoped as CAPABILITY:PACK_ID
     Grant(grant::GrantArgs),
     /// Take a grant away from a principal
     Revoke(grant::GrantArgs),
     Tui(tui::TuiArgs),
     Doctor(doctor::DoctorArgs),
-    Completions(docs::CompletionsArgs),
-    Man(docs::ManArgs),
+    Completions(completions::CompletionsArgs),
+    Man(man::ManArgs),
 }
 
 /// Runs hcpx with the process arguments; the entry point of both binaries.
@@ -88,17 +92,17 @@ pub fn main() -> ExitCode {
     let code = match cli.command {
         Some(Command::Lint(args)) => lint::run(&args, &out),
         Some(Command::Install(args)) => install::run(&args, &ctx),
-        Some(Command::Activate(args)) => toggle::activate(&args, &ctx),
+        Some(Command::Activate(args)) => activate::activate(&args, &ctx),
         Some(Command::Connect(args)) => connect::run(&args, &ctx),
         Some(Command::Exec(args)) => exec::run(&args, &ctx),
-        Some(Command::Deactivate(args)) => toggle::deactivate(&args, &ctx),
+        Some(Command::Deactivate(args)) => deactivate::deactivate(&args, &ctx),
         Some(Command::Uninstall(args)) => uninstall::run(&args, &ctx),
-        Some(Command::List(args)) => status::list(&args, &ctx),
-        Some(Command::Availability(args)) => status::availability(&args, &ctx),
-        Some(Command::Why(args)) => status::why(&args, &ctx),
+        Some(Command::List(args)) => list::list(&args, &ctx),
+        Some(Command::Availability(args)) => availability::availability(&args, &ctx),
+        Some(Command::Why(args)) => why::why(&args, &ctx),
         Some(Command::Doctor(args)) => doctor::run(&args, &ctx),
-        Some(Command::Completions(args)) => docs::completions(&args, &out),
-        Some(Command::Man(args)) => docs::man(&args, &out),
+        Some(Command::Completions(args)) => completions::completions(&args, &out),
+        Some(Command::Man(args)) => man::man(&args, &out),
         Some(Command::Grant(args)) => grant::grant(&args, &ctx),
         Some(Command::Revoke(args)) => grant::revoke(&args, &ctx),
         Some(Command::Tui(args)) => tui::run(&args, &ctx),

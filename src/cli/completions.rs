@@ -1,9 +1,8 @@
-//! `hcpx completions SHELL` and `hcpx man`: shell completions and a man page
-//! generated from the clap definitions, so they never drift from the CLI.
+//! `hcpx completions SHELL`: a shell completion script generated from the
+//! clap definitions, so it never drifts from the CLI (HCP.md §11.3).
 
 use crate::cli::Cli;
 use crate::cli::output::Output;
-use crate::engine::error::{Error, ErrorCode};
 use clap::CommandFactory;
 use std::io::Write;
 
@@ -13,10 +12,6 @@ pub struct CompletionsArgs {
     #[arg(value_enum)]
     pub shell: clap_complete::Shell,
 }
-
-/// Print the man page (roff) on stdout
-#[derive(Debug, clap::Args)]
-pub struct ManArgs {}
 
 pub fn completions(args: &CompletionsArgs, out: &Output) -> i32 {
     let mut cmd = Cli::command();
@@ -30,20 +25,8 @@ pub fn completions(args: &CompletionsArgs, out: &Output) -> i32 {
     )
 }
 
-pub fn man(_args: &ManArgs, out: &Output) -> i32 {
-    let mut page = Vec::new();
-    if let Err(err) = clap_mangen::Man::new(Cli::command()).render(&mut page) {
-        out.error(&Error::new(
-            ErrorCode::Io,
-            format!("cannot render the man page: {err}"),
-        ));
-        return 1;
-    }
-    emit(out, &page, serde_json::json!({"ok": true}), "roff")
-}
-
 /// Prints the generated text, or with `--json` a document holding it.
-fn emit(out: &Output, text: &[u8], mut doc: serde_json::Value, key: &str) -> i32 {
+pub(crate) fn emit(out: &Output, text: &[u8], mut doc: serde_json::Value, key: &str) -> i32 {
     if out.json {
         doc[key] = String::from_utf8_lossy(text).into_owned().into();
         out.json(&doc);

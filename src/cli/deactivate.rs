@@ -1,0 +1,18 @@
+//! `hcpx deactivate PACK_ID...` (HCP.md §11.1, §5.4).
+
+use crate::cli::activate::report;
+use crate::cli::context::Ctx;
+
+/// Deactivate packs: drops activation, connection and the Skill copy
+#[derive(Debug, clap::Args)]
+pub struct DeactivateArgs {
+    #[arg(required = true, value_name = "PACK_ID")]
+    pub packs: Vec<String>,
+}
+
+pub fn deactivate(args: &DeactivateArgs, ctx: &Ctx) -> i32 {
+    ctx.with_engine(|engine| {
+        let (done, err) = engine.deactivate(&args.packs);
+        report(ctx, &done, err, "deactivated", "was not activated")
+    })
+}
