@@ -16,6 +16,7 @@ pub mod lint;
 pub mod list;
 pub mod man;
 pub mod output;
+pub mod show;
 pub mod signals;
 pub mod tui;
 pub mod uninstall;
@@ -23,6 +24,7 @@ pub mod why;
 
 use clap::{Parser, Subcommand};
 use output::Output;
+use std::io::Write;
 use std::process::ExitCode;
 
 /// Pack manager for the Harness Context Protocol.
@@ -62,6 +64,7 @@ pub enum Command {
     Deactivate(deactivate::DeactivateArgs),
     Uninstall(uninstall::UninstallArgs),
     List(list::ListArgs),
+    Show(show::ShowArgs),
     Availability(availability::AvailabilityArgs),
     Why(why::WhyArgs),
     /// Give a principal a capability (pack.install, pack.connect, verb.exec.read, verb.exec.write or *), optionally scoped as CAPABILITY:PACK_ID
@@ -82,7 +85,17 @@ pub fn main() -> ExitCode {
         .skip(1)
         .take_while(|a| *a != "--")
         .any(|a| a == "--json");
-    let cli = match Cli::try_parse_from(&args) {
+    // `hcpx exec PACK_ID VERB --help` shows that command's arguments.
+    let help_at = exec_help_at(&args);
+    let parsed = match help_at {
+        Some(at) => {
+            let mut rest = args.clone();
+            rest.remove(at);
+            Cli::try_parse_from(&rest)
+        }
+        None => Cli::try_parse_from(&args),
+    };
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(err) => return usage_error(err, json, is_exec(&args)),
     };
@@ -90,6 +103,9 @@ pub fn main() -> ExitCode {
     let ctx = context::Ctx::new(cli.global.clone());
     let out = ctx.out;
     let code = match cli.command {
+        Some(Command::Exec(args)) if help_at.is_some() => {
+            show::exec_help(&args.pack, &args.verb, &ctx)
+        }
         Some(Command::Lint(args)) => lint::run(&args, &out),
         Some(Command::Install(args)) => install::run(&args, &ctx),
         Some(Command::Activate(args)) => activate::activate(&args, &ctx),
@@ -98,6 +114,7 @@ pub fn main() -> ExitCode {
         Some(Command::Deactivate(args)) => deactivate::deactivate(&args, &ctx),
         Some(Command::Uninstall(args)) => uninstall::run(&args, &ctx),
         Some(Command::List(args)) => list::list(&args, &ctx),
+        Some(Command::Show(args)) => show::run(&args, &ctx),
         Some(Command::Availability(args)) => availability::availability(&args, &ctx),
         Some(Command::Why(args)) => why::why(&args, &ctx),
         Some(Command::Doctor(args)) => doctor::run(&args, &ctx),
@@ -144,6 +161,34 @@ fn is_exec(args: &[std::ffi::OsString]) -> bool {
     false
 }
 
+/// Where `--help` or `-h` stands in `hcpx exec PACK_ID VERB --help`: after
+/// the pack and the verb, before `--`. `hcpx exec --help` (fewer than two
+/// words before it) stays clap's help of `exec` itself.
+fn exec_help_at(args: &[std::ffi::OsString]) -> Option<usize> {
+    if !is_exec(args) {
+        return None;
+    }
+    let mut positional = 0;
+    let mut i = 1;
+    let mut seen_exec = false;
+    while i < args.len() {
+        let word = args[i].to_str()?;
+        match word {
+            "--" => return None,
+            "--json" => {}
+            "--principal" | "--catalog" => i += 1,
+            _ if word.starts_with("--principal=") || word.starts_with("--catalog=") => {}
+            "--help" | "-h" if positional >= 2 => return Some(i),
+            "--help" | "-h" => return None,
+            _ if word.starts_with('-') => {}
+            "exec" if !seen_exec => seen_exec = true,
+            _ => positional += 1,
+        }
+        i += 1;
+    }
+    None
+}
+
 /// A clap error: help and version print as usual (exit 0); anything else is
 /// a usage error, also as a JSON document when `--json` was given. It exits
 /// 2, or 125 for `hcpx exec`, whose own command line's usage errors exit
@@ -157,12 +202,43 @@ fn usage_error(err: clap::Error, json: bool, exec: bool) -> ExitCode {
         let _ = err.print();
         return ExitCode::SUCCESS;
     }
+    let hint = if exec { kv_before_dashes(&err) } else { None };
     if json {
-        let error = crate::engine::error::Error::usage(usage_message(&err));
+        let mut error = crate::engine::error::Error::usage(usage_message(&err));
+        if let Some(hint) = &hint {
+            error = error.hint(hint.clone());
+        }
         Output::new(true).error(&error);
     }
     let _ = err.print();
+    if let Some(hint) = hint {
+        use output::HINT;
+        let mut stderr = anstream::stderr();
+        let _ = writeln!(
+            stderr,
+            "  {HINT}hint{HINT:#}: {}",
+            output::terminal_safe(&hint)
+        );
+    }
     ExitCode::from(if exec { 125 } else { 2 })
+}
+
+/// For `hcpx exec PACK_ID VERB tz=UTC`: a `k=v` word that clap did not
+/// expect, which belongs after `--` (§6.2).
+fn kv_before_dashes(err: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if err.kind() != ErrorKind::UnknownArgument {
+        return None;
+    }
+    let Some(ContextValue::String(word)) = err.get(ContextKind::InvalidArg) else {
+        return None;
+    };
+    if word.starts_with('-') || !word.contains('=') {
+        return None;
+    }
+    Some(format!(
+        "arguments go after `--`: hcpx exec PACK_ID VERB -- {word}"
+    ))
 }
 
 /// The first line of clap's message, with the names of missing required

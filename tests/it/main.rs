@@ -12,6 +12,7 @@ mod cli_docs;
 mod cli_exec;
 mod cli_lifecycle;
 mod cli_lint;
+mod cli_show;
 mod concurrency;
 mod demo_recording;
 mod example_catalog;

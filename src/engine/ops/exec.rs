@@ -100,7 +100,11 @@ impl Engine {
             .hint(if keys.is_empty() {
                 format!("{pack_id} has no commands")
             } else {
-                format!("its commands: {}", keys.join(", "))
+                let mean =
+                    crate::engine::pack::suggest::did_you_mean(verb_key, keys.iter().copied())
+                        .map(|s| format!("{s} "))
+                        .unwrap_or_default();
+                format!("{mean}its commands: {}", keys.join(", "))
             })
         })?;
         if let Some(cmd) = avail.command(verb_key)

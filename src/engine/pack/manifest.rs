@@ -263,6 +263,10 @@ pub struct Manifest {
     pub sense_only: bool,
     pub requires: Requires,
     pub commands: Vec<Command>,
+    /// Informative `license` (§3.1), when it is a string.
+    pub license: Option<String>,
+    /// Informative `homepage` (§3.1), when it is a string.
+    pub homepage: Option<String>,
 }
 
 impl Manifest {

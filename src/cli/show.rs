@@ -1,0 +1,286 @@
+//! `hcpx show PACK_ID`: one pack in full, like `cargo info` — the manifest
+//! facts (HCP.md §3), every command with its args (§4) and availability
+//! (§11.2–§11.3), the Binding (§8, names only, never a secret value), where
+//! the pack is installed and its Skill copy (§5.4). `--json` prints the
+//! engine's `PackDetails` (documented in the README). Also renders one
+//! command's arg table for `hcpx exec PACK_ID VERB --help`. Pack text goes
+//! through `terminal_safe` (§14.5).
+
+use crate::cli::context::Ctx;
+use crate::cli::list::status_style;
+use crate::cli::output::{ERROR, GOOD, HINT, STRONG, WARNING, terminal_safe};
+use crate::engine::ops::show::{self, CommandDetails, PackDetails};
+use crate::engine::pack::manifest::Arg;
+use std::io::Write;
+
+/// Show everything about one pack: manifest, commands and their arguments, Binding, where it is installed
+#[derive(Debug, clap::Args)]
+#[command(after_help = "\
+Examples:
+  hcpx show demo.clock
+  hcpx show demo.clock --json | jq '.commands[].verb_key'")]
+pub struct ShowArgs {
+    /// The pack to show (installed or in a catalog), e.g. demo.clock
+    #[arg(value_name = "PACK_ID")]
+    pub pack: String,
+}
+
+pub fn run(args: &ShowArgs, ctx: &Ctx) -> i32 {
+    ctx.with_engine(|engine| match show::show(engine, &args.pack) {
+        Ok(details) => ctx.success(details, print),
+        Err(err) => ctx.fail(&err),
+    })
+}
+
+fn print(d: &PackDetails) {
+    let mut w = anstream::stdout().lock();
+    let safe = |s: &str| terminal_safe(s).into_owned();
+    let opt = |s: &Option<String>| s.as_deref().map_or_else(|| "-".to_string(), safe);
+    let style = status_style(d.status);
+    let _ = writeln!(
+        w,
+        "{STRONG}{}{STRONG:#} {}  {style}{}{style:#}",
+        safe(&d.pack_id),
+        opt(&d.version),
+        d.status.as_str()
+    );
+    if let Some(name) = &d.name {
+        let _ = writeln!(w, "name:         {}", safe(name));
+    }
+    if let Some(desc) = &d.description {
+        let _ = writeln!(w, "description:  {}", safe(desc));
+    }
+    if let Some(plane) = d.plane {
+        let _ = writeln!(w, "plane:        {plane}");
+    }
+    if let Some(license) = &d.license {
+        let _ = writeln!(w, "license:      {}", safe(license));
+    }
+    if let Some(homepage) = &d.homepage {
+        let _ = writeln!(w, "homepage:     {}", safe(homepage));
+    }
+    if let Some(req) = &d.requires {
+        if let Some(v) = &req.hcpx {
+            let _ = writeln!(w, "requires:     hcpx {}", safe(v));
+        }
+        if !req.bins.is_empty() {
+            let _ = writeln!(w, "requires:     {} on PATH", safe(&req.bins.join(", ")));
+        }
+    }
+    if d.sense_only {
+        let _ = writeln!(w, "sense_only:   yes (no command runs)");
+    }
+    let _ = writeln!(
+        w,
+        "state:        installed: {}  activated: {}  connected: {}",
+        yes_no(d.installed),
+        yes_no(d.activated),
+        yes_no(d.connected)
+    );
+    match (&d.installed_path, &d.catalog_path) {
+        (Some(path), _) => {
+            let _ = writeln!(w, "installed at: {}", safe(path));
+        }
+        (None, Some(path)) => {
+            let _ = writeln!(w, "in catalog:   {}", safe(path));
+        }
+        (None, None) => {}
+    }
+    let _ = writeln!(
+        w,
+        "skill copy:   {} ({})",
+        safe(&d.skill.path),
+        if d.skill.copied {
+            "present"
+        } else {
+            "absent: copied on activate"
+        }
+    );
+    if let Some(b) = &d.binding {
+        let _ = writeln!(w, "{STRONG}binding{STRONG:#}:      {}", b.kind.as_str());
+        if !b.env.is_empty() {
+            let _ = writeln!(w, "  env:        {}", safe(&b.env.join(", ")));
+        }
+        if let Some(secret) = &b.secret {
+            let _ = writeln!(
+                w,
+                "  secret:     {} (given at connect, never shown)",
+                safe(&secret.name)
+            );
+        }
+        if let Some(probe) = &b.probe {
+            let _ = writeln!(w, "  probe:      {}", safe(probe));
+        }
+        if let Some(url) = &b.base_url {
+            let _ = writeln!(w, "  base_url:   {}", safe(url));
+        }
+    }
+    for problem in &d.problems {
+        let _ = writeln!(w, "{ERROR}problem{ERROR:#}: {}", safe(problem));
+    }
+    if d.commands.is_empty() {
+        return;
+    }
+    let _ = writeln!(w, "{STRONG}commands{STRONG:#}:");
+    for c in &d.commands {
+        let (mark, style, state) = if c.executable {
+            ("✓", GOOD, "executable".to_string())
+        } else {
+            let reason = c
+                .reasons
+                .first()
+                .map_or_else(|| "not executable".to_string(), ToString::to_string);
+            ("✗", WARNING, reason)
+        };
+        let _ = writeln!(
+            w,
+            "  {style}{mark}{style:#} {STRONG}{}{STRONG:#} ({}, {})  {}",
+            safe(&c.verb_key),
+            c.effect,
+            safe(&state),
+            safe(&c.summary)
+        );
+        for arg in &c.args {
+            let _ = writeln!(w, "      {}", arg_line(arg));
+        }
+    }
+}
+
+fn yes_no(flag: bool) -> &'static str {
+    if flag { "yes" } else { "no" }
+}
+
+/// `name=<type>  required|optional, default: D, values: a|b  description`,
+/// terminal-safe.
+fn arg_line(arg: &Arg) -> String {
+    let mut parts = vec![if arg.required {
+        "required".to_string()
+    } else {
+        "optional".to_string()
+    }];
+    if let Some(default) = &arg.default {
+        parts.push(format!("default: {default}"));
+    }
+    if !arg.values.is_empty() {
+        parts.push(format!("values: {}", arg.values.join("|")));
+    }
+    let mut line = format!("{}=<{}>  {}", arg.name, arg.kind.as_str(), parts.join(", "));
+    if let Some(desc) = &arg.description {
+        line.push_str("  ");
+        line.push_str(desc);
+    }
+    terminal_safe(&line).into_owned()
+}
+
+/// `hcpx exec PACK_ID VERB --help`: the command's summary, its usage and its
+/// arg table; with `--json`, the command's entry of `show --json`.
+pub fn exec_help(pack: &str, verb: &str, ctx: &Ctx) -> i32 {
+    let result = ctx.engine().and_then(|engine| {
+        let details = show::show(&engine, pack)?;
+        match details.command(verb) {
+            Some(c) => Ok((details.pack_id.clone(), c.clone())),
+            None => {
+                let keys: Vec<&str> = details
+                    .commands
+                    .iter()
+                    .map(|c| c.verb_key.as_str())
+                    .collect();
+                let mut err = crate::engine::error::Error::new(
+                    crate::engine::error::ErrorCode::NotFound,
+                    format!("{pack} has no command `{verb}`"),
+                )
+                .pack(pack)
+                .verb(verb);
+                let mean = crate::engine::pack::suggest::did_you_mean(verb, keys.iter().copied())
+                    .map(|s| format!("{s} "))
+                    .unwrap_or_default();
+                err = err.hint(format!("{mean}its commands: {}", keys.join(", ")));
+                Err(err)
+            }
+        }
+    });
+    match result {
+        Ok((pack_id, command)) => {
+            if ctx.out.json {
+                ctx.out.json(&crate::cli::context::Success {
+                    ok: true,
+                    body: serde_json::json!({"pack_id": pack_id, "command": command}),
+                });
+            } else {
+                print_command_help(&pack_id, &command);
+            }
+            0
+        }
+        Err(err) => {
+            ctx.out.error(&err);
+            err.code.exec_exit_code()
+        }
+    }
+}
+
+fn print_command_help(pack_id: &str, c: &CommandDetails) {
+    let mut w = anstream::stdout().lock();
+    let safe = |s: &str| terminal_safe(s).into_owned();
+    let _ = writeln!(w, "{}", safe(&c.summary));
+    let _ = writeln!(w);
+    let words: Vec<String> = c
+        .args
+        .iter()
+        .map(|a| {
+            if a.required {
+                format!("{}=<{}>", a.name, a.kind.as_str())
+            } else {
+                format!("[{}=<{}>]", a.name, a.kind.as_str())
+            }
+        })
+        .collect();
+    let tail = if words.is_empty() {
+        String::new()
+    } else {
+        format!(" -- {}", words.join(" "))
+    };
+    let _ = writeln!(
+        w,
+        "{STRONG}Usage:{STRONG:#} hcpx exec {} {}{}",
+        safe(pack_id),
+        safe(&c.verb_key),
+        safe(&tail)
+    );
+    let _ = writeln!(w);
+    let _ = writeln!(
+        w,
+        "effect: {}   adapter: {}   output: {}   timeout: {} ms",
+        c.effect,
+        safe(&c.adapter),
+        c.output,
+        c.timeout_ms
+    );
+    let state = if c.executable {
+        format!("{GOOD}executable{GOOD:#}")
+    } else {
+        let reasons: Vec<String> = c.reasons.iter().map(ToString::to_string).collect();
+        format!(
+            "{WARNING}not executable{WARNING:#}: {}",
+            safe(&reasons.join(", "))
+        )
+    };
+    let _ = writeln!(w, "{state}");
+    let _ = writeln!(w);
+    if c.args.is_empty() {
+        let _ = writeln!(w, "{STRONG}Arguments:{STRONG:#} none");
+        return;
+    }
+    let _ = writeln!(w, "{STRONG}Arguments{STRONG:#} (k=v words after `--`):");
+    for arg in &c.args {
+        let _ = writeln!(w, "  {}", arg_line(arg));
+    }
+    if !c.executable {
+        let _ = writeln!(w);
+        let _ = writeln!(
+            w,
+            "{HINT}hint{HINT:#}: `hcpx why {} {}` says what is missing",
+            safe(pack_id),
+            safe(&c.verb_key)
+        );
+    }
+}
