@@ -9,9 +9,15 @@ use serde::Serialize;
 
 /// Activate installed packs: their commands become loadable and their Skills are copied to the store
 #[derive(Debug, clap::Args)]
+#[command(after_help = crate::cli::help::ACTIVATE)]
 pub struct ActivateArgs {
+    /// The installed packs to activate
     #[arg(required = true, value_name = "PACK_ID")]
     pub packs: Vec<String>,
+    #[command(flatten)]
+    pub json: crate::cli::JsonArg,
+    #[command(flatten)]
+    pub catalog: crate::cli::CatalogArg,
 }
 
 #[derive(Serialize)]

@@ -7,12 +7,19 @@ use crate::cli::output::{ERROR, GOOD, STRONG, WARNING, terminal_safe};
 use crate::engine::policy::availability::PackAvailability;
 use std::io::Write;
 
-/// Report the availability flags of packs and whether each command is executable (§11.2)
+/// Report the availability flags of packs and whether each command is executable
 #[derive(Debug, clap::Args)]
+#[command(after_help = crate::cli::help::AVAILABILITY)]
 pub struct AvailabilityArgs {
-    /// Only this pack
+    /// Only this pack (default: every installed and catalog pack)
     #[arg(value_name = "PACK_ID")]
     pub pack: Option<String>,
+    #[command(flatten)]
+    pub json: crate::cli::JsonArg,
+    #[command(flatten)]
+    pub principal: crate::cli::PrincipalArg,
+    #[command(flatten)]
+    pub catalog: crate::cli::CatalogArg,
 }
 
 pub fn availability(args: &AvailabilityArgs, ctx: &Ctx) -> i32 {

@@ -8,9 +8,13 @@ use std::io::Write;
 
 /// Print a shell completion script (bash, zsh, fish, elvish, powershell)
 #[derive(Debug, clap::Args)]
+#[command(after_help = crate::cli::help::COMPLETIONS)]
 pub struct CompletionsArgs {
-    #[arg(value_enum)]
+    /// The shell to complete for
+    #[arg(value_enum, value_name = "SHELL")]
     pub shell: clap_complete::Shell,
+    #[command(flatten)]
+    pub json: crate::cli::JsonArg,
 }
 
 pub fn completions(args: &CompletionsArgs, out: &Output) -> i32 {

@@ -5,9 +5,15 @@ use crate::cli::context::Ctx;
 
 /// Deactivate packs: drops activation, connection and the Skill copy
 #[derive(Debug, clap::Args)]
+#[command(after_help = crate::cli::help::DEACTIVATE)]
 pub struct DeactivateArgs {
+    /// The packs to deactivate
     #[arg(required = true, value_name = "PACK_ID")]
     pub packs: Vec<String>,
+    #[command(flatten)]
+    pub json: crate::cli::JsonArg,
+    #[command(flatten)]
+    pub catalog: crate::cli::CatalogArg,
 }
 
 pub fn deactivate(args: &DeactivateArgs, ctx: &Ctx) -> i32 {

@@ -9,7 +9,15 @@ use std::io::Write;
 
 /// List installed and catalog packs with their status
 #[derive(Debug, clap::Args)]
-pub struct ListArgs {}
+#[command(after_help = crate::cli::help::LIST)]
+pub struct ListArgs {
+    #[command(flatten)]
+    pub json: crate::cli::JsonArg,
+    #[command(flatten)]
+    pub principal: crate::cli::PrincipalArg,
+    #[command(flatten)]
+    pub catalog: crate::cli::CatalogArg,
+}
 
 /// The `{principal?, packs}` document of `list` and `availability`.
 #[derive(Serialize)]

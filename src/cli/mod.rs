@@ -11,6 +11,7 @@ pub mod deactivate;
 pub mod doctor;
 pub mod exec;
 pub mod grant;
+pub mod help;
 pub mod install;
 pub mod lint;
 pub mod list;
@@ -29,7 +30,14 @@ use std::process::ExitCode;
 
 /// Pack manager for the Harness Context Protocol.
 #[derive(Debug, Parser)]
-#[command(name = "hcpx", version, about, long_about = None, propagate_version = true)]
+#[command(
+    name = "hcpx",
+    version,
+    about,
+    long_about = None,
+    propagate_version = true,
+    after_help = help::ROOT
+)]
 pub struct Cli {
     #[command(flatten)]
     pub global: GlobalArgs,
@@ -38,20 +46,137 @@ pub struct Cli {
     pub command: Option<Command>,
 }
 
-/// Flags every subcommand accepts.
-#[derive(Debug, Clone, clap::Args)]
+/// The flags before the subcommand (`hcpx --json list`), merged with the
+/// same flags after it (`hcpx list --json`) where that subcommand has them:
+/// what one run uses.
+#[derive(Debug, Clone, Default, clap::Args)]
 pub struct GlobalArgs {
-    /// Print exactly one JSON document on stdout, also on failure (§10.1)
-    #[arg(long, global = true)]
+    /// Print exactly one JSON document on stdout, also on failure
+    #[arg(long)]
     pub json: bool,
 
-    /// Act on behalf of this principal (default: $HCP_PRINCIPAL, else `user`)
-    #[arg(long, global = true, value_name = "NAME")]
+    /// Act on behalf of this principal (default: $HCP_PRINCIPAL, else user)
+    #[arg(long, value_name = "NAME")]
     pub principal: Option<String>,
 
-    /// Also search this catalog folder for packs (repeatable; §11.6)
-    #[arg(long = "catalog", global = true, value_name = "DIR")]
+    /// Also search this catalog folder for packs (repeatable)
+    #[arg(long = "catalog", value_name = "DIR")]
     pub catalogs: Vec<std::path::PathBuf>,
+}
+
+/// `--json`, on the subcommands that print a document.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct JsonArg {
+    /// Print exactly one JSON document on stdout, also on failure
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `--principal`, on the subcommands whose answer depends on grants.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct PrincipalArg {
+    /// Act on behalf of this principal (default: $HCP_PRINCIPAL, else user)
+    #[arg(long, value_name = "NAME")]
+    pub principal: Option<String>,
+}
+
+/// `--catalog`, on the subcommands that look packs up in catalogs.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct CatalogArg {
+    /// Also search this catalog folder for packs (repeatable)
+    #[arg(long = "catalog", value_name = "DIR")]
+    pub catalogs: Vec<std::path::PathBuf>,
+}
+
+impl GlobalArgs {
+    fn json(&mut self, arg: &JsonArg) {
+        self.json |= arg.json;
+    }
+
+    /// The one after the subcommand wins.
+    fn principal(&mut self, arg: &PrincipalArg) {
+        if arg.principal.is_some() {
+            self.principal.clone_from(&arg.principal);
+        }
+    }
+
+    fn catalogs(&mut self, arg: &CatalogArg) {
+        self.catalogs.extend(arg.catalogs.iter().cloned());
+    }
+}
+
+impl Command {
+    /// `global` with this subcommand's own `--json`, `--principal` and
+    /// `--catalog` added.
+    fn merge_flags(&self, mut global: GlobalArgs) -> GlobalArgs {
+        let g = &mut global;
+        match self {
+            Command::Lint(a) => g.json(&a.json),
+            Command::Install(a) => {
+                g.json(&a.json);
+                g.principal(&a.principal);
+                g.catalogs(&a.catalog);
+            }
+            Command::Activate(a) => {
+                g.json(&a.json);
+                g.catalogs(&a.catalog);
+            }
+            Command::Deactivate(a) => {
+                g.json(&a.json);
+                g.catalogs(&a.catalog);
+            }
+            Command::Connect(a) => {
+                g.json(&a.json);
+                g.principal(&a.principal);
+                g.catalogs(&a.catalog);
+            }
+            Command::Exec(a) => {
+                g.json(&a.json);
+                g.principal(&a.principal);
+                g.catalogs(&a.catalog);
+            }
+            Command::Uninstall(a) => {
+                g.json(&a.json);
+                g.principal(&a.principal);
+                g.catalogs(&a.catalog);
+            }
+            Command::List(a) => {
+                g.json(&a.json);
+                g.principal(&a.principal);
+                g.catalogs(&a.catalog);
+            }
+            Command::Show(a) => {
+                g.json(&a.json);
+                g.principal(&a.principal);
+                g.catalogs(&a.catalog);
+            }
+            Command::Availability(a) => {
+                g.json(&a.json);
+                g.principal(&a.principal);
+                g.catalogs(&a.catalog);
+            }
+            Command::Why(a) => {
+                g.json(&a.json);
+                g.principal(&a.principal);
+                g.catalogs(&a.catalog);
+            }
+            Command::Grant(a) | Command::Revoke(a) => {
+                g.json(&a.json);
+                g.principal(&a.principal);
+            }
+            Command::Tui(a) => {
+                g.principal(&a.principal);
+                g.catalogs(&a.catalog);
+            }
+            Command::Doctor(a) => {
+                g.json(&a.json);
+                g.catalogs(&a.catalog);
+            }
+            Command::Completions(a) => g.json(&a.json),
+            Command::Man(a) => g.json(&a.json),
+        }
+        global
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -68,8 +193,10 @@ pub enum Command {
     Availability(availability::AvailabilityArgs),
     Why(why::WhyArgs),
     /// Give a principal a capability (pack.install, pack.connect, verb.exec.read, verb.exec.write or *), optionally scoped as CAPABILITY:PACK_ID
+    #[command(after_help = help::GRANT)]
     Grant(grant::GrantArgs),
     /// Take a grant away from a principal
+    #[command(after_help = help::REVOKE)]
     Revoke(grant::GrantArgs),
     Tui(tui::TuiArgs),
     Doctor(doctor::DoctorArgs),
@@ -100,7 +227,11 @@ pub fn main() -> ExitCode {
         Err(err) => return usage_error(err, json, is_exec(&args)),
     };
     signals::install();
-    let ctx = context::Ctx::new(cli.global.clone());
+    let global = match &cli.command {
+        Some(command) => command.merge_flags(cli.global.clone()),
+        None => cli.global.clone(),
+    };
+    let ctx = context::Ctx::new(global);
     let out = ctx.out;
     let code = match cli.command {
         Some(Command::Exec(args)) if help_at.is_some() => {
@@ -192,7 +323,7 @@ fn exec_help_at(args: &[std::ffi::OsString]) -> Option<usize> {
 /// A clap error: help and version print as usual (exit 0); anything else is
 /// a usage error, also as a JSON document when `--json` was given. It exits
 /// 2, or 125 for `hcpx exec`, whose own command line's usage errors exit
-/// 125 so that they are not taken for the command's own 2 (§10.3).
+/// 125 so that they are not taken for the command's own 2 (HCP.md §10.3).
 fn usage_error(err: clap::Error, json: bool, exec: bool) -> ExitCode {
     use clap::error::ErrorKind;
     if matches!(

@@ -15,14 +15,17 @@ use std::io::Write;
 
 /// Show everything about one pack: manifest, commands and their arguments, Binding, where it is installed
 #[derive(Debug, clap::Args)]
-#[command(after_help = "\
-Examples:
-  hcpx show demo.clock
-  hcpx show demo.clock --json | jq '.commands[].verb_key'")]
+#[command(after_help = crate::cli::help::SHOW)]
 pub struct ShowArgs {
     /// The pack to show (installed or in a catalog), e.g. demo.clock
     #[arg(value_name = "PACK_ID")]
     pub pack: String,
+    #[command(flatten)]
+    pub json: crate::cli::JsonArg,
+    #[command(flatten)]
+    pub principal: crate::cli::PrincipalArg,
+    #[command(flatten)]
+    pub catalog: crate::cli::CatalogArg,
 }
 
 pub fn run(args: &ShowArgs, ctx: &Ctx) -> i32 {

@@ -9,11 +9,20 @@ use std::io::Write;
 
 /// Explain why a pack or command is not executable, and the command that fixes it
 #[derive(Debug, clap::Args)]
+#[command(after_help = crate::cli::help::WHY)]
 pub struct WhyArgs {
+    /// The pack to explain
     #[arg(value_name = "PACK_ID")]
     pub pack: String,
+    /// One of its commands (verb_key); without it, the pack as a whole
     #[arg(value_name = "VERB")]
     pub verb: Option<String>,
+    #[command(flatten)]
+    pub json: crate::cli::JsonArg,
+    #[command(flatten)]
+    pub principal: crate::cli::PrincipalArg,
+    #[command(flatten)]
+    pub catalog: crate::cli::CatalogArg,
 }
 
 pub fn why(args: &WhyArgs, ctx: &Ctx) -> i32 {
