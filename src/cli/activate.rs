@@ -12,7 +12,7 @@ use serde::Serialize;
 #[command(after_help = crate::cli::help::ACTIVATE)]
 pub struct ActivateArgs {
     /// The installed packs to activate
-    #[arg(required = true, value_name = "PACK_ID")]
+    #[arg(required = true, value_name = "PACK_ID", add = crate::cli::complete::pack_ids())]
     pub packs: Vec<String>,
     #[command(flatten)]
     pub json: crate::cli::JsonArg,

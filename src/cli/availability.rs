@@ -12,7 +12,7 @@ use std::io::Write;
 #[command(after_help = crate::cli::help::AVAILABILITY)]
 pub struct AvailabilityArgs {
     /// Only this pack (default: every installed and catalog pack)
-    #[arg(value_name = "PACK_ID")]
+    #[arg(value_name = "PACK_ID", add = crate::cli::complete::pack_ids())]
     pub pack: Option<String>,
     #[command(flatten)]
     pub json: crate::cli::JsonArg,

@@ -17,7 +17,7 @@ const MAX_SECRET_BYTES: u64 = 64 * 1024;
 #[command(after_help = crate::cli::help::CONNECT)]
 pub struct ConnectArgs {
     /// The activated pack to connect
-    #[arg(value_name = "PACK_ID")]
+    #[arg(value_name = "PACK_ID", add = crate::cli::complete::pack_ids())]
     pub pack: String,
 
     /// Read the secret of a `secret` Binding from stdin instead of prompting

@@ -8,7 +8,7 @@ use crate::cli::context::Ctx;
 #[command(after_help = crate::cli::help::DEACTIVATE)]
 pub struct DeactivateArgs {
     /// The packs to deactivate
-    #[arg(required = true, value_name = "PACK_ID")]
+    #[arg(required = true, value_name = "PACK_ID", add = crate::cli::complete::pack_ids())]
     pub packs: Vec<String>,
     #[command(flatten)]
     pub json: crate::cli::JsonArg,

@@ -14,11 +14,11 @@ use std::io::Write;
 #[command(after_help = crate::cli::help::EXEC)]
 pub struct ExecArgs {
     /// The activated pack whose command runs
-    #[arg(value_name = "PACK_ID")]
+    #[arg(value_name = "PACK_ID", add = crate::cli::complete::pack_ids())]
     pub pack: String,
 
     /// The command (verb_key) to run, e.g. now; `hcpx show PACK_ID` lists them
-    #[arg(value_name = "VERB")]
+    #[arg(value_name = "VERB", add = crate::cli::complete::verbs())]
     pub verb: String,
 
     /// The command's arguments as name=value words, after `--`

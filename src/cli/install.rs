@@ -9,7 +9,7 @@ use crate::engine::ops::{InstallAction, InstallOutcome};
 #[command(after_help = crate::cli::help::INSTALL)]
 pub struct InstallArgs {
     /// A pack directory (a path with a `/`), or the id of a pack in a catalog
-    #[arg(value_name = "DIR|PACK_ID")]
+    #[arg(value_name = "DIR|PACK_ID", add = crate::cli::complete::pack_ids_or_dirs())]
     pub source: String,
 
     /// Replace the installed copy even when it is the same version

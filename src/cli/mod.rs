@@ -4,6 +4,7 @@
 
 pub mod activate;
 pub mod availability;
+pub mod complete;
 pub mod completions;
 pub mod connect;
 pub mod context;
@@ -206,6 +207,8 @@ pub enum Command {
 
 /// Runs hcpx with the process arguments; the entry point of both binaries.
 pub fn main() -> ExitCode {
+    // `HCPX_COMPLETE=bash hcpx -- hcpx ...`: a shell asking for completions.
+    complete::handle();
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     let json = args
         .iter()

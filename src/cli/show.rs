@@ -18,7 +18,7 @@ use std::io::Write;
 #[command(after_help = crate::cli::help::SHOW)]
 pub struct ShowArgs {
     /// The pack to show (installed or in a catalog), e.g. demo.clock
-    #[arg(value_name = "PACK_ID")]
+    #[arg(value_name = "PACK_ID", add = crate::cli::complete::pack_ids())]
     pub pack: String,
     #[command(flatten)]
     pub json: crate::cli::JsonArg,

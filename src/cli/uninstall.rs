@@ -8,7 +8,7 @@ use crate::cli::output::terminal_safe;
 #[command(after_help = crate::cli::help::UNINSTALL)]
 pub struct UninstallArgs {
     /// The installed pack to remove
-    #[arg(value_name = "PACK_ID")]
+    #[arg(value_name = "PACK_ID", add = crate::cli::complete::pack_ids())]
     pub pack: String,
     #[command(flatten)]
     pub json: crate::cli::JsonArg,

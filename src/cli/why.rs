@@ -12,10 +12,10 @@ use std::io::Write;
 #[command(after_help = crate::cli::help::WHY)]
 pub struct WhyArgs {
     /// The pack to explain
-    #[arg(value_name = "PACK_ID")]
+    #[arg(value_name = "PACK_ID", add = crate::cli::complete::pack_ids())]
     pub pack: String,
     /// One of its commands (verb_key); without it, the pack as a whole
-    #[arg(value_name = "VERB")]
+    #[arg(value_name = "VERB", add = crate::cli::complete::verbs())]
     pub verb: Option<String>,
     #[command(flatten)]
     pub json: crate::cli::JsonArg,
