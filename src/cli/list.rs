@@ -6,6 +6,7 @@ use crate::engine::ops::list::{self, ListRow};
 use crate::engine::policy::availability::Status;
 use serde::Serialize;
 use std::io::Write;
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 /// List installed and catalog packs with their status
 #[derive(Debug, clap::Args)]
@@ -49,6 +50,11 @@ pub(crate) fn status_style(status: Status) -> anstyle::Style {
     }
 }
 
+/// Widest a column of `hcpx list` gets before its text is cut with `…`.
+const ID_MAX: usize = 40;
+const VERSION_MAX: usize = 16;
+const DESCRIPTION_MAX: usize = 60;
+
 fn print_list(rows: &[ListRow]) {
     let mut w = anstream::stdout().lock();
     if rows.is_empty() {
@@ -58,34 +64,85 @@ fn print_list(rows: &[ListRow]) {
         );
         return;
     }
-    let id_w = rows
+    let cells: Vec<[String; 3]> = rows
         .iter()
-        .map(|r| r.pack_id.len())
-        .max()
-        .unwrap_or(0)
-        .max(7);
-    let ver_w = rows
-        .iter()
-        .map(|r| r.version.as_deref().unwrap_or("-").len())
-        .max()
-        .unwrap_or(0)
-        .max(7);
+        .map(|r| {
+            [
+                cell(&r.pack_id, ID_MAX),
+                cell(r.version.as_deref().unwrap_or("-"), VERSION_MAX),
+                cell(r.description.as_deref().unwrap_or(""), DESCRIPTION_MAX),
+            ]
+        })
+        .collect();
+    let id_w = cells.iter().map(|c| width(&c[0])).max().unwrap_or(0).max(7);
+    let ver_w = cells.iter().map(|c| width(&c[1])).max().unwrap_or(0).max(7);
     let _ = writeln!(
         w,
-        "{STRONG}{:id_w$}  {:ver_w$}  {:11}  DESCRIPTION{STRONG:#}",
-        "PACK_ID", "VERSION", "STATUS"
+        "{STRONG}{}  {}  {:11}  DESCRIPTION{STRONG:#}",
+        pad("PACK_ID", id_w),
+        pad("VERSION", ver_w),
+        "STATUS"
     );
-    for r in rows {
+    for (r, [id, version, desc]) in rows.iter().zip(&cells) {
         let style = status_style(r.status);
-        let desc = r.description.as_deref().unwrap_or("");
-        let desc: String = desc.chars().take(60).collect();
-        let desc = terminal_safe(&desc);
         let _ = writeln!(
             w,
-            "{:id_w$}  {:ver_w$}  {style}{:11}{style:#}  {desc}",
-            terminal_safe(&r.pack_id),
-            terminal_safe(r.version.as_deref().unwrap_or("-")),
+            "{}  {}  {style}{:11}{style:#}  {desc}",
+            pad(id, id_w),
+            pad(version, ver_w),
             r.status.as_str(),
         );
+    }
+}
+
+/// Pack text as one table cell: terminal-safe, on one line, at most `max`
+/// columns wide (cut with `…`).
+fn cell(text: &str, max: usize) -> String {
+    let one_line: String = text
+        .chars()
+        .map(|c| if c == '\n' || c == '\t' { ' ' } else { c })
+        .collect();
+    let safe = terminal_safe(&one_line);
+    if width(&safe) <= max {
+        return safe.into_owned();
+    }
+    let mut out = String::new();
+    let mut used = 0;
+    for c in safe.chars() {
+        let w = UnicodeWidthChar::width(c).unwrap_or(0);
+        if used + w > max.saturating_sub(1) {
+            break;
+        }
+        used += w;
+        out.push(c);
+    }
+    out.push('…');
+    out
+}
+
+/// Columns a string takes on a terminal (wide characters take two).
+fn width(text: &str) -> usize {
+    UnicodeWidthStr::width(text)
+}
+
+/// `text` followed by spaces up to `columns` terminal columns.
+fn pad(text: &str, columns: usize) -> String {
+    let fill = columns.saturating_sub(width(text));
+    format!("{text}{}", " ".repeat(fill))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_are_cut_by_terminal_columns() {
+        assert_eq!(cell("short", 10), "short");
+        assert_eq!(cell("abcdefghij", 5), "abcd…");
+        // Wide characters take two columns each.
+        assert_eq!(cell("日本語のテキスト", 7), "日本語…");
+        assert_eq!(width(&cell("日本語のテキスト", 7)), 7);
+        assert_eq!(cell("a\nb\tc", 10), "a b c");
+        assert_eq!(pad("日本", 6), "日本  ");
     }
 }

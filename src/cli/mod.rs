@@ -235,6 +235,7 @@ pub fn main() -> ExitCode {
         None => cli.global.clone(),
     };
     let ctx = context::Ctx::new(global);
+    warn_missing_catalogs(&ctx.global.catalogs);
     let out = ctx.out;
     let code = match cli.command {
         Some(Command::Exec(args)) if help_at.is_some() => {
@@ -268,6 +269,26 @@ pub fn main() -> ExitCode {
     };
     signals::hold_if_ending();
     ExitCode::from(u8::try_from(code).unwrap_or(125))
+}
+
+/// A `--catalog` folder that is not there is a warning on stderr, not
+/// silence (HCP.md §11.6): the run goes on without it.
+fn warn_missing_catalogs(catalogs: &[std::path::PathBuf]) {
+    use output::WARNING;
+    for dir in catalogs.iter().filter(|d| !d.is_dir()) {
+        let what = if dir.exists() {
+            "is not a folder"
+        } else {
+            "does not exist"
+        };
+        let shown = dir.display().to_string();
+        let mut stderr = anstream::stderr();
+        let _ = writeln!(
+            stderr,
+            "{WARNING}warning{WARNING:#}: catalog {} {what}; it is skipped",
+            output::terminal_safe(&shown)
+        );
+    }
 }
 
 fn is_interactive() -> bool {

@@ -13,6 +13,7 @@ mod cli_docs;
 mod cli_exec;
 mod cli_lifecycle;
 mod cli_lint;
+mod cli_list;
 mod cli_show;
 mod concurrency;
 mod demo_recording;
