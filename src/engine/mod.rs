@@ -12,7 +12,7 @@
 //! | `store/` | the store on disk: lock, atomic writes, state, config, catalogs, snapshots (§11.3–§11.6) |
 //! | `policy/` | availability, grants, `why`: pure functions over a snapshot (§9, §11.2) |
 //! | `exec/` | the adapters that run a command: args, process, http (§6) |
-//! | `ops/` | the lifecycle operations on one store, [`Engine`] (§11): install, activate, connect, exec, uninstall, list, doctor, bootstrap pack |
+//! | `ops/` | the lifecycle operations on one store, [`Engine`] (§11): install, activate, connect, exec, uninstall, list, show, doctor, bootstrap pack |
 
 pub mod error;
 pub mod exec;
