@@ -6,6 +6,7 @@
 //! that does this. Completion only reads: it never creates a store, takes
 //! the lock or installs the bootstrap pack.
 
+use crate::engine::pack::grammar;
 use crate::engine::pack::id::PackId;
 use crate::engine::pack::manifest::Manifest;
 use crate::engine::store::catalog;
@@ -77,7 +78,9 @@ fn complete_verb(current: &OsStr) -> Vec<CompletionCandidate> {
     manifest
         .commands
         .iter()
-        .filter(|c| c.key.starts_with(prefix))
+        // A pack failing lint may hold any text as a key: offer only
+        // verb_keys, which cannot break the shell's candidate lines.
+        .filter(|c| grammar::is_verb_key(&c.key) && c.key.starts_with(prefix))
         .map(|c| CompletionCandidate::new(&c.key).help(Some(one_line(&c.summary).into())))
         .collect()
 }

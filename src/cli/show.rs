@@ -37,7 +37,7 @@ pub fn run(args: &ShowArgs, ctx: &Ctx) -> i32 {
 
 fn print(d: &PackDetails) {
     let mut w = anstream::stdout().lock();
-    let safe = |s: &str| terminal_safe(s).into_owned();
+    let safe = one_line;
     let opt = |s: &Option<String>| s.as_deref().map_or_else(|| "-".to_string(), safe);
     let style = status_style(d.status);
     let _ = writeln!(
@@ -172,7 +172,13 @@ fn arg_line(arg: &Arg) -> String {
         line.push_str("  ");
         line.push_str(desc);
     }
-    terminal_safe(&line).into_owned()
+    one_line(&line)
+}
+
+/// Pack text on one terminal line: terminal-safe, newlines and tabs as
+/// spaces (a pack failing lint may hold them anywhere).
+fn one_line(text: &str) -> String {
+    terminal_safe(&text.replace(['\n', '\t'], " ")).into_owned()
 }
 
 /// `hcpx exec PACK_ID VERB --help`: the command's summary, its usage and its
@@ -223,7 +229,7 @@ pub fn exec_help(pack: &str, verb: &str, ctx: &Ctx) -> i32 {
 
 fn print_command_help(pack_id: &str, c: &CommandDetails) {
     let mut w = anstream::stdout().lock();
-    let safe = |s: &str| terminal_safe(s).into_owned();
+    let safe = one_line;
     let _ = writeln!(w, "{}", safe(&c.summary));
     let _ = writeln!(w);
     let words: Vec<String> = c

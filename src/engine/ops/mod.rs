@@ -171,7 +171,9 @@ impl Engine {
         ids.extend(
             self.catalog_packs()
                 .iter()
-                .filter_map(|p| p.pack_id().map(str::to_string)),
+                .filter_map(|p| p.pack_id())
+                .filter(|id| grammar::is_pack_id(id))
+                .map(str::to_string),
         );
         ids
     }
