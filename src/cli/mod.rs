@@ -89,92 +89,46 @@ pub struct CatalogArg {
     pub catalogs: Vec<std::path::PathBuf>,
 }
 
-impl GlobalArgs {
-    fn json(&mut self, arg: &JsonArg) {
-        self.json |= arg.json;
-    }
+/// This subcommand's own `--json`, `--principal` and `--catalog`, where it
+/// has them.
+type OwnFlags<'a> = (
+    Option<&'a JsonArg>,
+    Option<&'a PrincipalArg>,
+    Option<&'a CatalogArg>,
+);
 
-    /// The one after the subcommand wins.
-    fn principal(&mut self, arg: &PrincipalArg) {
-        if arg.principal.is_some() {
-            self.principal.clone_from(&arg.principal);
+impl Command {
+    fn own_flags(&self) -> OwnFlags<'_> {
+        match self {
+            Command::Lint(a) => (Some(&a.json), None, None),
+            Command::Install(a) => (Some(&a.json), Some(&a.principal), Some(&a.catalog)),
+            Command::Activate(a) => (Some(&a.json), None, Some(&a.catalog)),
+            Command::Deactivate(a) => (Some(&a.json), None, Some(&a.catalog)),
+            Command::Connect(a) => (Some(&a.json), Some(&a.principal), Some(&a.catalog)),
+            Command::Exec(a) => (Some(&a.json), Some(&a.principal), Some(&a.catalog)),
+            Command::Uninstall(a) => (Some(&a.json), Some(&a.principal), Some(&a.catalog)),
+            Command::List(a) => (Some(&a.json), Some(&a.principal), Some(&a.catalog)),
+            Command::Show(a) => (Some(&a.json), Some(&a.principal), Some(&a.catalog)),
+            Command::Availability(a) => (Some(&a.json), Some(&a.principal), Some(&a.catalog)),
+            Command::Why(a) => (Some(&a.json), Some(&a.principal), Some(&a.catalog)),
+            Command::Grant(a) | Command::Revoke(a) => (Some(&a.json), Some(&a.principal), None),
+            Command::Tui(a) => (None, Some(&a.principal), Some(&a.catalog)),
+            Command::Doctor(a) => (Some(&a.json), None, Some(&a.catalog)),
+            Command::Completions(a) => (Some(&a.json), None, None),
+            Command::Man(a) => (Some(&a.json), None, None),
         }
     }
 
-    fn catalogs(&mut self, arg: &CatalogArg) {
-        self.catalogs.extend(arg.catalogs.iter().cloned());
-    }
-}
-
-impl Command {
-    /// `global` with this subcommand's own `--json`, `--principal` and
-    /// `--catalog` added.
+    /// `global` (the flags before the subcommand) with this subcommand's
+    /// own flags added; a `--principal` after the subcommand wins.
     fn merge_flags(&self, mut global: GlobalArgs) -> GlobalArgs {
-        let g = &mut global;
-        match self {
-            Command::Lint(a) => g.json(&a.json),
-            Command::Install(a) => {
-                g.json(&a.json);
-                g.principal(&a.principal);
-                g.catalogs(&a.catalog);
-            }
-            Command::Activate(a) => {
-                g.json(&a.json);
-                g.catalogs(&a.catalog);
-            }
-            Command::Deactivate(a) => {
-                g.json(&a.json);
-                g.catalogs(&a.catalog);
-            }
-            Command::Connect(a) => {
-                g.json(&a.json);
-                g.principal(&a.principal);
-                g.catalogs(&a.catalog);
-            }
-            Command::Exec(a) => {
-                g.json(&a.json);
-                g.principal(&a.principal);
-                g.catalogs(&a.catalog);
-            }
-            Command::Uninstall(a) => {
-                g.json(&a.json);
-                g.principal(&a.principal);
-                g.catalogs(&a.catalog);
-            }
-            Command::List(a) => {
-                g.json(&a.json);
-                g.principal(&a.principal);
-                g.catalogs(&a.catalog);
-            }
-            Command::Show(a) => {
-                g.json(&a.json);
-                g.principal(&a.principal);
-                g.catalogs(&a.catalog);
-            }
-            Command::Availability(a) => {
-                g.json(&a.json);
-                g.principal(&a.principal);
-                g.catalogs(&a.catalog);
-            }
-            Command::Why(a) => {
-                g.json(&a.json);
-                g.principal(&a.principal);
-                g.catalogs(&a.catalog);
-            }
-            Command::Grant(a) | Command::Revoke(a) => {
-                g.json(&a.json);
-                g.principal(&a.principal);
-            }
-            Command::Tui(a) => {
-                g.principal(&a.principal);
-                g.catalogs(&a.catalog);
-            }
-            Command::Doctor(a) => {
-                g.json(&a.json);
-                g.catalogs(&a.catalog);
-            }
-            Command::Completions(a) => g.json(&a.json),
-            Command::Man(a) => g.json(&a.json),
+        let (json, principal, catalog) = self.own_flags();
+        global.json |= json.is_some_and(|j| j.json);
+        if let Some(name) = principal.and_then(|p| p.principal.clone()) {
+            global.principal = Some(name);
+        }
+        if let Some(catalog) = catalog {
+            global.catalogs.extend(catalog.catalogs.iter().cloned());
         }
         global
     }

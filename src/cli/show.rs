@@ -10,7 +10,7 @@ use crate::cli::context::Ctx;
 use crate::cli::list::status_style;
 use crate::cli::output::{ERROR, GOOD, HINT, STRONG, WARNING, terminal_safe};
 use crate::engine::ops::show::{self, CommandDetails, PackDetails};
-use crate::engine::pack::manifest::Arg;
+use crate::engine::pack::manifest::{Arg, Binding};
 use std::io::Write;
 
 /// Show everything about one pack: manifest, commands and their arguments, Binding, where it is installed
@@ -37,42 +37,58 @@ pub fn run(args: &ShowArgs, ctx: &Ctx) -> i32 {
 
 fn print(d: &PackDetails) {
     let mut w = anstream::stdout().lock();
-    let safe = one_line;
-    let opt = |s: &Option<String>| s.as_deref().map_or_else(|| "-".to_string(), safe);
+    print_facts(&mut w, d);
+    print_place(&mut w, d);
+    if let Some(b) = &d.binding {
+        print_binding(&mut w, b);
+    }
+    for problem in &d.problems {
+        let _ = writeln!(w, "{ERROR}problem{ERROR:#}: {}", one_line(problem));
+    }
+    print_commands(&mut w, &d.commands);
+}
+
+/// The first line, then the manifest facts.
+fn print_facts(w: &mut impl Write, d: &PackDetails) {
     let style = status_style(d.status);
+    let version = d.version.as_deref().map_or_else(|| "-".into(), one_line);
     let _ = writeln!(
         w,
-        "{STRONG}{}{STRONG:#} {}  {style}{}{style:#}",
-        safe(&d.pack_id),
-        opt(&d.version),
+        "{STRONG}{}{STRONG:#} {version}  {style}{}{style:#}",
+        one_line(&d.pack_id),
         d.status.as_str()
     );
-    if let Some(name) = &d.name {
-        let _ = writeln!(w, "name:         {}", safe(name));
-    }
-    if let Some(desc) = &d.description {
-        let _ = writeln!(w, "description:  {}", safe(desc));
-    }
-    if let Some(plane) = d.plane {
-        let _ = writeln!(w, "plane:        {plane}");
-    }
-    if let Some(license) = &d.license {
-        let _ = writeln!(w, "license:      {}", safe(license));
-    }
-    if let Some(homepage) = &d.homepage {
-        let _ = writeln!(w, "homepage:     {}", safe(homepage));
+    let fields = [
+        ("name", d.name.clone()),
+        ("description", d.description.clone()),
+        ("plane", d.plane.map(str::to_string)),
+        ("license", d.license.clone()),
+        ("homepage", d.homepage.clone()),
+    ];
+    for (label, value) in fields {
+        if let Some(value) = value {
+            let _ = writeln!(w, "{:14}{}", format!("{label}:"), one_line(&value));
+        }
     }
     if let Some(req) = &d.requires {
         if let Some(v) = &req.hcpx {
-            let _ = writeln!(w, "requires:     hcpx {}", safe(v));
+            let _ = writeln!(w, "requires:     hcpx {}", one_line(v));
         }
         if !req.bins.is_empty() {
-            let _ = writeln!(w, "requires:     {} on PATH", safe(&req.bins.join(", ")));
+            let _ = writeln!(
+                w,
+                "requires:     {} on PATH",
+                one_line(&req.bins.join(", "))
+            );
         }
     }
     if d.sense_only {
         let _ = writeln!(w, "sense_only:   yes (no command runs)");
     }
+}
+
+/// The four flags, where the pack's files are, and its Skill copy.
+fn print_place(w: &mut impl Write, d: &PackDetails) {
     let _ = writeln!(
         w,
         "state:        installed: {}  activated: {}  connected: {}",
@@ -80,68 +96,56 @@ fn print(d: &PackDetails) {
         yes_no(d.activated),
         yes_no(d.connected)
     );
-    match (&d.installed_path, &d.catalog_path) {
-        (Some(path), _) => {
-            let _ = writeln!(w, "installed at: {}", safe(path));
-        }
-        (None, Some(path)) => {
-            let _ = writeln!(w, "in catalog:   {}", safe(path));
-        }
-        (None, None) => {}
+    if let Some(path) = &d.installed_path {
+        let _ = writeln!(w, "installed at: {}", one_line(path));
+    } else if let Some(path) = &d.catalog_path {
+        let _ = writeln!(w, "in catalog:   {}", one_line(path));
     }
-    let _ = writeln!(
-        w,
-        "skill copy:   {} ({})",
-        safe(&d.skill.path),
-        if d.skill.copied {
-            "present"
-        } else {
-            "absent: copied on activate"
-        }
-    );
-    if let Some(b) = &d.binding {
-        let _ = writeln!(w, "{STRONG}binding{STRONG:#}:      {}", b.kind.as_str());
-        if !b.env.is_empty() {
-            let _ = writeln!(w, "  env:        {}", safe(&b.env.join(", ")));
-        }
-        if let Some(secret) = &b.secret {
-            let _ = writeln!(
-                w,
-                "  secret:     {} (given at connect, never shown)",
-                safe(&secret.name)
-            );
-        }
-        if let Some(probe) = &b.probe {
-            let _ = writeln!(w, "  probe:      {}", safe(probe));
-        }
-        if let Some(url) = &b.base_url {
-            let _ = writeln!(w, "  base_url:   {}", safe(url));
-        }
+    let copy = if d.skill.copied {
+        "present"
+    } else {
+        "absent: copied on activate"
+    };
+    let _ = writeln!(w, "skill copy:   {} ({copy})", one_line(&d.skill.path));
+}
+
+/// The Binding: names only, never a secret value (§8.3).
+fn print_binding(w: &mut impl Write, b: &Binding) {
+    let _ = writeln!(w, "{STRONG}binding{STRONG:#}:      {}", b.kind.as_str());
+    if !b.env.is_empty() {
+        let _ = writeln!(w, "  env:        {}", one_line(&b.env.join(", ")));
     }
-    for problem in &d.problems {
-        let _ = writeln!(w, "{ERROR}problem{ERROR:#}: {}", safe(problem));
+    if let Some(secret) = &b.secret {
+        let name = one_line(&secret.name);
+        let _ = writeln!(w, "  secret:     {name} (given at connect, never shown)");
     }
-    if d.commands.is_empty() {
+    if let Some(probe) = &b.probe {
+        let _ = writeln!(w, "  probe:      {}", one_line(probe));
+    }
+    if let Some(url) = &b.base_url {
+        let _ = writeln!(w, "  base_url:   {}", one_line(url));
+    }
+}
+
+/// Each command: ✓ or ✗ with its first reason, its summary, its args.
+fn print_commands(w: &mut impl Write, commands: &[CommandDetails]) {
+    if commands.is_empty() {
         return;
     }
     let _ = writeln!(w, "{STRONG}commands{STRONG:#}:");
-    for c in &d.commands {
-        let (mark, style, state) = if c.executable {
-            ("✓", GOOD, "executable".to_string())
-        } else {
-            let reason = c
-                .reasons
-                .first()
-                .map_or_else(|| "not executable".to_string(), ToString::to_string);
-            ("✗", WARNING, reason)
+    for c in commands {
+        let (mark, style, state) = match c.reasons.first() {
+            _ if c.executable => ("✓", GOOD, "executable".to_string()),
+            Some(reason) => ("✗", WARNING, reason.to_string()),
+            None => ("✗", WARNING, "not executable".to_string()),
         };
         let _ = writeln!(
             w,
             "  {style}{mark}{style:#} {STRONG}{}{STRONG:#} ({}, {})  {}",
-            safe(&c.verb_key),
-            c.effect,
-            safe(&state),
-            safe(&c.summary)
+            one_line(&c.verb_key),
+            c.effect.as_str(),
+            one_line(&state),
+            one_line(&c.summary)
         );
         for arg in &c.args {
             let _ = writeln!(w, "      {}", arg_line(arg));
@@ -184,39 +188,18 @@ fn one_line(text: &str) -> String {
 /// `hcpx exec PACK_ID VERB --help`: the command's summary, its usage and its
 /// arg table; with `--json`, the command's entry of `show --json`.
 pub fn exec_help(pack: &str, verb: &str, ctx: &Ctx) -> i32 {
-    let result = ctx.engine().and_then(|engine| {
-        let details = show::show(&engine, pack)?;
-        match details.command(verb) {
-            Some(c) => Ok((details.pack_id.clone(), c.clone())),
-            None => {
-                let keys: Vec<&str> = details
-                    .commands
-                    .iter()
-                    .map(|c| c.verb_key.as_str())
-                    .collect();
-                let mut err = crate::engine::error::Error::new(
-                    crate::engine::error::ErrorCode::NotFound,
-                    format!("{pack} has no command `{verb}`"),
-                )
-                .pack(pack)
-                .verb(verb);
-                let mean = crate::engine::pack::suggest::did_you_mean(verb, keys.iter().copied())
-                    .map(|s| format!("{s} "))
-                    .unwrap_or_default();
-                err = err.hint(format!("{mean}its commands: {}", keys.join(", ")));
-                Err(err)
-            }
-        }
-    });
+    let result = ctx
+        .engine()
+        .and_then(|engine| show::command(&engine, pack, verb));
     match result {
-        Ok((pack_id, command)) => {
+        Ok(command) => {
             if ctx.out.json {
                 ctx.out.json(&crate::cli::context::Success {
                     ok: true,
-                    body: serde_json::json!({"pack_id": pack_id, "command": command}),
+                    body: serde_json::json!({"pack_id": pack, "command": command}),
                 });
             } else {
-                print_command_help(&pack_id, &command);
+                print_command_help(pack, &command);
             }
             0
         }
@@ -259,9 +242,9 @@ fn print_command_help(pack_id: &str, c: &CommandDetails) {
     let _ = writeln!(
         w,
         "effect: {}   adapter: {}   output: {}   timeout: {} ms",
-        c.effect,
+        c.effect.as_str(),
         safe(&c.adapter),
-        c.output,
+        c.output.as_str(),
         c.timeout_ms
     );
     let state = if c.executable {

@@ -258,6 +258,29 @@ pub fn not_found(pack_id: &str) -> Error {
     err
 }
 
+/// `not_found` for a verb the pack does not have, with a did-you-mean hint
+/// and the verbs it has.
+pub fn no_such_verb<'k>(
+    pack_id: &str,
+    verb_key: &str,
+    keys: impl Iterator<Item = &'k str>,
+) -> Error {
+    let keys: Vec<&str> = keys.collect();
+    let err = Error::new(
+        ErrorCode::NotFound,
+        format!("{pack_id} has no command `{verb_key}`"),
+    )
+    .pack(pack_id)
+    .verb(verb_key);
+    if keys.is_empty() {
+        return err.hint(format!("{pack_id} has no commands"));
+    }
+    let mean = suggest::did_you_mean(verb_key, keys.iter().copied())
+        .map(|s| format!("{s} "))
+        .unwrap_or_default();
+    err.hint(format!("{mean}its commands: {}", keys.join(", ")))
+}
+
 /// `not_installed` for a catalog pack.
 pub fn not_installed(pack_id: &str) -> Error {
     Error::new(

@@ -6,7 +6,7 @@
 
 use crate::engine::error::Result;
 use crate::engine::ops::{Engine, checked_id};
-use crate::engine::pack::manifest::{Arg, Binding, Manifest, Requires};
+use crate::engine::pack::manifest::{Arg, Binding, Effect, Manifest, OutputKind, Requires};
 use crate::engine::policy::availability::{PackAvailability, Reason, Sense, Status};
 use serde::Serialize;
 
@@ -54,11 +54,11 @@ pub struct SkillCopy {
 pub struct CommandDetails {
     pub verb_key: String,
     pub summary: String,
-    pub effect: &'static str,
+    pub effect: Effect,
     /// The adapter kind (`process`, `http`, `builtin`, or one this runtime
     /// cannot run).
     pub adapter: String,
-    pub output: &'static str,
+    pub output: OutputKind,
     pub timeout_ms: u64,
     pub args: Vec<Arg>,
     pub executable: bool,
@@ -114,6 +114,19 @@ pub fn show(engine: &Engine, pack_id: &str) -> Result<PackDetails> {
     })
 }
 
+/// One command of one pack, for `hcpx exec PACK_ID VERB --help`;
+/// `not_found` (with did-you-mean) for an unknown pack or verb.
+pub fn command(engine: &Engine, pack_id: &str, verb_key: &str) -> Result<CommandDetails> {
+    let details = show(engine, pack_id)?;
+    match details.command(verb_key) {
+        Some(c) => Ok(c.clone()),
+        None => {
+            let keys = details.commands.iter().map(|c| c.verb_key.as_str());
+            Err(super::no_such_verb(pack_id, verb_key, keys))
+        }
+    }
+}
+
 fn commands(manifest: Option<&Manifest>, avail: &PackAvailability) -> Vec<CommandDetails> {
     let Some(m) = manifest else {
         return Vec::new();
@@ -125,12 +138,9 @@ fn commands(manifest: Option<&Manifest>, avail: &PackAvailability) -> Vec<Comman
             CommandDetails {
                 verb_key: cmd.key.clone(),
                 summary: cmd.summary.clone(),
-                effect: cmd.effect.as_str(),
+                effect: cmd.effect,
                 adapter: cmd.adapter.kind().to_string(),
-                output: match cmd.output {
-                    crate::engine::pack::manifest::OutputKind::Text => "text",
-                    crate::engine::pack::manifest::OutputKind::Json => "json",
-                },
+                output: cmd.output,
                 timeout_ms: cmd.timeout_ms,
                 args: cmd.args.clone(),
                 executable: a.is_some_and(|a| a.executable),

@@ -138,6 +138,15 @@ pub enum OutputKind {
     Json,
 }
 
+impl OutputKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OutputKind::Text => "text",
+            OutputKind::Json => "json",
+        }
+    }
+}
+
 /// The type of an arg (§4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "lowercase")]
