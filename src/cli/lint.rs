@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 #[command(after_help = crate::cli::help::LINT)]
 pub struct LintArgs {
     /// Pack directories to lint
-    #[arg(required = true, value_name = "PATH")]
+    #[arg(required = true, value_name = "PATH", value_hint = clap::ValueHint::DirPath)]
     pub paths: Vec<PathBuf>,
 
     /// Fail (exit 1) on warnings too

@@ -61,7 +61,7 @@ pub struct GlobalArgs {
     pub principal: Option<String>,
 
     /// Also search this catalog folder for packs (repeatable)
-    #[arg(long = "catalog", value_name = "DIR")]
+    #[arg(long = "catalog", value_name = "DIR", value_hint = clap::ValueHint::DirPath)]
     pub catalogs: Vec<std::path::PathBuf>,
 }
 
@@ -85,7 +85,7 @@ pub struct PrincipalArg {
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct CatalogArg {
     /// Also search this catalog folder for packs (repeatable)
-    #[arg(long = "catalog", value_name = "DIR")]
+    #[arg(long = "catalog", value_name = "DIR", value_hint = clap::ValueHint::DirPath)]
     pub catalogs: Vec<std::path::PathBuf>,
 }
 

@@ -65,6 +65,8 @@ fn pack_ids_verbs_and_subcommands_for_every_shell() {
         assert_eq!(got, ["show"], "{shell}: subcommands");
         let got = candidates(&sb, shell, &["hcpx", "list", "--ca"]);
         assert_eq!(got, ["--catalog"], "{shell}: flags");
+        let got = candidates(&sb, shell, &["hcpx", "list", "--catalog", "cata"]);
+        assert_eq!(got, ["catalog/"], "{shell}: catalog folders");
     }
 }
 
