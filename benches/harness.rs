@@ -25,7 +25,10 @@ fn run(home: &Path, user: &Path, args: &[&str]) -> Duration {
         .status()
         .unwrap();
     let took = start.elapsed();
-    assert!(status.success() || args.contains(&"status"), "hcpx {args:?} failed");
+    assert!(
+        status.success() || args.contains(&"status"),
+        "hcpx {args:?} failed"
+    );
     took
 }
 
@@ -84,7 +87,11 @@ fn main() {
     let mut ids = Vec::new();
     for i in 0..1000 {
         let id = format!("bench.p{i:04}");
-        write_pack(&home.join("packs").join(&id), &id, &format!("bench-p{i:04}"));
+        write_pack(
+            &home.join("packs").join(&id),
+            &id,
+            &format!("bench-p{i:04}"),
+        );
         ids.push(id);
     }
     let mut activated = ids.clone();

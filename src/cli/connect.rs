@@ -14,13 +14,21 @@ const MAX_SECRET_BYTES: u64 = 64 * 1024;
 
 /// Establish a pack's Binding: check env variables, take a secret, run the probe
 #[derive(Debug, clap::Args)]
+#[command(after_help = crate::cli::help::CONNECT)]
 pub struct ConnectArgs {
-    #[arg(value_name = "PACK_ID")]
+    /// The activated pack to connect
+    #[arg(value_name = "PACK_ID", add = crate::cli::complete::pack_ids())]
     pub pack: String,
 
     /// Read the secret of a `secret` Binding from stdin instead of prompting
     #[arg(long)]
     pub secret_stdin: bool,
+    #[command(flatten)]
+    pub json: crate::cli::JsonArg,
+    #[command(flatten)]
+    pub principal: crate::cli::PrincipalArg,
+    #[command(flatten)]
+    pub catalog: crate::cli::CatalogArg,
 }
 
 pub fn run(args: &ConnectArgs, ctx: &Ctx) -> i32 {

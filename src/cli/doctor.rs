@@ -10,11 +10,16 @@ use std::io::Write;
 
 /// Check the store, its permissions and lock, the catalogs, and the programs installed packs need
 #[derive(Debug, clap::Args)]
+#[command(after_help = crate::cli::help::DOCTOR)]
 pub struct DoctorArgs {
     /// Repair, under the store lock, what an interrupted change left behind
     /// (Skill copies, state entries, secrets, .tmp leftovers)
     #[arg(long)]
     pub fix: bool,
+    #[command(flatten)]
+    pub json: crate::cli::JsonArg,
+    #[command(flatten)]
+    pub catalog: crate::cli::CatalogArg,
 }
 
 #[derive(Serialize)]

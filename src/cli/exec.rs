@@ -9,18 +9,27 @@ use crate::cli::context::Ctx;
 use crate::engine::exec::OutputMode;
 use std::io::Write;
 
-/// Run a command of an activated pack
+/// Run a command of an activated pack (`hcpx exec PACK_ID VERB --help` shows its arguments)
 #[derive(Debug, clap::Args)]
+#[command(after_help = crate::cli::help::EXEC)]
 pub struct ExecArgs {
-    #[arg(value_name = "PACK_ID")]
+    /// The activated pack whose command runs
+    #[arg(value_name = "PACK_ID", add = crate::cli::complete::pack_ids())]
     pub pack: String,
 
-    #[arg(value_name = "VERB")]
+    /// The command (verb_key) to run, e.g. now; `hcpx show PACK_ID` lists them
+    #[arg(value_name = "VERB", add = crate::cli::complete::verbs())]
     pub verb: String,
 
-    /// Arguments as k=v words, after `--`
+    /// The command's arguments as name=value words, after `--`
     #[arg(last = true, value_name = "K=V")]
     pub words: Vec<String>,
+    #[command(flatten)]
+    pub json: crate::cli::JsonArg,
+    #[command(flatten)]
+    pub principal: crate::cli::PrincipalArg,
+    #[command(flatten)]
+    pub catalog: crate::cli::CatalogArg,
 }
 
 pub fn run(args: &ExecArgs, ctx: &Ctx) -> i32 {

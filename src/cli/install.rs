@@ -6,14 +6,21 @@ use crate::engine::ops::{InstallAction, InstallOutcome};
 
 /// Install a pack from a directory, or from a catalog by id
 #[derive(Debug, clap::Args)]
+#[command(after_help = crate::cli::help::INSTALL)]
 pub struct InstallArgs {
-    /// A pack directory, or the id of a pack in a catalog
-    #[arg(value_name = "DIR|PACK_ID")]
+    /// A pack directory (a path with a `/`), or the id of a pack in a catalog
+    #[arg(value_name = "DIR|PACK_ID", add = crate::cli::complete::pack_ids_or_dirs())]
     pub source: String,
 
     /// Replace the installed copy even when it is the same version
     #[arg(long)]
     pub force: bool,
+    #[command(flatten)]
+    pub json: crate::cli::JsonArg,
+    #[command(flatten)]
+    pub principal: crate::cli::PrincipalArg,
+    #[command(flatten)]
+    pub catalog: crate::cli::CatalogArg,
 }
 
 pub fn run(args: &InstallArgs, ctx: &Ctx) -> i32 {

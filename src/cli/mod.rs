@@ -2,29 +2,44 @@
 //! turning arguments into an engine call and printing the result as text or
 //! as the `--json` documents of HCP.md §10. No lifecycle logic lives here.
 
+pub mod activate;
+pub mod availability;
+pub mod complete;
+pub mod completions;
 pub mod connect;
 pub mod context;
-pub mod docs;
+pub mod deactivate;
 pub mod doctor;
 pub mod exec;
 pub mod grant;
 pub mod harness;
+pub mod help;
 pub mod install;
 pub mod lint;
+pub mod list;
+pub mod man;
 pub mod output;
+pub mod show;
 pub mod signals;
-pub mod status;
-pub mod toggle;
 pub mod tui;
 pub mod uninstall;
+pub mod why;
 
 use clap::{Parser, Subcommand};
 use output::Output;
+use std::io::Write;
 use std::process::ExitCode;
 
 /// Pack manager for the Harness Context Protocol.
 #[derive(Debug, Parser)]
-#[command(name = "hcpx", version, about, long_about = None, propagate_version = true)]
+#[command(
+    name = "hcpx",
+    version,
+    about,
+    long_about = None,
+    propagate_version = true,
+    after_help = help::ROOT
+)]
 pub struct Cli {
     #[command(flatten)]
     pub global: GlobalArgs,
@@ -33,74 +48,170 @@ pub struct Cli {
     pub command: Option<Command>,
 }
 
-/// Flags every subcommand accepts.
-#[derive(Debug, Clone, clap::Args)]
+/// The flags before the subcommand (`hcpx --json list`), merged with the
+/// same flags after it (`hcpx list --json`) where that subcommand has them:
+/// what one run uses.
+#[derive(Debug, Clone, Default, clap::Args)]
 pub struct GlobalArgs {
-    /// Print exactly one JSON document on stdout, also on failure (§10.1)
-    #[arg(long, global = true)]
+    /// Print exactly one JSON document on stdout, also on failure
+    #[arg(long)]
     pub json: bool,
 
-    /// Act on behalf of this principal (default: $HCP_PRINCIPAL, else `user`)
-    #[arg(long, global = true, value_name = "NAME")]
+    /// Act on behalf of this principal (default: $HCP_PRINCIPAL, else user)
+    #[arg(long, value_name = "NAME")]
     pub principal: Option<String>,
 
-    /// Also search this catalog folder for packs (repeatable; §11.6)
-    #[arg(long = "catalog", global = true, value_name = "DIR")]
+    /// Also search this catalog folder for packs (repeatable)
+    #[arg(long = "catalog", value_name = "DIR", value_hint = clap::ValueHint::DirPath)]
     pub catalogs: Vec<std::path::PathBuf>,
+}
+
+/// `--json`, on the subcommands that print a document.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct JsonArg {
+    /// Print exactly one JSON document on stdout, also on failure
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `--principal`, on the subcommands whose answer depends on grants.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct PrincipalArg {
+    /// Act on behalf of this principal (default: $HCP_PRINCIPAL, else user)
+    #[arg(long, value_name = "NAME")]
+    pub principal: Option<String>,
+}
+
+/// `--catalog`, on the subcommands that look packs up in catalogs.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct CatalogArg {
+    /// Also search this catalog folder for packs (repeatable)
+    #[arg(long = "catalog", value_name = "DIR", value_hint = clap::ValueHint::DirPath)]
+    pub catalogs: Vec<std::path::PathBuf>,
+}
+
+/// This subcommand's own `--json`, `--principal` and `--catalog`, where it
+/// has them.
+type OwnFlags<'a> = (
+    Option<&'a JsonArg>,
+    Option<&'a PrincipalArg>,
+    Option<&'a CatalogArg>,
+);
+
+impl Command {
+    fn own_flags(&self) -> OwnFlags<'_> {
+        match self {
+            Command::Lint(a) => (Some(&a.json), None, None),
+            Command::Install(a) => (Some(&a.json), Some(&a.principal), Some(&a.catalog)),
+            Command::Activate(a) => (Some(&a.json), None, Some(&a.catalog)),
+            Command::Deactivate(a) => (Some(&a.json), None, Some(&a.catalog)),
+            Command::Connect(a) => (Some(&a.json), Some(&a.principal), Some(&a.catalog)),
+            Command::Exec(a) => (Some(&a.json), Some(&a.principal), Some(&a.catalog)),
+            Command::Uninstall(a) => (Some(&a.json), Some(&a.principal), Some(&a.catalog)),
+            Command::List(a) => (Some(&a.json), Some(&a.principal), Some(&a.catalog)),
+            Command::Show(a) => (Some(&a.json), Some(&a.principal), Some(&a.catalog)),
+            Command::Availability(a) => (Some(&a.json), Some(&a.principal), Some(&a.catalog)),
+            Command::Why(a) => (Some(&a.json), Some(&a.principal), Some(&a.catalog)),
+            Command::Grant(a) | Command::Revoke(a) => (Some(&a.json), Some(&a.principal), None),
+            Command::Tui(a) => (None, Some(&a.principal), Some(&a.catalog)),
+            Command::Doctor(a) => (Some(&a.json), None, Some(&a.catalog)),
+            Command::Completions(a) => (Some(&a.json), None, None),
+            Command::Man(a) => (Some(&a.json), None, None),
+            Command::Harness(a) => (Some(a.json()), None, None),
+        }
+    }
+
+    /// `global` (the flags before the subcommand) with this subcommand's
+    /// own flags added; a `--principal` after the subcommand wins.
+    fn merge_flags(&self, mut global: GlobalArgs) -> GlobalArgs {
+        let (json, principal, catalog) = self.own_flags();
+        global.json |= json.is_some_and(|j| j.json);
+        if let Some(name) = principal.and_then(|p| p.principal.clone()) {
+            global.principal = Some(name);
+        }
+        if let Some(catalog) = catalog {
+            global.catalogs.extend(catalog.catalogs.iter().cloned());
+        }
+        global
+    }
 }
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
     Lint(lint::LintArgs),
     Install(install::InstallArgs),
-    Activate(toggle::ActivateArgs),
+    Activate(activate::ActivateArgs),
     Connect(connect::ConnectArgs),
     Exec(exec::ExecArgs),
-    Deactivate(toggle::DeactivateArgs),
+    Deactivate(deactivate::DeactivateArgs),
     Uninstall(uninstall::UninstallArgs),
-    List(status::ListArgs),
-    Availability(status::AvailabilityArgs),
-    Why(status::WhyArgs),
+    List(list::ListArgs),
+    Show(show::ShowArgs),
+    Availability(availability::AvailabilityArgs),
+    Why(why::WhyArgs),
     /// Give a principal a capability (pack.install, pack.connect, verb.exec.read, verb.exec.write or *), optionally scoped as CAPABILITY:PACK_ID
+    #[command(after_help = help::GRANT)]
     Grant(grant::GrantArgs),
     /// Take a grant away from a principal
+    #[command(after_help = help::REVOKE)]
     Revoke(grant::GrantArgs),
     Harness(harness::HarnessArgs),
     Tui(tui::TuiArgs),
     Doctor(doctor::DoctorArgs),
-    Completions(docs::CompletionsArgs),
-    Man(docs::ManArgs),
+    Completions(completions::CompletionsArgs),
+    Man(man::ManArgs),
 }
 
 /// Runs hcpx with the process arguments; the entry point of both binaries.
 pub fn main() -> ExitCode {
+    // `HCPX_COMPLETE=bash hcpx -- hcpx ...`: a shell asking for completions.
+    complete::handle();
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     let json = args
         .iter()
         .skip(1)
         .take_while(|a| *a != "--")
         .any(|a| a == "--json");
-    let cli = match Cli::try_parse_from(&args) {
+    // `hcpx exec PACK_ID VERB --help` shows that command's arguments.
+    let help_at = exec_help_at(&args);
+    let parsed = match help_at {
+        Some(at) => {
+            let mut rest = args.clone();
+            rest.remove(at);
+            Cli::try_parse_from(&rest)
+        }
+        None => Cli::try_parse_from(&args),
+    };
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(err) => return usage_error(err, json, is_exec(&args)),
     };
     signals::install();
-    let ctx = context::Ctx::new(cli.global.clone());
+    let global = match &cli.command {
+        Some(command) => command.merge_flags(cli.global.clone()),
+        None => cli.global.clone(),
+    };
+    let ctx = context::Ctx::new(global);
+    warn_missing_catalogs(&ctx.global.catalogs);
     let out = ctx.out;
     let code = match cli.command {
+        Some(Command::Exec(args)) if help_at.is_some() => {
+            show::exec_help(&args.pack, &args.verb, &ctx)
+        }
         Some(Command::Lint(args)) => lint::run(&args, &out),
         Some(Command::Install(args)) => install::run(&args, &ctx),
-        Some(Command::Activate(args)) => toggle::activate(&args, &ctx),
+        Some(Command::Activate(args)) => activate::activate(&args, &ctx),
         Some(Command::Connect(args)) => connect::run(&args, &ctx),
         Some(Command::Exec(args)) => exec::run(&args, &ctx),
-        Some(Command::Deactivate(args)) => toggle::deactivate(&args, &ctx),
+        Some(Command::Deactivate(args)) => deactivate::deactivate(&args, &ctx),
         Some(Command::Uninstall(args)) => uninstall::run(&args, &ctx),
-        Some(Command::List(args)) => status::list(&args, &ctx),
-        Some(Command::Availability(args)) => status::availability(&args, &ctx),
-        Some(Command::Why(args)) => status::why(&args, &ctx),
+        Some(Command::List(args)) => list::list(&args, &ctx),
+        Some(Command::Show(args)) => show::run(&args, &ctx),
+        Some(Command::Availability(args)) => availability::availability(&args, &ctx),
+        Some(Command::Why(args)) => why::why(&args, &ctx),
         Some(Command::Doctor(args)) => doctor::run(&args, &ctx),
-        Some(Command::Completions(args)) => docs::completions(&args, &out),
-        Some(Command::Man(args)) => docs::man(&args, &out),
+        Some(Command::Completions(args)) => completions::completions(&args, &out),
+        Some(Command::Man(args)) => man::man(&args, &out),
         Some(Command::Grant(args)) => grant::grant(&args, &ctx),
         Some(Command::Revoke(args)) => grant::revoke(&args, &ctx),
         Some(Command::Harness(args)) => harness::run(&args, &ctx),
@@ -116,6 +227,26 @@ pub fn main() -> ExitCode {
     };
     signals::hold_if_ending();
     ExitCode::from(u8::try_from(code).unwrap_or(125))
+}
+
+/// A `--catalog` folder that is not there is a warning on stderr, not
+/// silence (HCP.md §11.6): the run goes on without it.
+fn warn_missing_catalogs(catalogs: &[std::path::PathBuf]) {
+    use output::WARNING;
+    for dir in catalogs.iter().filter(|d| !d.is_dir()) {
+        let what = if dir.exists() {
+            "is not a folder"
+        } else {
+            "does not exist"
+        };
+        let shown = dir.display().to_string();
+        let mut stderr = anstream::stderr();
+        let _ = writeln!(
+            stderr,
+            "{WARNING}warning{WARNING:#}: catalog {} {what}; it is skipped",
+            output::terminal_safe(&shown)
+        );
+    }
 }
 
 fn is_interactive() -> bool {
@@ -143,10 +274,38 @@ fn is_exec(args: &[std::ffi::OsString]) -> bool {
     false
 }
 
+/// Where `--help` or `-h` stands in `hcpx exec PACK_ID VERB --help`: after
+/// the pack and the verb, before `--`. `hcpx exec --help` (fewer than two
+/// words before it) stays clap's help of `exec` itself.
+fn exec_help_at(args: &[std::ffi::OsString]) -> Option<usize> {
+    if !is_exec(args) {
+        return None;
+    }
+    let mut positional = 0;
+    let mut i = 1;
+    let mut seen_exec = false;
+    while i < args.len() {
+        let word = args[i].to_str()?;
+        match word {
+            "--" => return None,
+            "--json" => {}
+            "--principal" | "--catalog" => i += 1,
+            _ if word.starts_with("--principal=") || word.starts_with("--catalog=") => {}
+            "--help" | "-h" if positional >= 2 => return Some(i),
+            "--help" | "-h" => return None,
+            _ if word.starts_with('-') => {}
+            "exec" if !seen_exec => seen_exec = true,
+            _ => positional += 1,
+        }
+        i += 1;
+    }
+    None
+}
+
 /// A clap error: help and version print as usual (exit 0); anything else is
 /// a usage error, also as a JSON document when `--json` was given. It exits
 /// 2, or 125 for `hcpx exec`, whose own command line's usage errors exit
-/// 125 so that they are not taken for the command's own 2 (§10.3).
+/// 125 so that they are not taken for the command's own 2 (HCP.md §10.3).
 fn usage_error(err: clap::Error, json: bool, exec: bool) -> ExitCode {
     use clap::error::ErrorKind;
     if matches!(
@@ -156,12 +315,43 @@ fn usage_error(err: clap::Error, json: bool, exec: bool) -> ExitCode {
         let _ = err.print();
         return ExitCode::SUCCESS;
     }
+    let hint = if exec { kv_before_dashes(&err) } else { None };
     if json {
-        let error = crate::engine::error::Error::usage(usage_message(&err));
+        let mut error = crate::engine::error::Error::usage(usage_message(&err));
+        if let Some(hint) = &hint {
+            error = error.hint(hint.clone());
+        }
         Output::new(true).error(&error);
     }
     let _ = err.print();
+    if let Some(hint) = hint {
+        use output::HINT;
+        let mut stderr = anstream::stderr();
+        let _ = writeln!(
+            stderr,
+            "  {HINT}hint{HINT:#}: {}",
+            output::terminal_safe(&hint)
+        );
+    }
     ExitCode::from(if exec { 125 } else { 2 })
+}
+
+/// For `hcpx exec PACK_ID VERB tz=UTC`: a `k=v` word that clap did not
+/// expect, which belongs after `--` (§6.2).
+fn kv_before_dashes(err: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if err.kind() != ErrorKind::UnknownArgument {
+        return None;
+    }
+    let Some(ContextValue::String(word)) = err.get(ContextKind::InvalidArg) else {
+        return None;
+    };
+    if word.starts_with('-') || !word.contains('=') {
+        return None;
+    }
+    Some(format!(
+        "arguments go after `--`: hcpx exec PACK_ID VERB -- {word}"
+    ))
 }
 
 /// The first line of clap's message, with the names of missing required

@@ -1,5 +1,5 @@
 //! `hcpx tui`: the interactive terminal UI (`src/tui/`). `--catalog` and
-//! `--principal` apply as for every subcommand.
+//! `--principal` apply as for the headless subcommands; it prints no JSON.
 
 use crate::cli::context::Ctx;
 use crate::engine::error::{Error, ErrorCode};
@@ -11,7 +11,13 @@ use std::sync::Arc;
 
 /// Browse, install, activate, connect and run packs in an interactive terminal UI
 #[derive(Debug, Default, clap::Args)]
-pub struct TuiArgs {}
+#[command(after_help = crate::cli::help::TUI)]
+pub struct TuiArgs {
+    #[command(flatten)]
+    pub principal: crate::cli::PrincipalArg,
+    #[command(flatten)]
+    pub catalog: crate::cli::CatalogArg,
+}
 
 pub fn run(_args: &TuiArgs, ctx: &Ctx) -> i32 {
     if ctx.out.json {

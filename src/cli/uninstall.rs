@@ -5,9 +5,17 @@ use crate::cli::output::terminal_safe;
 
 /// Remove an installed pack, its Skill copy and its stored secret
 #[derive(Debug, clap::Args)]
+#[command(after_help = crate::cli::help::UNINSTALL)]
 pub struct UninstallArgs {
-    #[arg(value_name = "PACK_ID")]
+    /// The installed pack to remove
+    #[arg(value_name = "PACK_ID", add = crate::cli::complete::pack_ids())]
     pub pack: String,
+    #[command(flatten)]
+    pub json: crate::cli::JsonArg,
+    #[command(flatten)]
+    pub principal: crate::cli::PrincipalArg,
+    #[command(flatten)]
+    pub catalog: crate::cli::CatalogArg,
 }
 
 pub fn run(args: &UninstallArgs, ctx: &Ctx) -> i32 {

@@ -13,7 +13,7 @@
 //! | `harness/` | harness targets: where Claude Code, Codex, … read Skills, and placing them there (§12.4–§12.8) |
 //! | `policy/` | availability, grants, `why`: pure functions over a snapshot (§9, §11.2) |
 //! | `exec/` | the adapters that run a command: args, process, http (§6) |
-//! | `ops/` | the lifecycle operations on one store, [`Engine`] (§11): install, activate, connect, exec, uninstall, list, doctor, bootstrap pack |
+//! | `ops/` | the lifecycle operations on one store, [`Engine`] (§11): install, activate, connect, exec, uninstall, list, show, doctor, bootstrap pack |
 
 pub mod error;
 pub mod exec;

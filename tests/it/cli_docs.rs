@@ -9,23 +9,19 @@ fn hcpx() -> Command {
 }
 
 #[test]
-fn completions_name_every_subcommand() {
-    for shell in ["bash", "zsh", "fish"] {
+fn completions_register_hcpx_for_each_shell() {
+    // The scripts ask hcpx itself on TAB (see cli_complete), so every
+    // subcommand is completed without being written into them.
+    for (shell, marker) in [
+        ("bash", "complete -o nospace"),
+        ("zsh", "#compdef hcpx"),
+        ("fish", "complete --keep-order --exclusive --command hcpx"),
+    ] {
         let out = hcpx().args(["completions", shell]).output().unwrap();
         assert!(out.status.success());
         let script = String::from_utf8(out.stdout).unwrap();
-        for sub in [
-            "lint",
-            "install",
-            "activate",
-            "connect",
-            "exec",
-            "availability",
-            "uninstall",
-            "why",
-        ] {
-            assert!(script.contains(sub), "{shell} completion lacks {sub}");
-        }
+        assert!(script.contains(marker), "{shell}: {script}");
+        assert!(script.contains("COMPLETE="), "{shell}: {script}");
     }
     hcpx().args(["completions", "tcsh"]).assert().code(2);
 }
@@ -53,4 +49,123 @@ fn tui_with_json_is_a_usage_error_as_json() {
     assert_eq!(out.status.code(), Some(2));
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(doc["error"]["code"], "usage");
+}
+
+fn help_of(args: &[&str]) -> String {
+    let out = hcpx().args(args).arg("--help").output().unwrap();
+    assert!(out.status.success(), "{args:?}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn every_subcommand_help_has_examples_described_args_and_no_spec_references() {
+    use clap::CommandFactory;
+    let root = help_of(&[]);
+    for var in [
+        "HCP_HOME",
+        "HCP_PRINCIPAL",
+        "HCPX_LOG",
+        "NO_COLOR",
+        "HCPX_LOCK_TIMEOUT_MS",
+    ] {
+        assert!(root.contains(var), "hcpx --help lacks {var}");
+    }
+    assert!(!root.contains('§'));
+    let cmd = hcpx::cli::Cli::command();
+    for sub in cmd.get_subcommands() {
+        let name = sub.get_name();
+        let help = help_of(&[name]);
+        assert!(help.contains("\nExamples:\n  hcpx "), "{name}: {help}");
+        assert!(!help.contains('§'), "{name}: {help}");
+        for arg in sub.get_arguments() {
+            assert!(
+                arg.get_help().is_some(),
+                "{name}: argument {} has no description",
+                arg.get_id()
+            );
+        }
+    }
+}
+
+#[test]
+fn flags_appear_only_where_they_apply() {
+    let tui = help_of(&["tui"]);
+    assert!(!tui.contains("--json"), "{tui}");
+    assert!(tui.contains("--principal") && tui.contains("--catalog"));
+    let lint = help_of(&["lint"]);
+    assert!(!lint.contains("--principal") && !lint.contains("--catalog"));
+    assert!(lint.contains("--json"));
+    for sub in ["completions", "man"] {
+        let help = help_of(&[sub]);
+        assert!(!help.contains("--principal") && !help.contains("--catalog"));
+    }
+    let grant = help_of(&["grant"]);
+    assert!(!grant.contains("--catalog") && grant.contains("--principal"));
+    // Where a subcommand lacks a flag, giving it there is a usage error.
+    hcpx()
+        .args(["lint", ".", "--catalog", "x"])
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn flags_work_before_and_after_the_subcommand() {
+    let home = tempfile::tempdir().unwrap();
+    let cat = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| {
+        let out = hcpx()
+            .env("HCP_HOME", home.path())
+            .env_remove("HCP_PRINCIPAL")
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}");
+        serde_json::from_slice::<serde_json::Value>(&out.stdout)
+            .unwrap_or_else(|e| panic!("{args:?}: {e}"))
+    };
+    let cat = cat.path().to_str().unwrap();
+    for args in [
+        vec!["--json", "list"],
+        vec!["list", "--json"],
+        vec!["--json", "--catalog", cat, "list"],
+        vec!["list", "--catalog", cat, "--json"],
+        vec!["--catalog", cat, "list", "--catalog", cat, "--json"],
+    ] {
+        assert_eq!(run(&args)["ok"], true, "{args:?}");
+    }
+    let doc = run(&["--json", "--principal", "bot", "availability"]);
+    assert_eq!(doc["principal"], "bot");
+    let doc = run(&["availability", "--principal", "bot", "--json"]);
+    assert_eq!(doc["principal"], "bot");
+    // After the subcommand wins over before it.
+    let doc = run(&[
+        "--principal",
+        "a",
+        "availability",
+        "--principal",
+        "b",
+        "--json",
+    ]);
+    assert_eq!(doc["principal"], "b");
+}
+
+#[test]
+fn man_page_has_environment_exit_status_and_examples() {
+    let out = hcpx().arg("man").output().unwrap();
+    let page = String::from_utf8(out.stdout).unwrap();
+    for section in [".SH ENVIRONMENT", ".SH \"EXIT STATUS\"", ".SH EXAMPLES"] {
+        assert!(page.contains(section), "man page lacks {section}");
+    }
+    for var in [
+        "HCP_HOME",
+        "HCP_PRINCIPAL",
+        "HCPX_LOG",
+        "NO_COLOR",
+        "HCPX_LOCK_TIMEOUT_MS",
+    ] {
+        assert!(page.contains(var), "man page lacks {var}");
+    }
+    assert!(page.contains("hcpx exec demo.clock now \\-\\- tz=Europe/Berlin"));
+    assert!(page.contains("\\fB127\\fR"));
+    assert!(!page.contains('§'));
 }

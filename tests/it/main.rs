@@ -8,10 +8,13 @@ mod lintkit;
 mod tmuxkit;
 mod tuikit;
 
+mod cli_complete;
 mod cli_docs;
 mod cli_exec;
 mod cli_lifecycle;
 mod cli_lint;
+mod cli_list;
+mod cli_show;
 mod concurrency;
 mod demo_recording;
 mod example_catalog;

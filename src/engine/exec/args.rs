@@ -234,15 +234,9 @@ fn unknown_arg(command: &Command, name: &str) -> Error {
     ))
     .verb(command.key.clone())
     .arg(name);
-    let suggestion = command
-        .args
-        .iter()
-        .map(|a| (strsim::jaro(name, &a.name), a.name.as_str()))
-        .filter(|(score, _)| *score > 0.8)
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, n)| n);
-    match suggestion {
-        Some(s) => err.hint(format!("did you mean `{s}`? {}", accepted(command))),
+    let names = command.args.iter().map(|a| a.name.as_str());
+    match crate::engine::pack::suggest::did_you_mean(name, names) {
+        Some(s) => err.hint(format!("{s} {}", accepted(command))),
         None => err.hint(accepted(command)),
     }
 }

@@ -215,6 +215,15 @@ impl Checker<'_, '_> {
         }
         m.commands = self.commands(doc, &m);
         self.probe(doc, &m);
+        // Informative fields (§3.1): kept when they are strings, never checked.
+        m.license = doc
+            .get("license")
+            .and_then(Node::as_str)
+            .map(str::to_string);
+        m.homepage = doc
+            .get("homepage")
+            .and_then(Node::as_str)
+            .map(str::to_string);
         m
     }
 

@@ -10,7 +10,7 @@
 //! copy outlives a failed activation and no activation outlives a missing
 //! copy. A crash between two steps leaves an inconsistency `doctor` names.
 
-use super::{Engine, not_found, not_installed};
+use super::{Engine, not_installed};
 use crate::engine::error::{Error, ErrorCode, Result};
 use crate::engine::harness::HarnessLine;
 use crate::engine::pack::grammar;
@@ -58,7 +58,7 @@ impl Engine {
             let mark = tx.mark();
             let result = one(self, &mut tx, id).and_then(|changed| {
                 // Valid once `one` succeeded: it checked the id.
-                let pack = PackId::parse(id).ok_or_else(|| not_found(id))?;
+                let pack = PackId::parse(id).ok_or_else(|| self.not_found(id))?;
                 Ok((changed, self.harness_step(&mut tx, &pack)?))
             });
             match result {
@@ -104,7 +104,7 @@ impl Engine {
 
     fn deactivate_one(&self, tx: &mut Transaction<'_>, pack_id: &str) -> Result<bool> {
         let Some(id) = PackId::parse(pack_id) else {
-            return Err(not_found(pack_id));
+            return Err(self.not_found(pack_id));
         };
         let known = tx.state.is_activated(&id)
             || tx.state.is_connected(&id)
@@ -124,7 +124,7 @@ impl Engine {
         if in_catalog {
             not_installed(pack_id)
         } else {
-            not_found(pack_id)
+            self.not_found(pack_id)
         }
     }
 }

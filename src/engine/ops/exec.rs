@@ -92,16 +92,8 @@ impl Engine {
             }
         };
         let command = manifest.command(verb_key).ok_or_else(|| {
-            let keys: Vec<&str> = manifest.commands.iter().map(|c| c.key.as_str()).collect();
-            locate(Error::new(
-                ErrorCode::NotFound,
-                format!("{pack_id} has no command `{verb_key}`"),
-            ))
-            .hint(if keys.is_empty() {
-                format!("{pack_id} has no commands")
-            } else {
-                format!("its commands: {}", keys.join(", "))
-            })
+            let keys = manifest.commands.iter().map(|c| c.key.as_str());
+            super::no_such_verb(pack_id, verb_key, keys)
         })?;
         if let Some(cmd) = avail.command(verb_key)
             && let Some(reason) = cmd.reasons.first()

@@ -196,7 +196,7 @@ impl Engine {
             None if self.catalogs().is_empty() => Err(not_found(source).hint(
                 "no catalogs are configured: pass --catalog DIR, or add catalogs: to config.yaml",
             )),
-            None => Err(not_found(source)),
+            None => Err(self.not_found(source)),
         }
     }
 }

@@ -12,6 +12,7 @@ mod exec;
 pub mod harness;
 mod install;
 pub mod list;
+pub mod show;
 mod uninstall;
 
 pub use activate::Toggle;
@@ -24,6 +25,7 @@ use crate::engine::error::{Error, ErrorCode, Result};
 use crate::engine::pack::grammar;
 use crate::engine::pack::id::PackId;
 use crate::engine::pack::manifest::Adapter;
+use crate::engine::pack::suggest;
 use crate::engine::policy::availability::{self, PackAvailability, Reason};
 use crate::engine::policy::grants;
 use crate::engine::store::Store;
@@ -157,7 +159,37 @@ impl Engine {
         } else {
             self.catalog_packs()
         };
-        snapshot::load_pack(&self.store, &catalogs, pack_id).ok_or_else(|| not_found(pack_id))
+        snapshot::load_pack(&self.store, &catalogs, pack_id).ok_or_else(|| self.not_found(pack_id))
+    }
+
+    /// Every pack id hcpx knows: the installed ones, then the catalogs'.
+    pub fn known_ids(&self) -> Vec<String> {
+        let mut ids: Vec<String> = self
+            .store
+            .installed_ids()
+            .unwrap_or_default()
+            .iter()
+            .map(|id| id.as_str().to_string())
+            .collect();
+        ids.extend(
+            self.catalog_packs()
+                .iter()
+                .filter_map(|p| p.pack_id())
+                .filter(|id| grammar::is_pack_id(id))
+                .map(str::to_string),
+        );
+        ids
+    }
+
+    /// [`not_found`] with a did-you-mean hint naming the known pack id
+    /// closest to `pack_id`, when one is close.
+    pub fn not_found(&self, pack_id: &str) -> Error {
+        let err = not_found(pack_id);
+        let ids = self.known_ids();
+        match suggest::did_you_mean(pack_id, ids.iter().map(String::as_str)) {
+            Some(hint) => err.hint(hint),
+            None => err,
+        }
     }
 
     /// Refuses unless the principal holds `capability` for `pack_id`.
@@ -227,6 +259,29 @@ pub fn not_found(pack_id: &str) -> Error {
         err = err.hint("`hcpx list` shows the packs hcpx knows; add a catalog with --catalog DIR");
     }
     err
+}
+
+/// `not_found` for a verb the pack does not have, with a did-you-mean hint
+/// and the verbs it has.
+pub fn no_such_verb<'k>(
+    pack_id: &str,
+    verb_key: &str,
+    keys: impl Iterator<Item = &'k str>,
+) -> Error {
+    let keys: Vec<&str> = keys.collect();
+    let err = Error::new(
+        ErrorCode::NotFound,
+        format!("{pack_id} has no command `{verb_key}`"),
+    )
+    .pack(pack_id)
+    .verb(verb_key);
+    if keys.is_empty() {
+        return err.hint(format!("{pack_id} has no commands"));
+    }
+    let mean = suggest::did_you_mean(verb_key, keys.iter().copied())
+        .map(|s| format!("{s} "))
+        .unwrap_or_default();
+    err.hint(format!("{mean}its commands: {}", keys.join(", ")))
 }
 
 /// `not_installed` for a catalog pack.

@@ -138,6 +138,15 @@ pub enum OutputKind {
     Json,
 }
 
+impl OutputKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OutputKind::Text => "text",
+            OutputKind::Json => "json",
+        }
+    }
+}
+
 /// The type of an arg (§4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -263,6 +272,10 @@ pub struct Manifest {
     pub sense_only: bool,
     pub requires: Requires,
     pub commands: Vec<Command>,
+    /// Informative `license` (§3.1), when it is a string.
+    pub license: Option<String>,
+    /// Informative `homepage` (§3.1), when it is a string.
+    pub homepage: Option<String>,
 }
 
 impl Manifest {

@@ -7,4 +7,5 @@ pub mod grammar;
 pub mod id;
 pub mod manifest;
 pub mod skill;
+pub mod suggest;
 pub mod text;

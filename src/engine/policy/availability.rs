@@ -175,7 +175,9 @@ pub fn pack_availability(
     let public = manifest.is_none_or(|m| m.binding.kind == BindingKind::Public);
     let activated = installed && state.is_activated(id);
     let connected = public || (activated && state.is_connected(id));
-    let problems: Vec<String> = match &pack.installed {
+    // A pack that fails lint is `unavailable`: the installed copy, or the
+    // catalog copy of a pack not installed (it cannot be installed).
+    let problems: Vec<String> = match pack.report() {
         Some(report) if !report.ok => {
             let mut list: Vec<String> = report
                 .diagnostics

@@ -44,7 +44,12 @@ pub fn explain(
             .first()
             .map(String::as_str)
             .unwrap_or("it fails lint");
-        out.explanation = format!("the installed copy of {id} is broken: {first}");
+        let copy = if avail.installed {
+            "installed"
+        } else {
+            "catalog"
+        };
+        out.explanation = format!("the {copy} copy of {id} is broken: {first}");
         out.fix = pack_dir.map(|d| format!("hcpx lint {d}"));
         return out;
     }

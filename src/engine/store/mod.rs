@@ -114,6 +114,17 @@ impl Store {
         Ok(store)
     }
 
+    /// Opens an existing store for reading only, creating nothing: `None`
+    /// when `root` is not a folder (shell completion reads the store this
+    /// way, and must not create one on a TAB).
+    pub fn open_existing(root: impl Into<PathBuf>) -> Option<Store> {
+        let root = root.into();
+        root.is_dir().then(|| Store {
+            root,
+            lock_wait: LockWait::default(),
+        })
+    }
+
     fn create_layout(&self) -> Result<()> {
         let mkdir = |path: &Path, mode: u32| -> Result<()> {
             match fs::DirBuilder::new()

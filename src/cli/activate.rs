@@ -1,5 +1,5 @@
-//! `hcpx activate PACK_ID...` and `hcpx deactivate PACK_ID...`
-//! (11-lifecycle.md §11.1, HCP.md §5.4).
+//! `hcpx activate PACK_ID...` (HCP.md §11.1, §5.4), and the report both
+//! `activate` and `deactivate` print.
 
 use crate::cli::context::Ctx;
 use crate::cli::output::terminal_safe;
@@ -9,16 +9,15 @@ use serde::Serialize;
 
 /// Activate installed packs: their commands become loadable and their Skills are copied to the store
 #[derive(Debug, clap::Args)]
+#[command(after_help = crate::cli::help::ACTIVATE)]
 pub struct ActivateArgs {
-    #[arg(required = true, value_name = "PACK_ID")]
+    /// The installed packs to activate
+    #[arg(required = true, value_name = "PACK_ID", add = crate::cli::complete::pack_ids())]
     pub packs: Vec<String>,
-}
-
-/// Deactivate packs: drops activation, connection and the Skill copy
-#[derive(Debug, clap::Args)]
-pub struct DeactivateArgs {
-    #[arg(required = true, value_name = "PACK_ID")]
-    pub packs: Vec<String>,
+    #[command(flatten)]
+    pub json: crate::cli::JsonArg,
+    #[command(flatten)]
+    pub catalog: crate::cli::CatalogArg,
 }
 
 #[derive(Serialize)]
@@ -36,14 +35,15 @@ pub fn activate(args: &ActivateArgs, ctx: &Ctx) -> i32 {
     })
 }
 
-pub fn deactivate(args: &DeactivateArgs, ctx: &Ctx) -> i32 {
-    ctx.with_engine(|engine| {
-        let (done, err) = engine.deactivate(&args.packs);
-        report(ctx, &done, err, "deactivated", "was not activated")
-    })
-}
-
-fn report(ctx: &Ctx, done: &[Toggle], err: Option<Error>, changed: &str, same: &str) -> i32 {
+/// Prints what changed per pack, then the error that stopped the run, if any;
+/// returns the exit code.
+pub(crate) fn report(
+    ctx: &Ctx,
+    done: &[Toggle],
+    err: Option<Error>,
+    changed: &str,
+    same: &str,
+) -> i32 {
     if ctx.out.json {
         ctx.out.json(&Report {
             ok: err.is_none(),

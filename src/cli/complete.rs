@@ -1,0 +1,211 @@
+//! Dynamic shell completion (clap_complete's `CompleteEnv`): the shell runs
+//! `HCPX_COMPLETE=<shell> hcpx -- hcpx WORDS...` on TAB, and hcpx answers with
+//! subcommands and flags from the clap tree, plus the pack ids it knows
+//! (installed and in catalogs, HCP.md §11.6) and the verbs of the pack
+//! named on the line (§4). `hcpx completions SHELL` prints the shell code
+//! that does this. Completion only reads: it never creates a store, takes
+//! the lock or installs the bootstrap pack.
+
+use crate::engine::pack::grammar;
+use crate::engine::pack::id::PackId;
+use crate::engine::pack::manifest::Manifest;
+use crate::engine::store::catalog;
+use crate::engine::store::snapshot::lint_installed;
+use crate::engine::store::{self, Store, config};
+use clap_complete::engine::{
+    ArgValueCompleter, CompletionCandidate, PathCompleter, ValueCompleter,
+};
+use std::ffi::OsStr;
+use std::path::PathBuf;
+
+/// The environment variable that turns a run into a completion request
+/// (not clap's default `COMPLETE`, a name common enough to be set for
+/// something else in the environment a harness runs `hcpx exec` in).
+pub const VAR: &str = "HCPX_COMPLETE";
+
+/// Answers a completion request and exits, if this run is one.
+pub fn handle() {
+    clap_complete::CompleteEnv::with_factory(|| {
+        use clap::CommandFactory;
+        crate::cli::Cli::command()
+    })
+    .var(VAR)
+    .complete();
+}
+
+/// Completes a PACK_ID argument.
+pub fn pack_ids() -> ArgValueCompleter {
+    ArgValueCompleter::new(complete_pack_id)
+}
+
+/// Completes `install`'s DIR|PACK_ID: pack ids and folders.
+pub fn pack_ids_or_dirs() -> ArgValueCompleter {
+    ArgValueCompleter::new(|current: &OsStr| {
+        let mut out = complete_pack_id(current);
+        out.extend(PathCompleter::dir().complete(current));
+        out
+    })
+}
+
+/// Completes a VERB argument: the commands of the pack before it.
+pub fn verbs() -> ArgValueCompleter {
+    ArgValueCompleter::new(complete_verb)
+}
+
+fn complete_pack_id(current: &OsStr) -> Vec<CompletionCandidate> {
+    let Some(prefix) = current.to_str() else {
+        return Vec::new();
+    };
+    let line = Line::from_env();
+    let mut seen = std::collections::BTreeSet::new();
+    let mut out = Vec::new();
+    for (id, help) in known_packs(&line) {
+        if id.starts_with(prefix) && seen.insert(id.clone()) {
+            out.push(CompletionCandidate::new(id).help(help.map(Into::into)));
+        }
+    }
+    out
+}
+
+fn complete_verb(current: &OsStr) -> Vec<CompletionCandidate> {
+    let Some(prefix) = current.to_str() else {
+        return Vec::new();
+    };
+    let line = Line::from_env();
+    let Some(manifest) = line.pack.as_deref().and_then(|id| manifest_of(&line, id)) else {
+        return Vec::new();
+    };
+    manifest
+        .commands
+        .iter()
+        // A pack failing lint may hold any text as a key: offer only
+        // verb_keys, which cannot break the shell's candidate lines.
+        .filter(|c| grammar::is_verb_key(&c.key) && c.key.starts_with(prefix))
+        .map(|c| CompletionCandidate::new(&c.key).help(Some(one_line(&c.summary).into())))
+        .collect()
+}
+
+/// What completion needs from the command line being completed: the
+/// `--catalog` folders on it and the first word after the subcommand.
+#[derive(Debug, Default)]
+struct Line {
+    catalogs: Vec<PathBuf>,
+    pack: Option<String>,
+}
+
+impl Line {
+    /// The words the shell passed after `--` (the first is the program).
+    fn from_env() -> Line {
+        let args: Vec<String> = std::env::args_os()
+            .skip_while(|a| a != "--")
+            .skip(2)
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect();
+        Line::parse(&args)
+    }
+
+    fn parse(words: &[String]) -> Line {
+        let mut line = Line::default();
+        let mut positional = Vec::new();
+        let mut i = 0;
+        while i < words.len() {
+            let word = words[i].as_str();
+            if word == "--" {
+                break;
+            }
+            if word == "--catalog" {
+                if let Some(dir) = words.get(i + 1) {
+                    line.catalogs.push(PathBuf::from(dir));
+                }
+                i += 1;
+            } else if let Some(dir) = word.strip_prefix("--catalog=") {
+                line.catalogs.push(PathBuf::from(dir));
+            } else if word == "--principal" {
+                i += 1;
+            } else if !word.starts_with('-') {
+                positional.push(word.to_string());
+            }
+            i += 1;
+        }
+        // positional[0] is the subcommand; [1] the pack; the word being
+        // completed is the last one, which is the pack only when it is not
+        // the last.
+        if positional.len() > 2 {
+            line.pack = positional.get(1).cloned();
+        }
+        line
+    }
+
+    fn store(&self) -> Option<Store> {
+        store::default_home().and_then(Store::open_existing)
+    }
+
+    fn catalogs(&self, store: Option<&Store>) -> Vec<PathBuf> {
+        let mut dirs = store
+            .and_then(|s| config::read(&s.config_path()).ok())
+            .map(|c| c.catalogs)
+            .unwrap_or_default();
+        dirs.extend(self.catalogs.iter().cloned());
+        dirs
+    }
+}
+
+/// `(pack id, description)` of the installed packs, then the catalogs'.
+fn known_packs(line: &Line) -> Vec<(String, Option<String>)> {
+    let store = line.store();
+    let mut out: Vec<(String, Option<String>)> = Vec::new();
+    if let Some(store) = &store {
+        for id in store.installed_ids().unwrap_or_default() {
+            let report = lint_installed(store, &id);
+            let help = report.manifest.as_ref().map(|m| one_line(&m.name));
+            out.push((id.as_str().to_string(), help));
+        }
+    }
+    for pack in catalog::scan(&line.catalogs(store.as_ref())) {
+        if let Some(id) = pack.pack_id().filter(|id| PackId::parse(id).is_some()) {
+            let help = pack.report.manifest.as_ref().map(|m| one_line(&m.name));
+            out.push((id.to_string(), help));
+        }
+    }
+    out
+}
+
+/// The manifest of `pack_id`: the installed copy, else a catalog's.
+fn manifest_of(line: &Line, pack_id: &str) -> Option<Manifest> {
+    let id = PackId::parse(pack_id)?;
+    let store = line.store();
+    if let Some(store) = &store
+        && store.is_installed(&id)
+    {
+        return lint_installed(store, &id).manifest;
+    }
+    let packs = catalog::scan(&line.catalogs(store.as_ref()));
+    catalog::find(&packs, pack_id).and_then(|p| p.report.manifest.clone())
+}
+
+/// Pack text as one terminal-safe line for a completion menu.
+fn one_line(text: &str) -> String {
+    let line = text.lines().next().unwrap_or_default().replace('\t', " ");
+    crate::engine::pack::text::terminal_safe(&line).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(s: &str) -> Vec<String> {
+        s.split(' ').map(str::to_string).collect()
+    }
+
+    #[test]
+    fn finds_the_pack_and_the_catalogs_on_the_line() {
+        let line = Line::parse(&words("exec --catalog /c demo.clock n"));
+        assert_eq!(line.pack.as_deref(), Some("demo.clock"));
+        assert_eq!(line.catalogs, vec![PathBuf::from("/c")]);
+        let line = Line::parse(&words("exec demo.cl"));
+        assert_eq!(line.pack, None);
+        let line = Line::parse(&words("--catalog=/d why --principal bot demo.clock "));
+        assert_eq!(line.pack.as_deref(), Some("demo.clock"));
+        assert_eq!(line.catalogs, vec![PathBuf::from("/d")]);
+    }
+}

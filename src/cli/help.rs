@@ -1,0 +1,181 @@
+//! The words of `--help` and of the man page that clap does not derive: the
+//! examples under each subcommand (as gh prints them), the environment
+//! variables and the exit status (HCP.md §10.2–§10.3, §9.1, §11.5). One
+//! source for both, so `hcpx man` never drifts from `hcpx --help`.
+
+/// Under `hcpx --help`: the environment and where to read more.
+pub const ROOT: &str = "\
+Environment:
+  HCP_HOME              the store folder (default: ~/.hcp)
+  HCP_PRINCIPAL         the principal when --principal is not given (default: user)
+  HCPX_LOG              the file the terminal UI logs to
+  HCPX_LOCK_TIMEOUT_MS  how long a change waits for the store lock (default: 30000)
+  NO_COLOR              set to print no colours
+
+Exit status: 0 success, 1 the operation failed, 2 usage error, 3 a precondition
+is not met, 4 a grant is missing, 5 pack, verb or path not found. `hcpx exec`
+exits with the command's own code, or 124 timeout, 125 runtime or usage error,
+126 refused, 127 pack or verb not found.
+
+Examples:
+  hcpx install demo.clock --catalog assets/packs
+  hcpx activate demo.clock
+  hcpx exec demo.clock now -- tz=Europe/Berlin
+  hcpx show demo.clock";
+
+/// The environment variables, as `(name, meaning)`.
+pub const ENVIRONMENT: &[(&str, &str)] = &[
+    ("HCP_HOME", "The store folder. Default: ~/.hcp."),
+    (
+        "HCP_PRINCIPAL",
+        "The principal hcpx acts for when --principal is not given. Default: user.",
+    ),
+    (
+        "HCPX_LOG",
+        "The file the terminal UI writes its log to (it never logs to the screen).",
+    ),
+    (
+        "HCPX_LOCK_TIMEOUT_MS",
+        "How long a change waits for the store lock, in milliseconds. Default: 30000.",
+    ),
+    ("NO_COLOR", "When set, hcpx prints no colours."),
+];
+
+/// The exit codes of every subcommand but exec, as `(code, meaning)`.
+pub const EXIT_STATUS: &[(&str, &str)] = &[
+    ("0", "Success."),
+    (
+        "1",
+        "The operation failed: lint errors, probe failed, I/O, store corrupt.",
+    ),
+    ("2", "Usage error."),
+    (
+        "3",
+        "A precondition is not met: not installed, not activated, not connected, bootstrap protected.",
+    ),
+    ("4", "A grant is missing."),
+    ("5", "Pack, verb or path not found."),
+];
+
+/// The exit codes of `hcpx exec`, as `(code, meaning)`.
+pub const EXEC_EXIT_STATUS: &[(&str, &str)] = &[
+    ("N", "The command ran and exited with N."),
+    ("124", "The command timed out."),
+    (
+        "125",
+        "The runtime failed, or a usage error of hcpx exec's own command line.",
+    ),
+    (
+        "126",
+        "Refused: a precondition, a grant, an adapter that cannot run here, sense_only.",
+    ),
+    ("127", "Pack or verb not found."),
+];
+
+pub const LINT: &str = "\
+Examples:
+  hcpx lint ./my-pack
+  hcpx lint assets/packs/* --deny-warnings
+  hcpx lint ./my-pack --json";
+
+pub const INSTALL: &str = "\
+Examples:
+  hcpx install ./my-pack
+  hcpx install demo.clock --catalog assets/packs
+  hcpx install ./my-pack --force";
+
+pub const ACTIVATE: &str = "\
+Examples:
+  hcpx activate demo.clock
+  hcpx activate demo.clock demo.notes";
+
+pub const DEACTIVATE: &str = "\
+Examples:
+  hcpx deactivate demo.clock";
+
+pub const CONNECT: &str = "\
+Examples:
+  hcpx connect demo.weather-api
+  printf %s \"$TOKEN\" | hcpx connect acme.github --secret-stdin";
+
+pub const EXEC: &str = "\
+Examples:
+  hcpx exec demo.clock now -- tz=Europe/Berlin format=human
+  hcpx exec demo.clock now --help
+  hcpx exec demo.clock now --json -- tz=UTC";
+
+pub const UNINSTALL: &str = "\
+Examples:
+  hcpx uninstall demo.clock";
+
+pub const LIST: &str = "\
+Examples:
+  hcpx list
+  hcpx list --catalog assets/packs
+  hcpx list --json";
+
+pub const SHOW: &str = "\
+Examples:
+  hcpx show demo.clock
+  hcpx show demo.clock --json";
+
+pub const AVAILABILITY: &str = "\
+Examples:
+  hcpx availability
+  hcpx availability demo.clock --principal agent --json";
+
+pub const WHY: &str = "\
+Examples:
+  hcpx why demo.clock
+  hcpx why demo.clock now --principal agent";
+
+pub const GRANT: &str = "\
+Examples:
+  hcpx grant agent verb.exec.read
+  hcpx grant agent verb.exec.write:demo.notes
+  hcpx grant ops '*'";
+
+pub const REVOKE: &str = "\
+Examples:
+  hcpx revoke agent verb.exec.write:demo.notes";
+
+pub const TUI: &str = "\
+Examples:
+  hcpx tui
+  hcpx tui --catalog assets/packs --principal agent";
+
+pub const DOCTOR: &str = "\
+Examples:
+  hcpx doctor
+  hcpx doctor --fix";
+
+pub const HARNESS: &str = "\
+Examples:
+  hcpx harness list
+  hcpx harness enable --detected
+  hcpx harness enable claude-code codex
+  hcpx harness status demo.clock --json
+  hcpx harness sync
+  hcpx harness disable cursor";
+
+pub const COMPLETIONS: &str = "\
+Examples:
+  hcpx completions bash > ~/.local/share/bash-completion/completions/hcpx
+  hcpx completions zsh > ~/.zfunc/_hcpx
+  hcpx completions fish > ~/.config/fish/completions/hcpx.fish";
+
+pub const MAN: &str = "\
+Examples:
+  hcpx man > hcpx.1 && man ./hcpx.1";
+
+/// The example command lines of an `after_help` text (its lines after
+/// `Examples:`).
+pub fn examples(after_help: &str) -> Vec<&str> {
+    after_help
+        .lines()
+        .skip_while(|line| *line != "Examples:")
+        .skip(1)
+        .map(str::trim)
+        .filter(|line| !line.is_empty())
+        .collect()
+}

@@ -1,0 +1,148 @@
+//! `hcpx list`: installed and catalog packs with their status (HCP.md §11.3).
+
+use crate::cli::context::Ctx;
+use crate::cli::output::{ERROR, GOOD, HINT, STRONG, terminal_safe};
+use crate::engine::ops::list::{self, ListRow};
+use crate::engine::policy::availability::Status;
+use serde::Serialize;
+use std::io::Write;
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+
+/// List installed and catalog packs with their status
+#[derive(Debug, clap::Args)]
+#[command(after_help = crate::cli::help::LIST)]
+pub struct ListArgs {
+    #[command(flatten)]
+    pub json: crate::cli::JsonArg,
+    #[command(flatten)]
+    pub principal: crate::cli::PrincipalArg,
+    #[command(flatten)]
+    pub catalog: crate::cli::CatalogArg,
+}
+
+/// The `{principal?, packs}` document of `list` and `availability`.
+#[derive(Serialize)]
+pub(crate) struct Packs<T: Serialize> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) principal: Option<String>,
+    pub(crate) packs: Vec<T>,
+}
+
+pub fn list(_args: &ListArgs, ctx: &Ctx) -> i32 {
+    ctx.with_engine(|engine| match list::list(engine) {
+        Ok(rows) => ctx.success(
+            Packs {
+                principal: None,
+                packs: rows,
+            },
+            |p| print_list(&p.packs),
+        ),
+        Err(err) => ctx.fail(&err),
+    })
+}
+
+pub(crate) fn status_style(status: Status) -> anstyle::Style {
+    match status {
+        Status::Executable | Status::Connected => GOOD,
+        Status::Activated | Status::Installed => STRONG,
+        Status::Available => HINT,
+        Status::Unavailable => ERROR,
+    }
+}
+
+/// Widest a column of `hcpx list` gets before its text is cut with `…`.
+const ID_MAX: usize = 40;
+const VERSION_MAX: usize = 16;
+const DESCRIPTION_MAX: usize = 60;
+
+fn print_list(rows: &[ListRow]) {
+    let mut w = anstream::stdout().lock();
+    if rows.is_empty() {
+        let _ = writeln!(
+            w,
+            "no packs: install one with `hcpx install DIR`, or add a catalog with --catalog DIR"
+        );
+        return;
+    }
+    let cells: Vec<[String; 3]> = rows
+        .iter()
+        .map(|r| {
+            [
+                cell(&r.pack_id, ID_MAX),
+                cell(r.version.as_deref().unwrap_or("-"), VERSION_MAX),
+                cell(r.description.as_deref().unwrap_or(""), DESCRIPTION_MAX),
+            ]
+        })
+        .collect();
+    let id_w = cells.iter().map(|c| width(&c[0])).max().unwrap_or(0).max(7);
+    let ver_w = cells.iter().map(|c| width(&c[1])).max().unwrap_or(0).max(7);
+    let _ = writeln!(
+        w,
+        "{STRONG}{}  {}  {:11}  DESCRIPTION{STRONG:#}",
+        pad("PACK_ID", id_w),
+        pad("VERSION", ver_w),
+        "STATUS"
+    );
+    for (r, [id, version, desc]) in rows.iter().zip(&cells) {
+        let style = status_style(r.status);
+        let _ = writeln!(
+            w,
+            "{}  {}  {style}{:11}{style:#}  {desc}",
+            pad(id, id_w),
+            pad(version, ver_w),
+            r.status.as_str(),
+        );
+    }
+}
+
+/// Pack text as one table cell: terminal-safe, on one line, at most `max`
+/// columns wide (cut with `…`).
+fn cell(text: &str, max: usize) -> String {
+    let one_line: String = text
+        .chars()
+        .map(|c| if c == '\n' || c == '\t' { ' ' } else { c })
+        .collect();
+    let safe = terminal_safe(&one_line);
+    if width(&safe) <= max {
+        return safe.into_owned();
+    }
+    let mut out = String::new();
+    let mut used = 0;
+    for c in safe.chars() {
+        let w = UnicodeWidthChar::width(c).unwrap_or(0);
+        if used + w > max.saturating_sub(1) {
+            break;
+        }
+        used += w;
+        out.push(c);
+    }
+    out.push('…');
+    out
+}
+
+/// Columns a string takes on a terminal (wide characters take two).
+fn width(text: &str) -> usize {
+    UnicodeWidthStr::width(text)
+}
+
+/// `text` followed by spaces up to `columns` terminal columns.
+fn pad(text: &str, columns: usize) -> String {
+    let fill = columns.saturating_sub(width(text));
+    format!("{text}{}", " ".repeat(fill))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_are_cut_by_terminal_columns() {
+        assert_eq!(cell("short", 10), "short");
+        assert_eq!(cell("abcdefghij", 5), "abcd…");
+        // Wide characters take two columns each.
+        assert_eq!(cell("日本語のテキスト", 7), "日本語…");
+        assert_eq!(width(&cell("日本語のテキスト", 7)), 7);
+        assert_eq!(cell("a\nb\tc", 10), "a b c");
+        assert_eq!(pad("日本", 6), "日本  ");
+    }
+}

@@ -1,0 +1,100 @@
+//! `hcpx man`: the man page (roff) generated from the clap definitions, so
+//! it never drifts from the CLI, with the sections clap_mangen does not
+//! write: ENVIRONMENT, EXIT STATUS (HCP.md §10.2–§10.3) and EXAMPLES (each
+//! subcommand's examples from `cli::help`).
+
+use crate::cli::Cli;
+use crate::cli::completions::emit;
+use crate::cli::help;
+use crate::cli::output::Output;
+use crate::engine::error::{Error, ErrorCode};
+use clap::CommandFactory;
+use std::io::Write;
+
+/// Print the man page (roff) on stdout
+#[derive(Debug, clap::Args)]
+#[command(after_help = crate::cli::help::MAN)]
+pub struct ManArgs {
+    #[command(flatten)]
+    pub json: crate::cli::JsonArg,
+}
+
+pub fn man(_args: &ManArgs, out: &Output) -> i32 {
+    match render() {
+        Ok(page) => emit(out, &page, serde_json::json!({"ok": true}), "roff"),
+        Err(err) => {
+            out.error(&Error::new(
+                ErrorCode::Io,
+                format!("cannot render the man page: {err}"),
+            ));
+            1
+        }
+    }
+}
+
+/// The whole page: clap_mangen's sections (without its EXTRA section,
+/// which would repeat the root's help epilogue), then ours.
+pub fn render() -> std::io::Result<Vec<u8>> {
+    let cmd = Cli::command();
+    let man = clap_mangen::Man::new(cmd.clone());
+    let mut page = Vec::new();
+    man.render_title(&mut page)?;
+    man.render_name_section(&mut page)?;
+    man.render_synopsis_section(&mut page)?;
+    man.render_description_section(&mut page)?;
+    man.render_options_section(&mut page)?;
+    man.render_subcommands_section(&mut page)?;
+    section(&mut page, "ENVIRONMENT", help::ENVIRONMENT)?;
+    writeln!(page, ".SH \"EXIT STATUS\"")?;
+    writeln!(page, "Every subcommand but exec:")?;
+    tagged(&mut page, help::EXIT_STATUS)?;
+    writeln!(page, ".PP")?;
+    writeln!(page, "{}:", escape("hcpx exec"))?;
+    tagged(&mut page, help::EXEC_EXIT_STATUS)?;
+    writeln!(page, ".SH EXAMPLES")?;
+    for sub in cmd.get_subcommands() {
+        let Some(after) = sub.get_after_help() else {
+            continue;
+        };
+        let text = after.to_string();
+        let examples = help::examples(&text);
+        if examples.is_empty() {
+            continue;
+        }
+        writeln!(page, ".TP")?;
+        writeln!(page, "\\fB{}\\fR", escape(sub.get_name()))?;
+        writeln!(page, ".nf")?;
+        for line in examples {
+            writeln!(page, "{}", escape(line))?;
+        }
+        writeln!(page, ".fi")?;
+    }
+    man.render_version_section(&mut page)?;
+    Ok(page)
+}
+
+fn section(page: &mut Vec<u8>, title: &str, items: &[(&str, &str)]) -> std::io::Result<()> {
+    writeln!(page, ".SH {title}")?;
+    tagged(page, items)
+}
+
+/// `.TP` items: the name in bold, its meaning below.
+fn tagged(page: &mut Vec<u8>, items: &[(&str, &str)]) -> std::io::Result<()> {
+    for (name, meaning) in items {
+        writeln!(page, ".TP")?;
+        writeln!(page, "\\fB{}\\fR", escape(name))?;
+        writeln!(page, "{}", escape(meaning))?;
+    }
+    Ok(())
+}
+
+/// Text as one roff line: backslashes and hyphens escaped, a leading `.`
+/// or `'` kept from being read as a request.
+fn escape(text: &str) -> String {
+    let escaped = text.replace('\\', "\\e").replace('-', "\\-");
+    if escaped.starts_with('.') || escaped.starts_with('\'') {
+        format!("\\&{escaped}")
+    } else {
+        escaped
+    }
+}

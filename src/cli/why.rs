@@ -1,0 +1,64 @@
+//! `hcpx why PACK_ID [VERB]`: why a pack or command is not executable, and
+//! the command that fixes it (HCP.md §11.3).
+
+use crate::cli::context::Ctx;
+use crate::cli::output::{GOOD, HINT, WARNING, terminal_safe};
+use crate::engine::error::{Error, ErrorCode};
+use crate::engine::policy::why;
+use std::io::Write;
+
+/// Explain why a pack or command is not executable, and the command that fixes it
+#[derive(Debug, clap::Args)]
+#[command(after_help = crate::cli::help::WHY)]
+pub struct WhyArgs {
+    /// The pack to explain
+    #[arg(value_name = "PACK_ID", add = crate::cli::complete::pack_ids())]
+    pub pack: String,
+    /// One of its commands (verb_key); without it, the pack as a whole
+    #[arg(value_name = "VERB", add = crate::cli::complete::verbs())]
+    pub verb: Option<String>,
+    #[command(flatten)]
+    pub json: crate::cli::JsonArg,
+    #[command(flatten)]
+    pub principal: crate::cli::PrincipalArg,
+    #[command(flatten)]
+    pub catalog: crate::cli::CatalogArg,
+}
+
+pub fn why(args: &WhyArgs, ctx: &Ctx) -> i32 {
+    ctx.with_engine(|engine| {
+        let view = match engine.pack_view(&args.pack) {
+            Ok(view) => view,
+            Err(err) => return ctx.fail(&err),
+        };
+        let state = match engine.store().read_state() {
+            Ok(state) => state,
+            Err(err) => return ctx.fail(&err),
+        };
+        let avail = engine.pack_availability(&view, &state);
+        let dir = view.dir().map(|d| d.display().to_string());
+        let answer = why::explain(
+            &avail,
+            view.manifest(),
+            args.verb.as_deref(),
+            engine.principal(),
+            dir.as_deref(),
+        );
+        if answer.reason.as_deref() == Some("not_found") {
+            let mut err =
+                Error::new(ErrorCode::NotFound, answer.explanation.clone()).pack(&args.pack);
+            if let Some(verb) = &args.verb {
+                err = err.verb(verb.clone());
+            }
+            return ctx.fail(&err);
+        }
+        ctx.success(answer, |a| {
+            let mut w = anstream::stdout().lock();
+            let style = if a.executable { GOOD } else { WARNING };
+            let _ = writeln!(w, "{style}{}{style:#}", terminal_safe(&a.explanation));
+            if let Some(fix) = &a.fix {
+                let _ = writeln!(w, "  {HINT}fix{HINT:#}: {}", terminal_safe(fix));
+            }
+        })
+    })
+}
