@@ -50,12 +50,11 @@
 //!   the terminal; whatever is left of its group when the leader exits is
 //!   killed then. A second signal kills the group at once.
 
-use super::{
-    Captured, ExecOutcome, ExecRequest, Limits, NotRunnable, OutputMode, elapsed_ms, read_capped,
-};
+use super::{Captured, ExecOutcome, ExecRequest, Limits, OutputMode, elapsed_ms, read_capped};
 use crate::engine::error::{Error, ErrorCode};
 use crate::engine::exec::args::{BoundArgs, value_text};
 use crate::engine::pack::grammar::{self, Piece, template_pieces};
+use crate::engine::policy::refusal::Refusal;
 use rustix::process::{Pid, Signal, kill_process_group};
 use std::cell::Cell;
 use std::collections::BTreeMap;
@@ -75,8 +74,8 @@ const REAP_GRACE: Duration = Duration::from_secs(2);
 
 /// Finds the file a `program` names (§6.3): a bare name on the runtime's
 /// PATH, or `./path` inside `pack_dir`. The result is an absolute path.
-pub fn resolve_program(program: &str, pack_dir: &Path) -> Result<PathBuf, NotRunnable> {
-    let not_found = |detail: String| NotRunnable::ProgramNotFound {
+pub fn resolve_program(program: &str, pack_dir: &Path) -> Result<PathBuf, Refusal> {
+    let not_found = |detail: String| Refusal::ProgramNotFound {
         program: program.to_string(),
         detail,
     };
@@ -748,7 +747,7 @@ mod tests {
         for bad in ["", "bin/sh", "/bin/sh", "a b", ".."] {
             let err = resolve_program(bad, dir).err();
             assert!(
-                matches!(err, Some(NotRunnable::ProgramNotFound { .. })),
+                matches!(err, Some(Refusal::ProgramNotFound { .. })),
                 "{bad}: {err:?}"
             );
         }

@@ -9,7 +9,7 @@ use super::Engine;
 use crate::engine::error::{Error, ErrorCode, Result};
 use crate::engine::exec::{self, BoundArgs, ExecOutcome, ExecRequest, OutputMode};
 use crate::engine::pack::manifest::{Adapter, BindingKind, Command, Manifest};
-use crate::engine::policy::availability::{Reason, Status};
+use crate::engine::policy::availability::Status;
 use crate::engine::policy::why;
 use serde::Serialize;
 use std::io::Write;
@@ -114,10 +114,7 @@ impl Engine {
                 self.principal(),
                 dir.as_deref(),
             );
-            let mut err = locate(Error::new(refusal_code(reason), why.explanation));
-            if let Reason::GrantMissing(cap) = reason {
-                err = err.grant(cap.as_str());
-            }
+            let mut err = locate(reason.error(why.explanation));
             if let Some(fix) = why.fix {
                 err = err.hint(fix);
             }
@@ -253,18 +250,6 @@ pub(super) fn env_missing(pack_id: &str, missing: Vec<String>) -> Error {
         missing[0]
     ))
     .missing(missing)
-}
-
-/// The error code of a refused exec (§10.1, §10.3).
-fn refusal_code(reason: &Reason) -> ErrorCode {
-    match reason {
-        Reason::NotActivated => ErrorCode::NotActivated,
-        Reason::NotConnected => ErrorCode::NotConnected,
-        Reason::GrantMissing(_) => ErrorCode::GrantMissing,
-        Reason::AdapterUnsupported(_) => ErrorCode::AdapterUnsupported,
-        Reason::ProgramNotFound(_) => ErrorCode::ProgramNotFound,
-        Reason::SenseOnly => ErrorCode::SenseOnly,
-    }
 }
 
 /// Replaces every occurrence of `secret` in `text`, in every form the

@@ -23,7 +23,7 @@ use crate::engine::error::{Error, ErrorCode, Result};
 use crate::engine::pack::grammar;
 use crate::engine::pack::id::PackId;
 use crate::engine::pack::manifest::Adapter;
-use crate::engine::policy::availability::{self, PackAvailability, Reason};
+use crate::engine::policy::availability::{self, PackAvailability, Refusal};
 use crate::engine::policy::grants;
 use crate::engine::store::Store;
 use crate::engine::store::catalog::{self, CatalogPack};
@@ -139,7 +139,7 @@ impl Engine {
         &self,
         view: &PackView,
         state: &State,
-        check: &dyn Fn(&Adapter, &Path) -> Option<Reason>,
+        check: &dyn Fn(&Adapter, &Path) -> Option<Refusal>,
     ) -> PackAvailability {
         availability::pack_availability(view, state, self.principal(), check)
     }
@@ -239,8 +239,8 @@ pub fn not_installed(pack_id: &str) -> Error {
 /// [`runnable`] that looks each bare program name up on PATH only once: for
 /// reports over many packs, where most commands run the same few programs.
 /// Shared by the threads of [`snapshot::map_packs`].
-pub fn runnable_memo() -> impl Fn(&Adapter, &Path) -> Option<Reason> + Sync {
-    let seen: std::sync::Mutex<std::collections::HashMap<String, Option<Reason>>> =
+pub fn runnable_memo() -> impl Fn(&Adapter, &Path) -> Option<Refusal> + Sync {
+    let seen: std::sync::Mutex<std::collections::HashMap<String, Option<Refusal>>> =
         Default::default();
     move |adapter, dir| match adapter {
         Adapter::Process { program, .. } if !program.contains('/') => {
@@ -258,13 +258,8 @@ pub fn runnable_memo() -> impl Fn(&Adapter, &Path) -> Option<Reason> + Sync {
     }
 }
 
-/// Whether an adapter can run in this runtime (§6.3–§6.6), as the reason
+/// Whether an adapter can run in this runtime (§6.3–§6.6), as the refusal
 /// availability reports when it cannot. Exec uses the same check.
-pub fn runnable(adapter: &Adapter, pack_dir: &Path) -> Option<Reason> {
-    use crate::engine::exec::NotRunnable;
-    match crate::engine::exec::runnable(adapter, pack_dir) {
-        Ok(()) => None,
-        Err(NotRunnable::ProgramNotFound { program, .. }) => Some(Reason::ProgramNotFound(program)),
-        Err(NotRunnable::AdapterUnsupported { kind }) => Some(Reason::AdapterUnsupported(kind)),
-    }
+pub fn runnable(adapter: &Adapter, pack_dir: &Path) -> Option<Refusal> {
+    crate::engine::exec::runnable(adapter, pack_dir).err()
 }

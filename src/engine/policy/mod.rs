@@ -3,4 +3,5 @@
 
 pub mod availability;
 pub mod grants;
+pub mod refusal;
 pub mod why;

@@ -3,7 +3,7 @@
 //! availability as everything else (§11.2).
 
 use crate::engine::pack::manifest::{BindingKind, Manifest};
-use crate::engine::policy::availability::{PackAvailability, Reason, Status};
+use crate::engine::policy::availability::{PackAvailability, Refusal, Status};
 use serde::Serialize;
 
 /// The explanation for one pack or command.
@@ -106,18 +106,18 @@ pub fn explain(
 /// when there is one: what `explain` says for the first reason, for any
 /// reason (the TUI's matrix shows every one).
 pub fn describe(
-    reason: &Reason,
+    reason: &Refusal,
     id: &str,
     verb: &str,
     manifest: Option<&Manifest>,
     principal: &str,
 ) -> (String, Option<String>) {
     match reason {
-        Reason::NotActivated => (
+        Refusal::NotActivated => (
             format!("{id} is installed but not activated"),
             Some(format!("hcpx activate {id}")),
         ),
-        Reason::NotConnected => match manifest.map(|m| &m.binding) {
+        Refusal::NotConnected => match manifest.map(|m| &m.binding) {
             Some(b) if b.kind == BindingKind::Env => (
                 format!(
                     "{id} is not connected: its env binding needs {} set",
@@ -134,19 +134,19 @@ pub fn describe(
                 Some(format!("hcpx connect {id}")),
             ),
         },
-        Reason::GrantMissing(cap) => (
+        Refusal::GrantMissing(cap) => (
             format!("principal `{principal}` does not hold `{cap}` for {id}"),
             Some(format!("hcpx grant {principal} {cap}:{id}")),
         ),
-        Reason::AdapterUnsupported(kind) => (
+        Refusal::AdapterUnsupported { kind } => (
             format!("`{verb}` uses the `{kind}` adapter, which hcpx cannot run"),
             None,
         ),
-        Reason::ProgramNotFound(program) => (
+        Refusal::ProgramNotFound { program, .. } => (
             format!("`{verb}` runs `{program}`, which is not found on PATH or in the pack"),
             None,
         ),
-        Reason::SenseOnly => (
+        Refusal::SenseOnly => (
             format!("{id} is sense_only: its commands are described, never run"),
             None,
         ),
