@@ -7,6 +7,7 @@ pub mod context;
 pub mod docs;
 pub mod doctor;
 pub mod exec;
+pub mod fix;
 pub mod grant;
 pub mod install;
 pub mod lint;
@@ -84,7 +85,7 @@ pub fn main() -> ExitCode {
     };
     signals::install();
     let ctx = context::Ctx::new(cli.global.clone());
-    let out = ctx.out;
+    let out = ctx.out.clone();
     let code = match cli.command {
         Some(Command::Lint(args)) => lint::run(&args, &out),
         Some(Command::Install(args)) => install::run(&args, &ctx),

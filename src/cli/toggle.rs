@@ -45,10 +45,13 @@ pub fn deactivate(args: &DeactivateArgs, ctx: &Ctx) -> i32 {
 
 fn report(ctx: &Ctx, done: &[Toggle], err: Option<Error>, changed: &str, same: &str) -> i32 {
     if ctx.out.json {
+        let shown = err
+            .as_ref()
+            .map(|e| crate::cli::fix::with_hint(e, &ctx.out.flags));
         ctx.out.json(&Report {
             ok: err.is_none(),
             results: done,
-            error: err.as_ref(),
+            error: shown.as_ref(),
         });
     } else {
         for t in done {

@@ -822,7 +822,7 @@ impl App {
                     }
                     Err(err) => {
                         tracing::warn!(code = err.code.as_str(), "loading the store failed");
-                        self.notice = Some(error_text(&err));
+                        self.notice = Some(error_text(&err, &self.config));
                         self.load_error = Some(err);
                         Vec::new()
                     }
@@ -847,7 +847,7 @@ impl App {
                 match result {
                     Ok(list) => self.inspected(lint, list),
                     Err(err) if lint => self.fail(err),
-                    Err(err) => self.notice = Some(error_text(&err)),
+                    Err(err) => self.notice = Some(error_text(&err, &self.config)),
                 }
                 Vec::new()
             }
@@ -902,7 +902,7 @@ impl App {
                     )),
                     Ok(r) if r.exit_code == 0 => info(format!("{pack_id} {verb}: exit 0")),
                     Ok(r) => error_notice(format!("{pack_id} {verb}: exit {}", r.exit_code)),
-                    Err(e) => error_text(e),
+                    Err(e) => error_text(e, &self.config),
                 });
                 self.output = Some(ExecOutput {
                     pack_id,
@@ -971,7 +971,7 @@ impl App {
     /// Shows an engine error in a dialog, in the words of §10.
     fn fail(&mut self, err: Error) {
         tracing::info!(code = err.code.as_str(), "action failed");
-        self.notice = Some(error_text(&err));
+        self.notice = Some(error_text(&err, &self.config));
         self.dialog = Some(Dialog::Error(err));
     }
 
@@ -1192,9 +1192,9 @@ fn error_notice(text: String) -> Notice {
 }
 
 /// An engine error as one line: `code: message (hint: ...)`.
-pub fn error_text(err: &Error) -> Notice {
+pub fn error_text(err: &Error, config: &Config) -> Notice {
     let mut text = format!("{}: {}", err.code.as_str(), err.message);
-    if let Some(hint) = &err.context.hint {
+    if let Some(hint) = &crate::tui::fix::hint(err, config) {
         text.push_str(" — hint: ");
         text.push_str(hint);
     }

@@ -22,6 +22,7 @@ mod screenshots;
 mod tui_loop;
 mod tui_snapshots;
 mod tui_tmux;
+mod why_fixes;
 
 mod atomic_safety;
 mod execout_safety;

@@ -4,7 +4,7 @@
 //! commands declare `output: json`, so it is also the result's `data`).
 
 use super::Engine;
-use crate::engine::error::Error;
+use crate::engine::error::{Error, Fix};
 use crate::engine::exec::{BoundArgs, ExecOutcome, OutputMode};
 use crate::engine::lint::{LintOptions, lint_pack};
 use crate::engine::ops::doctor;
@@ -26,30 +26,36 @@ impl Engine {
                 let ok = report.ok();
                 (ok, i32::from(!ok), with_ok(ok, &report))
             }
-            "list" => result(list::list(self).map(|packs| json!({"packs": packs}))),
+            "list" => self.result(list::list(self).map(|packs| json!({"packs": packs}))),
             "lint" => {
                 let report = lint_pack(Path::new(&text("path")), LintOptions::default());
                 (report.ok, i32::from(!report.ok), to_value(&report))
             }
             "install" => {
                 let force = args.get("force").and_then(Value::as_bool).unwrap_or(false);
-                result(self.install(&text("source"), force).map(|o| to_value(&o)))
+                self.result(self.install(&text("source"), force).map(|o| to_value(&o)))
             }
-            "activate" => toggle(self.activate(&[text("pack")])),
-            "deactivate" => toggle(self.deactivate(&[text("pack")])),
+            "activate" => self.toggled(self.activate(&[text("pack")])),
+            "deactivate" => self.toggled(self.deactivate(&[text("pack")])),
             "connect" => {
                 let mut no_secret = |_: &crate::engine::pack::manifest::SecretSpec| {
-                    Err(Error::usage("a secret binding is connected by a person")
-                        .hint(format!("hcpx connect {} --secret-stdin", text("pack"))))
+                    Err(
+                        Error::usage("a secret binding is connected by a person").fix(
+                            Fix::Connect {
+                                pack: text("pack"),
+                                secret: true,
+                            },
+                        ),
+                    )
                 };
-                result(
+                self.result(
                     self.connect(&text("pack"), &mut no_secret)
                         .map(|o| to_value(&o)),
                 )
             }
             "availability" => {
                 let pack = args.text("pack");
-                result(
+                self.result(
                     self.availability(pack.as_deref())
                         .map(|packs| json!({"principal": self.principal(), "packs": packs})),
                 )
@@ -64,11 +70,11 @@ impl Engine {
                     Err(err) => (
                         false,
                         err.code.exec_exit_code(),
-                        json!({"ok": false, "error": err}),
+                        json!({"ok": false, "error": self.shown(err)}),
                     ),
                 }
             }
-            "uninstall" => result(self.uninstall(&text("pack")).map(|o| to_value(&o))),
+            "uninstall" => self.result(self.uninstall(&text("pack")).map(|o| to_value(&o))),
             other => {
                 let err = Error::usage(format!("unknown builtin operation `{other}`"));
                 (
@@ -112,23 +118,26 @@ fn with_ok<T: Serialize>(ok: bool, body: &T) -> Value {
     Value::Object(doc)
 }
 
-fn result(r: Result<Value, Error>) -> (bool, i32, Value) {
-    match r {
-        Ok(body) => (true, 0, with_ok(true, &body)),
-        Err(err) => (
-            false,
-            err.code.exit_code(),
-            json!({"ok": false, "error": err}),
-        ),
+impl Engine {
+    /// A result as `{"ok": true, ...}` or `{"ok": false, "error": ...}`.
+    fn result(&self, r: Result<Value, Error>) -> (bool, i32, Value) {
+        match r {
+            Ok(body) => (true, 0, with_ok(true, &body)),
+            Err(err) => (
+                false,
+                err.code.exit_code(),
+                json!({"ok": false, "error": self.shown(err)}),
+            ),
+        }
     }
-}
 
-fn toggle((done, err): (Vec<super::Toggle>, Option<Error>)) -> (bool, i32, Value) {
-    let ok = err.is_none();
-    let code = err.as_ref().map_or(0, |e| e.code.exit_code());
-    let mut doc = json!({"ok": ok, "results": done});
-    if let Some(err) = err {
-        doc["error"] = to_value(&err);
+    fn toggled(&self, (done, err): (Vec<super::Toggle>, Option<Error>)) -> (bool, i32, Value) {
+        let ok = err.is_none();
+        let code = err.as_ref().map_or(0, |e| e.code.exit_code());
+        let mut doc = json!({"ok": ok, "results": done});
+        if let Some(err) = err {
+            doc["error"] = to_value(&self.shown(err));
+        }
+        (ok, code, doc)
     }
-    (ok, code, doc)
 }

@@ -10,7 +10,7 @@
 
 use super::Engine;
 use super::exec::{env_material, env_missing, redact};
-use crate::engine::error::{Error, ErrorCode, Result};
+use crate::engine::error::{Error, ErrorCode, Fix, Result};
 use crate::engine::exec::{self, OutputMode};
 use crate::engine::pack::manifest::{BindingKind, SecretSpec};
 use crate::engine::policy::grants::PACK_CONNECT;
@@ -55,7 +55,9 @@ impl Engine {
                 format!("{pack_id} must be activated before it is connected"),
             )
             .pack(pack_id)
-            .hint(format!("hcpx activate {pack_id}")));
+            .fix(Fix::Activate {
+                pack: pack_id.to_string(),
+            }));
         }
         let Some(manifest) = report.manifest.as_ref().filter(|_| report.ok) else {
             return Err(Error::new(
@@ -63,7 +65,9 @@ impl Engine {
                 format!("the installed copy of {pack_id} fails lint"),
             )
             .pack(pack_id)
-            .hint(format!("hcpx lint {}", report.path)));
+            .fix(Fix::Lint {
+                path: report.path.clone(),
+            }));
         };
         let binding = &manifest.binding;
         let outcome = |changed, probe| ConnectOutcome {

@@ -6,7 +6,7 @@
 //! front-end passes to [`Engine::exec_to`] (the engine never prints).
 
 use super::Engine;
-use crate::engine::error::{Error, ErrorCode, Result};
+use crate::engine::error::{Error, ErrorCode, Fix, Result};
 use crate::engine::exec::{self, BoundArgs, ExecOutcome, ExecRequest, OutputMode};
 use crate::engine::pack::manifest::{Adapter, BindingKind, Command, Manifest};
 use crate::engine::policy::availability::Status;
@@ -84,9 +84,9 @@ impl Engine {
             _ => {
                 let dir = view.dir().map(|d| d.display().to_string());
                 let why = why::explain(&avail, None, None, self.principal(), dir.as_deref());
-                let mut err = Error::new(ErrorCode::LintFailed, why.explanation);
-                if let Some(fix) = why.fix {
-                    err = err.hint(fix);
+                let mut err = Error::new(ErrorCode::LintFailed, why.explanation.clone());
+                if let Some(fix) = why.fix() {
+                    err = err.fix(fix.clone());
                 }
                 return Err(locate(err));
             }
@@ -106,17 +106,11 @@ impl Engine {
         if let Some(cmd) = avail.command(verb_key)
             && let Some(reason) = cmd.reasons.first()
         {
-            let dir = view.dir().map(|d| d.display().to_string());
-            let why = why::explain(
-                &avail,
-                Some(manifest),
-                Some(verb_key),
-                self.principal(),
-                dir.as_deref(),
-            );
-            let mut err = locate(reason.error(why.explanation));
-            if let Some(fix) = why.fix {
-                err = err.hint(fix);
+            let (words, fix) =
+                why::describe(reason, pack_id, verb_key, Some(manifest), self.principal());
+            let mut err = locate(reason.error(words));
+            if let Some(fix) = fix {
+                err = err.fix(fix);
             }
             return Err(err);
         }
@@ -206,7 +200,10 @@ impl Engine {
                         format!("{id} has no stored secret"),
                     )
                     .pack(id)
-                    .hint(format!("hcpx connect {id} --secret-stdin"))),
+                    .fix(Fix::Connect {
+                        pack: id.to_string(),
+                        secret: true,
+                    })),
                 }
             }
             BindingKind::Public | BindingKind::Local => Ok(Vec::new()),
@@ -245,10 +242,9 @@ pub(super) fn env_missing(pack_id: &str, missing: Vec<String>) -> Error {
         format!("{pack_id} needs {} set and non-empty", missing.join(", ")),
     )
     .pack(pack_id)
-    .hint(format!(
-        "export {}=..., then run the command again",
-        missing[0]
-    ))
+    .fix(Fix::SetEnv {
+        names: missing.clone(),
+    })
     .missing(missing)
 }
 

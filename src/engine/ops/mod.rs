@@ -19,7 +19,7 @@ pub use exec::{ExecResult, redact};
 pub use install::{InstallAction, InstallOutcome};
 pub use uninstall::UninstallOutcome;
 
-use crate::engine::error::{Error, ErrorCode, Result};
+use crate::engine::error::{Error, ErrorCode, Fix, Result};
 use crate::engine::pack::grammar;
 use crate::engine::pack::id::PackId;
 use crate::engine::pack::manifest::Adapter;
@@ -46,12 +46,25 @@ pub struct EngineOptions {
     pub diagnose: bool,
 }
 
+/// How the front-end shows a [`Fix`] as a line (the engine never formats
+/// a command line): used where the engine itself writes a `--json`
+/// document, the bootstrap pack's builtin operations (§11.4).
+#[derive(Clone)]
+pub struct FixLine(pub std::sync::Arc<dyn Fn(&Fix) -> String + Send + Sync>);
+
+impl std::fmt::Debug for FixLine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("FixLine")
+    }
+}
+
 /// One store, its catalogs, and the principal acting on it.
 #[derive(Debug, Clone)]
 pub struct Engine {
     store: Store,
     catalogs: Vec<PathBuf>,
     principal: grants::Principal,
+    fix_line: Option<FixLine>,
 }
 
 impl Engine {
@@ -82,12 +95,28 @@ impl Engine {
             store,
             catalogs,
             principal,
+            fix_line: None,
         };
         match bootstrap::ensure(&engine.store) {
             Err(_) if options.diagnose => {}
             result => result?,
         }
         Ok(engine)
+    }
+
+    /// Sets how a [`Fix`] shows as the `hint` of an error in the documents
+    /// the engine writes itself (builtin operations); without it such an
+    /// error keeps only its words.
+    pub fn set_fix_line(&mut self, fix_line: FixLine) {
+        self.fix_line = Some(fix_line);
+    }
+
+    /// `err` with its fix shown as its `hint` (see [`Engine::set_fix_line`]).
+    pub(super) fn shown(&self, mut err: Error) -> Error {
+        if let (Some(fix), Some(line)) = (&err.context.fix, &self.fix_line) {
+            err.context.hint = Some((line.0)(fix));
+        }
+        err
     }
 
     pub fn store(&self) -> &Store {
@@ -177,7 +206,10 @@ impl Engine {
         )
         .pack(pack_id)
         .grant(capability.as_str())
-        .hint(format!("hcpx grant {} {scoped}", self.principal)))
+        .fix(Fix::Grant {
+            principal: self.principal().to_string(),
+            grant: scoped,
+        }))
     }
 
     /// Adds a grant (§9.4); returns whether the state changed. Once grants
@@ -233,7 +265,10 @@ pub fn not_installed(pack_id: &str) -> Error {
         format!("pack `{pack_id}` is not installed"),
     )
     .pack(pack_id)
-    .hint(format!("hcpx install {pack_id}"))
+    .fix(Fix::Install {
+        pack: pack_id.to_string(),
+        force: false,
+    })
 }
 
 /// [`runnable`] that looks each bare program name up on PATH only once: for
