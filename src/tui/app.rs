@@ -148,7 +148,17 @@ pub struct ExecForm {
 }
 
 impl ExecForm {
-    /// The `k=v` words: one per field with a value.
+    /// The args for the engine: `(name, value)` for each field with a
+    /// value.
+    pub fn values(&self) -> Vec<(String, String)> {
+        self.fields
+            .iter()
+            .filter(|f| !f.value.is_empty())
+            .map(|f| (f.arg.name.clone(), f.value.clone()))
+            .collect()
+    }
+
+    /// The `k=v` words of the equivalent command line.
     pub fn words(&self) -> Vec<String> {
         self.fields
             .iter()
@@ -758,9 +768,9 @@ impl App {
         // The Output tab says what runs and how to cancel it.
         self.lower = Pane::Output;
         let job = Job::Exec {
+            args: form.values(),
             pack_id: form.pack_id,
             verb: form.verb,
-            words,
         };
         self.busy = Some(job.label());
         vec![job]
@@ -890,7 +900,7 @@ impl App {
             JobResult::Executed {
                 pack_id,
                 verb,
-                words: _,
+                args: _,
                 result,
             } => {
                 self.busy = None;

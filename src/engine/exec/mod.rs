@@ -51,7 +51,7 @@ pub mod http;
 pub mod process;
 pub mod redact;
 
-pub use args::{BoundArgs, bind_args, value_text};
+pub use args::{BoundArgs, bind_args, bind_named, value_text};
 
 use crate::engine::error::{Error, ErrorCode};
 use crate::engine::pack::manifest::{Adapter, Command, OutputKind};

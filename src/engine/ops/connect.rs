@@ -24,7 +24,8 @@ pub type SecretInput<'a> = &'a mut dyn FnMut(&SecretSpec) -> Result<String>;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ConnectOutcome {
     pub pack_id: String,
-    pub binding: &'static str,
+    /// The Binding's kind (`public`, `local`, `env`, `secret`).
+    pub binding: BindingKind,
     /// False when it was connected already (or the Binding is `public`).
     pub changed: bool,
     /// The probe that ran, if any.
@@ -72,7 +73,7 @@ impl Engine {
         let binding = &manifest.binding;
         let outcome = |changed, probe| ConnectOutcome {
             pack_id: pack_id.to_string(),
-            binding: binding.kind.as_str(),
+            binding: binding.kind,
             changed,
             probe,
         };

@@ -74,6 +74,29 @@ impl Engine {
         mode: OutputMode,
         sink: Option<&mut dyn Write>,
     ) -> Result<ExecResult> {
+        self.exec_with(pack_id, verb_key, ArgInput::Words(words), mode, sink)
+    }
+
+    /// [`Engine::exec`] with the args as `(name, value text)` pairs (a
+    /// form's fields), checked and typed like `k=v` words (§6.2).
+    pub fn exec_named(
+        &self,
+        pack_id: &str,
+        verb_key: &str,
+        args: &[(String, String)],
+        mode: OutputMode,
+    ) -> Result<ExecResult> {
+        self.exec_with(pack_id, verb_key, ArgInput::Named(args), mode, None)
+    }
+
+    fn exec_with(
+        &self,
+        pack_id: &str,
+        verb_key: &str,
+        input: ArgInput<'_>,
+        mode: OutputMode,
+        sink: Option<&mut dyn Write>,
+    ) -> Result<ExecResult> {
         let view = self.pack_view(pack_id)?;
         let state = self.store().read_state()?;
         let avail = self.pack_availability(&view, &state);
@@ -114,7 +137,11 @@ impl Engine {
             }
             return Err(err);
         }
-        let args = exec::bind_args(command, words).map_err(locate)?;
+        let args = match input {
+            ArgInput::Words(words) => exec::bind_args(command, words),
+            ArgInput::Named(pairs) => exec::bind_named(command, pairs),
+        }
+        .map_err(locate)?;
         let dir = view.dir().unwrap_or_default();
         let material = self.material(manifest).map_err(locate)?;
         let run = Run {
@@ -209,6 +236,13 @@ impl Engine {
             BindingKind::Public | BindingKind::Local => Ok(Vec::new()),
         }
     }
+}
+
+/// How a front-end gives an exec's args: `k=v` words (the command line),
+/// or names paired with their values' text (the TUI's form).
+enum ArgInput<'a> {
+    Words(&'a [String]),
+    Named(&'a [(String, String)]),
 }
 
 /// A command whose preconditions were checked, ready to run.
