@@ -23,13 +23,9 @@ pub struct Ctx {
     pub global: GlobalArgs,
 }
 
-/// A success document: `{"ok": true, ...fields}`.
-#[derive(Serialize)]
-pub struct Success<T: Serialize> {
-    pub ok: bool,
-    #[serde(flatten)]
-    pub body: T,
-}
+/// A success document: `{"ok": true, ...fields}` (the engine's, which the
+/// builtin operations write too).
+pub use crate::engine::ops::docs::Success;
 
 impl Ctx {
     pub fn new(global: GlobalArgs) -> Self {

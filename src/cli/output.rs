@@ -6,6 +6,7 @@
 
 use crate::cli::fix::{FixFlags, command_line, hint, with_hint};
 use crate::engine::error::{Error, Fix};
+use crate::engine::ops::docs::Failure;
 use anstyle::{AnsiColor, Style};
 use serde::Serialize;
 use std::io::Write;
@@ -55,7 +56,7 @@ impl Output {
         crate::cli::signals::hold_if_ending();
         if self.json {
             let error = with_hint(error, &self.flags);
-            self.json(&serde_json::json!({"ok": false, "error": error}));
+            self.json(&Failure::new(&error));
             return;
         }
         let mut stderr = anstream::stderr().lock();

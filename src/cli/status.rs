@@ -4,6 +4,7 @@
 use crate::cli::context::Ctx;
 use crate::cli::output::{ERROR, GOOD, HINT, STRONG, WARNING, terminal_safe};
 use crate::engine::error::{Error, ErrorCode};
+use crate::engine::ops::docs::Packs;
 use crate::engine::ops::list::{self, ListRow};
 use crate::engine::policy::availability::{PackAvailability, Status};
 use crate::engine::policy::why::{self, WhyReason};
@@ -29,13 +30,6 @@ pub struct WhyArgs {
     pub pack: String,
     #[arg(value_name = "VERB")]
     pub verb: Option<String>,
-}
-
-#[derive(Serialize)]
-struct Packs<T: Serialize> {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    principal: Option<String>,
-    packs: Vec<T>,
 }
 
 pub fn list(_args: &ListArgs, ctx: &Ctx) -> i32 {

@@ -5,7 +5,7 @@ use crate::cli::context::Ctx;
 use crate::cli::output::terminal_safe;
 use crate::engine::error::Error;
 use crate::engine::ops::Toggle;
-use serde::Serialize;
+use crate::engine::ops::docs::Toggled;
 
 /// Activate installed packs: their commands become loadable and their Skills are copied to the store
 #[derive(Debug, clap::Args)]
@@ -19,14 +19,6 @@ pub struct ActivateArgs {
 pub struct DeactivateArgs {
     #[arg(required = true, value_name = "PACK_ID")]
     pub packs: Vec<String>,
-}
-
-#[derive(Serialize)]
-struct Report<'a> {
-    ok: bool,
-    results: &'a [Toggle],
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<&'a Error>,
 }
 
 pub fn activate(args: &ActivateArgs, ctx: &Ctx) -> i32 {
@@ -48,7 +40,7 @@ fn report(ctx: &Ctx, done: &[Toggle], err: Option<Error>, changed: &str, same: &
         let shown = err
             .as_ref()
             .map(|e| crate::cli::fix::with_hint(e, &ctx.out.flags));
-        ctx.out.json(&Report {
+        ctx.out.json(&Toggled {
             ok: err.is_none(),
             results: done,
             error: shown.as_ref(),

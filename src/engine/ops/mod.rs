@@ -7,6 +7,7 @@ mod activate;
 pub mod bootstrap;
 mod builtin;
 mod connect;
+pub mod docs;
 pub mod doctor;
 mod exec;
 mod install;
@@ -14,6 +15,7 @@ pub mod list;
 mod uninstall;
 
 pub use activate::Toggle;
+pub use builtin::BuiltinOp;
 pub use connect::{ConnectOutcome, ProbeRun, SecretInput};
 pub use exec::{ExecResult, redact};
 pub use install::{InstallAction, InstallOutcome};
