@@ -5,3 +5,6 @@ pub mod availability;
 pub mod grants;
 pub mod refusal;
 pub mod why;
+
+#[cfg(test)]
+mod tests;
