@@ -100,31 +100,13 @@ pub fn pack_availability(
     let public = manifest.is_none_or(|m| m.binding.kind == BindingKind::Public);
     let activated = installed && state.is_activated(id);
     let connected = public || (activated && state.is_connected(id));
-    let problems: Vec<String> = match &pack.installed {
-        Some(report) if !report.ok => {
-            let mut list: Vec<String> = report
-                .diagnostics
-                .iter()
-                .filter(|d| d.is_error())
-                .map(|d| format!("{}: {}: {}", d.file, d.rule, d.message))
-                .collect();
-            if list.is_empty() {
-                list.push(format!(
-                    "the installed manifest names `{}`, not `{id}`",
-                    report.pack_id.as_deref().unwrap_or("nothing")
-                ));
-            }
-            list
-        }
-        _ => Vec::new(),
-    };
+    let problems = problems(pack);
     let dir = pack.dir();
     let commands: Vec<CommandAvailability> = match (manifest, problems.is_empty()) {
         (Some(m), true) => m
             .commands
             .iter()
             .map(|cmd| {
-                let capability = grants::Capability::from(cmd.effect);
                 let mut reasons = Vec::new();
                 if !activated {
                     reasons.push(Refusal::NotActivated);
@@ -132,12 +114,11 @@ pub fn pack_availability(
                 if !connected {
                     reasons.push(Refusal::NotConnected);
                 }
+                let capability = grants::Capability::from(cmd.effect);
                 if !grants::holds(state.grants.as_ref(), principal, capability, id) {
                     reasons.push(Refusal::GrantMissing(capability));
                 }
-                if let Some(reason) = dir.as_deref().and_then(|d| runnable(&cmd.adapter, d)) {
-                    reasons.push(reason);
-                }
+                reasons.extend(dir.as_deref().and_then(|d| runnable(&cmd.adapter, d)));
                 if m.sense_only {
                     reasons.push(Refusal::SenseOnly);
                 }
@@ -178,5 +159,30 @@ pub fn pack_availability(
         },
         commands,
         problems,
+    }
+}
+
+/// Why an installed copy is `unavailable` (§11.2): its lint errors, or the
+/// id it names instead of its own; empty when it is fine (or not
+/// installed).
+fn problems(pack: &PackView) -> Vec<String> {
+    let id = pack.pack_id.as_str();
+    match &pack.installed {
+        Some(report) if !report.ok => {
+            let mut list: Vec<String> = report
+                .diagnostics
+                .iter()
+                .filter(|d| d.is_error())
+                .map(|d| format!("{}: {}: {}", d.file, d.rule, d.message))
+                .collect();
+            if list.is_empty() {
+                list.push(format!(
+                    "the installed manifest names `{}`, not `{id}`",
+                    report.pack_id.as_deref().unwrap_or("nothing")
+                ));
+            }
+            list
+        }
+        _ => Vec::new(),
     }
 }

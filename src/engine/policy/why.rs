@@ -102,14 +102,9 @@ pub fn explain(
         unmet: Vec::new(),
     };
     if avail.status == Status::Unavailable {
-        let first = avail
-            .problems
-            .first()
-            .map(String::as_str)
-            .unwrap_or("it fails lint");
         out.push(
             WhyReason::Unavailable,
-            format!("the installed copy of {id} is broken: {first}"),
+            broken(avail),
             pack_dir.map(|d| Fix::Lint {
                 path: d.to_string(),
             }),
@@ -145,18 +140,7 @@ pub fn explain(
     }
     let Some(command) = command else {
         if out.unmet.is_empty() {
-            let sense_only = manifest.is_some_and(|m| m.sense_only);
-            if sense_only {
-                out.push(
-                    WhyReason::Refused(Refusal::SenseOnly),
-                    format!(
-                        "{id} is sense_only: its Skill is for reading, it has no commands to run"
-                    ),
-                    None,
-                );
-            } else {
-                out.explanation = format!("{id} has no commands");
-            }
+            no_commands(&mut out, manifest.is_some_and(|m| m.sense_only));
         }
         return out;
     };
@@ -175,6 +159,30 @@ pub fn explain(
         };
     }
     out
+}
+
+/// Why an `unavailable` pack is so, in words: its first problem.
+fn broken(avail: &PackAvailability) -> String {
+    let first = avail
+        .problems
+        .first()
+        .map(String::as_str)
+        .unwrap_or("it fails lint");
+    format!("the installed copy of {} is broken: {first}", avail.pack_id)
+}
+
+/// What `why` says of an installed pack without commands.
+fn no_commands(out: &mut Explanation, sense_only: bool) {
+    let id = out.pack_id.clone();
+    if sense_only {
+        out.push(
+            WhyReason::Refused(Refusal::SenseOnly),
+            format!("{id} is sense_only: its Skill is for reading, it has no commands to run"),
+            None,
+        );
+    } else {
+        out.explanation = format!("{id} has no commands");
+    }
 }
 
 /// One unmet condition in plain words, and the fix when there is one: what
