@@ -582,104 +582,16 @@ impl Checker<'_, '_> {
             output: OutputKind::Text,
         };
         let label = format!("commands[{index}]");
-        match node.get("key") {
-            None => {
-                self.report(Rule::CommandKey, node.pos, format!("{label} has no `key`"));
-            }
-            Some(key) => match key.as_str() {
-                Some(s) if grammar::is_verb_key(s) => cmd.key = s.to_string(),
-                _ => {
-                    let shown = printable(&key.scalar_text());
-                    self.report(
-                        Rule::CommandKey,
-                        key.pos,
-                        format!("`{shown}` is not a valid verb_key: lowercase words of a-z, 0-9, `_`, `-`, joined by `.`, at most 64 characters"),
-                    )
-                    .with_hint("e.g. key: issues.list");
-                    cmd.key = key.scalar_text();
-                }
-            },
-        }
+        cmd.key = self.command_key(node, &label);
         let name = if cmd.key.is_empty() {
             label
         } else {
             format!("command `{}`", cmd.key)
         };
-        match node.get("summary") {
-            None => {
-                self.report(
-                    Rule::CommandSummary,
-                    node.pos,
-                    format!("{name} has no `summary`"),
-                );
-            }
-            Some(s) => match s.as_str() {
-                Some(text) if (1..=200).contains(&chars(text)) => cmd.summary = text.to_string(),
-                Some(text) => {
-                    cmd.summary = text.to_string();
-                    self.report(
-                        Rule::CommandSummary,
-                        s.pos,
-                        format!(
-                            "the summary of {name} must be 1 to 200 characters, found {}",
-                            chars(text)
-                        ),
-                    );
-                }
-                None => self.wrong_type("summary", s, "a string"),
-            },
-        }
-        match node.get("effect") {
-            None => {
-                self.report(
-                    Rule::CommandEffect,
-                    node.pos,
-                    format!("{name} has no `effect`"),
-                )
-                .with_hint("effect: read, or effect: write");
-            }
-            Some(e) => match e.as_str().and_then(Effect::parse) {
-                Some(effect) => cmd.effect = effect,
-                None => {
-                    self.report(
-                        Rule::CommandEffect,
-                        e.pos,
-                        format!(
-                            "`effect` must be `read` or `write`, found `{}`",
-                            e.scalar_text()
-                        ),
-                    );
-                    // A command of unknown effect needs the stricter grant.
-                    cmd.effect = Effect::Write;
-                }
-            },
-        }
-        if let Some(t) = node.get("timeout_ms") {
-            match t.value {
-                Value::Int(ms) if (1..=MAX_TIMEOUT_MS as i64).contains(&ms) => {
-                    cmd.timeout_ms = ms as u64
-                }
-                Value::Int(ms) => {
-                    self.report(
-                        Rule::CommandTimeout,
-                        t.pos,
-                        format!("`timeout_ms` must be 1 to 600,000, found {ms}"),
-                    );
-                }
-                // An integer past i64 (e.g. 10^29) reads as a whole float:
-                // it is out of range, not of the wrong type.
-                Value::Float(f) if f.is_finite() && f.fract() == 0.0 && f.abs() >= 9.2e18 => {
-                    self.report(
-                        Rule::CommandTimeout,
-                        t.pos,
-                        format!(
-                            "`timeout_ms` must be 1 to 600,000, found {}",
-                            t.scalar_text()
-                        ),
-                    );
-                }
-                _ => self.wrong_type("timeout_ms", t, "an integer"),
-            }
+        cmd.summary = self.command_summary(node, &name);
+        cmd.effect = self.command_effect(node, &name);
+        if let Some(ms) = node.get("timeout_ms").and_then(|t| self.command_timeout(t)) {
+            cmd.timeout_ms = ms;
         }
         if let Some(o) = node.get("output") {
             match o.as_str() {
@@ -703,6 +615,117 @@ impl Checker<'_, '_> {
             Some(a) => cmd.adapter = self.adapter(a, &cmd.args, binding),
         }
         cmd
+    }
+
+    /// A command's `key` (§4): a verb_key, else reported (and kept as text).
+    fn command_key(&mut self, node: &Node, label: &str) -> String {
+        let Some(key) = node.get("key") else {
+            self.report(Rule::CommandKey, node.pos, format!("{label} has no `key`"));
+            return String::new();
+        };
+        match key.as_str() {
+            Some(s) if grammar::is_verb_key(s) => s.to_string(),
+            _ => {
+                let shown = printable(&key.scalar_text());
+                self.report(
+                    Rule::CommandKey,
+                    key.pos,
+                    format!("`{shown}` is not a valid verb_key: lowercase words of a-z, 0-9, `_`, `-`, joined by `.`, at most 64 characters"),
+                )
+                .with_hint("e.g. key: issues.list");
+                key.scalar_text()
+            }
+        }
+    }
+
+    /// A command's `summary` (§4): 1 to 200 characters.
+    fn command_summary(&mut self, node: &Node, name: &str) -> String {
+        let mut summary = String::new();
+        match node.get("summary") {
+            None => {
+                self.report(
+                    Rule::CommandSummary,
+                    node.pos,
+                    format!("{name} has no `summary`"),
+                );
+            }
+            Some(s) => match s.as_str() {
+                Some(text) if (1..=200).contains(&chars(text)) => summary = text.to_string(),
+                Some(text) => {
+                    summary = text.to_string();
+                    self.report(
+                        Rule::CommandSummary,
+                        s.pos,
+                        format!(
+                            "the summary of {name} must be 1 to 200 characters, found {}",
+                            chars(text)
+                        ),
+                    );
+                }
+                None => self.wrong_type("summary", s, "a string"),
+            },
+        }
+        summary
+    }
+
+    /// A command's `effect` (§4): `read` or `write`; an unknown one counts
+    /// as `write`, which needs the stricter grant (a missing one, reported,
+    /// as `read`).
+    fn command_effect(&mut self, node: &Node, name: &str) -> Effect {
+        match node.get("effect") {
+            None => {
+                self.report(
+                    Rule::CommandEffect,
+                    node.pos,
+                    format!("{name} has no `effect`"),
+                )
+                .with_hint("effect: read, or effect: write");
+                Effect::Read
+            }
+            Some(e) => match e.as_str().and_then(Effect::parse) {
+                Some(effect) => effect,
+                None => {
+                    self.report(
+                        Rule::CommandEffect,
+                        e.pos,
+                        format!(
+                            "`effect` must be `read` or `write`, found `{}`",
+                            e.scalar_text()
+                        ),
+                    );
+                    // A command of unknown effect needs the stricter grant.
+                    Effect::Write
+                }
+            },
+        }
+    }
+
+    /// A command's `timeout_ms` (§4): 1 to 600,000; `None` when reported.
+    fn command_timeout(&mut self, t: &Node) -> Option<u64> {
+        match t.value {
+            Value::Int(ms) if (1..=MAX_TIMEOUT_MS as i64).contains(&ms) => return Some(ms as u64),
+            Value::Int(ms) => {
+                self.report(
+                    Rule::CommandTimeout,
+                    t.pos,
+                    format!("`timeout_ms` must be 1 to 600,000, found {ms}"),
+                );
+            }
+            // An integer past i64 (e.g. 10^29) reads as a whole float:
+            // it is out of range, not of the wrong type.
+            Value::Float(f) if f.is_finite() && f.fract() == 0.0 && f.abs() >= 9.2e18 => {
+                self.report(
+                    Rule::CommandTimeout,
+                    t.pos,
+                    format!(
+                        "`timeout_ms` must be 1 to 600,000, found {}",
+                        t.scalar_text()
+                    ),
+                );
+            }
+            _ => self.wrong_type("timeout_ms", t, "an integer"),
+        }
+        None
     }
 
     fn args(&mut self, node: &Node, cmd: &str) -> Vec<Arg> {
