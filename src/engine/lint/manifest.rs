@@ -745,36 +745,10 @@ impl Checker<'_, '_> {
                 );
                 continue;
             }
-            let mut arg = Arg::default();
-            match item.get("name") {
-                None => {
-                    self.report(
-                        Rule::CommandArg,
-                        item.pos,
-                        format!("an arg of {cmd} has no `name`"),
-                    );
-                }
-                Some(n) => match n.as_str() {
-                    Some(s) if grammar::is_arg_name(s) => {
-                        if args.iter().any(|a| a.name == s) {
-                            self.report(
-                                Rule::CommandArg,
-                                n.pos,
-                                format!("{cmd} declares the arg `{s}` twice"),
-                            );
-                        }
-                        arg.name = s.to_string();
-                    }
-                    _ => {
-                        let shown = printable(&n.scalar_text());
-                        self.report(
-                            Rule::CommandArg,
-                            n.pos,
-                            format!("`{shown}` is not a valid arg name (a-z, then a-z, 0-9, _)"),
-                        );
-                    }
-                },
-            }
+            let mut arg = Arg {
+                name: self.arg_name(item, cmd, &args),
+                ..Arg::default()
+            };
             if let Some(t) = item.get("type") {
                 match t.as_str().and_then(ArgType::parse) {
                     Some(kind) => arg.kind = kind,
@@ -794,68 +768,115 @@ impl Checker<'_, '_> {
             if let Some(d) = item.get("description") {
                 arg.description = self.string(d, "description").map(str::to_string);
             }
-            match item.get("values") {
-                Some(v) if arg.kind != ArgType::Enum => {
-                    self.report(
-                        Rule::CommandArg,
-                        v.pos,
-                        format!(
-                            "`values` is only for `enum` args; `{}` is {}",
-                            arg.name,
-                            arg.kind.as_str()
-                        ),
-                    );
-                }
-                Some(v) => {
-                    let items = v.as_seq().unwrap_or_default();
-                    if items.is_empty() || items.iter().any(|i| i.as_str().is_none()) {
-                        self.report(
-                            Rule::CommandArg,
-                            v.pos,
-                            format!(
-                                "the enum arg `{}` needs `values`: a non-empty list of strings",
-                                arg.name
-                            ),
-                        );
-                    }
-                    arg.values = items
-                        .iter()
-                        .filter_map(|i| i.as_str().map(str::to_string))
-                        .collect();
-                }
-                None if arg.kind == ArgType::Enum => {
-                    self.report(
-                        Rule::CommandArg,
-                        item.pos,
-                        format!("the enum arg `{}` has no `values`", arg.name),
-                    )
-                    .with_hint("e.g. values: [asc, desc]");
-                }
-                None => {}
-            }
+            arg.values = self.arg_values(item, &arg);
             if let Some(d) = item.get("default") {
-                if !default_fits(&d.value, arg.kind, &arg.values) {
-                    let expected = match arg.kind {
-                        ArgType::Enum => format!("one of {}", arg.values.join(", ")),
-                        ArgType::Integer => "an integer".to_string(),
-                        kind => format!("a {}", kind.as_str()),
-                    };
-                    self.report(
-                        Rule::CommandArgDefault,
-                        d.pos,
-                        format!(
-                            "the default `{}` of `{}` is not {expected}",
-                            d.scalar_text(),
-                            arg.name
-                        ),
-                    );
-                } else {
-                    arg.default = Some(d.to_json());
-                }
+                arg.default = self.arg_default(d, &arg);
             }
             args.push(arg);
         }
         args
+    }
+
+    /// An arg's `name` (§4): the grammar, and once per command.
+    fn arg_name(&mut self, item: &Node, cmd: &str, earlier: &[Arg]) -> String {
+        match item.get("name") {
+            None => {
+                self.report(
+                    Rule::CommandArg,
+                    item.pos,
+                    format!("an arg of {cmd} has no `name`"),
+                );
+            }
+            Some(n) => match n.as_str() {
+                Some(s) if grammar::is_arg_name(s) => {
+                    if earlier.iter().any(|a| a.name == s) {
+                        self.report(
+                            Rule::CommandArg,
+                            n.pos,
+                            format!("{cmd} declares the arg `{s}` twice"),
+                        );
+                    }
+                    return s.to_string();
+                }
+                _ => {
+                    let shown = printable(&n.scalar_text());
+                    self.report(
+                        Rule::CommandArg,
+                        n.pos,
+                        format!("`{shown}` is not a valid arg name (a-z, then a-z, 0-9, _)"),
+                    );
+                }
+            },
+        }
+        String::new()
+    }
+
+    /// An arg's `values` (§4): a non-empty list of strings, for `enum` args
+    /// only.
+    fn arg_values(&mut self, item: &Node, arg: &Arg) -> Vec<String> {
+        match item.get("values") {
+            Some(v) if arg.kind != ArgType::Enum => {
+                self.report(
+                    Rule::CommandArg,
+                    v.pos,
+                    format!(
+                        "`values` is only for `enum` args; `{}` is {}",
+                        arg.name,
+                        arg.kind.as_str()
+                    ),
+                );
+            }
+            Some(v) => {
+                let items = v.as_seq().unwrap_or_default();
+                if items.is_empty() || items.iter().any(|i| i.as_str().is_none()) {
+                    self.report(
+                        Rule::CommandArg,
+                        v.pos,
+                        format!(
+                            "the enum arg `{}` needs `values`: a non-empty list of strings",
+                            arg.name
+                        ),
+                    );
+                }
+                return items
+                    .iter()
+                    .filter_map(|i| i.as_str().map(str::to_string))
+                    .collect();
+            }
+            None if arg.kind == ArgType::Enum => {
+                self.report(
+                    Rule::CommandArg,
+                    item.pos,
+                    format!("the enum arg `{}` has no `values`", arg.name),
+                )
+                .with_hint("e.g. values: [asc, desc]");
+            }
+            None => {}
+        }
+        Vec::new()
+    }
+
+    /// An arg's `default` (§4): it fits the arg's type and values.
+    fn arg_default(&mut self, d: &Node, arg: &Arg) -> Option<serde_json::Value> {
+        if !default_fits(&d.value, arg.kind, &arg.values) {
+            let expected = match arg.kind {
+                ArgType::Enum => format!("one of {}", arg.values.join(", ")),
+                ArgType::Integer => "an integer".to_string(),
+                kind => format!("a {}", kind.as_str()),
+            };
+            self.report(
+                Rule::CommandArgDefault,
+                d.pos,
+                format!(
+                    "the default `{}` of `{}` is not {expected}",
+                    d.scalar_text(),
+                    arg.name
+                ),
+            );
+        } else {
+            return Some(d.to_json());
+        }
+        None
     }
 
     fn adapter(&mut self, node: &Node, args: &[Arg], binding: &Binding) -> Adapter {
