@@ -5,7 +5,7 @@ use crate::cli::context::Ctx;
 use crate::cli::output::terminal_safe;
 use crate::engine::error::Error;
 use crate::engine::ops::Toggle;
-use serde::Serialize;
+use crate::engine::ops::docs::Toggled;
 
 /// Activate installed packs: their commands become loadable and their Skills are copied to the store
 #[derive(Debug, clap::Args)]
@@ -18,14 +18,6 @@ pub struct ActivateArgs {
     pub json: crate::cli::JsonArg,
     #[command(flatten)]
     pub catalog: crate::cli::CatalogArg,
-}
-
-#[derive(Serialize)]
-struct Report<'a> {
-    ok: bool,
-    results: &'a [Toggle],
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<&'a Error>,
 }
 
 pub fn activate(args: &ActivateArgs, ctx: &Ctx) -> i32 {
@@ -45,10 +37,13 @@ pub(crate) fn report(
     same: &str,
 ) -> i32 {
     if ctx.out.json {
-        ctx.out.json(&Report {
+        let shown = err
+            .as_ref()
+            .map(|e| crate::cli::fix::with_hint(e, &ctx.out.flags));
+        ctx.out.json(&Toggled {
             ok: err.is_none(),
             results: done,
-            error: err.as_ref(),
+            error: shown.as_ref(),
         });
     } else {
         for t in done {

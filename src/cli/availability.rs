@@ -2,8 +2,9 @@
 //! whether each command is executable (HCP.md §11.2, §11.3).
 
 use crate::cli::context::Ctx;
-use crate::cli::list::{Packs, status_style};
+use crate::cli::list::status_style;
 use crate::cli::output::{ERROR, GOOD, STRONG, WARNING, terminal_safe};
+use crate::engine::ops::docs::Packs;
 use crate::engine::policy::availability::PackAvailability;
 use std::io::Write;
 

@@ -6,7 +6,7 @@ use crate::cli::context::Ctx;
 use crate::cli::output::terminal_safe;
 use crate::engine::error::{Error, ErrorCode, Result};
 use crate::engine::ops::ConnectOutcome;
-use crate::engine::pack::manifest::SecretSpec;
+use crate::engine::pack::manifest::{BindingKind, SecretSpec};
 use std::io::{IsTerminal, Read};
 
 /// Most bytes read as a secret from stdin.
@@ -79,7 +79,7 @@ fn read_secret(pack_id: &str, spec: &SecretSpec, from_stdin: bool) -> Result<Str
 
 fn print(o: &ConnectOutcome) {
     let pack_id = terminal_safe(&o.pack_id);
-    if o.binding == "public" {
+    if o.binding == BindingKind::Public {
         println!("{pack_id}: public binding, nothing to connect");
         return;
     }
@@ -88,8 +88,8 @@ fn print(o: &ConnectOutcome) {
         println!("probe {verb} passed ({} ms)", probe.duration_ms);
     }
     if o.changed {
-        println!("connected {pack_id} ({} binding)", o.binding);
+        println!("connected {pack_id} ({} binding)", o.binding.as_str());
     } else {
-        println!("{pack_id} is connected ({} binding)", o.binding);
+        println!("{pack_id} is connected ({} binding)", o.binding.as_str());
     }
 }

@@ -2,9 +2,10 @@
 //! location and the catalogs, turned into an [`Engine`].
 
 use crate::cli::GlobalArgs;
+use crate::cli::fix::FixFlags;
 use crate::cli::output::Output;
 use crate::engine::error::{Error, ErrorCode, Result};
-use crate::engine::ops::{Engine, EngineOptions};
+use crate::engine::ops::{Engine, EngineOptions, FixLine};
 use crate::engine::policy::grants::DEFAULT_PRINCIPAL;
 use crate::engine::store::{self, LockObserver, LockWait};
 use serde::Serialize;
@@ -22,20 +23,22 @@ pub struct Ctx {
     pub global: GlobalArgs,
 }
 
-/// A success document: `{"ok": true, ...fields}`.
-#[derive(Serialize)]
-pub struct Success<T: Serialize> {
-    pub ok: bool,
-    #[serde(flatten)]
-    pub body: T,
-}
+/// A success document: `{"ok": true, ...fields}` (the engine's, which the
+/// builtin operations write too).
+pub use crate::engine::ops::docs::Success;
 
 impl Ctx {
     pub fn new(global: GlobalArgs) -> Self {
-        Ctx {
-            out: Output::new(global.json),
-            global,
-        }
+        let mut out = Output::new(global.json);
+        out.flags = FixFlags {
+            principal: global.principal.clone(),
+            catalogs: global
+                .catalogs
+                .iter()
+                .map(|d| d.display().to_string())
+                .collect(),
+        };
+        Ctx { out, global }
     }
 
     /// `--principal`, else `$HCP_PRINCIPAL`, else `user` (§9.1).
@@ -75,7 +78,13 @@ impl Ctx {
             Error::new(ErrorCode::Io, "cannot find a home folder for the store")
                 .hint("set HCP_HOME to the folder hcpx should use")
         })?;
-        Engine::open_with(&home, &self.global.catalogs, &self.principal(), options)
+        let mut engine =
+            Engine::open_with(&home, &self.global.catalogs, &self.principal(), options)?;
+        let flags = self.out.flags.clone();
+        engine.set_fix_line(FixLine(Arc::new(move |fix| {
+            crate::cli::fix::command_line(fix, &flags)
+        })));
+        Ok(engine)
     }
 
     /// How long to wait for the store lock: `$HCPX_LOCK_TIMEOUT_MS`, else

@@ -4,8 +4,7 @@
 
 use crate::cli::context::Ctx;
 use crate::cli::output::{ERROR, GOOD, HINT, terminal_safe};
-use crate::engine::ops::doctor;
-use serde::Serialize;
+use crate::engine::ops::{docs, doctor};
 use std::io::Write;
 
 /// Check the store, its permissions and lock, the catalogs, and the programs installed packs need
@@ -20,15 +19,6 @@ pub struct DoctorArgs {
     pub json: crate::cli::JsonArg,
     #[command(flatten)]
     pub catalog: crate::cli::CatalogArg,
-}
-
-#[derive(Serialize)]
-struct Doc<'a> {
-    ok: bool,
-    #[serde(flatten)]
-    report: &'a doctor::DoctorReport,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    fixed: Option<&'a [doctor::Fixed]>,
 }
 
 pub fn run(args: &DoctorArgs, ctx: &Ctx) -> i32 {
@@ -50,7 +40,7 @@ pub fn run(args: &DoctorArgs, ctx: &Ctx) -> i32 {
         };
         let ok = report.ok();
         if ctx.out.json {
-            ctx.out.json(&Doc {
+            ctx.out.json(&docs::Doctor {
                 ok,
                 report: &report,
                 fixed: fixed.as_deref(),

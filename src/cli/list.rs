@@ -2,9 +2,9 @@
 
 use crate::cli::context::Ctx;
 use crate::cli::output::{ERROR, GOOD, HINT, STRONG, terminal_safe};
+use crate::engine::ops::docs::Packs;
 use crate::engine::ops::list::{self, ListRow};
 use crate::engine::policy::availability::Status;
-use serde::Serialize;
 use std::io::Write;
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
@@ -18,14 +18,6 @@ pub struct ListArgs {
     pub principal: crate::cli::PrincipalArg,
     #[command(flatten)]
     pub catalog: crate::cli::CatalogArg,
-}
-
-/// The `{principal?, packs}` document of `list` and `availability`.
-#[derive(Serialize)]
-pub(crate) struct Packs<T: Serialize> {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) principal: Option<String>,
-    pub(crate) packs: Vec<T>,
 }
 
 pub fn list(_args: &ListArgs, ctx: &Ctx) -> i32 {

@@ -11,6 +11,7 @@ pub mod context;
 pub mod deactivate;
 pub mod doctor;
 pub mod exec;
+pub mod fix;
 pub mod grant;
 pub mod harness;
 pub mod help;
@@ -193,7 +194,7 @@ pub fn main() -> ExitCode {
     };
     let ctx = context::Ctx::new(global);
     warn_missing_catalogs(&ctx.global.catalogs);
-    let out = ctx.out;
+    let out = ctx.out.clone();
     let code = match cli.command {
         Some(Command::Exec(args)) if help_at.is_some() => {
             show::exec_help(&args.pack, &args.verb, &ctx)

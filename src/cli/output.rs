@@ -4,7 +4,9 @@
 //! through [`terminal_safe`] (HCP.md §14.5) before it is printed as text;
 //! JSON is data and keeps it, escaped by serde.
 
-use crate::engine::error::Error;
+use crate::cli::fix::{FixFlags, command_line, hint, with_hint};
+use crate::engine::error::{Error, Fix};
+use crate::engine::ops::docs::Failure;
 use anstyle::{AnsiColor, Style};
 use serde::Serialize;
 use std::io::Write;
@@ -18,14 +20,24 @@ pub const STRONG: Style = Style::new().bold();
 pub const GOOD: Style = AnsiColor::Green.on_default().bold();
 
 /// The output mode of one invocation.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Output {
     pub json: bool,
+    /// The flags a fix's command line repeats.
+    pub flags: FixFlags,
 }
 
 impl Output {
     pub fn new(json: bool) -> Self {
-        Output { json }
+        Output {
+            json,
+            flags: FixFlags::default(),
+        }
+    }
+
+    /// `fix` as the command line to paste.
+    pub fn fix_line(&self, fix: &Fix) -> String {
+        command_line(fix, &self.flags)
     }
 
     /// Prints one JSON document and a newline on stdout.
@@ -43,7 +55,8 @@ impl Output {
     pub fn error(&self, error: &Error) {
         crate::cli::signals::hold_if_ending();
         if self.json {
-            self.json(&serde_json::json!({"ok": false, "error": error}));
+            let error = with_hint(error, &self.flags);
+            self.json(&Failure::new(&error));
             return;
         }
         let mut stderr = anstream::stderr().lock();
@@ -52,7 +65,7 @@ impl Output {
             "{ERROR}error{ERROR:#}: {}",
             terminal_safe(&error.message)
         );
-        if let Some(hint) = &error.context.hint {
+        if let Some(hint) = &hint(error, &self.flags) {
             let _ = writeln!(stderr, "  {HINT}hint{HINT:#}: {}", terminal_safe(hint));
         }
     }

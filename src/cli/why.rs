@@ -4,7 +4,8 @@
 use crate::cli::context::Ctx;
 use crate::cli::output::{GOOD, HINT, WARNING, terminal_safe};
 use crate::engine::error::{Error, ErrorCode};
-use crate::engine::policy::why;
+use crate::engine::policy::why::{self, WhyReason};
+use serde::Serialize;
 use std::io::Write;
 
 /// Explain why a pack or command is not executable, and the command that fixes it
@@ -44,7 +45,7 @@ pub fn why(args: &WhyArgs, ctx: &Ctx) -> i32 {
             engine.principal(),
             dir.as_deref(),
         );
-        if answer.reason.as_deref() == Some("not_found") {
+        if answer.reason() == Some(&WhyReason::NotFound) {
             let mut err =
                 Error::new(ErrorCode::NotFound, answer.explanation.clone()).pack(&args.pack);
             if let Some(verb) = &args.verb {
@@ -52,13 +53,52 @@ pub fn why(args: &WhyArgs, ctx: &Ctx) -> i32 {
             }
             return ctx.fail(&err);
         }
-        ctx.success(answer, |a| {
+        let fixes: Vec<Option<String>> = answer
+            .unmet
+            .iter()
+            .map(|u| u.fix.as_ref().map(|f| ctx.out.fix_line(f)))
+            .collect();
+        let doc = WhyDoc {
+            pack_id: &answer.pack_id,
+            verb_key: answer.verb_key.as_deref(),
+            executable: answer.executable,
+            reason: answer.reason(),
+            explanation: &answer.explanation,
+            fix: fixes.first().cloned().flatten(),
+            reasons: answer.unmet.iter().map(|u| &u.reason).collect(),
+            fixes: fixes.clone(),
+        };
+        ctx.success(doc, |_| {
             let mut w = anstream::stdout().lock();
-            let style = if a.executable { GOOD } else { WARNING };
-            let _ = writeln!(w, "{style}{}{style:#}", terminal_safe(&a.explanation));
-            if let Some(fix) = &a.fix {
-                let _ = writeln!(w, "  {HINT}fix{HINT:#}: {}", terminal_safe(fix));
+            if answer.unmet.is_empty() {
+                let style = if answer.executable { GOOD } else { WARNING };
+                let _ = writeln!(w, "{style}{}{style:#}", terminal_safe(&answer.explanation));
+            }
+            for (unmet, fix) in answer.unmet.iter().zip(&fixes) {
+                let _ = writeln!(
+                    w,
+                    "{WARNING}{}{WARNING:#}",
+                    terminal_safe(&unmet.explanation)
+                );
+                if let Some(fix) = fix {
+                    let _ = writeln!(w, "  {HINT}fix{HINT:#}: {}", terminal_safe(fix));
+                }
             }
         })
     })
+}
+
+/// `why --json`: the first unmet condition (`reason`, `explanation`, `fix`,
+/// as before) and every one (`reasons`, and `fixes` beside them: the
+/// command line for each, `null` where hcpx has none).
+#[derive(Serialize)]
+struct WhyDoc<'a> {
+    pack_id: &'a str,
+    verb_key: Option<&'a str>,
+    executable: bool,
+    reason: Option<&'a WhyReason>,
+    explanation: &'a str,
+    fix: Option<String>,
+    reasons: Vec<&'a WhyReason>,
+    fixes: Vec<Option<String>>,
 }

@@ -73,6 +73,46 @@ impl ErrorCode {
     }
 }
 
+/// A step that fixes a refusal or an error (§10.1 `hint`, `why`'s `fix`),
+/// as data. The engine never formats a command line: the CLI renders a fix
+/// as one (with the user's `--catalog` and `--principal`), the TUI as the
+/// key that does it and that line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Fix {
+    /// Install `pack`: a catalog pack's id, or a folder; `force` replaces
+    /// the installed copy.
+    Install {
+        pack: String,
+        force: bool,
+    },
+    Activate {
+        pack: String,
+    },
+    Deactivate {
+        pack: String,
+    },
+    /// Connect `pack`; `secret` when its Binding takes a secret (read from
+    /// stdin).
+    Connect {
+        pack: String,
+        secret: bool,
+    },
+    /// Grant `grant` (`CAPABILITY[:PACK]`) to `principal`; run by a
+    /// principal holding `*` once grants are enforced (§9.4).
+    Grant {
+        principal: String,
+        grant: String,
+    },
+    /// Set these environment variables (non-empty), then try again.
+    SetEnv {
+        names: Vec<String>,
+    },
+    /// Lint the pack at `path` to see every finding.
+    Lint {
+        path: String,
+    },
+}
+
 /// An engine error: a code, a message in plain words, and the fields that
 /// locate the problem (§10.1). Never holds secret material.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, thiserror::Error)]
@@ -99,9 +139,13 @@ pub struct ErrorContext {
     pub missing: Option<Vec<String>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
-    /// What to run or change to fix it, in words or as an `hcpx` command.
+    /// What to change to fix it, in words (a command is a [`Fix`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hint: Option<String>,
+    /// The command that fixes it, as data: a front-end renders it (and
+    /// shows it as the `hint`).
+    #[serde(skip)]
+    pub fix: Option<Fix>,
     /// The lint errors behind a `lint_failed`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub diagnostics: Option<Vec<crate::engine::lint::diagnostic::Diagnostic>>,
@@ -152,6 +196,11 @@ impl Error {
 
     pub fn hint(mut self, hint: impl Into<String>) -> Self {
         self.context.hint = Some(hint.into());
+        self
+    }
+
+    pub fn fix(mut self, fix: Fix) -> Self {
+        self.context.fix = Some(fix);
         self
     }
 

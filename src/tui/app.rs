@@ -148,7 +148,17 @@ pub struct ExecForm {
 }
 
 impl ExecForm {
-    /// The `k=v` words: one per field with a value.
+    /// The args for the engine: `(name, value)` for each field with a
+    /// value.
+    pub fn values(&self) -> Vec<(String, String)> {
+        self.fields
+            .iter()
+            .filter(|f| !f.value.is_empty())
+            .map(|f| (f.arg.name.clone(), f.value.clone()))
+            .collect()
+    }
+
+    /// The `k=v` words of the equivalent command line.
     pub fn words(&self) -> Vec<String> {
         self.fields
             .iter()
@@ -758,9 +768,9 @@ impl App {
         // The Output tab says what runs and how to cancel it.
         self.lower = Pane::Output;
         let job = Job::Exec {
+            args: form.values(),
             pack_id: form.pack_id,
             verb: form.verb,
-            words,
         };
         self.busy = Some(job.label());
         vec![job]
@@ -822,7 +832,7 @@ impl App {
                     }
                     Err(err) => {
                         tracing::warn!(code = err.code.as_str(), "loading the store failed");
-                        self.notice = Some(error_text(&err));
+                        self.notice = Some(error_text(&err, &self.config));
                         self.load_error = Some(err);
                         Vec::new()
                     }
@@ -847,7 +857,7 @@ impl App {
                 match result {
                     Ok(list) => self.inspected(lint, list),
                     Err(err) if lint => self.fail(err),
-                    Err(err) => self.notice = Some(error_text(&err)),
+                    Err(err) => self.notice = Some(error_text(&err, &self.config)),
                 }
                 Vec::new()
             }
@@ -890,7 +900,7 @@ impl App {
             JobResult::Executed {
                 pack_id,
                 verb,
-                words: _,
+                args: _,
                 result,
             } => {
                 self.busy = None;
@@ -902,7 +912,7 @@ impl App {
                     )),
                     Ok(r) if r.exit_code == 0 => info(format!("{pack_id} {verb}: exit 0")),
                     Ok(r) => error_notice(format!("{pack_id} {verb}: exit {}", r.exit_code)),
-                    Err(e) => error_text(e),
+                    Err(e) => error_text(e, &self.config),
                 });
                 self.output = Some(ExecOutput {
                     pack_id,
@@ -971,7 +981,7 @@ impl App {
     /// Shows an engine error in a dialog, in the words of §10.
     fn fail(&mut self, err: Error) {
         tracing::info!(code = err.code.as_str(), "action failed");
-        self.notice = Some(error_text(&err));
+        self.notice = Some(error_text(&err, &self.config));
         self.dialog = Some(Dialog::Error(err));
     }
 
@@ -1192,9 +1202,9 @@ fn error_notice(text: String) -> Notice {
 }
 
 /// An engine error as one line: `code: message (hint: ...)`.
-pub fn error_text(err: &Error) -> Notice {
+pub fn error_text(err: &Error, config: &Config) -> Notice {
     let mut text = format!("{}: {}", err.code.as_str(), err.message);
-    if let Some(hint) = &err.context.hint {
+    if let Some(hint) = &crate::tui::fix::hint(err, config) {
         text.push_str(" — hint: ");
         text.push_str(hint);
     }

@@ -16,6 +16,7 @@
 
 pub mod action;
 pub mod app;
+pub mod fix;
 pub mod keymap;
 pub mod logging;
 pub mod panes;

@@ -7,7 +7,7 @@
 use crate::engine::error::{Error, ErrorCode};
 use crate::engine::exec::OutputMode;
 use crate::engine::ops::{ConnectOutcome, Engine, ExecResult};
-use crate::engine::pack::manifest::SecretSpec;
+use crate::engine::pack::manifest::{BindingKind, SecretSpec};
 use crate::engine::pack::skill::{self, SkillDoc};
 use crate::engine::policy::availability::{PackAvailability, Status};
 use crate::engine::store::catalog;
@@ -145,7 +145,8 @@ pub enum Job {
     Exec {
         pack_id: String,
         verb: String,
-        words: Vec<String>,
+        /// The form's `(name, value)` pairs.
+        args: Vec<(String, String)>,
     },
 }
 
@@ -240,7 +241,7 @@ pub enum JobResult {
     Executed {
         pack_id: String,
         verb: String,
-        words: Vec<String>,
+        args: Vec<(String, String)>,
         result: Result<ExecResult, Error>,
     },
     /// The worker panicked (a bug); the TUI reports it and quits.
@@ -266,13 +267,13 @@ pub fn run(engine: &Engine, job: Job, actions: &UnboundedSender<Action>) -> JobR
         Job::Exec {
             pack_id,
             verb,
-            words,
+            args,
         } => {
-            let result = engine.exec(&pack_id, &verb, &words, OutputMode::Capture);
+            let result = engine.exec_named(&pack_id, &verb, &args, OutputMode::Capture);
             JobResult::Executed {
                 pack_id,
                 verb,
-                words,
+                args,
                 result,
             }
         }
@@ -396,7 +397,7 @@ fn run_stage(
 }
 
 fn connect_line(o: &ConnectOutcome) -> String {
-    if o.binding == "public" {
+    if o.binding == BindingKind::Public {
         return format!("{}: public binding, nothing to connect", o.pack_id);
     }
     let probe = o
@@ -405,9 +406,17 @@ fn connect_line(o: &ConnectOutcome) -> String {
         .map(|p| format!(" (probe {} passed)", p.verb_key))
         .unwrap_or_default();
     if o.changed {
-        format!("connected {} ({} binding){probe}", o.pack_id, o.binding)
+        format!(
+            "connected {} ({} binding){probe}",
+            o.pack_id,
+            o.binding.as_str()
+        )
     } else {
-        format!("{} is connected ({} binding){probe}", o.pack_id, o.binding)
+        format!(
+            "{} is connected ({} binding){probe}",
+            o.pack_id,
+            o.binding.as_str()
+        )
     }
 }
 

@@ -387,7 +387,10 @@ fn why_names_the_first_unmet_condition_and_the_fix() {
     let catalog = src.parent().unwrap().to_str().unwrap().to_string();
     let out = sb.json(&["why", "acme.why", "hello", "--catalog", &catalog], 0);
     assert_eq!(out["reason"], "not_installed");
-    assert_eq!(out["fix"], "hcpx install acme.why");
+    assert_eq!(
+        out["fix"].as_str(),
+        Some(format!("hcpx install acme.why --catalog {catalog}").as_str())
+    );
     sb.json(&["install", "acme.why", "--catalog", &catalog], 0);
     let out = sb.json(&["why", "acme.why", "hello"], 0);
     assert_eq!(out["reason"], "not_activated");

@@ -8,7 +8,7 @@
 
 use hcpx::engine::error::{Error, ErrorCode};
 use hcpx::engine::exec::{
-    self, BoundArgs, ExecOutcome, ExecRequest, Limits, NotRunnable, OutputMode, bind_args,
+    self, BoundArgs, ExecOutcome, ExecRequest, Limits, OutputMode, bind_args,
 };
 use hcpx::engine::pack::manifest::{Adapter, Arg, ArgType, Command, Effect, OutputKind};
 use std::collections::BTreeMap;
@@ -521,7 +521,7 @@ fn programs_that_leave_the_pack_are_refused() -> TestResult {
         assert!(err.message.contains("leaves the pack"), "{}", err.message);
         let reason = exec::runnable(&c.adapter, pack.path()).err();
         assert_eq!(
-            reason.as_ref().map(NotRunnable::reason),
+            reason.as_ref().map(ToString::to_string),
             Some(format!("program_not_found:{program}"))
         );
     }

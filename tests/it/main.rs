@@ -8,6 +8,7 @@ mod lintkit;
 mod tmuxkit;
 mod tuikit;
 
+mod builtin_docs;
 mod cli_complete;
 mod cli_docs;
 mod cli_exec;
@@ -25,6 +26,7 @@ mod screenshots;
 mod tui_loop;
 mod tui_snapshots;
 mod tui_tmux;
+mod why_fixes;
 
 mod atomic_safety;
 mod execout_safety;

@@ -91,13 +91,36 @@ pub fn value_text(value: &Value) -> String {
 /// Checks `words` (`k=v`, as they came after `--`) against `command.args`
 /// and returns the typed values, defaults filled in (§6.2).
 pub fn bind_args(command: &Command, words: &[String]) -> Result<BoundArgs, Error> {
+    bind(
+        command,
+        words
+            .iter()
+            .map(|word| word.split_once('=').ok_or_else(|| no_equals(command, word))),
+    )
+}
+
+/// [`bind_args`] for values already paired with their names (a form's
+/// fields): each `(name, text)` is checked and typed as `name=text` would
+/// be, without a `k=v` word to build and split.
+pub fn bind_named(command: &Command, given: &[(String, String)]) -> Result<BoundArgs, Error> {
+    bind(
+        command,
+        given
+            .iter()
+            .map(|(name, raw)| Ok((name.as_str(), raw.as_str()))),
+    )
+}
+
+/// Binds `(name, text)` pairs, each checked in turn (§6.2).
+fn bind<'a>(
+    command: &Command,
+    pairs: impl Iterator<Item = Result<(&'a str, &'a str), Error>>,
+) -> Result<BoundArgs, Error> {
     let verb = command.key.as_str();
     let mut given: Vec<Option<Value>> = vec![None; command.args.len()];
 
-    for word in words {
-        let Some((name, raw)) = word.split_once('=') else {
-            return Err(no_equals(command, word));
-        };
+    for pair in pairs {
+        let (name, raw) = pair?;
         let Some(index) = command.args.iter().position(|a| a.name == name) else {
             return Err(unknown_arg(command, name));
         };
@@ -375,6 +398,25 @@ mod tests {
         let c = command(vec![arg("q", ArgType::String)]);
         assert_eq!(bind(&c, &["q=a=b c"])?.text("q").as_deref(), Some("a=b c"));
         assert_eq!(bind(&c, &["q="])?.text("q").as_deref(), Some(""));
+        Ok(())
+    }
+
+    #[test]
+    fn named_values_bind_like_words_without_a_round_trip() -> Result<(), Error> {
+        let c = all_types();
+        let pairs = |list: &[(&str, &str)]| -> Vec<(String, String)> {
+            list.iter()
+                .map(|(n, v)| (n.to_string(), v.to_string()))
+                .collect()
+        };
+        let named = bind_named(&c, &pairs(&[("s", "a=b c"), ("i", "7"), ("e", "open")]))?;
+        assert_eq!(named, bind(&c, &["s=a=b c", "i=7", "e=open"])?);
+        // A name is never split at `=`: `s=x` is an unknown arg, not `s`.
+        let e = bind_named(&c, &pairs(&[("s=x", "y")])).err();
+        assert_eq!(e.as_ref().map(|e| e.code), Some(ErrorCode::Usage));
+        assert_eq!(e.and_then(|e| e.context.arg).as_deref(), Some("s=x"));
+        let e = bind_named(&c, &pairs(&[("i", "x")])).err();
+        assert_eq!(e.and_then(|e| e.context.arg).as_deref(), Some("i"));
         Ok(())
     }
 

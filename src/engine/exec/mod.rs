@@ -51,10 +51,11 @@ pub mod http;
 pub mod process;
 pub mod redact;
 
-pub use args::{BoundArgs, bind_args, value_text};
+pub use args::{BoundArgs, bind_args, bind_named, value_text};
 
 use crate::engine::error::{Error, ErrorCode};
 use crate::engine::pack::manifest::{Adapter, Command, OutputKind};
+pub use crate::engine::policy::refusal::Refusal;
 use serde::Serialize;
 use std::fmt;
 use std::io::{self, Read, Write};
@@ -203,7 +204,7 @@ pub fn run_to(
             format!("`{op}` is a builtin operation: the runtime runs it, not the exec engine"),
         )),
         Adapter::Other { kind } => {
-            Err(NotRunnable::AdapterUnsupported { kind: kind.clone() }.to_error())
+            Err(Refusal::AdapterUnsupported { kind: kind.clone() }.to_error())
         }
     };
     let mut outcome = result.map_err(|e| {
@@ -268,65 +269,14 @@ fn parse_data(outcome: &mut ExecOutcome) {
     }
 }
 
-/// Why a command's adapter cannot run here (§6.3, §6.4, §6.6, §11.3).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum NotRunnable {
-    /// The `process` program is not on PATH, not in the pack, not
-    /// executable, or leaves the pack. `detail` says which, in words.
-    ProgramNotFound { program: String, detail: String },
-    /// An adapter kind this runtime does not run.
-    AdapterUnsupported { kind: String },
-}
-
-impl NotRunnable {
-    /// The availability reason of §11.3, e.g. `program_not_found:gh`.
-    pub fn reason(&self) -> String {
-        match self {
-            NotRunnable::ProgramNotFound { program, .. } => format!("program_not_found:{program}"),
-            NotRunnable::AdapterUnsupported { kind } => format!("adapter_unsupported:{kind}"),
-        }
-    }
-
-    pub fn code(&self) -> ErrorCode {
-        match self {
-            NotRunnable::ProgramNotFound { .. } => ErrorCode::ProgramNotFound,
-            NotRunnable::AdapterUnsupported { .. } => ErrorCode::AdapterUnsupported,
-        }
-    }
-
-    /// The refusal as an engine error (§10.1).
-    pub fn to_error(&self) -> Error {
-        let err = Error::new(self.code(), self.to_string());
-        match self {
-            NotRunnable::ProgramNotFound { .. } => {
-                err.hint("install the program, or run `hcpx lint` on the pack")
-            }
-            NotRunnable::AdapterUnsupported { .. } => {
-                err.hint("this runtime runs `process` and `http` adapters")
-            }
-        }
-    }
-}
-
-impl fmt::Display for NotRunnable {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            NotRunnable::ProgramNotFound { detail, .. } => f.write_str(detail),
-            NotRunnable::AdapterUnsupported { kind } => {
-                write!(f, "adapter kind `{kind}` is not supported by this runtime")
-            }
-        }
-    }
-}
-
 /// Whether `adapter` can run here (§6.3 "Runnable", §6.4, §6.6): a
 /// `process` program is found, on PATH or as an executable file inside
 /// `pack_dir`; `http` and `builtin` always can; any other kind cannot.
-pub fn runnable(adapter: &Adapter, pack_dir: &Path) -> Result<(), NotRunnable> {
+pub fn runnable(adapter: &Adapter, pack_dir: &Path) -> Result<(), Refusal> {
     match adapter {
         Adapter::Process { program, .. } => process::resolve_program(program, pack_dir).map(|_| ()),
         Adapter::Http { .. } | Adapter::Builtin { .. } => Ok(()),
-        Adapter::Other { kind } => Err(NotRunnable::AdapterUnsupported { kind: kind.clone() }),
+        Adapter::Other { kind } => Err(Refusal::AdapterUnsupported { kind: kind.clone() }),
     }
 }
 
@@ -523,7 +473,7 @@ mod tests {
         };
         let err = runnable(&other, dir).err();
         assert_eq!(
-            err.as_ref().map(NotRunnable::reason).as_deref(),
+            err.as_ref().map(ToString::to_string).as_deref(),
             Some("adapter_unsupported:grpc")
         );
         assert_eq!(

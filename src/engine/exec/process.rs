@@ -50,12 +50,11 @@
 //!   the terminal; whatever is left of its group when the leader exits is
 //!   killed then. A second signal kills the group at once.
 
-use super::{
-    Captured, ExecOutcome, ExecRequest, Limits, NotRunnable, OutputMode, elapsed_ms, read_capped,
-};
+use super::{Captured, ExecOutcome, ExecRequest, Limits, OutputMode, elapsed_ms, read_capped};
 use crate::engine::error::{Error, ErrorCode};
 use crate::engine::exec::args::{BoundArgs, value_text};
 use crate::engine::pack::grammar::{self, Piece, template_pieces};
+use crate::engine::policy::refusal::Refusal;
 use rustix::process::{Pid, Signal, kill_process_group};
 use std::cell::Cell;
 use std::collections::BTreeMap;
@@ -75,8 +74,8 @@ const REAP_GRACE: Duration = Duration::from_secs(2);
 
 /// Finds the file a `program` names (§6.3): a bare name on the runtime's
 /// PATH, or `./path` inside `pack_dir`. The result is an absolute path.
-pub fn resolve_program(program: &str, pack_dir: &Path) -> Result<PathBuf, NotRunnable> {
-    let not_found = |detail: String| NotRunnable::ProgramNotFound {
+pub fn resolve_program(program: &str, pack_dir: &Path) -> Result<PathBuf, Refusal> {
+    let not_found = |detail: String| Refusal::ProgramNotFound {
         program: program.to_string(),
         detail,
     };
@@ -194,28 +193,7 @@ pub(super) fn run(
         .path(pack_dir.display().to_string()));
     }
 
-    let mut cmd = std::process::Command::new(&path);
-    cmd.arg0(program)
-        .args(build_argv(argv, req.args))
-        .current_dir(&pack_dir)
-        .stdin(Stdio::null())
-        .process_group(0)
-        .env("HCP_PACK_ID", req.pack_id)
-        .env("HCP_PACK_DIR", &pack_dir)
-        .env("HCP_VERB", &req.command.key);
-    for (name, value) in req.args.iter() {
-        cmd.env(
-            format!("HCP_ARG_{}", name.to_ascii_uppercase()),
-            value_text(value),
-        );
-    }
-    cmd.envs(env);
-    cmd.envs(req.material.iter().map(|(k, v)| (k, v)));
-    let (out, err) = match req.mode {
-        OutputMode::Capture => (Stdio::piped(), Stdio::piped()),
-        OutputMode::Inherit => (Stdio::inherit(), Stdio::inherit()),
-    };
-    cmd.stdout(out).stderr(err);
+    let mut cmd = command(req, program, &path, &pack_dir, argv, env);
 
     let start = Instant::now();
     // The waiter reaps the leader once `registration` is dropped.
@@ -228,7 +206,7 @@ pub(super) fn run(
     // one cannot be started the child is still ours to kill and reap.
     let started = start_watchers(&mut child, &tx, child_rx, released, limits.output_bytes)
         .map_err(|e| thread_error(&e));
-    let mut pending = match started {
+    let pending = match started {
         Ok(readers) => readers + 1,
         Err(e) => {
             kill_group(group);
@@ -249,59 +227,91 @@ pub(super) fn run(
     drop(tx);
 
     let deadline = start.checked_add(Duration::from_millis(req.command.timeout_ms));
-    let mut status = None;
-    let mut stdout = None;
-    let mut stderr = None;
-    let mut timed_out = false;
-    while pending > 0 {
-        let event = match deadline {
-            Some(deadline) => {
-                let left = deadline.saturating_duration_since(Instant::now());
-                if left.is_zero() {
-                    timed_out = true;
-                    break;
-                }
-                rx.recv_timeout(left)
-            }
-            None => rx.recv().map_err(|_| RecvTimeoutError::Disconnected),
-        };
-        match event {
-            Ok(Event::Exited(s)) => status = Some(s),
-            Ok(Event::Stdout(c)) => stdout = Some(c),
-            Ok(Event::Stderr(c)) => stderr = Some(c),
-            Err(RecvTimeoutError::Timeout) => {
-                timed_out = true;
-                break;
-            }
-            Err(RecvTimeoutError::Disconnected) => break,
-        }
-        pending -= 1;
+    let gathered = gather(&rx, pending, deadline);
+    if gathered.timed_out {
+        return Err(timeout(req, group, &rx, gathered.status.is_some()));
     }
+    // `registration` lives until the outcome is read.
+    finish(program, group, start, gathered)
+}
 
-    if timed_out {
-        kill_group(group);
-        // Wait for the leader to die, so that the waiter reaps it as soon as
-        // the group is off the registry and no zombie is left behind; the
-        // readers end by themselves once every member of the group is gone.
-        let reap_by = Instant::now() + REAP_GRACE;
-        while status.is_none() {
-            let left = reap_by.saturating_duration_since(Instant::now());
-            match rx.recv_timeout(left) {
-                Ok(Event::Exited(s)) => status = Some(s),
-                Ok(_) => {}
-                Err(_) => break,
-            }
-        }
-        return Err(Error::new(
-            ErrorCode::Timeout,
-            format!(
-                "`{}` did not finish within {} ms; its process group was killed",
-                req.command.key, req.command.timeout_ms
-            ),
-        )
-        .hint("raise the command's `timeout_ms` (at most 600000) if it needs longer"));
+/// The command of §6.3: `program` (found at `path`) with its argv, in the
+/// pack directory, its own process group, empty stdin, and the `HCP_*`
+/// variables, the adapter's `env` and the Binding's material.
+fn command(
+    req: &ExecRequest<'_>,
+    program: &str,
+    path: &Path,
+    pack_dir: &Path,
+    argv: &[String],
+    env: &BTreeMap<String, String>,
+) -> std::process::Command {
+    let mut cmd = std::process::Command::new(path);
+    cmd.arg0(program)
+        .args(build_argv(argv, req.args))
+        .current_dir(pack_dir)
+        .stdin(Stdio::null())
+        .process_group(0)
+        .env("HCP_PACK_ID", req.pack_id)
+        .env("HCP_PACK_DIR", pack_dir)
+        .env("HCP_VERB", &req.command.key);
+    for (name, value) in req.args.iter() {
+        cmd.env(
+            format!("HCP_ARG_{}", name.to_ascii_uppercase()),
+            value_text(value),
+        );
     }
+    cmd.envs(env);
+    cmd.envs(req.material.iter().map(|(k, v)| (k, v)));
+    let (out, err) = match req.mode {
+        OutputMode::Capture => (Stdio::piped(), Stdio::piped()),
+        OutputMode::Inherit => (Stdio::inherit(), Stdio::inherit()),
+    };
+    cmd.stdout(out).stderr(err);
+    cmd
+}
 
+/// Ends a command out of time (§6.3): kills its process group and waits
+/// (at most [`REAP_GRACE`]) for the leader to die, so that the waiter reaps
+/// it as soon as the group is off the registry and no zombie is left
+/// behind; the readers end by themselves once every member of the group is
+/// gone. Returns the `timeout` error.
+fn timeout(req: &ExecRequest<'_>, group: Pid, rx: &mpsc::Receiver<Event>, exited: bool) -> Error {
+    kill_group(group);
+    let reap_by = Instant::now() + REAP_GRACE;
+    let mut exited = exited;
+    while !exited {
+        let left = reap_by.saturating_duration_since(Instant::now());
+        match rx.recv_timeout(left) {
+            Ok(Event::Exited(_)) => exited = true,
+            Ok(_) => {}
+            Err(_) => break,
+        }
+    }
+    Error::new(
+        ErrorCode::Timeout,
+        format!(
+            "`{}` did not finish within {} ms; its process group was killed",
+            req.command.key, req.command.timeout_ms
+        ),
+    )
+    .hint("raise the command's `timeout_ms` (at most 600000) if it needs longer")
+}
+
+/// The outcome of a command that ended in time, from what the watchers
+/// reported.
+fn finish(
+    program: &str,
+    group: Pid,
+    start: Instant,
+    gathered: Gathered,
+) -> Result<ExecOutcome, Error> {
+    let Gathered {
+        status,
+        stdout,
+        stderr,
+        ..
+    } = gathered;
     let status = match status {
         Some(Ok(s)) => s,
         Some(Err(e)) => {
@@ -339,6 +349,53 @@ pub(super) fn run(
         stdout_truncated: stdout.truncated,
         stderr_truncated: stderr.truncated,
     })
+}
+
+/// What the watchers reported before the deadline.
+struct Gathered {
+    status: Option<io::Result<ExitStatus>>,
+    stdout: Option<io::Result<Captured>>,
+    stderr: Option<io::Result<Captured>>,
+    timed_out: bool,
+}
+
+/// Waits for `pending` watcher events (the exit status and each captured
+/// stream) until `deadline`.
+fn gather(rx: &mpsc::Receiver<Event>, mut pending: usize, deadline: Option<Instant>) -> Gathered {
+    let mut status = None;
+    let mut stdout = None;
+    let mut stderr = None;
+    let mut timed_out = false;
+    while pending > 0 {
+        let event = match deadline {
+            Some(deadline) => {
+                let left = deadline.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    timed_out = true;
+                    break;
+                }
+                rx.recv_timeout(left)
+            }
+            None => rx.recv().map_err(|_| RecvTimeoutError::Disconnected),
+        };
+        match event {
+            Ok(Event::Exited(s)) => status = Some(s),
+            Ok(Event::Stdout(c)) => stdout = Some(c),
+            Ok(Event::Stderr(c)) => stderr = Some(c),
+            Err(RecvTimeoutError::Timeout) => {
+                timed_out = true;
+                break;
+            }
+            Err(RecvTimeoutError::Disconnected) => break,
+        }
+        pending -= 1;
+    }
+    Gathered {
+        status,
+        stdout,
+        stderr,
+        timed_out,
+    }
 }
 
 /// Starts the threads that watch a child: one that waits for it (once it is
@@ -748,7 +805,7 @@ mod tests {
         for bad in ["", "bin/sh", "/bin/sh", "a b", ".."] {
             let err = resolve_program(bad, dir).err();
             assert!(
-                matches!(err, Some(NotRunnable::ProgramNotFound { .. })),
+                matches!(err, Some(Refusal::ProgramNotFound { .. })),
                 "{bad}: {err:?}"
             );
         }

@@ -591,104 +591,16 @@ impl Checker<'_, '_> {
             output: OutputKind::Text,
         };
         let label = format!("commands[{index}]");
-        match node.get("key") {
-            None => {
-                self.report(Rule::CommandKey, node.pos, format!("{label} has no `key`"));
-            }
-            Some(key) => match key.as_str() {
-                Some(s) if grammar::is_verb_key(s) => cmd.key = s.to_string(),
-                _ => {
-                    let shown = printable(&key.scalar_text());
-                    self.report(
-                        Rule::CommandKey,
-                        key.pos,
-                        format!("`{shown}` is not a valid verb_key: lowercase words of a-z, 0-9, `_`, `-`, joined by `.`, at most 64 characters"),
-                    )
-                    .with_hint("e.g. key: issues.list");
-                    cmd.key = key.scalar_text();
-                }
-            },
-        }
+        cmd.key = self.command_key(node, &label);
         let name = if cmd.key.is_empty() {
             label
         } else {
             format!("command `{}`", cmd.key)
         };
-        match node.get("summary") {
-            None => {
-                self.report(
-                    Rule::CommandSummary,
-                    node.pos,
-                    format!("{name} has no `summary`"),
-                );
-            }
-            Some(s) => match s.as_str() {
-                Some(text) if (1..=200).contains(&chars(text)) => cmd.summary = text.to_string(),
-                Some(text) => {
-                    cmd.summary = text.to_string();
-                    self.report(
-                        Rule::CommandSummary,
-                        s.pos,
-                        format!(
-                            "the summary of {name} must be 1 to 200 characters, found {}",
-                            chars(text)
-                        ),
-                    );
-                }
-                None => self.wrong_type("summary", s, "a string"),
-            },
-        }
-        match node.get("effect") {
-            None => {
-                self.report(
-                    Rule::CommandEffect,
-                    node.pos,
-                    format!("{name} has no `effect`"),
-                )
-                .with_hint("effect: read, or effect: write");
-            }
-            Some(e) => match e.as_str().and_then(Effect::parse) {
-                Some(effect) => cmd.effect = effect,
-                None => {
-                    self.report(
-                        Rule::CommandEffect,
-                        e.pos,
-                        format!(
-                            "`effect` must be `read` or `write`, found `{}`",
-                            e.scalar_text()
-                        ),
-                    );
-                    // A command of unknown effect needs the stricter grant.
-                    cmd.effect = Effect::Write;
-                }
-            },
-        }
-        if let Some(t) = node.get("timeout_ms") {
-            match t.value {
-                Value::Int(ms) if (1..=MAX_TIMEOUT_MS as i64).contains(&ms) => {
-                    cmd.timeout_ms = ms as u64
-                }
-                Value::Int(ms) => {
-                    self.report(
-                        Rule::CommandTimeout,
-                        t.pos,
-                        format!("`timeout_ms` must be 1 to 600,000, found {ms}"),
-                    );
-                }
-                // An integer past i64 (e.g. 10^29) reads as a whole float:
-                // it is out of range, not of the wrong type.
-                Value::Float(f) if f.is_finite() && f.fract() == 0.0 && f.abs() >= 9.2e18 => {
-                    self.report(
-                        Rule::CommandTimeout,
-                        t.pos,
-                        format!(
-                            "`timeout_ms` must be 1 to 600,000, found {}",
-                            t.scalar_text()
-                        ),
-                    );
-                }
-                _ => self.wrong_type("timeout_ms", t, "an integer"),
-            }
+        cmd.summary = self.command_summary(node, &name);
+        cmd.effect = self.command_effect(node, &name);
+        if let Some(ms) = node.get("timeout_ms").and_then(|t| self.command_timeout(t)) {
+            cmd.timeout_ms = ms;
         }
         if let Some(o) = node.get("output") {
             match o.as_str() {
@@ -714,6 +626,117 @@ impl Checker<'_, '_> {
         cmd
     }
 
+    /// A command's `key` (§4): a verb_key, else reported (and kept as text).
+    fn command_key(&mut self, node: &Node, label: &str) -> String {
+        let Some(key) = node.get("key") else {
+            self.report(Rule::CommandKey, node.pos, format!("{label} has no `key`"));
+            return String::new();
+        };
+        match key.as_str() {
+            Some(s) if grammar::is_verb_key(s) => s.to_string(),
+            _ => {
+                let shown = printable(&key.scalar_text());
+                self.report(
+                    Rule::CommandKey,
+                    key.pos,
+                    format!("`{shown}` is not a valid verb_key: lowercase words of a-z, 0-9, `_`, `-`, joined by `.`, at most 64 characters"),
+                )
+                .with_hint("e.g. key: issues.list");
+                key.scalar_text()
+            }
+        }
+    }
+
+    /// A command's `summary` (§4): 1 to 200 characters.
+    fn command_summary(&mut self, node: &Node, name: &str) -> String {
+        let mut summary = String::new();
+        match node.get("summary") {
+            None => {
+                self.report(
+                    Rule::CommandSummary,
+                    node.pos,
+                    format!("{name} has no `summary`"),
+                );
+            }
+            Some(s) => match s.as_str() {
+                Some(text) if (1..=200).contains(&chars(text)) => summary = text.to_string(),
+                Some(text) => {
+                    summary = text.to_string();
+                    self.report(
+                        Rule::CommandSummary,
+                        s.pos,
+                        format!(
+                            "the summary of {name} must be 1 to 200 characters, found {}",
+                            chars(text)
+                        ),
+                    );
+                }
+                None => self.wrong_type("summary", s, "a string"),
+            },
+        }
+        summary
+    }
+
+    /// A command's `effect` (§4): `read` or `write`; an unknown one counts
+    /// as `write`, which needs the stricter grant (a missing one, reported,
+    /// as `read`).
+    fn command_effect(&mut self, node: &Node, name: &str) -> Effect {
+        match node.get("effect") {
+            None => {
+                self.report(
+                    Rule::CommandEffect,
+                    node.pos,
+                    format!("{name} has no `effect`"),
+                )
+                .with_hint("effect: read, or effect: write");
+                Effect::Read
+            }
+            Some(e) => match e.as_str().and_then(Effect::parse) {
+                Some(effect) => effect,
+                None => {
+                    self.report(
+                        Rule::CommandEffect,
+                        e.pos,
+                        format!(
+                            "`effect` must be `read` or `write`, found `{}`",
+                            e.scalar_text()
+                        ),
+                    );
+                    // A command of unknown effect needs the stricter grant.
+                    Effect::Write
+                }
+            },
+        }
+    }
+
+    /// A command's `timeout_ms` (§4): 1 to 600,000; `None` when reported.
+    fn command_timeout(&mut self, t: &Node) -> Option<u64> {
+        match t.value {
+            Value::Int(ms) if (1..=MAX_TIMEOUT_MS as i64).contains(&ms) => return Some(ms as u64),
+            Value::Int(ms) => {
+                self.report(
+                    Rule::CommandTimeout,
+                    t.pos,
+                    format!("`timeout_ms` must be 1 to 600,000, found {ms}"),
+                );
+            }
+            // An integer past i64 (e.g. 10^29) reads as a whole float:
+            // it is out of range, not of the wrong type.
+            Value::Float(f) if f.is_finite() && f.fract() == 0.0 && f.abs() >= 9.2e18 => {
+                self.report(
+                    Rule::CommandTimeout,
+                    t.pos,
+                    format!(
+                        "`timeout_ms` must be 1 to 600,000, found {}",
+                        t.scalar_text()
+                    ),
+                );
+            }
+            _ => self.wrong_type("timeout_ms", t, "an integer"),
+        }
+        None
+    }
+
     fn args(&mut self, node: &Node, cmd: &str) -> Vec<Arg> {
         let Some(items) = node.as_seq() else {
             if node.value != Value::Null {
@@ -731,36 +754,10 @@ impl Checker<'_, '_> {
                 );
                 continue;
             }
-            let mut arg = Arg::default();
-            match item.get("name") {
-                None => {
-                    self.report(
-                        Rule::CommandArg,
-                        item.pos,
-                        format!("an arg of {cmd} has no `name`"),
-                    );
-                }
-                Some(n) => match n.as_str() {
-                    Some(s) if grammar::is_arg_name(s) => {
-                        if args.iter().any(|a| a.name == s) {
-                            self.report(
-                                Rule::CommandArg,
-                                n.pos,
-                                format!("{cmd} declares the arg `{s}` twice"),
-                            );
-                        }
-                        arg.name = s.to_string();
-                    }
-                    _ => {
-                        let shown = printable(&n.scalar_text());
-                        self.report(
-                            Rule::CommandArg,
-                            n.pos,
-                            format!("`{shown}` is not a valid arg name (a-z, then a-z, 0-9, _)"),
-                        );
-                    }
-                },
-            }
+            let mut arg = Arg {
+                name: self.arg_name(item, cmd, &args),
+                ..Arg::default()
+            };
             if let Some(t) = item.get("type") {
                 match t.as_str().and_then(ArgType::parse) {
                     Some(kind) => arg.kind = kind,
@@ -780,68 +777,115 @@ impl Checker<'_, '_> {
             if let Some(d) = item.get("description") {
                 arg.description = self.string(d, "description").map(str::to_string);
             }
-            match item.get("values") {
-                Some(v) if arg.kind != ArgType::Enum => {
-                    self.report(
-                        Rule::CommandArg,
-                        v.pos,
-                        format!(
-                            "`values` is only for `enum` args; `{}` is {}",
-                            arg.name,
-                            arg.kind.as_str()
-                        ),
-                    );
-                }
-                Some(v) => {
-                    let items = v.as_seq().unwrap_or_default();
-                    if items.is_empty() || items.iter().any(|i| i.as_str().is_none()) {
-                        self.report(
-                            Rule::CommandArg,
-                            v.pos,
-                            format!(
-                                "the enum arg `{}` needs `values`: a non-empty list of strings",
-                                arg.name
-                            ),
-                        );
-                    }
-                    arg.values = items
-                        .iter()
-                        .filter_map(|i| i.as_str().map(str::to_string))
-                        .collect();
-                }
-                None if arg.kind == ArgType::Enum => {
-                    self.report(
-                        Rule::CommandArg,
-                        item.pos,
-                        format!("the enum arg `{}` has no `values`", arg.name),
-                    )
-                    .with_hint("e.g. values: [asc, desc]");
-                }
-                None => {}
-            }
+            arg.values = self.arg_values(item, &arg);
             if let Some(d) = item.get("default") {
-                if !default_fits(&d.value, arg.kind, &arg.values) {
-                    let expected = match arg.kind {
-                        ArgType::Enum => format!("one of {}", arg.values.join(", ")),
-                        ArgType::Integer => "an integer".to_string(),
-                        kind => format!("a {}", kind.as_str()),
-                    };
-                    self.report(
-                        Rule::CommandArgDefault,
-                        d.pos,
-                        format!(
-                            "the default `{}` of `{}` is not {expected}",
-                            d.scalar_text(),
-                            arg.name
-                        ),
-                    );
-                } else {
-                    arg.default = Some(d.to_json());
-                }
+                arg.default = self.arg_default(d, &arg);
             }
             args.push(arg);
         }
         args
+    }
+
+    /// An arg's `name` (§4): the grammar, and once per command.
+    fn arg_name(&mut self, item: &Node, cmd: &str, earlier: &[Arg]) -> String {
+        match item.get("name") {
+            None => {
+                self.report(
+                    Rule::CommandArg,
+                    item.pos,
+                    format!("an arg of {cmd} has no `name`"),
+                );
+            }
+            Some(n) => match n.as_str() {
+                Some(s) if grammar::is_arg_name(s) => {
+                    if earlier.iter().any(|a| a.name == s) {
+                        self.report(
+                            Rule::CommandArg,
+                            n.pos,
+                            format!("{cmd} declares the arg `{s}` twice"),
+                        );
+                    }
+                    return s.to_string();
+                }
+                _ => {
+                    let shown = printable(&n.scalar_text());
+                    self.report(
+                        Rule::CommandArg,
+                        n.pos,
+                        format!("`{shown}` is not a valid arg name (a-z, then a-z, 0-9, _)"),
+                    );
+                }
+            },
+        }
+        String::new()
+    }
+
+    /// An arg's `values` (§4): a non-empty list of strings, for `enum` args
+    /// only.
+    fn arg_values(&mut self, item: &Node, arg: &Arg) -> Vec<String> {
+        match item.get("values") {
+            Some(v) if arg.kind != ArgType::Enum => {
+                self.report(
+                    Rule::CommandArg,
+                    v.pos,
+                    format!(
+                        "`values` is only for `enum` args; `{}` is {}",
+                        arg.name,
+                        arg.kind.as_str()
+                    ),
+                );
+            }
+            Some(v) => {
+                let items = v.as_seq().unwrap_or_default();
+                if items.is_empty() || items.iter().any(|i| i.as_str().is_none()) {
+                    self.report(
+                        Rule::CommandArg,
+                        v.pos,
+                        format!(
+                            "the enum arg `{}` needs `values`: a non-empty list of strings",
+                            arg.name
+                        ),
+                    );
+                }
+                return items
+                    .iter()
+                    .filter_map(|i| i.as_str().map(str::to_string))
+                    .collect();
+            }
+            None if arg.kind == ArgType::Enum => {
+                self.report(
+                    Rule::CommandArg,
+                    item.pos,
+                    format!("the enum arg `{}` has no `values`", arg.name),
+                )
+                .with_hint("e.g. values: [asc, desc]");
+            }
+            None => {}
+        }
+        Vec::new()
+    }
+
+    /// An arg's `default` (§4): it fits the arg's type and values.
+    fn arg_default(&mut self, d: &Node, arg: &Arg) -> Option<serde_json::Value> {
+        if !default_fits(&d.value, arg.kind, &arg.values) {
+            let expected = match arg.kind {
+                ArgType::Enum => format!("one of {}", arg.values.join(", ")),
+                ArgType::Integer => "an integer".to_string(),
+                kind => format!("a {}", kind.as_str()),
+            };
+            self.report(
+                Rule::CommandArgDefault,
+                d.pos,
+                format!(
+                    "the default `{}` of `{}` is not {expected}",
+                    d.scalar_text(),
+                    arg.name
+                ),
+            );
+        } else {
+            return Some(d.to_json());
+        }
+        None
     }
 
     fn adapter(&mut self, node: &Node, args: &[Arg], binding: &Binding) -> Adapter {

@@ -1,98 +1,88 @@
 //! The bootstrap pack's `builtin` operations (HCP.md §6.5, §11.4): each
 //! reaches the same engine function as the matching `hcpx` subcommand and
 //! answers with that subcommand's `--json` document as its stdout (the
-//! commands declare `output: json`, so it is also the result's `data`).
+//! commands declare `output: json`, so it is also the result's `data`),
+//! built from the same structs as the CLI's (`ops::docs`). The `op` is
+//! parsed into a [`BuiltinOp`] before anything runs.
 
 use super::Engine;
-use crate::engine::error::Error;
+use crate::engine::error::{Error, Fix};
 use crate::engine::exec::{BoundArgs, ExecOutcome, OutputMode};
 use crate::engine::lint::{LintOptions, lint_pack};
+use crate::engine::ops::docs::{self, Failure, Success};
 use crate::engine::ops::doctor;
 use crate::engine::ops::list;
 use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::path::Path;
 use std::time::Instant;
 
+/// The bootstrap pack's operations (§11.4), one per `hcpx` subcommand it
+/// mirrors; a `builtin` adapter's `op` is parsed into one once, before
+/// anything runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BuiltinOp {
+    Doctor,
+    List,
+    Lint,
+    Install,
+    Activate,
+    Deactivate,
+    Connect,
+    Availability,
+    Exec,
+    Uninstall,
+    HarnessStatus,
+}
+
+impl BuiltinOp {
+    pub const ALL: [BuiltinOp; 11] = [
+        BuiltinOp::Doctor,
+        BuiltinOp::List,
+        BuiltinOp::Lint,
+        BuiltinOp::Install,
+        BuiltinOp::Activate,
+        BuiltinOp::Deactivate,
+        BuiltinOp::Connect,
+        BuiltinOp::Availability,
+        BuiltinOp::Exec,
+        BuiltinOp::Uninstall,
+        BuiltinOp::HarnessStatus,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BuiltinOp::Doctor => "doctor",
+            BuiltinOp::List => "list",
+            BuiltinOp::Lint => "lint",
+            BuiltinOp::Install => "install",
+            BuiltinOp::Activate => "activate",
+            BuiltinOp::Deactivate => "deactivate",
+            BuiltinOp::Connect => "connect",
+            BuiltinOp::Availability => "availability",
+            BuiltinOp::Exec => "exec",
+            BuiltinOp::Uninstall => "uninstall",
+            BuiltinOp::HarnessStatus => "harness.status",
+        }
+    }
+
+    pub fn parse(op: &str) -> Option<BuiltinOp> {
+        BuiltinOp::ALL.into_iter().find(|o| o.as_str() == op)
+    }
+}
+
 impl Engine {
     /// Runs builtin operation `op`; never fails as a Rust error: a failed
-    /// operation exits non-zero with its error document.
+    /// operation (or an unknown one) exits non-zero with its error
+    /// document.
     pub(super) fn builtin(&self, op: &str, args: &BoundArgs) -> ExecOutcome {
         let started = Instant::now();
-        let text = |name: &str| args.text(name).unwrap_or_default();
-        let (ok, code, doc): (bool, i32, Value) = match op {
-            "doctor" => {
-                let report = doctor::run(self);
-                let ok = report.ok();
-                (ok, i32::from(!ok), with_ok(ok, &report))
+        let (code, doc) = match BuiltinOp::parse(op) {
+            Some(op) => self.builtin_op(op, args),
+            None => {
+                let err = Error::usage(format!("unknown builtin operation `{op}`"));
+                (err.code.exit_code(), to_value(&Failure::new(&err)))
             }
-            "list" => result(list::list(self).map(|packs| json!({"packs": packs}))),
-            "lint" => {
-                let report = lint_pack(Path::new(&text("path")), LintOptions::default());
-                (report.ok, i32::from(!report.ok), to_value(&report))
-            }
-            "install" => {
-                let force = args.get("force").and_then(Value::as_bool).unwrap_or(false);
-                result(self.install(&text("source"), force).map(|o| to_value(&o)))
-            }
-            "activate" => toggle(self.activate(&[text("pack")])),
-            "deactivate" => toggle(self.deactivate(&[text("pack")])),
-            "connect" => {
-                let mut no_secret = |_: &crate::engine::pack::manifest::SecretSpec| {
-                    Err(Error::usage("a secret binding is connected by a person")
-                        .hint(format!("hcpx connect {} --secret-stdin", text("pack"))))
-                };
-                result(
-                    self.connect(&text("pack"), &mut no_secret)
-                        .map(|o| to_value(&o)),
-                )
-            }
-            "harness.status" => match self.harness_status(args.text("pack").as_deref()) {
-                Ok(targets) => {
-                    let ok = targets.iter().all(|t| {
-                        t.skills
-                            .iter()
-                            .all(|s| s.state == crate::engine::harness::plan::SkillState::Placed)
-                    });
-                    (ok, i32::from(!ok), json!({"ok": ok, "targets": targets}))
-                }
-                Err(err) => result(Err(err)),
-            },
-            "availability" => {
-                let pack = args.text("pack");
-                result(
-                    self.availability(pack.as_deref())
-                        .map(|packs| json!({"principal": self.principal(), "packs": packs})),
-                )
-            }
-            "exec" => {
-                let words: Vec<String> = text("args")
-                    .split_whitespace()
-                    .map(str::to_string)
-                    .collect();
-                match self.exec(&text("pack"), &text("verb"), &words, OutputMode::Capture) {
-                    Ok(run) => (run.ok, run.exit_code, to_value(&run)),
-                    Err(err) => (
-                        false,
-                        err.code.exec_exit_code(),
-                        json!({"ok": false, "error": err}),
-                    ),
-                }
-            }
-            "uninstall" => result(self.uninstall(&text("pack")).map(|o| to_value(&o))),
-            other => {
-                let err = Error::usage(format!("unknown builtin operation `{other}`"));
-                (
-                    false,
-                    err.code.exit_code(),
-                    json!({"ok": false, "error": err}),
-                )
-            }
-        };
-        let doc = if doc.get("ok").is_some() {
-            doc
-        } else {
-            with_ok(ok, &doc)
         };
         let mut stdout = serde_json::to_string_pretty(&doc).unwrap_or_default();
         stdout.push('\n');
@@ -107,39 +97,136 @@ impl Engine {
             stderr_truncated: false,
         }
     }
+
+    /// One operation: its exit code and the matching subcommand's document.
+    fn builtin_op(&self, op: BuiltinOp, args: &BoundArgs) -> (i32, Value) {
+        let text = |name: &str| args.text(name).unwrap_or_default();
+        match op {
+            BuiltinOp::Doctor => {
+                let report = doctor::run(self);
+                let ok = report.ok();
+                let doc = docs::Doctor {
+                    ok,
+                    report: &report,
+                    fixed: None,
+                };
+                (i32::from(!ok), to_value(&doc))
+            }
+            BuiltinOp::List => self.result(list::list(self).map(|packs| docs::Packs {
+                principal: None,
+                packs,
+            })),
+            BuiltinOp::Lint => {
+                let report = lint_pack(Path::new(&text("path")), LintOptions::default());
+                (i32::from(!report.ok), to_value(&report))
+            }
+            BuiltinOp::Install => {
+                let force = args.get("force").and_then(Value::as_bool).unwrap_or(false);
+                self.result(self.install(&text("source"), force))
+            }
+            BuiltinOp::Activate => self.toggled(self.activate(&[text("pack")])),
+            BuiltinOp::Deactivate => self.toggled(self.deactivate(&[text("pack")])),
+            BuiltinOp::Connect => {
+                let mut no_secret = |_: &crate::engine::pack::manifest::SecretSpec| {
+                    Err(
+                        Error::usage("a secret binding is connected by a person").fix(
+                            Fix::Connect {
+                                pack: text("pack"),
+                                secret: true,
+                            },
+                        ),
+                    )
+                };
+                self.result(self.connect(&text("pack"), &mut no_secret))
+            }
+            BuiltinOp::HarnessStatus => match self.harness_status(args.text("pack").as_deref()) {
+                Ok(targets) => {
+                    let ok = targets.iter().all(|t| {
+                        t.skills
+                            .iter()
+                            .all(|s| s.state == crate::engine::harness::plan::SkillState::Placed)
+                    });
+                    let doc = serde_json::json!({"ok": ok, "targets": targets});
+                    (i32::from(!ok), doc)
+                }
+                Err(err) => (err.code.exit_code(), to_value(&Failure::new(&err))),
+            },
+            BuiltinOp::Availability => {
+                let pack = args.text("pack");
+                self.result(self.availability(pack.as_deref()).map(|packs| docs::Packs {
+                    principal: Some(self.principal().to_string()),
+                    packs,
+                }))
+            }
+            BuiltinOp::Exec => {
+                let words: Vec<String> = text("args")
+                    .split_whitespace()
+                    .map(str::to_string)
+                    .collect();
+                match self.exec(&text("pack"), &text("verb"), &words, OutputMode::Capture) {
+                    Ok(run) => (run.exit_code, to_value(&run)),
+                    Err(err) => (
+                        err.code.exec_exit_code(),
+                        to_value(&Failure::new(&self.shown(err))),
+                    ),
+                }
+            }
+            BuiltinOp::Uninstall => self.result(self.uninstall(&text("pack"))),
+        }
+    }
+
+    /// A result as the subcommand's document: `{"ok": true, ...}` or
+    /// `{"ok": false, "error": ...}`.
+    fn result<T: Serialize>(&self, r: Result<T, Error>) -> (i32, Value) {
+        match r {
+            Ok(body) => (0, to_value(&Success::new(body))),
+            Err(err) => (
+                err.code.exit_code(),
+                to_value(&Failure::new(&self.shown(err))),
+            ),
+        }
+    }
+
+    fn toggled(&self, (done, err): (Vec<super::Toggle>, Option<Error>)) -> (i32, Value) {
+        let code = err.as_ref().map_or(0, |e| e.code.exit_code());
+        let err = err.map(|e| self.shown(e));
+        let doc = docs::Toggled {
+            ok: err.is_none(),
+            results: &done,
+            error: err.as_ref(),
+        };
+        (code, to_value(&doc))
+    }
 }
 
 fn to_value<T: Serialize>(value: &T) -> Value {
     serde_json::to_value(value).unwrap_or(Value::Null)
 }
 
-/// `{"ok": ok, ...fields of body}`.
-fn with_ok<T: Serialize>(ok: bool, body: &T) -> Value {
-    let mut doc = serde_json::Map::new();
-    doc.insert("ok".into(), Value::Bool(ok));
-    if let Value::Object(fields) = to_value(body) {
-        doc.extend(fields);
-    }
-    Value::Object(doc)
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-fn result(r: Result<Value, Error>) -> (bool, i32, Value) {
-    match r {
-        Ok(body) => (true, 0, with_ok(true, &body)),
-        Err(err) => (
-            false,
-            err.code.exit_code(),
-            json!({"ok": false, "error": err}),
-        ),
+    #[test]
+    fn every_op_of_the_bootstrap_pack_parses_and_round_trips() {
+        for op in BuiltinOp::ALL {
+            assert_eq!(BuiltinOp::parse(op.as_str()), Some(op));
+        }
+        assert_eq!(BuiltinOp::parse("LIST"), None);
+        assert_eq!(BuiltinOp::parse("why"), None);
+        let manifest = super::super::bootstrap::FILES
+            .iter()
+            .find(|(name, _)| *name == "pack.yaml")
+            .map(|(_, text)| *text)
+            .unwrap_or_default();
+        let ops: Vec<&str> = manifest
+            .lines()
+            .filter_map(|l| l.split("op:").nth(1))
+            .map(|rest| rest.trim().trim_end_matches('}').trim())
+            .collect();
+        assert_eq!(ops.len(), BuiltinOp::ALL.len(), "{ops:?}");
+        for op in ops {
+            assert!(BuiltinOp::parse(op).is_some(), "{op}");
+        }
     }
-}
-
-fn toggle((done, err): (Vec<super::Toggle>, Option<Error>)) -> (bool, i32, Value) {
-    let ok = err.is_none();
-    let code = err.as_ref().map_or(0, |e| e.code.exit_code());
-    let mut doc = json!({"ok": ok, "results": done});
-    if let Some(err) = err {
-        doc["error"] = to_value(&err);
-    }
-    (ok, code, doc)
 }

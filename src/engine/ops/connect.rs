@@ -10,9 +10,10 @@
 
 use super::Engine;
 use super::exec::{env_material, env_missing, redact};
-use crate::engine::error::{Error, ErrorCode, Result};
+use crate::engine::error::{Error, ErrorCode, Fix, Result};
 use crate::engine::exec::{self, OutputMode};
-use crate::engine::pack::manifest::{BindingKind, SecretSpec};
+use crate::engine::pack::id::PackId;
+use crate::engine::pack::manifest::{Binding, BindingKind, Manifest, SecretSpec};
 use crate::engine::policy::grants::PACK_CONNECT;
 use serde::Serialize;
 
@@ -24,7 +25,8 @@ pub type SecretInput<'a> = &'a mut dyn FnMut(&SecretSpec) -> Result<String>;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ConnectOutcome {
     pub pack_id: String,
-    pub binding: &'static str,
+    /// The Binding's kind (`public`, `local`, `env`, `secret`).
+    pub binding: BindingKind,
     /// False when it was connected already (or the Binding is `public`).
     pub changed: bool,
     /// The probe that ran, if any.
@@ -55,7 +57,9 @@ impl Engine {
                 format!("{pack_id} must be activated before it is connected"),
             )
             .pack(pack_id)
-            .hint(format!("hcpx activate {pack_id}")));
+            .fix(Fix::Activate {
+                pack: pack_id.to_string(),
+            }));
         }
         let Some(manifest) = report.manifest.as_ref().filter(|_| report.ok) else {
             return Err(Error::new(
@@ -63,12 +67,14 @@ impl Engine {
                 format!("the installed copy of {pack_id} fails lint"),
             )
             .pack(pack_id)
-            .hint(format!("hcpx lint {}", report.path)));
+            .fix(Fix::Lint {
+                path: report.path.clone(),
+            }));
         };
         let binding = &manifest.binding;
         let outcome = |changed, probe| ConnectOutcome {
             pack_id: pack_id.to_string(),
-            binding: binding.kind.as_str(),
+            binding: binding.kind,
             changed,
             probe,
         };
@@ -79,94 +85,11 @@ impl Engine {
         // (3)
         self.require_grant(&state, PACK_CONNECT, pack_id)?;
         // (4)
-        let mut secret = None;
-        let material = match binding.kind {
-            BindingKind::Env => {
-                let (set, missing) = env_material(&binding.env);
-                if !missing.is_empty() {
-                    return Err(env_missing(pack_id, missing));
-                }
-                set
-            }
-            BindingKind::Secret => {
-                let spec = binding.secret.clone().unwrap_or_default();
-                let value = secret_input(&spec)?;
-                let value = value.trim_end_matches(['\n', '\r']).to_string();
-                if value.is_empty() {
-                    return Err(Error::usage(format!("the secret for {pack_id} is empty"))
-                        .pack(pack_id)
-                        .hint(format!(
-                            "printf %s \"$TOKEN\" | hcpx connect {pack_id} --secret-stdin"
-                        )));
-                }
-                if value.contains('\0') {
-                    // It could not reach the adapter's environment (§8.3).
-                    return Err(Error::usage(format!(
-                        "the secret for {pack_id} contains a NUL byte"
-                    ))
-                    .pack(pack_id)
-                    .hint("give the secret without NUL bytes"));
-                }
-                secret = Some(value.clone());
-                vec![(spec.name, value)]
-            }
-            BindingKind::Local | BindingKind::Public => Vec::new(),
-        };
+        let (material, secret) = gather(pack_id, binding, secret_input)?;
         // (5)
         let probe = match &binding.probe {
             None => None,
-            Some(key) => {
-                let command = manifest.command(key).ok_or_else(|| {
-                    Error::new(
-                        ErrorCode::ProbeFailed,
-                        format!("the probe `{key}` is not a command of {pack_id}"),
-                    )
-                    .pack(pack_id)
-                    .verb(key.clone())
-                })?;
-                let probe_failed = |message: String| {
-                    Error::new(ErrorCode::ProbeFailed, message)
-                        .pack(pack_id)
-                        .verb(key.clone())
-                };
-                let args = exec::bind_args(command, &[]).map_err(|e| {
-                    probe_failed(format!("the probe `{key}` cannot run: {}", e.message))
-                })?;
-                let dir = self.store().pack_dir(&id);
-                let run = self
-                    .run_command(
-                        pack_id,
-                        &dir,
-                        manifest,
-                        command,
-                        &args,
-                        &material,
-                        OutputMode::Capture,
-                    )
-                    .map_err(|e| {
-                        probe_failed(format!("the probe `{key}` failed: {}", e.message))
-                    })?;
-                if run.exit_code != 0 {
-                    let mut detail = run.stderr.trim().to_string();
-                    if let Some(s) = &secret {
-                        redact(&mut detail, s);
-                    }
-                    let detail: String = detail.chars().take(500).collect();
-                    let mut message =
-                        format!("the probe `{key}` exited with code {}", run.exit_code);
-                    if !detail.is_empty() {
-                        message.push_str(": ");
-                        message.push_str(&detail);
-                    }
-                    return Err(probe_failed(message)
-                        .hint("check the binding's material, then connect again"));
-                }
-                Some(ProbeRun {
-                    verb_key: key.clone(),
-                    exit_code: run.exit_code,
-                    duration_ms: run.duration_ms,
-                })
-            }
+            Some(key) => Some(self.probe(&id, manifest, key, &material, secret.as_deref())?),
         };
         // (6)
         let mut tx = self.store().lock()?;
@@ -184,4 +107,112 @@ impl Engine {
         tx.commit()?;
         Ok(outcome(changed, probe))
     }
+}
+
+impl Engine {
+    /// Step (5) of §8.5: runs the probe `key` as an exec with `material`;
+    /// its failure names the probe (its stderr redacted of `secret`).
+    fn probe(
+        &self,
+        id: &PackId,
+        manifest: &Manifest,
+        key: &str,
+        material: &[(String, String)],
+        secret: Option<&str>,
+    ) -> Result<ProbeRun> {
+        let pack_id = id.as_str();
+        let command = manifest.command(key).ok_or_else(|| {
+            Error::new(
+                ErrorCode::ProbeFailed,
+                format!("the probe `{key}` is not a command of {pack_id}"),
+            )
+            .pack(pack_id)
+            .verb(key)
+        })?;
+        let probe_failed = |message: String| {
+            Error::new(ErrorCode::ProbeFailed, message)
+                .pack(pack_id)
+                .verb(key)
+        };
+        let args = exec::bind_args(command, &[])
+            .map_err(|e| probe_failed(format!("the probe `{key}` cannot run: {}", e.message)))?;
+        let dir = self.store().pack_dir(id);
+        let run = self
+            .run_command(
+                pack_id,
+                &dir,
+                manifest,
+                command,
+                &args,
+                material,
+                OutputMode::Capture,
+            )
+            .map_err(|e| probe_failed(format!("the probe `{key}` failed: {}", e.message)))?;
+        if run.exit_code != 0 {
+            let mut detail = run.stderr.trim().to_string();
+            if let Some(s) = secret {
+                redact(&mut detail, s);
+            }
+            let detail: String = detail.chars().take(500).collect();
+            let mut message = format!("the probe `{key}` exited with code {}", run.exit_code);
+            if !detail.is_empty() {
+                message.push_str(": ");
+                message.push_str(&detail);
+            }
+            return Err(
+                probe_failed(message).hint("check the binding's material, then connect again")
+            );
+        }
+        Ok(ProbeRun {
+            verb_key: key.to_string(),
+            exit_code: run.exit_code,
+            duration_ms: run.duration_ms,
+        })
+    }
+}
+
+/// A Binding's material: (variable, value) pairs for the adapter (§8.3).
+type Material = Vec<(String, String)>;
+
+/// Step (4) of §8.5: the Binding's material (the `env` variables, or the
+/// secret from `secret_input`), and the secret to store.
+fn gather(
+    pack_id: &str,
+    binding: &Binding,
+    secret_input: SecretInput<'_>,
+) -> Result<(Material, Option<String>)> {
+    let mut secret = None;
+    let material = match binding.kind {
+        BindingKind::Env => {
+            let (set, missing) = env_material(&binding.env);
+            if !missing.is_empty() {
+                return Err(env_missing(pack_id, missing));
+            }
+            set
+        }
+        BindingKind::Secret => {
+            let spec = binding.secret.clone().unwrap_or_default();
+            let value = secret_input(&spec)?;
+            let value = value.trim_end_matches(['\n', '\r']).to_string();
+            if value.is_empty() {
+                return Err(Error::usage(format!("the secret for {pack_id} is empty"))
+                    .pack(pack_id)
+                    .hint(format!(
+                        "printf %s \"$TOKEN\" | hcpx connect {pack_id} --secret-stdin"
+                    )));
+            }
+            if value.contains('\0') {
+                // It could not reach the adapter's environment (§8.3).
+                return Err(
+                    Error::usage(format!("the secret for {pack_id} contains a NUL byte"))
+                        .pack(pack_id)
+                        .hint("give the secret without NUL bytes"),
+                );
+            }
+            secret = Some(value.clone());
+            vec![(spec.name, value)]
+        }
+        BindingKind::Local | BindingKind::Public => Vec::new(),
+    };
+    Ok((material, secret))
 }

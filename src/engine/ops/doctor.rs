@@ -196,6 +196,67 @@ pub fn run(engine: &Engine) -> DoctorReport {
     checks.push(writable(store));
     checks.push(free_space(root));
 
+    checks.extend(secrets_checks(store));
+
+    let state = store.read_state();
+    checks.push(match &state {
+        Ok(_) => pass("store.state", "state.json parses"),
+        Err(err) => fail(
+            "store.state",
+            format!("{} ({})", err.message, err.code.as_str()),
+            "repair state.json by hand, or move it away to start from an empty state",
+        ),
+    });
+    if let Ok(state) = &state {
+        checks.extend(grant_checks(state));
+    }
+    checks.push(match config::read(&store.config_path()) {
+        Ok(_) => pass("store.config", "config.yaml parses"),
+        Err(err) => fail(
+            "store.config",
+            err.message,
+            format!(
+                "edit {} by hand (hcpx never rewrites it), or move it away to use no catalogs from it",
+                store.config_path().display()
+            ),
+        ),
+    });
+
+    checks.push(lock_check(store));
+
+    for catalog in engine.catalogs() {
+        if !catalog.is_dir() {
+            checks.push(fail(
+                "catalog",
+                format!("catalog {} is not a folder", catalog.display()),
+                "fix the path in config.yaml or --catalog",
+            ));
+        }
+    }
+
+    let path_var = std::env::var_os("PATH");
+    let installed = store.installed_ids().unwrap_or_default();
+    if let Ok(state) = &state {
+        let lock_free = checks.iter().any(|c| c.check == "store.lock" && c.ok);
+        checks.extend(
+            consistency(store, state, lock_free)
+                .into_iter()
+                .map(|f| f.check),
+        );
+    }
+    checks.extend(harness_checks(engine));
+    for id in &installed {
+        checks.push(pack_check(store, id, path_var.as_deref()));
+    }
+    DoctorReport {
+        store: root.display().to_string(),
+        checks,
+    }
+}
+
+/// `store.secrets`: `secrets/` and each secret are private (§8.4).
+fn secrets_checks(store: &Store) -> Vec<Check> {
+    let mut checks = Vec::new();
     let mode = |path: &std::path::Path| fs::metadata(path).map(|m| m.permissions().mode() & 0o777);
     let secrets = store.secrets_dir();
     checks.push(match mode(&secrets) {
@@ -225,112 +286,66 @@ pub fn run(engine: &Engine) -> DoctorReport {
             }
         }
     }
+    checks
+}
 
-    let state = store.read_state();
-    checks.push(match &state {
-        Ok(_) => pass("store.state", "state.json parses"),
-        Err(err) => fail(
-            "store.state",
-            format!("{} ({})", err.message, err.code.as_str()),
-            "repair state.json by hand, or move it away to start from an empty state",
-        ),
-    });
-    if let Ok(state) = &state {
-        checks.extend(grant_checks(state));
-    }
-    checks.push(match config::read(&store.config_path()) {
-        Ok(_) => pass("store.config", "config.yaml parses"),
-        Err(err) => fail(
-            "store.config",
-            err.message,
-            format!(
-                "edit {} by hand (hcpx never rewrites it), or move it away to use no catalogs from it",
-                store.config_path().display()
-            ),
-        ),
-    });
-
-    checks.push(
-        match fs::OpenOptions::new().write(true).open(store.lock_path()) {
-            Ok(file) => match file.try_lock() {
-                Ok(()) => pass("store.lock", "the store lock is free"),
-                Err(_) => fail(
-                    "store.lock",
-                    "another hcpx process holds the store lock",
-                    "wait for it to finish; if none runs, check `fuser` on the .lock file",
-                ),
-            },
-            Err(err) => fail(
+/// `store.lock`: no other process holds the store lock now.
+fn lock_check(store: &Store) -> Check {
+    match fs::OpenOptions::new().write(true).open(store.lock_path()) {
+        Ok(file) => match file.try_lock() {
+            Ok(()) => pass("store.lock", "the store lock is free"),
+            Err(_) => fail(
                 "store.lock",
-                format!("cannot open {}: {err}", store.lock_path().display()),
-                format!("make {} writable", store.lock_path().display()),
+                "another hcpx process holds the store lock",
+                "wait for it to finish; if none runs, check `fuser` on the .lock file",
             ),
         },
-    );
-
-    for catalog in engine.catalogs() {
-        if !catalog.is_dir() {
-            checks.push(fail(
-                "catalog",
-                format!("catalog {} is not a folder", catalog.display()),
-                "fix the path in config.yaml or --catalog",
-            ));
-        }
+        Err(err) => fail(
+            "store.lock",
+            format!("cannot open {}: {err}", store.lock_path().display()),
+            format!("make {} writable", store.lock_path().display()),
+        ),
     }
+}
 
-    let path_var = std::env::var_os("PATH");
-    let installed = store.installed_ids().unwrap_or_default();
-    if let Ok(state) = &state {
-        let lock_free = checks.iter().any(|c| c.check == "store.lock" && c.ok);
-        checks.extend(
-            consistency(store, state, lock_free)
-                .into_iter()
-                .map(|f| f.check),
+/// `pack:ID`: the installed copy passes lint and the programs it needs
+/// are on `path_var`.
+fn pack_check(store: &Store, id: &PackId, path_var: Option<&std::ffi::OsStr>) -> Check {
+    let check = format!("pack:{id}");
+    let report = lint_installed(store, id);
+    let Some(manifest) = report.manifest.as_ref().filter(|_| report.ok) else {
+        return fail(
+            &check,
+            format!("the installed copy of {id} fails lint"),
+            format!("hcpx lint {}, then reinstall it with --force", report.path),
         );
-    }
-    checks.extend(harness_checks(engine));
-    for id in &installed {
-        let check = format!("pack:{id}");
-        let report = lint_installed(store, id);
-        let Some(manifest) = report.manifest.as_ref().filter(|_| report.ok) else {
-            checks.push(fail(
-                &check,
-                format!("the installed copy of {id} fails lint"),
-                format!("hcpx lint {}, then reinstall it with --force", report.path),
-            ));
-            continue;
-        };
-        let mut missing: Vec<&str> = manifest
-            .requires
-            .bins
-            .iter()
-            .map(String::as_str)
-            .chain(manifest.commands.iter().filter_map(|c| match &c.adapter {
-                Adapter::Process { program, .. } if !program.starts_with("./") => {
-                    Some(program.as_str())
-                }
-                _ => None,
-            }))
-            .filter(|p| find_on_path(p, path_var.as_deref()).is_none())
-            .collect();
-        missing.sort_unstable();
-        missing.dedup();
-        checks.push(if missing.is_empty() {
-            pass(&check, format!("{id} {} is intact", manifest.version))
-        } else {
-            fail(
-                &check,
-                format!(
-                    "{id} needs programs that are not on PATH: {}",
-                    missing.join(", ")
-                ),
-                format!("install {} (or add its folder to PATH)", missing.join(", ")),
-            )
-        });
-    }
-    DoctorReport {
-        store: root.display().to_string(),
-        checks,
+    };
+    let mut missing: Vec<&str> = manifest
+        .requires
+        .bins
+        .iter()
+        .map(String::as_str)
+        .chain(manifest.commands.iter().filter_map(|c| match &c.adapter {
+            Adapter::Process { program, .. } if !program.starts_with("./") => {
+                Some(program.as_str())
+            }
+            _ => None,
+        }))
+        .filter(|p| find_on_path(p, path_var).is_none())
+        .collect();
+    missing.sort_unstable();
+    missing.dedup();
+    if missing.is_empty() {
+        pass(&check, format!("{id} {} is intact", manifest.version))
+    } else {
+        fail(
+            &check,
+            format!(
+                "{id} needs programs that are not on PATH: {}",
+                missing.join(", ")
+            ),
+            format!("install {} (or add its folder to PATH)", missing.join(", ")),
+        )
     }
 }
 

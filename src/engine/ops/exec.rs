@@ -6,10 +6,10 @@
 //! front-end passes to [`Engine::exec_to`] (the engine never prints).
 
 use super::Engine;
-use crate::engine::error::{Error, ErrorCode, Result};
+use crate::engine::error::{Error, ErrorCode, Fix, Result};
 use crate::engine::exec::{self, BoundArgs, ExecOutcome, ExecRequest, OutputMode};
 use crate::engine::pack::manifest::{Adapter, BindingKind, Command, Manifest};
-use crate::engine::policy::availability::{Reason, Status};
+use crate::engine::policy::availability::Status;
 use crate::engine::policy::why;
 use serde::Serialize;
 use std::io::Write;
@@ -74,6 +74,29 @@ impl Engine {
         mode: OutputMode,
         sink: Option<&mut dyn Write>,
     ) -> Result<ExecResult> {
+        self.exec_with(pack_id, verb_key, ArgInput::Words(words), mode, sink)
+    }
+
+    /// [`Engine::exec`] with the args as `(name, value text)` pairs (a
+    /// form's fields), checked and typed like `k=v` words (§6.2).
+    pub fn exec_named(
+        &self,
+        pack_id: &str,
+        verb_key: &str,
+        args: &[(String, String)],
+        mode: OutputMode,
+    ) -> Result<ExecResult> {
+        self.exec_with(pack_id, verb_key, ArgInput::Named(args), mode, None)
+    }
+
+    fn exec_with(
+        &self,
+        pack_id: &str,
+        verb_key: &str,
+        input: ArgInput<'_>,
+        mode: OutputMode,
+        sink: Option<&mut dyn Write>,
+    ) -> Result<ExecResult> {
         let view = self.pack_view(pack_id)?;
         let state = self.store().read_state()?;
         let avail = self.pack_availability(&view, &state);
@@ -84,9 +107,9 @@ impl Engine {
             _ => {
                 let dir = view.dir().map(|d| d.display().to_string());
                 let why = why::explain(&avail, None, None, self.principal(), dir.as_deref());
-                let mut err = Error::new(ErrorCode::LintFailed, why.explanation);
-                if let Some(fix) = why.fix {
-                    err = err.hint(fix);
+                let mut err = Error::new(ErrorCode::LintFailed, why.explanation.clone());
+                if let Some(fix) = why.fix() {
+                    err = err.fix(fix.clone());
                 }
                 return Err(locate(err));
             }
@@ -98,24 +121,19 @@ impl Engine {
         if let Some(cmd) = avail.command(verb_key)
             && let Some(reason) = cmd.reasons.first()
         {
-            let dir = view.dir().map(|d| d.display().to_string());
-            let why = why::explain(
-                &avail,
-                Some(manifest),
-                Some(verb_key),
-                self.principal(),
-                dir.as_deref(),
-            );
-            let mut err = locate(Error::new(refusal_code(reason), why.explanation));
-            if let Reason::GrantMissing(cap) = reason {
-                err = err.grant(cap.as_str());
-            }
-            if let Some(fix) = why.fix {
-                err = err.hint(fix);
+            let (words, fix) =
+                why::describe(reason, pack_id, verb_key, Some(manifest), self.principal());
+            let mut err = locate(reason.error(words));
+            if let Some(fix) = fix {
+                err = err.fix(fix);
             }
             return Err(err);
         }
-        let args = exec::bind_args(command, words).map_err(locate)?;
+        let args = match input {
+            ArgInput::Words(words) => exec::bind_args(command, words),
+            ArgInput::Named(pairs) => exec::bind_named(command, pairs),
+        }
+        .map_err(locate)?;
         let dir = view.dir().unwrap_or_default();
         let material = self.material(manifest).map_err(locate)?;
         let run = Run {
@@ -201,12 +219,22 @@ impl Engine {
                         format!("{id} has no stored secret"),
                     )
                     .pack(id)
-                    .hint(format!("hcpx connect {id} --secret-stdin"))),
+                    .fix(Fix::Connect {
+                        pack: id.to_string(),
+                        secret: true,
+                    })),
                 }
             }
             BindingKind::Public | BindingKind::Local => Ok(Vec::new()),
         }
     }
+}
+
+/// How a front-end gives an exec's args: `k=v` words (the command line),
+/// or names paired with their values' text (the TUI's form).
+enum ArgInput<'a> {
+    Words(&'a [String]),
+    Named(&'a [(String, String)]),
 }
 
 /// A command whose preconditions were checked, ready to run.
@@ -240,23 +268,10 @@ pub(super) fn env_missing(pack_id: &str, missing: Vec<String>) -> Error {
         format!("{pack_id} needs {} set and non-empty", missing.join(", ")),
     )
     .pack(pack_id)
-    .hint(format!(
-        "export {}=..., then run the command again",
-        missing[0]
-    ))
+    .fix(Fix::SetEnv {
+        names: missing.clone(),
+    })
     .missing(missing)
-}
-
-/// The error code of a refused exec (§10.1, §10.3).
-fn refusal_code(reason: &Reason) -> ErrorCode {
-    match reason {
-        Reason::NotActivated => ErrorCode::NotActivated,
-        Reason::NotConnected => ErrorCode::NotConnected,
-        Reason::GrantMissing(_) => ErrorCode::GrantMissing,
-        Reason::AdapterUnsupported(_) => ErrorCode::AdapterUnsupported,
-        Reason::ProgramNotFound(_) => ErrorCode::ProgramNotFound,
-        Reason::SenseOnly => ErrorCode::SenseOnly,
-    }
 }
 
 /// Replaces every occurrence of `secret` in `text`, in every form the

@@ -7,6 +7,7 @@ mod activate;
 pub mod bootstrap;
 mod builtin;
 mod connect;
+pub mod docs;
 pub mod doctor;
 mod exec;
 pub mod harness;
@@ -16,17 +17,18 @@ pub mod show;
 mod uninstall;
 
 pub use activate::Toggle;
+pub use builtin::BuiltinOp;
 pub use connect::{ConnectOutcome, ProbeRun, SecretInput};
 pub use exec::{ExecResult, redact};
 pub use install::{InstallAction, InstallOutcome};
 pub use uninstall::UninstallOutcome;
 
-use crate::engine::error::{Error, ErrorCode, Result};
+use crate::engine::error::{Error, ErrorCode, Fix, Result};
 use crate::engine::pack::grammar;
 use crate::engine::pack::id::PackId;
 use crate::engine::pack::manifest::Adapter;
 use crate::engine::pack::suggest;
-use crate::engine::policy::availability::{self, PackAvailability, Reason};
+use crate::engine::policy::availability::{self, PackAvailability, Refusal};
 use crate::engine::policy::grants;
 use crate::engine::store::Store;
 use crate::engine::store::catalog::{self, CatalogPack};
@@ -49,12 +51,25 @@ pub struct EngineOptions {
     pub diagnose: bool,
 }
 
+/// How the front-end shows a [`Fix`] as a line (the engine never formats
+/// a command line): used where the engine itself writes a `--json`
+/// document, the bootstrap pack's builtin operations (§11.4).
+#[derive(Clone)]
+pub struct FixLine(pub std::sync::Arc<dyn Fn(&Fix) -> String + Send + Sync>);
+
+impl std::fmt::Debug for FixLine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("FixLine")
+    }
+}
+
 /// One store, its catalogs, and the principal acting on it.
 #[derive(Debug, Clone)]
 pub struct Engine {
     store: Store,
     catalogs: Vec<PathBuf>,
     principal: grants::Principal,
+    fix_line: Option<FixLine>,
 }
 
 impl Engine {
@@ -85,12 +100,28 @@ impl Engine {
             store,
             catalogs,
             principal,
+            fix_line: None,
         };
         match bootstrap::ensure(&engine.store) {
             Err(_) if options.diagnose => {}
             result => result?,
         }
         Ok(engine)
+    }
+
+    /// Sets how a [`Fix`] shows as the `hint` of an error in the documents
+    /// the engine writes itself (builtin operations); without it such an
+    /// error keeps only its words.
+    pub fn set_fix_line(&mut self, fix_line: FixLine) {
+        self.fix_line = Some(fix_line);
+    }
+
+    /// `err` with its fix shown as its `hint` (see [`Engine::set_fix_line`]).
+    pub(super) fn shown(&self, mut err: Error) -> Error {
+        if let (Some(fix), Some(line)) = (&err.context.fix, &self.fix_line) {
+            err.context.hint = Some((line.0)(fix));
+        }
+        err
     }
 
     pub fn store(&self) -> &Store {
@@ -144,7 +175,7 @@ impl Engine {
         &self,
         view: &PackView,
         state: &State,
-        check: &dyn Fn(&Adapter, &Path) -> Option<Reason>,
+        check: &dyn Fn(&Adapter, &Path) -> Option<Refusal>,
     ) -> PackAvailability {
         availability::pack_availability(view, state, self.principal(), check)
     }
@@ -212,7 +243,10 @@ impl Engine {
         )
         .pack(pack_id)
         .grant(capability.as_str())
-        .hint(format!("hcpx grant {} {scoped}", self.principal)))
+        .fix(Fix::Grant {
+            principal: self.principal().to_string(),
+            grant: scoped,
+        }))
     }
 
     /// Adds a grant (§9.4); returns whether the state changed. Once grants
@@ -291,14 +325,17 @@ pub fn not_installed(pack_id: &str) -> Error {
         format!("pack `{pack_id}` is not installed"),
     )
     .pack(pack_id)
-    .hint(format!("hcpx install {pack_id}"))
+    .fix(Fix::Install {
+        pack: pack_id.to_string(),
+        force: false,
+    })
 }
 
 /// [`runnable`] that looks each bare program name up on PATH only once: for
 /// reports over many packs, where most commands run the same few programs.
 /// Shared by the threads of [`snapshot::map_packs`].
-pub fn runnable_memo() -> impl Fn(&Adapter, &Path) -> Option<Reason> + Sync {
-    let seen: std::sync::Mutex<std::collections::HashMap<String, Option<Reason>>> =
+pub fn runnable_memo() -> impl Fn(&Adapter, &Path) -> Option<Refusal> + Sync {
+    let seen: std::sync::Mutex<std::collections::HashMap<String, Option<Refusal>>> =
         Default::default();
     move |adapter, dir| match adapter {
         Adapter::Process { program, .. } if !program.contains('/') => {
@@ -316,13 +353,8 @@ pub fn runnable_memo() -> impl Fn(&Adapter, &Path) -> Option<Reason> + Sync {
     }
 }
 
-/// Whether an adapter can run in this runtime (§6.3–§6.6), as the reason
+/// Whether an adapter can run in this runtime (§6.3–§6.6), as the refusal
 /// availability reports when it cannot. Exec uses the same check.
-pub fn runnable(adapter: &Adapter, pack_dir: &Path) -> Option<Reason> {
-    use crate::engine::exec::NotRunnable;
-    match crate::engine::exec::runnable(adapter, pack_dir) {
-        Ok(()) => None,
-        Err(NotRunnable::ProgramNotFound { program, .. }) => Some(Reason::ProgramNotFound(program)),
-        Err(NotRunnable::AdapterUnsupported { kind }) => Some(Reason::AdapterUnsupported(kind)),
-    }
+pub fn runnable(adapter: &Adapter, pack_dir: &Path) -> Option<Refusal> {
+    crate::engine::exec::runnable(adapter, pack_dir).err()
 }

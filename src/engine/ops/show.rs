@@ -7,7 +7,7 @@
 use crate::engine::error::Result;
 use crate::engine::ops::{Engine, checked_id};
 use crate::engine::pack::manifest::{Arg, Binding, Effect, Manifest, OutputKind, Requires};
-use crate::engine::policy::availability::{PackAvailability, Reason, Sense, Status};
+use crate::engine::policy::availability::{PackAvailability, Refusal, Sense, Status};
 use serde::Serialize;
 
 /// The `hcpx show --json` document (without `ok`).
@@ -62,7 +62,7 @@ pub struct CommandDetails {
     pub timeout_ms: u64,
     pub args: Vec<Arg>,
     pub executable: bool,
-    pub reasons: Vec<Reason>,
+    pub reasons: Vec<Refusal>,
 }
 
 impl PackDetails {

@@ -6,10 +6,10 @@
 
 use crate::engine::pack::manifest::{Adapter, BindingKind};
 use crate::engine::policy::grants;
+pub use crate::engine::policy::refusal::{Condition, Refusal};
 use crate::engine::store::snapshot::PackView;
 use crate::engine::store::state::State;
-use serde::{Serialize, Serializer};
-use std::fmt;
+use serde::Serialize;
 use std::path::Path;
 
 /// The highest stage a pack reached (§11.2.2).
@@ -37,79 +37,6 @@ impl Status {
     }
 }
 
-/// An unmet condition for executing a command (§11.3).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Reason {
-    NotActivated,
-    NotConnected,
-    GrantMissing(grants::Capability),
-    AdapterUnsupported(String),
-    ProgramNotFound(String),
-    SenseOnly,
-}
-
-impl fmt::Display for Reason {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Reason::NotActivated => f.write_str("not_activated"),
-            Reason::NotConnected => f.write_str("not_connected"),
-            Reason::GrantMissing(cap) => write!(f, "grant_missing:{cap}"),
-            Reason::AdapterUnsupported(kind) => write!(f, "adapter_unsupported:{kind}"),
-            Reason::ProgramNotFound(program) => write!(f, "program_not_found:{program}"),
-            Reason::SenseOnly => f.write_str("sense_only"),
-        }
-    }
-}
-
-/// The conditions of §11.2 that make a command `executable`, each a column
-/// of the TUI's availability matrix.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Condition {
-    Activated,
-    Connected,
-    Grant,
-    Adapter,
-}
-
-impl Condition {
-    pub const ALL: [Condition; 4] = [
-        Condition::Activated,
-        Condition::Connected,
-        Condition::Grant,
-        Condition::Adapter,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Condition::Activated => "activated",
-            Condition::Connected => "connected",
-            Condition::Grant => "grant",
-            Condition::Adapter => "adapter",
-        }
-    }
-}
-
-impl Reason {
-    /// The §11.2 condition this reason leaves unmet; `None` for `sense_only`,
-    /// which is no condition of §11.2 but still makes a command
-    /// non-executable (§7.3).
-    pub fn condition(&self) -> Option<Condition> {
-        match self {
-            Reason::NotActivated => Some(Condition::Activated),
-            Reason::NotConnected => Some(Condition::Connected),
-            Reason::GrantMissing(_) => Some(Condition::Grant),
-            Reason::AdapterUnsupported(_) | Reason::ProgramNotFound(_) => Some(Condition::Adapter),
-            Reason::SenseOnly => None,
-        }
-    }
-}
-
-impl Serialize for Reason {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
-}
-
 /// `sense` of §7.4, with the harness targets where the pack's Skill is
 /// placed (§12.8; filled in by the runtime, which reads the targets).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -124,7 +51,7 @@ pub struct CommandAvailability {
     pub verb_key: String,
     pub effect: &'static str,
     pub executable: bool,
-    pub reasons: Vec<Reason>,
+    pub reasons: Vec<Refusal>,
 }
 
 /// One pack's availability, in the JSON shape of §11.3.
@@ -160,7 +87,7 @@ impl PackAvailability {
 }
 
 /// Checks whether an adapter can run here; `None` when it can.
-pub type RunnableCheck<'a> = &'a dyn Fn(&Adapter, &Path) -> Option<Reason>;
+pub type RunnableCheck<'a> = &'a dyn Fn(&Adapter, &Path) -> Option<Refusal>;
 
 /// Computes a pack's availability for `principal`.
 pub fn pack_availability(
@@ -175,48 +102,27 @@ pub fn pack_availability(
     let public = manifest.is_none_or(|m| m.binding.kind == BindingKind::Public);
     let activated = installed && state.is_activated(id);
     let connected = public || (activated && state.is_connected(id));
-    // A pack that fails lint is `unavailable`: the installed copy, or the
-    // catalog copy of a pack not installed (it cannot be installed).
-    let problems: Vec<String> = match pack.report() {
-        Some(report) if !report.ok => {
-            let mut list: Vec<String> = report
-                .diagnostics
-                .iter()
-                .filter(|d| d.is_error())
-                .map(|d| format!("{}: {}: {}", d.file, d.rule, d.message))
-                .collect();
-            if list.is_empty() {
-                list.push(format!(
-                    "the installed manifest names `{}`, not `{id}`",
-                    report.pack_id.as_deref().unwrap_or("nothing")
-                ));
-            }
-            list
-        }
-        _ => Vec::new(),
-    };
+    let problems = problems(pack);
     let dir = pack.dir();
     let commands: Vec<CommandAvailability> = match (manifest, problems.is_empty()) {
         (Some(m), true) => m
             .commands
             .iter()
             .map(|cmd| {
-                let capability = grants::Capability::from(cmd.effect);
                 let mut reasons = Vec::new();
                 if !activated {
-                    reasons.push(Reason::NotActivated);
+                    reasons.push(Refusal::NotActivated);
                 }
                 if !connected {
-                    reasons.push(Reason::NotConnected);
+                    reasons.push(Refusal::NotConnected);
                 }
+                let capability = grants::Capability::from(cmd.effect);
                 if !grants::holds(state.grants.as_ref(), principal, capability, id) {
-                    reasons.push(Reason::GrantMissing(capability));
+                    reasons.push(Refusal::GrantMissing(capability));
                 }
-                if let Some(reason) = dir.as_deref().and_then(|d| runnable(&cmd.adapter, d)) {
-                    reasons.push(reason);
-                }
+                reasons.extend(dir.as_deref().and_then(|d| runnable(&cmd.adapter, d)));
                 if m.sense_only {
-                    reasons.push(Reason::SenseOnly);
+                    reasons.push(Refusal::SenseOnly);
                 }
                 CommandAvailability {
                     verb_key: cmd.key.clone(),
@@ -256,5 +162,32 @@ pub fn pack_availability(
         },
         commands,
         problems,
+    }
+}
+
+/// Why an installed copy is `unavailable` (§11.2): its lint errors, or the
+/// id it names instead of its own; empty when it is fine (or not
+/// installed).
+fn problems(pack: &PackView) -> Vec<String> {
+    let id = pack.pack_id.as_str();
+    // A pack that fails lint is `unavailable`: the installed copy, or the
+    // catalog copy of a pack not installed (it cannot be installed).
+    match pack.report() {
+        Some(report) if !report.ok => {
+            let mut list: Vec<String> = report
+                .diagnostics
+                .iter()
+                .filter(|d| d.is_error())
+                .map(|d| format!("{}: {}: {}", d.file, d.rule, d.message))
+                .collect();
+            if list.is_empty() {
+                list.push(format!(
+                    "the installed manifest names `{}`, not `{id}`",
+                    report.pack_id.as_deref().unwrap_or("nothing")
+                ));
+            }
+            list
+        }
+        _ => Vec::new(),
     }
 }

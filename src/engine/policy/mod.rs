@@ -3,4 +3,8 @@
 
 pub mod availability;
 pub mod grants;
+pub mod refusal;
 pub mod why;
+
+#[cfg(test)]
+mod tests;

@@ -1,26 +1,91 @@
-//! `why PACK [VERB]`: the first unmet condition for a command, in plain
-//! words, and the exact `hcpx` command that fixes it. Reads the same
-//! availability as everything else (§11.2).
+//! `why PACK [VERB]` (HCP.md §11.2–§11.3, §10.1): every unmet condition for
+//! a command, first one first, each in plain words with the [`Fix`] that
+//! meets it when hcpx has one. Reads the same availability as everything
+//! else (§11.2); front-ends render the fixes as command lines.
 
+use crate::engine::error::Fix;
 use crate::engine::pack::manifest::{BindingKind, Manifest};
-use crate::engine::policy::availability::{PackAvailability, Reason, Status};
-use serde::Serialize;
+use crate::engine::policy::availability::{PackAvailability, Refusal, Status};
+use serde::{Serialize, Serializer};
+use std::fmt;
+
+/// Why a pack or command is not executable: a refusal of §11.3, or one of
+/// the pack-level conditions before it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WhyReason {
+    /// In a catalog, not installed (`not_installed`).
+    NotInstalled,
+    /// The installed copy fails lint (`unavailable`).
+    Unavailable,
+    /// The pack has no such command (`not_found`).
+    NotFound,
+    /// A refusal of §11.3 (its reason string).
+    Refused(Refusal),
+}
+
+impl fmt::Display for WhyReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WhyReason::NotInstalled => f.write_str("not_installed"),
+            WhyReason::Unavailable => f.write_str("unavailable"),
+            WhyReason::NotFound => f.write_str("not_found"),
+            WhyReason::Refused(refusal) => refusal.fmt(f),
+        }
+    }
+}
+
+impl Serialize for WhyReason {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+/// One unmet condition: what it is, in words, and what fixes it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unmet {
+    pub reason: WhyReason,
+    pub explanation: String,
+    pub fix: Option<Fix>,
+}
 
 /// The explanation for one pack or command.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Explanation {
     pub pack_id: String,
     pub verb_key: Option<String>,
     pub executable: bool,
-    /// The first unmet condition (a §11.3 reason, or `not_installed`,
-    /// `unavailable`), if any.
-    pub reason: Option<String>,
+    /// In words: the first unmet condition, or what is executable.
     pub explanation: String,
-    /// The command that fixes it, when hcpx can.
-    pub fix: Option<String>,
+    /// Every unmet condition, first one first; empty when executable (or
+    /// when a pack without commands has nothing to meet).
+    pub unmet: Vec<Unmet>,
 }
 
-/// Explains why `verb_key` (or, without one, the pack) is not executable.
+impl Explanation {
+    /// The first unmet condition.
+    pub fn reason(&self) -> Option<&WhyReason> {
+        self.unmet.first().map(|u| &u.reason)
+    }
+
+    /// The fix of the first unmet condition.
+    pub fn fix(&self) -> Option<&Fix> {
+        self.unmet.first().and_then(|u| u.fix.as_ref())
+    }
+
+    fn push(&mut self, reason: WhyReason, explanation: String, fix: Option<Fix>) {
+        if self.unmet.is_empty() {
+            self.explanation.clone_from(&explanation);
+        }
+        self.unmet.push(Unmet {
+            reason,
+            explanation,
+            fix,
+        });
+    }
+}
+
+/// Explains why `verb_key` (or, without one, the pack: its first executable
+/// command, else its first command) is not executable.
 pub fn explain(
     avail: &PackAvailability,
     manifest: Option<&Manifest>,
@@ -33,63 +98,57 @@ pub fn explain(
         pack_id: id.to_string(),
         verb_key: verb_key.map(str::to_string),
         executable: false,
-        reason: None,
         explanation: String::new(),
-        fix: None,
+        unmet: Vec::new(),
     };
     if avail.status == Status::Unavailable {
-        out.reason = Some("unavailable".into());
-        let first = avail
-            .problems
-            .first()
-            .map(String::as_str)
-            .unwrap_or("it fails lint");
-        let copy = if avail.installed {
-            "installed"
-        } else {
-            "catalog"
-        };
-        out.explanation = format!("the {copy} copy of {id} is broken: {first}");
-        out.fix = pack_dir.map(|d| format!("hcpx lint {d}"));
-        return out;
-    }
-    if !avail.installed {
-        out.reason = Some("not_installed".into());
-        out.explanation = format!("{id} is in a catalog but not installed");
-        out.fix = Some(format!("hcpx install {id}"));
+        out.push(
+            WhyReason::Unavailable,
+            broken(avail),
+            pack_dir.map(|d| Fix::Lint {
+                path: d.to_string(),
+            }),
+        );
         return out;
     }
     let command = match verb_key {
-        Some(key) => match avail.command(key) {
-            Some(c) => Some(c),
-            None => {
-                out.reason = Some("not_found".into());
-                let keys: Vec<&str> = avail.commands.iter().map(|c| c.verb_key.as_str()).collect();
-                out.explanation = if keys.is_empty() {
-                    format!("{id} has no commands")
-                } else {
-                    format!("{id} has no command `{key}`; it has: {}", keys.join(", "))
-                };
-                return out;
-            }
-        },
+        Some(key) => avail.command(key),
         None => avail
             .commands
             .iter()
             .find(|c| c.executable)
             .or(avail.commands.first()),
     };
-    let Some(command) = command else {
-        let sense_only = manifest.is_some_and(|m| m.sense_only);
-        out.reason = sense_only.then(|| "sense_only".into());
-        out.explanation = if sense_only {
-            format!("{id} is sense_only: its Skill is for reading, it has no commands to run")
-        } else {
+    if !avail.installed {
+        out.push(
+            WhyReason::NotInstalled,
+            format!("{id} is in a catalog but not installed"),
+            Some(Fix::Install {
+                pack: id.to_string(),
+                force: false,
+            }),
+        );
+    } else if let (Some(key), None) = (verb_key, command) {
+        let keys: Vec<&str> = avail.commands.iter().map(|c| c.verb_key.as_str()).collect();
+        let words = if keys.is_empty() {
             format!("{id} has no commands")
+        } else {
+            format!("{id} has no command `{key}`; it has: {}", keys.join(", "))
         };
+        out.push(WhyReason::NotFound, words, None);
+        return out;
+    }
+    let Some(command) = command else {
+        if out.unmet.is_empty() {
+            no_commands(&mut out, manifest.is_some_and(|m| m.sense_only));
+        }
         return out;
     };
-    let Some(reason) = command.reasons.first() else {
+    for reason in &command.reasons {
+        let (words, fix) = describe(reason, id, &command.verb_key, manifest, principal);
+        out.push(WhyReason::Refused(reason.clone()), words, fix);
+    }
+    if out.unmet.is_empty() {
         out.executable = true;
         out.explanation = match verb_key {
             Some(key) => format!("{id} {key} is executable for `{principal}`"),
@@ -98,60 +157,92 @@ pub fn explain(
                 command.verb_key
             ),
         };
-        return out;
-    };
-    out.reason = Some(reason.to_string());
-    let (explanation, fix) = describe(reason, id, &command.verb_key, manifest, principal);
-    out.explanation = explanation;
-    out.fix = fix;
+    }
     out
 }
 
-/// One unmet condition in plain words, and the `hcpx` command that fixes it
-/// when there is one: what `explain` says for the first reason, for any
-/// reason (the TUI's matrix shows every one).
+/// Why an `unavailable` pack is so, in words: its first problem.
+fn broken(avail: &PackAvailability) -> String {
+    let first = avail
+        .problems
+        .first()
+        .map(String::as_str)
+        .unwrap_or("it fails lint");
+    let copy = if avail.installed {
+        "installed"
+    } else {
+        "catalog"
+    };
+    format!("the {copy} copy of {} is broken: {first}", avail.pack_id)
+}
+
+/// What `why` says of an installed pack without commands.
+fn no_commands(out: &mut Explanation, sense_only: bool) {
+    let id = out.pack_id.clone();
+    if sense_only {
+        out.push(
+            WhyReason::Refused(Refusal::SenseOnly),
+            format!("{id} is sense_only: its Skill is for reading, it has no commands to run"),
+            None,
+        );
+    } else {
+        out.explanation = format!("{id} has no commands");
+    }
+}
+
+/// One unmet condition in plain words, and the fix when there is one: what
+/// `explain` says for each reason (the TUI's matrix shows every one, exec
+/// refuses with the first).
 pub fn describe(
-    reason: &Reason,
+    reason: &Refusal,
     id: &str,
     verb: &str,
     manifest: Option<&Manifest>,
     principal: &str,
-) -> (String, Option<String>) {
+) -> (String, Option<Fix>) {
+    let connect = |secret| {
+        Some(Fix::Connect {
+            pack: id.to_string(),
+            secret,
+        })
+    };
     match reason {
-        Reason::NotActivated => (
+        Refusal::NotActivated => (
             format!("{id} is installed but not activated"),
-            Some(format!("hcpx activate {id}")),
+            Some(Fix::Activate {
+                pack: id.to_string(),
+            }),
         ),
-        Reason::NotConnected => match manifest.map(|m| &m.binding) {
+        Refusal::NotConnected => match manifest.map(|m| &m.binding) {
             Some(b) if b.kind == BindingKind::Env => (
                 format!(
                     "{id} is not connected: its env binding needs {} set",
                     b.env.join(", ")
                 ),
-                Some(format!("hcpx connect {id}")),
+                connect(false),
             ),
             Some(b) if b.kind == BindingKind::Secret => (
                 format!("{id} is not connected: it needs a secret"),
-                Some(format!("hcpx connect {id} --secret-stdin")),
+                connect(true),
             ),
-            _ => (
-                format!("{id} is not connected"),
-                Some(format!("hcpx connect {id}")),
-            ),
+            _ => (format!("{id} is not connected"), connect(false)),
         },
-        Reason::GrantMissing(cap) => (
+        Refusal::GrantMissing(cap) => (
             format!("principal `{principal}` does not hold `{cap}` for {id}"),
-            Some(format!("hcpx grant {principal} {cap}:{id}")),
+            Some(Fix::Grant {
+                principal: principal.to_string(),
+                grant: format!("{cap}:{id}"),
+            }),
         ),
-        Reason::AdapterUnsupported(kind) => (
+        Refusal::AdapterUnsupported { kind } => (
             format!("`{verb}` uses the `{kind}` adapter, which hcpx cannot run"),
             None,
         ),
-        Reason::ProgramNotFound(program) => (
+        Refusal::ProgramNotFound { program, .. } => (
             format!("`{verb}` runs `{program}`, which is not found on PATH or in the pack"),
             None,
         ),
-        Reason::SenseOnly => (
+        Refusal::SenseOnly => (
             format!("{id} is sense_only: its commands are described, never run"),
             None,
         ),

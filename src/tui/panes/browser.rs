@@ -64,7 +64,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
             Some(err) => {
                 lines.push(Line::styled("cannot read the store:", theme.bad()));
                 let mut msg = format!("{}: {}", err.code.as_str(), err.message);
-                if let Some(hint) = &err.context.hint {
+                if let Some(hint) = &crate::tui::fix::hint(err, &app.config) {
                     msg.push_str("\nhint: ");
                     msg.push_str(hint);
                 }

@@ -20,7 +20,7 @@ pub fn draw(frame: &mut Frame<'_>, screen: Rect, app: &App, dialog: &Dialog) {
             let theme = app.theme();
             let mut lines = vec![Line::styled(err.code.as_str().to_string(), theme.bad())];
             lines.extend(wrap(&err.message, inner_w, Style::new()));
-            if let Some(hint) = &err.context.hint {
+            if let Some(hint) = &crate::tui::fix::hint(err, &app.config) {
                 lines.push(Line::raw(""));
                 lines.extend(wrap(&format!("hint: {hint}"), inner_w, theme.hint()));
             }

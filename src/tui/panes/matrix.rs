@@ -5,10 +5,12 @@
 //! shown comes from the engine's availability function (`pack_availability`)
 //! and `why`.
 
+use crate::engine::error::Fix;
 use crate::engine::policy::availability::{CommandAvailability, Condition, Status};
 use crate::engine::policy::why;
 use crate::tui::action::Pane;
 use crate::tui::app::App;
+use crate::tui::fix::fix_line;
 use crate::tui::text;
 use crate::tui::theme::check;
 use crate::tui::ui::{self, pane_block, pane_title};
@@ -155,8 +157,8 @@ fn pack_level<'a>(app: &App, entry: &Entry, width: usize) -> Vec<Line<'a>> {
         .into_iter()
         .map(|l| Line::styled(l, style))
         .collect();
-    if let Some(fix) = why.fix.filter(|_| avail.status != Status::Unavailable) {
-        out.extend(fix_lines(app, &fix, width));
+    if let Some(fix) = why.fix().filter(|_| avail.status != Status::Unavailable) {
+        out.extend(fix_lines(app, fix, width));
     }
     for problem in avail.problems.iter().skip(1) {
         out.extend(
@@ -207,8 +209,9 @@ fn reasons<'a>(app: &App, entry: &Entry, cmd: &CommandAvailability, width: usize
     out
 }
 
-fn fix_lines<'a>(app: &App, fix: &str, width: usize) -> Vec<Line<'a>> {
+fn fix_lines<'a>(app: &App, fix: &Fix, width: usize) -> Vec<Line<'a>> {
     let theme = app.theme();
+    let fix = fix_line(fix, &app.config);
     text::wrap(&format!("  fix: {fix}"), width)
         .into_iter()
         .map(|l| Line::styled(l, theme.hint()))

@@ -96,7 +96,7 @@ fn finished<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
                 theme.bad(),
             ));
             lines.extend(text::wrap(&err.message, width).into_iter().map(Line::raw));
-            if let Some(hint) = &err.context.hint {
+            if let Some(hint) = &crate::tui::fix::hint(err, &app.config) {
                 lines.extend(
                     text::wrap(&format!("hint: {hint}"), width)
                         .into_iter()
