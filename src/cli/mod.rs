@@ -16,6 +16,7 @@ pub mod status;
 pub mod toggle;
 pub mod tui;
 pub mod uninstall;
+pub mod verify;
 
 use clap::{Parser, Subcommand};
 use output::Output;
@@ -66,6 +67,7 @@ pub enum Command {
     Revoke(grant::GrantArgs),
     Tui(tui::TuiArgs),
     Doctor(doctor::DoctorArgs),
+    Verify(verify::VerifyArgs),
     Completions(docs::CompletionsArgs),
     Man(docs::ManArgs),
 }
@@ -97,6 +99,7 @@ pub fn main() -> ExitCode {
         Some(Command::Availability(args)) => status::availability(&args, &ctx),
         Some(Command::Why(args)) => status::why(&args, &ctx),
         Some(Command::Doctor(args)) => doctor::run(&args, &ctx),
+        Some(Command::Verify(args)) => verify::run(&args, &ctx),
         Some(Command::Completions(args)) => docs::completions(&args, &out),
         Some(Command::Man(args)) => docs::man(&args, &out),
         Some(Command::Grant(args)) => grant::grant(&args, &ctx),

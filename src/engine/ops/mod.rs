@@ -9,15 +9,18 @@ mod builtin;
 mod connect;
 pub mod doctor;
 mod exec;
+mod fetch;
 mod install;
 pub mod list;
 mod uninstall;
+mod verify;
 
 pub use activate::Toggle;
 pub use connect::{ConnectOutcome, ProbeRun, SecretInput};
 pub use exec::{ExecResult, redact};
-pub use install::{InstallAction, InstallOutcome};
+pub use install::{InstallAction, InstallOptions, InstallOutcome, InstallSource};
 pub use uninstall::UninstallOutcome;
+pub use verify::{VerifyPack, VerifyReport};
 
 use crate::engine::error::{Error, ErrorCode, Result};
 use crate::engine::pack::grammar;

@@ -52,6 +52,7 @@ impl Engine {
         step("uninstall.after_pack")?;
         let removed_secret = tx.move_aside(&self.store().secret_path(&id))?;
         step("uninstall.after_secret")?;
+        tx.record_lock(&id, None)?;
         tx.commit()?;
         Ok(UninstallOutcome {
             pack_id: pack_id.to_string(),

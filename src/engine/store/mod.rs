@@ -18,9 +18,12 @@
 
 pub mod catalog;
 pub mod config;
+pub mod digest;
 pub mod grant;
+pub mod lockfile;
 pub mod parallel;
 pub mod snapshot;
+pub mod source;
 pub mod state;
 
 use crate::engine::error::{Error, ErrorCode, Result};
