@@ -29,3 +29,4 @@ mod grants_safety;
 mod ids_safety;
 mod lintext_safety;
 mod signals_safety;
+mod sources;
