@@ -335,3 +335,23 @@ fn verify_of_a_git_pack_detects_tampering() {
     // verify never fetches: for a git source the paths cannot be told.
     assert_eq!(doc["packs"][0]["changed"], serde_json::json!([]));
 }
+
+#[test]
+fn doctor_reports_a_pack_that_differs_from_the_lock() {
+    let sb = Sandbox::new();
+    let a = sb.simple_pack("acme.a", "1.0.0", "{kind: public}");
+    sb.json(&["install", a.to_str().unwrap()], 0);
+    let doc = sb.json(&["doctor"], 0);
+    let ok = doc["checks"].as_array().unwrap().iter().any(|c| c["check"] == "store.lockfile");
+    assert!(ok, "{doc}");
+    std::fs::write(sb.home().join("packs/acme.a/SKILL.md"), "---\nname: acme-a\ndescription: x.\n---\nEvil `hello` `touch`.\n").unwrap();
+    let doc = sb.json(&["doctor"], 1);
+    let check = doc["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["check"] == "verify:acme.a")
+        .unwrap_or_else(|| panic!("{doc}"));
+    assert_eq!(check["ok"], false);
+    assert!(check["message"].as_str().unwrap().contains("SKILL.md"), "{check}");
+}

@@ -15,7 +15,8 @@
 //! Steps that go together (HCP.md §14.7): the pack is staged and linted in
 //! the change's scratch folder; a dropped `connected` (Binding changed) is
 //! written before the new copy is swapped in, so no moment has a changed
-//! Binding marked connected; then the swap, then the Skill re-copy. A failure
+//! Binding marked connected; then the lock file entry (§13.3), the swap,
+//! then the Skill re-copy. A failure
 //! at any step swaps the old copy back, restores the old Skill copy and the
 //! old state.
 
@@ -225,13 +226,15 @@ impl Engine {
         let disconnected = !binding_kept && tx.state.disconnect(&pack_id);
         tx.save()?;
         step("install.after_state")?;
+        // Recorded just before the swap: a crash at any named step leaves
+        // the lock agreeing with the installed copy.
+        tx.record_lock(&pack_id, Some(locked))?;
         place(&mut tx, &staged, &pack_id)?;
         step("install.after_swap")?;
         if activated {
             super::activate::copy_skill(&mut tx, &pack_id)?;
         }
         step("install.after_skill")?;
-        tx.record_lock(&pack_id, Some(locked))?;
         tx.commit()?;
         let action = match (&previous_version, same_version) {
             (None, _) => InstallAction::Installed,
