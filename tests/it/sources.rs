@@ -355,3 +355,112 @@ fn doctor_reports_a_pack_that_differs_from_the_lock() {
     assert_eq!(check["ok"], false);
     assert!(check["message"].as_str().unwrap().contains("SKILL.md"), "{check}");
 }
+
+/// Whether a process runs: it exists and is not a zombie.
+fn alive(pid: i32) -> bool {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat"));
+    stat.is_ok_and(|s| {
+        s.rsplit_once(") ")
+            .is_none_or(|(_, rest)| !rest.starts_with('Z') && !rest.starts_with('X'))
+    })
+}
+
+/// Polls `check` for up to 10 s.
+fn wait_until(what: &str, mut check: impl FnMut() -> bool) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !check() {
+        assert!(std::time::Instant::now() < deadline, "{what}");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn an_interrupted_fetch_leaves_no_git_behind() {
+    let sb = Sandbox::new();
+    // A `git` that hangs with a background child, writing both pids.
+    let bin = sb.dir.path().join("fakebin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let pids = sb.dir.path().join("pids");
+    std::fs::write(
+        bin.join("git"),
+        format!(
+            "#!/bin/sh\nsleep 1000 &\necho \"$$ $!\" > {0}.tmp\nmv {0}.tmp {0}\nwait\n",
+            pids.display()
+        ),
+    )
+    .unwrap();
+    common::make_executable(&bin.join("git"));
+    sb.json(&["list"], 0);
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let mut hcpx = std::process::Command::new(assert_cmd::cargo::cargo_bin("hcpx"))
+        .args(["--json", "install", "git+file:///nowhere/repo#v1"])
+        .env("HCP_HOME", sb.home())
+        .env("PATH", path)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_until("the fake git to start", || pids.exists());
+    let started: Vec<i32> = std::fs::read_to_string(&pids)
+        .unwrap()
+        .split_whitespace()
+        .map(|w| w.parse().unwrap())
+        .collect();
+    assert!(started.iter().all(|&p| alive(p)));
+    let hcpx_pid = rustix::process::Pid::from_child(&hcpx);
+    rustix::process::kill_process(hcpx_pid, rustix::process::Signal::TERM).unwrap();
+    wait_until("hcpx to exit", || hcpx.try_wait().is_ok_and(|s| s.is_some()));
+    let code = hcpx.wait().unwrap().code();
+    for pid in &started {
+        wait_until("git and its child to end", || !alive(*pid));
+    }
+    assert_eq!(code, Some(128 + 15));
+    assert!(!sb.home().join("hcp.lock").exists());
+}
+
+#[test]
+fn no_git_hook_runs_during_a_fetch() {
+    if !common::require_tool("git") {
+        return;
+    }
+    let sb = Sandbox::new();
+    let repo = repo(&sb);
+    // A user's global config that points at hooks which would leave a mark.
+    let hooks = sb.dir.path().join("hooks");
+    std::fs::create_dir_all(&hooks).unwrap();
+    let mark = sb.dir.path().join("hook-ran");
+    for hook in ["post-checkout", "reference-transaction", "post-index-change"] {
+        let path = hooks.join(hook);
+        std::fs::write(&path, format!("#!/bin/sh\ntouch {}\n", mark.display())).unwrap();
+        common::make_executable(&path);
+    }
+    let config = sb.dir.path().join("gitconfig");
+    std::fs::write(&config, format!("[core]\n\thooksPath = {}\n", hooks.display())).unwrap();
+    let source = format!("git+{}//packs/notes#v1.0.0", repo.url);
+    let out = sb
+        .hcpx()
+        .args(["--json", "install", &source])
+        .env("GIT_CONFIG_GLOBAL", &config)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
+    assert!(!mark.exists(), "a hook ran");
+}
+
+#[test]
+fn a_git_pack_that_fails_lint_is_named_by_its_source() {
+    if !common::require_tool("git") {
+        return;
+    }
+    let sb = Sandbox::new();
+    let repo = repo(&sb);
+    std::fs::write(repo.work.join("packs/notes/pack.yaml"), "hcp: \"1\"\nid: acme.notes\n").unwrap();
+    git(&repo.work, &["commit", "-qam", "broken"]);
+    let source = format!("git+file://{}//packs/notes", repo.work.display());
+    let doc = sb.json(&["install", &source], 1);
+    assert_eq!(doc["error"]["code"], "lint_failed", "{doc}");
+    assert_eq!(doc["error"]["path"], source.as_str(), "{doc}");
+    assert!(!doc.to_string().contains("stage-"), "{doc}");
+    assert!(!sb.home().join("packs/acme.notes").exists());
+}

@@ -12,7 +12,7 @@ use crate::engine::error::{Error, ErrorCode, Result};
 use crate::engine::exec::git;
 use crate::engine::store::Transaction;
 use crate::engine::store::source::GitSource;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// A fetched pack folder and the commit it was fetched at.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -59,4 +59,22 @@ pub(super) fn fetch_locked(
         dir,
         commit: fetched.commit,
     })
+}
+
+/// An error about the fetched checkout (lint) names the source the user
+/// gave instead of the scratch folder, which is gone once the change ends.
+pub(super) fn name_source(mut err: Error, dir: &Path, source: &GitSource) -> Error {
+    let scratch = dir.display().to_string();
+    let shown = source.display();
+    err.message = err.message.replace(&scratch, &shown);
+    if err.context.path.as_deref() == Some(scratch.as_str()) {
+        err.context.path = Some(shown.clone());
+    }
+    if err.code == ErrorCode::LintFailed {
+        err.context.hint = Some(format!(
+            "fetch the repository and run `hcpx lint` on the pack folder{} for every finding",
+            source.subdir.as_deref().map(|s| format!(" `{s}`")).unwrap_or_default()
+        ));
+    }
+    err
 }

@@ -141,6 +141,7 @@ impl Engine {
                     &fetched.commit,
                 );
                 self.install_locked(tx, &fetched.dir, recorded, options.force)
+                    .map_err(|err| super::fetch::name_source(err, &fetched.dir, git))
             }
             InstallSource::Dir(path) => {
                 let text = path.to_string_lossy();
