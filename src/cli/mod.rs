@@ -2,6 +2,7 @@
 //! turning arguments into an engine call and printing the result as text or
 //! as the `--json` documents of HCP.md §10. No lifecycle logic lives here.
 
+pub mod catalog;
 pub mod connect;
 pub mod context;
 pub mod docs;
@@ -68,6 +69,7 @@ pub enum Command {
     Tui(tui::TuiArgs),
     Doctor(doctor::DoctorArgs),
     Verify(verify::VerifyArgs),
+    Catalog(catalog::CatalogArgs),
     Completions(docs::CompletionsArgs),
     Man(docs::ManArgs),
 }
@@ -100,6 +102,7 @@ pub fn main() -> ExitCode {
         Some(Command::Why(args)) => status::why(&args, &ctx),
         Some(Command::Doctor(args)) => doctor::run(&args, &ctx),
         Some(Command::Verify(args)) => verify::run(&args, &ctx),
+        Some(Command::Catalog(args)) => catalog::run(&args, &ctx),
         Some(Command::Completions(args)) => docs::completions(&args, &out),
         Some(Command::Man(args)) => docs::man(&args, &out),
         Some(Command::Grant(args)) => grant::grant(&args, &ctx),

@@ -8,6 +8,7 @@ mod lintkit;
 mod tmuxkit;
 mod tuikit;
 
+mod catalogs;
 mod cli_docs;
 mod cli_exec;
 mod cli_lifecycle;

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// Runs git in `dir` with a fixed identity; panics when it fails.
-fn git(dir: &Path, args: &[&str]) -> String {
+pub(crate) fn git(dir: &Path, args: &[&str]) -> String {
     let out = Command::new("git")
         .current_dir(dir)
         .args(["-c", "init.defaultBranch=main", "-c", "commit.gpgsign=false"])
@@ -33,14 +33,14 @@ fn git(dir: &Path, args: &[&str]) -> String {
 /// A repository with `packs/notes` (acme.notes): 1.0.0 tagged `v1.0.0`,
 /// then 1.1.0 on `main` and on the branch `next`; published as a bare
 /// clone. Returns the bare repository's `file://` URL and the two commits.
-struct Repo {
-    url: String,
-    work: PathBuf,
-    v1: String,
-    v2: String,
+pub(crate) struct Repo {
+    pub(crate) url: String,
+    pub(crate) work: PathBuf,
+    pub(crate) v1: String,
+    pub(crate) v2: String,
 }
 
-fn write_pack(root: &Path, version: &str) {
+pub(crate) fn write_pack(root: &Path, version: &str) {
     let dir = root.join("packs/notes");
     std::fs::create_dir_all(dir.join("bin")).unwrap();
     std::fs::write(
@@ -54,7 +54,7 @@ fn write_pack(root: &Path, version: &str) {
         .unwrap();
 }
 
-fn repo(sb: &Sandbox) -> Repo {
+pub(crate) fn repo(sb: &Sandbox) -> Repo {
     let work = sb.dir.path().join("work");
     std::fs::create_dir_all(&work).unwrap();
     git(&work, &["init", "-q"]);
@@ -81,7 +81,7 @@ fn repo(sb: &Sandbox) -> Repo {
     }
 }
 
-fn lock(sb: &Sandbox) -> Value {
+pub(crate) fn lock(sb: &Sandbox) -> Value {
     let text = std::fs::read_to_string(sb.home().join("hcp.lock")).expect("hcp.lock");
     serde_json::from_str(&text).expect("hcp.lock parses")
 }

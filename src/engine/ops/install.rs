@@ -27,7 +27,7 @@ use crate::engine::lint::{LintOptions, LintReport, lint_pack};
 use crate::engine::pack::grammar;
 use crate::engine::pack::id::PackId;
 use crate::engine::policy::grants::PACK_INSTALL;
-use crate::engine::store::catalog;
+use crate::engine::store::catalog_index;
 use crate::engine::store::digest;
 use crate::engine::store::lockfile::{LockEntry, LockedSource, SourceKind};
 pub use crate::engine::store::source::InstallSource;
@@ -274,9 +274,9 @@ impl Engine {
             )
             .pack(source));
         }
-        let packs = self.catalog_packs();
-        match catalog::find(&packs, source) {
-            Some(pack) => Ok(pack.dir.clone()),
+        let index_dir = self.store().root().join("catalogs");
+        match catalog_index::find(&index_dir, self.catalogs(), source) {
+            Some(pack) => Ok(pack.dir),
             None if self.catalogs().is_empty() => Err(not_found(source).hint(
                 "no catalogs are configured: pass --catalog DIR, or add catalogs: to config.yaml",
             )),

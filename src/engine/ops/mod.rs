@@ -4,6 +4,7 @@
 //! and returns plain data the front-ends print.
 
 mod activate;
+pub mod catalogs;
 pub mod bootstrap;
 mod builtin;
 mod connect;

@@ -17,6 +17,7 @@
 //! up after [`LockWait::timeout`] with `timeout` (§10.1).
 
 pub mod catalog;
+pub mod catalog_index;
 pub mod config;
 pub mod digest;
 pub mod grant;
