@@ -2,5 +2,6 @@
 //! functions over a snapshot of the store: availability, grants, `why`.
 
 pub mod availability;
+pub mod capdiff;
 pub mod grants;
 pub mod why;
