@@ -11,12 +11,14 @@ pub mod exec;
 pub mod grant;
 pub mod install;
 pub mod lint;
+pub mod outdated;
 pub mod output;
 pub mod signals;
 pub mod status;
 pub mod toggle;
 pub mod tui;
 pub mod uninstall;
+pub mod upgrade;
 pub mod verify;
 
 use clap::{Parser, Subcommand};
@@ -70,6 +72,8 @@ pub enum Command {
     Doctor(doctor::DoctorArgs),
     Verify(verify::VerifyArgs),
     Catalog(catalog::CatalogArgs),
+    Outdated(outdated::OutdatedArgs),
+    Upgrade(upgrade::UpgradeArgs),
     Completions(docs::CompletionsArgs),
     Man(docs::ManArgs),
 }
@@ -103,6 +107,8 @@ pub fn main() -> ExitCode {
         Some(Command::Doctor(args)) => doctor::run(&args, &ctx),
         Some(Command::Verify(args)) => verify::run(&args, &ctx),
         Some(Command::Catalog(args)) => catalog::run(&args, &ctx),
+        Some(Command::Outdated(args)) => outdated::run(&args, &ctx),
+        Some(Command::Upgrade(args)) => upgrade::run(&args, &ctx),
         Some(Command::Completions(args)) => docs::completions(&args, &out),
         Some(Command::Man(args)) => docs::man(&args, &out),
         Some(Command::Grant(args)) => grant::grant(&args, &ctx),

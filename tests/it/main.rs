@@ -23,6 +23,7 @@ mod screenshots;
 mod tui_loop;
 mod tui_snapshots;
 mod tui_tmux;
+mod upgrade;
 
 mod atomic_safety;
 mod execout_safety;

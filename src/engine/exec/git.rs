@@ -109,6 +109,37 @@ pub fn fetch(source: &GitSource, into: &Path) -> Result<Fetched> {
     })
 }
 
+/// The tag names of a remote repository (`git ls-remote --tags`), peeled
+/// tags (`^{}`) folded into their names.
+pub fn remote_tags(source: &GitSource) -> Result<Vec<String>> {
+    let out = git(
+        None,
+        &["ls-remote", "--tags", "--refs", "--"],
+        &[source.url.as_ref()],
+    )?;
+    if out.exit_code != 0 {
+        return Err(unavailable(source, "cannot list the tags", &out));
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    Ok(text
+        .lines()
+        .filter_map(|line| line.split_once('\t'))
+        .filter_map(|(_, name)| name.strip_prefix("refs/tags/"))
+        .map(str::to_string)
+        .collect())
+}
+
+/// The highest SemVer among tags named `vX.Y.Z` or `X.Y.Z` (§13.6), with
+/// its tag name.
+pub fn highest_semver_tag(tags: &[String]) -> Option<(semver::Version, String)> {
+    tags.iter()
+        .filter_map(|tag| {
+            let text = tag.strip_prefix('v').unwrap_or(tag);
+            semver::Version::parse(text).ok().map(|v| (v, tag.clone()))
+        })
+        .max_by(|a, b| a.0.cmp(&b.0))
+}
+
 /// Whether the `git` program can be found on PATH.
 pub fn available() -> bool {
     process::find_on_path("git", std::env::var_os("PATH").as_deref()).is_some()

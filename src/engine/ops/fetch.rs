@@ -31,7 +31,12 @@ pub(super) fn fetch_locked(
         on_fetch(&source.display());
     }
     let checkout = tx.scratch_path("fetch")?;
-    let fetched = git::fetch(source, &checkout)?;
+    fetch_to(source, &checkout)
+}
+
+/// Fetches `source` into the new folder `checkout` and finds its SUBDIR.
+pub(super) fn fetch_to(source: &GitSource, checkout: &Path) -> Result<FetchedPack> {
+    let fetched = git::fetch(source, checkout)?;
     let Some(subdir) = &source.subdir else {
         return Ok(FetchedPack {
             dir: fetched.root,

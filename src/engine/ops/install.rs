@@ -163,7 +163,7 @@ impl Engine {
 
     /// Installs the pack folder `dir` under the lock `tx` holds, recording
     /// `recorded` as its source in the lock file.
-    fn install_locked(
+    pub(super) fn install_locked(
         &self,
         mut tx: Transaction<'_>,
         dir: &Path,

@@ -14,6 +14,7 @@ mod fetch;
 mod install;
 pub mod list;
 mod uninstall;
+pub mod upgrade;
 mod verify;
 
 pub use activate::Toggle;
