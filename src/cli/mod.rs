@@ -15,6 +15,7 @@ pub mod outdated;
 pub mod output;
 pub mod signals;
 pub mod status;
+pub mod sync;
 pub mod toggle;
 pub mod tui;
 pub mod uninstall;
@@ -74,6 +75,7 @@ pub enum Command {
     Catalog(catalog::CatalogArgs),
     Outdated(outdated::OutdatedArgs),
     Upgrade(upgrade::UpgradeArgs),
+    Sync(sync::SyncArgs),
     Completions(docs::CompletionsArgs),
     Man(docs::ManArgs),
 }
@@ -109,6 +111,7 @@ pub fn main() -> ExitCode {
         Some(Command::Catalog(args)) => catalog::run(&args, &ctx),
         Some(Command::Outdated(args)) => outdated::run(&args, &ctx),
         Some(Command::Upgrade(args)) => upgrade::run(&args, &ctx),
+        Some(Command::Sync(args)) => sync::run(&args, &ctx),
         Some(Command::Completions(args)) => docs::completions(&args, &out),
         Some(Command::Man(args)) => docs::man(&args, &out),
         Some(Command::Grant(args)) => grant::grant(&args, &ctx),

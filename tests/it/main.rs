@@ -32,3 +32,4 @@ mod ids_safety;
 mod lintext_safety;
 mod signals_safety;
 mod sources;
+mod sync;

@@ -13,6 +13,7 @@ mod exec;
 mod fetch;
 mod install;
 pub mod list;
+pub mod sync;
 mod uninstall;
 pub mod upgrade;
 mod verify;
