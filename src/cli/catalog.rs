@@ -84,7 +84,10 @@ fn print_list(all: &[CatalogInfo]) {
             CatalogKind::Dir => "dir",
             CatalogKind::Git => "git",
         };
-        let commit = c.commit.as_deref().map(|s| format!(" @ {}", &s[..s.len().min(12)]));
+        let commit = c
+            .commit
+            .as_deref()
+            .map(|s| format!(" @ {}", &s[..s.len().min(12)]));
         println!(
             "{kind:<4} {}{}  {} packs  ({})",
             terminal_safe(&c.source),

@@ -4,7 +4,9 @@
 
 use crate::cli::context::Ctx;
 use crate::cli::output::terminal_safe;
-use crate::engine::ops::{InstallAction, InstallOptions, InstallOutcome, InstallSource};
+use crate::engine::ops::{
+    FetchObserver, InstallAction, InstallOptions, InstallOutcome, InstallSource,
+};
 use std::io::IsTerminal;
 
 /// Install a pack from a directory, a catalog (by id) or a git repository
@@ -46,9 +48,9 @@ fn print(o: &InstallOutcome) {
 
 /// A progress line on stderr while a git source is fetched, when stderr is
 /// a terminal.
-pub fn fetch_progress() -> Option<std::sync::Arc<dyn Fn(&str) + Send + Sync>> {
+pub fn fetch_progress() -> Option<FetchObserver> {
     std::io::stderr().is_terminal().then(|| {
         std::sync::Arc::new(|source: &str| eprintln!("hcpx: fetching {}", terminal_safe(source)))
-            as std::sync::Arc<dyn Fn(&str) + Send + Sync>
+            as FetchObserver
     })
 }

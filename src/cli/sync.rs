@@ -54,7 +54,11 @@ pub fn run(args: &SyncArgs, ctx: &Ctx) -> i32 {
                     SyncAction::Removed => "removed",
                 };
                 let version = r.version.as_deref().unwrap_or("");
-                println!("{action:<11} {} {}", terminal_safe(&r.pack_id), terminal_safe(version));
+                println!(
+                    "{action:<11} {} {}",
+                    terminal_safe(&r.pack_id),
+                    terminal_safe(version)
+                );
             }
             if let Some(err) = &error {
                 ctx.out.error(err);

@@ -84,7 +84,12 @@ fn print(results: &[UpgradeResult], dry_run: bool) {
                 .into_iter()
                 .flatten()
                 .filter(|(k, _)| *k != "kind" && *k != "escalates")
-                .map(|(k, v)| format!("{k}={}", v.as_str().map_or_else(|| v.to_string(), str::to_string)))
+                .map(|(k, v)| {
+                    format!(
+                        "{k}={}",
+                        v.as_str().map_or_else(|| v.to_string(), str::to_string)
+                    )
+                })
                 .collect();
             fields.sort();
             let kind = text["kind"].as_str().unwrap_or("?");

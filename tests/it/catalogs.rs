@@ -32,7 +32,10 @@ fn a_folder_catalog_is_added_listed_used_and_removed_keeping_comments() {
     let doc = sb.json(&["catalog", "list"], 0);
     assert_eq!(common::keys(&doc), ["catalogs", "ok"]);
     let entry = &doc["catalogs"][0];
-    assert_eq!(common::keys(entry), ["commit", "kind", "packs", "path", "source"]);
+    assert_eq!(
+        common::keys(entry),
+        ["commit", "kind", "packs", "path", "source"]
+    );
     assert_eq!(entry["kind"], "dir");
     assert_eq!(entry["commit"], Value::Null);
     assert_eq!(entry["packs"], 1);
@@ -45,7 +48,10 @@ fn a_folder_catalog_is_added_listed_used_and_removed_keeping_comments() {
     assert_eq!(source["path"], a.to_str().unwrap());
 
     sb.json(&["catalog", "remove", catalog.to_str().unwrap()], 0);
-    assert_eq!(sb.json(&["catalog", "list"], 0)["catalogs"], serde_json::json!([]));
+    assert_eq!(
+        sb.json(&["catalog", "list"], 0)["catalogs"],
+        serde_json::json!([])
+    );
     assert!(config(&sb).contains("# my own note"));
     let doc = sb.json(&["catalog", "remove", catalog.to_str().unwrap()], 5);
     assert_eq!(doc["error"]["code"], "not_found");
@@ -66,11 +72,17 @@ fn a_git_catalog_is_fetched_on_add_and_update_only() {
     assert_eq!(doc["catalog"]["commit"], repo.v2.as_str(), "{doc}");
     assert_eq!(doc["catalog"]["packs"], 1, "{doc}");
     let local = doc["catalog"]["path"].as_str().unwrap().to_string();
-    assert!(local.starts_with(sb.home().join("catalogs").to_str().unwrap()), "{local}");
+    assert!(
+        local.starts_with(sb.home().join("catalogs").to_str().unwrap()),
+        "{local}"
+    );
 
     let doc = sb.json(&["install", "acme.notes"], 0);
     assert_eq!(doc["version"], "1.1.0", "{doc}");
-    assert_eq!(lock(&sb)["packs"]["acme.notes"]["source"]["kind"], "catalog");
+    assert_eq!(
+        lock(&sb)["packs"]["acme.notes"]["source"]["kind"],
+        "catalog"
+    );
 
     // A new commit upstream is seen only after `catalog update`.
     write_pack(&repo.work, "1.2.0");
@@ -98,10 +110,20 @@ fn a_git_catalog_that_cannot_be_fetched_changes_nothing() {
     sb.json(&["list"], 0);
     let before = config(&sb);
     let missing = sb.dir.path().join("none.git");
-    let doc = sb.json(&["catalog", "add", &format!("git+file://{}", missing.display())], 1);
+    let doc = sb.json(
+        &[
+            "catalog",
+            "add",
+            &format!("git+file://{}", missing.display()),
+        ],
+        1,
+    );
     assert_eq!(doc["error"]["code"], "source_unavailable", "{doc}");
     assert_eq!(config(&sb), before);
-    assert!(!sb.home().join("catalogs").exists() || common::names(&sb.home().join("catalogs")).is_empty());
+    assert!(
+        !sb.home().join("catalogs").exists()
+            || common::names(&sb.home().join("catalogs")).is_empty()
+    );
 }
 
 #[test]
@@ -111,7 +133,11 @@ fn install_by_id_follows_a_catalog_that_changed_since_it_was_indexed() {
     let pack = |folder: &str, id: &str, version: &str| {
         let dir = catalog.join(folder);
         std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join("pack.yaml"), simple_manifest(id, version, "{kind: public}")).unwrap();
+        std::fs::write(
+            dir.join("pack.yaml"),
+            simple_manifest(id, version, "{kind: public}"),
+        )
+        .unwrap();
         std::fs::write(dir.join("SKILL.md"), common::simple_skill(id)).unwrap();
     };
     pack("one", "acme.one", "1.0.0");

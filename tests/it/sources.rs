@@ -14,7 +14,12 @@ use std::process::Command;
 pub(crate) fn git(dir: &Path, args: &[&str]) -> String {
     let out = Command::new("git")
         .current_dir(dir)
-        .args(["-c", "init.defaultBranch=main", "-c", "commit.gpgsign=false"])
+        .args([
+            "-c",
+            "init.defaultBranch=main",
+            "-c",
+            "commit.gpgsign=false",
+        ])
         .args(args)
         .env("GIT_AUTHOR_NAME", "t")
         .env("GIT_AUTHOR_EMAIL", "t@example.com")
@@ -50,8 +55,7 @@ pub(crate) fn write_pack(root: &Path, version: &str) {
     .unwrap();
     std::fs::write(dir.join("SKILL.md"), simple_skill("acme.notes")).unwrap();
     std::fs::write(dir.join("bin/tool"), format!("#!/bin/sh\necho {version}\n")).unwrap();
-    std::fs::set_permissions(dir.join("bin/tool"), std::fs::Permissions::from_mode(0o755))
-        .unwrap();
+    std::fs::set_permissions(dir.join("bin/tool"), std::fs::Permissions::from_mode(0o755)).unwrap();
 }
 
 pub(crate) fn repo(sb: &Sandbox) -> Repo {
@@ -71,7 +75,13 @@ pub(crate) fn repo(sb: &Sandbox) -> Repo {
     let bare = sb.dir.path().join("bare.git");
     git(
         sb.dir.path(),
-        &["clone", "-q", "--bare", work.to_str().unwrap(), bare.to_str().unwrap()],
+        &[
+            "clone",
+            "-q",
+            "--bare",
+            work.to_str().unwrap(),
+            bare.to_str().unwrap(),
+        ],
     );
     Repo {
         url: format!("file://{}", bare.display()),
@@ -91,7 +101,13 @@ fn digest(dir: &Path) -> String {
     let mut files = Vec::new();
     for entry in walkdir::WalkDir::new(dir).min_depth(1) {
         let entry = entry.unwrap();
-        let rel = entry.path().strip_prefix(dir).unwrap().to_str().unwrap().to_string();
+        let rel = entry
+            .path()
+            .strip_prefix(dir)
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .to_string();
         if entry.file_type().is_file() && !rel.starts_with(".git/") {
             files.push((rel, entry.path().to_path_buf()));
         }
@@ -120,7 +136,13 @@ fn installs_at_a_tag_a_branch_and_a_commit_and_locks_each() {
     let cases = [
         ("#v1.0.0", "1.0.0", Some("v1.0.0"), &repo.v1, "installed"),
         ("#next", "1.1.0", Some("next"), &repo.v2, "upgraded"),
-        (&*format!("#{}", repo.v1), "1.0.0", Some(&*repo.v1), &repo.v1, "upgraded"),
+        (
+            &*format!("#{}", repo.v1),
+            "1.0.0",
+            Some(&*repo.v1),
+            &repo.v1,
+            "upgraded",
+        ),
         ("", "1.1.0", None, &repo.v2, "upgraded"),
     ];
     for (suffix, version, reference, commit, action) in cases {
@@ -141,7 +163,10 @@ fn installs_at_a_tag_a_branch_and_a_commit_and_locks_each() {
     }
     // The installed copy is the pack folder only, with its modes; no .git.
     assert_eq!(common::names(&installed), ["SKILL.md", "bin", "pack.yaml"]);
-    let mode = std::fs::metadata(installed.join("bin/tool")).unwrap().permissions().mode();
+    let mode = std::fs::metadata(installed.join("bin/tool"))
+        .unwrap()
+        .permissions()
+        .mode();
     assert_eq!(mode & 0o777, 0o755);
     // Nothing was left in the staging folder.
     assert!(common::names(&sb.home().join(".tmp")).is_empty());
@@ -154,7 +179,10 @@ fn a_bad_ref_or_url_is_source_unavailable_and_changes_nothing() {
     }
     let sb = Sandbox::new();
     let repo = repo(&sb);
-    sb.json(&["install", &format!("git+{}//packs/notes#v1.0.0", repo.url)], 0);
+    sb.json(
+        &["install", &format!("git+{}//packs/notes#v1.0.0", repo.url)],
+        0,
+    );
     let before = std::fs::read(sb.home().join("hcp.lock")).unwrap();
     for source in [
         format!("git+{}//packs/notes#no-such-tag", repo.url),
@@ -166,7 +194,10 @@ fn a_bad_ref_or_url_is_source_unavailable_and_changes_nothing() {
         assert_eq!(err["code"], "source_unavailable", "{doc}");
         let message = err["message"].as_str().unwrap();
         assert!(message.contains(&source), "names the source: {message}");
-        assert!(message.contains("fatal:") || message.contains("not a commit"), "{message}");
+        assert!(
+            message.contains("fatal:") || message.contains("not a commit"),
+            "{message}"
+        );
     }
     assert_eq!(std::fs::read(sb.home().join("hcp.lock")).unwrap(), before);
     assert!(common::names(&sb.home().join(".tmp")).is_empty());
@@ -214,7 +245,11 @@ fn credentials_in_the_url_never_show() {
     // Port 1 on loopback: refused at once, no network involved.
     let out = sb
         .hcpx()
-        .args(["--json", "install", "git+https://me:hunter2tok@127.0.0.1:1/r.git#v1"])
+        .args([
+            "--json",
+            "install",
+            "git+https://me:hunter2tok@127.0.0.1:1/r.git#v1",
+        ])
         .output()
         .unwrap();
     let all = format!(
@@ -236,7 +271,10 @@ fn the_lock_follows_install_and_uninstall_with_sorted_keys() {
     sb.json(&["install", b.to_str().unwrap()], 0);
     sb.json(&["install", a.to_str().unwrap()], 0);
     let text = std::fs::read_to_string(sb.home().join("hcp.lock")).unwrap();
-    let at = |needle: &str| text.find(needle).unwrap_or_else(|| panic!("{needle}: {text}"));
+    let at = |needle: &str| {
+        text.find(needle)
+            .unwrap_or_else(|| panic!("{needle}: {text}"))
+    };
     assert!(at("\"acme.a\"") < at("\"zeta.b\""), "{text}");
     assert!(at("\"packs\"") < at("\"version\": 1"), "{text}");
     let entry = &lock(&sb)["packs"]["acme.a"];
@@ -278,7 +316,10 @@ fn a_lock_that_does_not_parse_or_holds_a_bad_id_is_store_corrupt_and_kept() {
             let doc = sb.json(&args, 1);
             assert_eq!(doc["error"]["code"], "store_corrupt", "{args:?}: {doc}");
         }
-        assert_eq!(std::fs::read_to_string(sb.home().join("hcp.lock")).unwrap(), text);
+        assert_eq!(
+            std::fs::read_to_string(sb.home().join("hcp.lock")).unwrap(),
+            text
+        );
         assert!(!sb.home().join("packs/acme.a").exists());
     }
 }
@@ -293,9 +334,15 @@ fn verify_tells_changed_added_and_removed_files() {
     assert_eq!(doc["packs"][0]["expected"], doc["packs"][0]["actual"]);
     let installed = sb.home().join("packs/acme.a");
     let tamper: [(&str, &dyn Fn()); 4] = [
-        ("SKILL.md", &|| std::fs::write(installed.join("SKILL.md"), "evil").unwrap()),
-        ("extra.sh", &|| std::fs::write(installed.join("extra.sh"), "x").unwrap()),
-        ("pack.yaml", &|| std::fs::remove_file(installed.join("pack.yaml")).unwrap()),
+        ("SKILL.md", &|| {
+            std::fs::write(installed.join("SKILL.md"), "evil").unwrap()
+        }),
+        ("extra.sh", &|| {
+            std::fs::write(installed.join("extra.sh"), "x").unwrap()
+        }),
+        ("pack.yaml", &|| {
+            std::fs::remove_file(installed.join("pack.yaml")).unwrap()
+        }),
         ("SKILL.md", &|| {
             let path = installed.join("SKILL.md");
             std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
@@ -313,7 +360,10 @@ fn verify_tells_changed_added_and_removed_files() {
         assert_eq!(pack["actual"], digest(&installed));
         assert_ne!(pack["expected"], pack["actual"]);
         assert_eq!(pack["changed"], serde_json::json!([path]), "{doc}");
-        assert_eq!(common::keys(pack), ["actual", "changed", "expected", "ok", "pack_id"]);
+        assert_eq!(
+            common::keys(pack),
+            ["actual", "changed", "expected", "ok", "pack_id"]
+        );
     }
     let doc = sb.json(&["verify", "acme.none"], 5);
     assert_eq!(doc["error"]["code"], "not_found");
@@ -326,9 +376,16 @@ fn verify_of_a_git_pack_detects_tampering() {
     }
     let sb = Sandbox::new();
     let repo = repo(&sb);
-    sb.json(&["install", &format!("git+{}//packs/notes#v1.0.0", repo.url)], 0);
+    sb.json(
+        &["install", &format!("git+{}//packs/notes#v1.0.0", repo.url)],
+        0,
+    );
     sb.json(&["verify"], 0);
-    std::fs::write(sb.home().join("packs/acme.notes/bin/tool"), "#!/bin/sh\nevil\n").unwrap();
+    std::fs::write(
+        sb.home().join("packs/acme.notes/bin/tool"),
+        "#!/bin/sh\nevil\n",
+    )
+    .unwrap();
     let doc = sb.json(&["verify"], 1);
     assert_eq!(doc["error"]["code"], "integrity", "{doc}");
     assert_eq!(doc["packs"][0]["pack_id"], "acme.notes");
@@ -342,9 +399,17 @@ fn doctor_reports_a_pack_that_differs_from_the_lock() {
     let a = sb.simple_pack("acme.a", "1.0.0", "{kind: public}");
     sb.json(&["install", a.to_str().unwrap()], 0);
     let doc = sb.json(&["doctor"], 0);
-    let ok = doc["checks"].as_array().unwrap().iter().any(|c| c["check"] == "store.lockfile");
+    let ok = doc["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|c| c["check"] == "store.lockfile");
     assert!(ok, "{doc}");
-    std::fs::write(sb.home().join("packs/acme.a/SKILL.md"), "---\nname: acme-a\ndescription: x.\n---\nEvil `hello` `touch`.\n").unwrap();
+    std::fs::write(
+        sb.home().join("packs/acme.a/SKILL.md"),
+        "---\nname: acme-a\ndescription: x.\n---\nEvil `hello` `touch`.\n",
+    )
+    .unwrap();
     let doc = sb.json(&["doctor"], 1);
     let check = doc["checks"]
         .as_array()
@@ -353,7 +418,10 @@ fn doctor_reports_a_pack_that_differs_from_the_lock() {
         .find(|c| c["check"] == "verify:acme.a")
         .unwrap_or_else(|| panic!("{doc}"));
     assert_eq!(check["ok"], false);
-    assert!(check["message"].as_str().unwrap().contains("SKILL.md"), "{check}");
+    assert!(
+        check["message"].as_str().unwrap().contains("SKILL.md"),
+        "{check}"
+    );
 }
 
 /// Whether a process runs: it exists and is not a zombie.
@@ -391,7 +459,11 @@ fn an_interrupted_fetch_leaves_no_git_behind() {
     .unwrap();
     common::make_executable(&bin.join("git"));
     sb.json(&["list"], 0);
-    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
     let mut hcpx = std::process::Command::new(assert_cmd::cargo::cargo_bin("hcpx"))
         .args(["--json", "install", "git+file:///nowhere/repo#v1"])
         .env("HCP_HOME", sb.home())
@@ -410,7 +482,9 @@ fn an_interrupted_fetch_leaves_no_git_behind() {
     assert!(started.iter().all(|&p| alive(p)));
     let hcpx_pid = rustix::process::Pid::from_child(&hcpx);
     rustix::process::kill_process(hcpx_pid, rustix::process::Signal::TERM).unwrap();
-    wait_until("hcpx to exit", || hcpx.try_wait().is_ok_and(|s| s.is_some()));
+    wait_until("hcpx to exit", || {
+        hcpx.try_wait().is_ok_and(|s| s.is_some())
+    });
     let code = hcpx.wait().unwrap().code();
     for pid in &started {
         wait_until("git and its child to end", || !alive(*pid));
@@ -430,13 +504,21 @@ fn no_git_hook_runs_during_a_fetch() {
     let hooks = sb.dir.path().join("hooks");
     std::fs::create_dir_all(&hooks).unwrap();
     let mark = sb.dir.path().join("hook-ran");
-    for hook in ["post-checkout", "reference-transaction", "post-index-change"] {
+    for hook in [
+        "post-checkout",
+        "reference-transaction",
+        "post-index-change",
+    ] {
         let path = hooks.join(hook);
         std::fs::write(&path, format!("#!/bin/sh\ntouch {}\n", mark.display())).unwrap();
         common::make_executable(&path);
     }
     let config = sb.dir.path().join("gitconfig");
-    std::fs::write(&config, format!("[core]\n\thooksPath = {}\n", hooks.display())).unwrap();
+    std::fs::write(
+        &config,
+        format!("[core]\n\thooksPath = {}\n", hooks.display()),
+    )
+    .unwrap();
     let source = format!("git+{}//packs/notes#v1.0.0", repo.url);
     let out = sb
         .hcpx()
@@ -444,7 +526,12 @@ fn no_git_hook_runs_during_a_fetch() {
         .env("GIT_CONFIG_GLOBAL", &config)
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
     assert!(!mark.exists(), "a hook ran");
 }
 
@@ -455,7 +542,11 @@ fn a_git_pack_that_fails_lint_is_named_by_its_source() {
     }
     let sb = Sandbox::new();
     let repo = repo(&sb);
-    std::fs::write(repo.work.join("packs/notes/pack.yaml"), "hcp: \"1\"\nid: acme.notes\n").unwrap();
+    std::fs::write(
+        repo.work.join("packs/notes/pack.yaml"),
+        "hcp: \"1\"\nid: acme.notes\n",
+    )
+    .unwrap();
     git(&repo.work, &["commit", "-qam", "broken"]);
     let source = format!("git+file://{}//packs/notes", repo.work.display());
     let doc = sb.json(&["install", &source], 1);

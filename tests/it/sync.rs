@@ -14,14 +14,28 @@ fn sync_reproduces_a_store_at_its_commits_then_prunes() {
     let a = Sandbox::new();
     let repo = repo(&a);
     let dir_pack = a.simple_pack("acme.local", "1.0.0", "{kind: public}");
-    a.json(&["install", &format!("git+{}//packs/notes#v1.0.0", repo.url)], 0);
+    a.json(
+        &["install", &format!("git+{}//packs/notes#v1.0.0", repo.url)],
+        0,
+    );
     a.json(&["install", dir_pack.to_str().unwrap()], 0);
     // The branch moves on; the lock still names the commit of v1.0.0.
     write_pack(&repo.work, "9.0.0");
     git(&repo.work, &["commit", "-qam", "later"]);
-    git(&repo.work, &["push", "-q", repo.url.trim_start_matches("file://"), "main"]);
+    git(
+        &repo.work,
+        &["push", "-q", repo.url.trim_start_matches("file://"), "main"],
+    );
     git(&repo.work, &["tag", "-f", "v1.0.0"]);
-    git(&repo.work, &["push", "-qf", repo.url.trim_start_matches("file://"), "v1.0.0"]);
+    git(
+        &repo.work,
+        &[
+            "push",
+            "-qf",
+            repo.url.trim_start_matches("file://"),
+            "v1.0.0",
+        ],
+    );
     let lockfile = a.dir.path().join("shared.lock");
     std::fs::copy(a.home().join("hcp.lock"), &lockfile).unwrap();
 
@@ -29,15 +43,42 @@ fn sync_reproduces_a_store_at_its_commits_then_prunes() {
     let other = b.simple_pack("acme.other", "1.0.0", "{kind: public}");
     b.json(&["install", other.to_str().unwrap()], 0);
     let doc = b.json(&["sync", lockfile.to_str().unwrap(), "--frozen"], 0);
-    let actions: Vec<_> = doc["results"].as_array().unwrap().iter().map(|r| (r["pack_id"].clone(), r["action"].clone())).collect();
-    assert_eq!(actions, [(json!("acme.local"), json!("installed")), (json!("acme.notes"), json!("installed"))], "{doc}");
-    assert_eq!(lock(&b)["packs"]["acme.notes"], lock(&a)["packs"]["acme.notes"]);
-    assert_eq!(lock(&b)["packs"]["acme.notes"]["source"]["commit"], repo.v1.as_str());
+    let actions: Vec<_> = doc["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["pack_id"].clone(), r["action"].clone()))
+        .collect();
+    assert_eq!(
+        actions,
+        [
+            (json!("acme.local"), json!("installed")),
+            (json!("acme.notes"), json!("installed"))
+        ],
+        "{doc}"
+    );
+    assert_eq!(
+        lock(&b)["packs"]["acme.notes"],
+        lock(&a)["packs"]["acme.notes"]
+    );
+    assert_eq!(
+        lock(&b)["packs"]["acme.notes"]["source"]["commit"],
+        repo.v1.as_str()
+    );
     b.json(&["verify"], 0);
 
     let doc = b.json(&["sync", lockfile.to_str().unwrap(), "--prune"], 0);
-    let actions: Vec<_> = doc["results"].as_array().unwrap().iter().map(|r| r["action"].clone()).collect();
-    assert_eq!(actions, [json!("unchanged"), json!("unchanged"), json!("removed")], "{doc}");
+    let actions: Vec<_> = doc["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["action"].clone())
+        .collect();
+    assert_eq!(
+        actions,
+        [json!("unchanged"), json!("unchanged"), json!("removed")],
+        "{doc}"
+    );
     assert!(!b.home().join("packs/acme.other").exists());
 }
 

@@ -46,13 +46,20 @@ fn outdated_and_upgrade_follow_semver_tags_and_ask_before_escalating() {
     let sb = Sandbox::new();
     let repo = repo(&sb);
     let bare = repo.url.trim_start_matches("file://").to_string();
-    sb.json(&["install", &format!("git+{}//packs/notes#v1.0.0", repo.url)], 0);
+    sb.json(
+        &["install", &format!("git+{}//packs/notes#v1.0.0", repo.url)],
+        0,
+    );
     // Only v1.0.0 is tagged: nothing newer yet.
     assert_eq!(sb.json(&["outdated"], 0)["packs"], json!([]));
 
     // 1.1.0 (same reach) tagged `1.1.0`, then 1.2.0 (more reach) `v1.2.0`.
     git(&repo.work, &["tag", "1.1.0", &repo.v2]);
-    std::fs::write(repo.work.join("packs/notes/pack.yaml"), wider_manifest("1.2.0")).unwrap();
+    std::fs::write(
+        repo.work.join("packs/notes/pack.yaml"),
+        wider_manifest("1.2.0"),
+    )
+    .unwrap();
     git(&repo.work, &["commit", "-qam", "wider"]);
     git(&repo.work, &["tag", "v1.2.0"]);
     git(&repo.work, &["push", "-q", "--tags", &bare, "main"]);
@@ -60,25 +67,45 @@ fn outdated_and_upgrade_follow_semver_tags_and_ask_before_escalating() {
 
     let doc = sb.json(&["outdated"], 0);
     let pack = &doc["packs"][0];
-    assert_eq!(common::keys(pack), ["installed", "latest", "pack_id", "source"]);
-    assert_eq!((&pack["installed"], &pack["latest"]), (&json!("1.0.0"), &json!("1.2.0")));
+    assert_eq!(
+        common::keys(pack),
+        ["installed", "latest", "pack_id", "source"]
+    );
+    assert_eq!(
+        (&pack["installed"], &pack["latest"]),
+        (&json!("1.0.0"), &json!("1.2.0"))
+    );
     assert_eq!(pack["source"]["kind"], "git");
 
     let before = std::fs::read(sb.home().join("hcp.lock")).unwrap();
     let doc = sb.json(&["upgrade", "--dry-run"], 0);
     let result = &doc["results"][0];
-    assert_eq!(common::keys(result), ["applied", "changes", "from", "pack_id", "to"]);
+    assert_eq!(
+        common::keys(result),
+        ["applied", "changes", "from", "pack_id", "to"]
+    );
     assert_eq!(result["applied"], false);
     let changes = &result["changes"];
-    assert!(changes.as_array().unwrap().contains(
-        &json!({"kind": "binding_changed", "from": "public", "to": "env", "escalates": true})
-    ), "{changes}");
-    assert!(changes.as_array().unwrap().contains(
-        &json!({"kind": "env_added", "name": "DEMO_TOKEN", "escalates": true})
-    ), "{changes}");
-    assert!(changes.as_array().unwrap().contains(
-        &json!({"kind": "program_added", "program": "curl", "escalates": true})
-    ), "{changes}");
+    assert!(
+        changes.as_array().unwrap().contains(
+            &json!({"kind": "binding_changed", "from": "public", "to": "env", "escalates": true})
+        ),
+        "{changes}"
+    );
+    assert!(
+        changes
+            .as_array()
+            .unwrap()
+            .contains(&json!({"kind": "env_added", "name": "DEMO_TOKEN", "escalates": true})),
+        "{changes}"
+    );
+    assert!(
+        changes
+            .as_array()
+            .unwrap()
+            .contains(&json!({"kind": "program_added", "program": "curl", "escalates": true})),
+        "{changes}"
+    );
 
     // Without --yes: refused, exit 3, nothing changed.
     let doc = sb.json(&["upgrade", "acme.notes"], 3);
@@ -113,7 +140,10 @@ fn a_catalog_pack_upgrades_without_asking_when_it_gains_nothing() {
     write("1.0.0");
     let cat = catalog.to_str().unwrap();
     sb.json(&["--catalog", cat, "install", "acme.notes"], 0);
-    assert_eq!(sb.json(&["--catalog", cat, "outdated"], 0)["packs"], json!([]));
+    assert_eq!(
+        sb.json(&["--catalog", cat, "outdated"], 0)["packs"],
+        json!([])
+    );
     write("2.0.0");
     let doc = sb.json(&["--catalog", cat, "outdated"], 0);
     assert_eq!(doc["packs"][0]["latest"], "2.0.0", "{doc}");

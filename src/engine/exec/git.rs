@@ -53,7 +53,11 @@ pub struct Fetched {
 /// checks the resolved commit out there.
 pub fn fetch(source: &GitSource, into: &Path) -> Result<Fetched> {
     let fail = |what: &str, out: &ToolOutput| unavailable(source, what, out);
-    let out = git(None, &["init", "-q", "--template=", "--"], &[into.as_os_str()])?;
+    let out = git(
+        None,
+        &["init", "-q", "--template=", "--"],
+        &[into.as_os_str()],
+    )?;
     if out.exit_code != 0 {
         return Err(fail("git init failed", &out));
     }
@@ -97,7 +101,13 @@ pub fn fetch(source: &GitSource, into: &Path) -> Result<Fetched> {
     }
     let checkout = git(
         Some(into),
-        &["-c", "advice.detachedHead=false", "checkout", "-q", "--detach"],
+        &[
+            "-c",
+            "advice.detachedHead=false",
+            "checkout",
+            "-q",
+            "--detach",
+        ],
         &[commit.as_ref()],
     )?;
     if checkout.exit_code != 0 {
@@ -187,7 +197,11 @@ fn unavailable(source: &GitSource, what: &str, out: &ToolOutput) -> Error {
     }
     let said = crate::engine::pack::text::terminal_safe(&said).into_owned();
     let message = if said.is_empty() {
-        format!("{}: {what} (git exited {})", source.display(), out.exit_code)
+        format!(
+            "{}: {what} (git exited {})",
+            source.display(),
+            out.exit_code
+        )
     } else {
         format!("{}: {what}: {said}", source.display())
     };

@@ -369,8 +369,7 @@ pub fn run_tool(cmd: &mut std::process::Command, program: &str) -> Result<ToolOu
     let group = registration.group;
     let (tx, rx) = mpsc::channel();
     let (child_tx, child_rx) = mpsc::channel();
-    let mut pending = match start_watchers(&mut child, &tx, child_rx, released, TOOL_OUTPUT_BYTES)
-    {
+    let mut pending = match start_watchers(&mut child, &tx, child_rx, released, TOOL_OUTPUT_BYTES) {
         Ok(readers) => readers + 1,
         Err(e) => {
             kill_group(group);

@@ -108,7 +108,11 @@ impl Engine {
         if let Some(git) = &added.git {
             fetch_into_place(&mut tx, git)?;
         }
-        let mut items: Vec<String> = current.catalog_sources.iter().map(|c| c.written.clone()).collect();
+        let mut items: Vec<String> = current
+            .catalog_sources
+            .iter()
+            .map(|c| c.written.clone())
+            .collect();
         items.push(written);
         write_catalogs(&mut tx, &items)?;
         tx.commit()?;
@@ -181,7 +185,10 @@ fn same_dir(a: &Path, b: &Path) -> bool {
 /// A catalog's line of `catalog list`.
 fn info(source: &CatalogSource) -> CatalogInfo {
     let (kind, commit) = match &source.git {
-        Some(_) => (CatalogKind::Git, read_record(&source_root(source)).map(|r| r.commit)),
+        Some(_) => (
+            CatalogKind::Git,
+            read_record(&source_root(source)).map(|r| r.commit),
+        ),
         None => (CatalogKind::Dir, None),
     };
     CatalogInfo {

@@ -354,7 +354,9 @@ fn verify_checks(engine: &Engine) -> Vec<Check> {
         let (message, fix) = match (pack.expected.is_empty(), pack.actual.is_empty()) {
             (true, _) => (
                 format!("{id} is installed but not recorded in hcp.lock"),
-                format!("reinstall it to record it: hcpx install --force SOURCE (or hcpx uninstall {id})"),
+                format!(
+                    "reinstall it to record it: hcpx install --force SOURCE (or hcpx uninstall {id})"
+                ),
             ),
             // Named (and repaired) by `consistency`.
             (_, true) => continue,
@@ -369,7 +371,9 @@ fn verify_checks(engine: &Engine) -> Vec<Check> {
                         format!(": {}", pack.changed.join(", "))
                     }
                 ),
-                format!("reinstall it from its source with --force, or hcpx uninstall {id}; `hcpx verify {id}` shows it"),
+                format!(
+                    "reinstall it from its source with --force, or hcpx uninstall {id}; `hcpx verify {id}` shows it"
+                ),
             ),
         };
         checks.push(fail(&format!("verify:{id}"), message, fix));

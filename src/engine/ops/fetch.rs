@@ -78,7 +78,11 @@ pub(super) fn name_source(mut err: Error, dir: &Path, source: &GitSource) -> Err
     if err.code == ErrorCode::LintFailed {
         err.context.hint = Some(format!(
             "fetch the repository and run `hcpx lint` on the pack folder{} for every finding",
-            source.subdir.as_deref().map(|s| format!(" `{s}`")).unwrap_or_default()
+            source
+                .subdir
+                .as_deref()
+                .map(|s| format!(" `{s}`"))
+                .unwrap_or_default()
         ));
     }
     err

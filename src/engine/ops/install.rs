@@ -30,14 +30,17 @@ use crate::engine::policy::grants::PACK_INSTALL;
 use crate::engine::store::catalog_index;
 use crate::engine::store::digest;
 use crate::engine::store::lockfile::{LockEntry, LockedSource, SourceKind};
-pub use crate::engine::store::source::InstallSource;
 use crate::engine::store::snapshot::BOOTSTRAP_ID;
+pub use crate::engine::store::source::InstallSource;
 use crate::engine::store::{Transaction, create_dir, step, sync_dir};
 use serde::Serialize;
 use std::fs;
 use std::io::{Read, Write};
 use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
+
+/// Told when a git fetch starts, with the source as shown to the user.
+pub type FetchObserver = std::sync::Arc<dyn Fn(&str) + Send + Sync>;
 
 /// What to install and how: shared by the CLI, the TUI and `sync`, so no
 /// front-end passes source strings around.
@@ -48,7 +51,7 @@ pub struct InstallOptions {
     pub force: bool,
     /// Told when a git fetch starts, with the source as shown to the user
     /// (no password): the front-end may say so (the engine never prints).
-    pub on_fetch: Option<std::sync::Arc<dyn Fn(&str) + Send + Sync>>,
+    pub on_fetch: Option<FetchObserver>,
 }
 
 impl InstallOptions {

@@ -4,9 +4,9 @@
 //! and returns plain data the front-ends print.
 
 mod activate;
-pub mod catalogs;
 pub mod bootstrap;
 mod builtin;
+pub mod catalogs;
 mod connect;
 pub mod doctor;
 mod exec;
@@ -21,7 +21,7 @@ mod verify;
 pub use activate::Toggle;
 pub use connect::{ConnectOutcome, ProbeRun, SecretInput};
 pub use exec::{ExecResult, redact};
-pub use install::{InstallAction, InstallOptions, InstallOutcome, InstallSource};
+pub use install::{FetchObserver, InstallAction, InstallOptions, InstallOutcome, InstallSource};
 pub use uninstall::UninstallOutcome;
 pub use verify::{VerifyPack, VerifyReport};
 

@@ -66,9 +66,11 @@ impl Engine {
         let wanted = read_wanted(&options.lockfile)?;
         let have = self.store().read_lockfile()?;
         for (id, entry) in &wanted.packs {
-            let same = have.packs.get(id).is_some_and(|h| {
-                h.version == entry.version && h.digest == entry.digest
-            }) && self.store().is_installed(id)
+            let same = have
+                .packs
+                .get(id)
+                .is_some_and(|h| h.version == entry.version && h.digest == entry.digest)
+                && self.store().is_installed(id)
                 && digest::digest(&self.store().pack_dir(id)).is_ok_and(|d| d == entry.digest);
             if same {
                 results.push(SyncResult {
@@ -78,12 +80,12 @@ impl Engine {
                 });
                 continue;
             }
-            let outcome = self
-                .sync_one(id, entry, options.frozen)
-                .map_err(|err| match err.context.pack_id {
+            let outcome = self.sync_one(id, entry, options.frozen).map_err(|err| {
+                match err.context.pack_id {
                     Some(_) => err,
                     None => err.pack(id.as_str()),
-                })?;
+                }
+            })?;
             let action = match outcome.action {
                 super::InstallAction::Installed => SyncAction::Installed,
                 super::InstallAction::Upgraded => SyncAction::Upgraded,
@@ -183,7 +185,10 @@ impl Engine {
 }
 
 fn bad_entry(id: &PackId, why: &str) -> Error {
-    Error::usage(format!("the lock file's entry for {id} is incomplete: {why}")).pack(id.as_str())
+    Error::usage(format!(
+        "the lock file's entry for {id} is incomplete: {why}"
+    ))
+    .pack(id.as_str())
 }
 
 /// Reads the lock file to sync to; a file that does not read or parse is a

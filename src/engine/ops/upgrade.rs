@@ -155,10 +155,7 @@ impl Engine {
     }
 
     /// Each pack's newer candidate and its diff, without changing anything.
-    fn plan_upgrades(
-        &self,
-        options: &UpgradeOptions,
-    ) -> Result<Vec<(UpgradeResult, Candidate)>> {
+    fn plan_upgrades(&self, options: &UpgradeOptions) -> Result<Vec<(UpgradeResult, Candidate)>> {
         let lock = self.store().read_lockfile()?;
         let ids: Vec<PackId> = if options.pack_ids.is_empty() {
             lock.packs.keys().cloned().collect()
@@ -183,7 +180,9 @@ impl Engine {
         };
         let mut plans = Vec::new();
         for id in ids {
-            let Some(entry) = lock.packs.get(&id) else { continue };
+            let Some(entry) = lock.packs.get(&id) else {
+                continue;
+            };
             let newest = self.newest(&id, entry)?;
             if let Some(Newest::Tag(version, _)) = &newest
                 && !is_newer(&version.to_string(), &entry.version)
@@ -216,14 +215,17 @@ impl Engine {
             SourceKind::Dir => Ok(None),
             SourceKind::Catalog => {
                 let index_dir = self.store().root().join("catalogs");
-                Ok(catalog_index::find(&index_dir, self.catalogs(), id).map(|p| Newest::Folder(p.dir)))
+                Ok(catalog_index::find(&index_dir, self.catalogs(), id)
+                    .map(|p| Newest::Folder(p.dir)))
             }
             SourceKind::Git => {
                 let source = git_source(entry)?;
-                Ok(Some(match git::highest_semver_tag(&git::remote_tags(&source)?) {
-                    Some((version, tag)) => Newest::Tag(version, tag),
-                    None => Newest::DefaultBranch,
-                }))
+                Ok(Some(
+                    match git::highest_semver_tag(&git::remote_tags(&source)?) {
+                        Some((version, tag)) => Newest::Tag(version, tag),
+                        None => Newest::DefaultBranch,
+                    },
+                ))
             }
         }
     }
@@ -274,7 +276,13 @@ impl Engine {
         let tmp = tempfile::Builder::new()
             .prefix("hcpx-upgrade-")
             .tempdir()
-            .map_err(|err| Error::io("cannot create a temporary folder in", &std::env::temp_dir(), &err))?;
+            .map_err(|err| {
+                Error::io(
+                    "cannot create a temporary folder in",
+                    &std::env::temp_dir(),
+                    &err,
+                )
+            })?;
         let fetched = super::fetch::fetch_to(&source, &tmp.path().join("checkout"))?;
         let recorded = LockedSource::git(
             &source.url,
@@ -289,8 +297,11 @@ impl Engine {
 /// The git source a lock entry records (at no ref).
 fn git_source(entry: &LockEntry) -> Result<GitSource> {
     let url = entry.source.url.clone().ok_or_else(|| {
-        Error::new(ErrorCode::StoreCorrupt, "a git source in hcp.lock has no url")
-            .hint("repair hcp.lock by hand, or reinstall the pack")
+        Error::new(
+            ErrorCode::StoreCorrupt,
+            "a git source in hcp.lock has no url",
+        )
+        .hint("repair hcp.lock by hand, or reinstall the pack")
     })?;
     Ok(GitSource {
         url,
@@ -301,14 +312,21 @@ fn git_source(entry: &LockEntry) -> Result<GitSource> {
 
 /// Whether `latest` is a higher SemVer than `installed`.
 fn is_newer(latest: &str, installed: &str) -> bool {
-    match (semver::Version::parse(latest), semver::Version::parse(installed)) {
+    match (
+        semver::Version::parse(latest),
+        semver::Version::parse(installed),
+    ) {
         (Ok(latest), Ok(installed)) => latest > installed,
         _ => false,
     }
 }
 
 /// Maps `f` over `items` on at most `threads` threads; keeps the order.
-fn bounded_map<T: Send, R: Send>(items: Vec<T>, threads: usize, f: impl Fn(T) -> R + Sync) -> Vec<R> {
+fn bounded_map<T: Send, R: Send>(
+    items: Vec<T>,
+    threads: usize,
+    f: impl Fn(T) -> R + Sync,
+) -> Vec<R> {
     let mut results: Vec<Option<R>> = Vec::new();
     results.resize_with(items.len(), || None);
     let queue = std::sync::Mutex::new(items.into_iter().enumerate());

@@ -25,15 +25,38 @@ use std::collections::BTreeSet;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Change {
-    CommandAdded { verb_key: String, effect: Effect },
-    CommandRemoved { verb_key: String },
-    EffectChanged { verb_key: String, from: Effect, to: Effect },
-    BindingChanged { from: BindingKind, to: BindingKind },
-    EnvAdded { name: String },
-    SecretAdded { name: String },
-    ProgramAdded { program: String },
-    HostAdded { host: String },
-    PlaneChanged { from: Plane, to: Plane },
+    CommandAdded {
+        verb_key: String,
+        effect: Effect,
+    },
+    CommandRemoved {
+        verb_key: String,
+    },
+    EffectChanged {
+        verb_key: String,
+        from: Effect,
+        to: Effect,
+    },
+    BindingChanged {
+        from: BindingKind,
+        to: BindingKind,
+    },
+    EnvAdded {
+        name: String,
+    },
+    SecretAdded {
+        name: String,
+    },
+    ProgramAdded {
+        program: String,
+    },
+    HostAdded {
+        host: String,
+    },
+    PlaneChanged {
+        from: Plane,
+        to: Plane,
+    },
     SenseOnlyDropped,
 }
 
@@ -51,9 +74,7 @@ impl Change {
         match self {
             Change::CommandAdded { effect, .. } => *effect == Effect::Write,
             Change::CommandRemoved { .. } => false,
-            Change::EffectChanged { from, to, .. } => {
-                *from == Effect::Read && *to == Effect::Write
-            }
+            Change::EffectChanged { from, to, .. } => *from == Effect::Read && *to == Effect::Write,
             Change::BindingChanged { to, .. } => *to != BindingKind::Public,
             Change::EnvAdded { .. }
             | Change::SecretAdded { .. }
@@ -244,11 +265,15 @@ mod tests {
     #[test]
     fn every_kind_and_whether_it_escalates() {
         type Edit = fn(&mut Manifest);
-        let table: Vec<(&str, Edit, Vec<(&str, bool)>)> = vec![
+        type Case = (&'static str, Edit, Vec<(&'static str, bool)>);
+        let table: Vec<Case> = vec![
             ("nothing", |_| {}, vec![]),
             (
                 "read command added",
-                |m| m.commands.push(command("more", Effect::Read, process("ls"))),
+                |m| {
+                    m.commands
+                        .push(command("more", Effect::Read, process("ls")))
+                },
                 vec![("command_added", false)],
             ),
             (
@@ -256,9 +281,13 @@ mod tests {
                 |m| m.commands.push(command("rm", Effect::Write, process("ls"))),
                 vec![("command_added", true)],
             ),
-            ("command removed", |m| {
-                m.commands.remove(0);
-            }, vec![("command_removed", false)]),
+            (
+                "command removed",
+                |m| {
+                    m.commands.remove(0);
+                },
+                vec![("command_removed", false)],
+            ),
             (
                 "read to write",
                 |m| m.commands[0].effect = Effect::Write,
@@ -348,7 +377,10 @@ mod tests {
         let got = diff(&old, &new);
         assert_eq!(
             kinds(&got),
-            vec![("binding_changed".into(), false), ("sense_only_dropped".into(), true)]
+            vec![
+                ("binding_changed".into(), false),
+                ("sense_only_dropped".into(), true)
+            ]
         );
         let mut more_env = old.clone();
         more_env.binding.env.push("B".into());

@@ -13,7 +13,7 @@
 //! effort (a read-only store still installs).
 
 use super::catalog::{self, CatalogPack};
-use crate::engine::lint::{MANIFEST_JSON, MANIFEST_YAML, lint_pack, LintOptions};
+use crate::engine::lint::{LintOptions, MANIFEST_JSON, MANIFEST_YAML, lint_pack};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;

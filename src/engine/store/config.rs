@@ -225,8 +225,14 @@ mod tests {
             "# top\ncatalogs:\n  - \"a b\"\n  - \"git+file:///r\"\n\n# harnesses\nharnesses: [x]\n"
         );
         assert_eq!(set_list("x: 1", "catalogs", &[]), "x: 1\ncatalogs: []\n");
-        assert_eq!(set_list("catalogs: [a]\n", "catalogs", &[]), "catalogs: []\n");
-        assert_eq!(set_list("catalogsx: 1\n", "catalogs", &[]), "catalogsx: 1\ncatalogs: []\n");
+        assert_eq!(
+            set_list("catalogs: [a]\n", "catalogs", &[]),
+            "catalogs: []\n"
+        );
+        assert_eq!(
+            set_list("catalogsx: 1\n", "catalogs", &[]),
+            "catalogsx: 1\ncatalogs: []\n"
+        );
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
         let path = dir.path().join("config.yaml");
         std::fs::write(&path, &out).unwrap_or_else(|e| panic!("{e}"));

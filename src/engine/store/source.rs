@@ -89,7 +89,9 @@ impl InstallSource {
             return Ok(InstallSource::Catalog(id));
         }
         if source.is_empty() {
-            return Err(Error::usage("the source is empty: name a folder, a pack id or a git source"));
+            return Err(Error::usage(
+                "the source is empty: name a folder, a pack id or a git source",
+            ));
         }
         Ok(InstallSource::Dir(PathBuf::from(source)))
     }
@@ -295,7 +297,10 @@ mod tests {
                 g("ssh://git@h:22/r", Some("a/b"), None),
             ),
             ("git+/srv/repo//x#t", g("/srv/repo", Some("x"), Some("t"))),
-            ("git+https://h/r#feature/x", g("https://h/r", None, Some("feature/x"))),
+            (
+                "git+https://h/r#feature/x",
+                g("https://h/r", None, Some("feature/x")),
+            ),
             ("git+https://h/r//", g("https://h/r", None, None)),
         ];
         for (text, want) in cases {
@@ -354,7 +359,13 @@ mod tests {
             InstallSource::parse("acme.notes").ok(),
             PackId::parse("acme.notes").map(InstallSource::Catalog)
         );
-        for dir in ["./acme.notes", "packs/acme.notes", "/abs", "Not An Id", ".."] {
+        for dir in [
+            "./acme.notes",
+            "packs/acme.notes",
+            "/abs",
+            "Not An Id",
+            "..",
+        ] {
             assert_eq!(
                 InstallSource::parse(dir).ok(),
                 Some(InstallSource::Dir(PathBuf::from(dir))),
