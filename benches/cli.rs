@@ -2,7 +2,9 @@
 //! binary): `hcpx exec` overhead over spawning the program directly (and
 //! the exec engine's own share, `exec::run_with` in this process),
 //! `availability --json` and `list --json` over 1,000 installed packs, and
-//! `lint` of 1,000 packs in one run. Run with `cargo bench --bench cli`.
+//! `lint` of 1,000 packs in one run, `verify` of 1,000 installed packs
+//! (against `sha256sum` over the same files), and `install ID` from a
+//! 10,000-pack catalog once indexed. Run with `cargo bench --bench cli`.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -133,6 +135,9 @@ fn main() {
     lint_args.extend(dirs.iter().map(String::as_str));
     let lint = time_runs(10, || run(&home, &lint_args));
 
+    let (verify, sha256sum) = verify_bench(&home, &ids);
+    let install_id = install_from_big_catalog(tmp.path());
+
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
     println!(
         "spawn `true` directly:                 {:8.2} ms",
@@ -161,4 +166,72 @@ fn main() {
         ms(lint),
         ms(lint) / 1000.0
     );
+    println!(
+        "verify --json, 1,000 packs:            {:8.2} ms  (sha256sum over the same files: {:.2} ms)",
+        ms(verify),
+        ms(sha256sum)
+    );
+    println!(
+        "install ID, 10,000-pack catalog:       {:8.2} ms  (indexed; lint of every pack took 0.6 s)",
+        ms(install_id)
+    );
+}
+
+/// `verify --json` of the 1,000 installed packs (a lock written with their
+/// digests), and `sha256sum` over the same files, as medians.
+fn verify_bench(home: &Path, ids: &[String]) -> (Duration, Duration) {
+    use hcpx::engine::store::digest;
+    let mut packs = serde_json::Map::new();
+    let mut files = Vec::new();
+    for id in ids {
+        let dir = home.join("packs").join(id);
+        packs.insert(
+            id.clone(),
+            serde_json::json!({
+                "digest": digest::digest(&dir).unwrap(),
+                "source": {"kind": "dir", "path": dir.display().to_string()},
+                "version": "1.0.0",
+            }),
+        );
+        for name in ["pack.yaml", "SKILL.md"] {
+            files.push(dir.join(name));
+        }
+    }
+    let lock = serde_json::json!({"packs": packs, "version": 1});
+    std::fs::write(home.join("hcp.lock"), lock.to_string()).unwrap();
+    let verify = time_runs(10, || run(home, &["verify", "--json"]));
+    let sha256sum = time_runs(10, || {
+        let status = Command::new("sha256sum")
+            .args(&files)
+            .stdout(Stdio::null())
+            .status()
+            .unwrap();
+        assert!(status.success());
+    });
+    (verify, sha256sum)
+}
+
+/// `install ID` from a catalog of 10,000 packs, its index built by a first
+/// install; the median of installs each followed by an uninstall.
+fn install_from_big_catalog(tmp: &Path) -> Duration {
+    let home = tmp.join("home-big");
+    let catalog = tmp.join("catalog-big");
+    for i in 0..10_000 {
+        let id = format!("big.p{i:05}");
+        write_pack(&catalog.join(&id), &id);
+    }
+    let cat = catalog.display().to_string();
+    let install = ["--catalog", cat.as_str(), "install", "big.p05000"];
+    run(&home, &install);
+    run(&home, &["uninstall", "big.p05000"]);
+    let samples = (0..10)
+        .map(|_| {
+            let t = Instant::now();
+            run(&home, &install);
+            let took = t.elapsed();
+            run(&home, &["uninstall", "big.p05000"]);
+            took
+        })
+        .collect();
+    median(samples)
 }

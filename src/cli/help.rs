@@ -124,6 +124,34 @@ Examples:
   hcpx availability
   hcpx availability demo.clock --principal agent --json";
 
+pub const VERIFY: &str = "\
+Examples:
+  hcpx verify
+  hcpx verify demo.clock --json";
+
+pub const CATALOG: &str = "\
+Examples:
+  hcpx catalog add ~/packs
+  hcpx catalog add github:acme/hcp-packs#v2
+  hcpx catalog list --json
+  hcpx catalog update";
+
+pub const OUTDATED: &str = "\
+Examples:
+  hcpx outdated
+  hcpx outdated --json";
+
+pub const UPGRADE: &str = "\
+Examples:
+  hcpx upgrade --dry-run
+  hcpx upgrade demo.clock
+  hcpx upgrade demo.clock --yes";
+
+pub const SYNC: &str = "\
+Examples:
+  hcpx sync other-machine/hcp.lock
+  hcpx sync hcp.lock --frozen --prune";
+
 pub const WHY: &str = "\
 Examples:
   hcpx why demo.clock

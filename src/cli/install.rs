@@ -1,15 +1,20 @@
-//! `hcpx install SOURCE [--force]` (11-lifecycle.md §11.1, HCP.md §11.1).
+//! `hcpx install SOURCE [--force]` (11-lifecycle.md §11.1, HCP.md §11.1,
+//! §13.1). While a git source is fetched, a line on stderr says so when
+//! stderr is a terminal.
 
 use crate::cli::context::Ctx;
 use crate::cli::output::terminal_safe;
-use crate::engine::ops::{InstallAction, InstallOutcome};
+use crate::engine::ops::{
+    FetchObserver, InstallAction, InstallOptions, InstallOutcome, InstallSource,
+};
+use std::io::IsTerminal;
 
-/// Install a pack from a directory, or from a catalog by id
+/// Install a pack from a directory, a catalog (by id) or a git repository
 #[derive(Debug, clap::Args)]
 #[command(after_help = crate::cli::help::INSTALL)]
 pub struct InstallArgs {
-    /// A pack directory (a path with a `/`), or the id of a pack in a catalog
-    #[arg(value_name = "DIR|PACK_ID", add = crate::cli::complete::pack_ids_or_dirs())]
+    /// A pack directory (a path with a `/`), the id of a pack in a catalog, git+URL[//SUBDIR][#REF] or github:OWNER/REPO[/SUBDIR][#REF]
+    #[arg(value_name = "SOURCE", add = crate::cli::complete::pack_ids_or_dirs())]
     pub source: String,
 
     /// Replace the installed copy even when it is the same version
@@ -24,7 +29,14 @@ pub struct InstallArgs {
 }
 
 pub fn run(args: &InstallArgs, ctx: &Ctx) -> i32 {
-    ctx.with_engine(|engine| match engine.install(&args.source, args.force) {
+    let source = match InstallSource::parse(&args.source) {
+        Ok(source) => source,
+        Err(err) => return ctx.fail(&err),
+    };
+    let mut options = InstallOptions::new(source);
+    options.force = args.force;
+    options.on_fetch = fetch_progress();
+    ctx.with_engine(|engine| match engine.install_with(&options) {
         Ok(outcome) => ctx.success(outcome, print),
         Err(err) => ctx.fail(&err),
     })
@@ -40,4 +52,13 @@ fn print(o: &InstallOutcome) {
     if !o.activated && o.action != InstallAction::Unchanged {
         println!("next: hcpx activate {pack_id}");
     }
+}
+
+/// A progress line on stderr while a git source is fetched, when stderr is
+/// a terminal.
+pub fn fetch_progress() -> Option<FetchObserver> {
+    std::io::stderr().is_terminal().then(|| {
+        std::sync::Arc::new(|source: &str| eprintln!("hcpx: fetching {}", terminal_safe(source)))
+            as FetchObserver
+    })
 }

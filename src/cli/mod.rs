@@ -4,6 +4,7 @@
 
 pub mod activate;
 pub mod availability;
+pub mod catalog;
 pub mod complete;
 pub mod completions;
 pub mod connect;
@@ -19,11 +20,15 @@ pub mod install;
 pub mod lint;
 pub mod list;
 pub mod man;
+pub mod outdated;
 pub mod output;
 pub mod show;
 pub mod signals;
+pub mod sync;
 pub mod tui;
 pub mod uninstall;
+pub mod upgrade;
+pub mod verify;
 pub mod why;
 
 use clap::{Parser, Subcommand};
@@ -75,6 +80,16 @@ pub struct JsonArg {
     pub json: bool,
 }
 
+impl JsonArg {
+    /// A `--json` given as a plain flag (a subcommand whose own
+    /// subcommands take it), as the static `JsonArg` value it stands for.
+    fn from_flag(json: bool) -> &'static JsonArg {
+        static ON: JsonArg = JsonArg { json: true };
+        static OFF: JsonArg = JsonArg { json: false };
+        if json { &ON } else { &OFF }
+    }
+}
+
 /// `--principal`, on the subcommands whose answer depends on grants.
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct PrincipalArg {
@@ -119,6 +134,11 @@ impl Command {
             Command::Completions(a) => (Some(&a.json), None, None),
             Command::Man(a) => (Some(&a.json), None, None),
             Command::Harness(a) => (Some(a.json()), None, None),
+            Command::Verify(a) => (Some(&a.json), None, None),
+            Command::Catalog(a) => (Some(JsonArg::from_flag(a.json)), None, None),
+            Command::Outdated(a) => (Some(&a.json), None, Some(&a.catalog)),
+            Command::Upgrade(a) => (Some(&a.json), Some(&a.principal), Some(&a.catalog)),
+            Command::Sync(a) => (Some(&a.json), Some(&a.principal), Some(&a.catalog)),
         }
     }
 
@@ -159,6 +179,11 @@ pub enum Command {
     Harness(harness::HarnessArgs),
     Tui(tui::TuiArgs),
     Doctor(doctor::DoctorArgs),
+    Verify(verify::VerifyArgs),
+    Catalog(catalog::CatalogArgs),
+    Outdated(outdated::OutdatedArgs),
+    Upgrade(upgrade::UpgradeArgs),
+    Sync(sync::SyncArgs),
     Completions(completions::CompletionsArgs),
     Man(man::ManArgs),
 }
@@ -211,6 +236,11 @@ pub fn main() -> ExitCode {
         Some(Command::Availability(args)) => availability::availability(&args, &ctx),
         Some(Command::Why(args)) => why::why(&args, &ctx),
         Some(Command::Doctor(args)) => doctor::run(&args, &ctx),
+        Some(Command::Verify(args)) => verify::run(&args, &ctx),
+        Some(Command::Catalog(args)) => catalog::run(&args, &ctx),
+        Some(Command::Outdated(args)) => outdated::run(&args, &ctx),
+        Some(Command::Upgrade(args)) => upgrade::run(&args, &ctx),
+        Some(Command::Sync(args)) => sync::run(&args, &ctx),
         Some(Command::Completions(args)) => completions::completions(&args, &out),
         Some(Command::Man(args)) => man::man(&args, &out),
         Some(Command::Grant(args)) => grant::grant(&args, &ctx),

@@ -23,6 +23,9 @@ pub enum ErrorCode {
     Timeout,
     StoreCorrupt,
     Io,
+    SourceUnavailable,
+    Integrity,
+    ConfirmationRequired,
 }
 
 impl ErrorCode {
@@ -44,6 +47,9 @@ impl ErrorCode {
             ErrorCode::Timeout => "timeout",
             ErrorCode::StoreCorrupt => "store_corrupt",
             ErrorCode::Io => "io",
+            ErrorCode::SourceUnavailable => "source_unavailable",
+            ErrorCode::Integrity => "integrity",
+            ErrorCode::ConfirmationRequired => "confirmation_required",
         }
     }
 
@@ -51,10 +57,12 @@ impl ErrorCode {
     pub fn exit_code(self) -> i32 {
         use ErrorCode::*;
         match self {
-            LintFailed | ProbeFailed | Timeout | StoreCorrupt | Io => 1,
+            LintFailed | ProbeFailed | Timeout | StoreCorrupt | Io | SourceUnavailable
+            | Integrity => 1,
             Usage => 2,
             NotInstalled | NotActivated | NotConnected | BootstrapProtected
-            | AdapterUnsupported | ProgramNotFound | SenseOnly | EnvMissing => 3,
+            | AdapterUnsupported | ProgramNotFound | SenseOnly | EnvMissing
+            | ConfirmationRequired => 3,
             GrantMissing => 4,
             NotFound => 5,
         }
@@ -65,9 +73,11 @@ impl ErrorCode {
         use ErrorCode::*;
         match self {
             Timeout => 124,
-            Usage | LintFailed | ProbeFailed | StoreCorrupt | Io => 125,
+            Usage | LintFailed | ProbeFailed | StoreCorrupt | Io | SourceUnavailable
+            | Integrity => 125,
             NotInstalled | NotActivated | NotConnected | GrantMissing | BootstrapProtected
-            | AdapterUnsupported | ProgramNotFound | SenseOnly | EnvMissing => 126,
+            | AdapterUnsupported | ProgramNotFound | SenseOnly | EnvMissing
+            | ConfirmationRequired => 126,
             NotFound => 127,
         }
     }

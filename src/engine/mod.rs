@@ -9,11 +9,11 @@
 //! | `pack/` | the pack model: document tree with positions, grammars, manifest, Skill (§2–§5) |
 //! | `lint/` | the linter and its diagnostics (§10.4–§10.5) |
 //! | `error` | the typed error, its spec code and exit code (§10) |
-//! | `store/` | the store on disk: lock, atomic writes, state, config, catalogs, snapshots (§11.3–§11.6) |
+//! | `store/` | the store on disk: lock, atomic writes, state, config, catalogs and their index, snapshots, sources, `hcp.lock`, digests (§11.3–§11.6, §13) |
 //! | `harness/` | harness targets: where Claude Code, Codex, … read Skills, and placing them there (§12.4–§12.8) |
-//! | `policy/` | availability, grants, `why`: pure functions over a snapshot (§9, §11.2) |
-//! | `exec/` | the adapters that run a command: args, process, http (§6) |
-//! | `ops/` | the lifecycle operations on one store, [`Engine`] (§11): install, activate, connect, exec, uninstall, list, show, doctor, bootstrap pack |
+//! | `policy/` | availability, grants, `why`, the capability diff: pure functions (§9, §11.2, §13.7) |
+//! | `exec/` | the adapters that run a command: args, process, http (§6); git fetches (§13.1) |
+//! | `ops/` | the lifecycle operations on one store, [`Engine`] (§11, §13): install, activate, connect, exec, uninstall, list, show, doctor, harness, bootstrap pack, verify, catalogs, outdated/upgrade, sync |
 
 pub mod error;
 pub mod exec;

@@ -194,7 +194,7 @@ fn enable_places_byte_copies_and_disable_takes_them_back() {
     );
     let config = read(&h.sb.home().join("config.yaml"));
     assert!(
-        config.contains("harnesses: [agents, claude-code]"),
+        config.contains("harnesses:\n  - \"agents\"\n  - \"claude-code\"\n"),
         "{config}"
     );
     assert!(

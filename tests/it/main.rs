@@ -9,6 +9,7 @@ mod tmuxkit;
 mod tuikit;
 
 mod builtin_docs;
+mod catalogs;
 mod cli_complete;
 mod cli_docs;
 mod cli_exec;
@@ -26,6 +27,7 @@ mod screenshots;
 mod tui_loop;
 mod tui_snapshots;
 mod tui_tmux;
+mod upgrade;
 mod why_fixes;
 
 mod atomic_safety;
@@ -35,3 +37,5 @@ mod harness_targets;
 mod ids_safety;
 mod lintext_safety;
 mod signals_safety;
+mod sources;
+mod sync;

@@ -47,6 +47,7 @@
 //!   redacted.
 
 pub mod args;
+pub mod git;
 pub mod http;
 pub mod process;
 pub mod redact;

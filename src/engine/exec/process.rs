@@ -398,6 +398,81 @@ fn gather(rx: &mpsc::Receiver<Event>, mut pending: usize, deadline: Option<Insta
     }
 }
 
+/// What a tool the runtime itself runs (`git`, §13.1) printed, and how it
+/// ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolOutput {
+    /// Its exit code (128 + the signal when killed).
+    pub exit_code: i32,
+    pub stdout: Vec<u8>,
+    pub stderr: Vec<u8>,
+}
+
+/// How much of a tool's stdout and stderr [`run_tool`] keeps.
+const TOOL_OUTPUT_BYTES: usize = 4 * 1024 * 1024;
+
+/// Runs a tool of the runtime's own (not a pack's command) to its end, in a
+/// process group of its own registered like every command [`run`] starts,
+/// so an interruption ends it (§14.6); stdin is `/dev/null`, stdout and
+/// stderr are captured (each up to 4 MiB). No timeout: the caller's user
+/// interrupts a tool that hangs.
+pub fn run_tool(cmd: &mut std::process::Command, program: &str) -> Result<ToolOutput, Error> {
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0);
+    let (release, released) = mpsc::channel();
+    let (mut child, registration) = spawn_registered(cmd, program, OutputMode::Capture, release)?;
+    let group = registration.group;
+    let (tx, rx) = mpsc::channel();
+    let (child_tx, child_rx) = mpsc::channel();
+    let mut pending = match start_watchers(&mut child, &tx, child_rx, released, TOOL_OUTPUT_BYTES) {
+        Ok(readers) => readers + 1,
+        Err(e) => {
+            kill_group(group);
+            drop(registration);
+            let _ = child.wait();
+            return Err(thread_error(&e));
+        }
+    };
+    if let Err(mpsc::SendError(mut child)) = child_tx.send(child) {
+        kill_group(group);
+        drop(registration);
+        let _ = child.wait();
+        return Err(Error::new(
+            ErrorCode::Io,
+            format!("the thread waiting for `{program}` stopped"),
+        ));
+    }
+    drop(tx);
+    let (mut status, mut stdout, mut stderr) = (None, Vec::new(), Vec::new());
+    while pending > 0 {
+        match rx.recv() {
+            Ok(Event::Exited(s)) => status = Some(s),
+            Ok(Event::Stdout(c)) => stdout = c.map(|c| c.bytes).unwrap_or_default(),
+            Ok(Event::Stderr(c)) => stderr = c.map(|c| c.bytes).unwrap_or_default(),
+            Err(_) => break,
+        }
+        pending -= 1;
+    }
+    drop(registration);
+    match status {
+        Some(Ok(status)) => Ok(ToolOutput {
+            exit_code: exit_code(status),
+            stdout,
+            stderr,
+        }),
+        Some(Err(e)) => Err(Error::new(
+            ErrorCode::Io,
+            format!("could not wait for `{program}`: {e}"),
+        )),
+        None => Err(Error::new(
+            ErrorCode::Io,
+            format!("lost track of `{program}` while it ran"),
+        )),
+    }
+}
+
 /// Starts the threads that watch a child: one that waits for it (once it is
 /// sent the child) and one per piped stream that reads it. Returns how many
 /// readers were started.

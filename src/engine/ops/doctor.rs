@@ -248,6 +248,7 @@ pub fn run(engine: &Engine) -> DoctorReport {
     for id in &installed {
         checks.push(pack_check(store, id, path_var.as_deref()));
     }
+    checks.extend(verify_checks(engine));
     DoctorReport {
         store: root.display().to_string(),
         checks,
@@ -422,6 +423,54 @@ fn harness_checks(engine: &Engine) -> Vec<Check> {
     checks
 }
 
+/// `verify` (§13.5) as doctor checks: the lock file parses, and each
+/// installed pack matches it.
+fn verify_checks(engine: &Engine) -> Vec<Check> {
+    let report = match engine.verify(&[]) {
+        Ok(report) => report,
+        Err(err) => {
+            return vec![fail(
+                "store.lockfile",
+                format!("{} ({})", err.message, err.code.as_str()),
+                err.context
+                    .hint
+                    .unwrap_or_else(|| "repair hcp.lock by hand".into()),
+            )];
+        }
+    };
+    let mut checks = vec![pass("store.lockfile", "hcp.lock parses")];
+    for pack in report.packs.iter().filter(|p| !p.ok) {
+        let id = &pack.pack_id;
+        let (message, fix) = match (pack.expected.is_empty(), pack.actual.is_empty()) {
+            (true, _) => (
+                format!("{id} is installed but not recorded in hcp.lock"),
+                format!(
+                    "reinstall it to record it: hcpx install --force SOURCE (or hcpx uninstall {id})"
+                ),
+            ),
+            // Named (and repaired) by `consistency`.
+            (_, true) => continue,
+            _ => (
+                format!(
+                    "{id} differs from hcp.lock (expected {}, found {}){}",
+                    pack.expected,
+                    pack.actual,
+                    if pack.changed.is_empty() {
+                        String::new()
+                    } else {
+                        format!(": {}", pack.changed.join(", "))
+                    }
+                ),
+                format!(
+                    "reinstall it from its source with --force, or hcpx uninstall {id}; `hcpx verify {id}` shows it"
+                ),
+            ),
+        };
+        checks.push(fail(&format!("verify:{id}"), message, fix));
+    }
+    checks
+}
+
 /// A repair `doctor --fix` can make (§14.7).
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Repair {
@@ -435,6 +484,8 @@ enum Repair {
     RemoveSkill(PackId),
     /// Remove `secrets/<id>`.
     RemoveSecret(PackId),
+    /// Drop the lock file entry of a pack that is not installed (§13.3).
+    Unlock(PackId),
 }
 
 /// One inconsistency and, when `--fix` can repair it, how.
@@ -459,6 +510,16 @@ fn finding(check: &str, message: String, fix: String, repair: Option<Repair>) ->
 /// uses `.tmp/`). One passing check when all agree.
 fn consistency(store: &Store, state: &State, lock_free: bool) -> Vec<Finding> {
     let mut found = state_findings(store, state);
+    // An uninstall killed before its last step leaves the pack's lock entry.
+    let locked = store.read_lockfile().map(|l| l.packs).unwrap_or_default();
+    for id in locked.keys().filter(|id| !store.is_installed(id)) {
+        found.push(finding(
+            &format!("verify:{id}"),
+            format!("hcp.lock lists {id}, which is not installed"),
+            format!("hcpx doctor --fix drops the entry (or hcpx install SOURCE for {id})"),
+            Some(Repair::Unlock(id.clone())),
+        ));
+    }
     let activated = |id: &PackId| state.is_activated(id);
     let installed = |id: &PackId| store.is_installed(id);
     found.extend(strays(
@@ -701,6 +762,7 @@ fn apply(tx: &mut Transaction<'_>, repair: &Repair) -> Result<()> {
         Repair::Disconnect(id) => {
             tx.state.disconnect(id);
         }
+        Repair::Unlock(id) => tx.record_lock(id, None)?,
         Repair::CopySkill(id) => copy_skill(tx, id)?,
         Repair::RemoveSkill(id) => {
             let dir = tx.store().skill_dir(id);

@@ -222,8 +222,8 @@ impl Engine {
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => String::new(),
             Err(err) => return Err(Error::io("cannot read", &path, &err)),
         };
-        let names: Vec<&str> = names.iter().map(|n| n.as_str()).collect();
-        let text = config::with_harnesses(&text, &names);
+        let names: Vec<String> = names.iter().map(|n| n.as_str().to_string()).collect();
+        let text = config::set_list(&text, "harnesses", &names);
         tx.replace_file(&path, text.as_bytes(), 0o644)
     }
 }

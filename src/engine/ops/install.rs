@@ -15,7 +15,8 @@
 //! Steps that go together (HCP.md §14.7): the pack is staged and linted in
 //! the change's scratch folder; a dropped `connected` (Binding changed) is
 //! written before the new copy is swapped in, so no moment has a changed
-//! Binding marked connected; then the swap, then the Skill re-copy. A failure
+//! Binding marked connected; then the lock file entry (§13.3), the swap,
+//! then the Skill re-copy. A failure
 //! at any step swaps the old copy back, restores the old Skill copy and the
 //! old state.
 
@@ -26,14 +27,52 @@ use crate::engine::lint::{LintOptions, LintReport, lint_pack};
 use crate::engine::pack::grammar;
 use crate::engine::pack::id::PackId;
 use crate::engine::policy::grants::PACK_INSTALL;
-use crate::engine::store::catalog;
+use crate::engine::store::catalog_index;
+use crate::engine::store::digest;
+use crate::engine::store::lockfile::{LockEntry, LockedSource, SourceKind};
 use crate::engine::store::snapshot::BOOTSTRAP_ID;
+pub use crate::engine::store::source::InstallSource;
 use crate::engine::store::{Transaction, create_dir, step, sync_dir};
 use serde::Serialize;
 use std::fs;
 use std::io::{Read, Write};
 use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
+
+/// Told when a git fetch starts, with the source as shown to the user.
+pub type FetchObserver = std::sync::Arc<dyn Fn(&str) + Send + Sync>;
+
+/// What to install and how: shared by the CLI, the TUI and `sync`, so no
+/// front-end passes source strings around.
+#[derive(Clone)]
+pub struct InstallOptions {
+    pub source: InstallSource,
+    /// Replace the installed copy even when it is the same version.
+    pub force: bool,
+    /// Told when a git fetch starts, with the source as shown to the user
+    /// (no password): the front-end may say so (the engine never prints).
+    pub on_fetch: Option<FetchObserver>,
+}
+
+impl InstallOptions {
+    pub fn new(source: InstallSource) -> InstallOptions {
+        InstallOptions {
+            source,
+            force: false,
+            on_fetch: None,
+        }
+    }
+}
+
+impl std::fmt::Debug for InstallOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("InstallOptions")
+            .field("source", &self.source)
+            .field("force", &self.force)
+            .field("on_fetch", &self.on_fetch.is_some())
+            .finish()
+    }
+}
 
 /// What install did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -85,11 +124,59 @@ impl std::fmt::Display for InstallOutcome {
 
 impl Engine {
     /// Installs a pack from a directory or, when `source` is not a path, a
-    /// catalog pack by id.
+    /// catalog pack by id, or from a git source (§13.1).
     pub fn install(&self, source: &str, force: bool) -> Result<InstallOutcome> {
-        let dir = self.resolve_source(source)?;
-        refuse_store_inside(&dir, self.store().root())?;
-        let report = lint_pack(&dir, LintOptions::default());
+        let mut options = InstallOptions::new(InstallSource::parse(source)?);
+        options.force = force;
+        self.install_with(&options)
+    }
+
+    /// Installs what `options` names (§11.1, §13.1), recording it in the
+    /// lock file (§13.3) as a step of the same change.
+    pub fn install_with(&self, options: &InstallOptions) -> Result<InstallOutcome> {
+        match &options.source {
+            InstallSource::Git(git) => {
+                // Fetched under the lock: every lock holder may clear `.tmp/`.
+                let mut tx = self.store().lock()?;
+                let fetched = super::fetch::fetch_locked(&mut tx, git, options)?;
+                let recorded = LockedSource::git(
+                    &git.url,
+                    git.subdir.as_deref(),
+                    git.reference.as_deref(),
+                    &fetched.commit,
+                );
+                self.install_locked(tx, &fetched.dir, recorded, options.force)
+                    .map_err(|err| super::fetch::name_source(err, &fetched.dir, git))
+            }
+            InstallSource::Dir(path) => {
+                let text = path.to_string_lossy();
+                let dir = self.resolve_source(&text)?;
+                let recorded = LockedSource::folder(SourceKind::Dir, &dir);
+                self.install_locked(self.store().lock()?, &dir, recorded, options.force)
+            }
+            InstallSource::Catalog(id) => {
+                let kind = match Path::new(id.as_str()).symlink_metadata() {
+                    Ok(_) => SourceKind::Dir,
+                    Err(_) => SourceKind::Catalog,
+                };
+                let dir = self.resolve_source(id)?;
+                let recorded = LockedSource::folder(kind, &dir);
+                self.install_locked(self.store().lock()?, &dir, recorded, options.force)
+            }
+        }
+    }
+
+    /// Installs the pack folder `dir` under the lock `tx` holds, recording
+    /// `recorded` as its source in the lock file.
+    pub(super) fn install_locked(
+        &self,
+        mut tx: Transaction<'_>,
+        dir: &Path,
+        recorded: LockedSource,
+        force: bool,
+    ) -> Result<InstallOutcome> {
+        refuse_store_inside(dir, self.store().root())?;
+        let report = lint_pack(dir, LintOptions::default());
         let manifest = match (&report.manifest, report.ok) {
             (Some(m), true) => m.clone(),
             _ => return Err(lint_failed(&report)),
@@ -98,7 +185,6 @@ impl Engine {
         // Lint checked the id; a PackId is what store paths are built from.
         let pack_id = PackId::parse(&manifest.id).ok_or_else(|| lint_failed(&report))?;
 
-        let mut tx = self.store().lock()?;
         self.require_grant(&tx.state, PACK_INSTALL, &pack_id)?;
         let target = self.store().pack_dir(&pack_id);
         let previous = self
@@ -123,16 +209,23 @@ impl Engine {
         let same_version = previous_version.as_deref() == Some(manifest.version.as_str());
         let previous_ok = previous.as_ref().is_some_and(|r| r.ok);
         if same_version && previous_ok && !force {
+            lock_unrecorded(&mut tx, &pack_id, &manifest.version, recorded)?;
+            tx.commit()?;
             return Ok(outcome(InstallAction::Unchanged, false));
         }
 
         let staged = tx.scratch_path("pack")?;
-        copy_pack(&dir, &staged)?;
+        copy_pack(dir, &staged)?;
         let staged_report = lint_pack(&staged, LintOptions::default());
         if !staged_report.ok || staged_report.pack_id.as_deref() != Some(pack_id.as_str()) {
             return Err(lint_failed(&staged_report)
                 .hint("the pack changed while it was being installed; try again"));
         }
+        let locked = LockEntry {
+            digest: digest::digest(&staged)?,
+            source: recorded,
+            version: manifest.version.clone(),
+        };
 
         let binding_kept = previous
             .and_then(|r| r.manifest)
@@ -140,6 +233,9 @@ impl Engine {
         let disconnected = !binding_kept && tx.state.disconnect(&pack_id);
         tx.save()?;
         step("install.after_state")?;
+        // Recorded just before the swap: a crash at any named step leaves
+        // the lock agreeing with the installed copy.
+        tx.record_lock(&pack_id, Some(locked))?;
         place(&mut tx, &staged, &pack_id)?;
         step("install.after_swap")?;
         let mut harnesses = Vec::new();
@@ -190,15 +286,34 @@ impl Engine {
             )
             .pack(source));
         }
-        let packs = self.catalog_packs();
-        match catalog::find(&packs, source) {
-            Some(pack) => Ok(pack.dir.clone()),
+        let index_dir = self.store().root().join("catalogs");
+        match catalog_index::find(&index_dir, self.catalogs(), source) {
+            Some(pack) => Ok(pack.dir),
             None if self.catalogs().is_empty() => Err(not_found(source).hint(
                 "no catalogs are configured: pass --catalog DIR, or add catalogs: to config.yaml",
             )),
             None => Err(self.not_found(source)),
         }
     }
+}
+
+/// Records an installed pack the lock file does not list yet (installed
+/// before hcpx kept one), with the digest of its installed copy.
+fn lock_unrecorded(
+    tx: &mut Transaction<'_>,
+    pack_id: &PackId,
+    version: &str,
+    recorded: LockedSource,
+) -> Result<()> {
+    if tx.store().read_lockfile()?.packs.contains_key(pack_id) {
+        return Ok(());
+    }
+    let entry = LockEntry {
+        digest: digest::digest(&tx.store().pack_dir(pack_id))?,
+        source: recorded,
+        version: version.to_string(),
+    };
+    tx.record_lock(pack_id, Some(entry))
 }
 
 /// `lint_failed`, carrying the errors.

@@ -6,22 +6,28 @@
 mod activate;
 pub mod bootstrap;
 mod builtin;
+pub mod catalogs;
 mod connect;
 pub mod docs;
 pub mod doctor;
 mod exec;
+mod fetch;
 pub mod harness;
 mod install;
 pub mod list;
 pub mod show;
+pub mod sync;
 mod uninstall;
+pub mod upgrade;
+mod verify;
 
 pub use activate::Toggle;
 pub use builtin::BuiltinOp;
 pub use connect::{ConnectOutcome, ProbeRun, SecretInput};
 pub use exec::{ExecResult, redact};
-pub use install::{InstallAction, InstallOutcome};
+pub use install::{FetchObserver, InstallAction, InstallOptions, InstallOutcome, InstallSource};
 pub use uninstall::UninstallOutcome;
+pub use verify::{VerifyPack, VerifyReport};
 
 use crate::engine::error::{Error, ErrorCode, Fix, Result};
 use crate::engine::pack::grammar;

@@ -8,7 +8,8 @@
 //! (4) its secret are moved aside; (5) what was moved aside is deleted. A
 //! failure undoes what was done; a crash before (2) leaves an activated pack
 //! without its copy, after it an installed pack that is not activated, and
-//! after (3) a secret without its pack — each named by `doctor` and repaired
+//! after (3) a secret without its pack and a lock file entry of a pack that
+//! is gone (the entry is dropped last, (6)) — each named by `doctor` and repaired
 //! by `doctor --fix` (or by running uninstall again). The state never lists a
 //! pack that is gone.
 
@@ -59,6 +60,7 @@ impl Engine {
         step("uninstall.after_pack")?;
         let removed_secret = tx.move_aside(&self.store().secret_path(&id))?;
         step("uninstall.after_secret")?;
+        tx.record_lock(&id, None)?;
         tx.commit()?;
         Ok(UninstallOutcome {
             pack_id: pack_id.to_string(),

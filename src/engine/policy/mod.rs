@@ -2,6 +2,7 @@
 //! functions over a snapshot of the store: availability, grants, `why`.
 
 pub mod availability;
+pub mod capdiff;
 pub mod grants;
 pub mod refusal;
 pub mod why;

@@ -1,16 +1,78 @@
-//! `<store>/config.yaml` (HCP.md §11.6): the catalogs hcpx searches.
+//! `<store>/config.yaml` (HCP.md §11.6, §13.2): the catalogs hcpx searches.
+//!
+//! A `catalogs:` item is a folder, or a git source (`git+URL..`,
+//! `github:..`) whose local copy `<store>/catalogs/git-<hash>/` is what is
+//! read ([`git_catalog_dir`]); only `hcpx catalog add` and `catalog update`
+//! fetch it.
+//!
+//! [`set_list`] rewrites one top-level key of the file as a list and keeps
+//! every other line (comments included) as it was.
 
 use crate::engine::error::{Error, ErrorCode, Result};
 use crate::engine::pack::document;
+use crate::engine::store::source::{GitSource, InstallSource};
+use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 
 /// The store's configuration.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Config {
-    /// Catalog folders, resolved against the config file's folder.
+    /// Catalog folders to read, resolved against the config file's folder
+    /// (a git catalog's local copy).
     pub catalogs: Vec<PathBuf>,
     /// Enabled harness targets (§12.5), as written.
     pub harnesses: Vec<String>,
+    /// The `catalogs:` items as written, beside what they resolve to.
+    pub catalog_sources: Vec<CatalogSource>,
+}
+
+/// One `catalogs:` item.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CatalogSource {
+    /// As written in `config.yaml`.
+    pub written: String,
+    /// The folder read (for git: the local copy).
+    pub path: PathBuf,
+    /// The git source, for a git catalog.
+    pub git: Option<GitSource>,
+}
+
+/// The local copy of a git catalog: `<store>/catalogs/git-<hash>`, the
+/// hash over the source as written (so one URL at two refs is two copies).
+pub fn git_catalog_dir(store_root: &Path, git: &GitSource) -> PathBuf {
+    let key = format!(
+        "{}\0{}\0{}",
+        git.url,
+        git.subdir.as_deref().unwrap_or(""),
+        git.reference.as_deref().unwrap_or("")
+    );
+    let hash = Sha256::digest(key.as_bytes());
+    let hex: String = hash.iter().take(8).map(|b| format!("{b:02x}")).collect();
+    store_root.join("catalogs").join(format!("git-{hex}"))
+}
+
+/// Resolves one written `catalogs:` item; `base` is the config's folder.
+pub fn catalog_source(base: &Path, written: &str) -> Result<CatalogSource> {
+    if written.starts_with("git+") || written.starts_with("github:") {
+        let InstallSource::Git(git) = InstallSource::parse(written)? else {
+            return Err(Error::usage(format!("`{written}` is not a git source")));
+        };
+        let root = git_catalog_dir(base, &git);
+        let path = match &git.subdir {
+            Some(subdir) => root.join(subdir),
+            None => root,
+        };
+        return Ok(CatalogSource {
+            written: written.to_string(),
+            path,
+            git: Some(git),
+        });
+    }
+    Ok(CatalogSource {
+        written: written.to_string(),
+        path: base.join(expand_home(written)),
+        git: None,
+    })
 }
 
 /// Reads `config.yaml`; a missing file is the default configuration. A file
@@ -75,7 +137,10 @@ pub fn read(path: &Path) -> Result<Config> {
                         "each catalog must be a folder path".into(),
                     )
                 })?;
-                config.catalogs.push(base.join(expand_home(dir)));
+                let source = catalog_source(base, dir)
+                    .map_err(|err| corrupt(Some(item.pos.line), err.message))?;
+                config.catalogs.push(source.path.clone());
+                config.catalog_sources.push(source);
             }
         }
     }
@@ -111,38 +176,49 @@ fn string_list(
     }
 }
 
-/// `text` (a `config.yaml`) with its top-level `harnesses:` entry set to
-/// `names`: the old entry's lines (the key and its indented or `- ` item
-/// lines) are replaced, or a new entry appended. Comments and every other
-/// key are kept as written.
-pub fn with_harnesses(text: &str, names: &[&str]) -> String {
-    let entry = format!("harnesses: [{}]\n", names.join(", "));
-    let mut out = String::with_capacity(text.len() + entry.len());
-    let mut lines = text.split_inclusive('\n').peekable();
-    let mut placed = false;
-    while let Some(line) = lines.next() {
-        let is_key = line.starts_with("harnesses:") || line.starts_with("\"harnesses\":");
-        if !is_key || placed {
-            out.push_str(line);
-            continue;
-        }
-        out.push_str(&entry);
-        placed = true;
-        while let Some(next) = lines.peek() {
-            let continues =
-                next.starts_with(' ') || next.starts_with('\t') || next.starts_with('-');
-            if !continues {
-                break;
-            }
-            lines.next();
-        }
+/// Rewrites the top-level `key:` of a YAML mapping's text as a block list
+/// of `items` (JSON-quoted strings), keeping every other line; appends the
+/// key when it is absent. The key's old value is its line and the lines
+/// after it that are indented, list items or blank.
+pub fn set_list(text: &str, key: &str, items: &[String]) -> String {
+    let mut value = format!("{key}:");
+    if items.is_empty() {
+        value.push_str(" []");
     }
-    if !placed {
+    value.push('\n');
+    for item in items {
+        let quoted = serde_json::to_string(item).unwrap_or_else(|_| format!("{item:?}"));
+        value.push_str(&format!("  - {quoted}\n"));
+    }
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let prefix = format!("{key}:");
+    let Some(start) = lines.iter().position(|l| {
+        l.strip_prefix(&prefix)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with([' ', '\t', '\n', '\r', '#']))
+    }) else {
+        let mut out = text.to_string();
         if !out.is_empty() && !out.ends_with('\n') {
             out.push('\n');
         }
-        out.push_str(&entry);
+        out.push_str(&value);
+        return out;
+    };
+    let mut end = start + 1;
+    while end < lines.len() {
+        let line = lines[end];
+        let continues = line.starts_with([' ', '\t', '-']) || line.trim().is_empty();
+        if !continues {
+            break;
+        }
+        end += 1;
     }
+    // Blank lines at the end of the old value stay where they were.
+    while end > start + 1 && lines[end - 1].trim().is_empty() {
+        end -= 1;
+    }
+    let mut out: String = lines[..start].concat();
+    out.push_str(&value);
+    out.push_str(&lines[end..].concat());
     out
 }
 
@@ -161,13 +237,12 @@ mod tests {
     #[test]
     fn harnesses_are_set_keeping_comments_and_other_keys() {
         let text = "# mine\ncatalogs: []\nharnesses:\n  - codex\n# after\n";
-        let set = with_harnesses(text, &["agents", "codex"]);
+        let names = ["agents".to_string(), "codex".to_string()];
+        let set = set_list(text, "harnesses", &names);
         assert_eq!(
             set,
-            "# mine\ncatalogs: []\nharnesses: [agents, codex]\n# after\n"
+            "# mine\ncatalogs: []\nharnesses:\n  - \"agents\"\n  - \"codex\"\n# after\n"
         );
-        let appended = with_harnesses("catalogs: []", &["agents"]);
-        assert_eq!(appended, "catalogs: []\nharnesses: [agents]\n");
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
         let path = dir.path().join("config.yaml");
         std::fs::write(&path, &set).unwrap_or_else(|e| panic!("{e}"));
@@ -186,6 +261,32 @@ mod tests {
             config.catalogs,
             vec![dir.path().join("cat"), PathBuf::from("/abs/cat")]
         );
+    }
+
+    #[test]
+    fn set_list_keeps_comments_and_other_keys() {
+        let text = "# top\ncatalogs:\n  - old # note\n  - older\n\n# harnesses\nharnesses: [x]\n";
+        let out = set_list(text, "catalogs", &["a b".into(), "git+file:///r".into()]);
+        assert_eq!(
+            out,
+            "# top\ncatalogs:\n  - \"a b\"\n  - \"git+file:///r\"\n\n# harnesses\nharnesses: [x]\n"
+        );
+        assert_eq!(set_list("x: 1", "catalogs", &[]), "x: 1\ncatalogs: []\n");
+        assert_eq!(
+            set_list("catalogs: [a]\n", "catalogs", &[]),
+            "catalogs: []\n"
+        );
+        assert_eq!(
+            set_list("catalogsx: 1\n", "catalogs", &[]),
+            "catalogsx: 1\ncatalogs: []\n"
+        );
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let path = dir.path().join("config.yaml");
+        std::fs::write(&path, &out).unwrap_or_else(|e| panic!("{e}"));
+        let config = read(&path).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(config.catalogs[0], dir.path().join("a b"));
+        assert!(config.catalog_sources[1].git.is_some());
+        assert!(config.catalogs[1].starts_with(dir.path().join("catalogs")));
     }
 
     #[test]

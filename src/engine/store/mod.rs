@@ -17,10 +17,14 @@
 //! up after [`LockWait::timeout`] with `timeout` (§10.1).
 
 pub mod catalog;
+pub mod catalog_index;
 pub mod config;
+pub mod digest;
 pub mod grant;
+pub mod lockfile;
 pub mod parallel;
 pub mod snapshot;
+pub mod source;
 pub mod state;
 
 use crate::engine::error::{Error, ErrorCode, Result};

@@ -1,0 +1,105 @@
+//! `hcpx catalog add|remove|list|update` (HCP.md §13.2).
+
+use crate::cli::context::Ctx;
+use crate::cli::install::fetch_progress;
+use crate::cli::output::terminal_safe;
+use crate::engine::ops::catalogs::{CatalogChange, CatalogInfo, CatalogKind};
+use serde::Serialize;
+
+/// Manage the catalogs (folders or git repositories of packs) in config.yaml
+#[derive(Debug, clap::Args)]
+#[command(after_help = crate::cli::help::CATALOG)]
+pub struct CatalogArgs {
+    #[command(subcommand)]
+    pub command: CatalogCommand,
+    /// Print exactly one JSON document on stdout, also on failure
+    #[arg(long, global = true)]
+    pub json: bool,
+}
+
+#[derive(Debug, clap::Subcommand)]
+pub enum CatalogCommand {
+    /// Add a catalog: a folder, git+URL[//SUBDIR][#REF] or github:OWNER/REPO[/SUBDIR][#REF] (fetched now)
+    Add {
+        /// A folder, git+URL[//SUBDIR][#REF] or github:OWNER/REPO[/SUBDIR][#REF]
+        #[arg(value_name = "SOURCE")]
+        source: String,
+    },
+    /// Remove a catalog (and the local copy of a git one)
+    Remove {
+        /// The catalog as `hcpx catalog list` shows it
+        #[arg(value_name = "SOURCE")]
+        source: String,
+    },
+    /// List the catalogs
+    List,
+    /// Fetch every git catalog again
+    Update,
+}
+
+#[derive(Serialize)]
+struct Listing<'a> {
+    catalogs: &'a [CatalogInfo],
+}
+
+pub fn run(args: &CatalogArgs, ctx: &Ctx) -> i32 {
+    ctx.with_engine(|engine| match &args.command {
+        CatalogCommand::Add { source } => {
+            if let Some(say) = fetch_progress().filter(|_| is_git(source)) {
+                say(source);
+            }
+            match engine.catalog_add(source) {
+                Ok(change) => ctx.success(change, |c| print_change(c, "added")),
+                Err(err) => ctx.fail(&err),
+            }
+        }
+        CatalogCommand::Remove { source } => match engine.catalog_remove(source) {
+            Ok(change) => ctx.success(change, |c| print_change(c, "removed")),
+            Err(err) => ctx.fail(&err),
+        },
+        CatalogCommand::List => match engine.catalog_list() {
+            Ok(all) => ctx.success(Listing { catalogs: &all }, |l| print_list(l.catalogs)),
+            Err(err) => ctx.fail(&err),
+        },
+        CatalogCommand::Update => match engine.catalog_update() {
+            Ok(all) => ctx.success(Listing { catalogs: &all }, |l| print_list(l.catalogs)),
+            Err(err) => ctx.fail(&err),
+        },
+    })
+}
+
+fn is_git(source: &str) -> bool {
+    source.starts_with("git+") || source.starts_with("github:")
+}
+
+fn print_change(change: &CatalogChange, verb: &str) {
+    let source = terminal_safe(&change.catalog.source);
+    if change.changed {
+        println!("{verb} catalog {source} ({} packs)", change.catalog.packs);
+    } else {
+        println!("catalog {source} is already listed");
+    }
+}
+
+fn print_list(all: &[CatalogInfo]) {
+    if all.is_empty() {
+        println!("no catalogs: add one with `hcpx catalog add SOURCE`");
+    }
+    for c in all {
+        let kind = match c.kind {
+            CatalogKind::Dir => "dir",
+            CatalogKind::Git => "git",
+        };
+        let commit = c
+            .commit
+            .as_deref()
+            .map(|s| format!(" @ {}", &s[..s.len().min(12)]));
+        println!(
+            "{kind:<4} {}{}  {} packs  ({})",
+            terminal_safe(&c.source),
+            commit.unwrap_or_default(),
+            c.packs,
+            terminal_safe(&c.path)
+        );
+    }
+}

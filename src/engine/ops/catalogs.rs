@@ -1,0 +1,264 @@
+//! `hcpx catalog add|remove|list|update` (HCP.md §13.2): catalogs are
+//! folders or git sources, listed under `catalogs:` in `config.yaml`. A git
+//! catalog is read from its local copy `<store>/catalogs/git-<hash>/`
+//! (beside it `git-<hash>.json` records the fetched commit); only `add` and
+//! `update` fetch.
+//!
+//! Every change runs under the store lock as one [`Transaction`]: the new
+//! local copy is fetched into `.tmp/` and swapped in, `config.yaml` is
+//! rewritten keeping its comments ([`config::set_list`]) and checked to
+//! read back; a failure at any step leaves both as they were.
+//!
+//! Where the spec is silent: `add` of a folder records its absolute path
+//! and needs the folder to exist (`not_found`); adding a catalog already
+//! listed changes nothing (`changed: false`); `remove` takes the source as
+//! written or, for a folder, any path to the same folder; `list` also shows
+//! `--catalog` folders (kind `dir`); a source is shown without the password
+//! of its URL.
+
+use super::Engine;
+use crate::engine::error::{Error, ErrorCode, Result};
+use crate::engine::exec::git;
+use crate::engine::store::config::{self, CatalogSource};
+use crate::engine::store::source::{GitSource, InstallSource, redact_source};
+use crate::engine::store::{Transaction, catalog};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// One catalog, as `hcpx catalog list --json` prints it (§13.2).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CatalogInfo {
+    pub source: String,
+    pub path: String,
+    pub kind: CatalogKind,
+    pub commit: Option<String>,
+    pub packs: usize,
+}
+
+/// Whether a catalog is a folder or a git source.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CatalogKind {
+    Dir,
+    Git,
+}
+
+/// What `catalog add` or `catalog remove` did.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CatalogChange {
+    pub catalog: CatalogInfo,
+    pub changed: bool,
+}
+
+/// `<store>/catalogs/git-<hash>.json`: what was fetched.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct FetchRecord {
+    commit: String,
+    source: String,
+}
+
+impl Engine {
+    /// The catalogs of `config.yaml`, then the `--catalog` folders.
+    pub fn catalog_list(&self) -> Result<Vec<CatalogInfo>> {
+        let config = config::read(&self.store().config_path())?;
+        let mut all: Vec<CatalogInfo> = config.catalog_sources.iter().map(info).collect();
+        for extra in self.catalogs().iter().skip(config.catalogs.len()) {
+            all.push(info(&CatalogSource {
+                written: extra.display().to_string(),
+                path: extra.clone(),
+                git: None,
+            }));
+        }
+        Ok(all)
+    }
+
+    /// Adds a catalog to `config.yaml` (fetching a git one first).
+    pub fn catalog_add(&self, source: &str) -> Result<CatalogChange> {
+        let written = match InstallSource::parse(source) {
+            Ok(InstallSource::Git(_)) => source.to_string(),
+            _ => {
+                let dir = Path::new(source);
+                if !dir.is_dir() {
+                    return Err(Error::new(
+                        ErrorCode::NotFound,
+                        format!("no such catalog folder: {}", source.escape_default()),
+                    )
+                    .path(source));
+                }
+                std::path::absolute(dir)
+                    .map_err(|err| Error::io("cannot resolve", dir, &err))?
+                    .display()
+                    .to_string()
+            }
+        };
+        let mut tx = self.store().lock()?;
+        let base = self.store().root().to_path_buf();
+        let added = config::catalog_source(&base, &written)?;
+        let current = config::read(&self.store().config_path())?;
+        if let Some(known) = current
+            .catalog_sources
+            .iter()
+            .find(|c| c.written == written || (c.git.is_none() && same_dir(&c.path, &added.path)))
+        {
+            return Ok(CatalogChange {
+                catalog: info(known),
+                changed: false,
+            });
+        }
+        if let Some(git) = &added.git {
+            fetch_into_place(&mut tx, git)?;
+        }
+        let mut items: Vec<String> = current
+            .catalog_sources
+            .iter()
+            .map(|c| c.written.clone())
+            .collect();
+        items.push(written);
+        write_catalogs(&mut tx, &items)?;
+        tx.commit()?;
+        Ok(CatalogChange {
+            catalog: info(&added),
+            changed: true,
+        })
+    }
+
+    /// Removes a catalog from `config.yaml` (and a git one's local copy).
+    pub fn catalog_remove(&self, source: &str) -> Result<CatalogChange> {
+        let mut tx = self.store().lock()?;
+        let current = config::read(&self.store().config_path())?;
+        let wanted = std::path::absolute(source).ok();
+        let found = current.catalog_sources.iter().position(|c| {
+            c.written == source
+                || (c.git.is_none() && wanted.as_ref().is_some_and(|w| same_dir(&c.path, w)))
+        });
+        let Some(at) = found else {
+            return Err(Error::new(
+                ErrorCode::NotFound,
+                format!("no catalog `{}` in config.yaml", redact_source(source)),
+            )
+            .hint("`hcpx catalog list` shows the catalogs"));
+        };
+        let removed = current.catalog_sources[at].clone();
+        let shown = info(&removed);
+        let items: Vec<String> = current
+            .catalog_sources
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != at)
+            .map(|(_, c)| c.written.clone())
+            .collect();
+        write_catalogs(&mut tx, &items)?;
+        if let Some(git) = &removed.git {
+            let root = config::git_catalog_dir(self.store().root(), git);
+            tx.move_aside(&root)?;
+            tx.move_aside(&record_path(&root))?;
+        }
+        tx.commit()?;
+        Ok(CatalogChange {
+            catalog: shown,
+            changed: true,
+        })
+    }
+
+    /// Fetches every git catalog again; all or none are replaced.
+    pub fn catalog_update(&self) -> Result<Vec<CatalogInfo>> {
+        let mut tx = self.store().lock()?;
+        let current = config::read(&self.store().config_path())?;
+        for source in &current.catalog_sources {
+            if let Some(git) = &source.git {
+                fetch_into_place(&mut tx, git)?;
+            }
+        }
+        tx.commit()?;
+        Ok(current.catalog_sources.iter().map(info).collect())
+    }
+}
+
+/// Whether two paths name the same folder.
+fn same_dir(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    }
+}
+
+/// A catalog's line of `catalog list`.
+fn info(source: &CatalogSource) -> CatalogInfo {
+    let (kind, commit) = match &source.git {
+        Some(_) => (
+            CatalogKind::Git,
+            read_record(&source_root(source)).map(|r| r.commit),
+        ),
+        None => (CatalogKind::Dir, None),
+    };
+    CatalogInfo {
+        source: redact_source(&source.written),
+        path: source.path.display().to_string(),
+        kind,
+        commit,
+        packs: catalog::pack_dirs(std::slice::from_ref(&source.path)).len(),
+    }
+}
+
+/// The local copy's root (without SUBDIR) of a git catalog.
+fn source_root(source: &CatalogSource) -> PathBuf {
+    let mut root = source.path.clone();
+    if let Some(subdir) = source.git.as_ref().and_then(|g| g.subdir.as_ref()) {
+        for _ in subdir.split('/') {
+            root.pop();
+        }
+    }
+    root
+}
+
+fn record_path(root: &Path) -> PathBuf {
+    root.with_extension("json")
+}
+
+fn read_record(root: &Path) -> Option<FetchRecord> {
+    serde_json::from_slice(&std::fs::read(record_path(root)).ok()?).ok()
+}
+
+/// Fetches a git catalog into `.tmp/` and swaps it in as its local copy.
+fn fetch_into_place(tx: &mut Transaction<'_>, git: &GitSource) -> Result<()> {
+    let root = config::git_catalog_dir(tx.store().root(), git);
+    let checkout = tx.scratch_path("catalog")?;
+    let fetched = git::fetch(git, &checkout)?;
+    if let Some(parent) = root.parent() {
+        tx.create_dir(parent)?;
+    }
+    tx.exchange(&checkout, &root)?;
+    let record = FetchRecord {
+        commit: fetched.commit,
+        source: git.display(),
+    };
+    let text = serde_json::to_vec_pretty(&record)
+        .map_err(|err| Error::new(ErrorCode::Io, format!("cannot encode: {err}")))?;
+    tx.replace_file(&record_path(&root), &text, 0o644)
+}
+
+/// Rewrites `catalogs:` in `config.yaml`, and checks the file still reads.
+fn write_catalogs(tx: &mut Transaction<'_>, items: &[String]) -> Result<()> {
+    let path = tx.store().config_path();
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(err) => return Err(Error::io("cannot read", &path, &err)),
+    };
+    let new = config::set_list(&text, "catalogs", items);
+    tx.replace_file(&path, new.as_bytes(), 0o644)?;
+    let read = config::read(&path)?;
+    let written: Vec<&String> = read.catalog_sources.iter().map(|c| &c.written).collect();
+    if written != items.iter().collect::<Vec<_>>() {
+        return Err(Error::new(
+            ErrorCode::StoreCorrupt,
+            format!(
+                "{} could not be updated in place; it is left as it was",
+                path.display()
+            ),
+        )
+        .path(path.display().to_string())
+        .hint("edit its `catalogs:` list by hand"));
+    }
+    Ok(())
+}

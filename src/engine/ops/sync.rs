@@ -1,0 +1,209 @@
+//! `hcpx sync LOCKFILE [--frozen] [--prune]` (HCP.md §13.8): makes the
+//! store hold the packs of a lock file (another machine's `hcp.lock`). Each
+//! pack that is missing, or whose installed version or digest differs, is
+//! installed from its recorded source — a git source at its recorded
+//! commit, a `dir` or `catalog` source from its recorded folder — like
+//! `hcpx install --force` (lint first, atomic, recorded in the store's lock
+//! with the lock file's `ref`). With `--frozen`, a source whose digest
+//! (§13.4) differs from the lock file's fails with `integrity` before
+//! anything of that pack is installed; without it the new digest is
+//! accepted and recorded. `--prune` then uninstalls installed packs the lock
+//! file does not name (never the bootstrap pack).
+//!
+//! Where the spec is silent: packs are handled in id order and the first
+//! failure stops the sync (what was done stays done and is reported); a lock
+//! file that cannot be read or parsed is a `usage` error naming it; ids in
+//! it are checked (§14.2). The digest is checked on the fetched or found
+//! folder, which install then copies under the store lock.
+
+use super::Engine;
+use crate::engine::error::{Error, ErrorCode, Result};
+use crate::engine::pack::id::PackId;
+use crate::engine::store::digest;
+use crate::engine::store::lockfile::{self, LockEntry, LockedSource, SourceKind};
+use crate::engine::store::source::GitSource;
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+
+/// What sync did to one pack.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SyncAction {
+    Installed,
+    Upgraded,
+    Reinstalled,
+    Unchanged,
+    Removed,
+}
+
+/// One pack's line of `hcpx sync --json`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SyncResult {
+    pub pack_id: String,
+    pub action: SyncAction,
+    /// The version now installed (`null` once removed).
+    pub version: Option<String>,
+}
+
+/// What `hcpx sync` is asked to do.
+#[derive(Debug, Clone, Default)]
+pub struct SyncOptions {
+    pub lockfile: PathBuf,
+    pub frozen: bool,
+    pub prune: bool,
+}
+
+impl Engine {
+    /// Syncs the store to a lock file. Returns what was done, and the error
+    /// that stopped it, if any.
+    pub fn sync(&self, options: &SyncOptions) -> (Vec<SyncResult>, Option<Error>) {
+        let mut results = Vec::new();
+        let error = self.sync_into(options, &mut results).err();
+        (results, error)
+    }
+
+    fn sync_into(&self, options: &SyncOptions, results: &mut Vec<SyncResult>) -> Result<()> {
+        let wanted = read_wanted(&options.lockfile)?;
+        let have = self.store().read_lockfile()?;
+        for (id, entry) in &wanted.packs {
+            let same = have
+                .packs
+                .get(id)
+                .is_some_and(|h| h.version == entry.version && h.digest == entry.digest)
+                && self.store().is_installed(id)
+                && digest::digest(&self.store().pack_dir(id)).is_ok_and(|d| d == entry.digest);
+            if same {
+                results.push(SyncResult {
+                    pack_id: id.to_string(),
+                    action: SyncAction::Unchanged,
+                    version: Some(entry.version.clone()),
+                });
+                continue;
+            }
+            let outcome = self.sync_one(id, entry, options.frozen).map_err(|err| {
+                match err.context.pack_id {
+                    Some(_) => err,
+                    None => err.pack(id.as_str()),
+                }
+            })?;
+            let action = match outcome.action {
+                super::InstallAction::Installed => SyncAction::Installed,
+                super::InstallAction::Upgraded => SyncAction::Upgraded,
+                super::InstallAction::Reinstalled | super::InstallAction::Unchanged => {
+                    SyncAction::Reinstalled
+                }
+            };
+            results.push(SyncResult {
+                pack_id: id.to_string(),
+                action,
+                version: Some(outcome.version),
+            });
+        }
+        if options.prune {
+            for id in self.store().installed_ids()? {
+                if id == PackId::bootstrap() || wanted.packs.contains_key(&id) {
+                    continue;
+                }
+                self.uninstall(&id)?;
+                results.push(SyncResult {
+                    pack_id: id.to_string(),
+                    action: SyncAction::Removed,
+                    version: None,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Installs one pack from its recorded source (always replacing).
+    fn sync_one(
+        &self,
+        id: &PackId,
+        entry: &LockEntry,
+        frozen: bool,
+    ) -> Result<super::InstallOutcome> {
+        let check = |dir: &Path| -> Result<()> {
+            if !frozen {
+                return Ok(());
+            }
+            let actual = digest::digest(dir)?;
+            if actual == entry.digest {
+                return Ok(());
+            }
+            Err(Error::new(
+                ErrorCode::Integrity,
+                format!(
+                    "the source of {id} has digest {actual}, but the lock file says {}",
+                    entry.digest
+                ),
+            )
+            .pack(id.as_str())
+            .hint("the source changed since the lock file was made; sync without --frozen to accept it"))
+        };
+        let source = &entry.source;
+        match source.kind {
+            SourceKind::Git => {
+                let (Some(url), Some(commit)) = (&source.url, &source.commit) else {
+                    return Err(bad_entry(id, "a git source needs `url` and `commit`"));
+                };
+                let git = GitSource {
+                    url: url.clone(),
+                    subdir: source.subdir.clone(),
+                    reference: Some(commit.clone()),
+                };
+                let mut tx = self.store().lock()?;
+                let options = super::InstallOptions::new(super::InstallSource::Git(git.clone()));
+                let fetched = super::fetch::fetch_locked(&mut tx, &git, &options)?;
+                check(&fetched.dir)?;
+                let recorded = LockedSource::git(
+                    url,
+                    source.subdir.as_deref(),
+                    source.reference.as_deref(),
+                    &fetched.commit,
+                );
+                self.install_locked(tx, &fetched.dir, recorded, true)
+                    .map_err(|err| super::fetch::name_source(err, &fetched.dir, &git))
+            }
+            SourceKind::Dir | SourceKind::Catalog => {
+                let Some(dir) = source.folder_path() else {
+                    return Err(bad_entry(id, "a dir or catalog source needs `path`"));
+                };
+                if !dir.is_dir() {
+                    return Err(Error::new(
+                        ErrorCode::NotFound,
+                        format!("the recorded folder of {id} is missing: {}", dir.display()),
+                    )
+                    .pack(id.as_str())
+                    .path(dir.display().to_string()));
+                }
+                check(&dir)?;
+                let recorded = LockedSource::folder(source.kind, &dir);
+                self.install_locked(self.store().lock()?, &dir, recorded, true)
+            }
+        }
+    }
+}
+
+fn bad_entry(id: &PackId, why: &str) -> Error {
+    Error::usage(format!(
+        "the lock file's entry for {id} is incomplete: {why}"
+    ))
+    .pack(id.as_str())
+}
+
+/// Reads the lock file to sync to; a file that does not read or parse is a
+/// `usage` error naming it.
+fn read_wanted(path: &Path) -> Result<lockfile::LockFile> {
+    let bytes = std::fs::read(path).map_err(|err| {
+        let code = match err.kind() {
+            std::io::ErrorKind::NotFound => ErrorCode::NotFound,
+            _ => ErrorCode::Io,
+        };
+        Error::new(code, format!("cannot read {}: {err}", path.display()))
+            .path(path.display().to_string())
+    })?;
+    lockfile::parse(&bytes).map_err(|why| {
+        Error::usage(format!("{} is not a valid hcp.lock: {why}", path.display()))
+            .path(path.display().to_string())
+    })
+}

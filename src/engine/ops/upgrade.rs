@@ -1,0 +1,349 @@
+//! `hcpx outdated` and `hcpx upgrade` (HCP.md §13.6–§13.7): the newest
+//! version of each pack from the source the lock file records, and its
+//! installation after the capability diff ([`capdiff`]).
+//!
+//! The newest version: for a `catalog` source, the pack of that id in the
+//! catalogs now (through the catalog index); for a `git` source, the highest
+//! SemVer among the remote's tags `vX.Y.Z`/`X.Y.Z` (`git ls-remote`), else
+//! the manifest version on the remote's default branch (a shallow fetch).
+//! `dir` sources are not looked at (a folder has no "newer").
+//!
+//! Where the spec is silent:
+//! - `outdated` looks at git sources in parallel, at most
+//!   [`PARALLEL_FETCHES`] at a time; a source that cannot be reached fails
+//!   the whole report with `source_unavailable`.
+//! - `upgrade` first plans every pack (fetching git sources into a private
+//!   temporary folder, outside the store, without holding the store lock),
+//!   then, unless `--dry-run`, and only when no escalating change lacks
+//!   `--yes`, installs them one by one (each like `hcpx install`, lint
+//!   first, atomic, recorded in the lock with the tag as `ref`). Refused,
+//!   nothing is changed and the document still carries every result
+//!   (`applied: false`) so the diff can be shown. A pack whose newest
+//!   version is not higher than the installed one is not listed.
+//! - A named pack that is not installed is `not_installed` (or `not_found`
+//!   when no catalog has it either); one installed but not in the lock file
+//!   is `not_found` (its source is unknown).
+
+use super::{Engine, checked_id};
+use crate::engine::error::{Error, ErrorCode, Result};
+use crate::engine::exec::git;
+use crate::engine::lint::{LintOptions, lint_pack};
+use crate::engine::pack::id::PackId;
+use crate::engine::pack::manifest::Manifest;
+use crate::engine::policy::capdiff::{self, CapabilityChange};
+use crate::engine::store::catalog_index;
+use crate::engine::store::lockfile::{LockEntry, LockedSource, SourceKind};
+use crate::engine::store::source::GitSource;
+use serde::Serialize;
+use std::path::PathBuf;
+
+/// How many git sources `outdated` looks at at once.
+pub const PARALLEL_FETCHES: usize = 4;
+
+/// One pack with a newer version (`hcpx outdated`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct OutdatedPack {
+    pub pack_id: String,
+    pub installed: String,
+    pub latest: String,
+    pub source: LockedSource,
+}
+
+/// One pack's upgrade (`hcpx upgrade`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct UpgradeResult {
+    pub pack_id: String,
+    pub from: String,
+    pub to: String,
+    pub changes: Vec<CapabilityChange>,
+    pub applied: bool,
+}
+
+/// What `hcpx upgrade` is asked to do.
+#[derive(Debug, Clone, Default)]
+pub struct UpgradeOptions {
+    /// The packs (default: every locked pack with a catalog or git source).
+    pub pack_ids: Vec<String>,
+    /// Only report.
+    pub dry_run: bool,
+    /// Accept escalating changes.
+    pub yes: bool,
+}
+
+/// Where the newest version is.
+enum Newest {
+    /// A catalog's pack folder.
+    Folder(PathBuf),
+    /// A git tag, with its version.
+    Tag(semver::Version, String),
+    /// The default branch of a git source (version known once fetched).
+    DefaultBranch,
+}
+
+/// A fetched or found newer pack, ready to install.
+struct Candidate {
+    pack_id: PackId,
+    dir: PathBuf,
+    manifest: Manifest,
+    recorded: LockedSource,
+    /// Keeps a fetched checkout until it is installed.
+    _fetched: Option<tempfile::TempDir>,
+}
+
+impl Engine {
+    /// Packs whose recorded source has a newer version (§13.6).
+    pub fn outdated(&self) -> Result<Vec<OutdatedPack>> {
+        let lock = self.store().read_lockfile()?;
+        let entries: Vec<(PackId, LockEntry)> = lock.packs.into_iter().collect();
+        let found = bounded_map(entries, PARALLEL_FETCHES, |(id, entry)| {
+            let latest = self.newest_version(&id, &entry)?;
+            Ok(latest
+                .filter(|latest| is_newer(latest, &entry.version))
+                .map(|latest| OutdatedPack {
+                    pack_id: id.to_string(),
+                    installed: entry.version.clone(),
+                    latest,
+                    source: entry.source.clone(),
+                }))
+        });
+        let mut packs = Vec::new();
+        for result in found {
+            packs.extend(result?);
+        }
+        Ok(packs)
+    }
+
+    /// Upgrades packs to the newest version of their recorded source (§13.7).
+    /// Returns every result so far, and the error that stopped it, if any.
+    pub fn upgrade(&self, options: &UpgradeOptions) -> (Vec<UpgradeResult>, Option<Error>) {
+        let plans = match self.plan_upgrades(options) {
+            Ok(plans) => plans,
+            Err(err) => return (Vec::new(), Some(err)),
+        };
+        let mut results: Vec<UpgradeResult> = plans.iter().map(|(r, _)| r.clone()).collect();
+        if options.dry_run {
+            return (results, None);
+        }
+        let escalating: Vec<&str> = results
+            .iter()
+            .filter(|r| capdiff::escalates(&r.changes))
+            .map(|r| r.pack_id.as_str())
+            .collect();
+        if !escalating.is_empty() && !options.yes {
+            let err = Error::new(
+                ErrorCode::ConfirmationRequired,
+                format!(
+                    "upgrading {} grants more reach (see `changes`); nothing was changed",
+                    escalating.join(", ")
+                ),
+            )
+            .hint("review the changes, then run the upgrade again with --yes");
+            return (results, Some(err));
+        }
+        for (i, (_, candidate)) in plans.into_iter().enumerate() {
+            let tx = match self.store().lock() {
+                Ok(tx) => tx,
+                Err(err) => return (results, Some(err)),
+            };
+            let installed = self.install_locked(tx, &candidate.dir, candidate.recorded, false);
+            match installed {
+                Ok(_) => results[i].applied = true,
+                Err(err) => return (results, Some(err.pack(candidate.pack_id.to_string()))),
+            }
+        }
+        (results, None)
+    }
+
+    /// Each pack's newer candidate and its diff, without changing anything.
+    fn plan_upgrades(&self, options: &UpgradeOptions) -> Result<Vec<(UpgradeResult, Candidate)>> {
+        let lock = self.store().read_lockfile()?;
+        let ids: Vec<PackId> = if options.pack_ids.is_empty() {
+            lock.packs.keys().cloned().collect()
+        } else {
+            let mut ids = Vec::new();
+            for text in &options.pack_ids {
+                let id = checked_id(text)?;
+                if !lock.packs.contains_key(&id) && !self.store().is_installed(&id) {
+                    return Err(self.unknown_or_not_installed(text));
+                }
+                if !lock.packs.contains_key(&id) {
+                    return Err(Error::new(
+                        ErrorCode::NotFound,
+                        format!("{id} is not recorded in hcp.lock, so its source is unknown"),
+                    )
+                    .pack(text.as_str())
+                    .hint("install it again from its source (hcpx install --force SOURCE) to record it"));
+                }
+                ids.push(id);
+            }
+            ids
+        };
+        let mut plans = Vec::new();
+        for id in ids {
+            let Some(entry) = lock.packs.get(&id) else {
+                continue;
+            };
+            let newest = self.newest(&id, entry)?;
+            if let Some(Newest::Tag(version, _)) = &newest
+                && !is_newer(&version.to_string(), &entry.version)
+            {
+                continue;
+            }
+            let Some(candidate) = self.candidate(&id, newest)? else {
+                continue;
+            };
+            if !is_newer(&candidate.manifest.version, &entry.version) {
+                continue;
+            }
+            let installed = lint_pack(&self.store().pack_dir(&id), LintOptions::default());
+            let old = installed.manifest.unwrap_or_default();
+            let result = UpgradeResult {
+                pack_id: id.to_string(),
+                from: entry.version.clone(),
+                to: candidate.manifest.version.clone(),
+                changes: capdiff::diff(&old, &candidate.manifest),
+                applied: false,
+            };
+            plans.push((result, candidate));
+        }
+        Ok(plans)
+    }
+
+    /// Where the newest version of a locked pack is (None: not looked at).
+    fn newest(&self, id: &PackId, entry: &LockEntry) -> Result<Option<Newest>> {
+        match entry.source.kind {
+            SourceKind::Dir => Ok(None),
+            SourceKind::Catalog => {
+                let index_dir = self.store().root().join("catalogs");
+                Ok(catalog_index::find(&index_dir, self.catalogs(), id)
+                    .map(|p| Newest::Folder(p.dir)))
+            }
+            SourceKind::Git => {
+                let source = git_source(entry)?;
+                Ok(Some(
+                    match git::highest_semver_tag(&git::remote_tags(&source)?) {
+                        Some((version, tag)) => Newest::Tag(version, tag),
+                        None => Newest::DefaultBranch,
+                    },
+                ))
+            }
+        }
+    }
+
+    /// The newest version's number (for `outdated`).
+    fn newest_version(&self, id: &PackId, entry: &LockEntry) -> Result<Option<String>> {
+        match self.newest(id, entry)? {
+            None => Ok(None),
+            Some(Newest::Tag(version, _)) => Ok(Some(version.to_string())),
+            newest => Ok(self.candidate(id, newest)?.map(|c| c.manifest.version)),
+        }
+    }
+
+    /// The newest version, found or fetched, linted.
+    fn candidate(&self, id: &PackId, newest: Option<Newest>) -> Result<Option<Candidate>> {
+        let (dir, recorded, fetched) = match newest {
+            None => return Ok(None),
+            Some(Newest::Folder(dir)) => {
+                let recorded = LockedSource::folder(SourceKind::Catalog, &dir);
+                (dir, recorded, None)
+            }
+            Some(Newest::Tag(_, tag)) => self.fetch_candidate(id, Some(tag))?,
+            Some(Newest::DefaultBranch) => self.fetch_candidate(id, None)?,
+        };
+        let report = lint_pack(&dir, LintOptions::default());
+        let Some(manifest) = report.manifest.filter(|m| report.ok && m.id == id.as_str()) else {
+            return Ok(None);
+        };
+        Ok(Some(Candidate {
+            pack_id: id.clone(),
+            dir,
+            manifest,
+            recorded,
+            _fetched: fetched,
+        }))
+    }
+
+    /// Fetches a git source at `reference` into a private temporary folder.
+    fn fetch_candidate(
+        &self,
+        id: &PackId,
+        reference: Option<String>,
+    ) -> Result<(PathBuf, LockedSource, Option<tempfile::TempDir>)> {
+        let lock = self.store().read_lockfile()?;
+        let entry = lock.packs.get(id).ok_or_else(|| super::not_installed(id))?;
+        let mut source = git_source(entry)?;
+        source.reference = reference;
+        let tmp = tempfile::Builder::new()
+            .prefix("hcpx-upgrade-")
+            .tempdir()
+            .map_err(|err| {
+                Error::io(
+                    "cannot create a temporary folder in",
+                    &std::env::temp_dir(),
+                    &err,
+                )
+            })?;
+        let fetched = super::fetch::fetch_to(&source, &tmp.path().join("checkout"))?;
+        let recorded = LockedSource::git(
+            &source.url,
+            source.subdir.as_deref(),
+            source.reference.as_deref(),
+            &fetched.commit,
+        );
+        Ok((fetched.dir, recorded, Some(tmp)))
+    }
+}
+
+/// The git source a lock entry records (at no ref).
+fn git_source(entry: &LockEntry) -> Result<GitSource> {
+    let url = entry.source.url.clone().ok_or_else(|| {
+        Error::new(
+            ErrorCode::StoreCorrupt,
+            "a git source in hcp.lock has no url",
+        )
+        .hint("repair hcp.lock by hand, or reinstall the pack")
+    })?;
+    Ok(GitSource {
+        url,
+        subdir: entry.source.subdir.clone(),
+        reference: entry.source.reference.clone(),
+    })
+}
+
+/// Whether `latest` is a higher SemVer than `installed`.
+fn is_newer(latest: &str, installed: &str) -> bool {
+    match (
+        semver::Version::parse(latest),
+        semver::Version::parse(installed),
+    ) {
+        (Ok(latest), Ok(installed)) => latest > installed,
+        _ => false,
+    }
+}
+
+/// Maps `f` over `items` on at most `threads` threads; keeps the order.
+fn bounded_map<T: Send, R: Send>(
+    items: Vec<T>,
+    threads: usize,
+    f: impl Fn(T) -> R + Sync,
+) -> Vec<R> {
+    let mut results: Vec<Option<R>> = Vec::new();
+    results.resize_with(items.len(), || None);
+    let queue = std::sync::Mutex::new(items.into_iter().enumerate());
+    let done = std::sync::Mutex::new(&mut results);
+    std::thread::scope(|scope| {
+        for _ in 0..threads.max(1) {
+            scope.spawn(|| {
+                loop {
+                    let next = queue.lock().map(|mut q| q.next()).ok().flatten();
+                    let Some((i, item)) = next else { break };
+                    let result = f(item);
+                    if let Ok(mut done) = done.lock() {
+                        done[i] = Some(result);
+                    }
+                }
+            });
+        }
+    });
+    results.into_iter().flatten().collect()
+}

@@ -1,0 +1,135 @@
+//! The digest of a pack tree (HCP.md §13.4): SHA-256 over its regular
+//! files in byte order of their `/`-separated relative paths (`.git/` at
+//! the root excluded), each contributing `path`, NUL, `755` or `644`, NUL,
+//! its size in decimal, NUL, its bytes. Written `sha256:<hex>`.
+//!
+//! Where the spec is silent: the mode is `755` when any execute bit is set
+//! (as install copies it, §14.1). Links and special files are not part of
+//! the digest; [`Tree`] lists them as `others`, so `verify` can report a
+//! tree holding one (an installed pack never does) as changed.
+
+use crate::engine::error::{Error, Result};
+use crate::engine::lint::files::is_root_git_dir;
+use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
+use std::fs;
+use std::io::Read;
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+
+/// One regular file of a tree.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileEntry {
+    pub executable: bool,
+    pub size: u64,
+    /// SHA-256 of the file's bytes.
+    pub sha256: [u8; 32],
+}
+
+/// What a tree holds, by relative path bytes (so in digest order).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Tree {
+    pub files: BTreeMap<Vec<u8>, FileEntry>,
+    /// Paths of links and special files (not part of the digest).
+    pub others: Vec<Vec<u8>>,
+    /// `sha256:<hex>` of §13.4.
+    pub digest: String,
+}
+
+/// The `sha256:<hex>` digest of the tree at `dir`.
+pub fn digest(dir: &Path) -> Result<String> {
+    Ok(scan(dir)?.digest)
+}
+
+/// Reads every file of the tree at `dir` once, and computes its digest.
+pub fn scan(dir: &Path) -> Result<Tree> {
+    let mut tree = Tree::default();
+    let walk = walkdir::WalkDir::new(dir)
+        .follow_links(false)
+        .into_iter()
+        .filter_entry(|e| !is_root_git_dir(e));
+    let mut paths = Vec::new();
+    for entry in walk {
+        let entry = entry.map_err(|err| {
+            Error::io(
+                "cannot read",
+                err.path().unwrap_or(dir),
+                &std::io::Error::other(err.to_string()),
+            )
+        })?;
+        if entry.depth() == 0 || entry.file_type().is_dir() {
+            continue;
+        }
+        let rel = entry.path().strip_prefix(dir).unwrap_or(entry.path());
+        let rel = rel.as_os_str().as_bytes().to_vec();
+        if entry.file_type().is_file() {
+            paths.push((rel, entry.path().to_path_buf()));
+        } else {
+            tree.others.push(rel);
+        }
+    }
+    let mut total = Sha256::new();
+    paths.sort();
+    for (rel, path) in paths {
+        let entry = hash_file(&path, &rel, &mut total)?;
+        tree.files.insert(rel, entry);
+    }
+    tree.others.sort();
+    tree.digest = format!("sha256:{}", hex(&total.finalize()));
+    Ok(tree)
+}
+
+/// Hashes one file: its own SHA-256 and size, streaming its contribution
+/// (path, NUL, mode, NUL, size, NUL, bytes) into `total` as it reads. The
+/// size written is the number of bytes read, so header and bytes agree
+/// even if the file grows meanwhile.
+fn hash_file(path: &Path, rel: &[u8], total: &mut Sha256) -> Result<FileEntry> {
+    let read_err = |err: std::io::Error| Error::io("cannot read", path, &err);
+    let mut file = fs::File::open(path).map_err(read_err)?;
+    let executable = file.metadata().map_err(read_err)?.permissions().mode() & 0o111 != 0;
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes).map_err(read_err)?;
+    let mode: &[u8] = if executable { b"755" } else { b"644" };
+    total.update(rel);
+    total.update([0]);
+    total.update(mode);
+    total.update([0]);
+    total.update(bytes.len().to_string().as_bytes());
+    total.update([0]);
+    total.update(&bytes);
+    Ok(FileEntry {
+        executable,
+        size: bytes.len() as u64,
+        sha256: Sha256::digest(&bytes).into(),
+    })
+}
+
+/// Lower-case hex.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The relative paths that differ between two trees: added, removed or
+/// modified (bytes or mode), and any link or special file in `actual`.
+pub fn changed(expected: &Tree, actual: &Tree) -> Vec<String> {
+    let mut paths: Vec<&Vec<u8>> = Vec::new();
+    for (path, entry) in &actual.files {
+        if expected.files.get(path) != Some(entry) {
+            paths.push(path);
+        }
+    }
+    for path in expected.files.keys() {
+        if !actual.files.contains_key(path) {
+            paths.push(path);
+        }
+    }
+    paths.extend(actual.others.iter());
+    let mut shown: Vec<String> = paths
+        .into_iter()
+        .map(|p| String::from_utf8_lossy(p).into_owned())
+        .collect();
+    shown.sort();
+    shown.dedup();
+    shown
+}

@@ -1,0 +1,257 @@
+//! `<store>/hcp.lock` (HCP.md §13.3): each installed pack but the bootstrap
+//! pack, with its version, the digest of its installed tree (§13.4) and
+//! where it came from:
+//!
+//! ```json
+//! {"packs": {"<pack_id>": {"digest": "sha256:<hex>", "source": {"kind":
+//!   "dir"|"catalog"|"git", "path": S?, "url": S?, "subdir": S?, "ref": S?,
+//!   "commit": S?}, "version": S}}, "version": 1}
+//! ```
+//!
+//! Keys are sorted (the structs declare their fields in order, packs are a
+//! sorted map), the file is written atomically under the store lock through
+//! the change's [`Transaction`], so a failed change leaves it as it was.
+//! Ids read from it are checked (§14.2); a lock that does not parse, or
+//! holds a bad id, is `store_corrupt` and never replaced. A missing lock is
+//! an empty one.
+//!
+//! Where the spec is silent: a git URL is recorded without its password
+//! (the lock is meant to be shared; git's credential helpers supply it).
+
+use super::source::redact_url;
+use super::{Store, Transaction};
+use crate::engine::error::{Error, ErrorCode, Result};
+use crate::engine::pack::id::PackId;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The lock file's name in the store.
+pub const LOCK_FILE_NAME: &str = "hcp.lock";
+
+/// The lock file's format version.
+pub const LOCK_VERSION: u32 = 1;
+
+/// The whole lock file. Fields are declared in key order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LockFile {
+    pub packs: BTreeMap<PackId, LockEntry>,
+    pub version: u32,
+}
+
+impl Default for LockFile {
+    fn default() -> Self {
+        LockFile {
+            packs: BTreeMap::new(),
+            version: LOCK_VERSION,
+        }
+    }
+}
+
+/// One pack's record. Fields are declared in key order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LockEntry {
+    /// `sha256:<hex>` of the installed tree (§13.4).
+    pub digest: String,
+    pub source: LockedSource,
+    pub version: String,
+}
+
+/// The kind of a recorded source.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SourceKind {
+    Dir,
+    Catalog,
+    Git,
+}
+
+/// Where a pack was installed from. Fields are declared in key order; the
+/// absent ones are left out.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LockedSource {
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub commit: Option<String>,
+    pub kind: SourceKind,
+    /// The folder (`dir`, `catalog`).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub path: Option<String>,
+    #[serde(rename = "ref", skip_serializing_if = "Option::is_none", default)]
+    pub reference: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub subdir: Option<String>,
+    /// The repository, without a password.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub url: Option<String>,
+}
+
+impl LockedSource {
+    /// A `dir` or `catalog` source at `path` (made absolute).
+    pub fn folder(kind: SourceKind, path: &Path) -> LockedSource {
+        let path = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+        LockedSource {
+            commit: None,
+            kind,
+            path: Some(path.display().to_string()),
+            reference: None,
+            subdir: None,
+            url: None,
+        }
+    }
+
+    /// A `git` source, resolved to `commit`.
+    pub fn git(
+        url: &str,
+        subdir: Option<&str>,
+        reference: Option<&str>,
+        commit: &str,
+    ) -> LockedSource {
+        LockedSource {
+            commit: Some(commit.to_string()),
+            kind: SourceKind::Git,
+            path: None,
+            reference: reference.map(str::to_string),
+            subdir: subdir.map(str::to_string),
+            url: Some(redact_url(url)),
+        }
+    }
+
+    /// The recorded folder, for `dir` and `catalog` sources.
+    pub fn folder_path(&self) -> Option<PathBuf> {
+        match self.kind {
+            SourceKind::Dir | SourceKind::Catalog => self.path.as_ref().map(PathBuf::from),
+            SourceKind::Git => None,
+        }
+    }
+}
+
+impl Store {
+    /// `<store>/hcp.lock`.
+    pub fn lockfile_path(&self) -> PathBuf {
+        self.root().join(LOCK_FILE_NAME)
+    }
+
+    /// Reads the store's lock file (a missing one is empty).
+    pub fn read_lockfile(&self) -> Result<LockFile> {
+        read(&self.lockfile_path())
+    }
+}
+
+/// Reads a lock file (a missing one is empty); `store_corrupt` when it does
+/// not parse, holds a bad pack id or an unknown version.
+pub fn read(path: &Path) -> Result<LockFile> {
+    let bytes = match std::fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(LockFile::default()),
+        Err(err) => return Err(Error::io("cannot read", path, &err)),
+    };
+    parse(&bytes).map_err(|why| {
+        Error::new(
+            ErrorCode::StoreCorrupt,
+            format!("{} is corrupt: {why}", path.display()),
+        )
+        .path(path.display().to_string())
+        .hint("hcpx never replaces it: repair the JSON by hand, or move the file away (the next install writes a new one)")
+    })
+}
+
+/// Parses lock file bytes; the message says what is wrong.
+pub fn parse(bytes: &[u8]) -> std::result::Result<LockFile, String> {
+    let lock: LockFile = serde_json::from_slice(bytes).map_err(|e| e.to_string())?;
+    if lock.version != LOCK_VERSION {
+        return Err(format!(
+            "version {} is not one this hcpx reads (it reads {LOCK_VERSION})",
+            lock.version
+        ));
+    }
+    if lock.packs.contains_key(&PackId::bootstrap()) {
+        return Err("it lists the bootstrap pack hcp-cli, which is never locked".into());
+    }
+    Ok(lock)
+}
+
+/// The lock file's text: pretty JSON, keys sorted, a final newline.
+pub fn to_text(lock: &LockFile) -> Result<Vec<u8>> {
+    let mut text = serde_json::to_vec_pretty(lock)
+        .map_err(|err| Error::new(ErrorCode::Io, format!("cannot encode the lock: {err}")))?;
+    text.push(b'\n');
+    Ok(text)
+}
+
+impl Transaction<'_> {
+    /// Records `entry` for `pack_id` in the lock file (or forgets the pack
+    /// with `None`), as a step of this change: undone if the change fails.
+    /// The bootstrap pack is never recorded.
+    pub fn record_lock(&mut self, pack_id: &PackId, entry: Option<LockEntry>) -> Result<()> {
+        if *pack_id == PackId::bootstrap() {
+            return Ok(());
+        }
+        let path = self.store().lockfile_path();
+        let mut lock = read(&path)?;
+        let before = lock.packs.get(pack_id).cloned();
+        if before == entry {
+            return Ok(());
+        }
+        match entry {
+            Some(entry) => lock.packs.insert(pack_id.clone(), entry),
+            None => lock.packs.remove(pack_id),
+        };
+        let text = to_text(&lock)?;
+        super::step("lock.write")?;
+        self.replace_file(&path, &text, 0o644)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry() -> LockEntry {
+        LockEntry {
+            digest: format!("sha256:{}", "0".repeat(64)),
+            source: LockedSource::git("https://u:tok@h/r.git", Some("p"), Some("v1"), "abc"),
+            version: "1.0.0".into(),
+        }
+    }
+
+    #[test]
+    fn keys_are_sorted_and_the_password_is_dropped() {
+        let mut lock = LockFile::default();
+        for id in ["zeta.b", "acme.a"] {
+            if let Some(id) = PackId::parse(id) {
+                lock.packs.insert(id, entry());
+            }
+        }
+        let text = String::from_utf8(to_text(&lock).unwrap_or_default()).unwrap_or_default();
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
+        fn sorted(v: &serde_json::Value) -> bool {
+            match v {
+                serde_json::Value::Object(m) => {
+                    let keys: Vec<_> = m.keys().collect();
+                    keys.windows(2).all(|w| w[0] < w[1]) && m.values().all(sorted)
+                }
+                _ => true,
+            }
+        }
+        assert!(sorted(&value), "{text}");
+        assert!(!text.contains("tok"), "{text}");
+        assert!(text.contains("\"url\": \"https://u@h/r.git\""), "{text}");
+        assert_eq!(parse(text.as_bytes()).ok(), Some(lock));
+    }
+
+    #[test]
+    fn a_bad_id_or_version_is_refused() {
+        let good = r#"{"packs": {}, "version": 1}"#;
+        assert!(parse(good.as_bytes()).is_ok());
+        for bad in [
+            r#"{"packs": {"../etc": {"digest": "x", "version": "1", "source": {"kind": "dir"}}}, "version": 1}"#,
+            r#"{"packs": {"hcp-cli": {"digest": "x", "version": "1", "source": {"kind": "dir"}}}, "version": 1}"#,
+            r#"{"packs": {}, "version": 2}"#,
+            r#"{"packs": {"acme.a": {"digest": "x", "version": "1", "source": {"kind": "ftp"}}}, "version": 1}"#,
+            "not json",
+        ] {
+            assert!(parse(bad.as_bytes()).is_err(), "{bad}");
+        }
+    }
+}

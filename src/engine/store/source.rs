@@ -1,0 +1,397 @@
+//! Where a pack comes from (HCP.md §13.1): the `SOURCE` of `hcpx install`,
+//! parsed once into an [`InstallSource`] that the CLI, the TUI and `sync`
+//! share, so no front-end passes source strings around.
+//!
+//! - `git+URL[//SUBDIR][#REF]`: URL is what the `git` program accepts. The
+//!   SUBDIR separator is the first `//` after the URL's own `scheme://`
+//!   (`git+file:///srv/repo//packs/notes`); REF follows the first `#`.
+//! - `github:OWNER/REPO[/SUBDIR][#REF]` means
+//!   `git+https://github.com/OWNER/REPO.git[//SUBDIR][#REF]`.
+//! - a word that is a pack id is a catalog pack (`hcpx install` still
+//!   prefers a folder of that name in the working directory, as before);
+//! - anything else is a folder path.
+//!
+//! Where the spec is silent (refused as `usage`, before anything runs):
+//! a SUBDIR that is absolute or has `..`, `.` or empty parts; a URL or REF
+//! that starts with `-` (it would reach git as an option) or holds a
+//! control character or whitespace; a REF with `..`; the `ext::` and `fd::`
+//! transports (they run programs). Credentials in a URL
+//! (`https://user:token@host/..`) never reach a message or the lock:
+//! [`redact_url`] drops the password.
+
+use crate::engine::error::{Error, Result};
+use crate::engine::pack::grammar;
+use crate::engine::pack::id::PackId;
+use std::path::PathBuf;
+
+/// What `hcpx install SOURCE` names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum InstallSource {
+    /// A pack folder.
+    Dir(PathBuf),
+    /// A pack of a catalog, by id.
+    Catalog(PackId),
+    /// A folder of a git repository at a ref.
+    Git(GitSource),
+}
+
+/// A git source: the repository, the pack's folder in it, and the ref.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GitSource {
+    /// The URL as git takes it (credentials included, if given).
+    pub url: String,
+    /// The pack's folder in the repository, `/`-separated; `None`: its root.
+    pub subdir: Option<String>,
+    /// A branch, tag or full commit; `None`: the remote's default branch.
+    pub reference: Option<String>,
+}
+
+impl GitSource {
+    /// The source as the user would write it, with the URL's password
+    /// removed: for messages.
+    pub fn display(&self) -> String {
+        let mut text = format!("git+{}", redact_url(&self.url));
+        if let Some(subdir) = &self.subdir {
+            text.push_str("//");
+            text.push_str(subdir);
+        }
+        if let Some(reference) = &self.reference {
+            text.push('#');
+            text.push_str(reference);
+        }
+        text
+    }
+
+    /// Whether the ref is a full commit id (40 or 64 hex digits).
+    pub fn reference_is_commit(&self) -> bool {
+        self.reference.as_deref().is_some_and(is_commit_id)
+    }
+}
+
+/// Whether `s` is a full commit id: 40 (SHA-1) or 64 (SHA-256) hex digits.
+pub fn is_commit_id(s: &str) -> bool {
+    (s.len() == 40 || s.len() == 64) && s.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+impl InstallSource {
+    /// Parses `SOURCE` (pure: nothing on disk is looked at).
+    pub fn parse(source: &str) -> Result<InstallSource> {
+        if let Some(rest) = source.strip_prefix("git+") {
+            return parse_git(source, rest).map(InstallSource::Git);
+        }
+        if let Some(rest) = source.strip_prefix("github:") {
+            return parse_github(source, rest).map(InstallSource::Git);
+        }
+        if !source.contains('/')
+            && grammar::is_pack_id(source)
+            && let Some(id) = PackId::parse(source)
+        {
+            return Ok(InstallSource::Catalog(id));
+        }
+        if source.is_empty() {
+            return Err(Error::usage(
+                "the source is empty: name a folder, a pack id or a git source",
+            ));
+        }
+        Ok(InstallSource::Dir(PathBuf::from(source)))
+    }
+}
+
+fn parse_git(source: &str, rest: &str) -> Result<GitSource> {
+    let (rest, reference) = split_ref(source, rest)?;
+    // The SUBDIR separator is the first `//` after `scheme://`.
+    let after_scheme = rest.find("://").map_or(0, |at| at + 3);
+    let (url, subdir) = match rest[after_scheme..].find("//") {
+        // `file:///path`: the third slash is the path's own.
+        Some(0) if rest[..after_scheme].ends_with("://") => {
+            match rest[after_scheme + 1..].find("//") {
+                Some(at) => split_at(rest, after_scheme + 1 + at),
+                None => (rest, None),
+            }
+        }
+        Some(at) => split_at(rest, after_scheme + at),
+        None => (rest, None),
+    };
+    check_url(source, url)?;
+    let subdir = subdir.map(|s| check_subdir(source, s)).transpose()?;
+    Ok(GitSource {
+        url: url.to_string(),
+        subdir: subdir.flatten(),
+        reference,
+    })
+}
+
+fn split_at(rest: &str, at: usize) -> (&str, Option<&str>) {
+    (&rest[..at], Some(&rest[at + 2..]))
+}
+
+fn parse_github(source: &str, rest: &str) -> Result<GitSource> {
+    let (rest, reference) = split_ref(source, rest)?;
+    let mut parts = rest.splitn(3, '/');
+    let (owner, repo) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
+    let name_ok = |s: &str| {
+        !s.is_empty()
+            && !s.starts_with('.')
+            && !s.starts_with('-')
+            && s.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b))
+    };
+    if !name_ok(owner) || !name_ok(repo) {
+        return Err(bad_source(
+            source,
+            "github: takes OWNER/REPO[/SUBDIR][#REF], e.g. github:acme/packs/notes#v1.0.0",
+        ));
+    }
+    let repo = repo.strip_suffix(".git").unwrap_or(repo);
+    let subdir = parts.next().map(|s| check_subdir(source, s)).transpose()?;
+    Ok(GitSource {
+        url: format!("https://github.com/{owner}/{repo}.git"),
+        subdir: subdir.flatten(),
+        reference,
+    })
+}
+
+/// Splits `#REF` off, checking the ref.
+fn split_ref<'a>(source: &str, rest: &'a str) -> Result<(&'a str, Option<String>)> {
+    let Some((head, reference)) = rest.split_once('#') else {
+        return Ok((rest, None));
+    };
+    let bad = reference.is_empty()
+        || reference.starts_with('-')
+        || reference.contains("..")
+        || reference
+            .chars()
+            .any(|c| c.is_control() || c.is_whitespace() || "~^:?*[\\".contains(c));
+    if bad {
+        return Err(bad_source(
+            source,
+            "REF after `#` must be a branch, a tag or a full commit id",
+        ));
+    }
+    Ok((head, Some(reference.to_string())))
+}
+
+fn check_url(source: &str, url: &str) -> Result<()> {
+    if url.is_empty() {
+        return Err(bad_source(source, "the URL after `git+` is empty"));
+    }
+    if url.starts_with('-') || url.chars().any(|c| c.is_control() || c.is_whitespace()) {
+        return Err(bad_source(
+            source,
+            "the URL must not start with `-` or hold spaces or control characters",
+        ));
+    }
+    let lower = url.to_ascii_lowercase();
+    if lower.starts_with("ext::") || lower.starts_with("fd::") {
+        return Err(bad_source(
+            source,
+            "the ext:: and fd:: transports run programs and are not accepted",
+        ));
+    }
+    Ok(())
+}
+
+/// A SUBDIR: relative, `/`-separated, no `.`, `..` or empty parts (a
+/// trailing `/` is dropped). An empty SUBDIR is the root.
+fn check_subdir(source: &str, subdir: &str) -> Result<Option<String>> {
+    let trimmed = subdir.trim_end_matches('/');
+    if trimmed.is_empty() {
+        return Ok(None);
+    }
+    let bad_part = trimmed
+        .split('/')
+        .any(|p| p.is_empty() || p == "." || p == ".." || p.chars().any(char::is_control));
+    if trimmed.starts_with('/') || bad_part {
+        return Err(bad_source(
+            source,
+            "SUBDIR must be a relative folder inside the repository, without `.` or `..` parts",
+        ));
+    }
+    Ok(Some(trimmed.to_string()))
+}
+
+fn bad_source(source: &str, why: &str) -> Error {
+    let shown = redact_source(source);
+    Error::usage(format!("bad source `{shown}`: {why}"))
+        .hint("sources are a folder, a pack id, git+URL[//SUBDIR][#REF] or github:OWNER/REPO[/SUBDIR][#REF]")
+}
+
+/// A whole source string with the password of its URL removed.
+pub fn redact_source(source: &str) -> String {
+    match source.strip_prefix("git+") {
+        Some(rest) => format!("git+{}", redact_url(rest)),
+        None => source.escape_default().to_string(),
+    }
+}
+
+/// `scheme://user:password@host/..` → `scheme://user@host/..`: the
+/// password (a token, often) is dropped; everything else is kept.
+pub fn redact_url(url: &str) -> String {
+    let Some(start) = url.find("://").map(|at| at + 3) else {
+        return url.to_string();
+    };
+    let authority_end = url[start..]
+        .find(['/', '?', '#'])
+        .map_or(url.len(), |at| start + at);
+    let authority = &url[start..authority_end];
+    let Some(at) = authority.rfind('@') else {
+        return url.to_string();
+    };
+    let userinfo = &authority[..at];
+    let user = userinfo.split_once(':').map_or(userinfo, |(user, _)| user);
+    format!("{}{user}{}", &url[..start], &url[start + at..])
+}
+
+/// The password in a URL, if any: to be blanked out of git's messages.
+pub fn url_password(url: &str) -> Option<&str> {
+    let start = url.find("://")? + 3;
+    let authority_end = url[start..]
+        .find(['/', '?', '#'])
+        .map_or(url.len(), |at| start + at);
+    let authority = &url[start..authority_end];
+    let at = authority.rfind('@')?;
+    let (_, password) = authority[..at].split_once(':')?;
+    (!password.is_empty()).then_some(password)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::error::ErrorCode;
+
+    fn git(s: &str) -> GitSource {
+        match InstallSource::parse(s) {
+            Ok(InstallSource::Git(g)) => g,
+            other => panic!("{s}: {other:?}"),
+        }
+    }
+
+    fn refused(s: &str) {
+        let err = InstallSource::parse(s).err();
+        assert_eq!(err.map(|e| e.code), Some(ErrorCode::Usage), "{s}");
+    }
+
+    fn g(url: &str, subdir: Option<&str>, reference: Option<&str>) -> GitSource {
+        GitSource {
+            url: url.into(),
+            subdir: subdir.map(Into::into),
+            reference: reference.map(Into::into),
+        }
+    }
+
+    #[test]
+    fn git_sources_split_url_subdir_and_ref() {
+        let cases = [
+            ("git+https://h/r.git", g("https://h/r.git", None, None)),
+            (
+                "git+https://h/r.git//packs/notes#v1.2.0",
+                g("https://h/r.git", Some("packs/notes"), Some("v1.2.0")),
+            ),
+            ("git+file:///srv/repo", g("file:///srv/repo", None, None)),
+            (
+                "git+file:///srv/repo//notes#main",
+                g("file:///srv/repo", Some("notes"), Some("main")),
+            ),
+            (
+                "git+ssh://git@h:22/r//a/b/",
+                g("ssh://git@h:22/r", Some("a/b"), None),
+            ),
+            ("git+/srv/repo//x#t", g("/srv/repo", Some("x"), Some("t"))),
+            (
+                "git+https://h/r#feature/x",
+                g("https://h/r", None, Some("feature/x")),
+            ),
+            ("git+https://h/r//", g("https://h/r", None, None)),
+        ];
+        for (text, want) in cases {
+            assert_eq!(git(text), want, "{text}");
+        }
+    }
+
+    #[test]
+    fn github_is_shorthand_for_https() {
+        assert_eq!(
+            git("github:acme/packs/notes/v2#v1.0.0"),
+            g(
+                "https://github.com/acme/packs.git",
+                Some("notes/v2"),
+                Some("v1.0.0")
+            )
+        );
+        assert_eq!(
+            git("github:acme/packs.git"),
+            g("https://github.com/acme/packs.git", None, None)
+        );
+    }
+
+    #[test]
+    fn dangerous_or_malformed_sources_are_refused() {
+        for s in [
+            "git+",
+            "git+https://h/r//../x",
+            "git+https://h/r//a/../../x",
+            "git+https://h/r//a/./b",
+            "git+https://h/r//a//b",
+            "git+https://h/r#",
+            "git+https://h/r#-upload-pack=evil",
+            "git+https://h/r#a..b",
+            "git+https://h/r#a b",
+            "git+--upload-pack=touch /tmp/x",
+            "git+ext::sh -c touch% /tmp/pwned",
+            "git+EXT::sh",
+            "git+fd::3",
+            "git+https://h/r\n",
+            "github:",
+            "github:acme",
+            "github:-x/r",
+            "github:acme/..",
+            "github:acme/r//x",
+            "github:acme/r/../x",
+            "",
+        ] {
+            refused(s);
+        }
+    }
+
+    #[test]
+    fn ids_are_catalog_packs_and_the_rest_folders() {
+        assert_eq!(
+            InstallSource::parse("acme.notes").ok(),
+            PackId::parse("acme.notes").map(InstallSource::Catalog)
+        );
+        for dir in [
+            "./acme.notes",
+            "packs/acme.notes",
+            "/abs",
+            "Not An Id",
+            "..",
+        ] {
+            assert_eq!(
+                InstallSource::parse(dir).ok(),
+                Some(InstallSource::Dir(PathBuf::from(dir))),
+                "{dir}"
+            );
+        }
+    }
+
+    #[test]
+    fn passwords_never_show() {
+        let s = git("git+https://me:s3cret@h/r.git//p#v1");
+        assert_eq!(s.display(), "git+https://me@h/r.git//p#v1");
+        assert_eq!(url_password(&s.url), Some("s3cret"));
+        assert_eq!(redact_url("https://tok@h/x"), "https://tok@h/x");
+        assert_eq!(redact_url("https://h/a@b"), "https://h/a@b");
+        assert_eq!(redact_url("ssh://git@h/r"), "ssh://git@h/r");
+        let err = InstallSource::parse("git+https://me:s3cret@h/r#a b").err();
+        let text = err.map(|e| e.message).unwrap_or_default();
+        assert!(!text.contains("s3cret") && text.contains("me@h"), "{text}");
+    }
+
+    #[test]
+    fn commit_ids_are_recognised() {
+        assert!(is_commit_id(&"a".repeat(40)));
+        assert!(!is_commit_id(&"a".repeat(39)));
+        assert!(!is_commit_id("main"));
+        assert!(git(&format!("git+https://h/r#{}", "0".repeat(40))).reference_is_commit());
+    }
+}
