@@ -8,21 +8,28 @@ use crate::engine::error::{Error, ErrorCode};
 use crate::engine::exec::process::Scope;
 use crate::engine::ops::ExecResult;
 use crate::engine::pack::manifest::{Arg, ArgType};
+use crate::engine::store::snapshot::BOOTSTRAP_ID;
 use crate::tui::action::{Action, Pane, SecretRequest};
+pub use crate::tui::form::{ExecForm, FormField};
+use crate::tui::keymap::{Cmd, CommandInfo};
+use crate::tui::log::{CommandLog, LogEntry, Outcome};
 use crate::tui::text::shell_quote;
 use crate::tui::theme::Theme;
 use crate::tui::ui;
 use crate::tui::worker::{
-    Entry, Inspected, Inspection, Job, JobResult, Row, SkillText, Stage, Stamp,
+    Entry, Inspected, Inspection, Job, JobResult, Row, SkillText, Stage, StageReport, Stamp,
 };
 use fuzzy_matcher::FuzzyMatcher;
 use fuzzy_matcher::skim::SkimMatcherV2;
 use std::cmp::Reverse;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use tokio::sync::oneshot;
 
 /// How many ticks between two looks at the store (10 × 100 ms).
 pub const STAMP_EVERY_TICKS: u64 = 10;
+/// How many ticks the status line keeps a message (5 s); the command log
+/// keeps it for good.
+pub const NOTICE_TICKS: u64 = 50;
 
 /// Settings fixed for one run.
 #[derive(Debug, Clone)]
@@ -129,35 +136,6 @@ impl Drop for SecretPrompt {
     }
 }
 
-/// One field of the exec form.
-#[derive(Debug, Clone)]
-pub struct FormField {
-    pub arg: Arg,
-    pub value: String,
-}
-
-/// The form `x` opens for a command's args (§4, §6.2).
-#[derive(Debug, Clone)]
-pub struct ExecForm {
-    pub pack_id: String,
-    pub verb: String,
-    pub summary: String,
-    pub effect: &'static str,
-    pub fields: Vec<FormField>,
-    pub focus: usize,
-}
-
-impl ExecForm {
-    /// The `k=v` words: one per field with a value.
-    pub fn words(&self) -> Vec<String> {
-        self.fields
-            .iter()
-            .filter(|f| !f.value.is_empty())
-            .map(|f| format!("{}={}", f.arg.name, f.value))
-            .collect()
-    }
-}
-
 /// A modal overlay.
 #[derive(Debug)]
 pub enum Dialog {
@@ -228,6 +206,21 @@ pub struct App {
     pub scroll_details: u16,
     pub scroll_lint: u16,
     pub scroll_output: u16,
+    pub scroll_log: u16,
+    /// Whether the text panes wrap long lines (`w`), else cut them.
+    pub wrap: bool,
+    /// `Ctrl-L`: the runner clears the terminal before the next frame.
+    pub redraw: bool,
+    /// Every action of the session, as commands (`@`).
+    pub log: CommandLog,
+    /// The last exec's form, for `.` (rerun).
+    pub last_exec: Option<ExecForm>,
+    /// What was typed in each command's form (pack, verb), kept for the
+    /// next time it opens.
+    remembered: HashMap<(String, String), Vec<String>>,
+    /// The notice the clock last saw, and since when (for [`NOTICE_TICKS`]).
+    notice_seen: Option<Notice>,
+    notice_since: u64,
     /// The selected pack read in full (view, availability, Skill).
     pub inspected: Option<Inspection>,
     pub output: Option<ExecOutput>,
@@ -277,6 +270,14 @@ impl App {
             scroll_details: 0,
             scroll_lint: 0,
             scroll_output: 0,
+            scroll_log: 0,
+            wrap: true,
+            redraw: false,
+            log: CommandLog::default(),
+            last_exec: None,
+            remembered: HashMap::new(),
+            notice_seen: None,
+            notice_since: 0,
             inspected: None,
             output: None,
             last_command: None,
@@ -370,38 +371,45 @@ impl App {
                 self.size = (w, h);
                 self.ensure_visible();
             }
-            Action::Tick => {
-                self.ticks += 1;
-                if self.ticks.is_multiple_of(STAMP_EVERY_TICKS)
-                    && self.loaded
-                    && !self.loading
-                    && !self.stamp_pending
-                {
-                    self.stamp_pending = true;
-                    return vec![Job::Stamp];
-                }
-            }
+            Action::Tick => return self.tick(),
             Action::Up => self.move_by(-1),
             Action::Down => self.move_by(1),
+            Action::HalfPageUp => self.move_by(-(self.page().div_ceil(2) as isize)),
+            Action::HalfPageDown => self.move_by(self.page().div_ceil(2) as isize),
             Action::PageUp => self.move_by(-(self.page() as isize)),
             Action::PageDown => self.move_by(self.page() as isize),
             Action::Top => self.move_by(isize::MIN / 2),
-            Action::Bottom => self.move_by(isize::MAX / 2),
+            Action::Bottom => self.bottom(),
             Action::NextPane => self.cycle_pane(1),
             Action::PrevPane => self.cycle_pane(Pane::ORDER.len() - 1),
+            Action::PaneLeft => self.focus_pane(Pane::Browser),
+            Action::PaneRight => match self.focus {
+                Pane::Browser => self.focus_pane(Pane::Matrix),
+                Pane::Matrix => self.focus_pane(self.lower),
+                _ => {}
+            },
+            Action::Open => return self.open(),
+            Action::ShowLog => {
+                self.focus_pane(Pane::Log);
+                self.scroll_log = u16::MAX;
+            }
+            Action::ToggleWrap => {
+                self.wrap = !self.wrap;
+                let how = if self.wrap {
+                    "wrapped"
+                } else {
+                    "cut at the pane's edge"
+                };
+                self.notice = Some(info(format!("long lines are {how} (w switches)")));
+            }
+            Action::Redraw => self.redraw = true,
             Action::Help => self.dialog = Some(Dialog::Help),
             Action::CloseDialog => {
                 if matches!(self.dialog, Some(Dialog::Help) | Some(Dialog::Error(_))) {
                     self.dialog = None;
                 }
             }
-            Action::Escape => {
-                if !self.marked.is_empty() {
-                    self.marked.clear();
-                } else if !self.filter.query.is_empty() {
-                    self.set_query(String::new());
-                }
-            }
+            Action::Escape => self.escape(),
             Action::FilterStart => {
                 self.filter.editing = true;
                 self.focus = Pane::Browser;
@@ -421,110 +429,25 @@ impl App {
                 self.filter.editing = false;
                 self.set_query(String::new());
             }
-            Action::Mark => {
-                if let Some(id) = self.selected_row().map(|e| e.id().to_string()) {
-                    if !self.marked.remove(&id) {
-                        self.marked.insert(id);
-                    }
-                    self.focus = Pane::Browser;
-                    self.move_by(1);
-                }
-            }
-            Action::CycleSort => {
-                self.sort = self.sort.next();
-                let keep = self.selected_row().map(|e| e.id().to_string());
-                self.resort();
-                self.filter.ranked_for.clear();
-                self.refilter();
-                self.select_id(keep.as_deref());
-                self.notice = Some(info(format!("sorted by {}", self.sort.as_str())));
-            }
-            Action::Install => return self.stage(Stage::Install, |_| true),
-            Action::ToggleActivate => {
-                let any_inactive = self.targets().iter().any(|r| !r.activated);
-                let stage = if any_inactive {
-                    Stage::Activate
-                } else {
-                    Stage::Deactivate
-                };
-                return self.stage(stage, |_| true);
-            }
-            Action::Connect => return self.stage(Stage::Connect, |_| true),
-            Action::Uninstall => {
-                let ids: Vec<String> = self.targets().iter().map(|e| e.id().to_string()).collect();
-                if !ids.is_empty() && self.not_busy() {
-                    self.dialog = Some(Dialog::ConfirmUninstall { ids });
-                }
-            }
-            Action::Confirm(yes) => match self.dialog.take() {
-                Some(Dialog::ConfirmUninstall { ids }) => {
-                    if yes {
-                        return self.start_stage(Stage::Uninstall, ids);
-                    }
-                    self.notice = Some(info("uninstall cancelled".into()));
-                }
-                Some(Dialog::ConfirmQuit { running }) => {
-                    if yes {
-                        self.end_and_quit();
-                    } else {
-                        self.notice = Some(info(format!("{running} goes on")));
-                    }
-                }
-                other => self.dialog = other,
-            },
-            Action::Lint => return self.lint(),
-            Action::Exec => return self.open_exec(),
-            Action::Reload => {
-                self.last_command = Some(self.hcpx(&["list".into()], false));
-                return self.request_load();
-            }
-            Action::Input(c) => match &mut self.dialog {
-                Some(Dialog::Secret(p)) => p.input.push(c),
-                Some(Dialog::ExecForm(form)) => {
-                    if let Some(field) = form.fields.get_mut(form.focus) {
-                        field.value.push(c);
-                    }
-                }
-                _ => {}
-            },
-            Action::InputBackspace => match &mut self.dialog {
-                Some(Dialog::Secret(p)) => {
-                    p.input.pop();
-                }
-                Some(Dialog::ExecForm(form)) => {
-                    if let Some(field) = form.fields.get_mut(form.focus) {
-                        field.value.pop();
-                    }
-                }
-                _ => {}
-            },
-            Action::FieldNext | Action::FieldPrev => {
-                if let Some(Dialog::ExecForm(form)) = &mut self.dialog
-                    && !form.fields.is_empty()
-                {
-                    let n = form.fields.len();
-                    let step = if matches!(action, Action::FieldNext) {
-                        1
-                    } else {
-                        n - 1
-                    };
-                    form.focus = (form.focus + step) % n;
-                }
-            }
-            Action::InputSubmit => match self.dialog.take() {
-                Some(Dialog::Secret(mut p)) => {
-                    let secret = std::mem::take(&mut p.input);
-                    p.answer(Ok(secret));
-                    self.busy = Some(format!("connecting {}", p.pack_id));
-                }
-                Some(Dialog::ExecForm(form)) => return self.start_exec(form),
-                other => self.dialog = other,
-            },
-            Action::InputCancel => match self.dialog.take() {
-                Some(Dialog::Secret(mut p)) => p.cancel(),
-                Some(Dialog::ExecForm(_)) => self.notice = Some(info("exec cancelled".into())),
-                other => self.dialog = other,
-            },
+            Action::Mark => self.mark(),
+            Action::CycleSort => self.cycle_sort(),
+            Action::Install
+            | Action::ToggleActivate
+            | Action::Connect
+            | Action::Exec
+            | Action::Rerun
+            | Action::Lint
+            | Action::Uninstall
+            | Action::Reload => return self.lifecycle(action),
+            Action::Confirm(yes) => return self.confirm(yes),
+            Action::Input(_)
+            | Action::InputBackspace
+            | Action::InputClear
+            | Action::FieldNext
+            | Action::FieldPrev
+            | Action::FieldCycle(_)
+            | Action::InputSubmit
+            | Action::InputCancel => return self.input(action),
             Action::Click { column, row } => self.click(column, row),
             Action::Scroll { column, row, down } => {
                 if self.dialog.is_none()
@@ -540,6 +463,375 @@ impl App {
             Action::SecretNeeded(request) => self.ask_secret(request),
         }
         Vec::new()
+    }
+
+    /// The clock: expires the status line's message, and now and then
+    /// looks at the store.
+    fn tick(&mut self) -> Vec<Job> {
+        self.ticks += 1;
+        if self.notice != self.notice_seen {
+            self.notice_seen = self.notice.clone();
+            self.notice_since = self.ticks;
+        } else if self.notice.is_some() && self.ticks - self.notice_since >= NOTICE_TICKS {
+            self.notice = None;
+            self.notice_seen = None;
+        }
+        if self.ticks.is_multiple_of(STAMP_EVERY_TICKS)
+            && self.loaded
+            && !self.loading
+            && !self.stamp_pending
+        {
+            self.stamp_pending = true;
+            return vec![Job::Stamp];
+        }
+        Vec::new()
+    }
+
+    /// `Esc`: clears the marks, then the filter, then goes back to Packs.
+    fn escape(&mut self) {
+        if !self.marked.is_empty() {
+            self.marked.clear();
+        } else if !self.filter.query.is_empty() {
+            self.set_query(String::new());
+        } else {
+            self.focus_pane(Pane::Browser);
+        }
+    }
+
+    fn mark(&mut self) {
+        if let Some(id) = self.selected_row().map(|e| e.id().to_string()) {
+            if !self.marked.remove(&id) {
+                self.marked.insert(id);
+            }
+            self.focus = Pane::Browser;
+            self.move_by(1);
+        }
+    }
+
+    fn cycle_sort(&mut self) {
+        self.sort = self.sort.next();
+        let keep = self.selected_row().map(|e| e.id().to_string());
+        self.resort();
+        self.filter.ranked_for.clear();
+        self.refilter();
+        self.select_id(keep.as_deref());
+        self.notice = Some(info(format!("sorted by {}", self.sort.as_str())));
+    }
+
+    /// `Enter`: on a pack, its commands; on a command, its run form.
+    fn open(&mut self) -> Vec<Job> {
+        match self.focus {
+            Pane::Browser => {
+                self.focus_pane(Pane::Matrix);
+                Vec::new()
+            }
+            Pane::Matrix => self.lifecycle(Action::Exec),
+            _ => Vec::new(),
+        }
+    }
+
+    /// `G`: the last row, or in a text pane the last full page.
+    fn bottom(&mut self) {
+        match self.focus {
+            Pane::Browser | Pane::Matrix => self.move_by(isize::MAX / 2),
+            pane => *self.scroll_mut(pane) = self.last_page(pane),
+        }
+    }
+
+    /// A lifecycle key: refused at once, with availability's reason, when
+    /// it cannot succeed; else the work to start.
+    fn lifecycle(&mut self, action: Action) -> Vec<Job> {
+        let cmd = match action {
+            Action::Install => Cmd::Install,
+            Action::ToggleActivate => Cmd::Activate,
+            Action::Connect => Cmd::Connect,
+            Action::Exec => Cmd::Exec,
+            Action::Rerun => Cmd::Rerun,
+            Action::Lint => Cmd::Lint,
+            Action::Uninstall => Cmd::Uninstall,
+            _ => Cmd::Reload,
+        };
+        if let Err(reason) = self.command_info(cmd).enabled {
+            self.say(Outcome::Refused, reason, None);
+            return Vec::new();
+        }
+        match cmd {
+            Cmd::Install => self.stage(Stage::Install, |r| r.catalog_dir.is_some()),
+            Cmd::Activate => {
+                let any_inactive = self.targets().iter().any(|r| r.installed && !r.activated);
+                let stage = if any_inactive {
+                    Stage::Activate
+                } else {
+                    Stage::Deactivate
+                };
+                self.stage(stage, |r| r.installed)
+            }
+            Cmd::Connect => self.stage(Stage::Connect, |r| r.activated),
+            Cmd::Uninstall => {
+                let ids: Vec<String> = self
+                    .targets()
+                    .iter()
+                    .filter(|r| r.installed && r.id() != BOOTSTRAP_ID)
+                    .map(|e| e.id().to_string())
+                    .collect();
+                self.dialog = Some(Dialog::ConfirmUninstall { ids });
+                Vec::new()
+            }
+            Cmd::Lint => self.lint(),
+            Cmd::Exec => self.open_exec(),
+            Cmd::Rerun => match self.last_exec.clone() {
+                Some(form) => self.start_exec(form),
+                None => Vec::new(),
+            },
+            _ => {
+                self.last_command = Some(self.hcpx(&["list".into()], false));
+                self.request_load()
+            }
+        }
+    }
+
+    /// Whether `cmd` applies now and can run, and if not, why (the key bar
+    /// greys it; the key says the reason).
+    pub fn command_info(&self, cmd: Cmd) -> CommandInfo {
+        let available = match cmd {
+            Cmd::Cancel => self.running.is_some(),
+            Cmd::Rerun => self.last_exec.is_some(),
+            Cmd::Open => matches!(self.focus, Pane::Browser | Pane::Matrix),
+            _ => true,
+        };
+        CommandInfo {
+            available,
+            enabled: self.refusal(cmd).map_or(Ok(()), Err),
+        }
+    }
+
+    fn refusal(&self, cmd: Cmd) -> Option<String> {
+        let busy = || {
+            self.busy
+                .as_ref()
+                .map(|b| format!("busy: wait until {b} finishes"))
+        };
+        let targets = self.targets();
+        let names = || {
+            let ids: Vec<&str> = targets.iter().map(|r| r.id()).collect();
+            ids.join(", ")
+        };
+        let none_selected = || targets.is_empty().then(|| "no pack selected".to_string());
+        let not_installed = || format!("{} is not installed; i installs it", names());
+        match cmd {
+            Cmd::Install => none_selected().or_else(busy).or_else(|| {
+                (!targets.iter().any(|r| r.catalog_dir.is_some())).then(|| {
+                    format!(
+                        "{} is in no catalog; install a folder with hcpx install DIR",
+                        names()
+                    )
+                })
+            }),
+            Cmd::Activate => none_selected()
+                .or_else(busy)
+                .or_else(|| (!targets.iter().any(|r| r.installed)).then(not_installed)),
+            Cmd::Connect => none_selected()
+                .or_else(busy)
+                .or_else(|| (!targets.iter().any(|r| r.installed)).then(not_installed))
+                .or_else(|| {
+                    (!targets.iter().any(|r| r.activated))
+                        .then(|| format!("{} is not activated; a activates it", names()))
+                })
+                .or_else(|| self.env_missing()),
+            Cmd::Uninstall => none_selected()
+                .or_else(busy)
+                .or_else(|| (!targets.iter().any(|r| r.installed)).then(|| {
+                    format!("{} is not installed; there is nothing to uninstall", names())
+                }))
+                .or_else(|| {
+                    (!targets.iter().any(|r| r.installed && r.id() != BOOTSTRAP_ID)).then(|| {
+                        format!(
+                            "bootstrap_protected: {BOOTSTRAP_ID} cannot be uninstalled; deactivate it instead"
+                        )
+                    })
+                }),
+            Cmd::Lint => none_selected().or_else(busy),
+            Cmd::Exec => busy().or_else(|| self.exec_refusal()),
+            Cmd::Rerun => busy().or_else(|| {
+                self.last_exec
+                    .is_none()
+                    .then(|| "nothing run yet; x runs the selected command".to_string())
+            }),
+            Cmd::Cancel => self
+                .running
+                .is_none()
+                .then(|| "no command is running".to_string()),
+            _ => None,
+        }
+    }
+
+    /// Why the selected command cannot run, from its availability (§11.2).
+    fn exec_refusal(&self) -> Option<String> {
+        let Some(row) = self.selected_row() else {
+            return Some("no pack selected".into());
+        };
+        if !row.installed {
+            return Some(format!("{} is not installed; i installs it", row.id()));
+        }
+        let Some(entry) = self.selected_view() else {
+            return Some(format!("still reading {}; try again", row.id()));
+        };
+        let Some(manifest) = entry.view.manifest() else {
+            return Some(format!("{} has no readable manifest; l lints it", row.id()));
+        };
+        let Some(cmd) = entry.avail.commands.get(self.matrix_selected) else {
+            return (manifest.commands.is_empty()).then(|| format!("{} has no commands", row.id()));
+        };
+        let reason = cmd.reasons.first()?;
+        let (words, fix) = crate::engine::policy::why::describe(
+            reason,
+            entry.id(),
+            &cmd.verb_key,
+            Some(manifest),
+            &self.config.principal,
+        );
+        let mut text = format!("cannot run {} {}: {words}", entry.id(), cmd.verb_key);
+        if let Some(fix) = fix {
+            text.push_str(&format!(" — fix: {fix}"));
+        }
+        Some(text)
+    }
+
+    /// For an `env` Binding (§8.5): the variables the environment lacks,
+    /// and how to set them.
+    fn env_missing(&self) -> Option<String> {
+        let entry = self.selected_view()?;
+        let m = entry.view.manifest()?;
+        if m.binding.kind != crate::engine::pack::manifest::BindingKind::Env {
+            return None;
+        }
+        let missing: Vec<&str> = m
+            .binding
+            .env
+            .iter()
+            .map(String::as_str)
+            .filter(|v| std::env::var_os(v).is_none_or(|x| x.is_empty()))
+            .collect();
+        if missing.is_empty() {
+            return None;
+        }
+        let set: Vec<String> = missing.iter().map(|v| format!("export {v}=…")).collect();
+        Some(format!(
+            "{} reads {} from the environment, and it is not set: quit, run {}, and start hcpx tui again",
+            entry.id(),
+            missing.join(", "),
+            set.join("; ")
+        ))
+    }
+
+    /// Says how an action ended: the status line for a few seconds, and a
+    /// line in the command log.
+    fn say(&mut self, outcome: Outcome, text: String, command: Option<String>) {
+        self.notice = Some(Notice {
+            text: text.clone(),
+            error: outcome.is_error(),
+        });
+        self.notice_seen = None;
+        self.log.push(LogEntry {
+            command,
+            outcome,
+            text,
+        });
+    }
+
+    fn confirm(&mut self, yes: bool) -> Vec<Job> {
+        match self.dialog.take() {
+            Some(Dialog::ConfirmUninstall { ids }) => {
+                if yes {
+                    return self.start_stage(Stage::Uninstall, ids);
+                }
+                let command = self.stage_command(Stage::Uninstall, &ids);
+                self.say(
+                    Outcome::Cancelled,
+                    "uninstall cancelled".into(),
+                    Some(command),
+                );
+            }
+            Some(Dialog::ConfirmQuit { running }) => {
+                if yes {
+                    self.end_and_quit();
+                } else {
+                    self.notice = Some(info(format!("{running} goes on")));
+                }
+            }
+            other => self.dialog = other,
+        }
+        Vec::new()
+    }
+
+    /// Keys in the masked input and the run form.
+    fn input(&mut self, action: Action) -> Vec<Job> {
+        if let Some(Dialog::Secret(p)) = &mut self.dialog {
+            match action {
+                Action::Input(c) => p.input.push(c),
+                Action::InputBackspace => {
+                    p.input.pop();
+                }
+                Action::InputClear => p.input.clear(),
+                _ => {}
+            }
+        }
+        if let Some(Dialog::ExecForm(form)) = &mut self.dialog {
+            match action {
+                Action::Input(c) => form.input(c),
+                Action::InputBackspace => form.backspace(),
+                Action::InputClear => form.clear(),
+                Action::FieldNext => form.move_focus(true),
+                Action::FieldPrev => form.move_focus(false),
+                Action::FieldCycle(forward) => form.cycle(forward),
+                _ => {}
+            }
+        }
+        match action {
+            Action::InputSubmit => self.submit(),
+            Action::InputCancel => {
+                match self.dialog.take() {
+                    Some(Dialog::Secret(mut p)) => p.cancel(),
+                    Some(Dialog::ExecForm(form)) => {
+                        self.remember(&form);
+                        let text = format!("{} {}: run cancelled", form.pack_id, form.verb);
+                        self.say(Outcome::Cancelled, text, None);
+                    }
+                    other => self.dialog = other,
+                }
+                Vec::new()
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    fn submit(&mut self) -> Vec<Job> {
+        match self.dialog.take() {
+            Some(Dialog::Secret(mut p)) => {
+                let secret = std::mem::take(&mut p.input);
+                p.answer(Ok(secret));
+                self.busy = Some(format!("connecting {}", p.pack_id));
+                Vec::new()
+            }
+            Some(Dialog::ExecForm(mut form)) => {
+                self.remember(&form);
+                if !form.check() {
+                    // The form stays, with what was typed and the problem.
+                    self.dialog = Some(Dialog::ExecForm(form));
+                    return Vec::new();
+                }
+                self.start_exec(form)
+            }
+            other => {
+                self.dialog = other;
+                Vec::new()
+            }
+        }
+    }
+
+    fn remember(&mut self, form: &ExecForm) {
+        self.remembered
+            .insert((form.pack_id.clone(), form.verb.clone()), form.values());
     }
 
     /// `q` / Ctrl-C: quits at once when no pack command runs; otherwise asks
@@ -574,7 +866,7 @@ impl App {
     /// the command as cancelled.
     fn cancel_run(&mut self) {
         let Some(running) = self.running.clone() else {
-            self.notice = Some(info("no command is running".into()));
+            self.say(Outcome::Refused, "no command is running".into(), None);
             return;
         };
         let ended = self.scope.cancel();
@@ -688,49 +980,26 @@ impl App {
         vec![job]
     }
 
+    /// `x`: the run form of the selected command (refusals are already
+    /// said by [`App::refusal`]); a command without args runs at once.
     fn open_exec(&mut self) -> Vec<Job> {
         let Some(entry) = self.selected_view() else {
-            if let Some(row) = self.selected_row() {
-                self.notice = Some(info(format!("still reading {}; try again", row.id())));
-            }
             return Vec::new();
         };
-        let Some(manifest) = entry.view.manifest() else {
-            self.notice = Some(error_notice(format!(
-                "{} has no readable manifest",
-                entry.id()
-            )));
-            return Vec::new();
-        };
-        let Some(command) = manifest
-            .commands
-            .get(self.matrix_selected)
-            .or(manifest.commands.first())
+        let Some(command) = entry
+            .view
+            .manifest()
+            .and_then(|m| m.commands.get(self.matrix_selected))
         else {
-            self.notice = Some(error_notice(format!("{} has no commands", entry.id())));
             return Vec::new();
         };
-        let form = ExecForm {
-            pack_id: entry.id().to_string(),
-            verb: command.key.clone(),
-            summary: command.summary.clone(),
-            effect: command.effect.as_str(),
-            fields: command
-                .args
-                .iter()
-                .map(|arg| FormField {
-                    arg: arg.clone(),
-                    value: String::new(),
-                })
-                .collect(),
-            focus: 0,
-        };
+        let key = (entry.id().to_string(), command.key.clone());
+        let remembered = self.remembered.get(&key).map(Vec::as_slice);
+        let form = ExecForm::new(entry.id(), command, remembered);
         if form.fields.is_empty() {
             return self.start_exec(form);
         }
-        if self.not_busy() {
-            self.dialog = Some(Dialog::ExecForm(form));
-        }
+        self.dialog = Some(Dialog::ExecForm(form));
         Vec::new()
     }
 
@@ -755,6 +1024,7 @@ impl App {
         };
         self.last_command = Some(command);
         self.running = Some(format!("{} {}", form.pack_id, form.verb));
+        self.last_exec = Some(form.clone());
         // The Output tab says what runs and how to cancel it.
         self.lower = Pane::Output;
         let job = Job::Exec {
@@ -846,73 +1116,23 @@ impl App {
                 }
                 match result {
                     Ok(list) => self.inspected(lint, list),
-                    Err(err) if lint => self.fail(err),
+                    Err(err) if lint => {
+                        let command = self.last_command.clone();
+                        self.say(Outcome::Failed, error_text(&err).text, command);
+                        self.fail(err);
+                    }
                     Err(err) => self.notice = Some(error_text(&err)),
                 }
                 Vec::new()
             }
-            JobResult::Stage(report) => {
-                self.busy = None;
-                self.running = None;
-                self.cancelled = false;
-                if report.stage == Stage::Install && report.error.is_none() {
-                    self.lower = Pane::Lint;
-                }
-                if report.stage == Stage::Uninstall && report.error.is_none() {
-                    self.marked.clear();
-                }
-                let done = report.done.join("; ");
-                match report.error {
-                    Some(err) => {
-                        self.fail(err);
-                        if !done.is_empty() {
-                            self.notice = Some(info(done));
-                        }
-                    }
-                    None => {
-                        // What happened, then the command that does the same.
-                        let command = self.last_command.as_deref().unwrap_or_default();
-                        self.notice = Some(info(format!("{done} · $ {command}")));
-                    }
-                }
-                // Read the packs it touched again; a stage changes no other
-                // pack's availability. Anything else another process changes
-                // shows up through the stamp.
-                self.stamp = Some(report.stamp);
-                let rows: Vec<Row> = self
-                    .entries
-                    .iter()
-                    .filter(|r| report.ids.iter().any(|id| id == r.id()))
-                    .cloned()
-                    .collect();
-                vec![Job::Inspect { rows, lint: false }]
-            }
+            JobResult::Stage(report) => self.stage_done(report),
             JobResult::Executed {
                 pack_id,
                 verb,
                 words: _,
                 result,
             } => {
-                self.busy = None;
-                self.running = None;
-                let cancelled = std::mem::take(&mut self.cancelled);
-                self.notice = Some(match &result {
-                    _ if cancelled => error_notice(format!(
-                        "{pack_id} {verb}: cancelled; its process group was ended"
-                    )),
-                    Ok(r) if r.exit_code == 0 => info(format!("{pack_id} {verb}: exit 0")),
-                    Ok(r) => error_notice(format!("{pack_id} {verb}: exit {}", r.exit_code)),
-                    Err(e) => error_text(e),
-                });
-                self.output = Some(ExecOutput {
-                    pack_id,
-                    verb,
-                    command: self.last_command.clone().unwrap_or_default(),
-                    result,
-                });
-                self.focus = Pane::Output;
-                self.lower = Pane::Output;
-                self.scroll_output = 0;
+                self.exec_done(pack_id, verb, result);
                 Vec::new()
             }
             JobResult::Panicked(message) => {
@@ -921,6 +1141,85 @@ impl App {
                 Vec::new()
             }
         }
+    }
+
+    fn stage_done(&mut self, report: StageReport) -> Vec<Job> {
+        self.busy = None;
+        self.running = None;
+        self.cancelled = false;
+        if report.stage == Stage::Install && report.error.is_none() {
+            self.lower = Pane::Lint;
+        }
+        if report.stage == Stage::Uninstall && report.error.is_none() {
+            self.marked.clear();
+        }
+        let done = report.done.join("; ");
+        let command = self.last_command.clone();
+        match report.error {
+            Some(err) => {
+                if !done.is_empty() {
+                    self.say(Outcome::Done, done, None);
+                }
+                self.say(Outcome::Failed, error_text(&err).text, command);
+                tracing::info!(code = err.code.as_str(), "action failed");
+                self.dialog = Some(Dialog::Error(err));
+            }
+            None => {
+                // What happened, then the command that does the same.
+                let text = format!("{done} · $ {}", command.as_deref().unwrap_or_default());
+                self.say(Outcome::Done, text, command);
+            }
+        }
+        // Read the packs it touched again; a stage changes no other
+        // pack's availability. Anything else another process changes
+        // shows up through the stamp.
+        self.stamp = Some(report.stamp);
+        let rows: Vec<Row> = self
+            .entries
+            .iter()
+            .filter(|r| report.ids.iter().any(|id| id == r.id()))
+            .cloned()
+            .collect();
+        vec![Job::Inspect { rows, lint: false }]
+    }
+
+    fn exec_done(&mut self, pack_id: String, verb: String, result: Result<ExecResult, Error>) {
+        self.busy = None;
+        self.running = None;
+        let cancelled = std::mem::take(&mut self.cancelled);
+        let (outcome, text) = match &result {
+            _ if cancelled => (
+                Outcome::Cancelled,
+                format!("{pack_id} {verb}: cancelled; its process group was ended"),
+            ),
+            Ok(r) if r.exit_code == 0 => (Outcome::Done, format!("{pack_id} {verb}: exit 0")),
+            Ok(r) => (
+                Outcome::Failed,
+                format!("{pack_id} {verb}: exit {}", r.exit_code),
+            ),
+            Err(e) => (Outcome::Failed, error_text(e).text),
+        };
+        let command = self.last_command.clone().unwrap_or_default();
+        self.say(outcome, text, Some(command.clone()));
+        if cancelled {
+            // A cancel is said in red: the command did not finish.
+            self.notice = Some(error_notice(
+                self.log
+                    .entries
+                    .last()
+                    .map(|e| e.text.clone())
+                    .unwrap_or_default(),
+            ));
+        }
+        self.output = Some(ExecOutput {
+            pack_id,
+            verb,
+            command,
+            result,
+        });
+        self.focus = Pane::Output;
+        self.lower = Pane::Output;
+        self.scroll_output = 0;
     }
 
     /// Takes packs read again: keeps their rows' badges in step, shows the
@@ -958,11 +1257,15 @@ impl App {
             }
         }
         if lint {
-            self.last_command = Some(commands.join(" && "));
-            self.notice = Some(Notice {
-                text: format!("lint: {errors} error(s), {warnings} warning(s)"),
-                error: errors > 0,
-            });
+            let command = commands.join(" && ");
+            self.last_command = Some(command.clone());
+            let outcome = if errors > 0 {
+                Outcome::Failed
+            } else {
+                Outcome::Done
+            };
+            let text = format!("lint: {errors} error(s), {warnings} warning(s)");
+            self.say(outcome, text, Some(command));
             self.lower = Pane::Lint;
             self.scroll_lint = 0;
         }
@@ -1090,7 +1393,8 @@ impl App {
     fn page(&self) -> usize {
         match self.focus {
             Pane::Browser => ui::browser_rows(self).max(1),
-            _ => ui::areas(self).map_or(10, |a| a.lower.height.saturating_sub(3) as usize),
+            Pane::Matrix => ui::matrix_window(self).0.max(1),
+            _ => ui::text_rows(self).max(1),
         }
     }
 
@@ -1112,9 +1416,38 @@ impl App {
                 let n = self.selected_view().map_or(0, |e| e.avail.commands.len());
                 self.matrix_selected = step(self.matrix_selected, n);
             }
-            Pane::Details => self.scroll_details = scroll(self.scroll_details, delta),
-            Pane::Lint => self.scroll_lint = scroll(self.scroll_lint, delta),
-            Pane::Output => self.scroll_output = scroll(self.scroll_output, delta),
+            pane => {
+                let last = self.last_page(pane);
+                let at = self.scroll_mut(pane);
+                *at = scroll((*at).min(last), delta).min(last);
+            }
+        }
+    }
+
+    /// The scroll offset of a text pane that shows its last full page.
+    fn last_page(&self, pane: Pane) -> u16 {
+        let total = ui::text_lines(self, pane);
+        total
+            .saturating_sub(ui::text_rows(self))
+            .min(u16::MAX as usize) as u16
+    }
+
+    /// A text pane's scroll offset.
+    pub fn scroll_of(&self, pane: Pane) -> u16 {
+        match pane {
+            Pane::Lint => self.scroll_lint,
+            Pane::Output => self.scroll_output,
+            Pane::Log => self.scroll_log,
+            _ => self.scroll_details,
+        }
+    }
+
+    fn scroll_mut(&mut self, pane: Pane) -> &mut u16 {
+        match pane {
+            Pane::Lint => &mut self.scroll_lint,
+            Pane::Output => &mut self.scroll_output,
+            Pane::Log => &mut self.scroll_log,
+            _ => &mut self.scroll_details,
         }
     }
 

@@ -16,7 +16,9 @@
 
 pub mod action;
 pub mod app;
+pub mod form;
 pub mod keymap;
+pub mod log;
 pub mod logging;
 pub mod panes;
 pub mod runner;

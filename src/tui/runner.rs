@@ -133,6 +133,12 @@ impl<B: Backend> Runner<B> {
         }
         let jobs = self.app.update(action);
         self.spawn_all(jobs);
+        if std::mem::take(&mut self.app.redraw) {
+            // `Ctrl-L`: the next frame paints every cell again.
+            if let Err(err) = self.terminal.clear() {
+                tracing::warn!(%err, "cannot clear the terminal");
+            }
+        }
         if !tick || self.app.is_animating() {
             self.dirty = true;
         }

@@ -156,6 +156,27 @@ pub fn wrap(text: &str, cols: usize) -> Vec<String> {
     out
 }
 
+/// `s` cut into pieces of at most `cols` columns, spaces kept (for
+/// command output, whose alignment matters); an empty `s` is one empty
+/// line. Control characters are made safe as in [`truncate`].
+pub fn chunks(s: &str, cols: usize) -> Vec<String> {
+    let cols = cols.max(2);
+    let mut out = vec![String::new()];
+    let mut used = 0;
+    for c in s.chars().map(clean) {
+        let w = c.width().unwrap_or(0);
+        if used + w > cols {
+            out.push(String::new());
+            used = 0;
+        }
+        if let Some(last) = out.last_mut() {
+            last.push(c);
+        }
+        used += w;
+    }
+    out
+}
+
 /// The longest prefix of `s` of at most `cols` columns (no ellipsis).
 fn truncate_exact(s: &str, cols: usize) -> String {
     let mut used = 0;

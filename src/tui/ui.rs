@@ -14,7 +14,7 @@
 
 use crate::tui::action::Pane;
 use crate::tui::app::App;
-use crate::tui::keymap::KEY_BAR;
+use crate::tui::keymap::{self, KEYS};
 use crate::tui::panes;
 use crate::tui::text;
 use crate::tui::theme::SPINNER;
@@ -135,7 +135,7 @@ pub fn pane_at(app: &App, column: u16, row: u16) -> Option<Pane> {
 pub fn lower_tabs(lower: Rect) -> Vec<(Pane, u16, u16)> {
     let mut x = lower.x + 1;
     let mut out = Vec::new();
-    for pane in [Pane::Details, Pane::Lint, Pane::Output] {
+    for pane in Pane::LOWER {
         let w = pane.title().len() as u16 + 2;
         out.push((pane, x, w));
         x += w + 1;
@@ -155,21 +155,54 @@ pub fn lower_tab_at(app: &App, column: u16, row: u16) -> Option<Pane> {
         .map(|(p, _, _)| p)
 }
 
-/// Draws a pane of text lines in its frame, scrolled down by `scroll` lines
-/// (kept within the text); `lines` is given the inner width to wrap to.
+/// The width text panes lay their lines out to when `w` turned wrapping
+/// off: the frame then cuts them at the pane's edge.
+const NO_WRAP_WIDTH: usize = 1000;
+
+/// The width a text pane lays its lines out to.
+pub fn text_width(app: &App) -> usize {
+    if !app.wrap {
+        return NO_WRAP_WIDTH;
+    }
+    areas(app).map_or(1, |a| a.lower.width.saturating_sub(2).max(1) as usize)
+}
+
+/// How many lines of text the lower area shows.
+pub fn text_rows(app: &App) -> usize {
+    areas(app).map_or(0, |a| a.lower.height.saturating_sub(2) as usize)
+}
+
+/// The lines a text pane (Details, Lint, Output, Log) has now.
+pub fn text_lines(app: &App, pane: Pane) -> usize {
+    let width = text_width(app);
+    match pane {
+        Pane::Lint => panes::lint::lines(app, width).len(),
+        Pane::Output => panes::output::lines(app, width).len(),
+        Pane::Log => panes::log::lines(app, width).len(),
+        _ => panes::details::lines(app, width).len(),
+    }
+}
+
+/// Draws a text pane in its frame, scrolled down by its offset (kept
+/// within the last full page); `lines` is given the width to lay out to.
 pub fn draw_text_pane<'a>(
     frame: &mut Frame<'_>,
     area: Rect,
     app: &App,
     pane: Pane,
-    scroll: u16,
     lines: impl FnOnce(usize) -> Vec<Line<'a>>,
 ) {
     let block = pane_block(app, pane, Vec::new());
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    let lines = lines(inner.width as usize);
-    let scroll = (scroll as usize).min(lines.len().saturating_sub(1));
+    let width = if app.wrap {
+        inner.width.max(1) as usize
+    } else {
+        NO_WRAP_WIDTH
+    };
+    let lines = lines(width);
+    let last = lines.len().saturating_sub(inner.height as usize);
+    let scroll = (app.scroll_of(pane) as usize).min(last);
     let shown: Vec<Line<'_>> = lines
         .into_iter()
         .skip(scroll)
@@ -219,6 +252,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App) {
     match app.lower {
         Pane::Lint => panes::lint::draw(frame, a.lower, app),
         Pane::Output => panes::output::draw(frame, a.lower, app),
+        Pane::Log => panes::log::draw(frame, a.lower, app),
         _ => panes::details::draw(frame, a.lower, app),
     }
     draw_lower_tabs(frame, a.lower, app);
@@ -296,27 +330,44 @@ fn draw_status(frame: &mut Frame<'_>, area: Rect, app: &App) {
     frame.render_widget(Paragraph::new(line), area);
 }
 
+/// The key bar: from the key table, what applies now; greyed what cannot
+/// run for the selection (`enabled` is `Err`).
 fn draw_keybar(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let theme = app.theme();
-    let owned: Vec<(&str, &str)> = if app.filter.editing {
+    let owned: Vec<(&str, &str, bool)> = if app.filter.editing {
         vec![
-            ("type", "filter"),
-            ("Enter", "keep"),
-            ("Esc", "clear"),
-            ("↑↓", "move"),
+            ("type", "filter", true),
+            ("Enter", "keep", true),
+            ("Esc", "clear", true),
+            ("↑↓", "move", true),
         ]
     } else {
-        KEY_BAR.to_vec()
+        KEYS.iter()
+            .filter_map(|b| {
+                let (key, word) = b.bar?;
+                let info = app.command_info(b.cmd);
+                let word = match b.cmd {
+                    keymap::Cmd::Open => keymap::open_word(app.focus),
+                    _ => word,
+                };
+                info.available.then_some((key, word, info.enabled.is_ok()))
+            })
+            .collect()
     };
     let mut spans = vec![Span::raw(" ")];
     let mut used = 1;
-    for (key, what) in owned {
+    for (key, what, enabled) in owned {
         let w = text::width(key) + text::width(what) + 3;
         if used + w > area.width as usize {
             break;
         }
-        spans.push(Span::styled(key.to_string(), theme.key()));
-        spans.push(Span::raw(format!(" {what}  ")));
+        let (key_style, word_style) = if enabled {
+            (theme.key(), theme.plain())
+        } else {
+            (theme.disabled(), theme.disabled())
+        };
+        spans.push(Span::styled(key.to_string(), key_style));
+        spans.push(Span::styled(format!(" {what}  "), word_style));
         used += w;
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);

@@ -159,19 +159,42 @@ async fn marked_packs_are_installed_and_activated_together() {
 }
 
 #[tokio::test]
-async fn a_refused_action_shows_the_engine_error_and_changes_nothing() {
+async fn an_action_that_cannot_succeed_is_refused_at_once_without_a_dialog() {
     let dir = sandbox();
     notes_pack(&catalog(&dir));
     let mut tui = Tui::start(dir, 100, 30).await;
+    // The bootstrap pack: `u` asks nothing and says why.
     tui.select("hcp-cli").await;
-    tui.keys("uy").await;
+    tui.keys("u").await;
+    assert!(tui.runner.app.dialog.is_none());
     let screen = tui.screen();
     assert!(screen.contains("bootstrap_protected"), "{screen}");
-    assert!(screen.contains("hint: deactivate it instead"), "{screen}");
+    assert!(screen.contains("deactivate it instead"), "{screen}");
     assert!(tui.installed("hcp-cli"));
-    // Any key closes the dialog.
-    tui.keys("j").await;
-    assert!(tui.runner.app.dialog.is_none());
+    // A catalog pack: `u`, `x`, `a` and `c` need it installed; no form,
+    // no y/n, nothing runs.
+    tui.select("acme.notes").await;
+    for key in ["u", "x", "a", "c"] {
+        tui.keys(key).await;
+        assert!(tui.runner.app.dialog.is_none(), "{key}");
+        assert_eq!(tui.runner.in_flight(), 0, "{key}");
+        let screen = tui.screen();
+        assert!(
+            screen.contains("acme.notes is not installed"),
+            "{key}: {screen}"
+        );
+    }
+    assert!(!tui.installed("acme.notes"));
+    // Each refusal is in the command log.
+    let refused = tui
+        .runner
+        .app
+        .log
+        .entries
+        .iter()
+        .filter(|e| e.outcome == hcpx::tui::log::Outcome::Refused)
+        .count();
+    assert_eq!(refused, 5);
 }
 
 #[tokio::test]

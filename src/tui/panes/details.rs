@@ -15,17 +15,10 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 
 pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
-    draw_text_pane(
-        frame,
-        area,
-        app,
-        Pane::Details,
-        app.scroll_details,
-        |width| lines(app, width),
-    );
+    draw_text_pane(frame, area, app, Pane::Details, |width| lines(app, width));
 }
 
-fn lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
+pub fn lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
     let theme = app.theme();
     let mut out: Vec<Line<'a>> = Vec::new();
     if let Some(cmd) = &app.last_command {
