@@ -1165,9 +1165,11 @@ impl App {
                 self.dialog = Some(Dialog::Error(err));
             }
             None => {
-                // What happened, then the command that does the same.
-                let text = format!("{done} · $ {}", command.as_deref().unwrap_or_default());
-                self.say(Outcome::Done, text, command);
+                self.say(Outcome::Done, done.clone(), command.clone());
+                // The status line: what happened, then the command that
+                // does the same.
+                let command = command.unwrap_or_default();
+                self.notice = Some(info(format!("{done} · $ {command}")));
             }
         }
         // Read the packs it touched again; a stage changes no other

@@ -332,3 +332,64 @@ async fn with_colour_statuses_are_coloured() {
     let buffer = tui.runner.terminal.backend().buffer();
     assert!(buffer.content().iter().any(|c| c.fg != Color::Reset));
 }
+
+#[tokio::test]
+async fn run_form_says_what_is_wrong_next_to_the_field() {
+    let dir = sandbox();
+    notes_pack(&catalog(&dir));
+    let engine = engine(&dir);
+    engine.install("acme.notes", false).unwrap();
+    engine.activate(&["acme.notes".to_string()]);
+    engine.connect("acme.notes", &mut no_secret).unwrap();
+    let mut tui = Tui::start(dir, 100, 30).await;
+    tui.select("acme.notes").await;
+    // `add` takes a required `text`.
+    tui.press(KeyCode::Enter).await;
+    tui.keys("jx").await;
+    tui.press(KeyCode::Enter).await;
+    insta::assert_snapshot!("exec_form_error", tui.screen());
+}
+
+#[tokio::test]
+async fn run_form_scrolls_to_the_focused_field_in_a_small_window() {
+    let dir = sandbox();
+    let args: String = (0..9)
+        .map(|i| {
+            format!("      - {{name: field{i}, type: string, description: Field number {i}}}\n")
+        })
+        .collect();
+    write_pack(
+        &catalog(&dir),
+        "acme.many",
+        &format!(
+            "hcp: \"1\"\nid: acme.many\nname: Many\nversion: 1.0.0\ndescription: Many args.\ncommands:\n  - key: go\n    summary: Go\n    effect: read\n    args:\n{args}    adapter: {{kind: process, program: \"true\"}}\n"
+        ),
+        "---\nname: acme-many\ndescription: Many.\n---\nRun `go`.\n",
+    );
+    let engine = engine(&dir);
+    engine.install("acme.many", false).unwrap();
+    engine.activate(&["acme.many".to_string()]);
+    let mut tui = Tui::start(dir, 70, 16).await;
+    tui.select("acme.many").await;
+    tui.keys("x").await;
+    for _ in 0..8 {
+        tui.press(KeyCode::Tab).await;
+    }
+    tui.keys("last").await;
+    let screen = tui.screen();
+    assert!(screen.contains("field8 last"), "{screen}");
+    insta::assert_snapshot!("exec_form_scrolled", screen);
+}
+
+#[tokio::test]
+async fn log_pane_lists_each_action_with_its_command() {
+    let dir = sandbox();
+    notes_pack(&catalog(&dir));
+    let mut tui = Tui::start(dir, 100, 30).await;
+    tui.select("acme.notes").await;
+    tui.keys("x").await; // refused: not installed
+    tui.keys("ia").await;
+    tui.keys("un").await;
+    tui.keys("@").await;
+    insta::assert_snapshot!("log_pane", tui.screen());
+}
