@@ -233,6 +233,8 @@ pub struct App {
     /// The pack command the running job may start (an exec, a connect's
     /// probe), if one runs: quitting asks first, and `X` cancels it.
     pub running: Option<String>,
+    /// The packs a finished stage touched, until they are read again.
+    refreshing: Vec<String>,
     /// `X` ended the running command; its result says so.
     cancelled: bool,
     /// The commands the app's jobs start (the runner runs them in it).
@@ -286,6 +288,7 @@ impl App {
             busy: None,
             running: None,
             cancelled: false,
+            refreshing: Vec::new(),
             scope: Scope::new(),
             ticks: 0,
             quit: false,
@@ -1111,7 +1114,20 @@ impl App {
                 Vec::new()
             }
             JobResult::Inspected { lint, result } => {
-                if lint {
+                let refreshed = match &result {
+                    Ok(list) => {
+                        let ids: BTreeSet<&str> = list
+                            .found
+                            .iter()
+                            .map(|i| i.entry.id())
+                            .chain(list.gone.iter().map(String::as_str))
+                            .collect();
+                        self.refreshing.iter().all(|id| ids.contains(id.as_str()))
+                    }
+                    Err(_) => true,
+                };
+                if lint || (!self.refreshing.is_empty() && refreshed) {
+                    self.refreshing.clear();
                     self.busy = None;
                 }
                 match result {
@@ -1182,6 +1198,12 @@ impl App {
             .filter(|r| report.ids.iter().any(|id| id == r.id()))
             .cloned()
             .collect();
+        // Busy until the rows are read again: a key pressed meanwhile
+        // would be judged on the rows before the stage.
+        if !rows.is_empty() {
+            self.refreshing = rows.iter().map(|r| r.id().to_string()).collect();
+            self.busy = Some(format!("reading {}", report.ids.join(", ")));
+        }
         vec![Job::Inspect { rows, lint: false }]
     }
 
