@@ -13,7 +13,7 @@ use crate::tui::action::{Action, Pane, SecretRequest};
 pub use crate::tui::form::{ExecForm, FormField};
 use crate::tui::keymap::{Cmd, CommandInfo};
 use crate::tui::log::{CommandLog, LogEntry, Outcome};
-use crate::tui::text::shell_quote;
+use crate::tui::text::{self, shell_quote};
 use crate::tui::theme::Theme;
 use crate::tui::ui;
 use crate::tui::worker::{
@@ -192,6 +192,9 @@ pub struct App {
     rank: Vec<u32>,
     /// Entry indices shown by the browser (filtered and ranked).
     pub visible: Vec<usize>,
+    /// The widest id and version of every pack, in columns: the browser's
+    /// columns stay put while it scrolls.
+    pub widest: (usize, usize),
     pub filter: Filter,
     /// Index into `visible`.
     pub selected: usize,
@@ -262,6 +265,7 @@ impl App {
             order: Vec::new(),
             rank: Vec::new(),
             visible: Vec::new(),
+            widest: (0, 0),
             filter: Filter::default(),
             selected: 0,
             offset: 0,
@@ -300,6 +304,24 @@ impl App {
     /// "loading…" until it arrives).
     pub fn init(&mut self) -> Vec<Job> {
         self.request_load()
+    }
+
+    /// A `--catalog` folder that does not exist is a warning, not an
+    /// error: the other catalogs and the store still show.
+    pub fn warn_missing_catalogs(&mut self, catalogs: &[std::path::PathBuf]) {
+        for dir in catalogs.iter().filter(|d| !d.is_dir()) {
+            let text = format!(
+                "warning: catalog {} is not a folder; it shows no packs",
+                text::safe(&dir.display().to_string())
+            );
+            self.say(Outcome::Warning, text, None);
+        }
+    }
+
+    /// Whether the browser has nothing but the bootstrap pack (no catalog,
+    /// nothing installed): it then says how to add packs.
+    pub fn only_bootstrap(&self) -> bool {
+        self.loaded && self.entries.iter().all(|r| r.id() == BOOTSTRAP_ID)
     }
 
     pub fn theme(&self) -> Theme {
@@ -1273,6 +1295,7 @@ impl App {
             }
             if let Ok(i) = self.entries.binary_search_by(|r| r.id().cmp(entry.id())) {
                 self.entries[i] = Row::new(&entry.view, &entry.avail);
+                self.measure();
             }
             if self.selected_row().map(Row::id) == Some(entry.id()) {
                 let n = entry.avail.commands.len();
@@ -1313,7 +1336,18 @@ impl App {
         self.select_id(keep.as_deref());
     }
 
+    /// Measures the widest id and version (see [`App::widest`]).
+    fn measure(&mut self) {
+        let id = self.entries.iter().map(|r| text::width(r.id())).max();
+        let version = self
+            .entries
+            .iter()
+            .map(|r| text::width(r.version.as_deref().unwrap_or("-")));
+        self.widest = (id.unwrap_or(2), version.max().unwrap_or(1));
+    }
+
     fn resort(&mut self) {
+        self.measure();
         let entries = &self.entries;
         let mut order: Vec<usize> = (0..entries.len()).collect();
         match self.sort {

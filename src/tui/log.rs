@@ -16,6 +16,9 @@ pub enum Outcome {
     Refused,
     /// The user stopped it (a `n`, an `Esc`, an `X`).
     Cancelled,
+    /// Something to know that stops nothing (a `--catalog` folder that
+    /// does not exist).
+    Warning,
 }
 
 impl Outcome {
@@ -25,11 +28,12 @@ impl Outcome {
             Outcome::Failed => "failed",
             Outcome::Refused => "refused",
             Outcome::Cancelled => "cancelled",
+            Outcome::Warning => "warning",
         }
     }
 
     pub fn is_error(self) -> bool {
-        matches!(self, Outcome::Failed | Outcome::Refused)
+        matches!(self, Outcome::Failed | Outcome::Refused | Outcome::Warning)
     }
 }
 

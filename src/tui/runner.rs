@@ -101,6 +101,7 @@ impl<B: Backend> Runner<B> {
         if let Ok(size) = terminal.size() {
             app.size = (size.width, size.height);
         }
+        app.warn_missing_catalogs(engine.catalogs());
         let (tx, rx) = unbounded_channel();
         let engine = Arc::new(engine);
         let heavy = start_loader(Arc::clone(&engine), tx.clone(), app.scope);

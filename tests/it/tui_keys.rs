@@ -256,3 +256,52 @@ async fn the_key_bar_greys_what_cannot_run_and_shows_cancel_only_while_running()
     let bar_line = screen.lines().nth(bar as usize).unwrap();
     assert!(!bar_line.contains("X cancel"), "{bar_line}");
 }
+
+#[tokio::test]
+async fn c_on_an_env_pack_names_the_missing_variables_and_how_to_set_them() {
+    let dir = sandbox();
+    write_pack(
+        &catalog(&dir),
+        "acme.envy",
+        "hcp: \"1\"\nid: acme.envy\nname: Envy\nversion: 1.0.0\ndescription: Reads the environment.\nbinding: {kind: env, env: [HCPX_TEST_NEVER_SET_A, HCPX_TEST_NEVER_SET_B]}\ncommands:\n  - key: go\n    summary: Go\n    effect: read\n    adapter: {kind: process, program: \"true\"}\n",
+        "---\nname: acme-envy\ndescription: Envy.\n---\nRun `go`.\n",
+    );
+    let engine = engine(&dir);
+    engine.install("acme.envy", false).unwrap();
+    engine.activate(&["acme.envy".to_string()]);
+    let mut tui = Tui::start(dir, 140, 30).await;
+    tui.select("acme.envy").await;
+    tui.keys("c").await;
+    assert!(tui.runner.app.dialog.is_none());
+    assert_eq!(tui.runner.in_flight(), 0);
+    let said = &tui.runner.app.log.entries.last().unwrap().text;
+    assert!(
+        said.contains("HCPX_TEST_NEVER_SET_A, HCPX_TEST_NEVER_SET_B"),
+        "{said}"
+    );
+    assert!(said.contains("export HCPX_TEST_NEVER_SET_A=…"), "{said}");
+    assert!(!tui.connected().contains(&"acme.envy".to_string()));
+}
+
+#[tokio::test]
+async fn a_catalog_folder_that_does_not_exist_is_a_warning_and_an_empty_tui_says_how_to_add_packs()
+{
+    use hcpx::engine::ops::Engine;
+    use hcpx::tui::{App, Runner, run_headless};
+    use ratatui::{Terminal, backend::TestBackend};
+    let dir = sandbox();
+    let missing = dir.path().join("no-such-catalog");
+    let engine = Engine::open(&home(&dir), std::slice::from_ref(&missing), "user").unwrap();
+    let terminal = Terminal::new(TestBackend::new(100, 30)).unwrap();
+    let mut runner = Runner::new(engine, App::new(config()), terminal);
+    run_headless(&mut runner, []).await.unwrap();
+    let screen = screen(runner.terminal.backend());
+    assert!(screen.contains("warning: catalog"), "{screen}");
+    assert!(screen.contains("is not a folder"), "{screen}");
+    assert!(
+        screen.contains("hcp-cli"),
+        "the store still shows: {screen}"
+    );
+    assert!(screen.contains("--catalog DIR"), "{screen}");
+    assert_eq!(runner.app.log.entries[0].outcome, Outcome::Warning);
+}

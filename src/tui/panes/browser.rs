@@ -14,9 +14,51 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 /// Columns of the id, version and status.
-const MAX_ID_W: usize = 28;
+const MAX_ID_W: usize = 40;
 const MAX_VERSION_W: usize = 12;
 const STATUS_W: usize = 13;
+/// The narrowest description worth showing.
+const MIN_DESC_W: usize = 8;
+
+/// The columns' widths (the status column is always [`STATUS_W`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Columns {
+    pub id: usize,
+    pub version: usize,
+    pub description: usize,
+}
+
+/// Fits the columns in `width` for the widest id and version of all packs
+/// (so they stay put while scrolling). The description goes first, then
+/// the version; the ids are cut last.
+pub fn columns(widest: (usize, usize), width: usize) -> Columns {
+    let id = widest.0.clamp(2, MAX_ID_W);
+    let version = widest.1.clamp(7, MAX_VERSION_W);
+    // Marker, id, space, version, space, status.
+    let fixed =
+        |id: usize, version: usize| 2 + id + 1 + version + usize::from(version > 0) + STATUS_W;
+    if fixed(id, version) + 1 + MIN_DESC_W <= width {
+        let description = width - fixed(id, version) - 1;
+        return Columns {
+            id,
+            version,
+            description,
+        };
+    }
+    if fixed(id, version) <= width {
+        return Columns {
+            id,
+            version,
+            description: 0,
+        };
+    }
+    let id = width.saturating_sub(fixed(0, 0)).clamp(2, id);
+    Columns {
+        id,
+        version: 0,
+        description: 0,
+    }
+}
 
 pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let theme = app.theme();
@@ -85,33 +127,20 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         return;
     }
 
-    let shown = || {
-        app.visible
-            .iter()
-            .skip(app.offset)
-            .take(ui::browser_rows(app))
-            .map(|&i| &app.entries[i])
-    };
-    let version_w = shown()
-        .map(|r| text::width(r.version.as_deref().unwrap_or("-")))
-        .max()
-        .unwrap_or(0)
-        .clamp(7, MAX_VERSION_W);
-    let id_w = shown()
-        .map(|e| text::width(e.id()))
-        .max()
-        .unwrap_or(2)
-        .clamp(2, MAX_ID_W)
-        .min(width.saturating_sub(2 + version_w + STATUS_W + 2).max(8));
-    let desc_w = width.saturating_sub(2 + id_w + 1 + version_w + 1 + STATUS_W + 1);
+    let Columns {
+        id: id_w,
+        version: version_w,
+        description: desc_w,
+    } = columns(app.widest, width);
     lines.push(Line::styled(
         text::fit(
             &format!(
-                "  {} {} {} {}",
+                "  {} {}{}{} {}",
                 text::fit("ID", id_w),
                 text::fit("VERSION", version_w),
+                if version_w > 0 { " " } else { "" },
                 text::fit("STATUS", STATUS_W),
-                "DESCRIPTION"
+                if desc_w > 0 { "DESCRIPTION" } else { "" }
             ),
             width,
         ),
@@ -154,8 +183,9 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         spans.extend(id_spans(app, entry.id(), id_w, base));
         spans.push(Span::styled(
             format!(
-                " {} ",
-                text::fit(entry.version.as_deref().unwrap_or("-"), version_w)
+                " {}{}",
+                text::fit(entry.version.as_deref().unwrap_or("-"), version_w),
+                if version_w > 0 { " " } else { "" }
             ),
             base,
         ));
@@ -167,11 +197,12 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
             ),
             base.patch(theme.status(status)),
         ));
-        let description = &entry.description;
-        spans.push(Span::styled(
-            format!(" {}", text::fit(description, desc_w)),
-            base.patch(theme.dim()),
-        ));
+        if desc_w > 0 {
+            spans.push(Span::styled(
+                format!(" {}", text::fit(&entry.description, desc_w)),
+                base.patch(theme.dim()),
+            ));
+        }
         if selected {
             // Reversed text on every column, whatever the colours.
             spans = spans
@@ -183,6 +214,15 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
                 .collect();
         }
         lines.push(Line::from(spans));
+    }
+    if app.only_bootstrap() && app.filter.query.is_empty() {
+        lines.push(Line::raw(""));
+        let help = "No packs but hcpx's own. Add a catalog (a folder of pack folders): start with hcpx tui --catalog DIR, or list it under catalogs: in $HCP_HOME/config.yaml; or install one pack folder with hcpx install DIR.";
+        lines.extend(
+            text::wrap(help, width)
+                .into_iter()
+                .map(|l| Line::styled(l, theme.hint())),
+        );
     }
     frame.render_widget(Paragraph::new(lines), inner);
 }
@@ -213,4 +253,25 @@ fn id_spans<'a>(app: &App, id: &str, w: usize, base: Style) -> Vec<Span<'a>> {
         spans.push(Span::styled(run, if run_hl { hl } else { base }));
     }
     spans
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_description_goes_first_then_the_version_and_ids_are_cut_last() {
+        let wide = columns((20, 7), 80);
+        assert_eq!((wide.id, wide.version), (20, 7));
+        assert_eq!(wide.description, 80 - (2 + 20 + 1 + 7 + 1 + 13) - 1);
+        let no_desc = columns((20, 7), 2 + 20 + 1 + 7 + 1 + 13 + 3);
+        assert_eq!(
+            (no_desc.id, no_desc.version, no_desc.description),
+            (20, 7, 0)
+        );
+        let no_version = columns((20, 7), 2 + 20 + 1 + 13 + 2);
+        assert_eq!((no_version.id, no_version.version), (20, 0));
+        let cut = columns((20, 7), 30);
+        assert_eq!((cut.id, cut.version, cut.description), (14, 0, 0));
+    }
 }

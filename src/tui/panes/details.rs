@@ -5,7 +5,7 @@
 
 use crate::engine::pack::manifest::{BindingKind, Manifest};
 use crate::tui::action::Pane;
-use crate::tui::app::App;
+use crate::tui::app::{App, arg_summary};
 use crate::tui::text;
 use crate::tui::theme::status_symbol;
 use crate::tui::ui::draw_text_pane;
@@ -58,6 +58,11 @@ pub fn lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
         None => out.push(Line::styled(text::safe(entry.id()), theme.bold())),
     }
     out.extend(status_lines(app, entry, width));
+    if let Some(m) = entry.view.manifest() {
+        out.push(Line::raw(""));
+        out.extend(wrap(m.description.trim().to_string()));
+        out.extend(command_lines(app, m, width));
+    }
     out.push(Line::raw(""));
 
     let skill = app.selected_skill();
@@ -124,6 +129,33 @@ fn status_lines<'a>(app: &App, entry: &Entry, width: usize) -> Vec<Line<'a>> {
         (None, None) => "",
     };
     out.push(Line::styled(source.to_string(), theme.dim()));
+    out
+}
+
+/// Each command: key, effect and summary, then its args as the run form
+/// describes them.
+fn command_lines<'a>(app: &App, m: &Manifest, width: usize) -> Vec<Line<'a>> {
+    let theme = app.theme();
+    if m.commands.is_empty() {
+        return Vec::new();
+    }
+    let mut out = vec![Line::raw(""), Line::styled("Commands", theme.bold())];
+    for c in &m.commands {
+        let head = format!("{} ({}) — {}", c.key, c.effect.as_str(), c.summary);
+        out.extend(text::wrap(&head, width).into_iter().map(Line::raw));
+        for arg in &c.args {
+            let mut about = format!("    {}: {}", arg.name, arg_summary(arg));
+            if let Some(d) = &arg.description {
+                about.push_str(" — ");
+                about.push_str(d);
+            }
+            out.extend(
+                text::wrap(&about, width)
+                    .into_iter()
+                    .map(|l| Line::styled(l, theme.dim())),
+            );
+        }
+    }
     out
 }
 

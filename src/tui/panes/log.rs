@@ -31,7 +31,7 @@ pub fn lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
         let style = match entry.outcome {
             Outcome::Done => theme.good(),
             Outcome::Failed | Outcome::Refused => theme.bad(),
-            Outcome::Cancelled => theme.warning(),
+            Outcome::Cancelled | Outcome::Warning => theme.warning(),
         };
         let head = format!("{:>3} {} {}", n + 1, entry.outcome.as_str(), entry.text);
         out.extend(

@@ -20,6 +20,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 const EFFECT_W: usize = 6;
+/// The narrowest summary column worth showing.
+const MIN_SUMMARY_W: usize = 12;
 /// Each condition column: its name and its width with one space.
 const COLUMNS: [(&str, usize); 5] = [
     ("activated", 10),
@@ -93,6 +95,24 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         header.push(' ');
         header.push_str(&text::fit(name, w - 1));
     }
+    // The commands' summaries, where there is room.
+    let used = 2 + key_w + 1 + fixed(&columns);
+    let summary_w = width.saturating_sub(used + 1);
+    let summary_w = if summary_w >= MIN_SUMMARY_W {
+        summary_w
+    } else {
+        0
+    };
+    if summary_w > 0 {
+        header.push_str(" SUMMARY");
+    }
+    let summary = |key: &str| {
+        entry
+            .view
+            .manifest()
+            .and_then(|m| m.commands.iter().find(|c| c.key == key))
+            .map_or(String::new(), |c| text::fit(&c.summary, summary_w))
+    };
     lines.push(Line::styled(text::fit(&header, width), theme.dim()));
 
     let (rows, first) = ui::matrix_window(app);
@@ -116,6 +136,12 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
             let style = if ok { theme.good() } else { theme.bad() };
             spans.push(Span::styled(" ", base));
             spans.push(Span::styled(text::fit(check(ok), w - 1), base.patch(style)));
+        }
+        if summary_w > 0 {
+            spans.push(Span::styled(
+                format!(" {}", summary(&cmd.verb_key)),
+                base.patch(theme.dim()),
+            ));
         }
         lines.push(Line::from(spans));
     }
