@@ -110,6 +110,16 @@ pub enum Action {
     /// `Esc`: clear the filter.
     FilterClear,
 
+    // The search in a text pane (`/` there).
+    SearchChar(char),
+    SearchBackspace,
+    /// `Enter`: keep the query, show the first match.
+    SearchKeep,
+    /// `Esc`: drop the search.
+    SearchClear,
+    /// `n` (true) / `N` (false): the next / previous match.
+    SearchNext(bool),
+
     Mark,
     CycleSort,
 

@@ -13,6 +13,7 @@ use crate::tui::action::{Action, Pane, SecretRequest};
 pub use crate::tui::form::{ExecForm, FormField};
 use crate::tui::keymap::{Cmd, CommandInfo};
 use crate::tui::log::{CommandLog, LogEntry, Outcome};
+use crate::tui::search::Search;
 use crate::tui::text::{self, shell_quote};
 use crate::tui::theme::Theme;
 use crate::tui::ui;
@@ -196,6 +197,8 @@ pub struct App {
     /// columns stay put while it scrolls.
     pub widest: (usize, usize),
     pub filter: Filter,
+    /// `/` in a text pane.
+    pub search: Search,
     /// Index into `visible`.
     pub selected: usize,
     /// First visible row of the browser.
@@ -267,6 +270,7 @@ impl App {
             visible: Vec::new(),
             widest: (0, 0),
             filter: Filter::default(),
+            search: Search::default(),
             selected: 0,
             offset: 0,
             marked: BTreeSet::new(),
@@ -435,10 +439,22 @@ impl App {
                 }
             }
             Action::Escape => self.escape(),
+            Action::FilterStart if self.focus.is_lower() => self.search.start(self.focus),
             Action::FilterStart => {
                 self.filter.editing = true;
                 self.focus = Pane::Browser;
             }
+            Action::SearchChar(c) => self.search.query.push(c),
+            Action::SearchBackspace => {
+                self.search.query.pop();
+            }
+            Action::SearchKeep => {
+                self.search.editing = false;
+                self.search.current = None;
+                self.find(true);
+            }
+            Action::SearchClear => self.search.clear(),
+            Action::SearchNext(forward) => self.find(forward),
             Action::FilterChar(c) => {
                 let mut q = self.filter.query.clone();
                 q.push(c);
@@ -555,6 +571,38 @@ impl App {
         }
     }
 
+    /// Shows the next (or previous) line that matches the search, and
+    /// says which match it is.
+    fn find(&mut self, forward: bool) {
+        let Some(pane) = self.search.pane.filter(|_| !self.search.query.is_empty()) else {
+            self.notice = Some(error_notice(
+                "no search: / in a text pane starts one".into(),
+            ));
+            return;
+        };
+        let lines = ui::text_strings(self, pane);
+        let matches = self.search.matches(&lines);
+        let query = text::safe(&self.search.query);
+        let at = match (self.search.current, forward) {
+            (Some(c), true) => c + 1,
+            (Some(c), false) => c,
+            (None, _) => self.scroll_of(pane) as usize,
+        };
+        let Some(line) = Search::next(&matches, at, forward) else {
+            self.notice = Some(error_notice(format!("no line matches `{query}`")));
+            return;
+        };
+        self.search.current = Some(line);
+        self.focus_pane(pane);
+        let last = self.last_page(pane);
+        *self.scroll_mut(pane) = (line.min(u16::MAX as usize) as u16).min(last);
+        let nth = matches.iter().position(|&m| m == line).unwrap_or(0) + 1;
+        self.notice = Some(info(format!(
+            "`{query}`: match {nth} of {} (n next, N previous)",
+            matches.len()
+        )));
+    }
+
     /// `G`: the last row, or in a text pane the last full page.
     fn bottom(&mut self) {
         match self.focus {
@@ -622,6 +670,9 @@ impl App {
             Cmd::Cancel => self.running.is_some(),
             Cmd::Rerun => self.last_exec.is_some(),
             Cmd::Open => matches!(self.focus, Pane::Browser | Pane::Matrix),
+            Cmd::NextMatch | Cmd::PrevMatch => {
+                self.search.pane.is_some() && !self.search.query.is_empty()
+            }
             _ => true,
         };
         CommandInfo {

@@ -30,6 +30,8 @@ pub enum Cmd {
     PaneRight,
     Open,
     Filter,
+    NextMatch,
+    PrevMatch,
     Sort,
     Mark,
     Escape,
@@ -67,6 +69,8 @@ impl Cmd {
             Cmd::PaneRight => Action::PaneRight,
             Cmd::Open => Action::Open,
             Cmd::Filter => Action::FilterStart,
+            Cmd::NextMatch => Action::SearchNext(true),
+            Cmd::PrevMatch => Action::SearchNext(false),
             Cmd::Sort => Action::CycleSort,
             Cmd::Mark => Action::Mark,
             Cmd::Escape => Action::Escape,
@@ -233,7 +237,21 @@ pub const KEYS: &[Binding] = &[
         &[k('/')],
         "/",
         Some(("/", "filter")),
-        "filter; Enter keeps, Esc clears",
+        "filter packs; in a text pane: search",
+    ),
+    bind(
+        Cmd::NextMatch,
+        &[k('n')],
+        "n",
+        Some(("n", "next")),
+        "the next match of the search",
+    ),
+    bind(
+        Cmd::PrevMatch,
+        &[k('N')],
+        "N",
+        None,
+        "the previous match of the search",
     ),
     bind(
         Cmd::Mark,
@@ -435,6 +453,15 @@ fn key_action(app: &App, event: &KeyEvent) -> Option<Action> {
             };
         }
         None => {}
+    }
+    if app.search.editing {
+        return match key.code {
+            KeyCode::Esc => Some(Action::SearchClear),
+            KeyCode::Enter => Some(Action::SearchKeep),
+            KeyCode::Backspace => Some(Action::SearchBackspace),
+            KeyCode::Char(c) if !modified => Some(Action::SearchChar(c)),
+            _ => None,
+        };
     }
     if app.filter.editing {
         return match key.code {

@@ -22,6 +22,7 @@ pub mod log;
 pub mod logging;
 pub mod panes;
 pub mod runner;
+pub mod search;
 pub mod svg;
 pub mod terminal;
 pub mod text;

@@ -183,6 +183,53 @@ pub fn text_lines(app: &App, pane: Pane) -> usize {
     }
 }
 
+/// A text pane's lines as plain text (for the search).
+pub fn text_strings(app: &App, pane: Pane) -> Vec<String> {
+    let width = text_width(app);
+    let lines = match pane {
+        Pane::Lint => panes::lint::lines(app, width),
+        Pane::Output => panes::output::lines(app, width),
+        Pane::Log => panes::log::lines(app, width),
+        _ => panes::details::lines(app, width),
+    };
+    lines
+        .iter()
+        .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
+        .collect()
+}
+
+/// `line` with every case-insensitive occurrence of `query` inside one
+/// span drawn in the match style.
+fn highlight<'a>(line: Line<'a>, query: &str, style: ratatui::style::Style) -> Line<'a> {
+    let needle = query.to_lowercase();
+    let mut spans = Vec::new();
+    for span in line.spans {
+        let lower = span.content.to_lowercase();
+        // Only where lowercasing keeps byte offsets (ASCII-like text).
+        if lower.len() != span.content.len() || !lower.contains(&needle) {
+            spans.push(span);
+            continue;
+        }
+        let content = span.content.to_string();
+        let mut from = 0;
+        while let Some(at) = lower[from..].find(&needle).map(|i| i + from) {
+            if at > from {
+                spans.push(Span::styled(content[from..at].to_string(), span.style));
+            }
+            let end = at + needle.len();
+            spans.push(Span::styled(
+                content[at..end].to_string(),
+                span.style.patch(style),
+            ));
+            from = end;
+        }
+        if from < content.len() {
+            spans.push(Span::styled(content[from..].to_string(), span.style));
+        }
+    }
+    Line::from(spans).style(line.style)
+}
+
 /// Draws a text pane in its frame, scrolled down by its offset (kept
 /// within the last full page); `lines` is given the width to lay out to.
 pub fn draw_text_pane<'a>(
@@ -200,7 +247,14 @@ pub fn draw_text_pane<'a>(
     } else {
         NO_WRAP_WIDTH
     };
-    let lines = lines(width);
+    let mut lines = lines(width);
+    if let Some(query) = app.search.active_in(pane) {
+        let style = app.theme().matched();
+        lines = lines
+            .into_iter()
+            .map(|l| highlight(l, query, style))
+            .collect();
+    }
     let last = lines.len().saturating_sub(inner.height as usize);
     let scroll = (app.scroll_of(pane) as usize).min(last);
     let shown: Vec<Line<'_>> = lines
@@ -302,12 +356,23 @@ fn draw_status(frame: &mut Frame<'_>, area: Rect, app: &App) {
     };
     let right_w = text::width(&right);
     let left_w = (area.width as usize).saturating_sub(right_w + 1);
-    let (left, style) = match &app.notice {
-        Some(n) => (
+    let searching = app.search.editing.then(|| {
+        (
+            format!(
+                "/{}▏  search {} · Enter keeps, Esc clears",
+                text::safe(&app.search.query),
+                app.search.pane.map_or("", Pane::title)
+            ),
+            theme.bold(),
+        )
+    });
+    let (left, style) = match (&app.notice, searching) {
+        (_, Some(searching)) => searching,
+        (Some(n), None) => (
             n.text.clone(),
             if n.error { theme.bad() } else { theme.good() },
         ),
-        None => (
+        (None, None) => (
             format!(
                 "principal {} · {} pack{}{}",
                 app.config.principal,
@@ -334,7 +399,13 @@ fn draw_status(frame: &mut Frame<'_>, area: Rect, app: &App) {
 /// run for the selection (`enabled` is `Err`).
 fn draw_keybar(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let theme = app.theme();
-    let owned: Vec<(&str, &str, bool)> = if app.filter.editing {
+    let owned: Vec<(&str, &str, bool)> = if app.search.editing {
+        vec![
+            ("type", "search", true),
+            ("Enter", "keep", true),
+            ("Esc", "clear", true),
+        ]
+    } else if app.filter.editing {
         vec![
             ("type", "filter", true),
             ("Enter", "keep", true),

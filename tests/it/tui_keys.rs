@@ -305,3 +305,50 @@ async fn a_catalog_folder_that_does_not_exist_is_a_warning_and_an_empty_tui_says
     assert!(screen.contains("--catalog DIR"), "{screen}");
     assert_eq!(runner.app.log.entries[0].outcome, Outcome::Warning);
 }
+
+#[tokio::test]
+async fn slash_in_a_text_pane_searches_it_and_n_goes_to_the_next_match() {
+    let mut tui = Tui::start(sandbox(), 100, 30).await;
+    tui.select("hcp-cli").await;
+    // Details: the bootstrap pack's long Skill.
+    tui.send(vec![key(KeyCode::Tab), key(KeyCode::Tab)]).await;
+    assert_eq!(tui.runner.app.focus, Pane::Details);
+    tui.keys("/uninstall").await;
+    assert!(tui.screen().contains("/uninstall▏"), "{}", tui.screen());
+    tui.press(KeyCode::Enter).await;
+    let first = tui.runner.app.scroll_details;
+    let screen = tui.screen();
+    assert!(screen.contains("`uninstall`: match 1 of"), "{screen}");
+    tui.keys("n").await;
+    assert!(tui.screen().contains("match 2 of"), "{}", tui.screen());
+    assert!(tui.runner.app.scroll_details >= first);
+    tui.keys("N").await;
+    assert!(tui.screen().contains("match 1 of"), "{}", tui.screen());
+    // The pack filter was not touched.
+    assert_eq!(tui.runner.app.filter.query, "hcp-cli");
+    // No match: said, nothing moves.
+    tui.keys("/zzqx").await;
+    tui.press(KeyCode::Enter).await;
+    assert!(tui.screen().contains("no line matches `zzqx`"));
+}
+
+#[tokio::test]
+async fn capital_g_in_a_text_pane_shows_its_last_full_page() {
+    let mut tui = Tui::start(sandbox(), 100, 30).await;
+    tui.select("hcp-cli").await;
+    tui.send(vec![key(KeyCode::Tab), key(KeyCode::Tab)]).await;
+    tui.keys("G").await;
+    let app = &tui.runner.app;
+    let total = hcpx::tui::ui::text_lines(app, Pane::Details);
+    let rows = hcpx::tui::ui::text_rows(app);
+    assert!(total > rows);
+    assert_eq!(app.scroll_details as usize, total - rows);
+    // A full page: the last line is on the pane's last row.
+    let screen = tui.screen();
+    let strings = hcpx::tui::ui::text_strings(app, Pane::Details);
+    let last = strings.iter().rev().find(|l| !l.trim().is_empty()).unwrap();
+    assert!(screen.contains(last.trim()), "{screen}");
+    // `k` then moves up at once (the offset never runs past the end).
+    tui.keys("jjjk").await;
+    assert_eq!(tui.runner.app.scroll_details as usize, total - rows - 1);
+}
