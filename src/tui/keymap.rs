@@ -390,7 +390,7 @@ pub const KEYS: &[Binding] = &[
 ];
 
 /// The help's last line (not a key of the table).
-pub const MOUSE_HELP: (&str, &str) = ("mouse", "click row, pane or tab; wheel scrolls");
+pub const MOUSE_HELP: (&str, &str) = ("mouse", "click a row, pane, tab; wheel scrolls");
 
 /// The binding a key means on the main screen, if any.
 pub fn binding_for(key: Key) -> Option<&'static Binding> {
