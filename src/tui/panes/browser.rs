@@ -7,11 +7,13 @@ use crate::tui::app::App;
 use crate::tui::text;
 use crate::tui::theme::{SPINNER, status_symbol};
 use crate::tui::ui::{self, pane_block, pane_title};
+use crate::tui::worker::Row;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
+use ratatui::layout::Constraint;
+use ratatui::widgets::{Cell, Paragraph, Row as TableRow, Table, TableState};
 
 /// Columns of the id, version and status.
 const MAX_ID_W: usize = 40;
@@ -61,170 +63,194 @@ pub fn columns(widest: (usize, usize), width: usize) -> Columns {
 }
 
 pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
-    let theme = app.theme();
-    let mut title = vec![pane_title(app, Pane::Browser)];
-    if app.loaded {
-        let count = if app.filter.query.is_empty() {
-            format!(" {}", app.entries.len())
-        } else {
-            format!(" {}/{}", app.visible.len(), app.entries.len())
-        };
-        title.push(Span::raw(count));
-        title.push(Span::styled(
-            format!(" · sort {}", app.sort.as_str()),
-            theme.dim(),
-        ));
-        if !app.marked.is_empty() {
-            title.push(Span::styled(
-                format!(" · {} marked", app.marked.len()),
-                theme.bold(),
-            ));
-        }
-    }
-    let block = pane_block(app, Pane::Browser, title);
+    let block = pane_block(app, Pane::Browser, title(app));
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let width = inner.width as usize;
-    let mut lines: Vec<Line<'_>> = Vec::new();
-
+    let mut above: Vec<Line<'_>> = Vec::new();
     if ui::shows_filter(app) {
-        let cursor = if app.filter.editing { "▏" } else { "" };
-        lines.push(Line::from(vec![
-            Span::styled("/", theme.key()),
-            Span::styled(
-                text::truncate(
-                    &format!("{}{cursor}", app.filter.query),
-                    width.saturating_sub(1),
-                ),
-                theme.bold(),
-            ),
-        ]));
+        above.push(filter_line(app, width));
     }
-
     if !app.loaded {
-        match &app.load_error {
-            Some(err) => {
-                lines.push(Line::styled("cannot read the store:", theme.bad()));
-                let mut msg = format!("{}: {}", err.code.as_str(), err.message);
-                if let Some(hint) = &err.context.hint {
-                    msg.push_str("\nhint: ");
-                    msg.push_str(hint);
-                }
-                msg.push_str("\npress r to try again");
-                lines.extend(text::wrap(&msg, width).into_iter().map(Line::raw));
-            }
-            None => {
-                let spinner = SPINNER[(app.ticks % SPINNER.len() as u64) as usize];
-                let msg = format!("{spinner} loading… reading the store and catalogs");
-                lines.extend(
-                    text::wrap(&msg, width)
-                        .into_iter()
-                        .map(|l| Line::styled(l, theme.hint())),
-                );
-            }
-        }
-        frame.render_widget(Paragraph::new(lines), inner);
+        above.extend(loading_lines(app, width));
+        frame.render_widget(Paragraph::new(above), inner);
         return;
     }
+    let filter_h = above.len() as u16;
+    frame.render_widget(Paragraph::new(above), inner);
+    let area = Rect::new(
+        inner.x,
+        inner.y + filter_h,
+        inner.width,
+        inner.height.saturating_sub(filter_h),
+    );
+    draw_table(frame, area, app);
+}
 
-    let Columns {
-        id: id_w,
-        version: version_w,
-        description: desc_w,
-    } = columns(app.widest, width);
-    lines.push(Line::styled(
-        text::fit(
-            &format!(
-                "  {} {}{}{} {}",
-                text::fit("ID", id_w),
-                text::fit("VERSION", version_w),
-                if version_w > 0 { " " } else { "" },
-                text::fit("STATUS", STATUS_W),
-                if desc_w > 0 { "DESCRIPTION" } else { "" }
-            ),
-            width,
-        ),
+/// The title: count (filtered / all), sort, marks.
+fn title<'a>(app: &App) -> Vec<Span<'a>> {
+    let theme = app.theme();
+    let mut title = vec![pane_title(app, Pane::Browser)];
+    if !app.loaded {
+        return title;
+    }
+    let count = if app.filter.query.is_empty() {
+        format!(" {}", app.entries.len())
+    } else {
+        format!(" {}/{}", app.visible.len(), app.entries.len())
+    };
+    title.push(Span::raw(count));
+    title.push(Span::styled(
+        format!(" · sort {}", app.sort.as_str()),
         theme.dim(),
     ));
+    if !app.marked.is_empty() {
+        title.push(Span::styled(
+            format!(" · {} marked", app.marked.len()),
+            theme.bold(),
+        ));
+    }
+    title
+}
 
+fn filter_line<'a>(app: &App, width: usize) -> Line<'a> {
+    let theme = app.theme();
+    let cursor = if app.filter.editing { "▏" } else { "" };
+    Line::from(vec![
+        Span::styled("/", theme.key()),
+        Span::styled(
+            text::truncate(
+                &format!("{}{cursor}", app.filter.query),
+                width.saturating_sub(1),
+            ),
+            theme.bold(),
+        ),
+    ])
+}
+
+/// Before the first snapshot: loading, or why the store cannot be read.
+fn loading_lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
+    let theme = app.theme();
+    match &app.load_error {
+        Some(err) => {
+            let mut lines = vec![Line::styled("cannot read the store:", theme.bad())];
+            let mut msg = format!("{}: {}", err.code.as_str(), err.message);
+            if let Some(hint) = &err.context.hint {
+                msg.push_str("\nhint: ");
+                msg.push_str(hint);
+            }
+            msg.push_str("\npress r to try again");
+            lines.extend(text::wrap(&msg, width).into_iter().map(Line::raw));
+            lines
+        }
+        None => {
+            let spinner = SPINNER[(app.ticks % SPINNER.len() as u64) as usize];
+            let msg = format!("{spinner} loading… reading the store and catalogs");
+            text::wrap(&msg, width)
+                .into_iter()
+                .map(|l| Line::styled(l, theme.hint()))
+                .collect()
+        }
+    }
+}
+
+/// The packs as a `Table`: only the rows in view are built (10,000 packs
+/// stay cheap); the selected one is highlighted through its `TableState`.
+fn draw_table(frame: &mut Frame<'_>, area: Rect, app: &App) {
+    let theme = app.theme();
+    let width = area.width as usize;
+    let cols = columns(app.widest, width);
+    let mut widths = vec![
+        Constraint::Length(1),
+        Constraint::Length(cols.id as u16),
+    ];
+    let mut header = vec![Cell::from(""), Cell::from("ID")];
+    if cols.version > 0 {
+        widths.push(Constraint::Length(cols.version as u16));
+        header.push(Cell::from("VERSION"));
+    }
+    widths.push(Constraint::Length(STATUS_W as u16));
+    header.push(Cell::from("STATUS"));
+    if cols.description > 0 {
+        widths.push(Constraint::Length(cols.description as u16));
+        header.push(Cell::from("DESCRIPTION"));
+    }
+    let rows: Vec<TableRow<'_>> = app
+        .visible
+        .iter()
+        .enumerate()
+        .skip(app.offset)
+        .take(ui::browser_rows(app))
+        .map(|(n, &i)| pack_row(app, &app.entries[i], n == app.selected, cols))
+        .collect();
+    let empty = rows.is_empty();
+    let table = Table::new(rows, widths)
+        .header(TableRow::new(header).style(theme.dim()))
+        .column_spacing(1)
+        .row_highlight_style(theme.selected());
+    let mut state = TableState::new()
+        .with_selected(app.selected.checked_sub(app.offset).filter(|_| !empty));
+    frame.render_stateful_widget(table, area, &mut state);
+    let mut below: Vec<Line<'_>> = Vec::new();
     if app.visible.is_empty() {
         let msg = if app.filter.query.is_empty() {
             "no packs".to_string()
         } else {
             format!("no pack id matches `{}`", app.filter.query)
         };
-        lines.push(Line::styled(msg, theme.dim()));
-    }
-
-    for (row, &i) in app
-        .visible
-        .iter()
-        .enumerate()
-        .skip(app.offset)
-        .take(ui::browser_rows(app))
-    {
-        let entry = &app.entries[i];
-        let selected = row == app.selected;
-        let marked = app.marked.contains(entry.id());
-        let base = if selected {
-            theme.selected()
-        } else {
-            Style::new()
-        };
-        let mut spans = vec![Span::styled(
-            match (selected, marked) {
-                (true, true) => "▶*",
-                (true, false) => "▶ ",
-                (false, true) => " *",
-                (false, false) => "  ",
-            },
-            base.patch(theme.bold()),
-        )];
-        spans.extend(id_spans(app, entry.id(), id_w, base));
-        spans.push(Span::styled(
-            format!(
-                " {}{}",
-                text::fit(entry.version.as_deref().unwrap_or("-"), version_w),
-                if version_w > 0 { " " } else { "" }
-            ),
-            base,
-        ));
-        let status = entry.status;
-        spans.push(Span::styled(
-            text::fit(
-                &format!("{} {}", status_symbol(status), status.as_str()),
-                STATUS_W,
-            ),
-            base.patch(theme.status(status)),
-        ));
-        if desc_w > 0 {
-            spans.push(Span::styled(
-                format!(" {}", text::fit(&entry.description, desc_w)),
-                base.patch(theme.dim()),
-            ));
-        }
-        if selected {
-            // Reversed text on every column, whatever the colours.
-            spans = spans
-                .into_iter()
-                .map(|s| {
-                    let style = s.style.patch(theme.selected());
-                    s.style(style)
-                })
-                .collect();
-        }
-        lines.push(Line::from(spans));
+        below.push(Line::styled(msg, theme.dim()));
     }
     if app.only_bootstrap() && app.filter.query.is_empty() {
-        lines.push(Line::raw(""));
+        below.push(Line::raw(""));
         let help = "No packs but hcpx's own. Add a catalog (a folder of pack folders): start with hcpx tui --catalog DIR, or list it under catalogs: in $HCP_HOME/config.yaml; or install one pack folder with hcpx install DIR.";
-        lines.extend(
+        below.extend(
             text::wrap(help, width)
                 .into_iter()
                 .map(|l| Line::styled(l, theme.hint())),
         );
     }
-    frame.render_widget(Paragraph::new(lines), inner);
+    let used = 1 + (app.visible.len().saturating_sub(app.offset)).min(ui::browser_rows(app)) as u16;
+    if !below.is_empty() && used < area.height {
+        let rest = Rect::new(area.x, area.y + used, area.width, area.height - used);
+        frame.render_widget(Paragraph::new(below), rest);
+    }
+}
+
+/// One pack's row: marker, id (filter matches highlighted), version,
+/// status badge, description.
+fn pack_row<'a>(app: &App, entry: &Row, selected: bool, cols: Columns) -> TableRow<'a> {
+    let theme = app.theme();
+    let marked = app.marked.contains(entry.id());
+    let marker = match (selected, marked) {
+        (true, _) if !marked => "▶",
+        (_, true) => "*",
+        _ => " ",
+    };
+    let mut cells = vec![
+        Cell::from(Span::styled(marker, theme.bold())),
+        Cell::from(Line::from(id_spans(app, entry.id(), cols.id, Style::new()))),
+    ];
+    if cols.version > 0 {
+        cells.push(Cell::from(text::fit(
+            entry.version.as_deref().unwrap_or("-"),
+            cols.version,
+        )));
+    }
+    let status = entry.status;
+    cells.push(Cell::from(Span::styled(
+        text::fit(
+            &format!("{} {}", status_symbol(status), status.as_str()),
+            STATUS_W,
+        ),
+        theme.status(status),
+    )));
+    if cols.description > 0 {
+        cells.push(Cell::from(Span::styled(
+            text::fit(&entry.description, cols.description),
+            theme.dim(),
+        )));
+    }
+    TableRow::new(cells)
 }
 
 /// The id, padded to `w`, with the filter's matched characters highlighted.
