@@ -9,10 +9,10 @@ use crate::tui::theme::{SPINNER, status_symbol};
 use crate::tui::ui::{self, pane_block, pane_title};
 use crate::tui::worker::Row;
 use ratatui::Frame;
+use ratatui::layout::Constraint;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::layout::Constraint;
 use ratatui::widgets::{Cell, Paragraph, Row as TableRow, Table, TableState};
 
 /// Columns of the id, version and status.
@@ -160,10 +160,7 @@ fn draw_table(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let theme = app.theme();
     let width = area.width as usize;
     let cols = columns(app.widest, width);
-    let mut widths = vec![
-        Constraint::Length(1),
-        Constraint::Length(cols.id as u16),
-    ];
+    let mut widths = vec![Constraint::Length(1), Constraint::Length(cols.id as u16)];
     let mut header = vec![Cell::from(""), Cell::from("ID")];
     if cols.version > 0 {
         widths.push(Constraint::Length(cols.version as u16));
@@ -188,8 +185,8 @@ fn draw_table(frame: &mut Frame<'_>, area: Rect, app: &App) {
         .header(TableRow::new(header).style(theme.dim()))
         .column_spacing(1)
         .row_highlight_style(theme.selected());
-    let mut state = TableState::new()
-        .with_selected(app.selected.checked_sub(app.offset).filter(|_| !empty));
+    let mut state =
+        TableState::new().with_selected(app.selected.checked_sub(app.offset).filter(|_| !empty));
     frame.render_stateful_widget(table, area, &mut state);
     let mut below: Vec<Line<'_>> = Vec::new();
     if app.visible.is_empty() {
