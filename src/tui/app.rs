@@ -412,25 +412,13 @@ impl App {
             Action::NextPane => self.cycle_pane(1),
             Action::PrevPane => self.cycle_pane(Pane::ORDER.len() - 1),
             Action::PaneLeft => self.focus_pane(Pane::Browser),
-            Action::PaneRight => match self.focus {
-                Pane::Browser => self.focus_pane(Pane::Matrix),
-                Pane::Matrix => self.focus_pane(self.lower),
-                _ => {}
-            },
+            Action::PaneRight => self.pane_right(),
             Action::Open => return self.open(),
             Action::ShowLog => {
                 self.focus_pane(Pane::Log);
                 self.scroll_log = u16::MAX;
             }
-            Action::ToggleWrap => {
-                self.wrap = !self.wrap;
-                let how = if self.wrap {
-                    "wrapped"
-                } else {
-                    "cut at the pane's edge"
-                };
-                self.notice = Some(info(format!("long lines are {how} (w switches)")));
-            }
+            Action::ToggleWrap => self.toggle_wrap(),
             Action::Redraw => self.redraw = true,
             Action::Help => self.dialog = Some(Dialog::Help),
             Action::CloseDialog => {
@@ -439,6 +427,46 @@ impl App {
                 }
             }
             Action::Escape => self.escape(),
+            Action::FilterStart
+            | Action::FilterChar(_)
+            | Action::FilterBackspace
+            | Action::FilterKeep
+            | Action::FilterClear
+            | Action::SearchChar(_)
+            | Action::SearchBackspace
+            | Action::SearchKeep
+            | Action::SearchClear
+            | Action::SearchNext(_) => self.filter_or_search(action),
+            Action::Mark => self.mark(),
+            Action::CycleSort => self.cycle_sort(),
+            Action::Install
+            | Action::ToggleActivate
+            | Action::Connect
+            | Action::Exec
+            | Action::Rerun
+            | Action::Lint
+            | Action::Uninstall
+            | Action::Reload => return self.lifecycle(action),
+            Action::Confirm(yes) => return self.confirm(yes),
+            Action::Input(_)
+            | Action::InputBackspace
+            | Action::InputClear
+            | Action::FieldNext
+            | Action::FieldPrev
+            | Action::FieldCycle(_)
+            | Action::InputSubmit
+            | Action::InputCancel => return self.input(action),
+            Action::Click { column, row } => self.click(column, row),
+            Action::Scroll { column, row, down } => self.wheel(column, row, down),
+            Action::Done(result) => return self.done(result),
+            Action::SecretNeeded(request) => self.ask_secret(request),
+        }
+        Vec::new()
+    }
+
+    /// `/` and the keys while typing a filter or a search.
+    fn filter_or_search(&mut self, action: Action) {
+        match action {
             Action::FilterStart if self.focus.is_lower() => self.search.start(self.focus),
             Action::FilterStart => {
                 self.filter.editing = true;
@@ -470,40 +498,40 @@ impl App {
                 self.filter.editing = false;
                 self.set_query(String::new());
             }
-            Action::Mark => self.mark(),
-            Action::CycleSort => self.cycle_sort(),
-            Action::Install
-            | Action::ToggleActivate
-            | Action::Connect
-            | Action::Exec
-            | Action::Rerun
-            | Action::Lint
-            | Action::Uninstall
-            | Action::Reload => return self.lifecycle(action),
-            Action::Confirm(yes) => return self.confirm(yes),
-            Action::Input(_)
-            | Action::InputBackspace
-            | Action::InputClear
-            | Action::FieldNext
-            | Action::FieldPrev
-            | Action::FieldCycle(_)
-            | Action::InputSubmit
-            | Action::InputCancel => return self.input(action),
-            Action::Click { column, row } => self.click(column, row),
-            Action::Scroll { column, row, down } => {
-                if self.dialog.is_none()
-                    && let Some(pane) = ui::pane_at(self, column, row)
-                {
-                    let focus = self.focus;
-                    self.focus = pane;
-                    self.move_by(if down { 3 } else { -3 });
-                    self.focus = focus;
-                }
-            }
-            Action::Done(result) => return self.done(result),
-            Action::SecretNeeded(request) => self.ask_secret(request),
+            _ => {}
         }
-        Vec::new()
+    }
+
+    /// `→`: Packs → Availability → the lower pane.
+    fn pane_right(&mut self) {
+        match self.focus {
+            Pane::Browser => self.focus_pane(Pane::Matrix),
+            Pane::Matrix => self.focus_pane(self.lower),
+            _ => {}
+        }
+    }
+
+    /// `w`: wrap long lines in the text panes, or cut them at the edge.
+    fn toggle_wrap(&mut self) {
+        self.wrap = !self.wrap;
+        let how = if self.wrap {
+            "wrapped"
+        } else {
+            "cut at the pane's edge"
+        };
+        self.notice = Some(info(format!("long lines are {how} (w switches)")));
+    }
+
+    /// The wheel scrolls the pane under the pointer, focused or not.
+    fn wheel(&mut self, column: u16, row: u16, down: bool) {
+        if self.dialog.is_none()
+            && let Some(pane) = ui::pane_at(self, column, row)
+        {
+            let focus = self.focus;
+            self.focus = pane;
+            self.move_by(if down { 3 } else { -3 });
+            self.focus = focus;
+        }
     }
 
     /// The clock: expires the status line's message, and now and then

@@ -352,3 +352,32 @@ async fn capital_g_in_a_text_pane_shows_its_last_full_page() {
     tui.keys("jjjk").await;
     assert_eq!(tui.runner.app.scroll_details as usize, total - rows - 1);
 }
+
+#[tokio::test]
+async fn w_switches_between_wrapping_long_output_lines_and_cutting_them() {
+    let dir = sandbox();
+    notes_pack(&catalog(&dir));
+    let engine = engine(&dir);
+    engine.install("acme.notes", false).unwrap();
+    engine.activate(&["acme.notes".to_string()]);
+    engine.connect("acme.notes", &mut no_secret).unwrap();
+    let mut tui = Tui::start(dir, 100, 30).await;
+    tui.select("acme.notes").await;
+    tui.keys("x").await;
+    tui.keys(&"y".repeat(150)).await;
+    tui.press(KeyCode::Enter).await;
+    let rows_with_ys = |screen: &str| {
+        screen
+            .lines()
+            .filter(|l| l.contains("yyyyyyyyyyyyyyyyyyyy"))
+            .count()
+    };
+    // Wrapped: the stdout line and the command line take several rows each.
+    let wrapped = rows_with_ys(&tui.screen());
+    assert!(wrapped >= 4, "{}", tui.screen());
+    tui.keys("w").await;
+    let cut = rows_with_ys(&tui.screen());
+    assert_eq!(cut, 2, "one row each: {}", tui.screen());
+    tui.keys("w").await;
+    assert_eq!(rows_with_ys(&tui.screen()), wrapped);
+}

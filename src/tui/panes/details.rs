@@ -65,9 +65,21 @@ pub fn lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
     }
     out.push(Line::raw(""));
 
-    let skill = app.selected_skill();
-    out.push(Line::styled("Skill (SKILL.md)", theme.bold()));
-    match skill {
+    out.extend(skill_lines(app, width));
+    out
+}
+
+/// The Skill: frontmatter name and description, then the body.
+fn skill_lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
+    let theme = app.theme();
+    let wrap_as = |s: &str, style| -> Vec<Line<'a>> {
+        text::wrap(s, width)
+            .into_iter()
+            .map(|l| Line::styled(l, style))
+            .collect()
+    };
+    let mut out = vec![Line::styled("Skill (SKILL.md)", theme.bold())];
+    match app.selected_skill() {
         None => out.push(Line::styled("reading…", theme.dim())),
         Some(SkillText::Missing(why)) => out.push(Line::styled(text::safe(why), theme.bad())),
         Some(SkillText::Raw(raw)) => {
@@ -75,28 +87,16 @@ pub fn lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
                 "(no frontmatter; lint says why)",
                 theme.warning(),
             ));
-            out.extend(wrap(raw.clone()));
+            out.extend(wrap_as(raw, theme.plain()));
         }
         Some(SkillText::Parsed(doc)) => {
-            out.extend(
-                text::wrap(
-                    &format!("name: {}", doc.name.as_deref().unwrap_or("(missing)")),
-                    width,
-                )
-                .into_iter()
-                .map(|l| Line::styled(l, theme.hint())),
-            );
-            out.extend(
-                text::wrap(
-                    &format!(
-                        "description: {}",
-                        doc.description.as_deref().unwrap_or("(missing)")
-                    ),
-                    width,
-                )
-                .into_iter()
-                .map(|l| Line::styled(l, theme.hint())),
-            );
+            let name = doc.name.as_deref().unwrap_or("(missing)");
+            out.extend(wrap_as(&format!("name: {name}"), theme.hint()));
+            let description = doc.description.as_deref().unwrap_or("(missing)");
+            out.extend(wrap_as(
+                &format!("description: {description}"),
+                theme.hint(),
+            ));
             out.push(Line::raw(""));
             out.extend(body_lines(app, &doc.body, width));
         }

@@ -23,64 +23,27 @@ pub fn draw(frame: &mut Frame<'_>, screen: Rect, app: &App, dialog: &Dialog) {
     let room = screen.height.saturating_sub(2) as usize;
     let (title, lines) = match dialog {
         Dialog::Help => ("Keys".to_string(), help(app, inner_w)),
-        Dialog::Error(err) => {
-            let theme = app.theme();
-            let mut lines = vec![Line::styled(err.code.as_str().to_string(), theme.bad())];
-            lines.extend(wrap(&err.message, inner_w, Style::new()));
-            if let Some(hint) = &err.context.hint {
-                lines.push(Line::raw(""));
-                lines.extend(wrap(&format!("hint: {hint}"), inner_w, theme.hint()));
-            }
-            lines.push(Line::raw(""));
-            lines.push(Line::styled("any key closes", theme.dim()));
-            ("Error".to_string(), lines)
-        }
-        Dialog::ConfirmUninstall { ids } => {
-            let theme = app.theme();
-            let mut lines = wrap(
+        Dialog::Error(err) => ("Error".to_string(), error(app, err, inner_w)),
+        Dialog::ConfirmUninstall { ids } => (
+            "Uninstall".to_string(),
+            confirm(
+                app,
                 &format!("Uninstall {}?", ids.join(", ")),
-                inner_w,
-                theme.bold(),
-            );
-            lines.extend(wrap(
                 "This removes the installed files, the Skill copy and any stored secret.",
+                ("uninstall", "keep"),
                 inner_w,
-                Style::new(),
-            ));
-            lines.push(Line::raw(""));
-            lines.push(Line::from(vec![
-                Span::styled("y", theme.key()),
-                Span::raw(" uninstall   "),
-                Span::styled("n", theme.key()),
-                Span::raw(" / "),
-                Span::styled("Esc", theme.key()),
-                Span::raw(" keep"),
-            ]));
-            ("Uninstall".to_string(), lines)
-        }
-        Dialog::ConfirmQuit { running } => {
-            let theme = app.theme();
-            let mut lines = wrap(
+            ),
+        ),
+        Dialog::ConfirmQuit { running } => (
+            "Quit".to_string(),
+            confirm(
+                app,
                 &format!("{running} is still running. Quit anyway?"),
-                inner_w,
-                theme.bold(),
-            );
-            lines.extend(wrap(
                 "Quitting ends the command and every process it started.",
+                ("end it and quit", "keep it running"),
                 inner_w,
-                Style::new(),
-            ));
-            lines.push(Line::raw(""));
-            lines.push(Line::from(vec![
-                Span::styled("y", theme.key()),
-                Span::raw(" end it and quit   "),
-                Span::styled("n", theme.key()),
-                Span::raw(" / "),
-                Span::styled("Esc", theme.key()),
-                Span::raw(" keep it running"),
-            ]));
-            ("Quit".to_string(), lines)
-        }
+            ),
+        ),
         Dialog::Secret(prompt) => (
             format!("Connect {}", prompt.pack_id),
             secret(app, prompt, inner_w),
@@ -112,6 +75,43 @@ pub fn draw(frame: &mut Frame<'_>, screen: Rect, app: &App, dialog: &Dialog) {
         inner.height,
     );
     frame.render_widget(Paragraph::new(lines), padded);
+}
+
+/// An engine error in the words of §10: code, message, hint.
+fn error<'a>(app: &App, err: &crate::engine::error::Error, width: usize) -> Vec<Line<'a>> {
+    let theme = app.theme();
+    let mut lines = vec![Line::styled(err.code.as_str().to_string(), theme.bad())];
+    lines.extend(wrap(&err.message, width, Style::new()));
+    if let Some(hint) = &err.context.hint {
+        lines.push(Line::raw(""));
+        lines.extend(wrap(&format!("hint: {hint}"), width, theme.hint()));
+    }
+    lines.push(Line::raw(""));
+    lines.push(Line::styled("any key closes", theme.dim()));
+    lines
+}
+
+/// A y/n question: what, what it means, what `y` and `n` do.
+fn confirm<'a>(
+    app: &App,
+    question: &str,
+    meaning: &str,
+    (yes, no): (&str, &str),
+    width: usize,
+) -> Vec<Line<'a>> {
+    let theme = app.theme();
+    let mut lines = wrap(question, width, theme.bold());
+    lines.extend(wrap(meaning, width, Style::new()));
+    lines.push(Line::raw(""));
+    lines.push(Line::from(vec![
+        Span::styled("y", theme.key()),
+        Span::raw(format!(" {yes}   ")),
+        Span::styled("n", theme.key()),
+        Span::raw(" / "),
+        Span::styled("Esc", theme.key()),
+        Span::raw(format!(" {no}")),
+    ]));
+    lines
 }
 
 fn wrap<'a>(s: &str, width: usize, style: Style) -> Vec<Line<'a>> {
