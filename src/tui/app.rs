@@ -183,6 +183,8 @@ pub struct App {
     pub loaded: bool,
     pub loading: bool,
     reload_queued: bool,
+    /// `r` asked for the load running now: its result goes in the log.
+    reload_asked: bool,
     pub load_error: Option<Error>,
     stamp: Option<Stamp>,
     stamp_pending: bool,
@@ -261,6 +263,7 @@ impl App {
             loaded: false,
             loading: false,
             reload_queued: false,
+            reload_asked: false,
             load_error: None,
             stamp: None,
             stamp_pending: false,
@@ -686,6 +689,7 @@ impl App {
             },
             _ => {
                 self.last_command = Some(self.hcpx(&["list".into()], false));
+                self.reload_asked = true;
                 self.request_load()
             }
         }
@@ -1201,6 +1205,20 @@ impl App {
                         Vec::new()
                     }
                 };
+                if std::mem::take(&mut self.reload_asked) {
+                    let command = self.hcpx(&["list".into()], false);
+                    match &self.load_error {
+                        Some(err) => self.say(Outcome::Failed, error_text(err).text, Some(command)),
+                        None => {
+                            let n = self.entries.len();
+                            self.say(
+                                Outcome::Done,
+                                format!("reloaded: {n} pack(s)"),
+                                Some(command),
+                            );
+                        }
+                    }
+                }
                 if std::mem::take(&mut self.reload_queued) {
                     jobs.extend(self.request_load());
                 }

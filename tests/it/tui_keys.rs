@@ -194,7 +194,7 @@ async fn dot_reruns_the_last_command_and_the_log_lists_every_action() {
         ]
     );
     // `@` shows the log, with each command line and its result.
-    tui.keys("l@").await;
+    tui.keys("lr@").await;
     assert_eq!(tui.runner.app.focus, Pane::Log);
     let screen = tui.screen();
     assert!(screen.contains("refused nothing run yet"), "{screen}");
@@ -204,6 +204,8 @@ async fn dot_reruns_the_last_command_and_the_log_lists_every_action() {
     );
     assert!(screen.contains("done lint: 0 error(s)"), "{screen}");
     assert!(screen.contains("$ hcpx lint "), "{screen}");
+    assert!(screen.contains("done reloaded: 2 pack(s)"), "{screen}");
+    assert!(screen.contains("$ hcpx list"), "{screen}");
 }
 
 #[tokio::test]
