@@ -13,6 +13,7 @@ use crate::tui::action::{Action, Pane, SecretRequest};
 pub use crate::tui::form::{ExecForm, FormField};
 use crate::tui::keymap::{Cmd, CommandInfo};
 use crate::tui::log::{CommandLog, LogEntry, Outcome};
+pub use crate::tui::packs::{Filter, PackList, SortKey};
 use crate::tui::search::Search;
 use crate::tui::text::{self, shell_quote};
 use crate::tui::theme::Theme;
@@ -20,9 +21,6 @@ use crate::tui::ui;
 use crate::tui::worker::{
     Entry, Inspected, Inspection, Job, JobResult, Row, SkillText, Stage, StageReport, Stamp,
 };
-use fuzzy_matcher::FuzzyMatcher;
-use fuzzy_matcher::skim::SkimMatcherV2;
-use std::cmp::Reverse;
 use std::collections::{BTreeSet, HashMap};
 use tokio::sync::oneshot;
 
@@ -56,42 +54,6 @@ impl Config {
             show_timings: true,
         }
     }
-}
-
-/// The browser's order (key `s` cycles it).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SortKey {
-    Id,
-    Status,
-    Version,
-}
-
-impl SortKey {
-    pub fn next(self) -> SortKey {
-        match self {
-            SortKey::Id => SortKey::Status,
-            SortKey::Status => SortKey::Version,
-            SortKey::Version => SortKey::Id,
-        }
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            SortKey::Id => "id",
-            SortKey::Status => "status",
-            SortKey::Version => "version",
-        }
-    }
-}
-
-/// The fuzzy filter of the browser.
-#[derive(Debug, Clone, Default)]
-pub struct Filter {
-    pub query: String,
-    /// Whether keys go to the query.
-    pub editing: bool,
-    /// The query `visible` was last ranked for.
-    ranked_for: String,
 }
 
 /// The masked input of a `secret` Binding. The typed text is private: the
@@ -174,11 +136,8 @@ pub struct Notice {
 /// The whole TUI state.
 pub struct App {
     pub config: Config,
-    matcher: SkimMatcherV2,
     /// The terminal size, columns × rows.
     pub size: (u16, u16),
-    /// Every pack, sorted by id (as the engine's snapshot lists them).
-    pub entries: Vec<Row>,
     /// Whether the first snapshot arrived.
     pub loaded: bool,
     pub loading: bool,
@@ -188,24 +147,10 @@ pub struct App {
     pub load_error: Option<Error>,
     stamp: Option<Stamp>,
     stamp_pending: bool,
-    pub sort: SortKey,
-    /// Entry indices in sort order.
-    order: Vec<usize>,
-    /// Each entry's position in `order`.
-    rank: Vec<u32>,
-    /// Entry indices shown by the browser (filtered and ranked).
-    pub visible: Vec<usize>,
-    /// The widest id and version of every pack, in columns: the browser's
-    /// columns stay put while it scrolls.
-    pub widest: (usize, usize),
-    pub filter: Filter,
+    /// The browser's packs: rows, sort, filter, selection, marks.
+    pub packs: PackList,
     /// `/` in a text pane.
     pub search: Search,
-    /// Index into `visible`.
-    pub selected: usize,
-    /// First visible row of the browser.
-    pub offset: usize,
-    pub marked: BTreeSet<String>,
     pub focus: Pane,
     /// The pane shown in the lower-right area (Details, Lint or Output).
     pub lower: Pane,
@@ -257,9 +202,7 @@ impl App {
     pub fn new(config: Config) -> App {
         App {
             config,
-            matcher: SkimMatcherV2::default(),
             size: (80, 24),
-            entries: Vec::new(),
             loaded: false,
             loading: false,
             reload_queued: false,
@@ -267,16 +210,8 @@ impl App {
             load_error: None,
             stamp: None,
             stamp_pending: false,
-            sort: SortKey::Id,
-            order: Vec::new(),
-            rank: Vec::new(),
-            visible: Vec::new(),
-            widest: (0, 0),
-            filter: Filter::default(),
+            packs: PackList::default(),
             search: Search::default(),
-            selected: 0,
-            offset: 0,
-            marked: BTreeSet::new(),
             focus: Pane::Browser,
             lower: Pane::Details,
             matrix_selected: 0,
@@ -328,7 +263,7 @@ impl App {
     /// Whether the browser has nothing but the bootstrap pack (no catalog,
     /// nothing installed): it then says how to add packs.
     pub fn only_bootstrap(&self) -> bool {
-        self.loaded && self.entries.iter().all(|r| r.id() == BOOTSTRAP_ID)
+        self.loaded && self.packs.entries.iter().all(|r| r.id() == BOOTSTRAP_ID)
     }
 
     pub fn theme(&self) -> Theme {
@@ -337,9 +272,7 @@ impl App {
 
     /// The row under the cursor.
     pub fn selected_row(&self) -> Option<&Row> {
-        self.visible
-            .get(self.selected)
-            .and_then(|&i| self.entries.get(i))
+        self.packs.selected_row()
     }
 
     /// The selected pack in full, once read.
@@ -362,13 +295,7 @@ impl App {
 
     /// The packs an action applies to: the marked ones, else the selected.
     pub fn targets(&self) -> Vec<&Row> {
-        if self.marked.is_empty() {
-            return self.selected_row().into_iter().collect();
-        }
-        self.entries
-            .iter()
-            .filter(|e| self.marked.contains(e.id()))
-            .collect()
+        self.packs.targets()
     }
 
     /// Whether the spinner turns (something runs).
@@ -384,7 +311,9 @@ impl App {
     /// Changes the state; returns the work to start.
     pub fn update(&mut self, action: Action) -> Vec<Job> {
         let before = self.selected_row().map(|e| e.id().to_string());
+        self.packs.rows = ui::browser_rows(self).max(1);
         let mut jobs = self.apply(action);
+        self.fit_browser();
         let after = self.selected_row().map(|e| e.id().to_string());
         if before != after {
             self.matrix_selected = 0;
@@ -401,7 +330,7 @@ impl App {
             Action::CancelRun => self.cancel_run(),
             Action::Resize(w, h) => {
                 self.size = (w, h);
-                self.ensure_visible();
+                self.fit_browser();
             }
             Action::Tick => return self.tick(),
             Action::Up => self.move_by(-1),
@@ -472,7 +401,7 @@ impl App {
         match action {
             Action::FilterStart if self.focus.is_lower() => self.search.start(self.focus),
             Action::FilterStart => {
-                self.filter.editing = true;
+                self.packs.filter.editing = true;
                 self.focus = Pane::Browser;
             }
             Action::SearchChar(c) => self.search.query.push(c),
@@ -487,19 +416,19 @@ impl App {
             Action::SearchClear => self.search.clear(),
             Action::SearchNext(forward) => self.find(forward),
             Action::FilterChar(c) => {
-                let mut q = self.filter.query.clone();
+                let mut q = self.packs.filter.query.clone();
                 q.push(c);
-                self.set_query(q);
+                self.packs.set_query(q);
             }
             Action::FilterBackspace => {
-                let mut q = self.filter.query.clone();
+                let mut q = self.packs.filter.query.clone();
                 q.pop();
-                self.set_query(q);
+                self.packs.set_query(q);
             }
-            Action::FilterKeep => self.filter.editing = false,
+            Action::FilterKeep => self.packs.filter.editing = false,
             Action::FilterClear => {
-                self.filter.editing = false;
-                self.set_query(String::new());
+                self.packs.filter.editing = false;
+                self.packs.set_query(String::new());
             }
             _ => {}
         }
@@ -561,33 +490,26 @@ impl App {
 
     /// `Esc`: clears the marks, then the filter, then goes back to Packs.
     fn escape(&mut self) {
-        if !self.marked.is_empty() {
-            self.marked.clear();
-        } else if !self.filter.query.is_empty() {
-            self.set_query(String::new());
+        if !self.packs.marked.is_empty() {
+            self.packs.marked.clear();
+        } else if !self.packs.filter.query.is_empty() {
+            self.packs.set_query(String::new());
         } else {
             self.focus_pane(Pane::Browser);
         }
     }
 
     fn mark(&mut self) {
-        if let Some(id) = self.selected_row().map(|e| e.id().to_string()) {
-            if !self.marked.remove(&id) {
-                self.marked.insert(id);
-            }
+        self.fit_browser();
+        if self.packs.toggle_mark() {
             self.focus = Pane::Browser;
-            self.move_by(1);
         }
     }
 
     fn cycle_sort(&mut self) {
-        self.sort = self.sort.next();
-        let keep = self.selected_row().map(|e| e.id().to_string());
-        self.resort();
-        self.filter.ranked_for.clear();
-        self.refilter();
-        self.select_id(keep.as_deref());
-        self.notice = Some(info(format!("sorted by {}", self.sort.as_str())));
+        self.fit_browser();
+        self.packs.cycle_sort();
+        self.notice = Some(info(format!("sorted by {}", self.packs.sort.as_str())));
     }
 
     /// `Enter`: on a pack, its commands; on a command, its run form.
@@ -1195,7 +1117,7 @@ impl App {
                             self.notice = Some(info("the store reads again".into()));
                         }
                         self.loaded = true;
-                        self.set_entries(entries);
+                        self.packs.set_entries(entries);
                         self.inspect_job()
                     }
                     Err(err) => {
@@ -1210,7 +1132,7 @@ impl App {
                     match &self.load_error {
                         Some(err) => self.say(Outcome::Failed, error_text(err).text, Some(command)),
                         None => {
-                            let n = self.entries.len();
+                            let n = self.packs.entries.len();
                             self.say(
                                 Outcome::Done,
                                 format!("reloaded: {n} pack(s)"),
@@ -1286,7 +1208,7 @@ impl App {
             self.lower = Pane::Lint;
         }
         if report.stage == Stage::Uninstall && report.error.is_none() {
-            self.marked.clear();
+            self.packs.marked.clear();
         }
         let done = report.done.join("; ");
         let command = self.last_command.clone();
@@ -1312,6 +1234,7 @@ impl App {
         // shows up through the stamp.
         self.stamp = Some(report.stamp);
         let rows: Vec<Row> = self
+            .packs
             .entries
             .iter()
             .filter(|r| report.ids.iter().any(|id| id == r.id()))
@@ -1372,14 +1295,8 @@ impl App {
         let mut commands = Vec::new();
         if !list.gone.is_empty() {
             // Uninstalled and in no catalog: the row goes.
-            let keep = self.selected_row().map(|r| r.id().to_string());
-            self.entries
-                .retain(|r| !list.gone.iter().any(|id| id == r.id()));
-            self.marked.retain(|id| !list.gone.contains(id));
-            self.resort();
-            self.filter.ranked_for.clear();
-            self.refilter();
-            self.select_id(keep.as_deref());
+            self.fit_browser();
+            self.packs.remove(&list.gone);
         }
         for inspection in list.found {
             let entry = &inspection.entry;
@@ -1390,10 +1307,7 @@ impl App {
             if let Some(dir) = entry.view.dir() {
                 commands.push(self.hcpx(&["lint".into(), dir.display().to_string()], false));
             }
-            if let Ok(i) = self.entries.binary_search_by(|r| r.id().cmp(entry.id())) {
-                self.entries[i] = Row::new(&entry.view, &entry.avail);
-                self.measure();
-            }
+            self.packs.replace(Row::new(&entry.view, &entry.avail));
             if self.selected_row().map(Row::id) == Some(entry.id()) {
                 let n = entry.avail.commands.len();
                 self.matrix_selected = self.matrix_selected.min(n.saturating_sub(1));
@@ -1422,127 +1336,16 @@ impl App {
         self.dialog = Some(Dialog::Error(err));
     }
 
-    fn set_entries(&mut self, entries: Vec<Row>) {
-        let keep = self.selected_row().map(|e| e.id().to_string());
-        self.entries = entries;
-        let known: BTreeSet<&str> = self.entries.iter().map(Row::id).collect();
-        self.marked.retain(|id| known.contains(id.as_str()));
-        self.resort();
-        self.filter.ranked_for.clear();
-        self.refilter();
-        self.select_id(keep.as_deref());
-    }
-
-    /// Measures the widest id and version (see [`App::widest`]).
-    fn measure(&mut self) {
-        let id = self.entries.iter().map(|r| text::width(r.id())).max();
-        let version = self
-            .entries
-            .iter()
-            .map(|r| text::width(r.version.as_deref().unwrap_or("-")));
-        self.widest = (id.unwrap_or(2), version.max().unwrap_or(1));
-    }
-
-    fn resort(&mut self) {
-        self.measure();
-        let entries = &self.entries;
-        let mut order: Vec<usize> = (0..entries.len()).collect();
-        match self.sort {
-            SortKey::Id => {}
-            SortKey::Status => order.sort_by_key(|&i| {
-                // Unavailable (needs attention) first, then the highest stage.
-                let s = entries[i].status;
-                let rank = match s {
-                    crate::engine::policy::availability::Status::Unavailable => 0,
-                    other => 6 - other as u8,
-                };
-                (rank, i)
-            }),
-            SortKey::Version => {
-                let versions: Vec<Option<semver::Version>> = entries
-                    .iter()
-                    .map(|r| {
-                        r.version
-                            .as_deref()
-                            .and_then(|v| semver::Version::parse(v).ok())
-                    })
-                    .collect();
-                // Newest first; versions that do not parse last.
-                order.sort_by(|&a, &b| match (&versions[a], &versions[b]) {
-                    (Some(x), Some(y)) => y.cmp(x).then(a.cmp(&b)),
-                    (Some(_), None) => std::cmp::Ordering::Less,
-                    (None, Some(_)) => std::cmp::Ordering::Greater,
-                    (None, None) => a.cmp(&b),
-                });
-            }
-        }
-        let mut rank = vec![0u32; order.len()];
-        for (pos, &i) in order.iter().enumerate() {
-            rank[i] = pos as u32;
-        }
-        self.order = order;
-        self.rank = rank;
-    }
-
-    fn set_query(&mut self, query: String) {
-        self.filter.query = query;
-        self.refilter();
-        self.selected = 0;
-        self.offset = 0;
-    }
-
-    /// Ranks the packs by fuzzy score against the query (ties keep the sort
-    /// order). A query that extends the last one only searches its matches.
-    fn refilter(&mut self) {
-        let query = self.filter.query.clone();
-        if query.is_empty() {
-            self.visible = self.order.clone();
-            self.filter.ranked_for.clear();
-        } else {
-            let narrowing =
-                !self.filter.ranked_for.is_empty() && query.starts_with(&self.filter.ranked_for);
-            let candidates = if narrowing {
-                std::mem::take(&mut self.visible)
-            } else {
-                self.order.clone()
-            };
-            let mut scored: Vec<(i64, u32, usize)> = candidates
-                .into_iter()
-                .filter_map(|i| {
-                    self.matcher
-                        .fuzzy_match(self.entries[i].id(), &query)
-                        .map(|score| (score, self.rank[i], i))
-                })
-                .collect();
-            scored.sort_unstable_by_key(|&(score, rank, _)| (Reverse(score), rank));
-            self.visible = scored.into_iter().map(|(_, _, i)| i).collect();
-            self.filter.ranked_for = query;
-        }
-        self.selected = self.selected.min(self.visible.len().saturating_sub(1));
-        self.ensure_visible();
+    /// Tells the pack list how many rows are in view, and keeps the
+    /// selection among them.
+    fn fit_browser(&mut self) {
+        self.packs.rows = ui::browser_rows(self).max(1);
+        self.packs.ensure_visible();
     }
 
     /// The character positions of `id` the filter matched (for highlighting).
     pub fn matched_indices(&self, id: &str) -> Vec<usize> {
-        if self.filter.query.is_empty() {
-            return Vec::new();
-        }
-        self.matcher
-            .fuzzy_indices(id, &self.filter.query)
-            .map(|(_, idx)| idx)
-            .unwrap_or_default()
-    }
-
-    fn select_id(&mut self, id: Option<&str>) {
-        self.selected = id
-            .and_then(|id| {
-                self.visible
-                    .iter()
-                    .position(|&i| self.entries[i].id() == id)
-            })
-            .unwrap_or(self.selected)
-            .min(self.visible.len().saturating_sub(1));
-        self.ensure_visible();
+        self.packs.matched_indices(id)
     }
 
     fn page(&self) -> usize {
@@ -1564,8 +1367,8 @@ impl App {
         };
         match self.focus {
             Pane::Browser => {
-                self.selected = step(self.selected, self.visible.len());
-                self.ensure_visible();
+                self.fit_browser();
+                self.packs.move_by(delta);
             }
             Pane::Matrix => {
                 let n = self.selected_view().map_or(0, |e| e.avail.commands.len());
@@ -1606,18 +1409,6 @@ impl App {
         }
     }
 
-    /// Keeps the selected row inside the browser's visible rows.
-    fn ensure_visible(&mut self) {
-        let rows = ui::browser_rows(self).max(1);
-        if self.selected < self.offset {
-            self.offset = self.selected;
-        } else if self.selected >= self.offset + rows {
-            self.offset = self.selected + 1 - rows;
-        }
-        let max_offset = self.visible.len().saturating_sub(rows);
-        self.offset = self.offset.min(max_offset);
-    }
-
     fn cycle_pane(&mut self, step: usize) {
         let at = Pane::ORDER
             .iter()
@@ -1651,8 +1442,8 @@ impl App {
         match pane {
             Pane::Browser => {
                 if let Some(i) = ui::browser_row_at(self, row) {
-                    self.selected = i;
-                    self.ensure_visible();
+                    self.packs.selected = i;
+                    self.fit_browser();
                 }
             }
             Pane::Matrix => {

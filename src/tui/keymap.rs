@@ -463,7 +463,7 @@ fn key_action(app: &App, event: &KeyEvent) -> Option<Action> {
             _ => None,
         };
     }
-    if app.filter.editing {
+    if app.packs.filter.editing {
         return match key.code {
             KeyCode::Esc => Some(Action::FilterClear),
             KeyCode::Enter => Some(Action::FilterKeep),

@@ -20,6 +20,7 @@ pub mod form;
 pub mod keymap;
 pub mod log;
 pub mod logging;
+pub mod packs;
 pub mod panes;
 pub mod runner;
 pub mod search;

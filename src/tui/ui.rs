@@ -65,7 +65,7 @@ pub fn areas_in(area: Rect) -> Option<Areas> {
 
 /// Whether the browser shows the filter input line.
 pub fn shows_filter(app: &App) -> bool {
-    app.filter.editing || !app.filter.query.is_empty()
+    app.packs.filter.editing || !app.packs.filter.query.is_empty()
 }
 
 /// How many pack rows the browser shows.
@@ -88,8 +88,8 @@ pub fn browser_row_at(app: &App, row: u16) -> Option<usize> {
     if row < first || row >= first + browser_rows(app) as u16 {
         return None;
     }
-    let i = app.offset + (row - first) as usize;
-    (i < app.visible.len()).then_some(i)
+    let i = app.packs.offset + (row - first) as usize;
+    (i < app.packs.visible.len()).then_some(i)
 }
 
 /// How many command rows the matrix shows, and the first one.
@@ -376,12 +376,16 @@ fn draw_status(frame: &mut Frame<'_>, area: Rect, app: &App) {
             format!(
                 "principal {} · {} pack{}{}",
                 app.config.principal,
-                app.entries.len(),
-                if app.entries.len() == 1 { "" } else { "s" },
-                if app.marked.is_empty() {
+                app.packs.entries.len(),
+                if app.packs.entries.len() == 1 {
+                    ""
+                } else {
+                    "s"
+                },
+                if app.packs.marked.is_empty() {
                     String::new()
                 } else {
-                    format!(" · {} marked", app.marked.len())
+                    format!(" · {} marked", app.packs.marked.len())
                 }
             ),
             theme.dim(),
@@ -405,7 +409,7 @@ fn draw_keybar(frame: &mut Frame<'_>, area: Rect, app: &App) {
             ("Enter", "keep", true),
             ("Esc", "clear", true),
         ]
-    } else if app.filter.editing {
+    } else if app.packs.filter.editing {
         vec![
             ("type", "filter", true),
             ("Enter", "keep", true),

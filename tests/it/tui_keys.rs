@@ -94,9 +94,9 @@ async fn ctrl_d_and_ctrl_u_move_half_a_page_and_ctrl_l_redraws() {
     let mut tui = Tui::start(dir, 100, 30).await;
     let rows = hcpx::tui::ui::browser_rows(&tui.runner.app);
     tui.send(vec![ctrl('d')]).await;
-    assert_eq!(tui.runner.app.selected, rows.div_ceil(2));
+    assert_eq!(tui.runner.app.packs.selected, rows.div_ceil(2));
     tui.send(vec![ctrl('d'), ctrl('u')]).await;
-    assert_eq!(tui.runner.app.selected, rows.div_ceil(2));
+    assert_eq!(tui.runner.app.packs.selected, rows.div_ceil(2));
     let before = tui.screen();
     tui.send(vec![ctrl('l')]).await;
     assert_eq!(tui.screen(), before, "the same screen, drawn again");
@@ -327,7 +327,7 @@ async fn slash_in_a_text_pane_searches_it_and_n_goes_to_the_next_match() {
     tui.keys("N").await;
     assert!(tui.screen().contains("match 1 of"), "{}", tui.screen());
     // The pack filter was not touched.
-    assert_eq!(tui.runner.app.filter.query, "hcp-cli");
+    assert_eq!(tui.runner.app.packs.filter.query, "hcp-cli");
     // No match: said, nothing moves.
     tui.keys("/zzqx").await;
     tui.press(KeyCode::Enter).await;

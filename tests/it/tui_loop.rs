@@ -144,7 +144,7 @@ async fn marked_packs_are_installed_and_activated_together() {
     let mut tui = Tui::start(dir, 100, 30).await;
     // Sorted by id: acme.mixed, acme.notes, acme.vault, hcp-cli.
     tui.keys(" j ").await;
-    assert_eq!(tui.runner.app.marked.len(), 2);
+    assert_eq!(tui.runner.app.packs.marked.len(), 2);
     tui.keys("i").await;
     assert!(tui.installed("acme.mixed") && tui.installed("acme.vault"));
     assert!(!tui.installed("acme.notes"));
@@ -155,7 +155,7 @@ async fn marked_packs_are_installed_and_activated_together() {
             .contains("$ hcpx activate acme.mixed acme.vault")
     );
     tui.press(KeyCode::Esc).await;
-    assert!(tui.runner.app.marked.is_empty());
+    assert!(tui.runner.app.packs.marked.is_empty());
 }
 
 #[tokio::test]
@@ -249,9 +249,10 @@ async fn s_cycles_the_sort_by_id_status_and_version() {
     let mut tui = Tui::start(dir, 100, 30).await;
     let order = |tui: &Tui| -> Vec<String> {
         let app = &tui.runner.app;
-        app.visible
+        app.packs
+            .visible
             .iter()
-            .map(|&i| app.entries[i].id().to_string())
+            .map(|&i| app.packs.entries[i].id().to_string())
             .collect()
     };
     assert_eq!(
@@ -351,7 +352,11 @@ async fn uninstalling_a_pack_in_no_catalog_removes_its_row() {
     tui.select("acme.notes").await;
     tui.keys("uy").await;
     assert!(!tui.installed("acme.notes"));
-    assert_eq!(tui.runner.app.entries.len(), 1, "only hcp-cli is left");
+    assert_eq!(
+        tui.runner.app.packs.entries.len(),
+        1,
+        "only hcp-cli is left"
+    );
     assert!(tui.screen().contains("no pack id matches `acme.notes`"));
     tui.press(KeyCode::Esc).await;
     assert_eq!(tui.runner.app.selected_row().unwrap().id(), "hcp-cli");

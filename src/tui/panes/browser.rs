@@ -94,19 +94,19 @@ fn title<'a>(app: &App) -> Vec<Span<'a>> {
     if !app.loaded {
         return title;
     }
-    let count = if app.filter.query.is_empty() {
-        format!(" {}", app.entries.len())
+    let count = if app.packs.filter.query.is_empty() {
+        format!(" {}", app.packs.entries.len())
     } else {
-        format!(" {}/{}", app.visible.len(), app.entries.len())
+        format!(" {}/{}", app.packs.visible.len(), app.packs.entries.len())
     };
     title.push(Span::raw(count));
     title.push(Span::styled(
-        format!(" · sort {}", app.sort.as_str()),
+        format!(" · sort {}", app.packs.sort.as_str()),
         theme.dim(),
     ));
-    if !app.marked.is_empty() {
+    if !app.packs.marked.is_empty() {
         title.push(Span::styled(
-            format!(" · {} marked", app.marked.len()),
+            format!(" · {} marked", app.packs.marked.len()),
             theme.bold(),
         ));
     }
@@ -115,12 +115,12 @@ fn title<'a>(app: &App) -> Vec<Span<'a>> {
 
 fn filter_line<'a>(app: &App, width: usize) -> Line<'a> {
     let theme = app.theme();
-    let cursor = if app.filter.editing { "▏" } else { "" };
+    let cursor = if app.packs.filter.editing { "▏" } else { "" };
     Line::from(vec![
         Span::styled("/", theme.key()),
         Span::styled(
             text::truncate(
-                &format!("{}{cursor}", app.filter.query),
+                &format!("{}{cursor}", app.packs.filter.query),
                 width.saturating_sub(1),
             ),
             theme.bold(),
@@ -159,7 +159,7 @@ fn loading_lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
 fn draw_table(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let theme = app.theme();
     let width = area.width as usize;
-    let cols = columns(app.widest, width);
+    let cols = columns(app.packs.widest, width);
     let mut widths = vec![Constraint::Length(1), Constraint::Length(cols.id as u16)];
     let mut header = vec![Cell::from(""), Cell::from("ID")];
     if cols.version > 0 {
@@ -173,31 +173,36 @@ fn draw_table(frame: &mut Frame<'_>, area: Rect, app: &App) {
         header.push(Cell::from("DESCRIPTION"));
     }
     let rows: Vec<TableRow<'_>> = app
+        .packs
         .visible
         .iter()
         .enumerate()
-        .skip(app.offset)
+        .skip(app.packs.offset)
         .take(ui::browser_rows(app))
-        .map(|(n, &i)| pack_row(app, &app.entries[i], n == app.selected, cols))
+        .map(|(n, &i)| pack_row(app, &app.packs.entries[i], n == app.packs.selected, cols))
         .collect();
     let empty = rows.is_empty();
     let table = Table::new(rows, widths)
         .header(TableRow::new(header).style(theme.dim()))
         .column_spacing(1)
         .row_highlight_style(theme.selected());
-    let mut state =
-        TableState::new().with_selected(app.selected.checked_sub(app.offset).filter(|_| !empty));
+    let mut state = TableState::new().with_selected(
+        app.packs
+            .selected
+            .checked_sub(app.packs.offset)
+            .filter(|_| !empty),
+    );
     frame.render_stateful_widget(table, area, &mut state);
     let mut below: Vec<Line<'_>> = Vec::new();
-    if app.visible.is_empty() {
-        let msg = if app.filter.query.is_empty() {
+    if app.packs.visible.is_empty() {
+        let msg = if app.packs.filter.query.is_empty() {
             "no packs".to_string()
         } else {
-            format!("no pack id matches `{}`", app.filter.query)
+            format!("no pack id matches `{}`", app.packs.filter.query)
         };
         below.push(Line::styled(msg, theme.dim()));
     }
-    if app.only_bootstrap() && app.filter.query.is_empty() {
+    if app.only_bootstrap() && app.packs.filter.query.is_empty() {
         below.push(Line::raw(""));
         let help = "No packs but hcpx's own. Add a catalog (a folder of pack folders): start with hcpx tui --catalog DIR, or list it under catalogs: in $HCP_HOME/config.yaml; or install one pack folder with hcpx install DIR.";
         below.extend(
@@ -206,7 +211,9 @@ fn draw_table(frame: &mut Frame<'_>, area: Rect, app: &App) {
                 .map(|l| Line::styled(l, theme.hint())),
         );
     }
-    let used = 1 + (app.visible.len().saturating_sub(app.offset)).min(ui::browser_rows(app)) as u16;
+    let used = 1
+        + (app.packs.visible.len().saturating_sub(app.packs.offset)).min(ui::browser_rows(app))
+            as u16;
     if !below.is_empty() && used < area.height {
         let rest = Rect::new(area.x, area.y + used, area.width, area.height - used);
         frame.render_widget(Paragraph::new(below), rest);
@@ -217,7 +224,7 @@ fn draw_table(frame: &mut Frame<'_>, area: Rect, app: &App) {
 /// status badge, description.
 fn pack_row<'a>(app: &App, entry: &Row, selected: bool, cols: Columns) -> TableRow<'a> {
     let theme = app.theme();
-    let marked = app.marked.contains(entry.id());
+    let marked = app.packs.marked.contains(entry.id());
     let marker = match (selected, marked) {
         (true, _) if !marked => "▶",
         (_, true) => "*",
