@@ -488,15 +488,19 @@ impl App {
         Vec::new()
     }
 
-    /// `Esc`: clears the marks, then the filter, then goes back to Packs.
+    /// `Esc`: drops the search of the focused text pane; else clears the
+    /// marks, then the filter, and goes back to Packs (where that shows).
     fn escape(&mut self) {
+        if self.search.active_in(self.focus).is_some() {
+            self.search.clear();
+            return;
+        }
         if !self.packs.marked.is_empty() {
             self.packs.marked.clear();
         } else if !self.packs.filter.query.is_empty() {
             self.packs.set_query(String::new());
-        } else {
-            self.focus_pane(Pane::Browser);
         }
+        self.focus_pane(Pane::Browser);
     }
 
     fn mark(&mut self) {

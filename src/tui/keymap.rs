@@ -378,7 +378,7 @@ pub const KEYS: &[Binding] = &[
         &[code(KeyCode::Esc)],
         "Esc",
         None,
-        "clear marks, then filter; to Packs",
+        "end search; else clear marks or filter",
     ),
     bind(
         Cmd::Redraw,

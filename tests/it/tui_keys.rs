@@ -332,6 +332,16 @@ async fn slash_in_a_text_pane_searches_it_and_n_goes_to_the_next_match() {
     tui.keys("/zzqx").await;
     tui.press(KeyCode::Enter).await;
     assert!(tui.screen().contains("no line matches `zzqx`"));
+    // Esc ends the search, then clears the pack filter and goes back to
+    // Packs, where `/` filters again.
+    tui.press(KeyCode::Esc).await;
+    assert!(tui.runner.app.search.query.is_empty());
+    assert_eq!(tui.runner.app.focus, Pane::Details);
+    tui.press(KeyCode::Esc).await;
+    assert_eq!(tui.runner.app.focus, Pane::Browser);
+    assert_eq!(tui.runner.app.packs.filter.query, "");
+    tui.keys("/hcp").await;
+    assert_eq!(tui.runner.app.packs.filter.query, "hcp");
 }
 
 #[tokio::test]
