@@ -120,6 +120,15 @@ pub enum Action {
     /// `n` (true) / `N` (false): the next / previous match.
     SearchNext(bool),
 
+    // The `:` command line.
+    CmdLineStart,
+    CmdLineChar(char),
+    CmdLineBackspace,
+    /// `Tab`: complete the last word.
+    CmdLineComplete,
+    CmdLineSubmit,
+    CmdLineCancel,
+
     Mark,
     CycleSort,
 

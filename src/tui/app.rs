@@ -10,6 +10,7 @@ use crate::engine::ops::ExecResult;
 use crate::engine::pack::manifest::{Arg, ArgType};
 use crate::engine::store::snapshot::BOOTSTRAP_ID;
 use crate::tui::action::{Action, Pane, SecretRequest};
+use crate::tui::cmdline::{self, CmdLine, Parsed};
 pub use crate::tui::form::{ExecForm, FormField};
 use crate::tui::keymap::{Cmd, CommandInfo};
 use crate::tui::log::{CommandLog, LogEntry, Outcome};
@@ -151,6 +152,8 @@ pub struct App {
     pub packs: PackList,
     /// `/` in a text pane.
     pub search: Search,
+    /// The `:` command line.
+    pub cmdline: CmdLine,
     pub focus: Pane,
     /// The pane shown in the lower-right area (Details, Lint or Output).
     pub lower: Pane,
@@ -212,6 +215,7 @@ impl App {
             stamp_pending: false,
             packs: PackList::default(),
             search: Search::default(),
+            cmdline: CmdLine::default(),
             focus: Pane::Browser,
             lower: Pane::Details,
             matrix_selected: 0,
@@ -369,6 +373,12 @@ impl App {
             | Action::SearchKeep
             | Action::SearchClear
             | Action::SearchNext(_) => self.filter_or_search(action),
+            Action::CmdLineStart
+            | Action::CmdLineChar(_)
+            | Action::CmdLineBackspace
+            | Action::CmdLineComplete
+            | Action::CmdLineCancel => self.edit_cmdline(action),
+            Action::CmdLineSubmit => return self.submit_cmdline(),
             Action::Mark => self.mark(),
             Action::CycleSort => self.cycle_sort(),
             Action::Install
@@ -464,6 +474,119 @@ impl App {
             self.move_by(if down { 3 } else { -3 });
             self.focus = focus;
         }
+    }
+
+    /// Typing in the `:` line; `Tab` completes.
+    fn edit_cmdline(&mut self, action: Action) {
+        let line = &mut self.cmdline;
+        match action {
+            Action::CmdLineStart => {
+                *line = CmdLine::default();
+                line.editing = true;
+            }
+            Action::CmdLineChar(c) => line.input.push(c),
+            Action::CmdLineBackspace => {
+                line.input.pop();
+            }
+            Action::CmdLineCancel => *line = CmdLine::default(),
+            _ => {
+                let ids: Vec<&str> = self.packs.entries.iter().map(Row::id).collect();
+                let entries = &self.packs.entries;
+                let verbs = |id: &str| -> Vec<String> {
+                    entries
+                        .iter()
+                        .find(|r| r.id() == id)
+                        .map(|r| r.verbs.iter().map(|v| v.to_string()).collect())
+                        .unwrap_or_default()
+                };
+                let (input, choices) = cmdline::complete(&self.cmdline.input, &ids, verbs);
+                self.cmdline.input = input;
+                self.cmdline.choices = choices;
+            }
+        }
+    }
+
+    /// `Enter` in the `:` line: the same engine call as `hcpx` with those
+    /// words, or why not.
+    fn submit_cmdline(&mut self) -> Vec<Job> {
+        let line = std::mem::take(&mut self.cmdline);
+        let parsed = cmdline::split(&line.input).and_then(|w| cmdline::parse(&w));
+        let parsed = match parsed {
+            Ok(p) => p,
+            Err(why) => {
+                let text = format!(":{}: {why}", line.input.trim());
+                self.say(Outcome::Refused, text, None);
+                return Vec::new();
+            }
+        };
+        if let Some(reason) = self
+            .busy
+            .as_ref()
+            .map(|b| format!("busy: wait until {b} finishes"))
+        {
+            self.say(Outcome::Refused, reason, None);
+            return Vec::new();
+        }
+        let unknown = |ids: &[String], app: &App| {
+            ids.iter()
+                .find(|id| !app.packs.entries.iter().any(|r| r.id() == id.as_str()))
+                .cloned()
+        };
+        match parsed {
+            Parsed::Stage(Stage::Install, ids) => self.start_stage(Stage::Install, ids),
+            Parsed::Stage(stage, ids) => match unknown(&ids, self) {
+                Some(id) => self.refuse_unknown(&id),
+                None if stage == Stage::Uninstall => {
+                    self.dialog = Some(Dialog::ConfirmUninstall { ids });
+                    Vec::new()
+                }
+                None => self.start_stage(stage, ids),
+            },
+            Parsed::Lint(ids) => match unknown(&ids, self) {
+                Some(id) => self.refuse_unknown(&id),
+                None => {
+                    let rows: Vec<Row> = self
+                        .packs
+                        .entries
+                        .iter()
+                        .filter(|r| ids.iter().any(|id| id == r.id()))
+                        .cloned()
+                        .collect();
+                    let job = Job::Inspect { rows, lint: true };
+                    self.busy = Some(job.label());
+                    self.lower = Pane::Lint;
+                    vec![job]
+                }
+            },
+            Parsed::Exec {
+                pack_id,
+                verb,
+                words,
+            } => self.run_exec(pack_id, verb, words),
+            Parsed::Grant {
+                principal,
+                grant,
+                revoke,
+            } => {
+                let sub = if revoke { "revoke" } else { "grant" };
+                let args = [sub.to_string(), principal.clone(), grant.clone()];
+                self.last_command = Some(self.hcpx(&args, false));
+                let job = Job::Grant {
+                    principal,
+                    grant,
+                    revoke,
+                };
+                self.busy = Some(job.label());
+                vec![job]
+            }
+            Parsed::List => self.lifecycle(Action::Reload),
+        }
+    }
+
+    fn refuse_unknown(&mut self, id: &str) -> Vec<Job> {
+        let text = format!("no pack `{}` in the store or a catalog", text::safe(id));
+        self.say(Outcome::Refused, text, None);
+        Vec::new()
     }
 
     /// The clock: expires the status line's message, and now and then
@@ -1042,7 +1165,13 @@ impl App {
             return Vec::new();
         }
         let words = form.words();
-        let mut parts = vec!["exec".to_string(), form.pack_id.clone(), form.verb.clone()];
+        self.last_exec = Some(form.clone());
+        self.run_exec(form.pack_id, form.verb, words)
+    }
+
+    /// `hcpx exec PACK VERB -- WORDS`, shown as that command.
+    fn run_exec(&mut self, pack_id: String, verb: String, words: Vec<String>) -> Vec<Job> {
+        let mut parts = vec!["exec".to_string(), pack_id.clone(), verb.clone()];
         if !words.is_empty() {
             parts.push("--".into());
             parts.extend(words.iter().cloned());
@@ -1057,13 +1186,12 @@ impl App {
             }
         };
         self.last_command = Some(command);
-        self.running = Some(format!("{} {}", form.pack_id, form.verb));
-        self.last_exec = Some(form.clone());
+        self.running = Some(format!("{pack_id} {verb}"));
         // The Output tab says what runs and how to cancel it.
         self.lower = Pane::Output;
         let job = Job::Exec {
-            pack_id: form.pack_id,
-            verb: form.verb,
+            pack_id,
+            verb,
             words,
         };
         self.busy = Some(job.label());
@@ -1195,6 +1323,19 @@ impl App {
             } => {
                 self.exec_done(pack_id, verb, result);
                 Vec::new()
+            }
+            JobResult::Granted(result) => {
+                self.busy = None;
+                let command = self.last_command.clone();
+                match result {
+                    Ok(text) => self.say(Outcome::Done, text, command),
+                    Err(err) => {
+                        self.say(Outcome::Failed, error_text(&err).text, command);
+                        self.dialog = Some(Dialog::Error(err));
+                    }
+                }
+                // Grants change what is executable.
+                self.request_load()
             }
             JobResult::Panicked(message) => {
                 self.fatal = Some(message);

@@ -45,6 +45,7 @@ pub enum Cmd {
     Uninstall,
     Reload,
     Log,
+    CommandLine,
     Wrap,
     Redraw,
     Help,
@@ -84,6 +85,7 @@ impl Cmd {
             Cmd::Uninstall => Action::Uninstall,
             Cmd::Reload => Action::Reload,
             Cmd::Log => Action::ShowLog,
+            Cmd::CommandLine => Action::CmdLineStart,
             Cmd::Wrap => Action::ToggleWrap,
             Cmd::Redraw => Action::Redraw,
             Cmd::Help => Action::Help,
@@ -266,6 +268,13 @@ pub const KEYS: &[Binding] = &[
         "@",
         Some(("@", "log")),
         "command log: every action as hcpx",
+    ),
+    bind(
+        Cmd::CommandLine,
+        &[k(':')],
+        ":",
+        Some((":", "command")),
+        "an hcpx command line (Tab completes)",
     ),
     bind(
         Cmd::Reload,
@@ -453,6 +462,16 @@ fn key_action(app: &App, event: &KeyEvent) -> Option<Action> {
             };
         }
         None => {}
+    }
+    if app.cmdline.editing {
+        return match key.code {
+            KeyCode::Esc => Some(Action::CmdLineCancel),
+            KeyCode::Enter => Some(Action::CmdLineSubmit),
+            KeyCode::Backspace => Some(Action::CmdLineBackspace),
+            KeyCode::Tab => Some(Action::CmdLineComplete),
+            KeyCode::Char(c) if !modified => Some(Action::CmdLineChar(c)),
+            _ => None,
+        };
     }
     if app.search.editing {
         return match key.code {

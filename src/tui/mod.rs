@@ -16,6 +16,7 @@
 
 pub mod action;
 pub mod app;
+pub mod cmdline;
 pub mod form;
 pub mod keymap;
 pub mod log;

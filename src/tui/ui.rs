@@ -356,7 +356,15 @@ fn draw_status(frame: &mut Frame<'_>, area: Rect, app: &App) {
     };
     let right_w = text::width(&right);
     let left_w = (area.width as usize).saturating_sub(right_w + 1);
-    let searching = app.search.editing.then(|| {
+    let typing = app.cmdline.editing.then(|| {
+        let mut line = format!(":{}▏", text::safe(&app.cmdline.input));
+        if !app.cmdline.choices.is_empty() {
+            line.push_str("   ");
+            line.push_str(&app.cmdline.choices.join(" "));
+        }
+        (line, theme.bold())
+    });
+    let searching = typing.or(app.search.editing.then(|| {
         (
             format!(
                 "/{}▏  search {} · Enter keeps, Esc clears",
@@ -365,7 +373,7 @@ fn draw_status(frame: &mut Frame<'_>, area: Rect, app: &App) {
             ),
             theme.bold(),
         )
-    });
+    }));
     let (left, style) = match (&app.notice, searching) {
         (_, Some(searching)) => searching,
         (Some(n), None) => (
@@ -403,7 +411,14 @@ fn draw_status(frame: &mut Frame<'_>, area: Rect, app: &App) {
 /// run for the selection (`enabled` is `Err`).
 fn draw_keybar(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let theme = app.theme();
-    let owned: Vec<(&str, &str, bool)> = if app.search.editing {
+    let owned: Vec<(&str, &str, bool)> = if app.cmdline.editing {
+        vec![
+            ("type", "an hcpx command", true),
+            ("Tab", "complete", true),
+            ("Enter", "run", true),
+            ("Esc", "cancel", true),
+        ]
+    } else if app.search.editing {
         vec![
             ("type", "search", true),
             ("Enter", "keep", true),

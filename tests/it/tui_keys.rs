@@ -393,3 +393,63 @@ async fn w_switches_between_wrapping_long_output_lines_and_cutting_them() {
     tui.keys("w").await;
     assert_eq!(rows_with_ys(&tui.screen()), wrapped);
 }
+
+#[tokio::test]
+async fn the_colon_line_runs_hcpx_subcommands_with_tab_completion() {
+    let dir = sandbox();
+    notes_pack(&catalog(&dir));
+    let mut tui = Tui::start(dir, 100, 30).await;
+    // `:ins⇥acme.n⇥` completes to `install acme.notes `.
+    tui.keys(":ins").await;
+    tui.press(KeyCode::Tab).await;
+    tui.keys("acme.n").await;
+    tui.press(KeyCode::Tab).await;
+    assert_eq!(tui.runner.app.cmdline.input, "install acme.notes ");
+    assert!(
+        tui.screen().contains(":install acme.notes"),
+        "{}",
+        tui.screen()
+    );
+    tui.press(KeyCode::Enter).await;
+    assert!(tui.installed("acme.notes"), "{}", tui.screen());
+    tui.keys(":activate acme.notes").await;
+    tui.press(KeyCode::Enter).await;
+    tui.keys(":connect acme.notes").await;
+    tui.press(KeyCode::Enter).await;
+    assert!(tui.connected().contains(&"acme.notes".to_string()));
+    // exec: the verb completes from the pack's commands.
+    tui.keys(":exec acme.notes he").await;
+    tui.press(KeyCode::Tab).await;
+    assert_eq!(tui.runner.app.cmdline.input, "exec acme.notes hello ");
+    tui.keys("-- 'who=big world'").await;
+    tui.press(KeyCode::Enter).await;
+    let screen = tui.screen();
+    assert!(screen.contains("hello big world"), "{screen}");
+    assert!(
+        screen.contains("$ hcpx exec acme.notes hello -- 'who=big world'"),
+        "{screen}"
+    );
+    // grant: the engine's grant, in the log with its command.
+    tui.keys(":grant agent verb.exec.read").await;
+    tui.press(KeyCode::Enter).await;
+    let state = std::fs::read_to_string(tui.home().join("state.json")).unwrap();
+    assert!(state.contains("agent"), "{state}");
+    let last = tui.runner.app.log.entries.last().unwrap().clone();
+    assert_eq!(last.outcome, Outcome::Done, "{last:?}");
+    assert_eq!(
+        last.command.as_deref(),
+        Some("hcpx grant agent verb.exec.read")
+    );
+    // A word that is not a subcommand, an unknown pack: refused, said.
+    tui.keys(":frob").await;
+    tui.press(KeyCode::Enter).await;
+    assert!(tui.screen().contains("`frob` is not a subcommand"));
+    tui.keys(":activate acme.nope").await;
+    tui.press(KeyCode::Enter).await;
+    assert!(tui.screen().contains("no pack `acme.nope`"));
+    // Esc leaves the line without running anything.
+    tui.keys(":uninstall acme.notes").await;
+    tui.press(KeyCode::Esc).await;
+    assert!(tui.installed("acme.notes"));
+    assert!(!tui.runner.app.cmdline.editing);
+}
