@@ -447,6 +447,14 @@ async fn the_colon_line_runs_hcpx_subcommands_with_tab_completion() {
     tui.keys(":activate acme.nope").await;
     tui.press(KeyCode::Enter).await;
     assert!(tui.screen().contains("no pack `acme.nope`"));
+    // A hostile id goes to the engine, which refuses it (§3.2); the
+    // terminal sees no control character.
+    tui.keys(":exec ../../etc\u{1b}[2J x").await;
+    tui.press(KeyCode::Enter).await;
+    let last = tui.runner.app.log.entries.last().unwrap().clone();
+    assert_eq!(last.outcome, Outcome::Failed, "{last:?}");
+    assert!(!tui.screen().contains('\u{1b}'));
+    tui.press(KeyCode::Left).await;
     // Esc leaves the line without running anything.
     tui.keys(":uninstall acme.notes").await;
     tui.press(KeyCode::Esc).await;

@@ -80,8 +80,20 @@ async fn keys_install_activate_connect_deactivate_and_uninstall_change_the_store
         screen.contains("connected acme.vault (secret binding)"),
         "{screen}"
     );
-    // Gone from every pane's state, and from the log.
+    // Gone from every pane's state, the command log, and the log file.
     assert!(tui.runner.app.dialog.is_none());
+    for entry in &tui.runner.app.log.entries {
+        let line = format!("{entry:?}");
+        assert!(!line.contains(SECRET), "{line}");
+    }
+    tui.keys("@").await;
+    assert!(!tui.screen().contains(SECRET));
+    assert!(
+        tui.screen().contains("$ hcpx connect acme.vault"),
+        "{}",
+        tui.screen()
+    );
+    tui.press(KeyCode::Left).await;
     let log = String::from_utf8_lossy(&logs.lock().unwrap()).into_owned();
     assert!(log.contains("stage=\"connect\""), "{log}");
     assert!(!log.contains(SECRET), "{log}");
