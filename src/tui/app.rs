@@ -17,6 +17,7 @@ use crate::tui::log::{CommandLog, LogEntry, Outcome};
 pub use crate::tui::packs::{Filter, PackList, SortKey};
 use crate::tui::search::Search;
 use crate::tui::text::{self, shell_quote};
+use crate::tui::textpanes::TextPanes;
 use crate::tui::theme::Theme;
 use crate::tui::ui;
 use crate::tui::worker::{
@@ -159,12 +160,8 @@ pub struct App {
     pub lower: Pane,
     /// Command row selected in the availability matrix.
     pub matrix_selected: usize,
-    pub scroll_details: u16,
-    pub scroll_lint: u16,
-    pub scroll_output: u16,
-    pub scroll_log: u16,
-    /// Whether the text panes wrap long lines (`w`), else cut them.
-    pub wrap: bool,
+    /// The text panes' scroll offsets and wrapping.
+    pub text: TextPanes,
     /// `Ctrl-L`: the runner clears the terminal before the next frame.
     pub redraw: bool,
     /// Every action of the session, as commands (`@`).
@@ -219,11 +216,7 @@ impl App {
             focus: Pane::Browser,
             lower: Pane::Details,
             matrix_selected: 0,
-            scroll_details: 0,
-            scroll_lint: 0,
-            scroll_output: 0,
-            scroll_log: 0,
-            wrap: true,
+            text: TextPanes::default(),
             redraw: false,
             log: CommandLog::default(),
             last_exec: None,
@@ -321,8 +314,8 @@ impl App {
         let after = self.selected_row().map(|e| e.id().to_string());
         if before != after {
             self.matrix_selected = 0;
-            self.scroll_details = 0;
-            self.scroll_lint = 0;
+            self.text.details = 0;
+            self.text.lint = 0;
             jobs.extend(self.inspect_job());
         }
         jobs
@@ -352,7 +345,7 @@ impl App {
             Action::Open => return self.open(),
             Action::ShowLog => {
                 self.focus_pane(Pane::Log);
-                self.scroll_log = u16::MAX;
+                self.text.log = u16::MAX;
             }
             Action::ToggleWrap => self.toggle_wrap(),
             Action::Redraw => self.redraw = true,
@@ -455,8 +448,8 @@ impl App {
 
     /// `w`: wrap long lines in the text panes, or cut them at the edge.
     fn toggle_wrap(&mut self) {
-        self.wrap = !self.wrap;
-        let how = if self.wrap {
+        self.text.wrap = !self.text.wrap;
+        let how = if self.text.wrap {
             "wrapped"
         } else {
             "cut at the pane's edge"
@@ -1430,7 +1423,7 @@ impl App {
         });
         self.focus = Pane::Output;
         self.lower = Pane::Output;
-        self.scroll_output = 0;
+        self.text.output = 0;
     }
 
     /// Takes packs read again: keeps their rows' badges in step, shows the
@@ -1470,7 +1463,7 @@ impl App {
             let text = format!("lint: {errors} error(s), {warnings} warning(s)");
             self.say(outcome, text, Some(command));
             self.lower = Pane::Lint;
-            self.scroll_lint = 0;
+            self.text.lint = 0;
         }
     }
 
@@ -1537,21 +1530,11 @@ impl App {
 
     /// A text pane's scroll offset.
     pub fn scroll_of(&self, pane: Pane) -> u16 {
-        match pane {
-            Pane::Lint => self.scroll_lint,
-            Pane::Output => self.scroll_output,
-            Pane::Log => self.scroll_log,
-            _ => self.scroll_details,
-        }
+        self.text.scroll(pane)
     }
 
     fn scroll_mut(&mut self, pane: Pane) -> &mut u16 {
-        match pane {
-            Pane::Lint => &mut self.scroll_lint,
-            Pane::Output => &mut self.scroll_output,
-            Pane::Log => &mut self.scroll_log,
-            _ => &mut self.scroll_details,
-        }
+        self.text.scroll_mut(pane)
     }
 
     fn cycle_pane(&mut self, step: usize) {

@@ -28,6 +28,7 @@ pub mod search;
 pub mod svg;
 pub mod terminal;
 pub mod text;
+pub mod textpanes;
 pub mod theme;
 pub mod ui;
 pub mod worker;

@@ -161,7 +161,7 @@ const NO_WRAP_WIDTH: usize = 1000;
 
 /// The width a text pane lays its lines out to.
 pub fn text_width(app: &App) -> usize {
-    if !app.wrap {
+    if !app.text.wrap {
         return NO_WRAP_WIDTH;
     }
     areas(app).map_or(1, |a| a.lower.width.saturating_sub(2).max(1) as usize)
@@ -242,7 +242,7 @@ pub fn draw_text_pane<'a>(
     let block = pane_block(app, pane, Vec::new());
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    let width = if app.wrap {
+    let width = if app.text.wrap {
         inner.width.max(1) as usize
     } else {
         NO_WRAP_WIDTH

@@ -318,12 +318,12 @@ async fn slash_in_a_text_pane_searches_it_and_n_goes_to_the_next_match() {
     tui.keys("/uninstall").await;
     assert!(tui.screen().contains("/uninstall▏"), "{}", tui.screen());
     tui.press(KeyCode::Enter).await;
-    let first = tui.runner.app.scroll_details;
+    let first = tui.runner.app.text.details;
     let screen = tui.screen();
     assert!(screen.contains("`uninstall`: match 1 of"), "{screen}");
     tui.keys("n").await;
     assert!(tui.screen().contains("match 2 of"), "{}", tui.screen());
-    assert!(tui.runner.app.scroll_details >= first);
+    assert!(tui.runner.app.text.details >= first);
     tui.keys("N").await;
     assert!(tui.screen().contains("match 1 of"), "{}", tui.screen());
     // The pack filter was not touched.
@@ -354,7 +354,7 @@ async fn capital_g_in_a_text_pane_shows_its_last_full_page() {
     let total = hcpx::tui::ui::text_lines(app, Pane::Details);
     let rows = hcpx::tui::ui::text_rows(app);
     assert!(total > rows);
-    assert_eq!(app.scroll_details as usize, total - rows);
+    assert_eq!(app.text.details as usize, total - rows);
     // A full page: the last line is on the pane's last row.
     let screen = tui.screen();
     let strings = hcpx::tui::ui::text_strings(app, Pane::Details);
@@ -362,7 +362,7 @@ async fn capital_g_in_a_text_pane_shows_its_last_full_page() {
     assert!(screen.contains(last.trim()), "{screen}");
     // `k` then moves up at once (the offset never runs past the end).
     tui.keys("jjjk").await;
-    assert_eq!(tui.runner.app.scroll_details as usize, total - rows - 1);
+    assert_eq!(tui.runner.app.text.details as usize, total - rows - 1);
 }
 
 #[tokio::test]
