@@ -1,6 +1,7 @@
 //! The command log (lazygit's): every action and exec of the session, with
 //! the headless `hcpx` command line that does the same and what came of it,
-//! oldest first. The status line shows the latest outcome for a few
+//! oldest first (HCP.md §11.1: every TUI action is an `hcpx` command).
+//! The status line shows the latest outcome for a few
 //! seconds; the log keeps the full text. Secrets never get here: a
 //! connect's secret is read in the masked input and never part of a line.
 

@@ -1,6 +1,7 @@
 //! `/` in a text pane (Details, Lint, Output, Log): find text in it, less
 //! style; `n` and `N` go to the next and previous line that matches. The
-//! pack filter is `/` in the Packs and Availability panes.
+//! pack filter is `/` in the Packs and Availability panes. Pane text is
+//! terminal-safe before it is searched or shown (HCP.md §14.5).
 
 use crate::tui::action::Pane;
 
