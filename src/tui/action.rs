@@ -14,17 +14,23 @@ pub enum Pane {
     Details,
     Lint,
     Output,
+    /// The command log: every action of the session (lazygit).
+    Log,
 }
 
 impl Pane {
     /// `Tab` order.
-    pub const ORDER: [Pane; 5] = [
+    pub const ORDER: [Pane; 6] = [
         Pane::Browser,
         Pane::Matrix,
         Pane::Details,
         Pane::Lint,
         Pane::Output,
+        Pane::Log,
     ];
+
+    /// The tabs of the lower-right area, left to right.
+    pub const LOWER: [Pane; 4] = [Pane::Details, Pane::Lint, Pane::Output, Pane::Log];
 
     pub fn title(self) -> &'static str {
         match self {
@@ -33,12 +39,13 @@ impl Pane {
             Pane::Details => "Details",
             Pane::Lint => "Lint",
             Pane::Output => "Output",
+            Pane::Log => "Log",
         }
     }
 
     /// Whether the pane lives in the tabbed lower-right area.
     pub fn is_lower(self) -> bool {
-        matches!(self, Pane::Details | Pane::Lint | Pane::Output)
+        matches!(self, Pane::Details | Pane::Lint | Pane::Output | Pane::Log)
     }
 }
 
@@ -68,10 +75,24 @@ pub enum Action {
     Down,
     PageUp,
     PageDown,
+    HalfPageUp,
+    HalfPageDown,
     Top,
     Bottom,
     NextPane,
     PrevPane,
+    /// `←`: to the Packs pane.
+    PaneLeft,
+    /// `→`: Packs → Availability → the lower pane.
+    PaneRight,
+    /// `Enter`: on a pack, focus its commands; on a command, its run form.
+    Open,
+    /// `@`: show the command log.
+    ShowLog,
+    /// `w`: wrap long lines in the text panes, or cut them.
+    ToggleWrap,
+    /// `Ctrl-L`: draw the whole screen again.
+    Redraw,
 
     // Overlays.
     Help,
@@ -89,6 +110,25 @@ pub enum Action {
     /// `Esc`: clear the filter.
     FilterClear,
 
+    // The search in a text pane (`/` there).
+    SearchChar(char),
+    SearchBackspace,
+    /// `Enter`: keep the query, show the first match.
+    SearchKeep,
+    /// `Esc`: drop the search.
+    SearchClear,
+    /// `n` (true) / `N` (false): the next / previous match.
+    SearchNext(bool),
+
+    // The `:` command line.
+    CmdLineStart,
+    CmdLineChar(char),
+    CmdLineBackspace,
+    /// `Tab`: complete the last word.
+    CmdLineComplete,
+    CmdLineSubmit,
+    CmdLineCancel,
+
     Mark,
     CycleSort,
 
@@ -97,6 +137,8 @@ pub enum Action {
     ToggleActivate,
     Connect,
     Exec,
+    /// `.`: the last exec again, with the same args.
+    Rerun,
     Lint,
     Uninstall,
     Reload,
@@ -113,6 +155,11 @@ pub enum Action {
     InputCancel,
     FieldNext,
     FieldPrev,
+    /// `→`/`←` (and `Space`) on an `enum` or `boolean` field: the next or
+    /// previous value.
+    FieldCycle(bool),
+    /// `Ctrl-U` in a text input: clear it.
+    InputClear,
 
     // Mouse.
     Click {

@@ -1,54 +1,419 @@
-//! Terminal events to [`Action`]s. What a key means depends on what is on
-//! screen: a dialog, the filter input, or the main screen (the keys listed
-//! in the help overlay, [`HELP`]).
+//! Terminal events to [`Action`]s, from one key table ([`KEYS`]) that also
+//! draws the `?` help and the key bar (gitui's `CommandInfo`: the bar shows
+//! what applies now and greys what cannot run for the selection; the same
+//! reason refuses the key at once, HCP.md §11.2 availability).
+//!
+//! A key with Ctrl or Alt never means the plain letter: `Ctrl-U` is half a
+//! page up, never uninstall. Dialogs, the filter input and the exec form
+//! take text, so they have their own small maps.
 
-use crate::tui::action::Action;
+use crate::tui::action::{Action, Pane};
 use crate::tui::app::{App, Dialog};
 use crossterm::event::{
     Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
 
-/// The keys of the main screen, as the help overlay shows them.
-pub const HELP: &[(&str, &str)] = &[
-    ("j k ↓ ↑", "move in the focused pane"),
-    ("g G", "top / bottom"),
-    ("PgUp PgDn", "a page up / down"),
-    ("Tab S-Tab", "next / previous pane"),
-    ("/", "filter packs (fuzzy); Enter keeps it, Esc clears it"),
-    ("s", "sort by id → status → version"),
-    ("Space", "mark a pack; actions apply to every marked pack"),
-    ("Esc", "clear the marks, then the filter"),
-    ("i", "install (hcpx install ID)"),
-    ("a", "activate / deactivate (hcpx activate|deactivate ID)"),
-    (
-        "c",
-        "connect (hcpx connect ID); asks for a secret if needed",
+/// A command of the main screen. Each has one [`Binding`] in [`KEYS`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Cmd {
+    Down,
+    Up,
+    HalfDown,
+    HalfUp,
+    PageDown,
+    PageUp,
+    Top,
+    Bottom,
+    NextPane,
+    PrevPane,
+    PaneLeft,
+    PaneRight,
+    Open,
+    Filter,
+    NextMatch,
+    PrevMatch,
+    Sort,
+    Mark,
+    Escape,
+    Install,
+    Activate,
+    Connect,
+    Exec,
+    Rerun,
+    Cancel,
+    Lint,
+    Uninstall,
+    Reload,
+    Log,
+    CommandLine,
+    Wrap,
+    Redraw,
+    Help,
+    Quit,
+}
+
+impl Cmd {
+    /// The action the command dispatches.
+    pub fn action(self) -> Action {
+        match self {
+            Cmd::Down => Action::Down,
+            Cmd::Up => Action::Up,
+            Cmd::HalfDown => Action::HalfPageDown,
+            Cmd::HalfUp => Action::HalfPageUp,
+            Cmd::PageDown => Action::PageDown,
+            Cmd::PageUp => Action::PageUp,
+            Cmd::Top => Action::Top,
+            Cmd::Bottom => Action::Bottom,
+            Cmd::NextPane => Action::NextPane,
+            Cmd::PrevPane => Action::PrevPane,
+            Cmd::PaneLeft => Action::PaneLeft,
+            Cmd::PaneRight => Action::PaneRight,
+            Cmd::Open => Action::Open,
+            Cmd::Filter => Action::FilterStart,
+            Cmd::NextMatch => Action::SearchNext(true),
+            Cmd::PrevMatch => Action::SearchNext(false),
+            Cmd::Sort => Action::CycleSort,
+            Cmd::Mark => Action::Mark,
+            Cmd::Escape => Action::Escape,
+            Cmd::Install => Action::Install,
+            Cmd::Activate => Action::ToggleActivate,
+            Cmd::Connect => Action::Connect,
+            Cmd::Exec => Action::Exec,
+            Cmd::Rerun => Action::Rerun,
+            Cmd::Cancel => Action::CancelRun,
+            Cmd::Lint => Action::Lint,
+            Cmd::Uninstall => Action::Uninstall,
+            Cmd::Reload => Action::Reload,
+            Cmd::Log => Action::ShowLog,
+            Cmd::CommandLine => Action::CmdLineStart,
+            Cmd::Wrap => Action::ToggleWrap,
+            Cmd::Redraw => Action::Redraw,
+            Cmd::Help => Action::Help,
+            Cmd::Quit => Action::Quit,
+        }
+    }
+}
+
+/// A key: its code and whether Ctrl or Alt is held (Shift is part of the
+/// character: `G`, `X`, `?`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Key {
+    pub code: KeyCode,
+    pub ctrl: bool,
+    pub alt: bool,
+}
+
+const fn k(c: char) -> Key {
+    Key {
+        code: KeyCode::Char(c),
+        ctrl: false,
+        alt: false,
+    }
+}
+
+const fn code(code: KeyCode) -> Key {
+    Key {
+        code,
+        ctrl: false,
+        alt: false,
+    }
+}
+
+const fn ctrl(c: char) -> Key {
+    Key {
+        code: KeyCode::Char(c),
+        ctrl: true,
+        alt: false,
+    }
+}
+
+impl Key {
+    /// The key a terminal event is.
+    pub fn of(event: &KeyEvent) -> Key {
+        Key {
+            code: event.code,
+            ctrl: event.modifiers.contains(KeyModifiers::CONTROL),
+            alt: event.modifiers.contains(KeyModifiers::ALT),
+        }
+    }
+}
+
+/// One line of the key table.
+#[derive(Debug, Clone, Copy)]
+pub struct Binding {
+    pub cmd: Cmd,
+    pub keys: &'static [Key],
+    /// How the help writes the keys.
+    pub shown: &'static str,
+    /// The key bar's key and word; `None`: help only.
+    pub bar: Option<(&'static str, &'static str)>,
+    /// The help's line.
+    pub help: &'static str,
+}
+
+const fn bind(
+    cmd: Cmd,
+    keys: &'static [Key],
+    shown: &'static str,
+    bar: Option<(&'static str, &'static str)>,
+    help: &'static str,
+) -> Binding {
+    Binding {
+        cmd,
+        keys,
+        shown,
+        bar,
+        help,
+    }
+}
+
+/// The keys of the main screen: dispatch, help and key bar all read it.
+/// The key bar shows them in this order, as far as the width allows.
+pub const KEYS: &[Binding] = &[
+    bind(Cmd::Help, &[k('?')], "?", Some(("?", "help")), "this help"),
+    bind(
+        Cmd::Open,
+        &[code(KeyCode::Enter)],
+        "Enter",
+        Some(("⏎", "open")),
+        "pack: its commands; command: run it",
     ),
-    ("x", "run the command selected in Availability (hcpx exec)"),
-    ("l", "lint the pack again (hcpx lint DIR)"),
-    ("u", "uninstall, after y/n (hcpx uninstall ID)"),
-    ("r", "reload the store and catalogs (hcpx list)"),
-    ("?", "this help"),
-    ("q Ctrl-C", "quit"),
-    ("mouse", "click a row or a pane; wheel scrolls"),
+    bind(
+        Cmd::Install,
+        &[k('i')],
+        "i",
+        Some(("i", "install")),
+        "install (hcpx install ID)",
+    ),
+    bind(
+        Cmd::Activate,
+        &[k('a')],
+        "a",
+        Some(("a", "activate")),
+        "activate / deactivate",
+    ),
+    bind(
+        Cmd::Connect,
+        &[k('c')],
+        "c",
+        Some(("c", "connect")),
+        "connect; asks for a secret if needed",
+    ),
+    bind(
+        Cmd::Exec,
+        &[k('x')],
+        "x",
+        Some(("x", "exec")),
+        "run the selected command (hcpx exec)",
+    ),
+    bind(
+        Cmd::Cancel,
+        &[k('X')],
+        "X",
+        Some(("X", "cancel")),
+        "cancel the running command",
+    ),
+    bind(
+        Cmd::Rerun,
+        &[k('.')],
+        ".",
+        Some((".", "rerun")),
+        "the last exec again, same args",
+    ),
+    bind(
+        Cmd::Lint,
+        &[k('l')],
+        "l",
+        Some(("l", "lint")),
+        "lint the pack again (hcpx lint DIR)",
+    ),
+    bind(
+        Cmd::Uninstall,
+        &[k('u')],
+        "u",
+        Some(("u", "uninstall")),
+        "uninstall, after y/n",
+    ),
+    bind(
+        Cmd::Filter,
+        &[k('/')],
+        "/",
+        Some(("/", "filter")),
+        "filter packs; in a text pane: search",
+    ),
+    bind(
+        Cmd::NextMatch,
+        &[k('n')],
+        "n",
+        Some(("n", "next")),
+        "the next match of the search",
+    ),
+    bind(
+        Cmd::PrevMatch,
+        &[k('N')],
+        "N",
+        None,
+        "the previous match of the search",
+    ),
+    bind(
+        Cmd::Mark,
+        &[k(' ')],
+        "Space",
+        Some(("␣", "mark")),
+        "mark; i a c l u act on every mark",
+    ),
+    bind(
+        Cmd::Log,
+        &[k('@')],
+        "@",
+        Some(("@", "log")),
+        "command log: every action as hcpx",
+    ),
+    bind(
+        Cmd::CommandLine,
+        &[k(':')],
+        ":",
+        Some((":", "command")),
+        "an hcpx command line (Tab completes)",
+    ),
+    bind(
+        Cmd::Reload,
+        &[k('r')],
+        "r",
+        Some(("r", "reload")),
+        "read store and catalogs again",
+    ),
+    bind(
+        Cmd::Sort,
+        &[k('s')],
+        "s",
+        Some(("s", "sort")),
+        "sort by id → status → version",
+    ),
+    bind(
+        Cmd::Wrap,
+        &[k('w')],
+        "w",
+        None,
+        "wrap long lines in the text panes",
+    ),
+    bind(
+        Cmd::Quit,
+        &[k('q'), ctrl('c')],
+        "q Ctrl-C",
+        Some(("q", "quit")),
+        "quit",
+    ),
+    bind(
+        Cmd::Down,
+        &[k('j'), code(KeyCode::Down)],
+        "j ↓",
+        None,
+        "move down in the focused pane",
+    ),
+    bind(
+        Cmd::Up,
+        &[k('k'), code(KeyCode::Up)],
+        "k ↑",
+        None,
+        "move up in the focused pane",
+    ),
+    bind(
+        Cmd::HalfDown,
+        &[ctrl('d')],
+        "Ctrl-D",
+        None,
+        "half a page down",
+    ),
+    bind(Cmd::HalfUp, &[ctrl('u')], "Ctrl-U", None, "half a page up"),
+    bind(
+        Cmd::PageDown,
+        &[code(KeyCode::PageDown)],
+        "PgDn",
+        None,
+        "a page down",
+    ),
+    bind(
+        Cmd::PageUp,
+        &[code(KeyCode::PageUp)],
+        "PgUp",
+        None,
+        "a page up",
+    ),
+    bind(
+        Cmd::Top,
+        &[k('g'), code(KeyCode::Home)],
+        "g Home",
+        None,
+        "top",
+    ),
+    bind(
+        Cmd::Bottom,
+        &[k('G'), code(KeyCode::End)],
+        "G End",
+        None,
+        "bottom; text panes: last full page",
+    ),
+    bind(
+        Cmd::NextPane,
+        &[code(KeyCode::Tab)],
+        "Tab",
+        Some(("Tab", "pane")),
+        "next pane",
+    ),
+    bind(
+        Cmd::PrevPane,
+        &[code(KeyCode::BackTab)],
+        "S-Tab",
+        None,
+        "previous pane",
+    ),
+    bind(
+        Cmd::PaneLeft,
+        &[code(KeyCode::Left)],
+        "←",
+        None,
+        "to the Packs pane",
+    ),
+    bind(
+        Cmd::PaneRight,
+        &[code(KeyCode::Right)],
+        "→",
+        None,
+        "Packs → Availability → lower pane",
+    ),
+    bind(
+        Cmd::Escape,
+        &[code(KeyCode::Esc)],
+        "Esc",
+        None,
+        "end search; else clear marks or filter",
+    ),
+    bind(
+        Cmd::Redraw,
+        &[ctrl('l')],
+        "Ctrl-L",
+        None,
+        "redraw the screen",
+    ),
 ];
 
-/// The key bar of the main screen.
-pub const KEY_BAR: &[(&str, &str)] = &[
-    ("?", "help"),
-    ("/", "filter"),
-    ("i", "install"),
-    ("a", "activate"),
-    ("c", "connect"),
-    ("x", "exec"),
-    ("l", "lint"),
-    ("u", "uninstall"),
-    ("␣", "mark"),
-    ("s", "sort"),
-    ("r", "reload"),
-    ("Tab", "pane"),
-    ("q", "quit"),
-];
+/// The help's last line (not a key of the table).
+pub const MOUSE_HELP: (&str, &str) = ("mouse", "click a row, pane, tab; wheel scrolls");
+
+/// The binding a key means on the main screen, if any.
+pub fn binding_for(key: Key) -> Option<&'static Binding> {
+    KEYS.iter().find(|b| b.keys.contains(&key))
+}
+
+/// Whether a command applies now, and whether it can run (gitui's
+/// `CommandInfo`): `available` false hides it from the key bar; `enabled`
+/// `Err` greys it there and is what the key says when pressed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommandInfo {
+    pub available: bool,
+    pub enabled: Result<(), String>,
+}
 
 /// What a terminal event means now.
 pub fn action_for(app: &App, event: &Event) -> Option<Action> {
@@ -60,16 +425,21 @@ pub fn action_for(app: &App, event: &Event) -> Option<Action> {
     }
 }
 
-fn key_action(app: &App, key: &KeyEvent) -> Option<Action> {
-    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
-    if ctrl && matches!(key.code, KeyCode::Char('c')) {
+fn key_action(app: &App, event: &KeyEvent) -> Option<Action> {
+    let key = Key::of(event);
+    let modified = key.ctrl || key.alt;
+    if key == ctrl('c') {
         return Some(Action::Quit);
+    }
+    if key == ctrl('l') {
+        return Some(Action::Redraw);
     }
     match &app.dialog {
         // Any key closes the help and error overlays.
         Some(Dialog::Help) | Some(Dialog::Error(_)) => return Some(Action::CloseDialog),
         Some(Dialog::ConfirmUninstall { .. }) | Some(Dialog::ConfirmQuit { .. }) => {
             return match key.code {
+                _ if modified => None,
                 KeyCode::Char('y') | KeyCode::Char('Y') => Some(Action::Confirm(true)),
                 KeyCode::Char('n') | KeyCode::Char('N') | KeyCode::Esc => {
                     Some(Action::Confirm(false))
@@ -84,48 +454,46 @@ fn key_action(app: &App, key: &KeyEvent) -> Option<Action> {
                 KeyCode::Backspace => Some(Action::InputBackspace),
                 KeyCode::Tab | KeyCode::Down => Some(Action::FieldNext),
                 KeyCode::BackTab | KeyCode::Up => Some(Action::FieldPrev),
-                KeyCode::Char(c) if !ctrl => Some(Action::Input(c)),
+                KeyCode::Left => Some(Action::FieldCycle(false)),
+                KeyCode::Right => Some(Action::FieldCycle(true)),
+                KeyCode::Char('u') if key.ctrl => Some(Action::InputClear),
+                KeyCode::Char(c) if !modified => Some(Action::Input(c)),
                 _ => None,
             };
         }
         None => {}
     }
-    if app.filter.editing {
+    if app.cmdline.editing {
+        return match key.code {
+            KeyCode::Esc => Some(Action::CmdLineCancel),
+            KeyCode::Enter => Some(Action::CmdLineSubmit),
+            KeyCode::Backspace => Some(Action::CmdLineBackspace),
+            KeyCode::Tab => Some(Action::CmdLineComplete),
+            KeyCode::Char(c) if !modified => Some(Action::CmdLineChar(c)),
+            _ => None,
+        };
+    }
+    if app.search.editing {
+        return match key.code {
+            KeyCode::Esc => Some(Action::SearchClear),
+            KeyCode::Enter => Some(Action::SearchKeep),
+            KeyCode::Backspace => Some(Action::SearchBackspace),
+            KeyCode::Char(c) if !modified => Some(Action::SearchChar(c)),
+            _ => None,
+        };
+    }
+    if app.packs.filter.editing {
         return match key.code {
             KeyCode::Esc => Some(Action::FilterClear),
             KeyCode::Enter => Some(Action::FilterKeep),
             KeyCode::Backspace => Some(Action::FilterBackspace),
             KeyCode::Down => Some(Action::Down),
             KeyCode::Up => Some(Action::Up),
-            KeyCode::Char(c) if !ctrl => Some(Action::FilterChar(c)),
+            KeyCode::Char(c) if !modified => Some(Action::FilterChar(c)),
             _ => None,
         };
     }
-    Some(match key.code {
-        KeyCode::Char('q') => Action::Quit,
-        KeyCode::Char('j') | KeyCode::Down => Action::Down,
-        KeyCode::Char('k') | KeyCode::Up => Action::Up,
-        KeyCode::Char('g') | KeyCode::Home => Action::Top,
-        KeyCode::Char('G') | KeyCode::End => Action::Bottom,
-        KeyCode::PageDown => Action::PageDown,
-        KeyCode::PageUp => Action::PageUp,
-        KeyCode::Tab => Action::NextPane,
-        KeyCode::BackTab => Action::PrevPane,
-        KeyCode::Char('/') => Action::FilterStart,
-        KeyCode::Char('?') => Action::Help,
-        KeyCode::Esc => Action::Escape,
-        KeyCode::Char(' ') => Action::Mark,
-        KeyCode::Char('s') => Action::CycleSort,
-        KeyCode::Char('i') => Action::Install,
-        KeyCode::Char('a') => Action::ToggleActivate,
-        KeyCode::Char('c') => Action::Connect,
-        KeyCode::Char('x') => Action::Exec,
-        KeyCode::Char('X') => Action::CancelRun,
-        KeyCode::Char('l') => Action::Lint,
-        KeyCode::Char('u') => Action::Uninstall,
-        KeyCode::Char('r') => Action::Reload,
-        _ => return None,
-    })
+    binding_for(key).map(|b| b.cmd.action())
 }
 
 fn mouse_action(mouse: &MouseEvent) -> Option<Action> {
@@ -143,5 +511,44 @@ fn mouse_action(mouse: &MouseEvent) -> Option<Action> {
             down: false,
         }),
         _ => None,
+    }
+}
+
+/// The key bar's word for `Enter` where the focus is.
+pub fn open_word(focus: Pane) -> &'static str {
+    match focus {
+        Pane::Browser => "commands",
+        _ => "run",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_key_means_one_command() {
+        let mut seen: Vec<Key> = Vec::new();
+        for b in KEYS {
+            for key in b.keys {
+                assert!(!seen.contains(key), "{key:?} is bound twice");
+                seen.push(*key);
+            }
+        }
+    }
+
+    #[test]
+    fn a_modified_letter_is_never_the_plain_letter() {
+        for c in "uaxlicr".chars() {
+            let alt = Key {
+                code: KeyCode::Char(c),
+                ctrl: false,
+                alt: true,
+            };
+            assert!(binding_for(alt).is_none(), "Alt-{c}");
+        }
+        assert_eq!(binding_for(ctrl('u')).map(|b| b.cmd), Some(Cmd::HalfUp));
+        assert_eq!(binding_for(ctrl('d')).map(|b| b.cmd), Some(Cmd::HalfDown));
+        assert!(binding_for(ctrl('a')).is_none());
     }
 }

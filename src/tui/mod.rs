@@ -16,14 +16,20 @@
 
 pub mod action;
 pub mod app;
+pub mod cmdline;
 pub mod fix;
+pub mod form;
 pub mod keymap;
+pub mod log;
 pub mod logging;
+pub mod packs;
 pub mod panes;
 pub mod runner;
+pub mod search;
 pub mod svg;
 pub mod terminal;
 pub mod text;
+pub mod textpanes;
 pub mod theme;
 pub mod ui;
 pub mod worker;

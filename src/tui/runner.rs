@@ -101,6 +101,7 @@ impl<B: Backend> Runner<B> {
         if let Ok(size) = terminal.size() {
             app.size = (size.width, size.height);
         }
+        app.warn_missing_catalogs(engine.catalogs());
         let (tx, rx) = unbounded_channel();
         let engine = Arc::new(engine);
         let heavy = start_loader(Arc::clone(&engine), tx.clone(), app.scope);
@@ -133,6 +134,12 @@ impl<B: Backend> Runner<B> {
         }
         let jobs = self.app.update(action);
         self.spawn_all(jobs);
+        if std::mem::take(&mut self.app.redraw) {
+            // `Ctrl-L`: the next frame paints every cell again.
+            if let Err(err) = self.terminal.clear() {
+                tracing::warn!(%err, "cannot clear the terminal");
+            }
+        }
         if !tick || self.app.is_animating() {
             self.dirty = true;
         }

@@ -37,8 +37,13 @@ pub fn truncate(s: &str, max: usize) -> String {
     out
 }
 
+/// A character as shown: terminal-safe (§14.5), a tab as a space (a tab
+/// would break the columns; [`wrap`] expands it to four spaces).
 fn clean(c: char) -> char {
-    crate::engine::pack::text::terminal_safe_char(c)
+    match c {
+        '\t' => ' ',
+        c => crate::engine::pack::text::terminal_safe_char(c),
+    }
 }
 
 /// `s` made terminal-safe (§14.5), for text not cut or wrapped here.
@@ -118,7 +123,8 @@ pub fn wrap(text: &str, cols: usize) -> Vec<String> {
     let cols = cols.max(1);
     let mut out = Vec::new();
     for raw in text.lines() {
-        let raw = raw.trim_end();
+        let expanded = raw.replace('\t', "    ");
+        let raw = expanded.trim_end();
         if raw.is_empty() {
             out.push(String::new());
             continue;
@@ -152,6 +158,27 @@ pub fn wrap(text: &str, cols: usize) -> Vec<String> {
         if !line.is_empty() {
             out.push(line);
         }
+    }
+    out
+}
+
+/// `s` cut into pieces of at most `cols` columns, spaces kept (for
+/// command output, whose alignment matters); an empty `s` is one empty
+/// line. Control characters are made safe as in [`truncate`].
+pub fn chunks(s: &str, cols: usize) -> Vec<String> {
+    let cols = cols.max(2);
+    let mut out = vec![String::new()];
+    let mut used = 0;
+    for c in s.chars().map(clean) {
+        let w = c.width().unwrap_or(0);
+        if used + w > cols {
+            out.push(String::new());
+            used = 0;
+        }
+        if let Some(last) = out.last_mut() {
+            last.push(c);
+        }
+        used += w;
     }
     out
 }
@@ -218,6 +245,11 @@ mod tests {
         assert_eq!(truncate("a\u{1b}[2Jb", 10), "a\u{fffd}[2Jb");
         assert_eq!(wrap("x\u{202e}y z", 10), vec!["x\u{fffd}y z"]);
         assert_eq!(fit("ab", 4), "ab  ");
+        assert_eq!(fit("a\tb", 4), "a b ");
+        assert_eq!(wrap("\tx", 10), vec!["    x"]);
+        // Wide characters count two columns.
+        assert_eq!(fit("日本", 5), "日本 ");
+        assert_eq!(truncate("日本語", 5), "日本…");
     }
 
     #[test]

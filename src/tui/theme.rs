@@ -90,6 +90,11 @@ impl Theme {
         self.fg(Color::Cyan).add_modifier(Modifier::BOLD)
     }
 
+    /// A key the key bar shows but that cannot run for the selection.
+    pub fn disabled(self) -> Style {
+        self.dim()
+    }
+
     pub fn status(self, status: Status) -> Style {
         match status {
             Status::Executable => self.fg(Color::Green).add_modifier(Modifier::BOLD),

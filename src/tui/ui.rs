@@ -14,7 +14,7 @@
 
 use crate::tui::action::Pane;
 use crate::tui::app::App;
-use crate::tui::keymap::KEY_BAR;
+use crate::tui::keymap::{self, KEYS};
 use crate::tui::panes;
 use crate::tui::text;
 use crate::tui::theme::SPINNER;
@@ -65,7 +65,7 @@ pub fn areas_in(area: Rect) -> Option<Areas> {
 
 /// Whether the browser shows the filter input line.
 pub fn shows_filter(app: &App) -> bool {
-    app.filter.editing || !app.filter.query.is_empty()
+    app.packs.filter.editing || !app.packs.filter.query.is_empty()
 }
 
 /// How many pack rows the browser shows.
@@ -88,8 +88,8 @@ pub fn browser_row_at(app: &App, row: u16) -> Option<usize> {
     if row < first || row >= first + browser_rows(app) as u16 {
         return None;
     }
-    let i = app.offset + (row - first) as usize;
-    (i < app.visible.len()).then_some(i)
+    let i = app.packs.offset + (row - first) as usize;
+    (i < app.packs.visible.len()).then_some(i)
 }
 
 /// How many command rows the matrix shows, and the first one.
@@ -135,7 +135,7 @@ pub fn pane_at(app: &App, column: u16, row: u16) -> Option<Pane> {
 pub fn lower_tabs(lower: Rect) -> Vec<(Pane, u16, u16)> {
     let mut x = lower.x + 1;
     let mut out = Vec::new();
-    for pane in [Pane::Details, Pane::Lint, Pane::Output] {
+    for pane in Pane::LOWER {
         let w = pane.title().len() as u16 + 2;
         out.push((pane, x, w));
         x += w + 1;
@@ -155,21 +155,108 @@ pub fn lower_tab_at(app: &App, column: u16, row: u16) -> Option<Pane> {
         .map(|(p, _, _)| p)
 }
 
-/// Draws a pane of text lines in its frame, scrolled down by `scroll` lines
-/// (kept within the text); `lines` is given the inner width to wrap to.
+/// The width text panes lay their lines out to when `w` turned wrapping
+/// off: the frame then cuts them at the pane's edge.
+const NO_WRAP_WIDTH: usize = 1000;
+
+/// The width a text pane lays its lines out to.
+pub fn text_width(app: &App) -> usize {
+    if !app.text.wrap {
+        return NO_WRAP_WIDTH;
+    }
+    areas(app).map_or(1, |a| a.lower.width.saturating_sub(2).max(1) as usize)
+}
+
+/// How many lines of text the lower area shows.
+pub fn text_rows(app: &App) -> usize {
+    areas(app).map_or(0, |a| a.lower.height.saturating_sub(2) as usize)
+}
+
+/// The lines a text pane (Details, Lint, Output, Log) has now.
+pub fn text_lines(app: &App, pane: Pane) -> usize {
+    let width = text_width(app);
+    match pane {
+        Pane::Lint => panes::lint::lines(app, width).len(),
+        Pane::Output => panes::output::lines(app, width).len(),
+        Pane::Log => panes::log::lines(app, width).len(),
+        _ => panes::details::lines(app, width).len(),
+    }
+}
+
+/// A text pane's lines as plain text (for the search).
+pub fn text_strings(app: &App, pane: Pane) -> Vec<String> {
+    let width = text_width(app);
+    let lines = match pane {
+        Pane::Lint => panes::lint::lines(app, width),
+        Pane::Output => panes::output::lines(app, width),
+        Pane::Log => panes::log::lines(app, width),
+        _ => panes::details::lines(app, width),
+    };
+    lines
+        .iter()
+        .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
+        .collect()
+}
+
+/// `line` with every case-insensitive occurrence of `query` inside one
+/// span drawn in the match style.
+fn highlight<'a>(line: Line<'a>, query: &str, style: ratatui::style::Style) -> Line<'a> {
+    let needle = query.to_lowercase();
+    let mut spans = Vec::new();
+    for span in line.spans {
+        let lower = span.content.to_lowercase();
+        // Only where lowercasing keeps byte offsets (ASCII-like text).
+        if lower.len() != span.content.len() || !lower.contains(&needle) {
+            spans.push(span);
+            continue;
+        }
+        let content = span.content.to_string();
+        let mut from = 0;
+        while let Some(at) = lower[from..].find(&needle).map(|i| i + from) {
+            if at > from {
+                spans.push(Span::styled(content[from..at].to_string(), span.style));
+            }
+            let end = at + needle.len();
+            spans.push(Span::styled(
+                content[at..end].to_string(),
+                span.style.patch(style),
+            ));
+            from = end;
+        }
+        if from < content.len() {
+            spans.push(Span::styled(content[from..].to_string(), span.style));
+        }
+    }
+    Line::from(spans).style(line.style)
+}
+
+/// Draws a text pane in its frame, scrolled down by its offset (kept
+/// within the last full page); `lines` is given the width to lay out to.
 pub fn draw_text_pane<'a>(
     frame: &mut Frame<'_>,
     area: Rect,
     app: &App,
     pane: Pane,
-    scroll: u16,
     lines: impl FnOnce(usize) -> Vec<Line<'a>>,
 ) {
     let block = pane_block(app, pane, Vec::new());
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    let lines = lines(inner.width as usize);
-    let scroll = (scroll as usize).min(lines.len().saturating_sub(1));
+    let width = if app.text.wrap {
+        inner.width.max(1) as usize
+    } else {
+        NO_WRAP_WIDTH
+    };
+    let mut lines = lines(width);
+    if let Some(query) = app.search.active_in(pane) {
+        let style = app.theme().matched();
+        lines = lines
+            .into_iter()
+            .map(|l| highlight(l, query, style))
+            .collect();
+    }
+    let last = lines.len().saturating_sub(inner.height as usize);
+    let scroll = (app.scroll_of(pane) as usize).min(last);
     let shown: Vec<Line<'_>> = lines
         .into_iter()
         .skip(scroll)
@@ -219,6 +306,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App) {
     match app.lower {
         Pane::Lint => panes::lint::draw(frame, a.lower, app),
         Pane::Output => panes::output::draw(frame, a.lower, app),
+        Pane::Log => panes::log::draw(frame, a.lower, app),
         _ => panes::details::draw(frame, a.lower, app),
     }
     draw_lower_tabs(frame, a.lower, app);
@@ -268,21 +356,44 @@ fn draw_status(frame: &mut Frame<'_>, area: Rect, app: &App) {
     };
     let right_w = text::width(&right);
     let left_w = (area.width as usize).saturating_sub(right_w + 1);
-    let (left, style) = match &app.notice {
-        Some(n) => (
+    let typing = app.cmdline.editing.then(|| {
+        let mut line = format!(":{}▏", text::safe(&app.cmdline.input));
+        if !app.cmdline.choices.is_empty() {
+            line.push_str("   ");
+            line.push_str(&app.cmdline.choices.join(" "));
+        }
+        (line, theme.bold())
+    });
+    let searching = typing.or(app.search.editing.then(|| {
+        (
+            format!(
+                "/{}▏  search {} · Enter keeps, Esc clears",
+                text::safe(&app.search.query),
+                app.search.pane.map_or("", Pane::title)
+            ),
+            theme.bold(),
+        )
+    }));
+    let (left, style) = match (&app.notice, searching) {
+        (_, Some(searching)) => searching,
+        (Some(n), None) => (
             n.text.clone(),
             if n.error { theme.bad() } else { theme.good() },
         ),
-        None => (
+        (None, None) => (
             format!(
                 "principal {} · {} pack{}{}",
                 app.config.principal,
-                app.entries.len(),
-                if app.entries.len() == 1 { "" } else { "s" },
-                if app.marked.is_empty() {
+                app.packs.entries.len(),
+                if app.packs.entries.len() == 1 {
+                    ""
+                } else {
+                    "s"
+                },
+                if app.packs.marked.is_empty() {
                     String::new()
                 } else {
-                    format!(" · {} marked", app.marked.len())
+                    format!(" · {} marked", app.packs.marked.len())
                 }
             ),
             theme.dim(),
@@ -296,27 +407,57 @@ fn draw_status(frame: &mut Frame<'_>, area: Rect, app: &App) {
     frame.render_widget(Paragraph::new(line), area);
 }
 
+/// The key bar: from the key table, what applies now; greyed what cannot
+/// run for the selection (`enabled` is `Err`).
 fn draw_keybar(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let theme = app.theme();
-    let owned: Vec<(&str, &str)> = if app.filter.editing {
+    let owned: Vec<(&str, &str, bool)> = if app.cmdline.editing {
         vec![
-            ("type", "filter"),
-            ("Enter", "keep"),
-            ("Esc", "clear"),
-            ("↑↓", "move"),
+            ("type", "an hcpx command", true),
+            ("Tab", "complete", true),
+            ("Enter", "run", true),
+            ("Esc", "cancel", true),
+        ]
+    } else if app.search.editing {
+        vec![
+            ("type", "search", true),
+            ("Enter", "keep", true),
+            ("Esc", "clear", true),
+        ]
+    } else if app.packs.filter.editing {
+        vec![
+            ("type", "filter", true),
+            ("Enter", "keep", true),
+            ("Esc", "clear", true),
+            ("↑↓", "move", true),
         ]
     } else {
-        KEY_BAR.to_vec()
+        KEYS.iter()
+            .filter_map(|b| {
+                let (key, word) = b.bar?;
+                let info = app.command_info(b.cmd);
+                let word = match b.cmd {
+                    keymap::Cmd::Open => keymap::open_word(app.focus),
+                    _ => word,
+                };
+                info.available.then_some((key, word, info.enabled.is_ok()))
+            })
+            .collect()
     };
     let mut spans = vec![Span::raw(" ")];
     let mut used = 1;
-    for (key, what) in owned {
+    for (key, what, enabled) in owned {
         let w = text::width(key) + text::width(what) + 3;
         if used + w > area.width as usize {
             break;
         }
-        spans.push(Span::styled(key.to_string(), theme.key()));
-        spans.push(Span::raw(format!(" {what}  ")));
+        let (key_style, word_style) = if enabled {
+            (theme.key(), theme.plain())
+        } else {
+            (theme.disabled(), theme.disabled())
+        };
+        spans.push(Span::styled(key.to_string(), key_style));
+        spans.push(Span::styled(format!(" {what}  "), word_style));
         used += w;
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);

@@ -39,6 +39,8 @@ pub struct Row {
     pub connected: bool,
     /// The folder of the catalog copy, if any.
     pub catalog_dir: Option<Box<Path>>,
+    /// The commands' verb keys (for the `:` line's completion).
+    pub verbs: Box<[Box<str>]>,
 }
 
 impl Row {
@@ -58,6 +60,9 @@ impl Row {
                 .catalog
                 .as_ref()
                 .map(|c| c.dir.clone().into_boxed_path()),
+            verbs: view.manifest().map_or_else(Default::default, |m| {
+                m.commands.iter().map(|c| c.key.as_str().into()).collect()
+            }),
         }
     }
 
@@ -141,6 +146,12 @@ pub enum Job {
     Inspect { rows: Vec<Row>, lint: bool },
     /// A lifecycle stage on packs, in order; stops at the first error.
     Stage { stage: Stage, ids: Vec<String> },
+    /// `hcpx grant|revoke PRINCIPAL GRANT` (§9.4), from the `:` line.
+    Grant {
+        principal: String,
+        grant: String,
+        revoke: bool,
+    },
     /// `hcpx exec PACK VERB -- WORDS`, output captured.
     Exec {
         pack_id: String,
@@ -169,6 +180,16 @@ impl Job {
                 )
             }
             Job::Exec { pack_id, verb, .. } => format!("running {pack_id} {verb}"),
+            Job::Grant {
+                principal, revoke, ..
+            } => format!(
+                "{} {principal}",
+                if *revoke {
+                    "revoking for"
+                } else {
+                    "granting to"
+                }
+            ),
         }
     }
 }
@@ -244,6 +265,8 @@ pub enum JobResult {
         args: Vec<(String, String)>,
         result: Result<ExecResult, Error>,
     },
+    /// A grant or revoke: what changed, in words.
+    Granted(Result<String, Error>),
     /// The worker panicked (a bug); the TUI reports it and quits.
     Panicked(String),
 }
@@ -264,6 +287,23 @@ pub fn run(engine: &Engine, job: Job, actions: &UnboundedSender<Action>) -> JobR
             result: inspect(engine, &rows),
         },
         Job::Stage { stage, ids } => JobResult::Stage(run_stage(engine, stage, &ids, actions)),
+        Job::Grant {
+            principal,
+            grant,
+            revoke,
+        } => JobResult::Granted(if revoke {
+            engine
+                .revoke(&principal, &grant)
+                .map(|changed| match changed {
+                    true => format!("revoked {grant} from {principal}"),
+                    false => format!("{principal} did not have {grant}"),
+                })
+        } else {
+            engine.grant(&principal, &grant).map(|c| match c.changed {
+                true => format!("granted {grant} to {principal}"),
+                false => format!("{principal} already has {grant}"),
+            })
+        }),
         Job::Exec {
             pack_id,
             verb,

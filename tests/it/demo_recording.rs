@@ -160,15 +160,28 @@ fn the_tour_replays_against_the_real_binary() {
     });
     for (line, keys, split) in &steps {
         for key in split {
-            let before = s.styled_screen();
-            match key {
-                Key::Named(name) => s.keys(&[name]),
-                Key::Text(c) => s.type_text(&c.to_string()),
+            // A key that arrives while the TUI still finishes earlier work
+            // is refused ("busy: wait until …"); send it again once idle.
+            for attempt in 0.. {
+                let before = s.styled_screen();
+                match key {
+                    Key::Named(name) => s.keys(&[name]),
+                    Key::Text(c) => s.type_text(&c.to_string()),
+                }
+                let after = s.wait_for_styled(
+                    &format!("tour.keys:{line} `{keys}` to be handled and its work to finish"),
+                    |screen| screen != before && !busy(screen),
+                );
+                let refused =
+                    after.contains("busy: wait until") && !before.contains("busy: wait until");
+                if !refused {
+                    break;
+                }
+                assert!(
+                    attempt < 5,
+                    "tour.keys:{line} `{keys}` refused as busy 5 times"
+                );
             }
-            s.wait_for_styled(
-                &format!("tour.keys:{line} `{keys}` to be handled and its work to finish"),
-                |screen| screen != before && !busy(screen),
-            );
         }
     }
     assert_eq!(

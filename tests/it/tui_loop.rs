@@ -80,8 +80,20 @@ async fn keys_install_activate_connect_deactivate_and_uninstall_change_the_store
         screen.contains("connected acme.vault (secret binding)"),
         "{screen}"
     );
-    // Gone from every pane's state, and from the log.
+    // Gone from every pane's state, the command log, and the log file.
     assert!(tui.runner.app.dialog.is_none());
+    for entry in &tui.runner.app.log.entries {
+        let line = format!("{entry:?}");
+        assert!(!line.contains(SECRET), "{line}");
+    }
+    tui.keys("@").await;
+    assert!(!tui.screen().contains(SECRET));
+    assert!(
+        tui.screen().contains("$ hcpx connect acme.vault"),
+        "{}",
+        tui.screen()
+    );
+    tui.press(KeyCode::Left).await;
     let log = String::from_utf8_lossy(&logs.lock().unwrap()).into_owned();
     assert!(log.contains("stage=\"connect\""), "{log}");
     assert!(!log.contains(SECRET), "{log}");
@@ -144,7 +156,7 @@ async fn marked_packs_are_installed_and_activated_together() {
     let mut tui = Tui::start(dir, 100, 30).await;
     // Sorted by id: acme.mixed, acme.notes, acme.vault, hcp-cli.
     tui.keys(" j ").await;
-    assert_eq!(tui.runner.app.marked.len(), 2);
+    assert_eq!(tui.runner.app.packs.marked.len(), 2);
     tui.keys("i").await;
     assert!(tui.installed("acme.mixed") && tui.installed("acme.vault"));
     assert!(!tui.installed("acme.notes"));
@@ -155,23 +167,46 @@ async fn marked_packs_are_installed_and_activated_together() {
             .contains("$ hcpx activate acme.mixed acme.vault")
     );
     tui.press(KeyCode::Esc).await;
-    assert!(tui.runner.app.marked.is_empty());
+    assert!(tui.runner.app.packs.marked.is_empty());
 }
 
 #[tokio::test]
-async fn a_refused_action_shows_the_engine_error_and_changes_nothing() {
+async fn an_action_that_cannot_succeed_is_refused_at_once_without_a_dialog() {
     let dir = sandbox();
     notes_pack(&catalog(&dir));
     let mut tui = Tui::start(dir, 100, 30).await;
+    // The bootstrap pack: `u` asks nothing and says why.
     tui.select("hcp-cli").await;
-    tui.keys("uy").await;
+    tui.keys("u").await;
+    assert!(tui.runner.app.dialog.is_none());
     let screen = tui.screen();
     assert!(screen.contains("bootstrap_protected"), "{screen}");
-    assert!(screen.contains("hint: deactivate it instead"), "{screen}");
+    assert!(screen.contains("deactivate it instead"), "{screen}");
     assert!(tui.installed("hcp-cli"));
-    // Any key closes the dialog.
-    tui.keys("j").await;
-    assert!(tui.runner.app.dialog.is_none());
+    // A catalog pack: `u`, `x`, `a` and `c` need it installed; no form,
+    // no y/n, nothing runs.
+    tui.select("acme.notes").await;
+    for key in ["u", "x", "a", "c"] {
+        tui.keys(key).await;
+        assert!(tui.runner.app.dialog.is_none(), "{key}");
+        assert_eq!(tui.runner.in_flight(), 0, "{key}");
+        let screen = tui.screen();
+        assert!(
+            screen.contains("acme.notes is not installed"),
+            "{key}: {screen}"
+        );
+    }
+    assert!(!tui.installed("acme.notes"));
+    // Each refusal is in the command log.
+    let refused = tui
+        .runner
+        .app
+        .log
+        .entries
+        .iter()
+        .filter(|e| e.outcome == hcpx::tui::log::Outcome::Refused)
+        .count();
+    assert_eq!(refused, 5);
 }
 
 #[tokio::test]
@@ -226,9 +261,10 @@ async fn s_cycles_the_sort_by_id_status_and_version() {
     let mut tui = Tui::start(dir, 100, 30).await;
     let order = |tui: &Tui| -> Vec<String> {
         let app = &tui.runner.app;
-        app.visible
+        app.packs
+            .visible
             .iter()
-            .map(|&i| app.entries[i].id().to_string())
+            .map(|&i| app.packs.entries[i].id().to_string())
             .collect()
     };
     assert_eq!(
@@ -328,7 +364,11 @@ async fn uninstalling_a_pack_in_no_catalog_removes_its_row() {
     tui.select("acme.notes").await;
     tui.keys("uy").await;
     assert!(!tui.installed("acme.notes"));
-    assert_eq!(tui.runner.app.entries.len(), 1, "only hcp-cli is left");
+    assert_eq!(
+        tui.runner.app.packs.entries.len(),
+        1,
+        "only hcp-cli is left"
+    );
     assert!(tui.screen().contains("no pack id matches `acme.notes`"));
     tui.press(KeyCode::Esc).await;
     assert_eq!(tui.runner.app.selected_row().unwrap().id(), "hcp-cli");

@@ -7,6 +7,7 @@
 
 use crate::tuikit::*;
 use crossterm::event::KeyCode;
+use hcpx::tui::app::Dialog;
 use hcpx::tui::theme::Theme;
 use ratatui::style::{Color, Modifier};
 
@@ -147,14 +148,15 @@ async fn exec_form_then_output_pane() {
 }
 
 #[tokio::test]
-async fn refused_exec_shows_the_engine_error_in_the_output_pane() {
+async fn x_on_a_command_that_cannot_run_says_why_at_once() {
     let dir = sandbox();
     notes_pack(&catalog(&dir));
     engine(&dir).install("acme.notes", false).unwrap();
     let mut tui = Tui::start(dir, 100, 30).await;
     tui.select("acme.notes").await;
     tui.keys("x").await;
-    tui.press(KeyCode::Enter).await;
+    // No form: availability already knows it cannot run.
+    assert!(tui.runner.app.dialog.is_none());
     insta::assert_snapshot!("exec_refused", tui.screen());
 }
 
@@ -198,10 +200,20 @@ async fn help_overlay_lists_the_keys() {
 #[tokio::test]
 async fn error_dialog_shows_code_message_and_hint() {
     let dir = sandbox();
-    notes_pack(&catalog(&dir));
+    write_pack(
+        &catalog(&dir),
+        "acme.probe",
+        "hcp: \"1\"\nid: acme.probe\nname: Probe\nversion: 1.0.0\ndescription: A failing probe.\nbinding: {kind: local, probe: check}\ncommands:\n  - key: check\n    summary: Check\n    effect: read\n    adapter: {kind: process, program: \"false\"}\n",
+        "---\nname: acme-probe\ndescription: Probe.\n---\nRun `check`.\n",
+    );
+    let engine = engine(&dir);
+    engine.install("acme.probe", false).unwrap();
+    engine.activate(&["acme.probe".to_string()]);
     let mut tui = Tui::start(dir, 100, 30).await;
-    tui.select("acme.notes").await;
-    tui.keys("a").await;
+    tui.select("acme.probe").await;
+    // The engine's refusal: the probe fails (§8.5 step 5).
+    tui.keys("c").await;
+    assert!(matches!(tui.runner.app.dialog, Some(Dialog::Error(_))));
     insta::assert_snapshot!("error_dialog", tui.screen());
 }
 
@@ -319,4 +331,65 @@ async fn with_colour_statuses_are_coloured() {
     tui.keys("j").await;
     let buffer = tui.runner.terminal.backend().buffer();
     assert!(buffer.content().iter().any(|c| c.fg != Color::Reset));
+}
+
+#[tokio::test]
+async fn run_form_says_what_is_wrong_next_to_the_field() {
+    let dir = sandbox();
+    notes_pack(&catalog(&dir));
+    let engine = engine(&dir);
+    engine.install("acme.notes", false).unwrap();
+    engine.activate(&["acme.notes".to_string()]);
+    engine.connect("acme.notes", &mut no_secret).unwrap();
+    let mut tui = Tui::start(dir, 100, 30).await;
+    tui.select("acme.notes").await;
+    // `add` takes a required `text`.
+    tui.press(KeyCode::Enter).await;
+    tui.keys("jx").await;
+    tui.press(KeyCode::Enter).await;
+    insta::assert_snapshot!("exec_form_error", tui.screen());
+}
+
+#[tokio::test]
+async fn run_form_scrolls_to_the_focused_field_in_a_small_window() {
+    let dir = sandbox();
+    let args: String = (0..9)
+        .map(|i| {
+            format!("      - {{name: field{i}, type: string, description: Field number {i}}}\n")
+        })
+        .collect();
+    write_pack(
+        &catalog(&dir),
+        "acme.many",
+        &format!(
+            "hcp: \"1\"\nid: acme.many\nname: Many\nversion: 1.0.0\ndescription: Many args.\ncommands:\n  - key: go\n    summary: Go\n    effect: read\n    args:\n{args}    adapter: {{kind: process, program: \"true\"}}\n"
+        ),
+        "---\nname: acme-many\ndescription: Many.\n---\nRun `go`.\n",
+    );
+    let engine = engine(&dir);
+    engine.install("acme.many", false).unwrap();
+    engine.activate(&["acme.many".to_string()]);
+    let mut tui = Tui::start(dir, 70, 16).await;
+    tui.select("acme.many").await;
+    tui.keys("x").await;
+    for _ in 0..8 {
+        tui.press(KeyCode::Tab).await;
+    }
+    tui.keys("last").await;
+    let screen = tui.screen();
+    assert!(screen.contains("field8 last"), "{screen}");
+    insta::assert_snapshot!("exec_form_scrolled", screen);
+}
+
+#[tokio::test]
+async fn log_pane_lists_each_action_with_its_command() {
+    let dir = sandbox();
+    notes_pack(&catalog(&dir));
+    let mut tui = Tui::start(dir, 100, 30).await;
+    tui.select("acme.notes").await;
+    tui.keys("x").await; // refused: not installed
+    tui.keys("ia").await;
+    tui.keys("un").await;
+    tui.keys("@").await;
+    insta::assert_snapshot!("log_pane", tui.screen());
 }

@@ -148,3 +148,40 @@ fn hcpx_tui_without_a_terminal_is_a_usage_error() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("needs a terminal"), "{stderr}");
 }
+
+/// In a real terminal, Ctrl and Alt arrive as control bytes and ESC
+/// prefixes: `Ctrl-U` (0x15), `Ctrl-A` (0x01) and `Alt-A` (ESC a) must not
+/// uninstall, deactivate or activate.
+#[test]
+fn real_tui_ignores_ctrl_and_alt_letters_and_logs_what_it_did() {
+    if !require_tool("tmux") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("home");
+    let catalog = catalog();
+    let s = Session::start(
+        "modifiers",
+        &[("HCP_HOME", &home)],
+        &["tui", "--catalog", catalog.to_str().unwrap()],
+    );
+    s.wait_for("the pack list", |s| s.contains("demo.clock"));
+    s.keys(&["/"]);
+    s.type_text("demo.clock");
+    s.keys(&["Enter"]);
+    s.wait_text("▶ demo.clock");
+    s.keys(&["i"]);
+    s.wait_text("installed demo.clock 1.0.0");
+    s.keys(&["a"]);
+    s.wait_text("demo.clock: activated");
+    s.keys(&["C-u", "C-a", "M-a", "M-u", "C-l", "@"]);
+    // The log shows once every key before it was handled.
+    let screen = s.wait_text("2 done demo.clock: activated");
+    assert!(!screen.contains("Uninstall demo.clock?"), "{screen}");
+    assert!(!screen.contains("  3 "), "nothing else was done: {screen}");
+    let state = std::fs::read_to_string(home.join("state.json")).unwrap();
+    assert!(state.contains("demo.clock"), "{state}");
+    assert!(home.join("packs/demo.clock").is_dir());
+    s.keys(&["q"]);
+    assert_eq!(s.wait_exit(), 0, "{}", s.screen());
+}

@@ -7,184 +7,254 @@ use crate::tui::app::App;
 use crate::tui::text;
 use crate::tui::theme::{SPINNER, status_symbol};
 use crate::tui::ui::{self, pane_block, pane_title};
+use crate::tui::worker::Row;
 use ratatui::Frame;
+use ratatui::layout::Constraint;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
+use ratatui::widgets::{Cell, Paragraph, Row as TableRow, Table, TableState};
 
 /// Columns of the id, version and status.
-const MAX_ID_W: usize = 28;
+const MAX_ID_W: usize = 40;
 const MAX_VERSION_W: usize = 12;
 const STATUS_W: usize = 13;
+/// The narrowest description worth showing.
+const MIN_DESC_W: usize = 8;
+
+/// The columns' widths (the status column is always [`STATUS_W`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Columns {
+    pub id: usize,
+    pub version: usize,
+    pub description: usize,
+}
+
+/// Fits the columns in `width` for the widest id and version of all packs
+/// (so they stay put while scrolling). The description goes first, then
+/// the version; the ids are cut last.
+pub fn columns(widest: (usize, usize), width: usize) -> Columns {
+    let id = widest.0.clamp(2, MAX_ID_W);
+    let version = widest.1.clamp(7, MAX_VERSION_W);
+    // Marker, id, space, version, space, status.
+    let fixed =
+        |id: usize, version: usize| 2 + id + 1 + version + usize::from(version > 0) + STATUS_W;
+    if fixed(id, version) + 1 + MIN_DESC_W <= width {
+        let description = width - fixed(id, version) - 1;
+        return Columns {
+            id,
+            version,
+            description,
+        };
+    }
+    if fixed(id, version) <= width {
+        return Columns {
+            id,
+            version,
+            description: 0,
+        };
+    }
+    let id = width.saturating_sub(fixed(0, 0)).clamp(2, id);
+    Columns {
+        id,
+        version: 0,
+        description: 0,
+    }
+}
 
 pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
-    let theme = app.theme();
-    let mut title = vec![pane_title(app, Pane::Browser)];
-    if app.loaded {
-        let count = if app.filter.query.is_empty() {
-            format!(" {}", app.entries.len())
-        } else {
-            format!(" {}/{}", app.visible.len(), app.entries.len())
-        };
-        title.push(Span::raw(count));
-        title.push(Span::styled(
-            format!(" · sort {}", app.sort.as_str()),
-            theme.dim(),
-        ));
-        if !app.marked.is_empty() {
-            title.push(Span::styled(
-                format!(" · {} marked", app.marked.len()),
-                theme.bold(),
-            ));
-        }
-    }
-    let block = pane_block(app, Pane::Browser, title);
+    let block = pane_block(app, Pane::Browser, title(app));
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let width = inner.width as usize;
-    let mut lines: Vec<Line<'_>> = Vec::new();
-
+    let mut above: Vec<Line<'_>> = Vec::new();
     if ui::shows_filter(app) {
-        let cursor = if app.filter.editing { "▏" } else { "" };
-        lines.push(Line::from(vec![
-            Span::styled("/", theme.key()),
-            Span::styled(
-                text::truncate(
-                    &format!("{}{cursor}", app.filter.query),
-                    width.saturating_sub(1),
-                ),
-                theme.bold(),
-            ),
-        ]));
+        above.push(filter_line(app, width));
     }
-
     if !app.loaded {
-        match &app.load_error {
-            Some(err) => {
-                lines.push(Line::styled("cannot read the store:", theme.bad()));
-                let mut msg = format!("{}: {}", err.code.as_str(), err.message);
-                if let Some(hint) = &crate::tui::fix::hint(err, &app.config) {
-                    msg.push_str("\nhint: ");
-                    msg.push_str(hint);
-                }
-                msg.push_str("\npress r to try again");
-                lines.extend(text::wrap(&msg, width).into_iter().map(Line::raw));
-            }
-            None => {
-                let spinner = SPINNER[(app.ticks % SPINNER.len() as u64) as usize];
-                let msg = format!("{spinner} loading… reading the store and catalogs");
-                lines.extend(
-                    text::wrap(&msg, width)
-                        .into_iter()
-                        .map(|l| Line::styled(l, theme.hint())),
-                );
-            }
-        }
-        frame.render_widget(Paragraph::new(lines), inner);
+        above.extend(loading_lines(app, width));
+        frame.render_widget(Paragraph::new(above), inner);
         return;
     }
+    let filter_h = above.len() as u16;
+    frame.render_widget(Paragraph::new(above), inner);
+    let area = Rect::new(
+        inner.x,
+        inner.y + filter_h,
+        inner.width,
+        inner.height.saturating_sub(filter_h),
+    );
+    draw_table(frame, area, app);
+}
 
-    let shown = || {
-        app.visible
-            .iter()
-            .skip(app.offset)
-            .take(ui::browser_rows(app))
-            .map(|&i| &app.entries[i])
+/// The title: count (filtered / all), sort, marks.
+fn title<'a>(app: &App) -> Vec<Span<'a>> {
+    let theme = app.theme();
+    let mut title = vec![pane_title(app, Pane::Browser)];
+    if !app.loaded {
+        return title;
+    }
+    let count = if app.packs.filter.query.is_empty() {
+        format!(" {}", app.packs.entries.len())
+    } else {
+        format!(" {}/{}", app.packs.visible.len(), app.packs.entries.len())
     };
-    let version_w = shown()
-        .map(|r| text::width(r.version.as_deref().unwrap_or("-")))
-        .max()
-        .unwrap_or(0)
-        .clamp(7, MAX_VERSION_W);
-    let id_w = shown()
-        .map(|e| text::width(e.id()))
-        .max()
-        .unwrap_or(2)
-        .clamp(2, MAX_ID_W)
-        .min(width.saturating_sub(2 + version_w + STATUS_W + 2).max(8));
-    let desc_w = width.saturating_sub(2 + id_w + 1 + version_w + 1 + STATUS_W + 1);
-    lines.push(Line::styled(
-        text::fit(
-            &format!(
-                "  {} {} {} {}",
-                text::fit("ID", id_w),
-                text::fit("VERSION", version_w),
-                text::fit("STATUS", STATUS_W),
-                "DESCRIPTION"
-            ),
-            width,
-        ),
+    title.push(Span::raw(count));
+    title.push(Span::styled(
+        format!(" · sort {}", app.packs.sort.as_str()),
         theme.dim(),
     ));
-
-    if app.visible.is_empty() {
-        let msg = if app.filter.query.is_empty() {
-            "no packs".to_string()
-        } else {
-            format!("no pack id matches `{}`", app.filter.query)
-        };
-        lines.push(Line::styled(msg, theme.dim()));
+    if !app.packs.marked.is_empty() {
+        title.push(Span::styled(
+            format!(" · {} marked", app.packs.marked.len()),
+            theme.bold(),
+        ));
     }
+    title
+}
 
-    for (row, &i) in app
+fn filter_line<'a>(app: &App, width: usize) -> Line<'a> {
+    let theme = app.theme();
+    let cursor = if app.packs.filter.editing { "▏" } else { "" };
+    Line::from(vec![
+        Span::styled("/", theme.key()),
+        Span::styled(
+            text::truncate(
+                &format!("{}{cursor}", app.packs.filter.query),
+                width.saturating_sub(1),
+            ),
+            theme.bold(),
+        ),
+    ])
+}
+
+/// Before the first snapshot: loading, or why the store cannot be read.
+fn loading_lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
+    let theme = app.theme();
+    match &app.load_error {
+        Some(err) => {
+            let mut lines = vec![Line::styled("cannot read the store:", theme.bad())];
+            let mut msg = format!("{}: {}", err.code.as_str(), err.message);
+            if let Some(hint) = &crate::tui::fix::hint(err, &app.config) {
+                msg.push_str("\nhint: ");
+                msg.push_str(hint);
+            }
+            msg.push_str("\npress r to try again");
+            lines.extend(text::wrap(&msg, width).into_iter().map(Line::raw));
+            lines
+        }
+        None => {
+            let spinner = SPINNER[(app.ticks % SPINNER.len() as u64) as usize];
+            let msg = format!("{spinner} loading… reading the store and catalogs");
+            text::wrap(&msg, width)
+                .into_iter()
+                .map(|l| Line::styled(l, theme.hint()))
+                .collect()
+        }
+    }
+}
+
+/// The packs as a `Table`: only the rows in view are built (10,000 packs
+/// stay cheap); the selected one is highlighted through its `TableState`.
+fn draw_table(frame: &mut Frame<'_>, area: Rect, app: &App) {
+    let theme = app.theme();
+    let width = area.width as usize;
+    let cols = columns(app.packs.widest, width);
+    let mut widths = vec![Constraint::Length(1), Constraint::Length(cols.id as u16)];
+    let mut header = vec![Cell::from(""), Cell::from("ID")];
+    if cols.version > 0 {
+        widths.push(Constraint::Length(cols.version as u16));
+        header.push(Cell::from("VERSION"));
+    }
+    widths.push(Constraint::Length(STATUS_W as u16));
+    header.push(Cell::from("STATUS"));
+    if cols.description > 0 {
+        widths.push(Constraint::Length(cols.description as u16));
+        header.push(Cell::from("DESCRIPTION"));
+    }
+    let rows: Vec<TableRow<'_>> = app
+        .packs
         .visible
         .iter()
         .enumerate()
-        .skip(app.offset)
+        .skip(app.packs.offset)
         .take(ui::browser_rows(app))
-    {
-        let entry = &app.entries[i];
-        let selected = row == app.selected;
-        let marked = app.marked.contains(entry.id());
-        let base = if selected {
-            theme.selected()
+        .map(|(n, &i)| pack_row(app, &app.packs.entries[i], n == app.packs.selected, cols))
+        .collect();
+    let empty = rows.is_empty();
+    let table = Table::new(rows, widths)
+        .header(TableRow::new(header).style(theme.dim()))
+        .column_spacing(1)
+        .row_highlight_style(theme.selected());
+    let mut state = TableState::new().with_selected(
+        app.packs
+            .selected
+            .checked_sub(app.packs.offset)
+            .filter(|_| !empty),
+    );
+    frame.render_stateful_widget(table, area, &mut state);
+    let mut below: Vec<Line<'_>> = Vec::new();
+    if app.packs.visible.is_empty() {
+        let msg = if app.packs.filter.query.is_empty() {
+            "no packs".to_string()
         } else {
-            Style::new()
+            format!("no pack id matches `{}`", app.packs.filter.query)
         };
-        let mut spans = vec![Span::styled(
-            match (selected, marked) {
-                (true, true) => "▶*",
-                (true, false) => "▶ ",
-                (false, true) => " *",
-                (false, false) => "  ",
-            },
-            base.patch(theme.bold()),
-        )];
-        spans.extend(id_spans(app, entry.id(), id_w, base));
-        spans.push(Span::styled(
-            format!(
-                " {} ",
-                text::fit(entry.version.as_deref().unwrap_or("-"), version_w)
-            ),
-            base,
-        ));
-        let status = entry.status;
-        spans.push(Span::styled(
-            text::fit(
-                &format!("{} {}", status_symbol(status), status.as_str()),
-                STATUS_W,
-            ),
-            base.patch(theme.status(status)),
-        ));
-        let description = &entry.description;
-        spans.push(Span::styled(
-            format!(" {}", text::fit(description, desc_w)),
-            base.patch(theme.dim()),
-        ));
-        if selected {
-            // Reversed text on every column, whatever the colours.
-            spans = spans
-                .into_iter()
-                .map(|s| {
-                    let style = s.style.patch(theme.selected());
-                    s.style(style)
-                })
-                .collect();
-        }
-        lines.push(Line::from(spans));
+        below.push(Line::styled(msg, theme.dim()));
     }
-    frame.render_widget(Paragraph::new(lines), inner);
+    if app.only_bootstrap() && app.packs.filter.query.is_empty() {
+        below.push(Line::raw(""));
+        let help = "No packs but hcpx's own. Add a catalog (a folder of pack folders): start with hcpx tui --catalog DIR, or list it under catalogs: in $HCP_HOME/config.yaml; or install one pack folder with hcpx install DIR.";
+        below.extend(
+            text::wrap(help, width)
+                .into_iter()
+                .map(|l| Line::styled(l, theme.hint())),
+        );
+    }
+    let used = 1
+        + (app.packs.visible.len().saturating_sub(app.packs.offset)).min(ui::browser_rows(app))
+            as u16;
+    if !below.is_empty() && used < area.height {
+        let rest = Rect::new(area.x, area.y + used, area.width, area.height - used);
+        frame.render_widget(Paragraph::new(below), rest);
+    }
+}
+
+/// One pack's row: marker, id (filter matches highlighted), version,
+/// status badge, description.
+fn pack_row<'a>(app: &App, entry: &Row, selected: bool, cols: Columns) -> TableRow<'a> {
+    let theme = app.theme();
+    let marked = app.packs.marked.contains(entry.id());
+    let marker = match (selected, marked) {
+        (true, _) if !marked => "▶",
+        (_, true) => "*",
+        _ => " ",
+    };
+    let mut cells = vec![
+        Cell::from(Span::styled(marker, theme.bold())),
+        Cell::from(Line::from(id_spans(app, entry.id(), cols.id, Style::new()))),
+    ];
+    if cols.version > 0 {
+        cells.push(Cell::from(text::fit(
+            entry.version.as_deref().unwrap_or("-"),
+            cols.version,
+        )));
+    }
+    let status = entry.status;
+    cells.push(Cell::from(Span::styled(
+        text::fit(
+            &format!("{} {}", status_symbol(status), status.as_str()),
+            STATUS_W,
+        ),
+        theme.status(status),
+    )));
+    if cols.description > 0 {
+        cells.push(Cell::from(Span::styled(
+            text::fit(&entry.description, cols.description),
+            theme.dim(),
+        )));
+    }
+    TableRow::new(cells)
 }
 
 /// The id, padded to `w`, with the filter's matched characters highlighted.
@@ -213,4 +283,25 @@ fn id_spans<'a>(app: &App, id: &str, w: usize, base: Style) -> Vec<Span<'a>> {
         spans.push(Span::styled(run, if run_hl { hl } else { base }));
     }
     spans
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_description_goes_first_then_the_version_and_ids_are_cut_last() {
+        let wide = columns((20, 7), 80);
+        assert_eq!((wide.id, wide.version), (20, 7));
+        assert_eq!(wide.description, 80 - (2 + 20 + 1 + 7 + 1 + 13) - 1);
+        let no_desc = columns((20, 7), 2 + 20 + 1 + 7 + 1 + 13 + 3);
+        assert_eq!(
+            (no_desc.id, no_desc.version, no_desc.description),
+            (20, 7, 0)
+        );
+        let no_version = columns((20, 7), 2 + 20 + 1 + 13 + 2);
+        assert_eq!((no_version.id, no_version.version), (20, 0));
+        let cut = columns((20, 7), 30);
+        assert_eq!((cut.id, cut.version, cut.description), (14, 0, 0));
+    }
 }

@@ -5,7 +5,7 @@
 
 use crate::engine::pack::manifest::{BindingKind, Manifest};
 use crate::tui::action::Pane;
-use crate::tui::app::App;
+use crate::tui::app::{App, arg_summary};
 use crate::tui::text;
 use crate::tui::theme::status_symbol;
 use crate::tui::ui::draw_text_pane;
@@ -15,17 +15,10 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 
 pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
-    draw_text_pane(
-        frame,
-        area,
-        app,
-        Pane::Details,
-        app.scroll_details,
-        |width| lines(app, width),
-    );
+    draw_text_pane(frame, area, app, Pane::Details, |width| lines(app, width));
 }
 
-fn lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
+pub fn lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
     let theme = app.theme();
     let mut out: Vec<Line<'a>> = Vec::new();
     if let Some(cmd) = &app.last_command {
@@ -65,11 +58,28 @@ fn lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
         None => out.push(Line::styled(text::safe(entry.id()), theme.bold())),
     }
     out.extend(status_lines(app, entry, width));
+    if let Some(m) = entry.view.manifest() {
+        out.push(Line::raw(""));
+        out.extend(wrap(m.description.trim().to_string()));
+        out.extend(command_lines(app, m, width));
+    }
     out.push(Line::raw(""));
 
-    let skill = app.selected_skill();
-    out.push(Line::styled("Skill (SKILL.md)", theme.bold()));
-    match skill {
+    out.extend(skill_lines(app, width));
+    out
+}
+
+/// The Skill: frontmatter name and description, then the body.
+fn skill_lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
+    let theme = app.theme();
+    let wrap_as = |s: &str, style| -> Vec<Line<'a>> {
+        text::wrap(s, width)
+            .into_iter()
+            .map(|l| Line::styled(l, style))
+            .collect()
+    };
+    let mut out = vec![Line::styled("Skill (SKILL.md)", theme.bold())];
+    match app.selected_skill() {
         None => out.push(Line::styled("reading…", theme.dim())),
         Some(SkillText::Missing(why)) => out.push(Line::styled(text::safe(why), theme.bad())),
         Some(SkillText::Raw(raw)) => {
@@ -77,28 +87,16 @@ fn lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
                 "(no frontmatter; lint says why)",
                 theme.warning(),
             ));
-            out.extend(wrap(raw.clone()));
+            out.extend(wrap_as(raw, theme.plain()));
         }
         Some(SkillText::Parsed(doc)) => {
-            out.extend(
-                text::wrap(
-                    &format!("name: {}", doc.name.as_deref().unwrap_or("(missing)")),
-                    width,
-                )
-                .into_iter()
-                .map(|l| Line::styled(l, theme.hint())),
-            );
-            out.extend(
-                text::wrap(
-                    &format!(
-                        "description: {}",
-                        doc.description.as_deref().unwrap_or("(missing)")
-                    ),
-                    width,
-                )
-                .into_iter()
-                .map(|l| Line::styled(l, theme.hint())),
-            );
+            let name = doc.name.as_deref().unwrap_or("(missing)");
+            out.extend(wrap_as(&format!("name: {name}"), theme.hint()));
+            let description = doc.description.as_deref().unwrap_or("(missing)");
+            out.extend(wrap_as(
+                &format!("description: {description}"),
+                theme.hint(),
+            ));
             out.push(Line::raw(""));
             out.extend(body_lines(app, &doc.body, width));
         }
@@ -131,6 +129,33 @@ fn status_lines<'a>(app: &App, entry: &Entry, width: usize) -> Vec<Line<'a>> {
         (None, None) => "",
     };
     out.push(Line::styled(source.to_string(), theme.dim()));
+    out
+}
+
+/// Each command: key, effect and summary, then its args as the run form
+/// describes them.
+fn command_lines<'a>(app: &App, m: &Manifest, width: usize) -> Vec<Line<'a>> {
+    let theme = app.theme();
+    if m.commands.is_empty() {
+        return Vec::new();
+    }
+    let mut out = vec![Line::raw(""), Line::styled("Commands", theme.bold())];
+    for c in &m.commands {
+        let head = format!("{} ({}) — {}", c.key, c.effect.as_str(), c.summary);
+        out.extend(text::wrap(&head, width).into_iter().map(Line::raw));
+        for arg in &c.args {
+            let mut about = format!("    {}: {}", arg.name, arg_summary(arg));
+            if let Some(d) = &arg.description {
+                about.push_str(" — ");
+                about.push_str(d);
+            }
+            out.extend(
+                text::wrap(&about, width)
+                    .into_iter()
+                    .map(|l| Line::styled(l, theme.dim())),
+            );
+        }
+    }
     out
 }
 

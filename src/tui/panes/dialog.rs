@@ -3,7 +3,7 @@
 //! (§14.6), the masked secret input (§8.5 step 4) and the exec form (§6.2).
 
 use crate::tui::app::{App, Dialog, ExecForm, SecretPrompt, arg_summary};
-use crate::tui::keymap::HELP;
+use crate::tui::keymap::{Binding, KEYS, MOUSE_HELP};
 use crate::tui::text;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -12,75 +12,45 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
 pub fn draw(frame: &mut Frame<'_>, screen: Rect, app: &App, dialog: &Dialog) {
-    let width = screen.width.saturating_sub(4).min(76);
+    let max_w = if matches!(dialog, Dialog::Help) {
+        104
+    } else {
+        76
+    };
+    let width = screen.width.saturating_sub(4).min(max_w);
     let inner_w = width.saturating_sub(4) as usize;
+    // Room for the lines inside the frame.
+    let room = screen.height.saturating_sub(2) as usize;
     let (title, lines) = match dialog {
         Dialog::Help => ("Keys".to_string(), help(app, inner_w)),
-        Dialog::Error(err) => {
-            let theme = app.theme();
-            let mut lines = vec![Line::styled(err.code.as_str().to_string(), theme.bad())];
-            lines.extend(wrap(&err.message, inner_w, Style::new()));
-            if let Some(hint) = &crate::tui::fix::hint(err, &app.config) {
-                lines.push(Line::raw(""));
-                lines.extend(wrap(&format!("hint: {hint}"), inner_w, theme.hint()));
-            }
-            lines.push(Line::raw(""));
-            lines.push(Line::styled("any key closes", theme.dim()));
-            ("Error".to_string(), lines)
-        }
-        Dialog::ConfirmUninstall { ids } => {
-            let theme = app.theme();
-            let mut lines = wrap(
+        Dialog::Error(err) => ("Error".to_string(), error(app, err, inner_w)),
+        Dialog::ConfirmUninstall { ids } => (
+            "Uninstall".to_string(),
+            confirm(
+                app,
                 &format!("Uninstall {}?", ids.join(", ")),
-                inner_w,
-                theme.bold(),
-            );
-            lines.extend(wrap(
                 "This removes the installed files, the Skill copy and any stored secret.",
+                ("uninstall", "keep"),
                 inner_w,
-                Style::new(),
-            ));
-            lines.push(Line::raw(""));
-            lines.push(Line::from(vec![
-                Span::styled("y", theme.key()),
-                Span::raw(" uninstall   "),
-                Span::styled("n", theme.key()),
-                Span::raw(" / "),
-                Span::styled("Esc", theme.key()),
-                Span::raw(" keep"),
-            ]));
-            ("Uninstall".to_string(), lines)
-        }
-        Dialog::ConfirmQuit { running } => {
-            let theme = app.theme();
-            let mut lines = wrap(
+            ),
+        ),
+        Dialog::ConfirmQuit { running } => (
+            "Quit".to_string(),
+            confirm(
+                app,
                 &format!("{running} is still running. Quit anyway?"),
-                inner_w,
-                theme.bold(),
-            );
-            lines.extend(wrap(
                 "Quitting ends the command and every process it started.",
+                ("end it and quit", "keep it running"),
                 inner_w,
-                Style::new(),
-            ));
-            lines.push(Line::raw(""));
-            lines.push(Line::from(vec![
-                Span::styled("y", theme.key()),
-                Span::raw(" end it and quit   "),
-                Span::styled("n", theme.key()),
-                Span::raw(" / "),
-                Span::styled("Esc", theme.key()),
-                Span::raw(" keep it running"),
-            ]));
-            ("Quit".to_string(), lines)
-        }
+            ),
+        ),
         Dialog::Secret(prompt) => (
             format!("Connect {}", prompt.pack_id),
             secret(app, prompt, inner_w),
         ),
         Dialog::ExecForm(form) => (
             format!("Run {} {}", form.pack_id, form.verb),
-            exec_form(app, form, inner_w),
+            exec_form(app, form, inner_w, room),
         ),
     };
     let height = (lines.len() as u16 + 2).min(screen.height);
@@ -107,6 +77,43 @@ pub fn draw(frame: &mut Frame<'_>, screen: Rect, app: &App, dialog: &Dialog) {
     frame.render_widget(Paragraph::new(lines), padded);
 }
 
+/// An engine error in the words of §10: code, message, hint.
+fn error<'a>(app: &App, err: &crate::engine::error::Error, width: usize) -> Vec<Line<'a>> {
+    let theme = app.theme();
+    let mut lines = vec![Line::styled(err.code.as_str().to_string(), theme.bad())];
+    lines.extend(wrap(&err.message, width, Style::new()));
+    if let Some(hint) = &crate::tui::fix::hint(err, &app.config) {
+        lines.push(Line::raw(""));
+        lines.extend(wrap(&format!("hint: {hint}"), width, theme.hint()));
+    }
+    lines.push(Line::raw(""));
+    lines.push(Line::styled("any key closes", theme.dim()));
+    lines
+}
+
+/// A y/n question: what, what it means, what `y` and `n` do.
+fn confirm<'a>(
+    app: &App,
+    question: &str,
+    meaning: &str,
+    (yes, no): (&str, &str),
+    width: usize,
+) -> Vec<Line<'a>> {
+    let theme = app.theme();
+    let mut lines = wrap(question, width, theme.bold());
+    lines.extend(wrap(meaning, width, Style::new()));
+    lines.push(Line::raw(""));
+    lines.push(Line::from(vec![
+        Span::styled("y", theme.key()),
+        Span::raw(format!(" {yes}   ")),
+        Span::styled("n", theme.key()),
+        Span::raw(" / "),
+        Span::styled("Esc", theme.key()),
+        Span::raw(format!(" {no}")),
+    ]));
+    lines
+}
+
 fn wrap<'a>(s: &str, width: usize, style: Style) -> Vec<Line<'a>> {
     text::wrap(s, width)
         .into_iter()
@@ -114,21 +121,43 @@ fn wrap<'a>(s: &str, width: usize, style: Style) -> Vec<Line<'a>> {
         .collect()
 }
 
+/// The help: the key table, actions on the left, moving on the right
+/// (one column when narrow).
 fn help<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
     let theme = app.theme();
-    let key_w = HELP.iter().map(|(k, _)| text::width(k)).max().unwrap_or(4) + 2;
-    let mut lines: Vec<Line<'a>> = HELP
-        .iter()
-        .map(|(key, what)| {
-            Line::from(vec![
-                Span::styled(text::fit(key, key_w), theme.key()),
-                Span::raw(text::truncate(what, width.saturating_sub(key_w))),
-            ])
+    let (acts, moves): (Vec<&Binding>, Vec<&Binding>) = KEYS.iter().partition(|b| b.bar.is_some());
+    let entry = |b: &Binding| (b.shown, b.help);
+    let mut left: Vec<(&str, &str)> = acts.into_iter().map(entry).collect();
+    let mut right: Vec<(&str, &str)> = moves.into_iter().map(entry).collect();
+    right.push(MOUSE_HELP);
+    let key_w = KEYS.iter().map(|b| text::width(b.shown)).max().unwrap_or(4) + 1;
+    let two = width >= 80;
+    if !two {
+        left.append(&mut right);
+    }
+    let col_w = if two { width / 2 } else { width };
+    let cell = |(key, what): (&str, &str)| {
+        vec![
+            Span::styled(text::fit(key, key_w), theme.key()),
+            Span::raw(text::fit(what, col_w.saturating_sub(key_w + 1))),
+            Span::raw(" "),
+        ]
+    };
+    let rows = left.len().max(right.len());
+    let mut lines: Vec<Line<'a>> = (0..rows)
+        .map(|i| {
+            let mut spans = left
+                .get(i)
+                .map_or_else(|| vec![Span::raw(" ".repeat(col_w))], |e| cell(*e));
+            if let Some(e) = right.get(i) {
+                spans.extend(cell(*e));
+            }
+            Line::from(spans)
         })
         .collect();
     lines.push(Line::raw(""));
     lines.extend(wrap(
-        "Every action calls the same engine function as the hcpx command shown in Details.",
+        "Every action calls the same engine function as the hcpx command shown in the Log (@). Greyed keys cannot run for the selection; pressed, they say why.",
         width,
         theme.dim(),
     ));
@@ -164,58 +193,126 @@ fn secret<'a>(app: &App, prompt: &SecretPrompt, width: usize) -> Vec<Line<'a>> {
     lines
 }
 
-fn exec_form<'a>(app: &App, form: &ExecForm, width: usize) -> Vec<Line<'a>> {
+/// The run form: the command's summary, one field per arg with what it
+/// takes, the check's complaint under its field; scrolled so the focused
+/// field shows when the fields do not all fit in `room` lines.
+fn exec_form<'a>(app: &App, form: &ExecForm, width: usize, room: usize) -> Vec<Line<'a>> {
     let theme = app.theme();
-    let mut lines = wrap(
+    let mut head = wrap(
         &format!("{} (effect {})", form.summary, form.effect),
         width,
         theme.dim(),
     );
-    lines.push(Line::raw(""));
+    head.push(Line::raw(""));
     let name_w = form
         .fields
         .iter()
         .map(|f| text::width(&f.arg.name))
         .max()
-        .unwrap_or(4);
-    for (i, field) in form.fields.iter().enumerate() {
-        let focused = i == form.focus;
-        let cursor = if focused { "▏" } else { "" };
-        let value_w = width.saturating_sub(name_w + 4);
-        lines.push(Line::from(vec![
-            Span::styled(if focused { "▶ " } else { "  " }, theme.key()),
-            Span::styled(text::fit(&field.arg.name, name_w), theme.bold()),
-            Span::raw(" "),
-            Span::styled(
-                text::truncate(&format!("{}{cursor}", field.value), value_w),
-                if focused {
-                    theme.selected()
-                } else {
-                    Style::new()
-                },
-            ),
-        ]));
-        let mut about = arg_summary(&field.arg);
-        if let Some(d) = &field.arg.description {
-            about.push_str(" — ");
-            about.push_str(d);
-        }
-        lines.extend(wrap(
-            &format!("{}{about}", " ".repeat(name_w + 3)),
-            width,
+        .unwrap_or(4)
+        .min(width / 3);
+    let fields: Vec<Vec<Line<'a>>> = form
+        .fields
+        .iter()
+        .enumerate()
+        .map(|(i, field)| form_field(app, form, i, field, name_w, width))
+        .collect();
+    let foot = vec![
+        Line::raw(""),
+        Line::from(vec![
+            Span::styled("Enter", theme.key()),
+            Span::raw(" run  "),
+            Span::styled("Tab ↑↓", theme.key()),
+            Span::raw(" field  "),
+            Span::styled("← → ␣", theme.key()),
+            Span::raw(" choose  "),
+            Span::styled("Esc", theme.key()),
+            Span::raw(" cancel  "),
+            Span::styled("empty", theme.key()),
+            Span::raw(" = default"),
+        ]),
+    ];
+    // The fields from `first` on, as many as fit; `first` keeps the
+    // focused one in view.
+    let budget = room.saturating_sub(head.len() + foot.len() + 2).max(1);
+    let mut first = 0;
+    while first < form.focus
+        && fields[first..=form.focus]
+            .iter()
+            .map(Vec::len)
+            .sum::<usize>()
+            > budget
+    {
+        first += 1;
+    }
+    let mut lines = head;
+    if first > 0 {
+        lines.push(Line::styled(
+            format!("↑ {first} more field(s)"),
             theme.dim(),
         ));
     }
-    lines.push(Line::raw(""));
-    lines.push(Line::from(vec![
-        Span::styled("Enter", theme.key()),
-        Span::raw(" run   "),
-        Span::styled("Tab ↑↓", theme.key()),
-        Span::raw(" field   "),
-        Span::styled("Esc", theme.key()),
-        Span::raw(" cancel   "),
-        Span::styled("empty", theme.key()),
-        Span::raw(" = default"),
-    ]));
+    let mut used = 0;
+    let mut shown = first;
+    for block in &fields[first..] {
+        if used + block.len() > budget && shown > form.focus {
+            break;
+        }
+        used += block.len();
+        shown += 1;
+        lines.extend(block.iter().cloned());
+    }
+    if shown < fields.len() {
+        lines.push(Line::styled(
+            format!("↓ {} more field(s)", fields.len() - shown),
+            theme.dim(),
+        ));
+    }
+    lines.extend(foot);
+    lines
+}
+
+fn form_field<'a>(
+    app: &App,
+    form: &ExecForm,
+    i: usize,
+    field: &crate::tui::form::FormField,
+    name_w: usize,
+    width: usize,
+) -> Vec<Line<'a>> {
+    let theme = app.theme();
+    let focused = i == form.focus;
+    let cursor = if focused { "▏" } else { "" };
+    let value_w = width.saturating_sub(name_w + 4);
+    let mut lines = vec![Line::from(vec![
+        Span::styled(if focused { "▶ " } else { "  " }, theme.key()),
+        Span::styled(text::fit(&field.arg.name, name_w), theme.bold()),
+        Span::raw(" "),
+        Span::styled(
+            text::truncate(&format!("{}{cursor}", field.value), value_w),
+            if focused {
+                theme.selected()
+            } else {
+                Style::new()
+            },
+        ),
+    ])];
+    let mut about = arg_summary(&field.arg);
+    if let Some(d) = &field.arg.description {
+        about.push_str(" — ");
+        about.push_str(d);
+    }
+    lines.extend(wrap(
+        &format!("{}{about}", " ".repeat(name_w + 3)),
+        width,
+        theme.dim(),
+    ));
+    if let Some(error) = form.error.as_ref().filter(|_| focused) {
+        lines.extend(wrap(
+            &format!("{}✗ {error}", " ".repeat(name_w + 3)),
+            width,
+            theme.bad(),
+        ));
+    }
     lines
 }

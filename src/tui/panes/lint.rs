@@ -14,9 +14,7 @@ use ratatui::layout::Rect;
 use ratatui::text::Line;
 
 pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
-    draw_text_pane(frame, area, app, Pane::Lint, app.scroll_lint, |width| {
-        lines(app, width)
-    });
+    draw_text_pane(frame, area, app, Pane::Lint, |width| lines(app, width));
 }
 
 /// The location of a finding: `file:line:col`, `file:line` or `file`.
@@ -28,7 +26,7 @@ pub fn location(d: &Diagnostic) -> String {
     }
 }
 
-fn lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
+pub fn lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
     let theme = app.theme();
     let Some(entry) = app.selected_view() else {
         return match app.selected_row() {

@@ -16,12 +16,14 @@ use crate::tui::theme::check;
 use crate::tui::ui::{self, pane_block, pane_title};
 use crate::tui::worker::Entry;
 use ratatui::Frame;
+use ratatui::layout::Constraint;
 use ratatui::layout::Rect;
-use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
+use ratatui::widgets::{Cell, Paragraph, Row as TableRow, Table, TableState};
 
 const EFFECT_W: usize = 6;
+/// The narrowest summary column worth showing.
+const MIN_SUMMARY_W: usize = 12;
 /// Each condition column: its name and its width with one space.
 const COLUMNS: [(&str, usize); 5] = [
     ("activated", 10),
@@ -62,79 +64,150 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         return;
     };
     let width = inner.width as usize;
-    let height = inner.height as usize;
     let avail = &entry.avail;
-    let mut lines: Vec<Line<'_>> = Vec::new();
-
     if avail.commands.is_empty() {
-        lines.extend(pack_level(app, entry, width));
-        frame.render_widget(Paragraph::new(lines), inner);
+        frame.render_widget(Paragraph::new(pack_level(app, entry, width)), inner);
         return;
     }
 
-    let longest = avail
-        .commands
-        .iter()
-        .map(|c| text::width(&c.verb_key))
-        .max()
-        .unwrap_or(7)
-        .max(7);
-    let fixed = |cols: &[(&str, usize)]| EFFECT_W + 1 + cols.iter().map(|(_, w)| w).sum::<usize>();
-    let columns = if 2 + longest + fixed(&COLUMNS) <= width {
-        COLUMNS
-    } else {
-        SHORT_COLUMNS
-    };
-    let key_w = longest.min(width.saturating_sub(fixed(&columns) + 2).max(6));
-    let mut header = format!(
-        "  {} {}",
-        text::fit("COMMAND", key_w),
-        text::fit("EFFECT", EFFECT_W)
-    );
-    for (name, w) in columns {
-        header.push(' ');
-        header.push_str(&text::fit(name, w - 1));
-    }
-    lines.push(Line::styled(text::fit(&header, width), theme.dim()));
-
+    let layout = Layout::fit(entry, width);
     let (rows, first) = ui::matrix_window(app);
-    for (i, cmd) in avail.commands.iter().enumerate().skip(first).take(rows) {
-        let selected = i == app.matrix_selected;
-        let base = if selected {
-            theme.selected()
-        } else {
-            Style::new()
-        };
-        let mut spans = vec![
-            Span::styled(if selected { "▶ " } else { "  " }, base),
-            Span::styled(text::fit(&cmd.verb_key, key_w), base.patch(theme.bold())),
-            Span::styled(format!(" {}", text::fit(cmd.effect, EFFECT_W)), base),
-        ];
-        let cells = Condition::ALL
-            .iter()
-            .map(|c| cmd.meets(*c))
-            .chain([cmd.executable]);
-        for (ok, (_, w)) in cells.zip(columns) {
-            let style = if ok { theme.good() } else { theme.bad() };
-            spans.push(Span::styled(" ", base));
-            spans.push(Span::styled(text::fit(check(ok), w - 1), base.patch(style)));
-        }
-        lines.push(Line::from(spans));
-    }
-
+    let table_h =
+        ((1 + rows.min(avail.commands.len().saturating_sub(first))) as u16).min(inner.height);
+    draw_table(
+        frame,
+        Rect::new(inner.x, inner.y, inner.width, table_h),
+        app,
+        entry,
+        &layout,
+    );
+    let below = Rect::new(
+        inner.x,
+        inner.y + table_h,
+        inner.width,
+        inner.height.saturating_sub(table_h),
+    );
     // Every unmet condition of the selected command, in words.
     let Some(cmd) = avail.commands.get(app.matrix_selected) else {
-        frame.render_widget(Paragraph::new(lines), inner);
         return;
     };
-    let room = height.saturating_sub(lines.len());
     let mut why_lines = pack_level(app, entry, width);
     if avail.installed {
         // A pack that is not installed has one reason, said above.
         why_lines.extend(reasons(app, entry, cmd, width));
     }
-    lines.extend(why_lines.into_iter().take(room));
-    frame.render_widget(Paragraph::new(lines), inner);
+    frame.render_widget(Paragraph::new(why_lines), below);
+}
+
+/// The table's column widths for the pane's width.
+struct Layout {
+    key_w: usize,
+    columns: [(&'static str, usize); 5],
+    /// 0: no summary column.
+    summary_w: usize,
+}
+
+impl Layout {
+    fn fit(entry: &Entry, width: usize) -> Layout {
+        let longest = entry
+            .avail
+            .commands
+            .iter()
+            .map(|c| text::width(&c.verb_key))
+            .max()
+            .unwrap_or(7)
+            .max(7);
+        let fixed =
+            |cols: &[(&str, usize)]| EFFECT_W + 1 + cols.iter().map(|(_, w)| w).sum::<usize>();
+        let columns = if 2 + longest + fixed(&COLUMNS) <= width {
+            COLUMNS
+        } else {
+            SHORT_COLUMNS
+        };
+        let key_w = longest.min(width.saturating_sub(fixed(&columns) + 2).max(6));
+        // The commands' summaries, where there is room.
+        let used = 2 + key_w + 1 + fixed(&columns);
+        let summary_w = width.saturating_sub(used + 1);
+        let summary_w = if summary_w >= MIN_SUMMARY_W {
+            summary_w
+        } else {
+            0
+        };
+        Layout {
+            key_w,
+            columns,
+            summary_w,
+        }
+    }
+}
+
+/// The commands in view as a `Table`, the selected one highlighted
+/// through its `TableState`.
+fn draw_table(frame: &mut Frame<'_>, area: Rect, app: &App, entry: &Entry, layout: &Layout) {
+    let theme = app.theme();
+    let mut widths = vec![
+        Constraint::Length(1),
+        Constraint::Length(layout.key_w as u16),
+        Constraint::Length(EFFECT_W as u16),
+    ];
+    let mut header = vec![Cell::from(""), Cell::from("COMMAND"), Cell::from("EFFECT")];
+    for (name, w) in layout.columns {
+        widths.push(Constraint::Length(w as u16 - 1));
+        header.push(Cell::from(name));
+    }
+    if layout.summary_w > 0 {
+        widths.push(Constraint::Length(layout.summary_w as u16));
+        header.push(Cell::from("SUMMARY"));
+    }
+    let summary = |key: &str| {
+        entry
+            .view
+            .manifest()
+            .and_then(|m| m.commands.iter().find(|c| c.key == key))
+            .map_or(String::new(), |c| text::fit(&c.summary, layout.summary_w))
+    };
+    let (rows, first) = ui::matrix_window(app);
+    let table_rows: Vec<TableRow<'_>> = entry
+        .avail
+        .commands
+        .iter()
+        .enumerate()
+        .skip(first)
+        .take(rows)
+        .map(|(i, cmd)| {
+            let selected = i == app.matrix_selected;
+            let mut cells = vec![
+                Cell::from(if selected { "▶" } else { " " }),
+                Cell::from(Span::styled(
+                    text::fit(&cmd.verb_key, layout.key_w),
+                    theme.bold(),
+                )),
+                Cell::from(text::fit(cmd.effect, EFFECT_W)),
+            ];
+            let checks = Condition::ALL
+                .iter()
+                .map(|c| cmd.meets(*c))
+                .chain([cmd.executable]);
+            for ok in checks {
+                let style = if ok { theme.good() } else { theme.bad() };
+                cells.push(Cell::from(Span::styled(check(ok), style)));
+            }
+            if layout.summary_w > 0 {
+                cells.push(Cell::from(Span::styled(
+                    summary(&cmd.verb_key),
+                    theme.dim(),
+                )));
+            }
+            TableRow::new(cells)
+        })
+        .collect();
+    let table = Table::new(table_rows, widths)
+        .header(TableRow::new(header).style(theme.dim()))
+        .column_spacing(1)
+        .row_highlight_style(theme.selected());
+    let mut state = TableState::new()
+        .with_selected(app.matrix_selected.checked_sub(first).filter(|&i| i < rows));
+    frame.render_stateful_widget(table, area, &mut state);
 }
 
 /// What holds the whole pack back (not installed, broken), if anything.

@@ -6,5 +6,6 @@ pub mod browser;
 pub mod details;
 pub mod dialog;
 pub mod lint;
+pub mod log;
 pub mod matrix;
 pub mod output;

@@ -12,12 +12,10 @@ use ratatui::layout::Rect;
 use ratatui::text::Line;
 
 pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
-    draw_text_pane(frame, area, app, Pane::Output, app.scroll_output, |width| {
-        lines(app, width)
-    });
+    draw_text_pane(frame, area, app, Pane::Output, |width| lines(app, width));
 }
 
-fn lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
+pub fn lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
     let theme = app.theme();
     let mut running: Vec<Line<'a>> = app
         .running
@@ -73,7 +71,11 @@ fn finished<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
                 }
                 lines.push(Line::styled(format!("── {name} ──"), theme.dim()));
                 for raw in stream.lines() {
-                    lines.push(Line::raw(text::truncate(&expand_tabs(raw), width)));
+                    lines.extend(
+                        text::chunks(&expand_tabs(raw), width)
+                            .into_iter()
+                            .map(Line::raw),
+                    );
                 }
                 if cut {
                     lines.push(Line::styled(

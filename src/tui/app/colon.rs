@@ -1,0 +1,119 @@
+//! The `:` command line: typing, completion, and running a line (see
+//! `tui::cmdline`).
+
+use super::*;
+
+impl App {
+    /// Typing in the `:` line; `Tab` completes.
+    pub(super) fn edit_cmdline(&mut self, action: Action) {
+        let line = &mut self.cmdline;
+        match action {
+            Action::CmdLineStart => {
+                *line = CmdLine::default();
+                line.editing = true;
+            }
+            Action::CmdLineChar(c) => line.input.push(c),
+            Action::CmdLineBackspace => {
+                line.input.pop();
+            }
+            Action::CmdLineCancel => *line = CmdLine::default(),
+            _ => {
+                let ids: Vec<&str> = self.packs.entries.iter().map(Row::id).collect();
+                let entries = &self.packs.entries;
+                let verbs = |id: &str| -> Vec<String> {
+                    entries
+                        .iter()
+                        .find(|r| r.id() == id)
+                        .map(|r| r.verbs.iter().map(|v| v.to_string()).collect())
+                        .unwrap_or_default()
+                };
+                let (input, choices) = cmdline::complete(&self.cmdline.input, &ids, verbs);
+                self.cmdline.input = input;
+                self.cmdline.choices = choices;
+            }
+        }
+    }
+
+    /// `Enter` in the `:` line: the same engine call as `hcpx` with those
+    /// words, or why not.
+    pub(super) fn submit_cmdline(&mut self) -> Vec<Job> {
+        let line = std::mem::take(&mut self.cmdline);
+        let parsed = cmdline::split(&line.input).and_then(|w| cmdline::parse(&w));
+        let parsed = match parsed {
+            Ok(p) => p,
+            Err(why) => {
+                let text = format!(":{}: {why}", line.input.trim());
+                self.say(Outcome::Refused, text, None);
+                return Vec::new();
+            }
+        };
+        if let Some(reason) = self
+            .busy
+            .as_ref()
+            .map(|b| format!("busy: wait until {b} finishes"))
+        {
+            self.say(Outcome::Refused, reason, None);
+            return Vec::new();
+        }
+        let unknown = |ids: &[String], app: &App| {
+            ids.iter()
+                .find(|id| !app.packs.entries.iter().any(|r| r.id() == id.as_str()))
+                .cloned()
+        };
+        match parsed {
+            Parsed::Stage(Stage::Install, ids) => self.start_stage(Stage::Install, ids),
+            Parsed::Stage(stage, ids) => match unknown(&ids, self) {
+                Some(id) => self.refuse_unknown(&id),
+                None if stage == Stage::Uninstall => {
+                    self.dialog = Some(Dialog::ConfirmUninstall { ids });
+                    Vec::new()
+                }
+                None => self.start_stage(stage, ids),
+            },
+            Parsed::Lint(ids) => match unknown(&ids, self) {
+                Some(id) => self.refuse_unknown(&id),
+                None => {
+                    let rows: Vec<Row> = self
+                        .packs
+                        .entries
+                        .iter()
+                        .filter(|r| ids.iter().any(|id| id == r.id()))
+                        .cloned()
+                        .collect();
+                    let job = Job::Inspect { rows, lint: true };
+                    self.busy = Some(job.label());
+                    self.lower = Pane::Lint;
+                    vec![job]
+                }
+            },
+            Parsed::Exec {
+                pack_id,
+                verb,
+                words,
+            } => self.run_exec(pack_id, verb, words),
+            Parsed::Grant {
+                principal,
+                grant,
+                revoke,
+            } => {
+                let sub = if revoke { "revoke" } else { "grant" };
+                let args = [sub.to_string(), principal.clone(), grant.clone()];
+                self.last_command = Some(self.hcpx(&args, false));
+                let job = Job::Grant {
+                    principal,
+                    grant,
+                    revoke,
+                };
+                self.busy = Some(job.label());
+                vec![job]
+            }
+            Parsed::List => self.lifecycle(Action::Reload),
+        }
+    }
+
+    pub(super) fn refuse_unknown(&mut self, id: &str) -> Vec<Job> {
+        let text = format!("no pack `{}` in the store or a catalog", text::safe(id));
+        self.say(Outcome::Refused, text, None);
+        Vec::new()
+    }
+}

@@ -1,0 +1,146 @@
+//! What each key can do now (HCP.md §11.2 availability): the key bar greys
+//! what cannot run, and the key says why at once.
+
+use super::*;
+
+impl App {
+    /// Whether `cmd` applies now and can run, and if not, why (the key bar
+    /// greys it; the key says the reason).
+    pub fn command_info(&self, cmd: Cmd) -> CommandInfo {
+        let available = match cmd {
+            Cmd::Cancel => self.running.is_some(),
+            Cmd::Rerun => self.last_exec.is_some(),
+            Cmd::Open => matches!(self.focus, Pane::Browser | Pane::Matrix),
+            Cmd::NextMatch | Cmd::PrevMatch => {
+                self.search.pane.is_some() && !self.search.query.is_empty()
+            }
+            _ => true,
+        };
+        CommandInfo {
+            available,
+            enabled: self.refusal(cmd).map_or(Ok(()), Err),
+        }
+    }
+
+    pub(super) fn refusal(&self, cmd: Cmd) -> Option<String> {
+        let busy = || {
+            self.busy
+                .as_ref()
+                .map(|b| format!("busy: wait until {b} finishes"))
+        };
+        let targets = self.targets();
+        let names = || {
+            let ids: Vec<&str> = targets.iter().map(|r| r.id()).collect();
+            ids.join(", ")
+        };
+        let none_selected = || targets.is_empty().then(|| "no pack selected".to_string());
+        let not_installed = || format!("{} is not installed; i installs it", names());
+        match cmd {
+            Cmd::Install => none_selected().or_else(busy).or_else(|| {
+                (!targets.iter().any(|r| r.catalog_dir.is_some())).then(|| {
+                    format!(
+                        "{} is in no catalog; install a folder with hcpx install DIR",
+                        names()
+                    )
+                })
+            }),
+            Cmd::Activate => none_selected()
+                .or_else(busy)
+                .or_else(|| (!targets.iter().any(|r| r.installed)).then(not_installed)),
+            Cmd::Connect => none_selected()
+                .or_else(busy)
+                .or_else(|| (!targets.iter().any(|r| r.installed)).then(not_installed))
+                .or_else(|| {
+                    (!targets.iter().any(|r| r.activated))
+                        .then(|| format!("{} is not activated; a activates it", names()))
+                })
+                .or_else(|| self.env_missing()),
+            Cmd::Uninstall => none_selected()
+                .or_else(busy)
+                .or_else(|| (!targets.iter().any(|r| r.installed)).then(|| {
+                    format!("{} is not installed; there is nothing to uninstall", names())
+                }))
+                .or_else(|| {
+                    (!targets.iter().any(|r| r.installed && r.id() != BOOTSTRAP_ID)).then(|| {
+                        format!(
+                            "bootstrap_protected: {BOOTSTRAP_ID} cannot be uninstalled; deactivate it instead"
+                        )
+                    })
+                }),
+            Cmd::Lint => none_selected().or_else(busy),
+            Cmd::Exec => busy().or_else(|| self.exec_refusal()),
+            Cmd::Rerun => busy().or_else(|| {
+                self.last_exec
+                    .is_none()
+                    .then(|| "nothing run yet; x runs the selected command".to_string())
+            }),
+            Cmd::Cancel => self
+                .running
+                .is_none()
+                .then(|| "no command is running".to_string()),
+            _ => None,
+        }
+    }
+
+    /// Why the selected command cannot run, from its availability (§11.2).
+    pub(super) fn exec_refusal(&self) -> Option<String> {
+        let Some(row) = self.selected_row() else {
+            return Some("no pack selected".into());
+        };
+        if !row.installed {
+            return Some(format!("{} is not installed; i installs it", row.id()));
+        }
+        let Some(entry) = self.selected_view() else {
+            return Some(format!("still reading {}; try again", row.id()));
+        };
+        let Some(manifest) = entry.view.manifest() else {
+            return Some(format!("{} has no readable manifest; l lints it", row.id()));
+        };
+        let Some(cmd) = entry.avail.commands.get(self.matrix_selected) else {
+            return (manifest.commands.is_empty()).then(|| format!("{} has no commands", row.id()));
+        };
+        let reason = cmd.reasons.first()?;
+        let (words, fix) = crate::engine::policy::why::describe(
+            reason,
+            entry.id(),
+            &cmd.verb_key,
+            Some(manifest),
+            &self.config.principal,
+        );
+        let mut text = format!("cannot run {} {}: {words}", entry.id(), cmd.verb_key);
+        if let Some(fix) = fix {
+            text.push_str(&format!(
+                " — fix: {}",
+                crate::tui::fix::fix_line(&fix, &self.config)
+            ));
+        }
+        Some(text)
+    }
+
+    /// For an `env` Binding (§8.5): the variables the environment lacks,
+    /// and how to set them.
+    pub(super) fn env_missing(&self) -> Option<String> {
+        let entry = self.selected_view()?;
+        let m = entry.view.manifest()?;
+        if m.binding.kind != crate::engine::pack::manifest::BindingKind::Env {
+            return None;
+        }
+        let missing: Vec<&str> = m
+            .binding
+            .env
+            .iter()
+            .map(String::as_str)
+            .filter(|v| std::env::var_os(v).is_none_or(|x| x.is_empty()))
+            .collect();
+        if missing.is_empty() {
+            return None;
+        }
+        let set: Vec<String> = missing.iter().map(|v| format!("export {v}=…")).collect();
+        Some(format!(
+            "{} reads {} from the environment, and it is not set: quit, run {}, and start hcpx tui again",
+            entry.id(),
+            missing.join(", "),
+            set.join("; ")
+        ))
+    }
+}

@@ -1,0 +1,270 @@
+//! What the workers report back: loads, stages, execs, lint, grants; each
+//! outcome said once, in the status line and the command log.
+
+use super::*;
+
+impl App {
+    pub(super) fn done(&mut self, result: JobResult) -> Vec<Job> {
+        match result {
+            JobResult::Loaded { stamp, result } => {
+                self.loading = false;
+                self.stamp = Some(stamp);
+                let mut jobs = match result {
+                    Ok(entries) => {
+                        if self.load_error.take().is_some() {
+                            self.notice = Some(info("the store reads again".into()));
+                        }
+                        self.loaded = true;
+                        self.packs.set_entries(entries);
+                        self.inspect_job()
+                    }
+                    Err(err) => {
+                        tracing::warn!(code = err.code.as_str(), "loading the store failed");
+                        self.notice = Some(error_text(&err, &self.config));
+                        self.load_error = Some(err);
+                        Vec::new()
+                    }
+                };
+                if std::mem::take(&mut self.reload_asked) {
+                    let command = self.hcpx(&["list".into()], false);
+                    match &self.load_error {
+                        Some(err) => self.say(
+                            Outcome::Failed,
+                            error_text(err, &self.config).text,
+                            Some(command),
+                        ),
+                        None => {
+                            let n = self.packs.entries.len();
+                            self.say(
+                                Outcome::Done,
+                                format!("reloaded: {n} pack(s)"),
+                                Some(command),
+                            );
+                        }
+                    }
+                }
+                if std::mem::take(&mut self.reload_queued) {
+                    jobs.extend(self.request_load());
+                }
+                jobs
+            }
+            JobResult::Stamp(stamp) => {
+                self.stamp_pending = false;
+                if self.stamp.as_ref() != Some(&stamp) && !self.loading {
+                    tracing::info!("the store changed on disk; reloading");
+                    return self.request_load();
+                }
+                Vec::new()
+            }
+            JobResult::Inspected { lint, result } => {
+                let refreshed = match &result {
+                    Ok(list) => {
+                        let ids: BTreeSet<&str> = list
+                            .found
+                            .iter()
+                            .map(|i| i.entry.id())
+                            .chain(list.gone.iter().map(String::as_str))
+                            .collect();
+                        self.refreshing.iter().all(|id| ids.contains(id.as_str()))
+                    }
+                    Err(_) => true,
+                };
+                if lint || (!self.refreshing.is_empty() && refreshed) {
+                    self.refreshing.clear();
+                    self.busy = None;
+                }
+                match result {
+                    Ok(list) => self.inspected(lint, list),
+                    Err(err) if lint => {
+                        let command = self.last_command.clone();
+                        self.say(
+                            Outcome::Failed,
+                            error_text(&err, &self.config).text,
+                            command,
+                        );
+                        self.fail(err);
+                    }
+                    Err(err) => self.notice = Some(error_text(&err, &self.config)),
+                }
+                Vec::new()
+            }
+            JobResult::Stage(report) => self.stage_done(report),
+            JobResult::Executed {
+                pack_id,
+                verb,
+                args: _,
+                result,
+            } => {
+                self.exec_done(pack_id, verb, result);
+                Vec::new()
+            }
+            JobResult::Granted(result) => {
+                self.busy = None;
+                let command = self.last_command.clone();
+                match result {
+                    Ok(text) => self.say(Outcome::Done, text, command),
+                    Err(err) => {
+                        self.say(
+                            Outcome::Failed,
+                            error_text(&err, &self.config).text,
+                            command,
+                        );
+                        self.dialog = Some(Dialog::Error(err));
+                    }
+                }
+                // Grants change what is executable.
+                self.request_load()
+            }
+            JobResult::Panicked(message) => {
+                self.fatal = Some(message);
+                self.quit = true;
+                Vec::new()
+            }
+        }
+    }
+
+    pub(super) fn stage_done(&mut self, report: StageReport) -> Vec<Job> {
+        self.busy = None;
+        self.running = None;
+        self.cancelled = false;
+        if report.stage == Stage::Install && report.error.is_none() {
+            self.lower = Pane::Lint;
+        }
+        if report.stage == Stage::Uninstall && report.error.is_none() {
+            self.packs.marked.clear();
+        }
+        let done = report.done.join("; ");
+        let command = self.last_command.clone();
+        match report.error {
+            Some(err) => {
+                if !done.is_empty() {
+                    self.say(Outcome::Done, done, None);
+                }
+                self.say(
+                    Outcome::Failed,
+                    error_text(&err, &self.config).text,
+                    command,
+                );
+                tracing::info!(code = err.code.as_str(), "action failed");
+                self.dialog = Some(Dialog::Error(err));
+            }
+            None => {
+                self.say(Outcome::Done, done.clone(), command.clone());
+                // The status line: what happened, then the command that
+                // does the same.
+                let command = command.unwrap_or_default();
+                self.notice = Some(info(format!("{done} · $ {command}")));
+            }
+        }
+        // Read the packs it touched again; a stage changes no other
+        // pack's availability. Anything else another process changes
+        // shows up through the stamp.
+        self.stamp = Some(report.stamp);
+        let rows: Vec<Row> = self
+            .packs
+            .entries
+            .iter()
+            .filter(|r| report.ids.iter().any(|id| id == r.id()))
+            .cloned()
+            .collect();
+        // Busy until the rows are read again: a key pressed meanwhile
+        // would be judged on the rows before the stage.
+        if !rows.is_empty() {
+            self.refreshing = rows.iter().map(|r| r.id().to_string()).collect();
+            self.busy = Some(format!("reading {}", report.ids.join(", ")));
+        }
+        vec![Job::Inspect { rows, lint: false }]
+    }
+
+    pub(super) fn exec_done(
+        &mut self,
+        pack_id: String,
+        verb: String,
+        result: Result<ExecResult, Error>,
+    ) {
+        self.busy = None;
+        self.running = None;
+        let cancelled = std::mem::take(&mut self.cancelled);
+        let (outcome, text) = match &result {
+            _ if cancelled => (
+                Outcome::Cancelled,
+                format!("{pack_id} {verb}: cancelled; its process group was ended"),
+            ),
+            Ok(r) if r.exit_code == 0 => (Outcome::Done, format!("{pack_id} {verb}: exit 0")),
+            Ok(r) => (
+                Outcome::Failed,
+                format!("{pack_id} {verb}: exit {}", r.exit_code),
+            ),
+            Err(e) => (Outcome::Failed, error_text(e, &self.config).text),
+        };
+        let command = self.last_command.clone().unwrap_or_default();
+        self.say(outcome, text, Some(command.clone()));
+        if cancelled {
+            // A cancel is said in red: the command did not finish.
+            self.notice = Some(error_notice(
+                self.log
+                    .entries
+                    .last()
+                    .map(|e| e.text.clone())
+                    .unwrap_or_default(),
+            ));
+        }
+        self.output = Some(ExecOutput {
+            pack_id,
+            verb,
+            command,
+            result,
+        });
+        self.focus = Pane::Output;
+        self.lower = Pane::Output;
+        self.text.output = 0;
+    }
+
+    /// Takes packs read again: keeps their rows' badges in step, shows the
+    /// selected one, and for `l` sums up the lint results.
+    pub(super) fn inspected(&mut self, lint: bool, list: Inspected) {
+        let (mut errors, mut warnings) = (0, 0);
+        let mut commands = Vec::new();
+        if !list.gone.is_empty() {
+            // Uninstalled and in no catalog: the row goes.
+            self.fit_browser();
+            self.packs.remove(&list.gone);
+        }
+        for inspection in list.found {
+            let entry = &inspection.entry;
+            if let Some(report) = entry.view.report() {
+                errors += report.errors();
+                warnings += report.warnings();
+            }
+            if let Some(dir) = entry.view.dir() {
+                commands.push(self.hcpx(&["lint".into(), dir.display().to_string()], false));
+            }
+            self.packs.replace(Row::new(&entry.view, &entry.avail));
+            if self.selected_row().map(Row::id) == Some(entry.id()) {
+                let n = entry.avail.commands.len();
+                self.matrix_selected = self.matrix_selected.min(n.saturating_sub(1));
+                self.inspected = Some(inspection);
+            }
+        }
+        if lint {
+            let command = commands.join(" && ");
+            self.last_command = Some(command.clone());
+            let outcome = if errors > 0 {
+                Outcome::Failed
+            } else {
+                Outcome::Done
+            };
+            let text = format!("lint: {errors} error(s), {warnings} warning(s)");
+            self.say(outcome, text, Some(command));
+            self.lower = Pane::Lint;
+            self.text.lint = 0;
+        }
+    }
+
+    /// Shows an engine error in a dialog, in the words of §10.
+    pub(super) fn fail(&mut self, err: Error) {
+        tracing::info!(code = err.code.as_str(), "action failed");
+        self.notice = Some(error_text(&err, &self.config));
+        self.dialog = Some(Dialog::Error(err));
+    }
+}

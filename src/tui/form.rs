@@ -1,0 +1,280 @@
+//! The run form `x` opens for a command's args (HCP.md §4 args, §6.2): one
+//! field per arg, checked against its type before anything runs (a required
+//! arg without a default, `integer`, `number`, `boolean`, `enum` values), so
+//! a mistake is said in the form's words, next to the field, and what was
+//! typed stays. `enum` values cycle with `←`/`→` or `Space`, `boolean` with
+//! `Space`. The engine checks the words again (§6.2); the form only spares
+//! a round trip.
+
+use crate::engine::pack::manifest::{Arg, ArgType, Command};
+
+/// One field of the form.
+#[derive(Debug, Clone)]
+pub struct FormField {
+    pub arg: Arg,
+    pub value: String,
+}
+
+impl FormField {
+    /// The values `Space` and `←`/`→` step through, if the field has a
+    /// fixed set: `""` (the default) first unless the arg is required
+    /// without a default.
+    fn choices(&self) -> Option<Vec<String>> {
+        let mut values: Vec<String> = match self.arg.kind {
+            ArgType::Enum if !self.arg.values.is_empty() => self.arg.values.clone(),
+            ArgType::Boolean => vec!["true".into(), "false".into()],
+            _ => return None,
+        };
+        if !(self.arg.required && self.arg.default.is_none()) {
+            values.insert(0, String::new());
+        }
+        Some(values)
+    }
+
+    /// Whether `Space` steps the value instead of typing a space.
+    pub fn cycles(&self) -> bool {
+        self.choices().is_some()
+    }
+
+    fn cycle(&mut self, forward: bool) {
+        let Some(values) = self.choices() else { return };
+        let n = values.len();
+        let at = values.iter().position(|v| *v == self.value);
+        let next = match (at, forward) {
+            (Some(i), true) => (i + 1) % n,
+            (Some(i), false) => (i + n - 1) % n,
+            (None, true) => 0,
+            (None, false) => n - 1,
+        };
+        self.value = values[next].clone();
+    }
+
+    /// What is wrong with the value, in the form's words.
+    fn problem(&self) -> Option<String> {
+        let (name, v) = (&self.arg.name, self.value.as_str());
+        if v.is_empty() {
+            return (self.arg.required && self.arg.default.is_none())
+                .then(|| format!("{name} is required"));
+        }
+        match self.arg.kind {
+            ArgType::String => None,
+            ArgType::Integer => v
+                .parse::<i64>()
+                .is_err()
+                .then(|| format!("{name} takes a whole number (integer), not `{v}`")),
+            ArgType::Number => v
+                .parse::<f64>()
+                .ok()
+                .filter(|f| f.is_finite())
+                .is_none()
+                .then(|| format!("{name} takes a number, not `{v}`")),
+            ArgType::Boolean => (!matches!(v, "true" | "false"))
+                .then(|| format!("{name} is true or false (Space switches), not `{v}`")),
+            ArgType::Enum => (!self.arg.values.iter().any(|x| x == v)).then(|| {
+                format!(
+                    "{name} is one of {} (← → choose), not `{v}`",
+                    self.arg.values.join(", ")
+                )
+            }),
+        }
+    }
+}
+
+/// The form `x` opens for a command's args.
+#[derive(Debug, Clone)]
+pub struct ExecForm {
+    pub pack_id: String,
+    pub verb: String,
+    pub summary: String,
+    pub effect: &'static str,
+    pub fields: Vec<FormField>,
+    pub focus: usize,
+    /// The last check's complaint, shown under the focused field.
+    pub error: Option<String>,
+}
+
+impl ExecForm {
+    /// A form for `command`, with `remembered` values (what was typed the
+    /// last time this command ran or was checked), else empty fields.
+    pub fn new(pack_id: &str, command: &Command, remembered: Option<&[String]>) -> ExecForm {
+        let fields = command
+            .args
+            .iter()
+            .enumerate()
+            .map(|(i, arg)| FormField {
+                arg: arg.clone(),
+                value: remembered
+                    .and_then(|r| r.get(i))
+                    .cloned()
+                    .unwrap_or_default(),
+            })
+            .collect();
+        ExecForm {
+            pack_id: pack_id.to_string(),
+            verb: command.key.clone(),
+            summary: command.summary.clone(),
+            effect: command.effect.as_str(),
+            fields,
+            focus: 0,
+            error: None,
+        }
+    }
+
+    /// The `k=v` words: one per field with a value.
+    pub fn words(&self) -> Vec<String> {
+        self.fields
+            .iter()
+            .filter(|f| !f.value.is_empty())
+            .map(|f| format!("{}={}", f.arg.name, f.value))
+            .collect()
+    }
+
+    /// Every field's value, in order (what the form remembers).
+    pub fn values(&self) -> Vec<String> {
+        self.fields.iter().map(|f| f.value.clone()).collect()
+    }
+
+    /// Checks every field; on the first problem, focuses its field and
+    /// keeps the complaint. `true` when the form can run.
+    pub fn check(&mut self) -> bool {
+        let problem = self
+            .fields
+            .iter()
+            .enumerate()
+            .find_map(|(i, f)| f.problem().map(|p| (i, p)));
+        match problem {
+            Some((i, p)) => {
+                self.focus = i;
+                self.error = Some(p);
+                false
+            }
+            None => {
+                self.error = None;
+                true
+            }
+        }
+    }
+
+    fn focused(&mut self) -> Option<&mut FormField> {
+        self.fields.get_mut(self.focus)
+    }
+
+    /// A typed character: a space steps an `enum`/`boolean` field.
+    pub fn input(&mut self, c: char) {
+        self.error = None;
+        if let Some(f) = self.focused() {
+            if c == ' ' && f.cycles() {
+                f.cycle(true);
+            } else {
+                f.value.push(c);
+            }
+        }
+    }
+
+    pub fn backspace(&mut self) {
+        self.error = None;
+        if let Some(f) = self.focused() {
+            f.value.pop();
+        }
+    }
+
+    pub fn clear(&mut self) {
+        self.error = None;
+        if let Some(f) = self.focused() {
+            f.value.clear();
+        }
+    }
+
+    pub fn cycle(&mut self, forward: bool) {
+        self.error = None;
+        if let Some(f) = self.focused() {
+            f.cycle(forward);
+        }
+    }
+
+    pub fn move_focus(&mut self, forward: bool) {
+        let n = self.fields.len();
+        if n > 0 {
+            self.focus = (self.focus + if forward { 1 } else { n - 1 }) % n;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn arg(name: &str, kind: ArgType, required: bool, values: &[&str]) -> Arg {
+        Arg {
+            name: name.into(),
+            kind,
+            required,
+            default: None,
+            values: values.iter().map(|v| v.to_string()).collect(),
+            description: None,
+        }
+    }
+
+    fn form(args: Vec<Arg>) -> ExecForm {
+        ExecForm {
+            pack_id: "acme.x".into(),
+            verb: "run".into(),
+            summary: String::new(),
+            effect: "read",
+            fields: args
+                .into_iter()
+                .map(|arg| FormField {
+                    arg,
+                    value: String::new(),
+                })
+                .collect(),
+            focus: 0,
+            error: None,
+        }
+    }
+
+    #[test]
+    fn checks_required_fields_and_types_in_its_own_words() {
+        let mut f = form(vec![
+            arg("text", ArgType::String, false, &[]),
+            arg("count", ArgType::Integer, true, &[]),
+        ]);
+        assert!(!f.check());
+        assert_eq!(f.focus, 1);
+        assert_eq!(f.error.as_deref(), Some("count is required"));
+        f.input('x');
+        assert!(!f.check());
+        assert_eq!(
+            f.error.as_deref(),
+            Some("count takes a whole number (integer), not `x`")
+        );
+        f.backspace();
+        f.input('4');
+        assert!(f.check());
+        assert_eq!(f.words(), ["count=4"]);
+    }
+
+    #[test]
+    fn enum_and_boolean_fields_cycle() {
+        let mut f = form(vec![
+            arg("level", ArgType::Enum, true, &["low", "high"]),
+            arg("dry", ArgType::Boolean, false, &[]),
+        ]);
+        f.input(' ');
+        assert_eq!(f.fields[0].value, "low");
+        f.cycle(true);
+        assert_eq!(f.fields[0].value, "high");
+        f.cycle(true);
+        assert_eq!(f.fields[0].value, "low");
+        f.cycle(false);
+        assert_eq!(f.fields[0].value, "high");
+        f.move_focus(true);
+        f.input(' ');
+        assert_eq!(f.fields[1].value, "true");
+        f.input(' ');
+        assert_eq!(f.fields[1].value, "false");
+        f.input(' ');
+        assert_eq!(f.fields[1].value, "", "back to the default");
+        assert!(f.check());
+    }
+}
