@@ -28,6 +28,7 @@ mod tui_keys;
 mod tui_loop;
 mod tui_snapshots;
 mod tui_tmux;
+mod tui_tmux_cancel;
 mod upgrade;
 mod why_fixes;
 
