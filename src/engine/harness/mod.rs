@@ -176,14 +176,20 @@ pub fn sync(
     for &name in disabled {
         let folder = env.locate(name).folder;
         let found = place::observe(&folder)?;
-        place::apply(tx, &folder, &plan::plan(&[], &found, false).steps, &bytes)?;
+        place::apply(
+            tx,
+            &folder,
+            &plan::plan(&[], &found, false).steps,
+            false,
+            &bytes,
+        )?;
     }
     let mut released = Vec::new();
     for &name in enabled {
         let folder = env.locate(name).folder;
         let found = place::observe(&folder)?;
         let plan = plan::plan(wanted, &found, force);
-        place::apply(tx, &folder, &plan.steps, &bytes)?;
+        place::apply(tx, &folder, &plan.steps, force, &bytes)?;
         released.push(released_copies(&plan));
     }
     let mut after = status(env, enabled, wanted)?;

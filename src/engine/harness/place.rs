@@ -97,6 +97,7 @@ pub fn apply(
     tx: &mut Transaction<'_>,
     folder: &Path,
     steps: &[Step],
+    force: bool,
     skill_bytes: &dyn Fn(&Wanted) -> Result<Vec<u8>>,
 ) -> Result<()> {
     if steps.is_empty() {
@@ -115,7 +116,7 @@ pub fn apply(
         create_folder(tx, folder).map_err(hint)?;
     }
     for step in steps {
-        apply_one(tx, folder, step, skill_bytes).map_err(hint)?;
+        apply_one(tx, folder, step, force, skill_bytes).map_err(hint)?;
     }
     sync_dir(folder);
     Ok(())
@@ -125,20 +126,32 @@ fn apply_one(
     tx: &mut Transaction<'_>,
     folder: &Path,
     step: &Step,
+    force: bool,
     skill_bytes: &dyn Fn(&Wanted) -> Result<Vec<u8>>,
 ) -> Result<()> {
     match step {
-        Step::Place(want) | Step::Replace(want) => {
-            let bytes = skill_bytes(want)?;
-            let staged = stage(folder, want, &bytes)
-                .map_err(|e| Error::io("cannot write in", folder, &e))?;
-            // Deleted when the change ends: the old copy after a swap, the
-            // new one after an undo.
-            tx.remove_when_done(staged.clone());
-            step_hook("harness.place")?;
+        Step::Place(want) => {
+            let staged = stage_step(tx, folder, want, skill_bytes)?;
+            let target = folder.join(&want.skill);
+            match tx.rename_new(&staged, &target) {
+                Ok(()) => Ok(()),
+                // Someone created the folder since it was read: theirs now
+                // (the status after the change says `conflict`).
+                Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+                Err(err) => Err(Error::io("cannot place the Skill at", &target, &err)),
+            }
+        }
+        Step::Replace(want) => {
+            if !still_ours(folder, &want.skill, force) {
+                return Ok(());
+            }
+            let staged = stage_step(tx, folder, want, skill_bytes)?;
             tx.exchange(&staged, &folder.join(&want.skill))
         }
         Step::Remove { skill } => {
+            if !still_ours(folder, skill, force) {
+                return Ok(());
+            }
             let aside = aside_name(folder, skill);
             tx.exchange(&folder.join(skill), &aside)?;
             tx.remove_when_done(aside);
@@ -151,6 +164,33 @@ fn apply_one(
             tx.remove_when_done(aside);
             Ok(())
         }
+    }
+}
+
+/// Builds the new folder for `want` beside the Skills, deleted when the
+/// change ends (the old copy after a swap, the new one after an undo).
+fn stage_step(
+    tx: &mut Transaction<'_>,
+    folder: &Path,
+    want: &Wanted,
+    skill_bytes: &dyn Fn(&Wanted) -> Result<Vec<u8>>,
+) -> Result<PathBuf> {
+    let bytes = skill_bytes(want)?;
+    let staged =
+        stage(folder, want, &bytes).map_err(|e| Error::io("cannot write in", folder, &e))?;
+    tx.remove_when_done(staged.clone());
+    step_hook("harness.place")?;
+    Ok(staged)
+}
+
+/// Whether `<folder>/<skill>` is still our copy, unedited (or `force`),
+/// right before it is replaced or removed: an edit made since the folder
+/// was read is never lost.
+fn still_ours(folder: &Path, skill: &str, force: bool) -> bool {
+    let found = observe_one(&folder.join(skill), skill.to_string());
+    match found.marker {
+        Some(marker) => force || found.sha256.as_deref() == Some(marker.sha256.as_str()),
+        None => false,
     }
 }
 
@@ -241,7 +281,8 @@ mod tests {
         let mut tx = store.lock().unwrap_or_else(|e| panic!("{e}"));
         let found = observe(folder).unwrap_or_else(|e| panic!("{e}"));
         let p = plan(wanted, &found, force);
-        apply(&mut tx, folder, &p.steps, &|_| Ok(body.to_vec())).unwrap_or_else(|e| panic!("{e}"));
+        apply(&mut tx, folder, &p.steps, force, &|_| Ok(body.to_vec()))
+            .unwrap_or_else(|e| panic!("{e}"));
         tx.commit().unwrap_or_else(|e| panic!("{e}"));
         let after = observe(folder).unwrap_or_else(|e| panic!("{e}"));
         plan(wanted, &after, force)
@@ -324,7 +365,7 @@ mod tests {
                 false,
             );
             assert_eq!(p.steps.len(), 3, "{p:?}");
-            apply(&mut tx, &folder, &p.steps, &|_| Ok(v2.to_vec()))
+            apply(&mut tx, &folder, &p.steps, false, &|_| Ok(v2.to_vec()))
                 .unwrap_or_else(|e| panic!("{e}"));
             // Dropped without commit: the change failed later.
         }
@@ -341,6 +382,43 @@ mod tests {
             .collect();
         names.sort();
         assert_eq!(names, ["gone", "notes"], "nothing staged is left behind");
+    }
+
+    #[test]
+    fn what_someone_writes_between_reading_and_placing_is_never_lost() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let folder = dir.path().join("skills");
+        let store = crate::engine::store::Store::open(dir.path().join("hcp"))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let v1 = b"---\nname: notes\ndescription: one\n---\nbody\n";
+        sync(&folder, &[want("a.b", "old", v1)], v1, false);
+        let found = observe(&folder).unwrap_or_else(|e| panic!("{e}"));
+        let wanted = [want("a.b", "notes", v1), want("c.d", "old", v1)];
+        let p = plan(&wanted, &found, false);
+        // Meanwhile: a folder of someone else's, and an edit of our copy.
+        fs::create_dir_all(folder.join("notes")).unwrap_or_else(|e| panic!("{e}"));
+        fs::write(folder.join("notes/SKILL.md"), "theirs").unwrap_or_else(|e| panic!("{e}"));
+        fs::write(folder.join("old/SKILL.md"), "edited").unwrap_or_else(|e| panic!("{e}"));
+        let mut tx = store.lock().unwrap_or_else(|e| panic!("{e}"));
+        apply(&mut tx, &folder, &p.steps, false, &|_| Ok(v1.to_vec()))
+            .unwrap_or_else(|e| panic!("{e}"));
+        tx.commit().unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            fs::read_to_string(folder.join("notes/SKILL.md")).unwrap_or_default(),
+            "theirs"
+        );
+        assert!(!folder.join("notes").join(MARKER).exists());
+        assert_eq!(
+            fs::read_to_string(folder.join("old/SKILL.md")).unwrap_or_default(),
+            "edited"
+        );
+        let mut names: Vec<_> = fs::read_dir(&folder)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["notes", "old"], "nothing staged is left behind");
     }
 
     #[test]

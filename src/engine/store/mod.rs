@@ -608,6 +608,29 @@ impl Transaction<'_> {
         Ok(true)
     }
 
+    /// Renames `from` to `to` only if nothing is at `to` (`renameat2` with
+    /// `RENAME_NOREPLACE`): a folder someone else created meanwhile is never
+    /// replaced (`AlreadyExists`). Undo moves it back.
+    pub fn rename_new(&mut self, from: &Path, to: &Path) -> std::io::Result<()> {
+        use rustix::fs::{CWD, RenameFlags, renameat_with};
+        match renameat_with(CWD, from, CWD, to, RenameFlags::NOREPLACE) {
+            Ok(()) => {}
+            Err(rustix::io::Errno::INVAL | rustix::io::Errno::NOSYS) => {
+                // A file system without the flag: check, then rename.
+                if fs::symlink_metadata(to).is_ok() {
+                    return Err(std::io::ErrorKind::AlreadyExists.into());
+                }
+                fs::rename(from, to)?;
+            }
+            Err(errno) => return Err(errno.into()),
+        }
+        self.undo.push(Undo::Rename {
+            from: to.to_path_buf(),
+            to: from.to_path_buf(),
+        });
+        Ok(())
+    }
+
     /// Puts `from` at `to` in one step. When `to` exists the two are
     /// exchanged (`renameat2` with `RENAME_EXCHANGE`, or two renames where
     /// the file system lacks it), so `from` then holds what was at `to`.
