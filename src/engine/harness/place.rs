@@ -7,11 +7,17 @@
 //! place; a replacement is swapped in with `renameat2(RENAME_EXCHANGE)`; a
 //! removal first renames the folder aside. Entries that are links, hidden,
 //! or not named like a Skill are never read or touched.
+//!
+//! Harness copies are derived from the store (which is flushed to disk with
+//! every change), so they are not fsynced: a harness reading the folder sees
+//! a copy whole or not at all (the renames), and a copy a power loss left
+//! short reads as `modified` until `hcpx harness sync --force` puts it back.
+//! This keeps `activate` with targets enabled about as fast as without.
 
 use super::plan::{Found, Marker, Step, Wanted};
 use crate::engine::error::{Error, Result};
 use crate::engine::pack::grammar;
-use crate::engine::store::{Transaction, step as step_hook, sync_dir};
+use crate::engine::store::{Transaction, step as step_hook};
 use sha2::{Digest, Sha256};
 use std::fs;
 use std::io::Write;
@@ -118,7 +124,6 @@ pub fn apply(
     for step in steps {
         apply_one(tx, folder, step, force, skill_bytes).map_err(hint)?;
     }
-    sync_dir(folder);
     Ok(())
 }
 
@@ -213,7 +218,7 @@ fn create_folder(tx: &mut Transaction<'_>, folder: &Path) -> Result<()> {
 }
 
 /// Builds `<folder>/.hcpx-<name>-<random>/` holding the Skill and its
-/// marker, flushed to disk.
+/// marker (not flushed to disk: see the module docs).
 fn stage(folder: &Path, want: &Wanted, bytes: &[u8]) -> std::io::Result<PathBuf> {
     let dir = tempfile::Builder::new()
         .prefix(&format!(".hcpx-{}-", want.skill))
@@ -225,8 +230,7 @@ fn stage(folder: &Path, want: &Wanted, bytes: &[u8]) -> std::io::Result<PathBuf>
             .create_new(true)
             .open(dir.join(name))?;
         file.set_permissions(fs::Permissions::from_mode(0o644))?;
-        file.write_all(bytes)?;
-        file.sync_all()
+        file.write_all(bytes)
     };
     let marker = Marker {
         pack_id: want.pack_id.to_string(),
@@ -240,7 +244,6 @@ fn stage(folder: &Path, want: &Wanted, bytes: &[u8]) -> std::io::Result<PathBuf>
         remove_tree(&dir);
         return Err(err);
     }
-    sync_dir(&dir);
     Ok(dir)
 }
 
