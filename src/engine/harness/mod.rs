@@ -18,6 +18,7 @@ pub mod target;
 use crate::engine::error::{Error, ErrorCode, Result};
 use crate::engine::pack::id::PackId;
 use crate::engine::pack::{document, grammar, skill};
+use crate::engine::store::parallel::parallel_map;
 use crate::engine::store::{Store, Transaction};
 use plan::{SkillStatus, Wanted};
 use serde::Serialize;
@@ -89,19 +90,21 @@ pub fn targets(env: &HarnessEnv, enabled: &[TargetName]) -> Vec<TargetInfo> {
 /// pack whose Skill cannot be read or has no valid name is left out (lint
 /// and `doctor` report it).
 pub fn wanted(store: &Store, activated: &[PackId]) -> Vec<Wanted> {
-    activated
-        .iter()
-        .filter_map(|id| {
-            let dir = store.pack_dir(id);
-            let bytes = read_bounded(&dir.join(place::SKILL_FILE))?;
-            let name = skill::parse(std::str::from_utf8(&bytes).ok()?)?.name?;
-            grammar::is_skill_name(&name).then(|| Wanted {
-                pack_id: id.clone(),
-                version: installed_version(&dir).unwrap_or_default(),
-                skill: name,
-                sha256: place::sha256_hex(&bytes),
-            })
+    let read = |id: PackId| {
+        let dir = store.pack_dir(&id);
+        let bytes = read_bounded(&dir.join(place::SKILL_FILE))?;
+        let name = skill::parse(std::str::from_utf8(&bytes).ok()?)?.name?;
+        grammar::is_skill_name(&name).then(|| Wanted {
+            version: installed_version(&dir).unwrap_or_default(),
+            pack_id: id,
+            skill: name,
+            sha256: place::sha256_hex(&bytes),
         })
+    };
+    // Many activated packs: read on every core, in activation order.
+    parallel_map(activated.to_vec(), read)
+        .into_iter()
+        .flatten()
         .collect()
 }
 

@@ -17,6 +17,7 @@
 use super::plan::{Found, Marker, Step, Wanted};
 use crate::engine::error::{Error, Result};
 use crate::engine::pack::grammar;
+use crate::engine::store::parallel::parallel_map;
 use crate::engine::store::{Transaction, step as step_hook};
 use sha2::{Digest, Sha256};
 use std::fs;
@@ -45,19 +46,19 @@ pub fn observe(folder: &Path) -> Result<Vec<Found>> {
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(err) => return Err(Error::io("cannot read", folder, &err)),
     };
-    let mut found = Vec::new();
+    let mut names = Vec::new();
     for entry in entries {
         let entry = entry.map_err(|err| Error::io("cannot read", folder, &err))?;
         let Some(name) = entry.file_name().to_str().map(str::to_string) else {
             continue;
         };
-        if !grammar::is_skill_name(&name) {
-            continue;
+        if grammar::is_skill_name(&name) {
+            names.push(name);
         }
-        found.push(observe_one(&folder.join(&name), name));
     }
-    found.sort_by(|a, b| a.skill.cmp(&b.skill));
-    Ok(found)
+    names.sort();
+    // Many Skills: their markers and digests are read on every core.
+    Ok(parallel_map(names, |name| observe_one(&folder.join(&name), name)))
 }
 
 /// One entry: a link or a file is not ours (no marker read through it).
