@@ -45,6 +45,7 @@ pub enum Cmd {
     Uninstall,
     Reload,
     Log,
+    Harnesses,
     CommandLine,
     Wrap,
     Redraw,
@@ -85,6 +86,7 @@ impl Cmd {
             Cmd::Uninstall => Action::Uninstall,
             Cmd::Reload => Action::Reload,
             Cmd::Log => Action::ShowLog,
+            Cmd::Harnesses => Action::ShowHarnesses,
             Cmd::CommandLine => Action::CmdLineStart,
             Cmd::Wrap => Action::ToggleWrap,
             Cmd::Redraw => Action::Redraw,
@@ -270,6 +272,13 @@ pub const KEYS: &[Binding] = &[
         "command log: every action as hcpx",
     ),
     bind(
+        Cmd::Harnesses,
+        &[k('H')],
+        "H",
+        Some(("H", "harnesses")),
+        "harness targets: enable, disable",
+    ),
+    bind(
         Cmd::CommandLine,
         &[k(':')],
         ":",
@@ -444,6 +453,19 @@ fn key_action(app: &App, event: &KeyEvent) -> Option<Action> {
                 KeyCode::Char('n') | KeyCode::Char('N') | KeyCode::Esc => {
                     Some(Action::Confirm(false))
                 }
+                _ => None,
+            };
+        }
+        Some(Dialog::Harnesses) => {
+            return match key.code {
+                _ if modified => None,
+                KeyCode::Char('j') | KeyCode::Down => Some(Action::HarnessMove(1)),
+                KeyCode::Char('k') | KeyCode::Up => Some(Action::HarnessMove(-1)),
+                KeyCode::Char('g') | KeyCode::Home => Some(Action::HarnessMove(-64)),
+                KeyCode::Char('G') | KeyCode::End => Some(Action::HarnessMove(64)),
+                KeyCode::Char(' ') | KeyCode::Enter => Some(Action::HarnessToggle),
+                KeyCode::Esc | KeyCode::Char('H') => Some(Action::CloseDialog),
+                KeyCode::Char('q') => Some(Action::Quit),
                 _ => None,
             };
         }

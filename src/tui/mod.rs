@@ -19,6 +19,7 @@ pub mod app;
 pub mod cmdline;
 pub mod fix;
 pub mod form;
+pub mod harnesses;
 pub mod keymap;
 pub mod log;
 pub mod logging;

@@ -6,6 +6,8 @@
 
 use crate::engine::error::{Error, ErrorCode};
 use crate::engine::exec::OutputMode;
+use crate::engine::harness::TargetName;
+use crate::engine::harness::plan::SkillState;
 use crate::engine::ops::{ConnectOutcome, Engine, ExecResult};
 use crate::engine::pack::manifest::{BindingKind, SecretSpec};
 use crate::engine::pack::skill::{self, SkillDoc};
@@ -13,6 +15,7 @@ use crate::engine::policy::availability::{PackAvailability, Status};
 use crate::engine::store::catalog;
 use crate::engine::store::snapshot::{self, PackView};
 use crate::tui::action::{Action, SecretRequest};
+use crate::tui::harnesses::{self, HarnessRow};
 use crate::tui::text::first_line;
 use std::io::Read;
 use std::os::unix::fs::MetadataExt;
@@ -152,6 +155,11 @@ pub enum Job {
         grant: String,
         revoke: bool,
     },
+    /// Every harness target and its Skills' states (`H`, §12.4–§12.8).
+    Harnesses,
+    /// `hcpx harness enable|disable TARGET` (§12.5–§12.6), then every
+    /// target read again.
+    HarnessToggle { target: TargetName, enable: bool },
     /// `hcpx exec PACK VERB -- WORDS`, output captured.
     Exec {
         pack_id: String,
@@ -180,6 +188,11 @@ impl Job {
                 )
             }
             Job::Exec { pack_id, verb, .. } => format!("running {pack_id} {verb}"),
+            Job::Harnesses => "reading the harness targets".into(),
+            Job::HarnessToggle { target, enable } => format!(
+                "{} {target}",
+                if *enable { "enabling" } else { "disabling" }
+            ),
             Job::Grant {
                 principal, revoke, ..
             } => format!(
@@ -267,6 +280,16 @@ pub enum JobResult {
     },
     /// A grant or revoke: what changed, in words.
     Granted(Result<String, Error>),
+    /// The harness targets, read.
+    Harnesses(Result<Vec<HarnessRow>, Error>),
+    /// A target enabled or disabled: what changed, in words; then the
+    /// targets read again.
+    HarnessToggled {
+        target: TargetName,
+        enable: bool,
+        result: Result<String, Error>,
+        rows: Result<Vec<HarnessRow>, Error>,
+    },
     /// The worker panicked (a bug); the TUI reports it and quits.
     Panicked(String),
 }
@@ -304,6 +327,16 @@ pub fn run(engine: &Engine, job: Job, actions: &UnboundedSender<Action>) -> JobR
                 false => format!("{principal} already has {grant}"),
             })
         }),
+        Job::Harnesses => JobResult::Harnesses(harnesses::read(engine)),
+        Job::HarnessToggle { target, enable } => {
+            let result = toggle_harness(engine, target, enable);
+            JobResult::HarnessToggled {
+                target,
+                enable,
+                result,
+                rows: harnesses::read(engine),
+            }
+        }
         Job::Exec {
             pack_id,
             verb,
@@ -434,6 +467,49 @@ fn run_stage(
         "stage finished"
     );
     report
+}
+
+/// Enables or disables one target; says what it did in the words of
+/// `hcpx harness enable|disable`.
+fn toggle_harness(engine: &Engine, target: TargetName, enable: bool) -> Result<String, Error> {
+    let change = if enable {
+        engine.harness_enable(&[target])?
+    } else {
+        engine.harness_disable(&[target])?
+    };
+    let verb = if enable { "enabled" } else { "disabled" };
+    if change.changed.is_empty() {
+        return Ok(format!(
+            "{target} was already {}",
+            if enable { "enabled" } else { "disabled" }
+        ));
+    }
+    if !enable {
+        return Ok(format!(
+            "{verb} {target}: the Skills hcpx placed there are removed"
+        ));
+    }
+    let skills = change
+        .targets
+        .iter()
+        .find(|t| t.name == target)
+        .map(|t| t.skills.as_slice())
+        .unwrap_or_default();
+    let placed = skills
+        .iter()
+        .filter(|s| s.state == SkillState::Placed)
+        .count();
+    let conflicts = skills
+        .iter()
+        .filter(|s| matches!(s.state, SkillState::Conflict | SkillState::Modified))
+        .count();
+    let mut line = format!("{verb} {target}: {placed} Skill(s) placed");
+    if conflicts > 0 {
+        line.push_str(&format!(
+            ", {conflicts} left alone (another file is there; hcpx harness status shows it)"
+        ));
+    }
+    Ok(line)
 }
 
 fn connect_line(o: &ConnectOutcome) -> String {

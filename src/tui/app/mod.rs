@@ -5,17 +5,20 @@
 //! engine through the workers.
 
 mod colon;
+mod harness;
 mod refuse;
 mod results;
 
 use crate::engine::error::{Error, ErrorCode};
 use crate::engine::exec::process::Scope;
+use crate::engine::harness::TargetName;
 use crate::engine::ops::ExecResult;
 use crate::engine::pack::manifest::{Arg, ArgType};
 use crate::engine::store::snapshot::BOOTSTRAP_ID;
 use crate::tui::action::{Action, Pane, SecretRequest};
 use crate::tui::cmdline::{self, CmdLine, Parsed};
 pub use crate::tui::form::{ExecForm, FormField};
+use crate::tui::harnesses::{HarnessRow, HarnessView};
 use crate::tui::keymap::{Cmd, CommandInfo};
 use crate::tui::log::{CommandLog, LogEntry, Outcome};
 pub use crate::tui::packs::{Filter, PackList, SortKey};
@@ -120,6 +123,8 @@ pub enum Dialog {
     ConfirmQuit {
         running: String,
     },
+    /// `H`: the harness targets ([`App::harnesses`]); `Space` toggles one.
+    Harnesses,
 }
 
 /// The last exec's result, for the output pane.
@@ -170,6 +175,8 @@ pub struct App {
     pub redraw: bool,
     /// Every action of the session, as commands (`@`).
     pub log: CommandLog,
+    /// The Harnesses view's targets and selection (`H`).
+    pub harnesses: HarnessView,
     /// The last exec's form, for `.` (rerun).
     pub last_exec: Option<ExecForm>,
     /// What was typed in each command's form (pack, verb), kept for the
@@ -223,6 +230,7 @@ impl App {
             text: TextPanes::default(),
             redraw: false,
             log: CommandLog::default(),
+            harnesses: HarnessView::default(),
             last_exec: None,
             remembered: HashMap::new(),
             notice_seen: None,
@@ -355,10 +363,16 @@ impl App {
             Action::Redraw => self.redraw = true,
             Action::Help => self.dialog = Some(Dialog::Help),
             Action::CloseDialog => {
-                if matches!(self.dialog, Some(Dialog::Help) | Some(Dialog::Error(_))) {
+                if matches!(
+                    self.dialog,
+                    Some(Dialog::Help) | Some(Dialog::Error(_)) | Some(Dialog::Harnesses)
+                ) {
                     self.dialog = None;
                 }
             }
+            Action::ShowHarnesses => return self.show_harnesses(),
+            Action::HarnessMove(delta) => self.harnesses.move_by(delta),
+            Action::HarnessToggle => return self.toggle_harness(),
             Action::Escape => self.escape(),
             Action::FilterStart
             | Action::FilterChar(_)

@@ -89,6 +89,16 @@ impl App {
                 Vec::new()
             }
             JobResult::Stage(report) => self.stage_done(report),
+            JobResult::Harnesses(rows) => {
+                self.harnesses_read(rows);
+                Vec::new()
+            }
+            JobResult::HarnessToggled {
+                target,
+                enable,
+                result,
+                rows,
+            } => self.harness_toggled(target, enable, result, rows),
             JobResult::Executed {
                 pack_id,
                 verb,

@@ -12,10 +12,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
 pub fn draw(frame: &mut Frame<'_>, screen: Rect, app: &App, dialog: &Dialog) {
-    let max_w = if matches!(dialog, Dialog::Help) {
-        104
-    } else {
-        76
+    let max_w = match dialog {
+        Dialog::Help => 104,
+        Dialog::Harnesses => 96,
+        _ => 76,
     };
     let width = screen.width.saturating_sub(4).min(max_w);
     let inner_w = width.saturating_sub(4) as usize;
@@ -52,6 +52,7 @@ pub fn draw(frame: &mut Frame<'_>, screen: Rect, app: &App, dialog: &Dialog) {
             format!("Run {} {}", form.pack_id, form.verb),
             exec_form(app, form, inner_w, room),
         ),
+        Dialog::Harnesses => ("Harnesses".to_string(), harnesses(app, inner_w)),
     };
     let height = (lines.len() as u16 + 2).min(screen.height);
     let area = Rect::new(
@@ -315,4 +316,130 @@ fn form_field<'a>(
         ));
     }
     lines
+}
+
+/// The Harnesses view (§12.4–§12.8): one row per target — detected,
+/// enabled, Skills placed, in conflict (or edited), folder — then what
+/// `Space` runs for the selected one, and the fix for Skills out of step.
+fn harnesses<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
+    let theme = app.theme();
+    let view = &app.harnesses;
+    let mut lines = Vec::new();
+    if let Some(err) = &view.error {
+        lines.extend(wrap(err, width, theme.bad()));
+        lines.push(Line::raw(""));
+    }
+    if view.rows.is_empty() {
+        let what = if view.loading {
+            "reading the harness targets…"
+        } else {
+            "no harness target"
+        };
+        lines.push(Line::styled(what.to_string(), theme.dim()));
+        lines.push(Line::raw(""));
+        lines.push(Line::styled("Esc closes".to_string(), theme.dim()));
+        return lines;
+    }
+    let name_w = view
+        .rows
+        .iter()
+        .map(|r| text::width(r.name.as_str()))
+        .max()
+        .unwrap_or(6)
+        .max(6);
+    let head = format!(
+        "  {:name_w$}  detected  enabled  placed  conflict  folder",
+        "target"
+    );
+    lines.push(Line::styled(text::fit(&head, width), theme.dim()));
+    let fixed = name_w + 2 + 10 + 9 + 8 + 10;
+    for (i, row) in view.rows.iter().enumerate() {
+        let selected = i == view.selected;
+        let yes_no = |b: bool| if b { "yes" } else { "no" };
+        let base = if selected {
+            Style::new().add_modifier(ratatui::style::Modifier::REVERSED)
+        } else {
+            Style::new()
+        };
+        let enabled_style = if row.enabled {
+            theme.good()
+        } else {
+            theme.dim()
+        };
+        let conflict_style = if row.conflicts > 0 {
+            theme.bad()
+        } else {
+            Style::new()
+        };
+        let folder = text::fit(&text::safe(&row.folder), width.saturating_sub(fixed).max(1));
+        lines.push(Line::from(vec![
+            Span::styled(if selected { "› " } else { "  " }.to_string(), base),
+            Span::styled(
+                format!("{:name_w$}  ", row.name.as_str()),
+                base.patch(theme.bold()),
+            ),
+            Span::styled(format!("{:8}  ", yes_no(row.detected)), base),
+            Span::styled(
+                format!("{:7}  ", yes_no(row.enabled)),
+                base.patch(enabled_style),
+            ),
+            Span::styled(format!("{:>6}  ", count(row.enabled, row.placed)), base),
+            Span::styled(
+                format!("{:>8}  ", count(row.enabled, row.conflicts)),
+                base.patch(conflict_style),
+            ),
+            Span::styled(folder, base),
+        ]));
+    }
+    lines.push(Line::raw(""));
+    if let Some(row) = view.selected_row() {
+        let (verb, does) = if row.enabled {
+            ("disable", "removes the Skills hcpx placed there")
+        } else {
+            ("enable", "places the activated packs' Skills there")
+        };
+        let command = app.hcpx(
+            &["harness".into(), verb.into(), row.name.as_str().into()],
+            false,
+        );
+        lines.extend(wrap(
+            &format!("Space {verb}s {}: {command} ({does})", row.name.as_str()),
+            width,
+            Style::new(),
+        ));
+        if row.enabled && row.behind > 0 {
+            let sync = app.hcpx(&["harness".into(), "sync".into()], false);
+            lines.extend(wrap(
+                &format!("{} Skill(s) out of step there: {sync}", row.behind),
+                width,
+                theme.warning(),
+            ));
+        }
+        if row.enabled && row.conflicts > 0 {
+            let status = app.hcpx(&["harness".into(), "status".into()], false);
+            lines.extend(wrap(
+                &format!(
+                    "{} Skill folder(s) there are someone else's or edited; hcpx leaves them: {status}",
+                    row.conflicts
+                ),
+                width,
+                theme.bad(),
+            ));
+        }
+    }
+    lines.push(Line::raw(""));
+    lines.push(Line::from(vec![
+        Span::styled("Space", theme.key()),
+        Span::raw(" enable/disable   "),
+        Span::styled("j k", theme.key()),
+        Span::raw(" move   "),
+        Span::styled("Esc", theme.key()),
+        Span::raw(" close"),
+    ]));
+    lines
+}
+
+/// A count, or `-` where the target is not enabled (nothing is placed).
+fn count(enabled: bool, n: usize) -> String {
+    if enabled { n.to_string() } else { "-".into() }
 }
