@@ -54,6 +54,59 @@ impl HarnessView {
     }
 }
 
+/// The state of the selected pack's Skill in one enabled target (§12.8),
+/// for the Details pane.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PackHarness {
+    pub target: TargetName,
+    /// The Skill's folder name there (its frontmatter `name`).
+    pub skill: String,
+    pub state: SkillState,
+}
+
+/// Where the selected pack's Skill stands in the enabled targets: `None`
+/// when the pack is not installed (nothing to place), `Err` with the
+/// engine's words when the targets do not read.
+pub type PackHarnesses = Option<std::result::Result<Vec<PackHarness>, String>>;
+
+/// The selected pack's lines of `hcpx harness status PACK_ID`.
+pub fn for_pack(engine: &Engine, pack_id: &str) -> std::result::Result<Vec<PackHarness>, String> {
+    let targets = engine
+        .harness_status(Some(pack_id))
+        .map_err(|e| format!("{}: {}", e.code.as_str(), e.message))?;
+    Ok(targets
+        .into_iter()
+        .flat_map(|t| {
+            let target = t.name;
+            t.skills.into_iter().map(move |s| PackHarness {
+                target,
+                skill: s.skill,
+                state: s.state,
+            })
+        })
+        .collect())
+}
+
+/// What fixes a state, as the `hcpx` words after `hcpx ` (§12.7–§12.8):
+/// `sync` repairs `missing`, `outdated`, `stale`; `--force` replaces an
+/// edited copy; a `conflict` is someone else's folder, never touched.
+pub fn fix_for(state: SkillState) -> Option<(&'static str, &'static str)> {
+    match state {
+        SkillState::Placed => None,
+        SkillState::Missing | SkillState::Outdated | SkillState::Stale => {
+            Some(("harness sync", "brings it in step"))
+        }
+        SkillState::Modified => Some((
+            "harness sync --force",
+            "replaces the edited copy; save your edits first",
+        )),
+        SkillState::Conflict => Some((
+            "harness status",
+            "another folder of that name is there, not hcpx's: rename or remove it, then hcpx harness sync",
+        )),
+    }
+}
+
 /// Every target with its counts (the same calls as `hcpx harness list`
 /// and `hcpx harness status`).
 pub fn read(engine: &Engine) -> Result<Vec<HarnessRow>> {

@@ -15,7 +15,7 @@ use crate::engine::policy::availability::{PackAvailability, Status};
 use crate::engine::store::catalog;
 use crate::engine::store::snapshot::{self, PackView};
 use crate::tui::action::{Action, SecretRequest};
-use crate::tui::harnesses::{self, HarnessRow};
+use crate::tui::harnesses::{self, HarnessRow, PackHarnesses};
 use crate::tui::text::first_line;
 use std::io::Read;
 use std::os::unix::fs::MetadataExt;
@@ -101,6 +101,8 @@ pub struct Inspected {
 pub struct Inspection {
     pub entry: Entry,
     pub skill: SkillText,
+    /// Its Skill's state in each enabled harness target (§12.8).
+    pub harnesses: PackHarnesses,
 }
 
 /// A lifecycle stage the TUI runs (§11.1).
@@ -381,9 +383,13 @@ pub fn inspect(engine: &Engine, rows: &[Row]) -> Result<Inspected, Error> {
         let skill = view
             .dir()
             .map_or_else(|| SkillText::Missing("no files".into()), |d| read_skill(&d));
+        let harnesses = avail
+            .installed
+            .then(|| harnesses::for_pack(engine, row.id()));
         out.found.push(Inspection {
             entry: Entry { view, avail },
             skill,
+            harnesses,
         });
     }
     Ok(out)

@@ -178,3 +178,42 @@ async fn space_while_busy_is_refused_at_once() {
     assert_eq!(last.outcome, Outcome::Refused);
     assert!(!config_yaml(&tui).contains("claude-code"));
 }
+
+#[tokio::test]
+async fn details_show_the_skill_state_in_each_enabled_target_with_its_fix() {
+    let dir = sandbox();
+    notes_pack(&catalog(&dir));
+    std::fs::create_dir_all(user_home(&dir).join(".claude")).unwrap();
+    let engine = engine(&dir);
+    engine.install("acme.notes", false).unwrap();
+    engine.activate(&["acme.notes".to_string()]);
+    let mut tui = Tui::start(dir, 120, 40).await;
+    tui.select("acme.notes").await;
+    let screen = tui.screen();
+    assert!(
+        screen.contains("harnesses: no target enabled (H enables one)"),
+        "{screen}"
+    );
+
+    tui.keys("H").await;
+    select_target(&mut tui, "claude-code").await;
+    tui.keys(" ").await;
+    tui.press(KeyCode::Esc).await;
+    let screen = tui.screen();
+    assert!(
+        screen.contains("claude-code acme-notes: placed"),
+        "{screen}"
+    );
+
+    // Someone edits the placed copy: modified, and the fix says --force.
+    let skill = placed_skill(&tui).unwrap();
+    std::fs::write(&skill, "edited by hand\n").unwrap();
+    tui.keys("r").await;
+    let screen = tui.screen();
+    assert!(
+        screen.contains("claude-code acme-notes: modified"),
+        "{screen}"
+    );
+    assert!(screen.contains("hcpx harness sync --force"), "{screen}");
+    insta::assert_snapshot!("details_harness_modified", screen);
+}
