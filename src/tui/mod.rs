@@ -23,6 +23,7 @@ pub mod harnesses;
 pub mod keymap;
 pub mod log;
 pub mod logging;
+pub mod marks;
 pub mod packs;
 pub mod panes;
 pub mod runner;

@@ -8,6 +8,7 @@ use crate::engine::error::{Error, ErrorCode};
 use crate::engine::exec::OutputMode;
 use crate::engine::harness::TargetName;
 use crate::engine::harness::plan::SkillState;
+use crate::engine::ops::upgrade::OutdatedPack;
 use crate::engine::ops::{ConnectOutcome, Engine, ExecResult};
 use crate::engine::pack::manifest::{BindingKind, SecretSpec};
 use crate::engine::pack::skill::{self, SkillDoc};
@@ -16,6 +17,7 @@ use crate::engine::store::catalog;
 use crate::engine::store::snapshot::{self, PackView};
 use crate::tui::action::{Action, SecretRequest};
 use crate::tui::harnesses::{self, HarnessRow, PackHarnesses};
+use crate::tui::marks::{self, Marks};
 use crate::tui::text::first_line;
 use std::io::Read;
 use std::os::unix::fs::MetadataExt;
@@ -159,6 +161,10 @@ pub enum Job {
     },
     /// Every harness target and its Skills' states (`H`, §12.4–§12.8).
     Harnesses,
+    /// The browser's marks that need no network: verify, harness states.
+    Marks,
+    /// `hcpx outdated` (§13.6): may ask the network (git sources).
+    Outdated,
     /// `hcpx harness enable|disable TARGET` (§12.5–§12.6), then every
     /// target read again.
     HarnessToggle { target: TargetName, enable: bool },
@@ -191,6 +197,8 @@ impl Job {
             }
             Job::Exec { pack_id, verb, .. } => format!("running {pack_id} {verb}"),
             Job::Harnesses => "reading the harness targets".into(),
+            Job::Marks => "verifying".into(),
+            Job::Outdated => "checking for updates".into(),
             Job::HarnessToggle { target, enable } => format!(
                 "{} {target}",
                 if *enable { "enabling" } else { "disabling" }
@@ -282,6 +290,10 @@ pub enum JobResult {
     },
     /// A grant or revoke: what changed, in words.
     Granted(Result<String, Error>),
+    /// The browser's marks (verify, harness states).
+    Marks(Marks),
+    /// Packs with a newer version in their recorded source.
+    Outdated(Result<Vec<OutdatedPack>, Error>),
     /// The harness targets, read.
     Harnesses(Result<Vec<HarnessRow>, Error>),
     /// A target enabled or disabled: what changed, in words; then the
@@ -330,6 +342,8 @@ pub fn run(engine: &Engine, job: Job, actions: &UnboundedSender<Action>) -> JobR
             })
         }),
         Job::Harnesses => JobResult::Harnesses(harnesses::read(engine)),
+        Job::Marks => JobResult::Marks(marks::read(engine)),
+        Job::Outdated => JobResult::Outdated(engine.outdated()),
         Job::HarnessToggle { target, enable } => {
             let result = toggle_harness(engine, target, enable);
             JobResult::HarnessToggled {

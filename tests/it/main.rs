@@ -27,6 +27,7 @@ mod screenshots;
 mod tui_harnesses;
 mod tui_keys;
 mod tui_loop;
+mod tui_marks;
 mod tui_snapshots;
 mod tui_tmux;
 mod upgrade;

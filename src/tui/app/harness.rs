@@ -96,3 +96,65 @@ impl App {
         self.request_load()
     }
 }
+
+impl App {
+    /// The marks that need no network, read again after a load (one at a
+    /// time).
+    pub(super) fn marks_job(&mut self) -> Vec<Job> {
+        if self.marks_pending {
+            return Vec::new();
+        }
+        self.marks_pending = true;
+        vec![Job::Marks]
+    }
+
+    /// `o`: `hcpx outdated` in a worker (a git source asks the network, so
+    /// only on demand).
+    pub(super) fn check_updates(&mut self) -> Vec<Job> {
+        if let Err(reason) = self.command_info(Cmd::Outdated).enabled {
+            self.say(Outcome::Refused, reason, None);
+            return Vec::new();
+        }
+        self.last_command = Some(self.hcpx(&["outdated".into()], false));
+        let job = Job::Outdated;
+        self.busy = Some(job.label());
+        self.notice = None;
+        vec![job]
+    }
+
+    /// `hcpx outdated` answered: the `↑` marks, and a line in the log.
+    pub(super) fn outdated_done(&mut self, result: Result<Vec<OutdatedPack>, Error>) {
+        self.busy = None;
+        let command = Some(self.hcpx(&["outdated".into()], false));
+        match result {
+            Ok(packs) => {
+                self.marks.outdated = packs
+                    .iter()
+                    .map(|p| (p.pack_id.clone(), p.latest.clone()))
+                    .collect();
+                let text = match packs.len() {
+                    0 => "every pack is up to date".to_string(),
+                    _ => {
+                        let list: Vec<String> = packs
+                            .iter()
+                            .map(|p| {
+                                format!(
+                                    "{} {} → {}",
+                                    p.pack_id,
+                                    text::safe(&p.installed),
+                                    text::safe(&p.latest)
+                                )
+                            })
+                            .collect();
+                        format!("updates: {} (U upgrades)", list.join(", "))
+                    }
+                };
+                self.say(Outcome::Done, text, command);
+            }
+            Err(err) => {
+                let text = error_text(&err, &self.config).text;
+                self.say(Outcome::Failed, text, command);
+            }
+        }
+    }
+}

@@ -13,6 +13,7 @@ use crate::engine::error::{Error, ErrorCode};
 use crate::engine::exec::process::Scope;
 use crate::engine::harness::TargetName;
 use crate::engine::ops::ExecResult;
+use crate::engine::ops::upgrade::OutdatedPack;
 use crate::engine::pack::manifest::{Arg, ArgType};
 use crate::engine::store::snapshot::BOOTSTRAP_ID;
 use crate::tui::action::{Action, Pane, SecretRequest};
@@ -21,6 +22,7 @@ pub use crate::tui::form::{ExecForm, FormField};
 use crate::tui::harnesses::{HarnessRow, HarnessView};
 use crate::tui::keymap::{Cmd, CommandInfo};
 use crate::tui::log::{CommandLog, LogEntry, Outcome};
+use crate::tui::marks::Marks;
 pub use crate::tui::packs::{Filter, PackList, SortKey};
 use crate::tui::search::Search;
 use crate::tui::text::{self, shell_quote};
@@ -175,6 +177,9 @@ pub struct App {
     pub redraw: bool,
     /// Every action of the session, as commands (`@`).
     pub log: CommandLog,
+    /// The browser's marks (`!` verify, `≠` harness, `↑` outdated).
+    pub marks: Marks,
+    marks_pending: bool,
     /// The Harnesses view's targets and selection (`H`).
     pub harnesses: HarnessView,
     /// The last exec's form, for `.` (rerun).
@@ -231,6 +236,8 @@ impl App {
             redraw: false,
             log: CommandLog::default(),
             harnesses: HarnessView::default(),
+            marks: Marks::default(),
+            marks_pending: false,
             last_exec: None,
             remembered: HashMap::new(),
             notice_seen: None,
@@ -373,6 +380,7 @@ impl App {
             Action::ShowHarnesses => return self.show_harnesses(),
             Action::HarnessMove(delta) => self.harnesses.move_by(delta),
             Action::HarnessToggle => return self.toggle_harness(),
+            Action::CheckUpdates => return self.check_updates(),
             Action::Escape => self.escape(),
             Action::FilterStart
             | Action::FilterChar(_)

@@ -68,6 +68,7 @@ impl App {
                     })
                 }),
             Cmd::Lint => none_selected().or_else(busy),
+            Cmd::Outdated => busy(),
             Cmd::Exec => busy().or_else(|| self.exec_refusal()),
             Cmd::Rerun => busy().or_else(|| {
                 self.last_exec

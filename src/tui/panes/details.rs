@@ -60,6 +60,13 @@ pub fn lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
         None => out.push(Line::styled(text::safe(entry.id()), theme.bold())),
     }
     out.extend(status_lines(app, entry, width));
+    for mark in app.marks.explain(entry.id()) {
+        out.extend(
+            text::wrap(&text::safe(&mark), width)
+                .into_iter()
+                .map(|l| Line::styled(l, theme.warning())),
+        );
+    }
     out.extend(harness_lines(app, width));
     if let Some(m) = entry.view.manifest() {
         out.push(Line::raw(""));
