@@ -100,6 +100,8 @@ pub enum Action {
     Escape,
     /// Closes the help or error overlay, or the Harnesses view.
     CloseDialog,
+    /// `U`: upgrade the selected or marked packs (§13.7), after y/n.
+    Upgrade,
     /// `o`: check for updates (`hcpx outdated`, §13.6).
     CheckUpdates,
     /// `H`: the Harnesses view (HCP.md §12.4–§12.8).

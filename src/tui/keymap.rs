@@ -47,6 +47,7 @@ pub enum Cmd {
     Log,
     Harnesses,
     Outdated,
+    Upgrade,
     CommandLine,
     Wrap,
     Redraw,
@@ -89,6 +90,7 @@ impl Cmd {
             Cmd::Log => Action::ShowLog,
             Cmd::Harnesses => Action::ShowHarnesses,
             Cmd::Outdated => Action::CheckUpdates,
+            Cmd::Upgrade => Action::Upgrade,
             Cmd::CommandLine => Action::CmdLineStart,
             Cmd::Wrap => Action::ToggleWrap,
             Cmd::Redraw => Action::Redraw,
@@ -288,6 +290,13 @@ pub const KEYS: &[Binding] = &[
         "check for updates (hcpx outdated)",
     ),
     bind(
+        Cmd::Upgrade,
+        &[k('U')],
+        "U",
+        Some(("U", "upgrade")),
+        "upgrade: shows what it adds, then y/n",
+    ),
+    bind(
         Cmd::CommandLine,
         &[k(':')],
         ":",
@@ -455,7 +464,9 @@ fn key_action(app: &App, event: &KeyEvent) -> Option<Action> {
     match &app.dialog {
         // Any key closes the help and error overlays.
         Some(Dialog::Help) | Some(Dialog::Error(_)) => return Some(Action::CloseDialog),
-        Some(Dialog::ConfirmUninstall { .. }) | Some(Dialog::ConfirmQuit { .. }) => {
+        Some(Dialog::ConfirmUninstall { .. })
+        | Some(Dialog::ConfirmQuit { .. })
+        | Some(Dialog::ConfirmUpgrade { .. }) => {
             return match key.code {
                 _ if modified => None,
                 KeyCode::Char('y') | KeyCode::Char('Y') => Some(Action::Confirm(true)),

@@ -8,7 +8,7 @@ use crate::engine::error::{Error, ErrorCode};
 use crate::engine::exec::OutputMode;
 use crate::engine::harness::TargetName;
 use crate::engine::harness::plan::SkillState;
-use crate::engine::ops::upgrade::OutdatedPack;
+use crate::engine::ops::upgrade::{OutdatedPack, UpgradeOptions, UpgradeResult};
 use crate::engine::ops::{ConnectOutcome, Engine, ExecResult};
 use crate::engine::pack::manifest::{BindingKind, SecretSpec};
 use crate::engine::pack::skill::{self, SkillDoc};
@@ -165,6 +165,14 @@ pub enum Job {
     Marks,
     /// `hcpx outdated` (§13.6): may ask the network (git sources).
     Outdated,
+    /// `hcpx upgrade IDS --dry-run` (`yes` false) or `--yes` (§13.7).
+    /// With `yes`, the diff the user confirmed: the upgrade runs only if
+    /// a fresh dry run still shows the same.
+    Upgrade {
+        ids: Vec<String>,
+        yes: bool,
+        confirmed: Vec<UpgradeResult>,
+    },
     /// `hcpx harness enable|disable TARGET` (§12.5–§12.6), then every
     /// target read again.
     HarnessToggle { target: TargetName, enable: bool },
@@ -199,6 +207,15 @@ impl Job {
             Job::Harnesses => "reading the harness targets".into(),
             Job::Marks => "verifying".into(),
             Job::Outdated => "checking for updates".into(),
+            Job::Upgrade { ids, yes, .. } => format!(
+                "{} {}",
+                if *yes {
+                    "upgrading"
+                } else {
+                    "comparing the new version of"
+                },
+                ids_text(ids.iter().map(String::as_str))
+            ),
             Job::HarnessToggle { target, enable } => format!(
                 "{} {target}",
                 if *enable { "enabling" } else { "disabling" }
@@ -294,6 +311,14 @@ pub enum JobResult {
     Marks(Marks),
     /// Packs with a newer version in their recorded source.
     Outdated(Result<Vec<OutdatedPack>, Error>),
+    /// The upgrade (or its dry run): every result, and the error that
+    /// stopped it.
+    Upgraded {
+        ids: Vec<String>,
+        yes: bool,
+        results: Vec<UpgradeResult>,
+        error: Option<Error>,
+    },
     /// The harness targets, read.
     Harnesses(Result<Vec<HarnessRow>, Error>),
     /// A target enabled or disabled: what changed, in words; then the
@@ -344,6 +369,11 @@ pub fn run(engine: &Engine, job: Job, actions: &UnboundedSender<Action>) -> JobR
         Job::Harnesses => JobResult::Harnesses(harnesses::read(engine)),
         Job::Marks => JobResult::Marks(marks::read(engine)),
         Job::Outdated => JobResult::Outdated(engine.outdated()),
+        Job::Upgrade {
+            ids,
+            yes,
+            confirmed,
+        } => run_upgrade(engine, ids, yes, &confirmed),
         Job::HarnessToggle { target, enable } => {
             let result = toggle_harness(engine, target, enable);
             JobResult::HarnessToggled {
@@ -487,6 +517,43 @@ fn run_stage(
         "stage finished"
     );
     report
+}
+
+/// `hcpx upgrade --dry-run`, or with `yes` the upgrade the user confirmed:
+/// when a fresh dry run no longer shows the confirmed diff (the source
+/// moved on meanwhile), nothing is installed and the new diff goes back
+/// to the user (`yes` false in the result).
+fn run_upgrade(
+    engine: &Engine,
+    ids: Vec<String>,
+    yes: bool,
+    confirmed: &[UpgradeResult],
+) -> JobResult {
+    let options = UpgradeOptions {
+        pack_ids: ids.clone(),
+        dry_run: true,
+        yes: false,
+    };
+    let (planned, error) = engine.upgrade(&options);
+    if !yes || error.is_some() || planned.as_slice() != confirmed {
+        return JobResult::Upgraded {
+            ids,
+            yes: false,
+            results: planned,
+            error,
+        };
+    }
+    let (results, error) = engine.upgrade(&UpgradeOptions {
+        pack_ids: ids.clone(),
+        dry_run: false,
+        yes: true,
+    });
+    JobResult::Upgraded {
+        ids,
+        yes: true,
+        results,
+        error,
+    }
 }
 
 /// Enables or disables one target; says what it did in the words of

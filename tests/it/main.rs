@@ -30,6 +30,7 @@ mod tui_loop;
 mod tui_marks;
 mod tui_snapshots;
 mod tui_tmux;
+mod tui_upgrade;
 mod upgrade;
 mod why_fixes;
 

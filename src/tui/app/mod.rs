@@ -8,6 +8,7 @@ mod colon;
 mod harness;
 mod refuse;
 mod results;
+mod upgrade;
 
 use crate::engine::error::{Error, ErrorCode};
 use crate::engine::exec::process::Scope;
@@ -127,6 +128,10 @@ pub enum Dialog {
     },
     /// `H`: the harness targets ([`App::harnesses`]); `Space` toggles one.
     Harnesses,
+    /// `U`: the capability diff of the upgrade (§13.7), `y` runs it.
+    ConfirmUpgrade {
+        results: Vec<crate::engine::ops::upgrade::UpgradeResult>,
+    },
 }
 
 /// The last exec's result, for the output pane.
@@ -180,6 +185,8 @@ pub struct App {
     /// The browser's marks (`!` verify, `≠` harness, `↑` outdated).
     pub marks: Marks,
     marks_pending: bool,
+    /// `y` on the upgrade's diff: the upgrade runs unless the diff changed.
+    upgrade_asked: bool,
     /// The Harnesses view's targets and selection (`H`).
     pub harnesses: HarnessView,
     /// The last exec's form, for `.` (rerun).
@@ -238,6 +245,7 @@ impl App {
             harnesses: HarnessView::default(),
             marks: Marks::default(),
             marks_pending: false,
+            upgrade_asked: false,
             last_exec: None,
             remembered: HashMap::new(),
             notice_seen: None,
@@ -381,6 +389,7 @@ impl App {
             Action::HarnessMove(delta) => self.harnesses.move_by(delta),
             Action::HarnessToggle => return self.toggle_harness(),
             Action::CheckUpdates => return self.check_updates(),
+            Action::Upgrade => return self.upgrade(),
             Action::Escape => self.escape(),
             Action::FilterStart
             | Action::FilterChar(_)
@@ -677,6 +686,9 @@ impl App {
                     "uninstall cancelled".into(),
                     Some(command),
                 );
+            }
+            Some(Dialog::ConfirmUpgrade { results }) => {
+                return self.confirm_upgrade(results, yes);
             }
             Some(Dialog::ConfirmQuit { running }) => {
                 if yes {

@@ -97,6 +97,12 @@ impl App {
                 self.marks = Marks { outdated, ..marks };
                 Vec::new()
             }
+            JobResult::Upgraded {
+                ids,
+                yes,
+                results,
+                error,
+            } => self.upgrade_done(ids, yes, results, error),
             JobResult::Outdated(result) => {
                 self.outdated_done(result);
                 Vec::new()

@@ -53,6 +53,9 @@ pub fn draw(frame: &mut Frame<'_>, screen: Rect, app: &App, dialog: &Dialog) {
             exec_form(app, form, inner_w, room),
         ),
         Dialog::Harnesses => ("Harnesses".to_string(), harnesses(app, inner_w)),
+        Dialog::ConfirmUpgrade { results } => {
+            ("Upgrade".to_string(), upgrade(app, results, inner_w))
+        }
     };
     let height = (lines.len() as u16 + 2).min(screen.height);
     let area = Rect::new(
@@ -442,4 +445,88 @@ fn harnesses<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
 /// A count, or `-` where the target is not enabled (nothing is placed).
 fn count(enabled: bool, n: usize) -> String {
     if enabled { n.to_string() } else { "-".into() }
+}
+
+/// The upgrade's capability diff (§13.7), escalations highlighted, then
+/// y/n. `y` runs `hcpx upgrade ID... --yes`.
+fn upgrade<'a>(
+    app: &App,
+    results: &[crate::engine::ops::upgrade::UpgradeResult],
+    width: usize,
+) -> Vec<Line<'a>> {
+    let theme = app.theme();
+    let mut lines = Vec::new();
+    let mut escalates = false;
+    for r in results {
+        lines.extend(wrap(
+            &text::safe(&format!("{} {} → {}", r.pack_id, r.from, r.to)),
+            width,
+            theme.bold(),
+        ));
+        if r.changes.is_empty() {
+            lines.push(Line::styled(
+                "  no change of reach".to_string(),
+                theme.dim(),
+            ));
+        }
+        for c in &r.changes {
+            let words = text::safe(&change_text(&c.change));
+            if c.escalates {
+                escalates = true;
+                lines.extend(wrap(&format!("  ▲ {words}"), width, theme.bad()));
+            } else {
+                lines.extend(wrap(&format!("    {words}"), width, Style::new()));
+            }
+        }
+    }
+    lines.push(Line::raw(""));
+    let ids: Vec<String> = results.iter().map(|r| r.pack_id.clone()).collect();
+    let mut parts = vec!["upgrade".to_string()];
+    parts.extend(ids);
+    parts.push("--yes".into());
+    let meaning = if escalates {
+        "This upgrade grants more reach (▲). y accepts it, as"
+    } else {
+        "y upgrades, as"
+    };
+    lines.extend(wrap(
+        &format!("{meaning} {}", app.hcpx(&parts, false)),
+        width,
+        Style::new(),
+    ));
+    lines.push(Line::raw(""));
+    lines.push(Line::from(vec![
+        Span::styled("y", theme.key()),
+        Span::raw(" upgrade   "),
+        Span::styled("n", theme.key()),
+        Span::raw(" / "),
+        Span::styled("Esc", theme.key()),
+        Span::raw(" keep the installed version"),
+    ]));
+    lines
+}
+
+/// A capability change in words.
+fn change_text(change: &crate::engine::policy::capdiff::Change) -> String {
+    use crate::engine::policy::capdiff::Change;
+    match change {
+        Change::CommandAdded { verb_key, effect } => {
+            format!("new command {verb_key} ({})", effect.as_str())
+        }
+        Change::CommandRemoved { verb_key } => format!("command {verb_key} removed"),
+        Change::EffectChanged { verb_key, from, to } => {
+            format!("{verb_key}: {} → {}", from.as_str(), to.as_str())
+        }
+        Change::BindingChanged { from, to } => {
+            format!("binding {} → {}", from.as_str(), to.as_str())
+        }
+        Change::EnvAdded { name } => format!("reads the environment variable {name}"),
+        Change::SecretAdded { name } => format!("asks for a secret ({name})"),
+        Change::ProgramAdded { program } => format!("runs the program {program}"),
+        Change::HostAdded { host } => format!("reaches the host {host}"),
+        Change::PlaneChanged { from, to } => {
+            format!("plane {} → {}", from.as_str(), to.as_str())
+        }
+        Change::SenseOnlyDropped => "no longer sense-only: its commands can run".into(),
+    }
 }
