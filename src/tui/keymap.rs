@@ -266,7 +266,7 @@ pub const KEYS: &[Binding] = &[
         &[k(' ')],
         "Space",
         Some(("␣", "mark")),
-        "mark; i a c l u act on every mark",
+        "mark; i a c l u U act on the marks",
     ),
     bind(
         Cmd::Log,
@@ -294,7 +294,7 @@ pub const KEYS: &[Binding] = &[
         &[k('U')],
         "U",
         Some(("U", "upgrade")),
-        "upgrade: shows what it adds, then y/n",
+        "upgrade: the capability diff, y/n",
     ),
     bind(
         Cmd::CommandLine,
