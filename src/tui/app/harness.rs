@@ -102,6 +102,7 @@ impl App {
     /// time).
     pub(super) fn marks_job(&mut self) -> Vec<Job> {
         if self.marks_pending {
+            self.marks_queued = true;
             return Vec::new();
         }
         self.marks_pending = true;

@@ -185,6 +185,8 @@ pub struct App {
     /// The browser's marks (`!` verify, `≠` harness, `↑` outdated).
     pub marks: Marks,
     marks_pending: bool,
+    /// A load finished while the marks were being read: read them again.
+    marks_queued: bool,
     /// `y` on the upgrade's diff: the upgrade runs unless the diff changed.
     upgrade_asked: bool,
     /// The Harnesses view's targets and selection (`H`).
@@ -245,6 +247,7 @@ impl App {
             harnesses: HarnessView::default(),
             marks: Marks::default(),
             marks_pending: false,
+            marks_queued: false,
             upgrade_asked: false,
             last_exec: None,
             remembered: HashMap::new(),

@@ -95,6 +95,9 @@ impl App {
                 self.marks_pending = false;
                 let outdated = std::mem::take(&mut self.marks.outdated);
                 self.marks = Marks { outdated, ..marks };
+                if std::mem::take(&mut self.marks_queued) {
+                    return self.marks_job();
+                }
                 Vec::new()
             }
             JobResult::Upgraded {
