@@ -4,8 +4,9 @@
 //!   from `hcp.lock`);
 //! - `≠` its Skill is in `conflict` or `modified` in an enabled harness
 //!   target (§12.7–§12.8);
-//! - `↑` its recorded source has a newer version (§13.6), known only after
-//!   `o` (check for updates), since a git source asks the network.
+//! - `↑` its recorded source has a newer version (§13.6): a catalog's is
+//!   read after every load; a git source's only after `o` (check for
+//!   updates), since it asks the network.
 //!
 //! The first two are read by a worker after every load of the store; none
 //! is decided here.
@@ -21,8 +22,12 @@ pub struct Marks {
     pub integrity: BTreeSet<String>,
     /// Packs with a Skill in `conflict` or `modified` in a target.
     pub harness: BTreeSet<String>,
-    /// Packs with a newer version: the version.
+    /// Packs with a newer version, as `o` found them (any source): the
+    /// version.
     pub outdated: BTreeMap<String, String>,
+    /// Packs with a newer version in their catalog, read after every load
+    /// (no network).
+    pub outdated_local: BTreeMap<String, String>,
 }
 
 impl Marks {
@@ -32,7 +37,7 @@ impl Marks {
             Some('!')
         } else if self.harness.contains(id) {
             Some('≠')
-        } else if self.outdated.contains_key(id) {
+        } else if self.latest(id).is_some() {
             Some('↑')
         } else {
             None
@@ -41,7 +46,23 @@ impl Marks {
 
     /// Whether any row shows a mark (the browser then has a column for it).
     pub fn any(&self) -> bool {
-        !(self.integrity.is_empty() && self.harness.is_empty() && self.outdated.is_empty())
+        !(self.integrity.is_empty()
+            && self.harness.is_empty()
+            && self.outdated.is_empty()
+            && self.outdated_local.is_empty())
+    }
+
+    /// The newer version of `id`, if one is known.
+    pub fn latest(&self, id: &str) -> Option<&String> {
+        self.outdated_local
+            .get(id)
+            .or_else(|| self.outdated.get(id))
+    }
+
+    /// `id` was upgraded: its `↑` goes.
+    pub fn upgraded(&mut self, id: &str) {
+        self.outdated.remove(id);
+        self.outdated_local.remove(id);
     }
 
     /// Every mark of `id`, in words, with the command that tells more.
@@ -57,7 +78,7 @@ impl Marks {
                 "≠ its Skill is edited or someone else's in a harness target: hcpx harness status {id}"
             ));
         }
-        if let Some(latest) = self.outdated.get(id) {
+        if let Some(latest) = self.latest(id) {
             out.push(format!(
                 "↑ version {latest} is out: U upgrades (hcpx upgrade {id})"
             ));
@@ -67,7 +88,8 @@ impl Marks {
 }
 
 /// The marks a load can compute without the network: `verify` of every
-/// installed pack, and every enabled target's states. A part that does not
+/// installed pack, every enabled target's states, and the packs whose
+/// catalog has a newer version. A part that does not
 /// read leaves its marks out (doctor and the CLI report it).
 pub fn read(engine: &Engine) -> Marks {
     let mut marks = Marks::default();
@@ -92,6 +114,12 @@ pub fn read(engine: &Engine) -> Marks {
                 .collect();
         }
         Err(err) => tracing::warn!(code = err.code.as_str(), "marks: harness status failed"),
+    }
+    match engine.outdated_offline() {
+        Ok(packs) => {
+            marks.outdated_local = packs.into_iter().map(|p| (p.pack_id, p.latest)).collect();
+        }
+        Err(err) => tracing::warn!(code = err.code.as_str(), "marks: outdated failed"),
     }
     marks
 }

@@ -65,7 +65,7 @@ async fn an_edited_skill_in_a_harness_target_is_marked() {
 }
 
 #[tokio::test]
-async fn o_checks_the_catalog_for_a_newer_version_and_marks_it() {
+async fn a_newer_catalog_version_is_marked_and_o_lists_the_updates() {
     let dir = sandbox();
     notes_pack(&catalog(&dir));
     engine(&dir).install("acme.notes", false).unwrap();
@@ -75,7 +75,18 @@ async fn o_checks_the_catalog_for_a_newer_version_and_marks_it() {
     std::fs::write(&manifest, text.replace("version: 1.2.0", "version: 1.3.0")).unwrap();
     let mut tui = Tui::start(dir, 120, 36).await;
     tui.select("acme.notes").await;
-    assert_eq!(mark_of(&tui.screen(), "acme.notes"), None);
+    // A catalog is read without the network: marked after the load.
+    assert_eq!(
+        mark_of(&tui.screen(), "acme.notes"),
+        Some('↑'),
+        "{}",
+        tui.screen()
+    );
+    assert!(
+        tui.screen().contains("version 1.3.0 is out"),
+        "{}",
+        tui.screen()
+    );
     tui.keys("o").await;
     let screen = tui.screen();
     assert_eq!(mark_of(&screen, "acme.notes"), Some('↑'), "{screen}");

@@ -93,7 +93,7 @@ impl App {
         };
         self.say(Outcome::Done, text, command);
         for r in results.iter().filter(|r| r.applied) {
-            self.marks.outdated.remove(&r.pack_id);
+            self.marks.upgraded(&r.pack_id);
         }
         self.request_load()
     }
