@@ -1,7 +1,8 @@
 //! Details of the selected pack: name, version, plane and Binding (§2.5,
 //! §8), its status, the equivalent `hcpx` command of the last action (so
-//! the TUI teaches the CLI), then its Skill (§5): frontmatter name and
-//! description, then the body.
+//! the TUI teaches the CLI), its marks and its Skill's state in each
+//! enabled harness target with the fix (§12.8, §13.5–§13.6), then its Skill
+//! (§5): frontmatter name and description, then the body.
 
 use crate::engine::harness::plan::SkillState;
 use crate::engine::pack::manifest::{BindingKind, Manifest};

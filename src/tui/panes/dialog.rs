@@ -1,6 +1,8 @@
 //! Modal overlays: the help, an engine error (§10: code, message, hint),
 //! the uninstall confirmation, the quit confirmation while a command runs
-//! (§14.6), the masked secret input (§8.5 step 4) and the exec form (§6.2).
+//! (§14.6), the masked secret input (§8.5 step 4), the exec form (§6.2),
+//! the Harnesses view (§12.4–§12.8) and the upgrade's capability diff
+//! (§13.7).
 
 use crate::tui::app::{App, Dialog, ExecForm, SecretPrompt, arg_summary};
 use crate::tui::keymap::{Binding, KEYS, MOUSE_HELP};
@@ -355,80 +357,13 @@ fn harnesses<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
         "target"
     );
     lines.push(Line::styled(text::fit(&head, width), theme.dim()));
-    let fixed = name_w + 2 + 10 + 9 + 8 + 10;
+    let folder_w = width.saturating_sub(name_w + 2 + 10 + 9 + 8 + 10).max(1);
     for (i, row) in view.rows.iter().enumerate() {
-        let selected = i == view.selected;
-        let yes_no = |b: bool| if b { "yes" } else { "no" };
-        let base = if selected {
-            Style::new().add_modifier(ratatui::style::Modifier::REVERSED)
-        } else {
-            Style::new()
-        };
-        let enabled_style = if row.enabled {
-            theme.good()
-        } else {
-            theme.dim()
-        };
-        let conflict_style = if row.conflicts > 0 {
-            theme.bad()
-        } else {
-            Style::new()
-        };
-        let folder = text::fit(&text::safe(&row.folder), width.saturating_sub(fixed).max(1));
-        lines.push(Line::from(vec![
-            Span::styled(if selected { "› " } else { "  " }.to_string(), base),
-            Span::styled(
-                format!("{:name_w$}  ", row.name.as_str()),
-                base.patch(theme.bold()),
-            ),
-            Span::styled(format!("{:8}  ", yes_no(row.detected)), base),
-            Span::styled(
-                format!("{:7}  ", yes_no(row.enabled)),
-                base.patch(enabled_style),
-            ),
-            Span::styled(format!("{:>6}  ", count(row.enabled, row.placed)), base),
-            Span::styled(
-                format!("{:>8}  ", count(row.enabled, row.conflicts)),
-                base.patch(conflict_style),
-            ),
-            Span::styled(folder, base),
-        ]));
+        lines.push(target_line(app, row, i == view.selected, name_w, folder_w));
     }
     lines.push(Line::raw(""));
     if let Some(row) = view.selected_row() {
-        let (verb, does) = if row.enabled {
-            ("disable", "removes the Skills hcpx placed there")
-        } else {
-            ("enable", "places the activated packs' Skills there")
-        };
-        let command = app.hcpx(
-            &["harness".into(), verb.into(), row.name.as_str().into()],
-            false,
-        );
-        lines.extend(wrap(
-            &format!("Space {verb}s {}: {command} ({does})", row.name.as_str()),
-            width,
-            Style::new(),
-        ));
-        if row.enabled && row.behind > 0 {
-            let sync = app.hcpx(&["harness".into(), "sync".into()], false);
-            lines.extend(wrap(
-                &format!("{} Skill(s) out of step there: {sync}", row.behind),
-                width,
-                theme.warning(),
-            ));
-        }
-        if row.enabled && row.conflicts > 0 {
-            let status = app.hcpx(&["harness".into(), "status".into()], false);
-            lines.extend(wrap(
-                &format!(
-                    "{} Skill folder(s) there are someone else's or edited; hcpx leaves them: {status}",
-                    row.conflicts
-                ),
-                width,
-                theme.bad(),
-            ));
-        }
+        lines.extend(target_hints(app, row, width));
     }
     lines.push(Line::raw(""));
     lines.push(Line::from(vec![
@@ -529,4 +464,96 @@ fn change_text(change: &crate::engine::policy::capdiff::Change) -> String {
         }
         Change::SenseOnlyDropped => "no longer sense-only: its commands can run".into(),
     }
+}
+
+/// One target's row of the Harnesses view: name, detected, enabled,
+/// placed, in conflict, folder.
+fn target_line<'a>(
+    app: &App,
+    row: &crate::tui::harnesses::HarnessRow,
+    selected: bool,
+    name_w: usize,
+    folder_w: usize,
+) -> Line<'a> {
+    let theme = app.theme();
+    let yes_no = |b: bool| if b { "yes" } else { "no" };
+    let base = if selected {
+        Style::new().add_modifier(ratatui::style::Modifier::REVERSED)
+    } else {
+        Style::new()
+    };
+    let enabled_style = if row.enabled {
+        theme.good()
+    } else {
+        theme.dim()
+    };
+    let conflict_style = if row.conflicts > 0 {
+        theme.bad()
+    } else {
+        Style::new()
+    };
+    let folder = text::fit(&text::safe(&row.folder), folder_w);
+    Line::from(vec![
+        Span::styled(if selected { "› " } else { "  " }.to_string(), base),
+        Span::styled(
+            format!("{:name_w$}  ", row.name.as_str()),
+            base.patch(theme.bold()),
+        ),
+        Span::styled(format!("{:8}  ", yes_no(row.detected)), base),
+        Span::styled(
+            format!("{:7}  ", yes_no(row.enabled)),
+            base.patch(enabled_style),
+        ),
+        Span::styled(format!("{:>6}  ", count(row.enabled, row.placed)), base),
+        Span::styled(
+            format!("{:>8}  ", count(row.enabled, row.conflicts)),
+            base.patch(conflict_style),
+        ),
+        Span::styled(folder, base),
+    ])
+}
+
+/// Under the list: what `Space` runs for the selected target, and the
+/// command for Skills out of step or in conflict there.
+fn target_hints<'a>(
+    app: &App,
+    row: &crate::tui::harnesses::HarnessRow,
+    width: usize,
+) -> Vec<Line<'a>> {
+    let theme = app.theme();
+    let mut lines = Vec::new();
+    let (verb, does) = if row.enabled {
+        ("disable", "removes the Skills hcpx placed there")
+    } else {
+        ("enable", "places the activated packs' Skills there")
+    };
+    let command = app.hcpx(
+        &["harness".into(), verb.into(), row.name.as_str().into()],
+        false,
+    );
+    lines.extend(wrap(
+        &format!("Space {verb}s {}: {command} ({does})", row.name.as_str()),
+        width,
+        Style::new(),
+    ));
+    if row.enabled && row.behind > 0 {
+        let sync = app.hcpx(&["harness".into(), "sync".into()], false);
+        lines.extend(wrap(
+            &format!("{} Skill(s) out of step there: {sync}", row.behind),
+            width,
+            theme.warning(),
+        ));
+    }
+    if row.enabled && row.conflicts > 0 {
+        let status = app.hcpx(&["harness".into(), "status".into()], false);
+        lines.extend(wrap(
+            &format!(
+                "{} Skill folder(s) there are someone else's or edited; hcpx leaves them: {status}",
+                row.conflicts
+            ),
+            width,
+            theme.bad(),
+        ));
+    }
+    lines
 }
