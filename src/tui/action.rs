@@ -98,8 +98,18 @@ pub enum Action {
     Help,
     /// `Esc` on the main screen: clears the marks, then the filter.
     Escape,
-    /// Closes the help or error overlay.
+    /// Closes the help or error overlay, or the Harnesses view.
     CloseDialog,
+    /// `U`: upgrade the selected or marked packs (§13.7), after y/n.
+    Upgrade,
+    /// `o`: check for updates (`hcpx outdated`, §13.6).
+    CheckUpdates,
+    /// `H`: the Harnesses view (HCP.md §12.4–§12.8).
+    ShowHarnesses,
+    /// In the Harnesses view: move the selection by this many targets.
+    HarnessMove(isize),
+    /// In the Harnesses view: `Space` enables or disables the target.
+    HarnessToggle,
 
     // The filter.
     FilterStart,

@@ -45,6 +45,9 @@ pub enum Cmd {
     Uninstall,
     Reload,
     Log,
+    Harnesses,
+    Outdated,
+    Upgrade,
     CommandLine,
     Wrap,
     Redraw,
@@ -85,6 +88,9 @@ impl Cmd {
             Cmd::Uninstall => Action::Uninstall,
             Cmd::Reload => Action::Reload,
             Cmd::Log => Action::ShowLog,
+            Cmd::Harnesses => Action::ShowHarnesses,
+            Cmd::Outdated => Action::CheckUpdates,
+            Cmd::Upgrade => Action::Upgrade,
             Cmd::CommandLine => Action::CmdLineStart,
             Cmd::Wrap => Action::ToggleWrap,
             Cmd::Redraw => Action::Redraw,
@@ -260,7 +266,7 @@ pub const KEYS: &[Binding] = &[
         &[k(' ')],
         "Space",
         Some(("␣", "mark")),
-        "mark; i a c l u act on every mark",
+        "mark; i a c l u U act on the marks",
     ),
     bind(
         Cmd::Log,
@@ -268,6 +274,27 @@ pub const KEYS: &[Binding] = &[
         "@",
         Some(("@", "log")),
         "command log: every action as hcpx",
+    ),
+    bind(
+        Cmd::Harnesses,
+        &[k('H')],
+        "H",
+        Some(("H", "harnesses")),
+        "harness targets: enable, disable",
+    ),
+    bind(
+        Cmd::Outdated,
+        &[k('o')],
+        "o",
+        Some(("o", "updates")),
+        "check for updates (hcpx outdated)",
+    ),
+    bind(
+        Cmd::Upgrade,
+        &[k('U')],
+        "U",
+        Some(("U", "upgrade")),
+        "upgrade: the capability diff, y/n",
     ),
     bind(
         Cmd::CommandLine,
@@ -437,13 +464,28 @@ fn key_action(app: &App, event: &KeyEvent) -> Option<Action> {
     match &app.dialog {
         // Any key closes the help and error overlays.
         Some(Dialog::Help) | Some(Dialog::Error(_)) => return Some(Action::CloseDialog),
-        Some(Dialog::ConfirmUninstall { .. }) | Some(Dialog::ConfirmQuit { .. }) => {
+        Some(Dialog::ConfirmUninstall { .. })
+        | Some(Dialog::ConfirmQuit { .. })
+        | Some(Dialog::ConfirmUpgrade { .. }) => {
             return match key.code {
                 _ if modified => None,
                 KeyCode::Char('y') | KeyCode::Char('Y') => Some(Action::Confirm(true)),
                 KeyCode::Char('n') | KeyCode::Char('N') | KeyCode::Esc => {
                     Some(Action::Confirm(false))
                 }
+                _ => None,
+            };
+        }
+        Some(Dialog::Harnesses) => {
+            return match key.code {
+                _ if modified => None,
+                KeyCode::Char('j') | KeyCode::Down => Some(Action::HarnessMove(1)),
+                KeyCode::Char('k') | KeyCode::Up => Some(Action::HarnessMove(-1)),
+                KeyCode::Char('g') | KeyCode::Home => Some(Action::HarnessMove(-64)),
+                KeyCode::Char('G') | KeyCode::End => Some(Action::HarnessMove(64)),
+                KeyCode::Char(' ') | KeyCode::Enter => Some(Action::HarnessToggle),
+                KeyCode::Esc | KeyCode::Char('H') => Some(Action::CloseDialog),
+                KeyCode::Char('q') => Some(Action::Quit),
                 _ => None,
             };
         }

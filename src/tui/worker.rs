@@ -6,6 +6,9 @@
 
 use crate::engine::error::{Error, ErrorCode};
 use crate::engine::exec::OutputMode;
+use crate::engine::harness::TargetName;
+use crate::engine::harness::plan::SkillState;
+use crate::engine::ops::upgrade::{OutdatedPack, UpgradeOptions, UpgradeResult};
 use crate::engine::ops::{ConnectOutcome, Engine, ExecResult};
 use crate::engine::pack::manifest::{BindingKind, SecretSpec};
 use crate::engine::pack::skill::{self, SkillDoc};
@@ -13,6 +16,8 @@ use crate::engine::policy::availability::{PackAvailability, Status};
 use crate::engine::store::catalog;
 use crate::engine::store::snapshot::{self, PackView};
 use crate::tui::action::{Action, SecretRequest};
+use crate::tui::harnesses::{self, HarnessRow, PackHarnesses};
+use crate::tui::marks::{self, Marks};
 use crate::tui::text::first_line;
 use std::io::Read;
 use std::os::unix::fs::MetadataExt;
@@ -98,6 +103,8 @@ pub struct Inspected {
 pub struct Inspection {
     pub entry: Entry,
     pub skill: SkillText,
+    /// Its Skill's state in each enabled harness target (§12.8).
+    pub harnesses: PackHarnesses,
 }
 
 /// A lifecycle stage the TUI runs (§11.1).
@@ -152,6 +159,23 @@ pub enum Job {
         grant: String,
         revoke: bool,
     },
+    /// Every harness target and its Skills' states (`H`, §12.4–§12.8).
+    Harnesses,
+    /// The browser's marks that need no network: verify, harness states.
+    Marks,
+    /// `hcpx outdated` (§13.6): may ask the network (git sources).
+    Outdated,
+    /// `hcpx upgrade IDS --dry-run` (`yes` false) or `--yes` (§13.7).
+    /// With `yes`, the diff the user confirmed: the upgrade runs only if
+    /// a fresh dry run still shows the same.
+    Upgrade {
+        ids: Vec<String>,
+        yes: bool,
+        confirmed: Vec<UpgradeResult>,
+    },
+    /// `hcpx harness enable|disable TARGET` (§12.5–§12.6), then every
+    /// target read again.
+    HarnessToggle { target: TargetName, enable: bool },
     /// `hcpx exec PACK VERB -- WORDS`, output captured.
     Exec {
         pack_id: String,
@@ -180,6 +204,22 @@ impl Job {
                 )
             }
             Job::Exec { pack_id, verb, .. } => format!("running {pack_id} {verb}"),
+            Job::Harnesses => "reading the harness targets".into(),
+            Job::Marks => "verifying".into(),
+            Job::Outdated => "checking for updates".into(),
+            Job::Upgrade { ids, yes, .. } => format!(
+                "{} {}",
+                if *yes {
+                    "upgrading"
+                } else {
+                    "comparing the new version of"
+                },
+                ids_text(ids.iter().map(String::as_str))
+            ),
+            Job::HarnessToggle { target, enable } => format!(
+                "{} {target}",
+                if *enable { "enabling" } else { "disabling" }
+            ),
             Job::Grant {
                 principal, revoke, ..
             } => format!(
@@ -267,6 +307,28 @@ pub enum JobResult {
     },
     /// A grant or revoke: what changed, in words.
     Granted(Result<String, Error>),
+    /// The browser's marks (verify, harness states).
+    Marks(Marks),
+    /// Packs with a newer version in their recorded source.
+    Outdated(Result<Vec<OutdatedPack>, Error>),
+    /// The upgrade (or its dry run): every result, and the error that
+    /// stopped it.
+    Upgraded {
+        ids: Vec<String>,
+        yes: bool,
+        results: Vec<UpgradeResult>,
+        error: Option<Error>,
+    },
+    /// The harness targets, read.
+    Harnesses(Result<Vec<HarnessRow>, Error>),
+    /// A target enabled or disabled: what changed, in words; then the
+    /// targets read again.
+    HarnessToggled {
+        target: TargetName,
+        enable: bool,
+        result: Result<String, Error>,
+        rows: Result<Vec<HarnessRow>, Error>,
+    },
     /// The worker panicked (a bug); the TUI reports it and quits.
     Panicked(String),
 }
@@ -304,6 +366,23 @@ pub fn run(engine: &Engine, job: Job, actions: &UnboundedSender<Action>) -> JobR
                 false => format!("{principal} already has {grant}"),
             })
         }),
+        Job::Harnesses => JobResult::Harnesses(harnesses::read(engine)),
+        Job::Marks => JobResult::Marks(marks::read(engine)),
+        Job::Outdated => JobResult::Outdated(engine.outdated()),
+        Job::Upgrade {
+            ids,
+            yes,
+            confirmed,
+        } => run_upgrade(engine, ids, yes, &confirmed),
+        Job::HarnessToggle { target, enable } => {
+            let result = toggle_harness(engine, target, enable);
+            JobResult::HarnessToggled {
+                target,
+                enable,
+                result,
+                rows: harnesses::read(engine),
+            }
+        }
         Job::Exec {
             pack_id,
             verb,
@@ -348,9 +427,13 @@ pub fn inspect(engine: &Engine, rows: &[Row]) -> Result<Inspected, Error> {
         let skill = view
             .dir()
             .map_or_else(|| SkillText::Missing("no files".into()), |d| read_skill(&d));
+        let harnesses = avail
+            .installed
+            .then(|| harnesses::for_pack(engine, row.id()));
         out.found.push(Inspection {
             entry: Entry { view, avail },
             skill,
+            harnesses,
         });
     }
     Ok(out)
@@ -434,6 +517,86 @@ fn run_stage(
         "stage finished"
     );
     report
+}
+
+/// `hcpx upgrade --dry-run`, or with `yes` the upgrade the user confirmed:
+/// when a fresh dry run no longer shows the confirmed diff (the source
+/// moved on meanwhile), nothing is installed and the new diff goes back
+/// to the user (`yes` false in the result).
+fn run_upgrade(
+    engine: &Engine,
+    ids: Vec<String>,
+    yes: bool,
+    confirmed: &[UpgradeResult],
+) -> JobResult {
+    let options = UpgradeOptions {
+        pack_ids: ids.clone(),
+        dry_run: true,
+        yes: false,
+    };
+    let (planned, error) = engine.upgrade(&options);
+    if !yes || error.is_some() || planned.as_slice() != confirmed {
+        return JobResult::Upgraded {
+            ids,
+            yes: false,
+            results: planned,
+            error,
+        };
+    }
+    let (results, error) = engine.upgrade(&UpgradeOptions {
+        pack_ids: ids.clone(),
+        dry_run: false,
+        yes: true,
+    });
+    JobResult::Upgraded {
+        ids,
+        yes: true,
+        results,
+        error,
+    }
+}
+
+/// Enables or disables one target; says what it did in the words of
+/// `hcpx harness enable|disable`.
+fn toggle_harness(engine: &Engine, target: TargetName, enable: bool) -> Result<String, Error> {
+    let change = if enable {
+        engine.harness_enable(&[target])?
+    } else {
+        engine.harness_disable(&[target])?
+    };
+    let verb = if enable { "enabled" } else { "disabled" };
+    if change.changed.is_empty() {
+        return Ok(format!(
+            "{target} was already {}",
+            if enable { "enabled" } else { "disabled" }
+        ));
+    }
+    if !enable {
+        return Ok(format!(
+            "{verb} {target}: the Skills hcpx placed there are removed"
+        ));
+    }
+    let skills = change
+        .targets
+        .iter()
+        .find(|t| t.name == target)
+        .map(|t| t.skills.as_slice())
+        .unwrap_or_default();
+    let placed = skills
+        .iter()
+        .filter(|s| s.state == SkillState::Placed)
+        .count();
+    let conflicts = skills
+        .iter()
+        .filter(|s| matches!(s.state, SkillState::Conflict | SkillState::Modified))
+        .count();
+    let mut line = format!("{verb} {target}: {placed} Skill(s) placed");
+    if conflicts > 0 {
+        line.push_str(&format!(
+            ", {conflicts} left alone (another file is there; hcpx harness status shows it)"
+        ));
+    }
+    Ok(line)
 }
 
 fn connect_line(o: &ConnectOutcome) -> String {

@@ -24,11 +24,14 @@ mod exec_adapters;
 mod lint_hostile;
 mod lint_rules;
 mod screenshots;
+mod tui_harnesses;
 mod tui_keys;
 mod tui_loop;
+mod tui_marks;
 mod tui_snapshots;
 mod tui_tmux;
 mod tui_tmux_cancel;
+mod tui_upgrade;
 mod upgrade;
 mod why_fixes;
 

@@ -185,3 +185,43 @@ fn real_tui_ignores_ctrl_and_alt_letters_and_logs_what_it_did() {
     s.keys(&["q"]);
     assert_eq!(s.wait_exit(), 0, "{}", s.screen());
 }
+
+/// `H` opens the Harnesses view; `Space` on `agents` (the first target,
+/// always detected) enables it: `config.yaml` lists it, the bootstrap pack's
+/// Skill lands in `$HOME/.agents/skills`, and the Log shows the command.
+#[test]
+fn real_tui_enables_a_harness_target_with_space() {
+    if !require_tool("tmux") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("home");
+    let user = dir.path().join("user");
+    std::fs::create_dir_all(&user).unwrap();
+    let log = dir.path().join("tui.log");
+    let s = Session::start(
+        "harness",
+        &[("HCP_HOME", &home), ("HOME", &user), ("HCPX_LOG", &log)],
+        &["tui"],
+    );
+    s.wait_for("the pack list", |s| s.contains("hcp-cli"));
+    s.keys(&["H"]);
+    s.wait_text("~/.agents/skills");
+    s.keys(&["Space"]);
+    s.wait_text("enabled agents");
+    let config = std::fs::read_to_string(home.join("config.yaml")).unwrap();
+    assert!(config.contains("agents"), "{config}");
+    let skills = user.join(".agents/skills");
+    wait_until("the Skill placed in ~/.agents/skills", || {
+        std::fs::read_dir(&skills).is_ok_and(|d| {
+            d.filter_map(|e| e.ok())
+                .any(|e| e.path().join("SKILL.md").is_file())
+        })
+    });
+    s.keys(&["Escape"]);
+    s.wait_for("the view closed", |s| !s.contains("~/.agents/skills"));
+    s.keys(&["@"]);
+    s.wait_text("hcpx harness enable agents");
+    s.keys(&["q"]);
+    assert_eq!(s.wait_exit(), 0, "{}", s.screen());
+}

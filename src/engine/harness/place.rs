@@ -58,7 +58,9 @@ pub fn observe(folder: &Path) -> Result<Vec<Found>> {
     }
     names.sort();
     // Many Skills: their markers and digests are read on every core.
-    Ok(parallel_map(names, |name| observe_one(&folder.join(&name), name)))
+    Ok(parallel_map(names, |name| {
+        observe_one(&folder.join(&name), name)
+    }))
 }
 
 /// One entry: a link or a file is not ours (no marker read through it).

@@ -23,8 +23,12 @@ pub struct HarnessChange {
 }
 
 impl Engine {
-    /// The environment the target table is read from.
-    fn harness_env(&self) -> Result<HarnessEnv> {
+    /// The environment the target table is read from: the one given by
+    /// [`Engine::set_harness_env`], else the process's.
+    pub fn harness_env(&self) -> Result<HarnessEnv> {
+        if let Some(env) = &self.harness_env {
+            return Ok(env.clone());
+        }
         HarnessEnv::from_process().ok_or_else(|| {
             Error::usage(
                 "no home folder is known: set HOME so hcpx can find the harnesses' folders",

@@ -76,6 +76,9 @@ pub struct Engine {
     catalogs: Vec<PathBuf>,
     principal: grants::Principal,
     fix_line: Option<FixLine>,
+    /// The harness targets' environment when set by the caller (tests, the
+    /// TUI's tests); else read from the process (§12.4).
+    harness_env: Option<crate::engine::harness::HarnessEnv>,
 }
 
 impl Engine {
@@ -107,6 +110,7 @@ impl Engine {
             catalogs,
             principal,
             fix_line: None,
+            harness_env: None,
         };
         match bootstrap::ensure(&engine.store) {
             Err(_) if options.diagnose => {}
@@ -128,6 +132,13 @@ impl Engine {
             err.context.hint = Some((line.0)(fix));
         }
         err
+    }
+
+    /// Reads the harness targets' folders from `env` instead of the
+    /// process environment (§12.4): a test gives a fake home this way
+    /// without changing `HOME` for the other tests of its process.
+    pub fn set_harness_env(&mut self, env: crate::engine::harness::HarnessEnv) {
+        self.harness_env = Some(env);
     }
 
     pub fn store(&self) -> &Store {

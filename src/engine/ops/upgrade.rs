@@ -93,8 +93,20 @@ struct Candidate {
 impl Engine {
     /// Packs whose recorded source has a newer version (§13.6).
     pub fn outdated(&self) -> Result<Vec<OutdatedPack>> {
+        self.outdated_of(|_| true)
+    }
+
+    /// [`Engine::outdated`] for the sources read without the network (a
+    /// catalog's local folder or index): git sources are left out, since
+    /// asking a remote for its tags goes over the network.
+    pub fn outdated_offline(&self) -> Result<Vec<OutdatedPack>> {
+        self.outdated_of(|entry| entry.source.kind != SourceKind::Git)
+    }
+
+    fn outdated_of(&self, keep: impl Fn(&LockEntry) -> bool) -> Result<Vec<OutdatedPack>> {
         let lock = self.store().read_lockfile()?;
-        let entries: Vec<(PackId, LockEntry)> = lock.packs.into_iter().collect();
+        let entries: Vec<(PackId, LockEntry)> =
+            lock.packs.into_iter().filter(|(_, e)| keep(e)).collect();
         let found = bounded_map(entries, PARALLEL_FETCHES, |(id, entry)| {
             let latest = self.newest_version(&id, &entry)?;
             Ok(latest

@@ -5,19 +5,25 @@
 //! engine through the workers.
 
 mod colon;
+mod harness;
 mod refuse;
 mod results;
+mod upgrade;
 
 use crate::engine::error::{Error, ErrorCode};
 use crate::engine::exec::process::Scope;
+use crate::engine::harness::TargetName;
 use crate::engine::ops::ExecResult;
+use crate::engine::ops::upgrade::OutdatedPack;
 use crate::engine::pack::manifest::{Arg, ArgType};
 use crate::engine::store::snapshot::BOOTSTRAP_ID;
 use crate::tui::action::{Action, Pane, SecretRequest};
 use crate::tui::cmdline::{self, CmdLine, Parsed};
 pub use crate::tui::form::{ExecForm, FormField};
+use crate::tui::harnesses::{HarnessRow, HarnessView};
 use crate::tui::keymap::{Cmd, CommandInfo};
 use crate::tui::log::{CommandLog, LogEntry, Outcome};
+use crate::tui::marks::Marks;
 pub use crate::tui::packs::{Filter, PackList, SortKey};
 use crate::tui::search::Search;
 use crate::tui::text::{self, shell_quote};
@@ -120,6 +126,12 @@ pub enum Dialog {
     ConfirmQuit {
         running: String,
     },
+    /// `H`: the harness targets ([`App::harnesses`]); `Space` toggles one.
+    Harnesses,
+    /// `U`: the capability diff of the upgrade (§13.7), `y` runs it.
+    ConfirmUpgrade {
+        results: Vec<crate::engine::ops::upgrade::UpgradeResult>,
+    },
 }
 
 /// The last exec's result, for the output pane.
@@ -170,6 +182,15 @@ pub struct App {
     pub redraw: bool,
     /// Every action of the session, as commands (`@`).
     pub log: CommandLog,
+    /// The browser's marks (`!` verify, `≠` harness, `↑` outdated).
+    pub marks: Marks,
+    marks_pending: bool,
+    /// A load finished while the marks were being read: read them again.
+    marks_queued: bool,
+    /// `y` on the upgrade's diff: the upgrade runs unless the diff changed.
+    upgrade_asked: bool,
+    /// The Harnesses view's targets and selection (`H`).
+    pub harnesses: HarnessView,
     /// The last exec's form, for `.` (rerun).
     pub last_exec: Option<ExecForm>,
     /// What was typed in each command's form (pack, verb), kept for the
@@ -223,6 +244,11 @@ impl App {
             text: TextPanes::default(),
             redraw: false,
             log: CommandLog::default(),
+            harnesses: HarnessView::default(),
+            marks: Marks::default(),
+            marks_pending: false,
+            marks_queued: false,
+            upgrade_asked: false,
             last_exec: None,
             remembered: HashMap::new(),
             notice_seen: None,
@@ -355,10 +381,18 @@ impl App {
             Action::Redraw => self.redraw = true,
             Action::Help => self.dialog = Some(Dialog::Help),
             Action::CloseDialog => {
-                if matches!(self.dialog, Some(Dialog::Help) | Some(Dialog::Error(_))) {
+                if matches!(
+                    self.dialog,
+                    Some(Dialog::Help) | Some(Dialog::Error(_)) | Some(Dialog::Harnesses)
+                ) {
                     self.dialog = None;
                 }
             }
+            Action::ShowHarnesses => return self.show_harnesses(),
+            Action::HarnessMove(delta) => self.harnesses.move_by(delta),
+            Action::HarnessToggle => return self.toggle_harness(),
+            Action::CheckUpdates => return self.check_updates(),
+            Action::Upgrade => return self.upgrade(),
             Action::Escape => self.escape(),
             Action::FilterStart
             | Action::FilterChar(_)
@@ -655,6 +689,9 @@ impl App {
                     "uninstall cancelled".into(),
                     Some(command),
                 );
+            }
+            Some(Dialog::ConfirmUpgrade { results }) => {
+                return self.confirm_upgrade(results, yes);
             }
             Some(Dialog::ConfirmQuit { running }) => {
                 if yes {

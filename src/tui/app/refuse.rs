@@ -68,6 +68,15 @@ impl App {
                     })
                 }),
             Cmd::Lint => none_selected().or_else(busy),
+            Cmd::Outdated => busy(),
+            Cmd::Upgrade => none_selected()
+                .or_else(busy)
+                .or_else(|| (!targets.iter().any(|r| r.installed)).then(not_installed))
+                .or_else(|| {
+                    (!targets.iter().any(|r| r.installed && r.id() != BOOTSTRAP_ID)).then(|| {
+                        format!("{BOOTSTRAP_ID} is built into hcpx; it upgrades with hcpx")
+                    })
+                }),
             Cmd::Exec => busy().or_else(|| self.exec_refusal()),
             Cmd::Rerun => busy().or_else(|| {
                 self.last_exec

@@ -16,7 +16,9 @@ impl App {
                         }
                         self.loaded = true;
                         self.packs.set_entries(entries);
-                        self.inspect_job()
+                        let mut jobs = self.inspect_job();
+                        jobs.extend(self.marks_job());
+                        jobs
                     }
                     Err(err) => {
                         tracing::warn!(code = err.code.as_str(), "loading the store failed");
@@ -89,6 +91,35 @@ impl App {
                 Vec::new()
             }
             JobResult::Stage(report) => self.stage_done(report),
+            JobResult::Marks(marks) => {
+                self.marks_pending = false;
+                let outdated = std::mem::take(&mut self.marks.outdated);
+                self.marks = Marks { outdated, ..marks };
+                if std::mem::take(&mut self.marks_queued) {
+                    return self.marks_job();
+                }
+                Vec::new()
+            }
+            JobResult::Upgraded {
+                ids,
+                yes,
+                results,
+                error,
+            } => self.upgrade_done(ids, yes, results, error),
+            JobResult::Outdated(result) => {
+                self.outdated_done(result);
+                Vec::new()
+            }
+            JobResult::Harnesses(rows) => {
+                self.harnesses_read(rows);
+                Vec::new()
+            }
+            JobResult::HarnessToggled {
+                target,
+                enable,
+                result,
+                rows,
+            } => self.harness_toggled(target, enable, result, rows),
             JobResult::Executed {
                 pack_id,
                 verb,

@@ -159,9 +159,20 @@ fn loading_lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
 fn draw_table(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let theme = app.theme();
     let width = area.width as usize;
-    let cols = columns(app.packs.widest, width);
-    let mut widths = vec![Constraint::Length(1), Constraint::Length(cols.id as u16)];
-    let mut header = vec![Cell::from(""), Cell::from("ID")];
+    // A column for the marks (`!` `≠` `↑`) only while some pack has one.
+    let flags = app.marks.any();
+    let cols = columns(
+        app.packs.widest,
+        width.saturating_sub(2 * usize::from(flags)),
+    );
+    let mut widths = vec![Constraint::Length(1)];
+    let mut header = vec![Cell::from("")];
+    if flags {
+        widths.push(Constraint::Length(1));
+        header.push(Cell::from(""));
+    }
+    widths.push(Constraint::Length(cols.id as u16));
+    header.push(Cell::from("ID"));
     if cols.version > 0 {
         widths.push(Constraint::Length(cols.version as u16));
         header.push(Cell::from("VERSION"));
@@ -179,7 +190,15 @@ fn draw_table(frame: &mut Frame<'_>, area: Rect, app: &App) {
         .enumerate()
         .skip(app.packs.offset)
         .take(ui::browser_rows(app))
-        .map(|(n, &i)| pack_row(app, &app.packs.entries[i], n == app.packs.selected, cols))
+        .map(|(n, &i)| {
+            pack_row(
+                app,
+                &app.packs.entries[i],
+                n == app.packs.selected,
+                cols,
+                flags,
+            )
+        })
         .collect();
     let empty = rows.is_empty();
     let table = Table::new(rows, widths)
@@ -222,7 +241,13 @@ fn draw_table(frame: &mut Frame<'_>, area: Rect, app: &App) {
 
 /// One pack's row: marker, id (filter matches highlighted), version,
 /// status badge, description.
-fn pack_row<'a>(app: &App, entry: &Row, selected: bool, cols: Columns) -> TableRow<'a> {
+fn pack_row<'a>(
+    app: &App,
+    entry: &Row,
+    selected: bool,
+    cols: Columns,
+    flags: bool,
+) -> TableRow<'a> {
     let theme = app.theme();
     let marked = app.packs.marked.contains(entry.id());
     let marker = match (selected, marked) {
@@ -230,10 +255,20 @@ fn pack_row<'a>(app: &App, entry: &Row, selected: bool, cols: Columns) -> TableR
         (_, true) => "*",
         _ => " ",
     };
-    let mut cells = vec![
-        Cell::from(Span::styled(marker, theme.bold())),
-        Cell::from(Line::from(id_spans(app, entry.id(), cols.id, Style::new()))),
-    ];
+    let mut cells = vec![Cell::from(Span::styled(marker, theme.bold()))];
+    if flags {
+        cells.push(match app.marks.of(entry.id()) {
+            Some(c @ '↑') => Cell::from(Span::styled(c.to_string(), theme.hint())),
+            Some(c) => Cell::from(Span::styled(c.to_string(), theme.bad())),
+            None => Cell::from(""),
+        });
+    }
+    cells.push(Cell::from(Line::from(id_spans(
+        app,
+        entry.id(),
+        cols.id,
+        Style::new(),
+    ))));
     if cols.version > 0 {
         cells.push(Cell::from(text::fit(
             entry.version.as_deref().unwrap_or("-"),

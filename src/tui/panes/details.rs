@@ -1,11 +1,14 @@
 //! Details of the selected pack: name, version, plane and Binding (§2.5,
 //! §8), its status, the equivalent `hcpx` command of the last action (so
-//! the TUI teaches the CLI), then its Skill (§5): frontmatter name and
-//! description, then the body.
+//! the TUI teaches the CLI), its marks and its Skill's state in each
+//! enabled harness target with the fix (§12.8, §13.5–§13.6), then its Skill
+//! (§5): frontmatter name and description, then the body.
 
+use crate::engine::harness::plan::SkillState;
 use crate::engine::pack::manifest::{BindingKind, Manifest};
 use crate::tui::action::Pane;
 use crate::tui::app::{App, arg_summary};
+use crate::tui::harnesses;
 use crate::tui::text;
 use crate::tui::theme::status_symbol;
 use crate::tui::ui::draw_text_pane;
@@ -58,6 +61,14 @@ pub fn lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
         None => out.push(Line::styled(text::safe(entry.id()), theme.bold())),
     }
     out.extend(status_lines(app, entry, width));
+    for mark in app.marks.explain(entry.id()) {
+        out.extend(
+            text::wrap(&text::safe(&mark), width)
+                .into_iter()
+                .map(|l| Line::styled(l, theme.warning())),
+        );
+    }
+    out.extend(harness_lines(app, width));
     if let Some(m) = entry.view.manifest() {
         out.push(Line::raw(""));
         out.extend(wrap(m.description.trim().to_string()));
@@ -129,6 +140,63 @@ fn status_lines<'a>(app: &App, entry: &Entry, width: usize) -> Vec<Line<'a>> {
         (None, None) => "",
     };
     out.push(Line::styled(source.to_string(), theme.dim()));
+    out
+}
+
+/// The pack's Skill in each enabled harness target (§12.8): its state,
+/// and the `hcpx` command that fixes it.
+fn harness_lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
+    let theme = app.theme();
+    let Some(id) = app.selected_row().map(|r| r.id().to_string()) else {
+        return Vec::new();
+    };
+    let Some(found) = app
+        .inspected
+        .as_ref()
+        .filter(|i| i.entry.id() == id)
+        .and_then(|i| i.harnesses.as_ref())
+    else {
+        return Vec::new();
+    };
+    let wrap_as = |s: &str, style| -> Vec<Line<'a>> {
+        text::wrap(s, width)
+            .into_iter()
+            .map(|l| Line::styled(l, style))
+            .collect()
+    };
+    let lines = match found {
+        Err(err) => return wrap_as(&format!("harnesses: {}", text::safe(err)), theme.bad()),
+        Ok(lines) => lines,
+    };
+    if lines.is_empty() {
+        let activated = app.selected_row().is_some_and(|r| r.activated);
+        // An activated pack has a line in every enabled target.
+        let why = if activated {
+            "harnesses: no target enabled (H enables one)"
+        } else {
+            "harnesses: none (activating places the Skill in every enabled target)"
+        };
+        return wrap_as(why, theme.dim());
+    }
+    let mut out = vec![Line::styled("harnesses:", theme.dim())];
+    for line in lines {
+        let style = match line.state {
+            SkillState::Placed => theme.good(),
+            SkillState::Conflict | SkillState::Modified => theme.bad(),
+            _ => theme.warning(),
+        };
+        let mut words = format!(
+            "  {} {}: {}",
+            line.target.as_str(),
+            text::safe(&line.skill),
+            line.state.as_str()
+        );
+        if let Some((fix, does)) = harnesses::fix_for(line.state) {
+            let parts: Vec<String> = fix.split(' ').map(String::from).collect();
+            words.push_str(&format!(" — fix: {} ({does})", app.hcpx(&parts, false)));
+        }
+        out.extend(wrap_as(&words, style));
+    }
     out
 }
 

@@ -1,6 +1,8 @@
 //! Modal overlays: the help, an engine error (§10: code, message, hint),
 //! the uninstall confirmation, the quit confirmation while a command runs
-//! (§14.6), the masked secret input (§8.5 step 4) and the exec form (§6.2).
+//! (§14.6), the masked secret input (§8.5 step 4), the exec form (§6.2),
+//! the Harnesses view (§12.4–§12.8) and the upgrade's capability diff
+//! (§13.7).
 
 use crate::tui::app::{App, Dialog, ExecForm, SecretPrompt, arg_summary};
 use crate::tui::keymap::{Binding, KEYS, MOUSE_HELP};
@@ -12,10 +14,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
 pub fn draw(frame: &mut Frame<'_>, screen: Rect, app: &App, dialog: &Dialog) {
-    let max_w = if matches!(dialog, Dialog::Help) {
-        104
-    } else {
-        76
+    let max_w = match dialog {
+        Dialog::Help => 104,
+        Dialog::Harnesses => 96,
+        _ => 76,
     };
     let width = screen.width.saturating_sub(4).min(max_w);
     let inner_w = width.saturating_sub(4) as usize;
@@ -52,6 +54,10 @@ pub fn draw(frame: &mut Frame<'_>, screen: Rect, app: &App, dialog: &Dialog) {
             format!("Run {} {}", form.pack_id, form.verb),
             exec_form(app, form, inner_w, room),
         ),
+        Dialog::Harnesses => ("Harnesses".to_string(), harnesses(app, inner_w)),
+        Dialog::ConfirmUpgrade { results } => {
+            ("Upgrade".to_string(), upgrade(app, results, inner_w))
+        }
     };
     let height = (lines.len() as u16 + 2).min(screen.height);
     let area = Rect::new(
@@ -310,6 +316,241 @@ fn form_field<'a>(
     if let Some(error) = form.error.as_ref().filter(|_| focused) {
         lines.extend(wrap(
             &format!("{}✗ {error}", " ".repeat(name_w + 3)),
+            width,
+            theme.bad(),
+        ));
+    }
+    lines
+}
+
+/// The Harnesses view (§12.4–§12.8): one row per target — detected,
+/// enabled, Skills placed, in conflict (or edited), folder — then what
+/// `Space` runs for the selected one, and the fix for Skills out of step.
+fn harnesses<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
+    let theme = app.theme();
+    let view = &app.harnesses;
+    let mut lines = Vec::new();
+    if let Some(err) = &view.error {
+        lines.extend(wrap(err, width, theme.bad()));
+        lines.push(Line::raw(""));
+    }
+    if view.rows.is_empty() {
+        let what = if view.loading {
+            "reading the harness targets…"
+        } else {
+            "no harness target"
+        };
+        lines.push(Line::styled(what.to_string(), theme.dim()));
+        lines.push(Line::raw(""));
+        lines.push(Line::styled("Esc closes".to_string(), theme.dim()));
+        return lines;
+    }
+    let name_w = view
+        .rows
+        .iter()
+        .map(|r| text::width(r.name.as_str()))
+        .max()
+        .unwrap_or(6)
+        .max(6);
+    let head = format!(
+        "  {:name_w$}  detected  enabled  placed  conflict  folder",
+        "target"
+    );
+    lines.push(Line::styled(text::fit(&head, width), theme.dim()));
+    let folder_w = width.saturating_sub(name_w + 2 + 10 + 9 + 8 + 10).max(1);
+    for (i, row) in view.rows.iter().enumerate() {
+        lines.push(target_line(app, row, i == view.selected, name_w, folder_w));
+    }
+    lines.push(Line::raw(""));
+    if let Some(row) = view.selected_row() {
+        lines.extend(target_hints(app, row, width));
+    }
+    lines.push(Line::raw(""));
+    lines.push(Line::from(vec![
+        Span::styled("Space", theme.key()),
+        Span::raw(" enable/disable   "),
+        Span::styled("j k", theme.key()),
+        Span::raw(" move   "),
+        Span::styled("Esc", theme.key()),
+        Span::raw(" close"),
+    ]));
+    lines
+}
+
+/// A count, or `-` where the target is not enabled (nothing is placed).
+fn count(enabled: bool, n: usize) -> String {
+    if enabled { n.to_string() } else { "-".into() }
+}
+
+/// The upgrade's capability diff (§13.7), escalations highlighted, then
+/// y/n. `y` runs `hcpx upgrade ID... --yes`.
+fn upgrade<'a>(
+    app: &App,
+    results: &[crate::engine::ops::upgrade::UpgradeResult],
+    width: usize,
+) -> Vec<Line<'a>> {
+    let theme = app.theme();
+    let mut lines = Vec::new();
+    let mut escalates = false;
+    for r in results {
+        lines.extend(wrap(
+            &text::safe(&format!("{} {} → {}", r.pack_id, r.from, r.to)),
+            width,
+            theme.bold(),
+        ));
+        if r.changes.is_empty() {
+            lines.push(Line::styled(
+                "  no change of reach".to_string(),
+                theme.dim(),
+            ));
+        }
+        for c in &r.changes {
+            let words = text::safe(&change_text(&c.change));
+            if c.escalates {
+                escalates = true;
+                lines.extend(wrap(&format!("  ▲ {words}"), width, theme.bad()));
+            } else {
+                lines.extend(wrap(&format!("    {words}"), width, Style::new()));
+            }
+        }
+    }
+    lines.push(Line::raw(""));
+    let ids: Vec<String> = results.iter().map(|r| r.pack_id.clone()).collect();
+    let mut parts = vec!["upgrade".to_string()];
+    parts.extend(ids);
+    parts.push("--yes".into());
+    let meaning = if escalates {
+        "This upgrade grants more reach (▲). y accepts it, as"
+    } else {
+        "y upgrades, as"
+    };
+    lines.extend(wrap(
+        &format!("{meaning} {}", app.hcpx(&parts, false)),
+        width,
+        Style::new(),
+    ));
+    lines.push(Line::raw(""));
+    lines.push(Line::from(vec![
+        Span::styled("y", theme.key()),
+        Span::raw(" upgrade   "),
+        Span::styled("n", theme.key()),
+        Span::raw(" / "),
+        Span::styled("Esc", theme.key()),
+        Span::raw(" keep the installed version"),
+    ]));
+    lines
+}
+
+/// A capability change in words.
+fn change_text(change: &crate::engine::policy::capdiff::Change) -> String {
+    use crate::engine::policy::capdiff::Change;
+    match change {
+        Change::CommandAdded { verb_key, effect } => {
+            format!("new command {verb_key} ({})", effect.as_str())
+        }
+        Change::CommandRemoved { verb_key } => format!("command {verb_key} removed"),
+        Change::EffectChanged { verb_key, from, to } => {
+            format!("{verb_key}: {} → {}", from.as_str(), to.as_str())
+        }
+        Change::BindingChanged { from, to } => {
+            format!("binding {} → {}", from.as_str(), to.as_str())
+        }
+        Change::EnvAdded { name } => format!("reads the environment variable {name}"),
+        Change::SecretAdded { name } => format!("asks for a secret ({name})"),
+        Change::ProgramAdded { program } => format!("runs the program {program}"),
+        Change::HostAdded { host } => format!("reaches the host {host}"),
+        Change::PlaneChanged { from, to } => {
+            format!("plane {} → {}", from.as_str(), to.as_str())
+        }
+        Change::SenseOnlyDropped => "no longer sense-only: its commands can run".into(),
+    }
+}
+
+/// One target's row of the Harnesses view: name, detected, enabled,
+/// placed, in conflict, folder.
+fn target_line<'a>(
+    app: &App,
+    row: &crate::tui::harnesses::HarnessRow,
+    selected: bool,
+    name_w: usize,
+    folder_w: usize,
+) -> Line<'a> {
+    let theme = app.theme();
+    let yes_no = |b: bool| if b { "yes" } else { "no" };
+    let base = if selected {
+        Style::new().add_modifier(ratatui::style::Modifier::REVERSED)
+    } else {
+        Style::new()
+    };
+    let enabled_style = if row.enabled {
+        theme.good()
+    } else {
+        theme.dim()
+    };
+    let conflict_style = if row.conflicts > 0 {
+        theme.bad()
+    } else {
+        Style::new()
+    };
+    let folder = text::fit(&text::safe(&row.folder), folder_w);
+    Line::from(vec![
+        Span::styled(if selected { "› " } else { "  " }.to_string(), base),
+        Span::styled(
+            format!("{:name_w$}  ", row.name.as_str()),
+            base.patch(theme.bold()),
+        ),
+        Span::styled(format!("{:8}  ", yes_no(row.detected)), base),
+        Span::styled(
+            format!("{:7}  ", yes_no(row.enabled)),
+            base.patch(enabled_style),
+        ),
+        Span::styled(format!("{:>6}  ", count(row.enabled, row.placed)), base),
+        Span::styled(
+            format!("{:>8}  ", count(row.enabled, row.conflicts)),
+            base.patch(conflict_style),
+        ),
+        Span::styled(folder, base),
+    ])
+}
+
+/// Under the list: what `Space` runs for the selected target, and the
+/// command for Skills out of step or in conflict there.
+fn target_hints<'a>(
+    app: &App,
+    row: &crate::tui::harnesses::HarnessRow,
+    width: usize,
+) -> Vec<Line<'a>> {
+    let theme = app.theme();
+    let mut lines = Vec::new();
+    let (verb, does) = if row.enabled {
+        ("disable", "removes the Skills hcpx placed there")
+    } else {
+        ("enable", "places the activated packs' Skills there")
+    };
+    let command = app.hcpx(
+        &["harness".into(), verb.into(), row.name.as_str().into()],
+        false,
+    );
+    lines.extend(wrap(
+        &format!("Space {verb}s {}: {command} ({does})", row.name.as_str()),
+        width,
+        Style::new(),
+    ));
+    if row.enabled && row.behind > 0 {
+        let sync = app.hcpx(&["harness".into(), "sync".into()], false);
+        lines.extend(wrap(
+            &format!("{} Skill(s) out of step there: {sync}", row.behind),
+            width,
+            theme.warning(),
+        ));
+    }
+    if row.enabled && row.conflicts > 0 {
+        let status = app.hcpx(&["harness".into(), "status".into()], false);
+        lines.extend(wrap(
+            &format!(
+                "{} Skill folder(s) there are someone else's or edited; hcpx leaves them: {status}",
+                row.conflicts
+            ),
             width,
             theme.bad(),
         ));

@@ -36,9 +36,21 @@ pub fn catalog(dir: &TempDir) -> PathBuf {
     dir.path().join("catalog")
 }
 
-/// The engine the TUI uses, for checking and changing the store.
+/// The engine the TUI uses, for checking and changing the store. Its
+/// harness targets live under [`user_home`], never the real home folder
+/// (and no test changes the process's `HOME`).
 pub fn engine(dir: &TempDir) -> Engine {
-    Engine::open(&home(dir), &[catalog(dir)], "user").unwrap()
+    let mut engine = Engine::open(&home(dir), &[catalog(dir)], "user").unwrap();
+    engine.set_harness_env(hcpx::engine::harness::HarnessEnv {
+        home: user_home(dir),
+        ..Default::default()
+    });
+    engine
+}
+
+/// The fake home folder the harness targets of [`engine`] live in.
+pub fn user_home(dir: &TempDir) -> PathBuf {
+    dir.path().join("user")
 }
 
 /// The test configuration: no timings, catalogs shown as `./catalog`.

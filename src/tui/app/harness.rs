@@ -1,0 +1,161 @@
+//! The Harnesses view's actions (HCP.md §12.4–§12.8): `H` opens it and
+//! reads the targets in a worker; `Space` enables or disables the selected
+//! target in a worker, said as `hcpx harness enable|disable TARGET`.
+
+use super::*;
+
+impl App {
+    /// `H`: opens the view and reads the targets again (off the loop).
+    pub(super) fn show_harnesses(&mut self) -> Vec<Job> {
+        self.dialog = Some(Dialog::Harnesses);
+        if self.harnesses.loading {
+            return Vec::new();
+        }
+        self.harnesses.loading = true;
+        vec![Job::Harnesses]
+    }
+
+    /// Why `Space` cannot toggle the selected target now, if it cannot.
+    pub(super) fn harness_refusal(&self) -> Option<String> {
+        if let Some(b) = &self.busy {
+            return Some(format!("busy: wait until {b} finishes"));
+        }
+        if let Some(err) = &self.harnesses.error {
+            return Some(format!("the harness targets do not read: {err}"));
+        }
+        if self.harnesses.selected_row().is_none() {
+            return Some("still reading the harness targets; try again".into());
+        }
+        None
+    }
+
+    /// `Space` in the view: enables a disabled target, disables an enabled
+    /// one.
+    pub(super) fn toggle_harness(&mut self) -> Vec<Job> {
+        if let Some(reason) = self.harness_refusal() {
+            self.say(Outcome::Refused, reason, None);
+            return Vec::new();
+        }
+        let Some(row) = self.harnesses.selected_row() else {
+            return Vec::new();
+        };
+        let (target, enable) = (row.name, !row.enabled);
+        let command = self.harness_command(target, enable);
+        self.last_command = Some(command);
+        let job = Job::HarnessToggle { target, enable };
+        self.busy = Some(job.label());
+        self.notice = None;
+        vec![job]
+    }
+
+    /// `hcpx harness enable|disable TARGET`.
+    fn harness_command(&self, target: TargetName, enable: bool) -> String {
+        let verb = if enable { "enable" } else { "disable" };
+        self.hcpx(
+            &["harness".into(), verb.into(), target.as_str().into()],
+            false,
+        )
+    }
+
+    /// The targets, read.
+    pub(super) fn harnesses_read(&mut self, rows: Result<Vec<HarnessRow>, Error>) {
+        self.harnesses.loading = false;
+        match rows {
+            Ok(rows) => {
+                self.harnesses.rows = rows;
+                self.harnesses.error = None;
+                let last = self.harnesses.rows.len().saturating_sub(1);
+                self.harnesses.selected = self.harnesses.selected.min(last);
+            }
+            Err(err) => {
+                self.harnesses.error = Some(error_text(&err, &self.config).text);
+            }
+        }
+    }
+
+    /// A toggle finished: said in the status line and the log, with the
+    /// command; the view shows the targets read again.
+    pub(super) fn harness_toggled(
+        &mut self,
+        target: TargetName,
+        enable: bool,
+        result: Result<String, Error>,
+        rows: Result<Vec<HarnessRow>, Error>,
+    ) -> Vec<Job> {
+        self.busy = None;
+        let command = Some(self.harness_command(target, enable));
+        match result {
+            Ok(text) => self.say(Outcome::Done, text, command),
+            Err(err) => {
+                let text = error_text(&err, &self.config).text;
+                self.say(Outcome::Failed, text, command);
+            }
+        }
+        self.harnesses_read(rows);
+        // Availability's `harnesses` (§12.8) may have changed.
+        self.request_load()
+    }
+}
+
+impl App {
+    /// The marks that need no network, read again after a load (one at a
+    /// time).
+    pub(super) fn marks_job(&mut self) -> Vec<Job> {
+        if self.marks_pending {
+            self.marks_queued = true;
+            return Vec::new();
+        }
+        self.marks_pending = true;
+        vec![Job::Marks]
+    }
+
+    /// `o`: `hcpx outdated` in a worker (a git source asks the network, so
+    /// only on demand).
+    pub(super) fn check_updates(&mut self) -> Vec<Job> {
+        if let Err(reason) = self.command_info(Cmd::Outdated).enabled {
+            self.say(Outcome::Refused, reason, None);
+            return Vec::new();
+        }
+        self.last_command = Some(self.hcpx(&["outdated".into()], false));
+        let job = Job::Outdated;
+        self.busy = Some(job.label());
+        self.notice = None;
+        vec![job]
+    }
+
+    /// `hcpx outdated` answered: the `↑` marks, and a line in the log.
+    pub(super) fn outdated_done(&mut self, result: Result<Vec<OutdatedPack>, Error>) {
+        self.busy = None;
+        let command = Some(self.hcpx(&["outdated".into()], false));
+        match result {
+            Ok(packs) => {
+                self.marks.outdated = packs
+                    .iter()
+                    .map(|p| (p.pack_id.clone(), p.latest.clone()))
+                    .collect();
+                let text = match packs.len() {
+                    0 => "every pack is up to date".to_string(),
+                    _ => {
+                        let list: Vec<String> = packs
+                            .iter()
+                            .map(|p| {
+                                format!(
+                                    "{} {} → {}",
+                                    p.pack_id,
+                                    text::safe(&p.installed),
+                                    text::safe(&p.latest)
+                                )
+                            })
+                            .collect();
+                        format!("updates: {} (U upgrades)", list.join(", "))
+                    }
+                };
+                self.say(Outcome::Done, text, command);
+            }
+            Err(err) => {
+                let text = error_text(&err, &self.config).text;
+                self.say(Outcome::Failed, text, command);
+            }
+        }
+    }
+}

@@ -1,0 +1,126 @@
+//! `U` upgrades the selected or marked packs (HCP.md §13.7): a dry run in a
+//! worker computes the capability diff, a y/n dialog shows it with the
+//! escalations highlighted, and `y` runs the upgrade with `--yes` semantics,
+//! said as `hcpx upgrade ID... --yes`.
+
+use super::*;
+use crate::engine::ops::upgrade::UpgradeResult;
+
+impl App {
+    /// `U`: the dry run of the upgrade of the installed targets.
+    pub(super) fn upgrade(&mut self) -> Vec<Job> {
+        if let Err(reason) = self.command_info(Cmd::Upgrade).enabled {
+            self.say(Outcome::Refused, reason, None);
+            return Vec::new();
+        }
+        let ids: Vec<String> = self
+            .targets()
+            .iter()
+            .filter(|r| r.installed && r.id() != BOOTSTRAP_ID)
+            .map(|r| r.id().to_string())
+            .collect();
+        self.last_command = Some(self.upgrade_command(&ids, "--dry-run"));
+        let job = Job::Upgrade {
+            ids,
+            yes: false,
+            confirmed: Vec::new(),
+        };
+        self.busy = Some(job.label());
+        self.notice = None;
+        vec![job]
+    }
+
+    /// `hcpx upgrade ID... FLAG`.
+    pub(super) fn upgrade_command(&self, ids: &[String], flag: &str) -> String {
+        let mut parts = vec!["upgrade".to_string()];
+        parts.extend(ids.iter().cloned());
+        parts.push(flag.to_string());
+        self.hcpx(&parts, false)
+    }
+
+    /// The dry run or the upgrade answered.
+    pub(super) fn upgrade_done(
+        &mut self,
+        ids: Vec<String>,
+        yes: bool,
+        results: Vec<UpgradeResult>,
+        error: Option<Error>,
+    ) -> Vec<Job> {
+        self.busy = None;
+        if yes {
+            self.upgrade_asked = false;
+        }
+        let flag = if yes { "--yes" } else { "--dry-run" };
+        let command = Some(self.upgrade_command(&ids, flag));
+        if let Some(err) = error {
+            let text = error_text(&err, &self.config).text;
+            self.say(Outcome::Failed, text, command);
+            return if yes { self.request_load() } else { Vec::new() };
+        }
+        if !yes {
+            if std::mem::take(&mut self.upgrade_asked) && !results.is_empty() {
+                self.say(
+                    Outcome::Warning,
+                    "the new version changed since its diff was shown; nothing was installed: review it again".into(),
+                    command,
+                );
+                self.dialog = Some(Dialog::ConfirmUpgrade { results });
+                return Vec::new();
+            }
+            if results.is_empty() {
+                let text = format!("{}: up to date", ids.join(", "));
+                self.say(Outcome::Done, text, command);
+            } else {
+                self.dialog = Some(Dialog::ConfirmUpgrade { results });
+            }
+            return Vec::new();
+        }
+        let done: Vec<String> = results
+            .iter()
+            .filter(|r| r.applied)
+            .map(|r| {
+                format!(
+                    "upgraded {} {} → {}",
+                    r.pack_id,
+                    text::safe(&r.from),
+                    text::safe(&r.to)
+                )
+            })
+            .collect();
+        let text = match done.is_empty() {
+            true => "nothing was upgraded".to_string(),
+            false => done.join("; "),
+        };
+        self.say(Outcome::Done, text, command);
+        for r in results.iter().filter(|r| r.applied) {
+            self.marks.upgraded(&r.pack_id);
+        }
+        self.request_load()
+    }
+
+    /// `y` / `n` on the upgrade's diff.
+    pub(super) fn confirm_upgrade(&mut self, results: Vec<UpgradeResult>, yes: bool) -> Vec<Job> {
+        let ids: Vec<String> = results.iter().map(|r| r.pack_id.clone()).collect();
+        if !yes {
+            let command = self.upgrade_command(&ids, "--yes");
+            self.say(
+                Outcome::Cancelled,
+                "upgrade cancelled".into(),
+                Some(command),
+            );
+            return Vec::new();
+        }
+        if !self.not_busy() {
+            return Vec::new();
+        }
+        self.last_command = Some(self.upgrade_command(&ids, "--yes"));
+        self.upgrade_asked = true;
+        let job = Job::Upgrade {
+            ids,
+            yes: true,
+            confirmed: results,
+        };
+        self.busy = Some(job.label());
+        vec![job]
+    }
+}

@@ -1,0 +1,219 @@
+//! The Harnesses view (`H`, HCP.md §12.4–§12.8), driven headless: it lists
+//! every target with its folder, detection, enabled flag and Skill counts;
+//! `Space` enables a target (config.yaml, the Skill placed in the fake home
+//! folder) and disables it again, each said as the `hcpx harness` command.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use crate::tuikit::*;
+use crossterm::event::KeyCode;
+use hcpx::tui::app::Dialog;
+use hcpx::tui::log::Outcome;
+
+/// `acme.notes` installed and activated; `~/.claude` exists in the fake
+/// home, so Claude Code is detected.
+async fn notes_activated() -> Tui {
+    let dir = sandbox();
+    notes_pack(&catalog(&dir));
+    std::fs::create_dir_all(user_home(&dir).join(".claude")).unwrap();
+    let engine = engine(&dir);
+    engine.install("acme.notes", false).unwrap();
+    engine.activate(&["acme.notes".to_string()]);
+    let mut tui = Tui::start(dir, 110, 30).await;
+    tui.select("acme.notes").await;
+    tui
+}
+
+/// Moves the view's selection to `target`.
+async fn select_target(tui: &mut Tui, target: &str) {
+    tui.keys("g").await;
+    for _ in 0..16 {
+        let at = tui
+            .runner
+            .app
+            .harnesses
+            .selected_row()
+            .map(|r| r.name.as_str());
+        if at == Some(target) {
+            return;
+        }
+        tui.keys("j").await;
+    }
+    panic!("no target {target}:\n{}", tui.screen());
+}
+
+fn config_yaml(tui: &Tui) -> String {
+    std::fs::read_to_string(tui.home().join("config.yaml")).unwrap_or_default()
+}
+
+fn placed_skill(tui: &Tui) -> Option<std::path::PathBuf> {
+    let skills = user_home(&tui.dir).join(".claude/skills");
+    std::fs::read_dir(&skills)
+        .ok()?
+        .filter_map(|e| e.ok())
+        .map(|e| e.path().join("SKILL.md"))
+        .find(|p| std::fs::read_to_string(p).is_ok_and(|t| t.contains("Keep notes")))
+}
+
+#[tokio::test]
+async fn h_lists_every_target_with_detection_and_folder() {
+    let mut tui = notes_activated().await;
+    tui.keys("H").await;
+    assert!(matches!(tui.runner.app.dialog, Some(Dialog::Harnesses)));
+    let screen = tui.screen();
+    for target in ["agents", "claude-code", "codex", "cursor", "windsurf"] {
+        assert!(screen.contains(target), "{target}:\n{screen}");
+    }
+    assert!(screen.contains("~/.claude/skills"), "{screen}");
+    let claude = tui
+        .runner
+        .app
+        .harnesses
+        .rows
+        .iter()
+        .find(|r| r.name.as_str() == "claude-code")
+        .unwrap();
+    assert!(claude.detected && !claude.enabled);
+    let cursor = tui
+        .runner
+        .app
+        .harnesses
+        .rows
+        .iter()
+        .find(|r| r.name.as_str() == "cursor")
+        .unwrap();
+    assert!(!cursor.detected);
+    insta::assert_snapshot!("harnesses_view", screen);
+    tui.press(KeyCode::Esc).await;
+    assert!(tui.runner.app.dialog.is_none());
+}
+
+#[tokio::test]
+async fn space_enables_a_target_places_the_skill_and_disables_it_again() {
+    let mut tui = notes_activated().await;
+    tui.keys("H").await;
+    select_target(&mut tui, "claude-code").await;
+    tui.keys(" ").await;
+    assert!(
+        config_yaml(&tui).contains("claude-code"),
+        "{}",
+        config_yaml(&tui)
+    );
+    let skill = placed_skill(&tui).expect("the Skill is placed in ~/.claude/skills");
+    assert!(
+        std::fs::read_to_string(&skill)
+            .unwrap()
+            .contains("Keep notes")
+    );
+    let last = tui.runner.app.log.entries.last().unwrap().clone();
+    assert_eq!(last.outcome, Outcome::Done, "{last:?}");
+    assert_eq!(
+        last.command.as_deref(),
+        Some("hcpx harness enable claude-code")
+    );
+    let row = tui.runner.app.harnesses.selected_row().unwrap().clone();
+    // acme.notes and the bootstrap pack hcp-cli.
+    assert!(row.enabled && row.placed == 2, "{row:?}");
+    let screen = tui.screen();
+    assert!(
+        screen.contains("hcpx harness disable claude-code"),
+        "{screen}"
+    );
+
+    tui.keys(" ").await;
+    assert!(
+        !config_yaml(&tui).contains("claude-code"),
+        "{}",
+        config_yaml(&tui)
+    );
+    assert!(placed_skill(&tui).is_none());
+    let last = tui.runner.app.log.entries.last().unwrap().clone();
+    assert_eq!(
+        last.command.as_deref(),
+        Some("hcpx harness disable claude-code")
+    );
+}
+
+#[tokio::test]
+async fn a_copy_someone_else_put_there_counts_as_a_conflict_and_stays() {
+    let mut tui = notes_activated().await;
+    // A folder of the same name, not hcpx's (no marker).
+    let theirs = user_home(&tui.dir).join(".claude/skills");
+    tui.engine()
+        .harness_enable(&[hcpx::engine::harness::TargetName::ClaudeCode])
+        .unwrap();
+    let ours = placed_skill(&tui).expect("placed");
+    let folder = ours.parent().unwrap().to_path_buf();
+    tui.engine()
+        .harness_disable(&[hcpx::engine::harness::TargetName::ClaudeCode])
+        .unwrap();
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(folder.join("SKILL.md"), "mine\n").unwrap();
+    tui.keys("H").await;
+    select_target(&mut tui, "claude-code").await;
+    tui.keys(" ").await;
+    let row = tui.runner.app.harnesses.selected_row().unwrap().clone();
+    // hcp-cli's Skill is placed; acme.notes's folder is someone else's.
+    assert!(
+        row.enabled && row.conflicts == 1 && row.placed == 1,
+        "{row:?}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(folder.join("SKILL.md")).unwrap(),
+        "mine\n"
+    );
+    assert!(theirs.is_dir());
+    let screen = tui.screen();
+    assert!(screen.contains("hcpx harness status"), "{screen}");
+}
+
+#[tokio::test]
+async fn space_while_busy_is_refused_at_once() {
+    let mut tui = notes_activated().await;
+    tui.keys("H").await;
+    tui.runner.app.busy = Some("installing acme.other".into());
+    tui.keys(" ").await;
+    assert_eq!(tui.runner.in_flight(), 0);
+    let last = tui.runner.app.log.entries.last().unwrap().clone();
+    assert_eq!(last.outcome, Outcome::Refused);
+    assert!(!config_yaml(&tui).contains("claude-code"));
+}
+
+#[tokio::test]
+async fn details_show_the_skill_state_in_each_enabled_target_with_its_fix() {
+    let dir = sandbox();
+    notes_pack(&catalog(&dir));
+    std::fs::create_dir_all(user_home(&dir).join(".claude")).unwrap();
+    let engine = engine(&dir);
+    engine.install("acme.notes", false).unwrap();
+    engine.activate(&["acme.notes".to_string()]);
+    let mut tui = Tui::start(dir, 120, 40).await;
+    tui.select("acme.notes").await;
+    let screen = tui.screen();
+    assert!(
+        screen.contains("harnesses: no target enabled (H enables one)"),
+        "{screen}"
+    );
+
+    tui.keys("H").await;
+    select_target(&mut tui, "claude-code").await;
+    tui.keys(" ").await;
+    tui.press(KeyCode::Esc).await;
+    let screen = tui.screen();
+    assert!(
+        screen.contains("claude-code acme-notes: placed"),
+        "{screen}"
+    );
+
+    // Someone edits the placed copy: modified, and the fix says --force.
+    let skill = placed_skill(&tui).unwrap();
+    std::fs::write(&skill, "edited by hand\n").unwrap();
+    tui.keys("r").await;
+    let screen = tui.screen();
+    assert!(
+        screen.contains("claude-code acme-notes: modified"),
+        "{screen}"
+    );
+    assert!(screen.contains("hcpx harness sync --force"), "{screen}");
+    insta::assert_snapshot!("details_harness_modified", screen);
+}

@@ -1,0 +1,110 @@
+//! `U` (HCP.md §13.7): a dry run computes the capability diff, the dialog
+//! shows it with escalations highlighted, `y` upgrades as
+//! `hcpx upgrade ID --yes`, `n` keeps the installed version.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use crate::tuikit::*;
+use hcpx::tui::app::Dialog;
+use hcpx::tui::log::Outcome;
+
+/// `acme.notes` 1.2.0 installed from the catalog; the catalog then has
+/// 1.3.0 with a new `write` command running `rm`: an escalation.
+async fn notes_with_an_escalating_update() -> Tui {
+    let dir = sandbox();
+    notes_pack(&catalog(&dir));
+    engine(&dir).install("acme.notes", false).unwrap();
+    let manifest = catalog(&dir).join("acme.notes/pack.yaml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    let text = text.replace("version: 1.2.0", "version: 1.3.0")
+        + "  - key: wipe\n    summary: Remove every note\n    effect: write\n    adapter: {kind: process, program: rm, argv: [\"-rf\", \"notes\"]}\n";
+    std::fs::write(&manifest, text).unwrap();
+    let mut tui = Tui::start(dir, 110, 32).await;
+    tui.select("acme.notes").await;
+    tui
+}
+
+fn installed_version(tui: &Tui) -> String {
+    let text = std::fs::read_to_string(tui.home().join("packs/acme.notes/pack.yaml")).unwrap();
+    text.lines()
+        .find_map(|l| l.strip_prefix("version: "))
+        .unwrap()
+        .to_string()
+}
+
+#[tokio::test]
+async fn u_shows_the_capability_diff_and_y_upgrades() {
+    let mut tui = notes_with_an_escalating_update().await;
+    tui.keys("U").await;
+    assert!(
+        matches!(tui.runner.app.dialog, Some(Dialog::ConfirmUpgrade { .. })),
+        "{}",
+        tui.screen()
+    );
+    let screen = tui.screen();
+    assert!(screen.contains("acme.notes 1.2.0 → 1.3.0"), "{screen}");
+    assert!(screen.contains("▲ new command wipe (write)"), "{screen}");
+    assert!(screen.contains("▲ runs the program rm"), "{screen}");
+    assert_eq!(
+        installed_version(&tui),
+        "1.2.0",
+        "the dry run changes nothing"
+    );
+    insta::assert_snapshot!("upgrade_confirm_escalation", screen);
+
+    tui.keys("y").await;
+    assert!(tui.runner.app.dialog.is_none());
+    assert_eq!(installed_version(&tui), "1.3.0");
+    let last = tui.runner.app.log.entries.last().unwrap().clone();
+    assert_eq!(last.outcome, Outcome::Done, "{last:?}");
+    assert_eq!(
+        last.command.as_deref(),
+        Some("hcpx upgrade acme.notes --yes")
+    );
+    assert!(
+        last.text.contains("upgraded acme.notes 1.2.0 → 1.3.0"),
+        "{last:?}"
+    );
+}
+
+#[tokio::test]
+async fn n_keeps_the_installed_version() {
+    let mut tui = notes_with_an_escalating_update().await;
+    tui.keys("U").await;
+    tui.keys("n").await;
+    assert!(tui.runner.app.dialog.is_none());
+    assert_eq!(installed_version(&tui), "1.2.0");
+    let last = tui.runner.app.log.entries.last().unwrap().clone();
+    assert_eq!(last.outcome, Outcome::Cancelled, "{last:?}");
+}
+
+#[tokio::test]
+async fn a_diff_that_changes_after_it_was_shown_is_shown_again() {
+    let mut tui = notes_with_an_escalating_update().await;
+    tui.keys("U").await;
+    // The catalog moves on to 1.4.0 while the dialog is open.
+    let manifest = tui.catalog().join("acme.notes/pack.yaml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(&manifest, text.replace("version: 1.3.0", "version: 1.4.0")).unwrap();
+    tui.keys("y").await;
+    assert_eq!(installed_version(&tui), "1.2.0");
+    assert!(
+        matches!(tui.runner.app.dialog, Some(Dialog::ConfirmUpgrade { .. })),
+        "{}",
+        tui.screen()
+    );
+    assert!(tui.screen().contains("1.2.0 → 1.4.0"), "{}", tui.screen());
+}
+
+#[tokio::test]
+async fn u_on_a_pack_that_is_not_installed_is_refused_at_once() {
+    let dir = sandbox();
+    notes_pack(&catalog(&dir));
+    let mut tui = Tui::start(dir, 110, 32).await;
+    tui.select("acme.notes").await;
+    tui.keys("U").await;
+    assert_eq!(tui.runner.in_flight(), 0);
+    assert!(tui.runner.app.dialog.is_none());
+    let last = tui.runner.app.log.entries.last().unwrap().clone();
+    assert_eq!(last.outcome, Outcome::Refused, "{last:?}");
+}
