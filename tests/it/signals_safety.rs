@@ -16,7 +16,6 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
 
-
 /// Writes "LEADER GRANDCHILD" to `$SIGNALS_PIDS` (atomically), then waits
 /// for the background grandchild, which sleeps.
 const WAIT_SCRIPT: &str = r#"#!/bin/sh

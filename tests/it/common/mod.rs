@@ -1,5 +1,6 @@
 //! Shared helpers for the end-to-end tests: a throwaway store and packs
-//! written on the fly.
+//! written on the fly, `require_tool`, bounded waits (no fixed sleeps), and
+//! the request reader of the tests' HTTP servers.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 use assert_cmd::Command;
@@ -319,5 +320,12 @@ pub fn read_request(
     let mut body = vec![0; length];
     reader.read_exact(&mut body)?;
     let line = line.trim_end().to_string();
-    Ok((Request { line, headers, body }, reader))
+    Ok((
+        Request {
+            line,
+            headers,
+            body,
+        },
+        reader,
+    ))
 }
