@@ -170,6 +170,19 @@ fn wait_until(mut cond: impl FnMut() -> bool) -> bool {
     }
 }
 
+/// Fails unless the process whose pid the pack's `file` holds ends within
+/// [`DEADLINE`].
+fn assert_ends(pack: &Pack, file: &str) -> TestResult {
+    let pid: i32 = std::fs::read_to_string(pack.path().join(file))?
+        .trim()
+        .parse()?;
+    assert!(
+        wait_until(|| !crate::common::alive(pid)),
+        "{file} {pid} still running {DEADLINE:?} after the timeout"
+    );
+    Ok(())
+}
+
 /// Runs `f` on a thread and returns what it returns; fails the test if it
 /// has not returned within [`DEADLINE`] (a run that should time out but
 /// waits for its children would otherwise hang the test).
@@ -410,13 +423,7 @@ fn timeout_kills_the_whole_process_group() -> TestResult {
     // The leader and its background child are both killed, not left to
     // finish their `sleep 100`.
     for file in ["child.pid", "leader.pid"] {
-        let pid: i32 = std::fs::read_to_string(pack.path().join(file))?
-            .trim()
-            .parse()?;
-        assert!(
-            wait_until(|| !crate::common::alive(pid)),
-            "{file} {pid} still running {DEADLINE:?} after the timeout"
-        );
+        assert_ends(&pack, file)?;
     }
     Ok(())
 }
@@ -437,14 +444,7 @@ fn a_background_child_holding_stdout_counts_as_running() -> TestResult {
         None,
     ))?;
     assert_eq!(err.code, ErrorCode::Timeout);
-    let pid: i32 = std::fs::read_to_string(pack.path().join("child.pid"))?
-        .trim()
-        .parse()?;
-    assert!(
-        wait_until(|| !crate::common::alive(pid)),
-        "{pid} still running {DEADLINE:?} after the timeout"
-    );
-    Ok(())
+    assert_ends(&pack, "child.pid")
 }
 
 #[test]

@@ -505,12 +505,7 @@ fn no_git_hook_runs_during_a_fetch() {
         .env("GIT_CONFIG_GLOBAL", &config)
         .output()
         .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stdout)
-    );
+    common::assert_success(&out);
     assert!(!mark.exists(), "a hook ran");
 }
 

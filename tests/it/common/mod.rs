@@ -221,6 +221,17 @@ fn on_path(name: &str) -> bool {
     })
 }
 
+/// Fails unless `out` exited 0, showing its stdout (the `--json` document).
+#[track_caller]
+pub fn assert_success(out: &std::process::Output) {
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
 /// How long a test waits for a state before it fails: a guard against
 /// hangs, never a measure of speed.
 pub const BOUND: std::time::Duration = std::time::Duration::from_secs(10);
