@@ -365,6 +365,17 @@ fn an_http_server_echoing_the_header_does_not_show_it() {
     assert_hidden(&format!("{stdout}{stderr}"), TOKEN);
 }
 
+/// The `leak` command of `acme.api` run through the bootstrap pack's
+/// builtin `exec`.
+const BUILTIN_LEAK: &[&str] = &[
+    "exec",
+    "hcp-cli",
+    "exec",
+    "--",
+    "pack=acme.api",
+    "verb=leak",
+];
+
 #[test]
 fn the_bootstrap_pack_exec_does_not_show_it_either() {
     let sb = Sandbox::new();
@@ -384,34 +395,11 @@ fn the_bootstrap_pack_exec_does_not_show_it_either() {
     assert_eq!(doc["data"], json!({"token": "********"}));
     assert_hidden(&text, TOKEN);
 
-    let (doc, text) = run_json(
-        &sb,
-        &[
-            "exec",
-            "hcp-cli",
-            "exec",
-            "--",
-            "pack=acme.api",
-            "verb=leak",
-        ],
-        TOKEN,
-        0,
-    );
+    let (doc, text) = run_json(&sb, BUILTIN_LEAK, TOKEN, 0);
     assert_eq!(doc["data"]["data"], json!({"token": "********"}), "{text}");
     assert_hidden(&text, TOKEN);
     // Without --json the answer is the same document.
-    let (code, stdout, stderr) = run(
-        &sb,
-        &[
-            "exec",
-            "hcp-cli",
-            "exec",
-            "--",
-            "pack=acme.api",
-            "verb=leak",
-        ],
-        TOKEN,
-    );
+    let (code, stdout, stderr) = run(&sb, BUILTIN_LEAK, TOKEN);
     assert_eq!(code, Some(0), "{stderr}");
     assert_hidden(&format!("{stdout}{stderr}"), TOKEN);
 }
