@@ -1,5 +1,7 @@
 //! What every subcommand shares: the output mode, the principal, the store
-//! location and the catalogs, turned into an [`Engine`].
+//! location and the catalogs, turned into an [`Engine`]; and printing its
+//! answer: a success document or text, per-pack results that may end in
+//! an error (`upgrade`, `sync`), an error with its exit code (HCP.md §10).
 
 use crate::cli::GlobalArgs;
 use crate::cli::fix::FixFlags;
