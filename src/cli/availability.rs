@@ -16,11 +16,7 @@ pub struct AvailabilityArgs {
     #[arg(value_name = "PACK_ID", add = crate::cli::complete::pack_ids())]
     pub pack: Option<String>,
     #[command(flatten)]
-    pub json: crate::cli::JsonArg,
-    #[command(flatten)]
-    pub principal: crate::cli::PrincipalArg,
-    #[command(flatten)]
-    pub catalog: crate::cli::CatalogArg,
+    pub flags: crate::cli::EngineFlags,
 }
 
 pub fn availability(args: &AvailabilityArgs, ctx: &Ctx) -> i32 {

@@ -24,11 +24,7 @@ pub struct ConnectArgs {
     #[arg(long)]
     pub secret_stdin: bool,
     #[command(flatten)]
-    pub json: crate::cli::JsonArg,
-    #[command(flatten)]
-    pub principal: crate::cli::PrincipalArg,
-    #[command(flatten)]
-    pub catalog: crate::cli::CatalogArg,
+    pub flags: crate::cli::EngineFlags,
 }
 
 pub fn run(args: &ConnectArgs, ctx: &Ctx) -> i32 {

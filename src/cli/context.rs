@@ -1,5 +1,7 @@
 //! What every subcommand shares: the output mode, the principal, the store
-//! location and the catalogs, turned into an [`Engine`].
+//! location and the catalogs, turned into an [`Engine`]; and printing its
+//! answer: a success document or text, per-pack results that may end in
+//! an error (`upgrade`, `sync`), an error with its exit code (HCP.md §10).
 
 use crate::cli::GlobalArgs;
 use crate::cli::fix::FixFlags;
@@ -120,6 +122,30 @@ impl Ctx {
         0
     }
 
+    /// Prints the per-pack results of a run that may stop part-way
+    /// (`upgrade`, `sync`): `{"ok", "results", "error"?}` in JSON, else
+    /// `text` then the error; the exit code is the error's, else 0.
+    pub fn results<T: Serialize>(
+        &self,
+        results: &[T],
+        error: Option<Error>,
+        text: impl FnOnce(&[T]),
+    ) -> i32 {
+        if self.out.json {
+            self.out.json(&Results {
+                ok: error.is_none(),
+                results,
+                error: error.as_ref(),
+            });
+        } else {
+            text(results);
+            if let Some(err) = &error {
+                self.out.error(err);
+            }
+        }
+        error.map_or(0, |e| e.code.exit_code())
+    }
+
     /// Reports an error; returns the exit code of §10.2.
     pub fn fail(&self, err: &Error) -> i32 {
         self.out.error(err);
@@ -133,6 +159,15 @@ impl Ctx {
             Err(err) => self.fail(&err),
         }
     }
+}
+
+/// The document of [`Ctx::results`].
+#[derive(Serialize)]
+struct Results<'a, T> {
+    ok: bool,
+    results: &'a [T],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<&'a Error>,
 }
 
 /// Tells the user on stderr that this hcpx waits for another one.

@@ -25,11 +25,7 @@ pub struct ExecArgs {
     #[arg(last = true, value_name = "K=V")]
     pub words: Vec<String>,
     #[command(flatten)]
-    pub json: crate::cli::JsonArg,
-    #[command(flatten)]
-    pub principal: crate::cli::PrincipalArg,
-    #[command(flatten)]
-    pub catalog: crate::cli::CatalogArg,
+    pub flags: crate::cli::EngineFlags,
 }
 
 pub fn run(args: &ExecArgs, ctx: &Ctx) -> i32 {

@@ -21,11 +21,7 @@ pub struct InstallArgs {
     #[arg(long)]
     pub force: bool,
     #[command(flatten)]
-    pub json: crate::cli::JsonArg,
-    #[command(flatten)]
-    pub principal: crate::cli::PrincipalArg,
-    #[command(flatten)]
-    pub catalog: crate::cli::CatalogArg,
+    pub flags: crate::cli::EngineFlags,
 }
 
 pub fn run(args: &InstallArgs, ctx: &Ctx) -> i32 {

@@ -13,11 +13,7 @@ use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 #[command(after_help = crate::cli::help::LIST)]
 pub struct ListArgs {
     #[command(flatten)]
-    pub json: crate::cli::JsonArg,
-    #[command(flatten)]
-    pub principal: crate::cli::PrincipalArg,
-    #[command(flatten)]
-    pub catalog: crate::cli::CatalogArg,
+    pub flags: crate::cli::EngineFlags,
 }
 
 pub fn list(_args: &ListArgs, ctx: &Ctx) -> i32 {

@@ -106,6 +106,24 @@ pub struct CatalogArg {
     pub catalogs: Vec<std::path::PathBuf>,
 }
 
+/// `--json`, `--principal` and `--catalog` together, on the subcommands
+/// that print a document, depend on grants and look packs up in catalogs.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct EngineFlags {
+    #[command(flatten)]
+    pub json: JsonArg,
+    #[command(flatten)]
+    pub principal: PrincipalArg,
+    #[command(flatten)]
+    pub catalog: CatalogArg,
+}
+
+impl EngineFlags {
+    fn own(&self) -> OwnFlags<'_> {
+        (Some(&self.json), Some(&self.principal), Some(&self.catalog))
+    }
+}
+
 /// This subcommand's own `--json`, `--principal` and `--catalog`, where it
 /// has them.
 type OwnFlags<'a> = (
@@ -118,16 +136,16 @@ impl Command {
     fn own_flags(&self) -> OwnFlags<'_> {
         match self {
             Command::Lint(a) => (Some(&a.json), None, None),
-            Command::Install(a) => (Some(&a.json), Some(&a.principal), Some(&a.catalog)),
+            Command::Install(a) => a.flags.own(),
             Command::Activate(a) => (Some(&a.json), None, Some(&a.catalog)),
             Command::Deactivate(a) => (Some(&a.json), None, Some(&a.catalog)),
-            Command::Connect(a) => (Some(&a.json), Some(&a.principal), Some(&a.catalog)),
-            Command::Exec(a) => (Some(&a.json), Some(&a.principal), Some(&a.catalog)),
-            Command::Uninstall(a) => (Some(&a.json), Some(&a.principal), Some(&a.catalog)),
-            Command::List(a) => (Some(&a.json), Some(&a.principal), Some(&a.catalog)),
-            Command::Show(a) => (Some(&a.json), Some(&a.principal), Some(&a.catalog)),
-            Command::Availability(a) => (Some(&a.json), Some(&a.principal), Some(&a.catalog)),
-            Command::Why(a) => (Some(&a.json), Some(&a.principal), Some(&a.catalog)),
+            Command::Connect(a) => a.flags.own(),
+            Command::Exec(a) => a.flags.own(),
+            Command::Uninstall(a) => a.flags.own(),
+            Command::List(a) => a.flags.own(),
+            Command::Show(a) => a.flags.own(),
+            Command::Availability(a) => a.flags.own(),
+            Command::Why(a) => a.flags.own(),
             Command::Grant(a) | Command::Revoke(a) => (Some(&a.json), Some(&a.principal), None),
             Command::Tui(a) => (None, Some(&a.principal), Some(&a.catalog)),
             Command::Doctor(a) => (Some(&a.json), None, Some(&a.catalog)),
@@ -137,8 +155,8 @@ impl Command {
             Command::Verify(a) => (Some(&a.json), None, None),
             Command::Catalog(a) => (Some(JsonArg::from_flag(a.json)), None, None),
             Command::Outdated(a) => (Some(&a.json), None, Some(&a.catalog)),
-            Command::Upgrade(a) => (Some(&a.json), Some(&a.principal), Some(&a.catalog)),
-            Command::Sync(a) => (Some(&a.json), Some(&a.principal), Some(&a.catalog)),
+            Command::Upgrade(a) => a.flags.own(),
+            Command::Sync(a) => a.flags.own(),
         }
     }
 

@@ -4,9 +4,7 @@
 
 use crate::cli::context::Ctx;
 use crate::cli::output::terminal_safe;
-use crate::engine::error::Error;
 use crate::engine::ops::sync::{SyncAction, SyncOptions, SyncResult};
-use serde::Serialize;
 
 /// Make the store hold exactly the packs of a lock file (another machine's hcp.lock)
 #[derive(Debug, clap::Args)]
@@ -17,25 +15,13 @@ pub struct SyncArgs {
     #[arg(value_name = "LOCKFILE", value_hint = clap::ValueHint::FilePath)]
     pub lockfile: std::path::PathBuf,
     #[command(flatten)]
-    pub json: crate::cli::JsonArg,
-    #[command(flatten)]
-    pub principal: crate::cli::PrincipalArg,
-    #[command(flatten)]
-    pub catalog: crate::cli::CatalogArg,
+    pub flags: crate::cli::EngineFlags,
     /// Fail (integrity) when a source's digest differs from the lock file's
     #[arg(long)]
     pub frozen: bool,
     /// Also uninstall packs the lock file does not name
     #[arg(long)]
     pub prune: bool,
-}
-
-#[derive(Serialize)]
-struct Doc<'a> {
-    ok: bool,
-    results: &'a [SyncResult],
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<&'a Error>,
 }
 
 pub fn run(args: &SyncArgs, ctx: &Ctx) -> i32 {
@@ -46,32 +32,24 @@ pub fn run(args: &SyncArgs, ctx: &Ctx) -> i32 {
     };
     ctx.with_engine(|engine| {
         let (results, error) = engine.sync(&options);
-        if ctx.out.json {
-            ctx.out.json(&Doc {
-                ok: error.is_none(),
-                results: &results,
-                error: error.as_ref(),
-            });
-        } else {
-            for r in &results {
-                let action = match r.action {
-                    SyncAction::Installed => "installed",
-                    SyncAction::Upgraded => "upgraded",
-                    SyncAction::Reinstalled => "reinstalled",
-                    SyncAction::Unchanged => "unchanged",
-                    SyncAction::Removed => "removed",
-                };
-                let version = r.version.as_deref().unwrap_or("");
-                println!(
-                    "{action:<11} {} {}",
-                    terminal_safe(&r.pack_id),
-                    terminal_safe(version)
-                );
-            }
-            if let Some(err) = &error {
-                ctx.out.error(err);
-            }
-        }
-        error.map_or(0, |e| e.code.exit_code())
+        ctx.results(&results, error, print)
     })
+}
+
+fn print(results: &[SyncResult]) {
+    for r in results {
+        let action = match r.action {
+            SyncAction::Installed => "installed",
+            SyncAction::Upgraded => "upgraded",
+            SyncAction::Reinstalled => "reinstalled",
+            SyncAction::Unchanged => "unchanged",
+            SyncAction::Removed => "removed",
+        };
+        let version = r.version.as_deref().unwrap_or("");
+        println!(
+            "{action:<11} {} {}",
+            terminal_safe(&r.pack_id),
+            terminal_safe(version)
+        );
+    }
 }

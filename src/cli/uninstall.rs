@@ -11,11 +11,7 @@ pub struct UninstallArgs {
     #[arg(value_name = "PACK_ID", add = crate::cli::complete::pack_ids())]
     pub pack: String,
     #[command(flatten)]
-    pub json: crate::cli::JsonArg,
-    #[command(flatten)]
-    pub principal: crate::cli::PrincipalArg,
-    #[command(flatten)]
-    pub catalog: crate::cli::CatalogArg,
+    pub flags: crate::cli::EngineFlags,
 }
 
 pub fn run(args: &UninstallArgs, ctx: &Ctx) -> i32 {

@@ -6,9 +6,7 @@
 
 use crate::cli::context::Ctx;
 use crate::cli::output::{ERROR, terminal_safe};
-use crate::engine::error::Error;
 use crate::engine::ops::upgrade::{UpgradeOptions, UpgradeResult};
-use serde::Serialize;
 use std::io::Write;
 
 /// Upgrade packs to the newest version of their recorded source, showing what they gain
@@ -20,25 +18,13 @@ pub struct UpgradeArgs {
     #[arg(value_name = "PACK_ID", add = crate::cli::complete::pack_ids())]
     pub packs: Vec<String>,
     #[command(flatten)]
-    pub json: crate::cli::JsonArg,
-    #[command(flatten)]
-    pub principal: crate::cli::PrincipalArg,
-    #[command(flatten)]
-    pub catalog: crate::cli::CatalogArg,
+    pub flags: crate::cli::EngineFlags,
     /// Only report what would change
     #[arg(long)]
     pub dry_run: bool,
     /// Accept changes that give a pack more reach
     #[arg(long)]
     pub yes: bool,
-}
-
-#[derive(Serialize)]
-struct Doc<'a> {
-    ok: bool,
-    results: &'a [UpgradeResult],
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<&'a Error>,
 }
 
 pub fn run(args: &UpgradeArgs, ctx: &Ctx) -> i32 {
@@ -49,19 +35,7 @@ pub fn run(args: &UpgradeArgs, ctx: &Ctx) -> i32 {
     };
     ctx.with_engine(|engine| {
         let (results, error) = engine.upgrade(&options);
-        if ctx.out.json {
-            ctx.out.json(&Doc {
-                ok: error.is_none(),
-                results: &results,
-                error: error.as_ref(),
-            });
-        } else {
-            print(&results, args.dry_run);
-            if let Some(err) = &error {
-                ctx.out.error(err);
-            }
-        }
-        error.map_or(0, |e| e.code.exit_code())
+        ctx.results(&results, error, |r| print(r, args.dry_run))
     })
 }
 

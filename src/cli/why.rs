@@ -19,11 +19,7 @@ pub struct WhyArgs {
     #[arg(value_name = "VERB", add = crate::cli::complete::verbs())]
     pub verb: Option<String>,
     #[command(flatten)]
-    pub json: crate::cli::JsonArg,
-    #[command(flatten)]
-    pub principal: crate::cli::PrincipalArg,
-    #[command(flatten)]
-    pub catalog: crate::cli::CatalogArg,
+    pub flags: crate::cli::EngineFlags,
 }
 
 pub fn why(args: &WhyArgs, ctx: &Ctx) -> i32 {

@@ -6,14 +6,14 @@
 //!
 //! | folder | holds |
 //! |---|---|
-//! | `pack/` | the pack model: document tree with positions, grammars, manifest, Skill (§2–§5) |
-//! | `lint/` | the linter and its diagnostics (§10.4–§10.5) |
+//! | `pack/` | the pack model: document tree with positions, grammars, checked ids, manifest, Skill, did-you-mean, terminal-safe text (§2–§5, §14.2, §14.5) |
+//! | `lint/` | the linter — files, manifest, Skill and text rules — and its diagnostics (§10.4–§10.5) |
 //! | `error` | the typed error, its spec code and exit code (§10) |
-//! | `store/` | the store on disk: lock, atomic writes, state, config, catalogs and their index, snapshots, sources, `hcp.lock`, digests (§11.3–§11.6, §13) |
+//! | `store/` | the store on disk: lock, atomic writes, the `Transaction` undo log, state and its grants, config, catalogs and their index, snapshots, sources, `hcp.lock`, digests (§11.3–§11.6, §13, §14.7) |
 //! | `harness/` | harness targets: where Claude Code, Codex, … read Skills, and placing them there (§12.4–§12.8) |
-//! | `policy/` | availability, grants, `why`, the capability diff: pure functions (§9, §11.2, §13.7) |
-//! | `exec/` | the adapters that run a command: args, process, http (§6); git fetches (§13.1) |
-//! | `ops/` | the lifecycle operations on one store, [`Engine`] (§11, §13): install, activate, connect, exec, uninstall, list, show, doctor, harness, bootstrap pack, verify, catalogs, outdated/upgrade, sync |
+//! | `policy/` | the one refusal type, availability, grants, `why`, the capability diff: pure functions (§9, §11.2–§11.3, §13.7) |
+//! | `exec/` | the adapters that run a command: args, process, http, and the redaction of the Binding's material in their output (§6, §14.3); git fetches (§13.1) |
+//! | `ops/` | the lifecycle operations on one store, [`Engine`] (§11, §13): install, activate, connect, exec, uninstall, list, show, doctor, harness, bootstrap pack and its builtin ops, git fetches under the lock, verify, catalogs, outdated/upgrade, sync; the `--json` documents (`docs`) |
 
 pub mod error;
 pub mod exec;

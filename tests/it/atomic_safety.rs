@@ -4,7 +4,7 @@
 //! names and `hcpx doctor --fix` repairs.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use crate::common::{Sandbox, install_and_activate};
+use crate::common::{self, Sandbox, install_and_activate};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fs;
@@ -137,12 +137,7 @@ fn connected_secret_pack(sb: &Sandbox) {
         .write_stdin("s3cret-value\n")
         .output()
         .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stdout)
-    );
+    common::assert_success(&out);
     assert!(sb.home().join("secrets/acme.s").is_file());
 }
 

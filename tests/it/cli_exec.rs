@@ -4,7 +4,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use crate::common::{Sandbox, install_and_activate, keys, make_executable};
+use crate::common::{self, Sandbox, install_and_activate, keys, make_executable};
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
@@ -400,12 +400,7 @@ fn secret_binding_stores_the_secret_privately_and_never_prints_it() {
         .write_stdin(format!("{secret}\n"))
         .output()
         .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stdout)
-    );
+    common::assert_success(&out);
     let path = sb.home().join("secrets/acme.secret");
     assert_eq!(std::fs::read_to_string(&path).unwrap(), secret);
     assert_eq!(

@@ -34,6 +34,17 @@ fn run_all(sb: &Sandbox, jobs: &[Vec<String>]) -> Vec<std::process::Output> {
         .collect()
 }
 
+/// [`run_all`], each job exiting 0.
+fn all_succeed(sb: &Sandbox, jobs: &[Vec<String>]) {
+    for out in run_all(sb, jobs) {
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
 #[test]
 fn fifty_processes_changing_one_store_lose_nothing() {
     let sb = Sandbox::new();
@@ -54,13 +65,7 @@ fn fifty_processes_changing_one_store_lose_nothing() {
     jobs.extend(
         (0..25).map(|i| vec!["grant".into(), format!("agent{i}"), "verb.exec.read".into()]),
     );
-    for out in run_all(&sb, &jobs) {
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
+    all_succeed(&sb, &jobs);
     for id in &ids {
         assert!(
             sb.home().join("packs").join(id).join("pack.yaml").is_file(),
@@ -81,24 +86,12 @@ fn fifty_processes_changing_one_store_lose_nothing() {
         .iter()
         .map(|id| vec!["activate".into(), id.clone()])
         .collect();
-    for out in run_all(&sb, &jobs) {
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
+    all_succeed(&sb, &jobs);
     let jobs: Vec<Vec<String>> = ids
         .iter()
         .map(|id| vec!["connect".into(), id.clone()])
         .collect();
-    for out in run_all(&sb, &jobs) {
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
+    all_succeed(&sb, &jobs);
     // Each list holds every pack once (and the bootstrap pack), nothing else.
     let state = sb.state();
     let mut expected: Vec<Value> = ids.iter().map(|id| Value::from(id.as_str())).collect();

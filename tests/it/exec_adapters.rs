@@ -12,7 +12,7 @@ use hcpx::engine::exec::{
 };
 use hcpx::engine::pack::manifest::{Adapter, Arg, ArgType, Command, Effect, OutputKind};
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -156,17 +156,6 @@ fn expect_err(result: Result<ExecOutcome, Error>) -> Result<Error, String> {
     }
 }
 
-/// Whether a process is gone: no `/proc` entry, or a zombie.
-fn process_gone(pid: u32) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Err(_) => true,
-        Ok(stat) => stat
-            .rsplit_once(')')
-            .map(|(_, rest)| rest.trim_start().starts_with(['Z', 'X']))
-            .unwrap_or(false),
-    }
-}
-
 /// Polls `cond` until it holds (true) or [`DEADLINE`] passes (false).
 fn wait_until(mut cond: impl FnMut() -> bool) -> bool {
     let until = Instant::now() + DEADLINE;
@@ -179,6 +168,19 @@ fn wait_until(mut cond: impl FnMut() -> bool) -> bool {
         }
         thread::sleep(Duration::from_millis(20));
     }
+}
+
+/// Fails unless the process whose pid the pack's `file` holds ends within
+/// [`DEADLINE`].
+fn assert_ends(pack: &Pack, file: &str) -> TestResult {
+    let pid: i32 = std::fs::read_to_string(pack.path().join(file))?
+        .trim()
+        .parse()?;
+    assert!(
+        wait_until(|| !crate::common::alive(pid)),
+        "{file} {pid} still running {DEADLINE:?} after the timeout"
+    );
+    Ok(())
 }
 
 /// Runs `f` on a thread and returns what it returns; fails the test if it
@@ -421,13 +423,7 @@ fn timeout_kills_the_whole_process_group() -> TestResult {
     // The leader and its background child are both killed, not left to
     // finish their `sleep 100`.
     for file in ["child.pid", "leader.pid"] {
-        let pid: u32 = std::fs::read_to_string(pack.path().join(file))?
-            .trim()
-            .parse()?;
-        assert!(
-            wait_until(|| process_gone(pid)),
-            "{file} {pid} still running {DEADLINE:?} after the timeout"
-        );
+        assert_ends(&pack, file)?;
     }
     Ok(())
 }
@@ -448,14 +444,7 @@ fn a_background_child_holding_stdout_counts_as_running() -> TestResult {
         None,
     ))?;
     assert_eq!(err.code, ErrorCode::Timeout);
-    let pid: u32 = std::fs::read_to_string(pack.path().join("child.pid"))?
-        .trim()
-        .parse()?;
-    assert!(
-        wait_until(|| process_gone(pid)),
-        "{pid} still running {DEADLINE:?} after the timeout"
-    );
-    Ok(())
+    assert_ends(&pack, "child.pid")
 }
 
 #[test]
@@ -632,40 +621,19 @@ fn handle(
     stall: bool,
     tx: &mpsc::Sender<Seen>,
 ) -> std::io::Result<()> {
-    stream.set_nonblocking(false)?;
-    stream.set_read_timeout(Some(Duration::from_secs(5)))?;
     stream.set_write_timeout(Some(Duration::from_secs(5)))?;
-    let mut reader = BufReader::new(stream.try_clone()?);
-    let mut request_line = String::new();
-    reader.read_line(&mut request_line)?;
-    let mut headers = Vec::new();
-    loop {
-        let mut line = String::new();
-        if reader.read_line(&mut line)? == 0 || line == "\r\n" {
-            break;
-        }
-        if let Some((n, v)) = line.trim_end().split_once(':') {
-            headers.push((n.trim().to_string(), v.trim().to_string()));
-        }
-    }
-    let length = headers
-        .iter()
-        .find(|(n, _)| n.eq_ignore_ascii_case("content-length"))
-        .and_then(|(_, v)| v.parse::<usize>().ok())
-        .unwrap_or(0);
-    let mut request_body = vec![0; length];
-    reader.read_exact(&mut request_body)?;
+    let (request, mut reader) = crate::common::read_request(stream)?;
     let _ = tx.send(Seen {
-        request_line: request_line.trim_end().to_string(),
-        headers,
-        body: request_body,
+        request_line: request.line,
+        headers: request.headers,
+        body: request.body,
     });
     if stall {
         reader.get_ref().set_read_timeout(Some(2 * DEADLINE))?;
         let _ = reader.read_to_end(&mut Vec::new());
         return Ok(());
     }
-    let mut out = stream;
+    let mut out = reader.into_inner();
     write!(
         out,
         "HTTP/1.1 {status}\r\nContent-Length: {}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n",

@@ -8,7 +8,7 @@
 
 use crate::common::{Sandbox, install_and_activate, make_executable};
 use serde_json::{Value, json};
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::Write;
 use std::net::{TcpListener, TcpStream};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -177,39 +177,19 @@ impl Server {
 }
 
 fn answer(stream: TcpStream, handler: &Handler, tx: &mpsc::Sender<Seen>) -> std::io::Result<()> {
-    stream.set_nonblocking(false)?;
-    stream.set_read_timeout(Some(Duration::from_secs(5)))?;
-    let mut reader = BufReader::new(stream.try_clone()?);
-    let mut request_line = String::new();
-    reader.read_line(&mut request_line)?;
-    let mut headers = Vec::new();
-    loop {
-        let mut line = String::new();
-        if reader.read_line(&mut line)? == 0 || line == "\r\n" {
-            break;
-        }
-        if let Some((n, v)) = line.trim_end().split_once(':') {
-            headers.push((n.trim().to_string(), v.trim().to_string()));
-        }
-    }
-    let length = headers
-        .iter()
-        .find(|(n, _)| n.eq_ignore_ascii_case("content-length"))
-        .and_then(|(_, v)| v.parse::<usize>().ok())
-        .unwrap_or(0);
-    let mut body = vec![0; length];
-    reader.read_exact(&mut body)?;
+    let (request, reader) = crate::common::read_request(stream)?;
     let seen = Seen {
-        path: request_line
+        path: request
+            .line
             .split_whitespace()
             .nth(1)
             .unwrap_or_default()
             .to_string(),
-        headers,
+        headers: request.headers,
     };
     let _ = tx.send(seen.clone());
     let (status, extra, body) = handler(&seen);
-    let mut out = stream;
+    let mut out = reader.into_inner();
     write!(
         out,
         "HTTP/1.1 {status}\r\nContent-Length: {}\r\n",
@@ -385,6 +365,17 @@ fn an_http_server_echoing_the_header_does_not_show_it() {
     assert_hidden(&format!("{stdout}{stderr}"), TOKEN);
 }
 
+/// The `leak` command of `acme.api` run through the bootstrap pack's
+/// builtin `exec`.
+const BUILTIN_LEAK: &[&str] = &[
+    "exec",
+    "hcp-cli",
+    "exec",
+    "--",
+    "pack=acme.api",
+    "verb=leak",
+];
+
 #[test]
 fn the_bootstrap_pack_exec_does_not_show_it_either() {
     let sb = Sandbox::new();
@@ -404,34 +395,11 @@ fn the_bootstrap_pack_exec_does_not_show_it_either() {
     assert_eq!(doc["data"], json!({"token": "********"}));
     assert_hidden(&text, TOKEN);
 
-    let (doc, text) = run_json(
-        &sb,
-        &[
-            "exec",
-            "hcp-cli",
-            "exec",
-            "--",
-            "pack=acme.api",
-            "verb=leak",
-        ],
-        TOKEN,
-        0,
-    );
+    let (doc, text) = run_json(&sb, BUILTIN_LEAK, TOKEN, 0);
     assert_eq!(doc["data"]["data"], json!({"token": "********"}), "{text}");
     assert_hidden(&text, TOKEN);
     // Without --json the answer is the same document.
-    let (code, stdout, stderr) = run(
-        &sb,
-        &[
-            "exec",
-            "hcp-cli",
-            "exec",
-            "--",
-            "pack=acme.api",
-            "verb=leak",
-        ],
-        TOKEN,
-    );
+    let (code, stdout, stderr) = run(&sb, BUILTIN_LEAK, TOKEN);
     assert_eq!(code, Some(0), "{stderr}");
     assert_hidden(&format!("{stdout}{stderr}"), TOKEN);
 }

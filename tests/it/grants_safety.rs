@@ -2,13 +2,13 @@
 //! §10.1) and the store lock (§11.5), on the real binary.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use crate::common::Sandbox;
+use crate::common::{Sandbox, wait_exit};
 use serde_json::{Value, json};
 use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The checks of a doctor document that failed.
 fn problems(doc: &Value) -> Vec<Value> {
@@ -292,21 +292,6 @@ fn spawn(sb: &Sandbox, args: &[&str], env: &[(&str, &str)]) -> Child {
     cmd.spawn().unwrap()
 }
 
-/// Waits up to 10 s for `child` to exit.
-fn wait_bounded(child: &mut Child) -> std::process::ExitStatus {
-    let start = Instant::now();
-    loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            return status;
-        }
-        if start.elapsed() > Duration::from_secs(10) {
-            let _ = child.kill();
-            panic!("hcpx still runs after 10 s");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
 #[test]
 fn a_writer_says_it_waits_for_the_lock_then_gives_up() {
     let sb = Sandbox::new();
@@ -369,7 +354,7 @@ fn a_waiting_writer_proceeds_once_the_lock_is_released() {
     // It has not written while it waits.
     assert_eq!(sb.state().get("grants"), None);
     drop(held);
-    let status = wait_bounded(&mut child);
+    let status = wait_exit(&mut child);
     assert_eq!(status.code(), Some(0));
     assert_eq!(sb.state()["grants"]["agent"], json!(["verb.exec.read"]));
 }

@@ -56,9 +56,9 @@ impl Harness {
         serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"))
     }
 
-    /// Installs and activates a small pack whose Skill is named `skill`.
-    fn activated_pack(&self, id: &str, version: &str, skill: &str) {
-        let dir = self.sb.pack(
+    /// Writes a small pack whose Skill is named `skill`; returns its folder.
+    fn skill_pack(&self, id: &str, version: &str, skill: &str) -> PathBuf {
+        self.sb.pack(
             &format!("{id}-{version}"),
             &[
                 (
@@ -67,7 +67,12 @@ impl Harness {
                 ),
                 ("SKILL.md", &skill_text(skill, version)),
             ],
-        );
+        )
+    }
+
+    /// Installs and activates a small pack whose Skill is named `skill`.
+    fn activated_pack(&self, id: &str, version: &str, skill: &str) {
+        let dir = self.skill_pack(id, version, skill);
         self.json(&["install", dir.to_str().unwrap()], 0);
         self.json(&["activate", id], 0);
     }
@@ -243,16 +248,7 @@ fn every_state_is_reported_and_sync_repairs_what_it_may() {
     // modified: someone edited it.
     std::fs::write(folder.join("two/SKILL.md"), "my notes").unwrap();
     // outdated: a new version of the pack, installed behind hcpx's back.
-    let v2 = h.sb.pack(
-        "acme.three-2",
-        &[
-            (
-                "pack.yaml",
-                &common::simple_manifest("acme.three", "2.0.0", "{kind: public}"),
-            ),
-            ("SKILL.md", &skill_text("three", "2.0.0")),
-        ],
-    );
+    let v2 = h.skill_pack("acme.three", "2.0.0", "three");
     let installed = h.sb.home().join("packs/acme.three");
     std::fs::copy(v2.join("SKILL.md"), installed.join("SKILL.md")).unwrap();
     std::fs::copy(v2.join("pack.yaml"), installed.join("pack.yaml")).unwrap();
@@ -389,16 +385,7 @@ fn activate_deactivate_install_and_uninstall_keep_targets_in_step() {
     h.json(&["harness", "enable", "agents", "codex"], 0);
     let placed = |target: &str| h.user().join(target).join("notes/SKILL.md");
     // activate places the Skill in every enabled target and says so.
-    let dir = h.sb.pack(
-        "acme.notes-1",
-        &[
-            (
-                "pack.yaml",
-                &common::simple_manifest("acme.notes", "1.0.0", "{kind: public}"),
-            ),
-            ("SKILL.md", &skill_text("notes", "1.0.0")),
-        ],
-    );
+    let dir = h.skill_pack("acme.notes", "1.0.0", "notes");
     h.json(&["install", dir.to_str().unwrap()], 0);
     let doc = h.json(&["activate", "acme.notes"], 0);
     let lines = doc["results"][0]["harnesses"].as_array().unwrap().clone();
@@ -416,16 +403,7 @@ fn activate_deactivate_install_and_uninstall_keep_targets_in_step() {
     );
     assert_eq!(read(&placed(".codex/skills")), skill_text("notes", "1.0.0"));
     // Another version replaces the copies.
-    let v2 = h.sb.pack(
-        "acme.notes-2",
-        &[
-            (
-                "pack.yaml",
-                &common::simple_manifest("acme.notes", "2.0.0", "{kind: public}"),
-            ),
-            ("SKILL.md", &skill_text("notes", "2.0.0")),
-        ],
-    );
+    let v2 = h.skill_pack("acme.notes", "2.0.0", "notes");
     let doc = h.json(&["install", v2.to_str().unwrap()], 0);
     assert_eq!(doc["harnesses"][0]["state"], "placed", "{doc}");
     assert_eq!(read(&placed(".codex/skills")), skill_text("notes", "2.0.0"));
@@ -479,16 +457,7 @@ fn deactivating_an_edited_copy_leaves_it_to_the_user_with_a_warning() {
 fn activate_into_a_target_that_cannot_be_written_fails_and_changes_nothing() {
     let h = Harness::new();
     h.json(&["harness", "enable", "agents"], 0);
-    let dir = h.sb.pack(
-        "acme.notes-1",
-        &[
-            (
-                "pack.yaml",
-                &common::simple_manifest("acme.notes", "1.0.0", "{kind: public}"),
-            ),
-            ("SKILL.md", &skill_text("notes", "1.0.0")),
-        ],
-    );
+    let dir = h.skill_pack("acme.notes", "1.0.0", "notes");
     h.json(&["install", dir.to_str().unwrap()], 0);
     // The target folder is replaced by a file: nothing can be placed in it.
     let folder = h.user().join(".agents/skills");
@@ -515,16 +484,7 @@ fn concurrent_activations_with_targets_enabled_lose_nothing() {
     h.json(&["harness", "enable", "agents"], 0);
     let ids: Vec<String> = (0..12).map(|n| format!("acme.p{n}")).collect();
     for (n, id) in ids.iter().enumerate() {
-        let dir = h.sb.pack(
-            id,
-            &[
-                (
-                    "pack.yaml",
-                    &common::simple_manifest(id, "1.0.0", "{kind: public}"),
-                ),
-                ("SKILL.md", &skill_text(&format!("skill-{n}"), "1.0.0")),
-            ],
-        );
+        let dir = h.skill_pack(id, "1.0.0", &format!("skill-{n}"));
         h.json(&["install", dir.to_str().unwrap()], 0);
     }
     let children: Vec<_> = ids

@@ -8,17 +8,13 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use crate::common::{Sandbox, install_and_activate, make_executable};
+use crate::common::{self, Sandbox, install_and_activate, make_executable, wait_for};
 use crossterm::event::KeyCode;
 use hcpx::tui::app::Dialog;
 use rustix::process::{Pid, Signal};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
-use std::time::{Duration, Instant};
-
-const BOUND: Duration = Duration::from_secs(10);
-const POLL: Duration = Duration::from_millis(20);
 
 /// Writes "LEADER GRANDCHILD" to `$SIGNALS_PIDS` (atomically), then waits
 /// for the background grandchild, which sleeps.
@@ -93,19 +89,6 @@ fn spawn_hcpx(sb: &Sandbox, args: &[&str], pids: &Path) -> Child {
         .expect("start hcpx")
 }
 
-/// Polls `check` every [`POLL`] for up to [`BOUND`]; fails with what it
-/// last saw.
-fn wait_for<T>(what: &str, mut check: impl FnMut() -> Result<T, String>) -> T {
-    let deadline = Instant::now() + BOUND;
-    loop {
-        match check() {
-            Ok(value) => return value,
-            Err(seen) if Instant::now() > deadline => panic!("{what}: last seen {seen}"),
-            Err(_) => std::thread::sleep(POLL),
-        }
-    }
-}
-
 /// The leader's and the grandchild's pids, once written.
 fn read_pids(path: &Path) -> [Pid; 2] {
     wait_for("the command's pid file", || {
@@ -121,17 +104,7 @@ fn read_pids(path: &Path) -> [Pid; 2] {
 
 /// Whether a process runs: it exists and is not a zombie.
 fn alive(pid: Pid) -> bool {
-    if rustix::process::test_kill_process(pid).is_err() {
-        return false;
-    }
-    let stat = std::fs::read_to_string(format!("/proc/{}/stat", pid.as_raw_nonzero()));
-    match stat {
-        // The state follows the command name's closing parenthesis.
-        Ok(stat) => stat
-            .rsplit_once(") ")
-            .is_none_or(|(_, rest)| !rest.starts_with('Z') && !rest.starts_with('X')),
-        Err(_) => false,
-    }
+    common::alive(pid.as_raw_nonzero().get())
 }
 
 fn assert_gone(pids: [Pid; 2]) {

@@ -3,7 +3,7 @@
 //! `file://` (never the network).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use crate::common::{self, Sandbox, simple_manifest, simple_skill};
+use crate::common::{self, Sandbox, alive, simple_manifest, simple_skill, wait_exit, wait_until};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use std::os::unix::fs::PermissionsExt;
@@ -424,24 +424,6 @@ fn doctor_reports_a_pack_that_differs_from_the_lock() {
     );
 }
 
-/// Whether a process runs: it exists and is not a zombie.
-fn alive(pid: i32) -> bool {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat"));
-    stat.is_ok_and(|s| {
-        s.rsplit_once(") ")
-            .is_none_or(|(_, rest)| !rest.starts_with('Z') && !rest.starts_with('X'))
-    })
-}
-
-/// Polls `check` for up to 10 s.
-fn wait_until(what: &str, mut check: impl FnMut() -> bool) {
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-    while !check() {
-        assert!(std::time::Instant::now() < deadline, "{what}");
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-}
-
 #[test]
 fn an_interrupted_fetch_leaves_no_git_behind() {
     let sb = Sandbox::new();
@@ -482,10 +464,7 @@ fn an_interrupted_fetch_leaves_no_git_behind() {
     assert!(started.iter().all(|&p| alive(p)));
     let hcpx_pid = rustix::process::Pid::from_child(&hcpx);
     rustix::process::kill_process(hcpx_pid, rustix::process::Signal::TERM).unwrap();
-    wait_until("hcpx to exit", || {
-        hcpx.try_wait().is_ok_and(|s| s.is_some())
-    });
-    let code = hcpx.wait().unwrap().code();
+    let code = wait_exit(&mut hcpx).code();
     for pid in &started {
         wait_until("git and its child to end", || !alive(*pid));
     }
@@ -526,12 +505,7 @@ fn no_git_hook_runs_during_a_fetch() {
         .env("GIT_CONFIG_GLOBAL", &config)
         .output()
         .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stdout)
-    );
+    common::assert_success(&out);
     assert!(!mark.exists(), "a hook ran");
 }
 

@@ -1,6 +1,8 @@
-//! Running one command of a pack (HCP.md §6): binding its args (§6.2),
-//! carrying it out through its adapter (`process` §6.3, `http` §6.4) and
-//! reporting the result (§6.7).
+//! Running one command of a pack (HCP.md §6): binding its args (`args`,
+//! §6.2), carrying it out through its adapter (`process` §6.3, `http` §6.4)
+//! and reporting the result (§6.7) with the Binding's material redacted
+//! (`redact`, §14.3). `git` runs the `git` program to fetch a git source
+//! (§13.1).
 //!
 //! This part of the engine knows nothing of the store, grants or terminals:
 //! the caller has already checked the preconditions of §6.1 (activated,

@@ -198,40 +198,22 @@ pub(super) fn run(
     let start = Instant::now();
     // The waiter reaps the leader once `registration` is dropped.
     let (release, released) = mpsc::channel();
-    let (mut child, registration) = spawn_registered(&mut cmd, program, req.mode, release)?;
+    let (child, registration) = spawn_registered(&mut cmd, program, req.mode, release)?;
     let group = registration.group;
-    let (tx, rx) = mpsc::channel();
-    let (child_tx, child_rx) = mpsc::channel();
-    // Threads are started before the waiter is handed the child, so that if
-    // one cannot be started the child is still ours to kill and reap.
-    let started = start_watchers(&mut child, &tx, child_rx, released, limits.output_bytes)
-        .map_err(|e| thread_error(&e));
-    let pending = match started {
-        Ok(readers) => readers + 1,
-        Err(e) => {
-            kill_group(group);
-            drop(registration);
-            let _ = child.wait();
-            return Err(e);
-        }
-    };
-    if let Err(mpsc::SendError(mut child)) = child_tx.send(child) {
-        kill_group(group);
-        drop(registration);
-        let _ = child.wait();
-        return Err(Error::new(
-            ErrorCode::Io,
-            "the thread waiting for the command stopped",
-        ));
-    }
-    drop(tx);
+    let (_registration, rx, pending) = watch(
+        child,
+        registration,
+        released,
+        limits.output_bytes,
+        "the command",
+    )?;
 
     let deadline = start.checked_add(Duration::from_millis(req.command.timeout_ms));
     let gathered = gather(&rx, pending, deadline);
     if gathered.timed_out {
         return Err(timeout(req, group, &rx, gathered.status.is_some()));
     }
-    // `registration` lives until the outcome is read.
+    // `_registration` lives until the outcome is read.
     finish(program, group, start, gathered)
 }
 
@@ -422,29 +404,14 @@ pub fn run_tool(cmd: &mut std::process::Command, program: &str) -> Result<ToolOu
         .stderr(Stdio::piped())
         .process_group(0);
     let (release, released) = mpsc::channel();
-    let (mut child, registration) = spawn_registered(cmd, program, OutputMode::Capture, release)?;
-    let group = registration.group;
-    let (tx, rx) = mpsc::channel();
-    let (child_tx, child_rx) = mpsc::channel();
-    let mut pending = match start_watchers(&mut child, &tx, child_rx, released, TOOL_OUTPUT_BYTES) {
-        Ok(readers) => readers + 1,
-        Err(e) => {
-            kill_group(group);
-            drop(registration);
-            let _ = child.wait();
-            return Err(thread_error(&e));
-        }
-    };
-    if let Err(mpsc::SendError(mut child)) = child_tx.send(child) {
-        kill_group(group);
-        drop(registration);
-        let _ = child.wait();
-        return Err(Error::new(
-            ErrorCode::Io,
-            format!("the thread waiting for `{program}` stopped"),
-        ));
-    }
-    drop(tx);
+    let (child, registration) = spawn_registered(cmd, program, OutputMode::Capture, release)?;
+    let (registration, rx, mut pending) = watch(
+        child,
+        registration,
+        released,
+        TOOL_OUTPUT_BYTES,
+        &format!("`{program}`"),
+    )?;
     let (mut status, mut stdout, mut stderr) = (None, Vec::new(), Vec::new());
     while pending > 0 {
         match rx.recv() {
@@ -471,6 +438,43 @@ pub fn run_tool(cmd: &mut std::process::Command, program: &str) -> Result<ToolOu
             format!("lost track of `{program}` while it ran"),
         )),
     }
+}
+
+/// Hands a started child to its watchers ([`start_watchers`]): returns
+/// its registration, the channel they report on and how many reports to
+/// wait for (each reader's and the waiter's). The threads are started
+/// before the waiter is handed the child, so that if one cannot be started
+/// the child is still ours to kill and reap; then the error names `what`
+/// ran.
+fn watch(
+    mut child: Child,
+    registration: Registration,
+    released: mpsc::Receiver<()>,
+    limit: usize,
+    what: &str,
+) -> Result<(Registration, mpsc::Receiver<Event>, usize), Error> {
+    let group = registration.group;
+    let (tx, rx) = mpsc::channel();
+    let (child_tx, child_rx) = mpsc::channel();
+    let pending = match start_watchers(&mut child, &tx, child_rx, released, limit) {
+        Ok(readers) => readers + 1,
+        Err(e) => {
+            kill_group(group);
+            drop(registration);
+            let _ = child.wait();
+            return Err(thread_error(&e));
+        }
+    };
+    if let Err(mpsc::SendError(mut child)) = child_tx.send(child) {
+        kill_group(group);
+        drop(registration);
+        let _ = child.wait();
+        return Err(Error::new(
+            ErrorCode::Io,
+            format!("the thread waiting for {what} stopped"),
+        ));
+    }
+    Ok((registration, rx, pending))
 }
 
 /// Starts the threads that watch a child: one that waits for it (once it is

@@ -132,6 +132,40 @@ impl Checker<'_, '_> {
             self.top_level_key(key);
         }
 
+        self.identity(doc, &mut m);
+        m.sense_only = self
+            .bool_field(doc, "sense_only", "sense_only")
+            .unwrap_or(false);
+        if let Some(node) = doc.get("requires") {
+            m.requires = self.requires(node);
+        }
+        let plane_node = doc.get("plane");
+        if let Some(node) = plane_node {
+            m.plane = self.plane(node);
+        }
+        if let Some(node) = doc.get("binding") {
+            m.binding = self.binding(node);
+        }
+        if let Some(node) = plane_node {
+            self.plane_binding_rule(m.plane, &m.binding, node, doc.get("binding"));
+        }
+        m.commands = self.commands(doc, &m);
+        self.probe(doc, &m);
+        // Informative fields (§3.1): kept when they are strings, never checked.
+        m.license = doc
+            .get("license")
+            .and_then(Node::as_str)
+            .map(str::to_string);
+        m.homepage = doc
+            .get("homepage")
+            .and_then(Node::as_str)
+            .map(str::to_string);
+        m
+    }
+
+    /// The required string fields of §3.1 that name the pack: `hcp`, `id`,
+    /// `name`, `version`, `description`.
+    fn identity(&mut self, doc: &Node, m: &mut Manifest) {
         if let Some(node) = self.required(doc, "hcp", Rule::ManifestMissingField, "hcp")
             && let Some(s) = self.string(node, "hcp")
         {
@@ -197,34 +231,6 @@ impl Checker<'_, '_> {
                 );
             }
         }
-        m.sense_only = self
-            .bool_field(doc, "sense_only", "sense_only")
-            .unwrap_or(false);
-        if let Some(node) = doc.get("requires") {
-            m.requires = self.requires(node);
-        }
-        let plane_node = doc.get("plane");
-        if let Some(node) = plane_node {
-            m.plane = self.plane(node);
-        }
-        if let Some(node) = doc.get("binding") {
-            m.binding = self.binding(node);
-        }
-        if let Some(node) = plane_node {
-            self.plane_binding_rule(m.plane, &m.binding, node, doc.get("binding"));
-        }
-        m.commands = self.commands(doc, &m);
-        self.probe(doc, &m);
-        // Informative fields (§3.1): kept when they are strings, never checked.
-        m.license = doc
-            .get("license")
-            .and_then(Node::as_str)
-            .map(str::to_string);
-        m.homepage = doc
-            .get("homepage")
-            .and_then(Node::as_str)
-            .map(str::to_string);
-        m
     }
 
     fn top_level_key(&mut self, key: &Node) {

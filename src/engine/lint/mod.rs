@@ -1,6 +1,8 @@
 //! Lint (HCP.md §10.4, §10.5; §11.1 "lint" stage): validates a pack directory
 //! against §2–§5 without changing any state, reporting every finding it can
-//! in one run.
+//! in one run. The rules are by part: `files` (the directory, §2),
+//! `manifest` (§3, §4, §6, §8), `skill` (§5) and `text` (control
+//! characters, §14.5); `diagnostic` is what they report.
 
 pub mod diagnostic;
 pub mod files;
@@ -96,6 +98,19 @@ fn file_rank(file: &str) -> u8 {
 }
 
 fn check_pack(root: &Path, options: LintOptions, out: &mut Vec<Diagnostic>) -> Option<Manifest> {
+    if !check_root_dir(root, out) {
+        return None;
+    }
+    let tree = files::scan(root, out);
+    let manifest =
+        manifest_file(root, out).and_then(|file| check_manifest(root, file, &tree, options, out));
+    check_skill(root, manifest.as_ref(), out);
+    manifest
+}
+
+/// Whether `root` is a folder that can be read; `pack.not_a_directory`
+/// otherwise.
+fn check_root_dir(root: &Path, out: &mut Vec<Diagnostic>) -> bool {
     match std::fs::metadata(root) {
         Ok(meta) if meta.is_dir() => {}
         Ok(_) => {
@@ -104,7 +119,7 @@ fn check_pack(root: &Path, options: LintOptions, out: &mut Vec<Diagnostic>) -> O
                 ".",
                 "the path is not a directory",
             ));
-            return None;
+            return false;
         }
         Err(err) => {
             out.push(Diagnostic::new(
@@ -112,7 +127,7 @@ fn check_pack(root: &Path, options: LintOptions, out: &mut Vec<Diagnostic>) -> O
                 ".",
                 format!("cannot read the pack directory: {}", io_reason(&err)),
             ));
-            return None;
+            return false;
         }
     }
     if let Err(err) = std::fs::read_dir(root) {
@@ -121,13 +136,17 @@ fn check_pack(root: &Path, options: LintOptions, out: &mut Vec<Diagnostic>) -> O
             ".",
             format!("cannot read the pack directory: {}", io_reason(&err)),
         ));
-        return None;
+        return false;
     }
-    let tree = files::scan(root, out);
+    true
+}
 
+/// The manifest file to check: `pack.yaml` (also when `pack.json` is there
+/// too, which is reported), else `pack.json`, else none (reported).
+fn manifest_file(root: &Path, out: &mut Vec<Diagnostic>) -> Option<&'static str> {
     let yaml = has_root_file(root, MANIFEST_YAML);
     let json = has_root_file(root, MANIFEST_JSON);
-    let manifest_file = match (yaml, json) {
+    match (yaml, json) {
         (true, true) => {
             out.push(
                 Diagnostic::new(
@@ -152,44 +171,56 @@ fn check_pack(root: &Path, options: LintOptions, out: &mut Vec<Diagnostic>) -> O
             );
             None
         }
-    };
-    let manifest = manifest_file.and_then(|file| {
-        let RootFile::Bytes(bytes) =
-            files::read_root_file(root, file, MAX_MANIFEST_BYTES, "the manifest", out)
-        else {
-            return None;
-        };
-        let parsed = std::str::from_utf8(&bytes)
-            .map_err(|err| document::ParseError {
-                message: "the manifest is not valid UTF-8".into(),
-                pos: Some(text_position(&bytes, err.valid_up_to())),
-            })
-            .and_then(|text| {
-                // A UTF-8 byte order mark is accepted in both formats (as
-                // in SKILL.md); serde_json alone would refuse it.
-                let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-                if file == MANIFEST_JSON {
-                    document::parse_json(text)
-                } else {
-                    document::parse_yaml(text)
-                }
-            });
-        match parsed {
-            Ok(doc) => {
-                let ctx = manifest::Context {
-                    file,
-                    files: &tree.files,
-                    bootstrap: options.bootstrap,
-                };
-                Some(manifest::check(&doc, &ctx, out))
-            }
-            Err(err) => {
-                out.push(Diagnostic::new(Rule::ManifestParse, file, err.message).at(err.pos));
-                None
-            }
-        }
-    });
+    }
+}
 
+/// Reads, parses and checks the manifest `file`; the [`Manifest`] when it
+/// parses.
+fn check_manifest(
+    root: &Path,
+    file: &'static str,
+    tree: &files::PackTree,
+    options: LintOptions,
+    out: &mut Vec<Diagnostic>,
+) -> Option<Manifest> {
+    let RootFile::Bytes(bytes) =
+        files::read_root_file(root, file, MAX_MANIFEST_BYTES, "the manifest", out)
+    else {
+        return None;
+    };
+    let parsed = std::str::from_utf8(&bytes)
+        .map_err(|err| document::ParseError {
+            message: "the manifest is not valid UTF-8".into(),
+            pos: Some(text_position(&bytes, err.valid_up_to())),
+        })
+        .and_then(|text| {
+            // A UTF-8 byte order mark is accepted in both formats (as
+            // in SKILL.md); serde_json alone would refuse it.
+            let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+            if file == MANIFEST_JSON {
+                document::parse_json(text)
+            } else {
+                document::parse_yaml(text)
+            }
+        });
+    match parsed {
+        Ok(doc) => {
+            let ctx = manifest::Context {
+                file,
+                files: &tree.files,
+                bootstrap: options.bootstrap,
+            };
+            Some(manifest::check(&doc, &ctx, out))
+        }
+        Err(err) => {
+            out.push(Diagnostic::new(Rule::ManifestParse, file, err.message).at(err.pos));
+            None
+        }
+    }
+}
+
+/// Reads and checks `SKILL.md` against the manifest's verb keys.
+fn check_skill(root: &Path, manifest: Option<&Manifest>, out: &mut Vec<Diagnostic>) {
     match files::read_root_file(root, skill::FILE, MAX_SKILL_BYTES, "SKILL.md", out) {
         RootFile::Missing => out.push(
             Diagnostic::new(Rule::SkillMissing, skill::FILE, "the pack has no SKILL.md")
@@ -206,7 +237,6 @@ fn check_pack(root: &Path, options: LintOptions, out: &mut Vec<Diagnostic>) -> O
             skill::check(&bytes, &keys, out);
         }
     }
-    manifest
 }
 
 /// Whether the pack root has an entry `name` that counts as that file: a

@@ -33,6 +33,34 @@ pub fn check(bytes: &[u8], keys: &[&str], out: &mut Vec<Diagnostic>) {
         .with_hint("start the file with:\n---\nname: my-pack\ndescription: What this pack lets an agent do.\n---");
         return;
     };
+    frontmatter(&mut f, &parts);
+    if parts.body.trim().is_empty() {
+        f.report(
+            Rule::SkillEmptyBody,
+            Some(Position {
+                line: parts.body_line,
+                column: 1,
+            }),
+            "SKILL.md has nothing after its frontmatter",
+        )
+        .with_hint("explain to an agent when and how to use this pack's commands");
+        return;
+    }
+    for key in keys {
+        if !skill::mentions(parts.body, key) {
+            f.report(
+                Rule::SkillCommandUndocumented,
+                None,
+                format!("the body never mentions the command `{key}`"),
+            )
+            .with_hint(format!("tell the agent when to run `{key}`"));
+        }
+    }
+}
+
+/// The frontmatter: YAML, a mapping, the `manifest.text` rule, and the
+/// `name` and `description` fields (§5.1–§5.2).
+fn frontmatter(f: &mut Findings<'_>, parts: &skill::SkillParts<'_>) {
     let shift = |p: Position| Position {
         line: p.line + parts.frontmatter_line - 1,
         column: p.column,
@@ -57,9 +85,9 @@ pub fn check(bytes: &[u8], keys: &[&str], out: &mut Vec<Diagnostic>) {
         }
         Ok(doc) => {
             use crate::engine::lint::text;
-            text::check(&doc, text::Source::SkillFrontmatter, &mut f, &shift);
+            text::check(&doc, text::Source::SkillFrontmatter, f, &shift);
             let fence = Position { line: 1, column: 1 };
-            field(&mut f, &doc, "name", Rule::SkillName, fence, &shift, |s| {
+            field(f, &doc, "name", Rule::SkillName, fence, &shift, |s| {
                 grammar::is_skill_name(s).then_some(()).ok_or_else(|| {
                     format!(
                         "`name` `{}` must be 1 to 64 characters: words of a-z and 0-9 joined by single hyphens (no leading, trailing or double `-`)",
@@ -68,7 +96,7 @@ pub fn check(bytes: &[u8], keys: &[&str], out: &mut Vec<Diagnostic>) {
                 })
             });
             field(
-                &mut f,
+                f,
                 &doc,
                 "description",
                 Rule::SkillDescription,
@@ -86,28 +114,6 @@ pub fn check(bytes: &[u8], keys: &[&str], out: &mut Vec<Diagnostic>) {
                         })
                 },
             );
-        }
-    }
-    if parts.body.trim().is_empty() {
-        f.report(
-            Rule::SkillEmptyBody,
-            Some(Position {
-                line: parts.body_line,
-                column: 1,
-            }),
-            "SKILL.md has nothing after its frontmatter",
-        )
-        .with_hint("explain to an agent when and how to use this pack's commands");
-        return;
-    }
-    for key in keys {
-        if !skill::mentions(parts.body, key) {
-            f.report(
-                Rule::SkillCommandUndocumented,
-                None,
-                format!("the body never mentions the command `{key}`"),
-            )
-            .with_hint(format!("tell the agent when to run `{key}`"));
         }
     }
 }

@@ -26,6 +26,7 @@ use crate::engine::lint::files::is_root_git_dir;
 use crate::engine::lint::{LintOptions, LintReport, lint_pack};
 use crate::engine::pack::grammar;
 use crate::engine::pack::id::PackId;
+use crate::engine::pack::manifest::Manifest;
 use crate::engine::policy::grants::PACK_INSTALL;
 use crate::engine::store::catalog_index;
 use crate::engine::store::digest;
@@ -175,15 +176,7 @@ impl Engine {
         recorded: LockedSource,
         force: bool,
     ) -> Result<InstallOutcome> {
-        refuse_store_inside(dir, self.store().root())?;
-        let report = lint_pack(dir, LintOptions::default());
-        let manifest = match (&report.manifest, report.ok) {
-            (Some(m), true) => m.clone(),
-            _ => return Err(lint_failed(&report)),
-        };
-        check_runtime_version(&manifest.id, manifest.requires.hcpx.as_deref())?;
-        // Lint checked the id; a PackId is what store paths are built from.
-        let pack_id = PackId::parse(&manifest.id).ok_or_else(|| lint_failed(&report))?;
+        let (manifest, pack_id) = installable(dir, self.store().root())?;
 
         self.require_grant(&tx.state, PACK_INSTALL, &pack_id)?;
         let target = self.store().pack_dir(&pack_id);
@@ -214,13 +207,7 @@ impl Engine {
             return Ok(outcome(InstallAction::Unchanged, false));
         }
 
-        let staged = tx.scratch_path("pack")?;
-        copy_pack(dir, &staged)?;
-        let staged_report = lint_pack(&staged, LintOptions::default());
-        if !staged_report.ok || staged_report.pack_id.as_deref() != Some(pack_id.as_str()) {
-            return Err(lint_failed(&staged_report)
-                .hint("the pack changed while it was being installed; try again"));
-        }
+        let staged = stage(&mut tx, dir, &pack_id)?;
         let locked = LockEntry {
             digest: digest::digest(&staged)?,
             source: recorded,
@@ -314,6 +301,34 @@ fn lock_unrecorded(
         version: version.to_string(),
     };
     tx.record_lock(pack_id, Some(entry))
+}
+
+/// The manifest and checked id of the pack folder `dir`, when it is not
+/// the store `store` or inside it, lints clean and suits this runtime.
+fn installable(dir: &Path, store: &Path) -> Result<(Manifest, PackId)> {
+    refuse_store_inside(dir, store)?;
+    let report = lint_pack(dir, LintOptions::default());
+    let manifest = match (&report.manifest, report.ok) {
+        (Some(m), true) => m.clone(),
+        _ => return Err(lint_failed(&report)),
+    };
+    check_runtime_version(&manifest.id, manifest.requires.hcpx.as_deref())?;
+    // Lint checked the id; a PackId is what store paths are built from.
+    let pack_id = PackId::parse(&manifest.id).ok_or_else(|| lint_failed(&report))?;
+    Ok((manifest, pack_id))
+}
+
+/// Copies `dir` into the change's scratch folder and lints the copy again:
+/// the pack must not have changed between the check and the copy.
+fn stage(tx: &mut Transaction<'_>, dir: &Path, pack_id: &PackId) -> Result<PathBuf> {
+    let staged = tx.scratch_path("pack")?;
+    copy_pack(dir, &staged)?;
+    let staged_report = lint_pack(&staged, LintOptions::default());
+    if !staged_report.ok || staged_report.pack_id.as_deref() != Some(pack_id.as_str()) {
+        return Err(lint_failed(&staged_report)
+            .hint("the pack changed while it was being installed; try again"));
+    }
+    Ok(staged)
 }
 
 /// `lint_failed`, carrying the errors.

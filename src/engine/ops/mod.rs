@@ -1,7 +1,12 @@
-//! The lifecycle (11-lifecycle.md §11.1, HCP.md §11): install, activate,
-//! connect, exec, deactivate, uninstall, grants, on one store. Each stage
-//! checks its precondition and capability, changes the store under its lock,
-//! and returns plain data the front-ends print.
+//! The lifecycle (11-lifecycle.md §11.1, HCP.md §11, §13): install,
+//! activate, connect, exec, deactivate, uninstall, grants, on one store,
+//! and around them list, show, doctor, harness targets, verify, catalogs,
+//! outdated/upgrade and sync; one file each. Each stage checks its
+//! precondition and capability, changes the store under its lock, and
+//! returns plain data the front-ends print. `bootstrap` and `builtin` are
+//! the `hcp-cli` pack and its operations, `fetch` brings git sources in
+//! under the lock, `docs` holds the `--json` documents the CLI and the
+//! builtin operations share.
 
 mod activate;
 pub mod bootstrap;

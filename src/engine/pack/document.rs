@@ -236,30 +236,7 @@ impl Builder {
                     let value = resolve_scalar(&text, style, tag.as_deref());
                     self.push(Node { value, pos }, anchor)?;
                 }
-                Event::Alias(id) => {
-                    let node = self
-                        .anchors
-                        .get(&id)
-                        .ok_or_else(|| error(pos, "alias to an unknown anchor"))?;
-                    // An alias must not nest the tree deeper than MAX_DEPTH
-                    // either: chains of anchors would otherwise build a
-                    // tree deep enough to overflow the stack of anything
-                    // that walks it.
-                    if self.stack.len() + node.height() > MAX_DEPTH {
-                        return Err(error(
-                            pos,
-                            format!("nested more than {MAX_DEPTH} levels deep (through an alias)"),
-                        ));
-                    }
-                    let size = node.size();
-                    if self.nodes + size > MAX_NODES {
-                        return Err(too_many(pos));
-                    }
-                    self.nodes += size;
-                    let mut node = node.clone();
-                    node.pos = pos;
-                    self.push(node, 0)?;
-                }
+                Event::Alias(id) => self.alias(id, pos)?,
                 Event::SequenceStart(anchor, _) => {
                     self.open(pos)?;
                     self.stack.push(Frame::Seq {
@@ -278,33 +255,7 @@ impl Builder {
                         anchor,
                     });
                 }
-                Event::SequenceEnd | Event::MappingEnd => {
-                    let (node, anchor) = match self.stack.pop() {
-                        Some(Frame::Seq { items, pos, anchor }) => (
-                            Node {
-                                value: Value::Seq(items),
-                                pos,
-                            },
-                            anchor,
-                        ),
-                        Some(Frame::Map {
-                            entries,
-                            pos,
-                            anchor,
-                            ..
-                        }) => (
-                            Node {
-                                value: Value::Map(entries),
-                                pos,
-                            },
-                            anchor,
-                        ),
-                        None => return Err(error(pos, "unbalanced document")),
-                    };
-                    // The container was counted when opened and each of its
-                    // children when pushed.
-                    self.push(node, anchor)?;
-                }
+                Event::SequenceEnd | Event::MappingEnd => self.close(pos)?,
                 Event::StreamEnd => break,
                 _ => {}
             }
@@ -313,6 +264,62 @@ impl Builder {
             value: Value::Null,
             pos: Position { line: 1, column: 1 },
         }))
+    }
+
+    /// An alias: a copy of its anchor's node, within the depth and node
+    /// limits.
+    fn alias(&mut self, id: usize, pos: Position) -> Result<(), ParseError> {
+        let node = self
+            .anchors
+            .get(&id)
+            .ok_or_else(|| error(pos, "alias to an unknown anchor"))?;
+        // An alias must not nest the tree deeper than MAX_DEPTH
+        // either: chains of anchors would otherwise build a
+        // tree deep enough to overflow the stack of anything
+        // that walks it.
+        if self.stack.len() + node.height() > MAX_DEPTH {
+            return Err(error(
+                pos,
+                format!("nested more than {MAX_DEPTH} levels deep (through an alias)"),
+            ));
+        }
+        let size = node.size();
+        if self.nodes + size > MAX_NODES {
+            return Err(too_many(pos));
+        }
+        self.nodes += size;
+        let mut node = node.clone();
+        node.pos = pos;
+        self.push(node, 0)
+    }
+
+    /// The end of a sequence or mapping: the container becomes a node.
+    fn close(&mut self, pos: Position) -> Result<(), ParseError> {
+        let (node, anchor) = match self.stack.pop() {
+            Some(Frame::Seq { items, pos, anchor }) => (
+                Node {
+                    value: Value::Seq(items),
+                    pos,
+                },
+                anchor,
+            ),
+            Some(Frame::Map {
+                entries,
+                pos,
+                anchor,
+                ..
+            }) => (
+                Node {
+                    value: Value::Map(entries),
+                    pos,
+                },
+                anchor,
+            ),
+            None => return Err(error(pos, "unbalanced document")),
+        };
+        // The container was counted when opened and each of its
+        // children when pushed.
+        self.push(node, anchor)
     }
 
     fn open(&mut self, pos: Position) -> Result<(), ParseError> {

@@ -1,6 +1,8 @@
 //! The pack model (HCP.md §2–§5): the document tree with positions, the
-//! grammars of ids and keys, the manifest and the Skill. Plain data, no I/O
-//! beyond reading a pack's files.
+//! grammars of ids and keys, the checked [`id::PackId`] store paths are
+//! built from (§14.2), the manifest and the Skill, did-you-mean
+//! suggestions, and [`text::terminal_safe`] for pack text on a terminal
+//! (§14.5). Plain data, no I/O beyond reading a pack's files.
 
 pub mod document;
 pub mod grammar;

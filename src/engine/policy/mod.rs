@@ -1,5 +1,7 @@
-//! Policy (HCP.md §9, §11.2–§11.3): who may do what and why not. Pure
-//! functions over a snapshot of the store: availability, grants, `why`.
+//! Policy (HCP.md §9, §11.2–§11.3, §13.7): who may do what and why not.
+//! Pure functions over a snapshot of the store: the one refusal type
+//! (`refusal`: a §11.3 reason and its error code), availability, grants,
+//! `why`, and the capability diff of an upgrade (`capdiff`).
 
 pub mod availability;
 pub mod capdiff;

@@ -1,5 +1,6 @@
 //! Shared helpers for the end-to-end tests: a throwaway store and packs
-//! written on the fly.
+//! written on the fly, `require_tool`, bounded waits (no fixed sleeps), and
+//! the request reader of the tests' HTTP servers.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 use assert_cmd::Command;
@@ -218,4 +219,124 @@ fn on_path(name: &str) -> bool {
         std::fs::metadata(dir.join(name))
             .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
     })
+}
+
+/// Fails unless `out` exited 0, showing its stdout (the `--json` document).
+#[track_caller]
+pub fn assert_success(out: &std::process::Output) {
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
+/// How long a test waits for a state before it fails: a guard against
+/// hangs, never a measure of speed.
+pub const BOUND: std::time::Duration = std::time::Duration::from_secs(10);
+/// How often [`wait_for`] looks again.
+pub const POLL: std::time::Duration = std::time::Duration::from_millis(20);
+
+/// Polls `check` every [`POLL`] for up to [`BOUND`]; fails naming `what`
+/// and what it last saw.
+#[track_caller]
+pub fn wait_for<T>(what: &str, mut check: impl FnMut() -> Result<T, String>) -> T {
+    let deadline = std::time::Instant::now() + BOUND;
+    loop {
+        match check() {
+            Ok(value) => return value,
+            Err(seen) if std::time::Instant::now() > deadline => {
+                panic!("{what}: last seen {seen}")
+            }
+            Err(_) => std::thread::sleep(POLL),
+        }
+    }
+}
+
+/// [`wait_for`] a condition to hold.
+#[track_caller]
+pub fn wait_until(what: &str, mut check: impl FnMut() -> bool) {
+    wait_for(what, || {
+        if check() {
+            Ok(())
+        } else {
+            Err("not yet".to_string())
+        }
+    });
+}
+
+/// Waits up to [`BOUND`] for `child` to exit; kills it and fails past that.
+#[track_caller]
+pub fn wait_exit(child: &mut std::process::Child) -> std::process::ExitStatus {
+    let deadline = std::time::Instant::now() + BOUND;
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("hcpx still runs after {BOUND:?}");
+        }
+        std::thread::sleep(POLL);
+    }
+}
+
+/// Whether a process runs: it has a `/proc` entry and is not a zombie.
+pub fn alive(pid: i32) -> bool {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat"));
+    // The state follows the command name's closing parenthesis.
+    stat.is_ok_and(|s| {
+        s.rsplit_once(") ")
+            .is_none_or(|(_, rest)| !rest.starts_with('Z') && !rest.starts_with('X'))
+    })
+}
+
+/// One HTTP/1.1 request as a test server reads it.
+pub struct Request {
+    /// `GET /path HTTP/1.1`, without the line end.
+    pub line: String,
+    /// Each header's name and value, trimmed, in order.
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+}
+
+/// Reads one request (line, headers, a `Content-Length` body) from
+/// `stream`, blocking with a 5 s read timeout; returns the reader, whose
+/// stream the answer goes to.
+pub fn read_request(
+    stream: std::net::TcpStream,
+) -> std::io::Result<(Request, std::io::BufReader<std::net::TcpStream>)> {
+    use std::io::{BufRead, Read};
+    stream.set_nonblocking(false)?;
+    stream.set_read_timeout(Some(std::time::Duration::from_secs(5)))?;
+    let mut reader = std::io::BufReader::new(stream.try_clone()?);
+    let mut line = String::new();
+    reader.read_line(&mut line)?;
+    let mut headers = Vec::new();
+    loop {
+        let mut header = String::new();
+        if reader.read_line(&mut header)? == 0 || header == "\r\n" {
+            break;
+        }
+        if let Some((n, v)) = header.trim_end().split_once(':') {
+            headers.push((n.trim().to_string(), v.trim().to_string()));
+        }
+    }
+    let length = headers
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case("content-length"))
+        .and_then(|(_, v)| v.parse::<usize>().ok())
+        .unwrap_or(0);
+    let mut body = vec![0; length];
+    reader.read_exact(&mut body)?;
+    let line = line.trim_end().to_string();
+    Ok((
+        Request {
+            line,
+            headers,
+            body,
+        },
+        reader,
+    ))
 }
