@@ -2,7 +2,7 @@
 //! background rectangle per run of cells with the same background, one text
 //! run per run of cells with the same style. Used to make the screenshots in
 //! `screenshots/` from the TUI's own frames, so they stay true as the UI
-//! changes (`tests/screenshots.rs`).
+//! changes (`tests/it/screenshots.rs`).
 
 use ratatui::buffer::Buffer;
 use ratatui::style::{Color, Modifier};
