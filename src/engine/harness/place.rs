@@ -280,6 +280,17 @@ mod tests {
         }
     }
 
+    /// Every name in `folder`, hidden ones included, sorted.
+    fn names_in(folder: &Path) -> Vec<String> {
+        let mut names: Vec<_> = fs::read_dir(folder)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
     fn sync(folder: &Path, wanted: &[Wanted], body: &[u8], force: bool) -> Vec<SkillState> {
         let home = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
         let store = crate::engine::store::Store::open(home.path().join("hcp"))
@@ -313,12 +324,7 @@ mod tests {
                 .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(marker.sha256, sha256_hex(body));
         // Nothing hidden is left behind.
-        let names: Vec<_> = fs::read_dir(&folder)
-            .unwrap_or_else(|e| panic!("{e}"))
-            .flatten()
-            .map(|e| e.file_name())
-            .collect();
-        assert_eq!(names, ["notes"]);
+        assert_eq!(names_in(&folder), ["notes"]);
         // No pack wants it any more: the copy goes.
         assert!(sync(&folder, &[], body, false).is_empty());
         assert!(!placed.exists());
@@ -381,12 +387,7 @@ mod tests {
         );
         assert!(folder.join("gone/SKILL.md").is_file());
         assert!(!folder.join("new").exists());
-        let mut names: Vec<_> = fs::read_dir(&folder)
-            .unwrap_or_else(|e| panic!("{e}"))
-            .flatten()
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
+        let names = names_in(&folder);
         assert_eq!(names, ["gone", "notes"], "nothing staged is left behind");
     }
 
@@ -418,12 +419,7 @@ mod tests {
             fs::read_to_string(folder.join("old/SKILL.md")).unwrap_or_default(),
             "edited"
         );
-        let mut names: Vec<_> = fs::read_dir(&folder)
-            .unwrap_or_else(|e| panic!("{e}"))
-            .flatten()
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
+        let names = names_in(&folder);
         assert_eq!(names, ["notes", "old"], "nothing staged is left behind");
     }
 
