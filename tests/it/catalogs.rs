@@ -163,4 +163,9 @@ fn install_by_id_follows_a_catalog_that_changed_since_it_was_indexed() {
     }
     let doc = sb.json(&["--catalog", cat, "install", "acme.four"], 5);
     assert_eq!(doc["error"]["code"], "not_found", "{doc}");
+    // An id changed in place (no folder added: the catalog folder's time
+    // stays) is still found: a miss lists the catalog again.
+    pack("two", "acme.five", "1.0.0");
+    let doc = sb.json(&["--catalog", cat, "install", "acme.five"], 0);
+    assert_eq!(doc["action"], "installed", "{doc}");
 }
