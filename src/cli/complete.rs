@@ -48,6 +48,18 @@ pub fn pack_ids_or_dirs() -> ArgValueCompleter {
 }
 
 /// Completes a VERB argument: the commands of the pack before it.
+/// Harness target names (§12.4), with who reads each folder.
+pub fn harness_targets() -> ArgValueCompleter {
+    ArgValueCompleter::new(|current: &OsStr| {
+        let current = current.to_string_lossy();
+        crate::engine::harness::TargetName::ALL
+            .into_iter()
+            .filter(|t| t.as_str().starts_with(current.as_ref()))
+            .map(|t| CompletionCandidate::new(t.as_str()).help(Some(t.readers().into())))
+            .collect()
+    })
+}
+
 pub fn verbs() -> ArgValueCompleter {
     ArgValueCompleter::new(complete_verb)
 }

@@ -39,7 +39,11 @@ pub enum HarnessCommand {
     /// Start placing Skills in these targets (agents, claude-code, codex, cursor, copilot, opencode, gemini, windsurf)
     Enable {
         /// Targets to enable: agents, claude-code, codex, cursor, copilot, opencode, gemini, windsurf
-        #[arg(value_name = "TARGET", required_unless_present = "detected")]
+        #[arg(
+            value_name = "TARGET",
+            required_unless_present = "detected",
+            add = crate::cli::complete::harness_targets()
+        )]
         targets: Vec<String>,
         /// Enable every target detected on this machine
         #[arg(long, conflicts_with = "targets")]
@@ -50,7 +54,11 @@ pub enum HarnessCommand {
     /// Stop placing Skills in these targets and remove the copies hcpx placed there
     Disable {
         /// Targets to disable
-        #[arg(value_name = "TARGET", required = true)]
+        #[arg(
+            value_name = "TARGET",
+            required = true,
+            add = crate::cli::complete::harness_targets()
+        )]
         targets: Vec<String>,
         #[command(flatten)]
         json: JsonArg,

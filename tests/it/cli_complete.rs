@@ -55,6 +55,12 @@ fn pack_ids_verbs_and_subcommands_for_every_shell() {
         );
         let got = candidates(&sb, shell, &["hcpx", "exec", "demo.clock", "h"]);
         assert_eq!(got, ["hello"], "{shell}: verbs");
+        let got = candidates(&sb, shell, &["hcpx", "harness", "enable", "c"]);
+        assert_eq!(
+            got,
+            ["claude-code", "codex", "cursor", "copilot"],
+            "{shell}: harness targets"
+        );
         let got = candidates(
             &sb,
             shell,
