@@ -37,9 +37,10 @@ static BEFORE_EXIT: Mutex<Option<fn()>> = Mutex::new(None);
 /// default action.
 pub fn install() {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
+    let ignored = ignored_at_start();
     let wanted: Vec<i32> = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
         .into_iter()
-        .filter(|&s| !ignored_at_start(s))
+        .filter(|&s| !is_in(ignored, s))
         .collect();
     let Ok(mut signals) = signal_hook::iterator::Signals::new(&wanted) else {
         return;
@@ -106,17 +107,22 @@ fn signal_name(signal: i32) -> String {
     }
 }
 
-/// Whether `signal` was ignored when hcpx started (Linux: the `SigIgn`
-/// mask of `/proc/self/status`; elsewhere taken as not ignored).
-fn ignored_at_start(signal: i32) -> bool {
+/// The signals ignored when hcpx started, as a mask (Linux: `SigIgn` of
+/// `/proc/self/status`, read once; elsewhere none).
+fn ignored_at_start() -> u64 {
     let Ok(status) = std::fs::read_to_string("/proc/self/status") else {
-        return false;
+        return 0;
     };
     status
         .lines()
         .find_map(|line| line.strip_prefix("SigIgn:"))
         .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
-        .is_some_and(|mask| (1..=64).contains(&signal) && mask & (1 << (signal - 1)) != 0)
+        .unwrap_or(0)
+}
+
+/// Whether `signal` is in a `SigIgn`-style mask.
+fn is_in(mask: u64, signal: i32) -> bool {
+    (1..=64).contains(&signal) && mask & (1 << (signal - 1)) != 0
 }
 
 #[cfg(test)]
@@ -132,7 +138,11 @@ mod tests {
     #[test]
     fn default_dispositions_are_not_ignored() {
         // The test harness starts with SIGTERM at its default action.
-        assert!(!ignored_at_start(signal_hook::consts::SIGTERM));
-        assert!(!ignored_at_start(0));
+        assert!(!is_in(ignored_at_start(), signal_hook::consts::SIGTERM));
+        assert!(!is_in(u64::MAX, 0));
+        assert!(is_in(
+            1 << (signal_hook::consts::SIGHUP - 1),
+            signal_hook::consts::SIGHUP
+        ));
     }
 }
