@@ -14,9 +14,11 @@ pub const SUBCOMMANDS: &[&str] = &[
     "deactivate",
     "exec",
     "grant",
+    "harness",
     "install",
     "lint",
     "list",
+    "outdated",
     "revoke",
     "uninstall",
 ];
@@ -47,6 +49,13 @@ pub enum Parsed {
         revoke: bool,
     },
     List,
+    /// `harness` alone opens the Harnesses view.
+    HarnessView,
+    Harness {
+        target: crate::engine::harness::TargetName,
+        enable: bool,
+    },
+    Outdated,
 }
 
 /// Splits a line into words: whitespace separates, `'…'` and `"…"` quote,
@@ -133,6 +142,8 @@ pub fn parse(words: &[String]) -> Result<Parsed, String> {
         "uninstall" => one("uninstall").map(|ids| Parsed::Stage(Stage::Uninstall, ids)),
         "lint" => need_ids("lint").map(Parsed::Lint),
         "list" => Ok(Parsed::List),
+        "outdated" => Ok(Parsed::Outdated),
+        "harness" => parse_harness(&rest),
         "exec" => {
             let (pack_id, verb) = match (rest.first(), rest.get(1)) {
                 (Some(p), Some(v)) => (p.clone(), v.clone()),
@@ -163,6 +174,21 @@ pub fn parse(words: &[String]) -> Result<Parsed, String> {
     }
 }
 
+/// `harness [enable|disable TARGET]` (§12.5).
+fn parse_harness(rest: &[String]) -> Result<Parsed, String> {
+    use crate::engine::harness::{TargetName, names_list};
+    match rest {
+        [] => Ok(Parsed::HarnessView),
+        [verb, target] if verb == "enable" || verb == "disable" => TargetName::parse(target)
+            .map(|target| Parsed::Harness {
+                target,
+                enable: verb == "enable",
+            })
+            .ok_or_else(|| format!("unknown harness target `{target}`; one of {}", names_list())),
+        _ => Err("harness takes `enable TARGET` or `disable TARGET` (or nothing: the view)".into()),
+    }
+}
+
 /// Completes the last word of `input`: a subcommand first, then pack ids
 /// (`ids`), and for `exec` the pack's verbs (`verbs_of`). Returns the new
 /// input and, when several fit, the choices.
@@ -180,6 +206,12 @@ pub fn complete(
     let prefix = words[position].clone();
     let candidates: Vec<String> = match position {
         0 => SUBCOMMANDS.iter().map(|s| s.to_string()).collect(),
+        1 if words[0] == "harness" => vec!["enable".into(), "disable".into()],
+        2 if words[0] == "harness" => crate::engine::harness::TargetName::ALL
+            .iter()
+            .map(|t| t.as_str().to_string())
+            .collect(),
+        _ if matches!(words[0].as_str(), "harness" | "outdated") => Vec::new(),
         2 if words[0] == "exec" => verbs_of(&words[1]),
         1 if !matches!(words[0].as_str(), "grant" | "revoke" | "list") => {
             ids.iter().map(|s| s.to_string()).collect()

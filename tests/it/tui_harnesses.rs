@@ -217,3 +217,34 @@ async fn details_show_the_skill_state_in_each_enabled_target_with_its_fix() {
     assert!(screen.contains("hcpx harness sync --force"), "{screen}");
     insta::assert_snapshot!("details_harness_modified", screen);
 }
+
+#[tokio::test]
+async fn the_colon_line_enables_and_disables_a_target_with_completion() {
+    let mut tui = notes_activated().await;
+    tui.keys(":harness en").await;
+    tui.press(KeyCode::Tab).await;
+    tui.keys("claude-c").await;
+    tui.press(KeyCode::Tab).await;
+    assert_eq!(tui.runner.app.cmdline.input, "harness enable claude-code ");
+    tui.press(KeyCode::Enter).await;
+    assert!(
+        config_yaml(&tui).contains("claude-code"),
+        "{}",
+        config_yaml(&tui)
+    );
+    assert!(placed_skill(&tui).is_some());
+    let last = tui.runner.app.log.entries.last().unwrap().clone();
+    assert_eq!(
+        last.command.as_deref(),
+        Some("hcpx harness enable claude-code")
+    );
+    tui.keys(":harness disable claude-code").await;
+    tui.press(KeyCode::Enter).await;
+    assert!(placed_skill(&tui).is_none());
+    // An unknown target is refused at once, naming the known ones.
+    tui.keys(":harness enable claude").await;
+    tui.press(KeyCode::Enter).await;
+    let last = tui.runner.app.log.entries.last().unwrap().clone();
+    assert_eq!(last.outcome, Outcome::Refused, "{last:?}");
+    assert!(last.text.contains("claude-code"), "{last:?}");
+}

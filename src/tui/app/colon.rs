@@ -108,6 +108,9 @@ impl App {
                 vec![job]
             }
             Parsed::List => self.lifecycle(Action::Reload),
+            Parsed::HarnessView => self.show_harnesses(),
+            Parsed::Harness { target, enable } => self.set_harness(target, enable),
+            Parsed::Outdated => self.check_updates(),
         }
     }
 

@@ -40,6 +40,12 @@ impl App {
             return Vec::new();
         };
         let (target, enable) = (row.name, !row.enabled);
+        self.set_harness(target, enable)
+    }
+
+    /// Enables or disables `target` in a worker (`Space` in the view, or
+    /// `:harness enable|disable TARGET`).
+    pub(super) fn set_harness(&mut self, target: TargetName, enable: bool) -> Vec<Job> {
         let command = self.harness_command(target, enable);
         self.last_command = Some(command);
         let job = Job::HarnessToggle { target, enable };
