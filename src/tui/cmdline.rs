@@ -5,13 +5,17 @@
 //! verb.exec.read`. Words are split as a POSIX shell would for plain and
 //! quoted words; nothing is ever run through a shell.
 
+use crate::tui::query::Query;
 use crate::tui::worker::Stage;
 
 /// The subcommands the line takes, as `hcpx` spells them.
 pub const SUBCOMMANDS: &[&str] = &[
     "activate",
+    "availability",
+    "catalog",
     "connect",
     "deactivate",
+    "doctor",
     "exec",
     "grant",
     "harness",
@@ -20,8 +24,19 @@ pub const SUBCOMMANDS: &[&str] = &[
     "list",
     "outdated",
     "revoke",
+    "show",
+    "sync",
     "uninstall",
+    "upgrade",
+    "verify",
+    "why",
 ];
+
+/// `harness` sub-subcommands.
+const HARNESS_SUBS: &[&str] = &["disable", "enable", "list", "status", "sync"];
+
+/// `catalog` sub-subcommands.
+const CATALOG_SUBS: &[&str] = &["add", "list", "remove", "update"];
 
 /// The line being typed.
 #[derive(Debug, Clone, Default)]
@@ -56,6 +71,10 @@ pub enum Parsed {
         enable: bool,
     },
     Outdated,
+    /// `upgrade ID...`: the dry run, then the diff to confirm (§13.7).
+    Upgrade(Vec<String>),
+    /// A report subcommand (`tui::query`).
+    Query(Query),
 }
 
 /// Splits a line into words: whitespace separates, `'…'` and `"…"` quote,
@@ -143,6 +162,39 @@ pub fn parse(words: &[String]) -> Result<Parsed, String> {
         "lint" => need_ids("lint").map(Parsed::Lint),
         "list" => Ok(Parsed::List),
         "outdated" => Ok(Parsed::Outdated),
+        "upgrade" => need_ids("upgrade").map(Parsed::Upgrade),
+        "verify" => {
+            if let Some(flag) = rest.iter().find(|w| w.starts_with('-')) {
+                return Err(format!(
+                    "verify: {flag} is not taken here; run it in a shell"
+                ));
+            }
+            Ok(Parsed::Query(Query::Verify(rest)))
+        }
+        "show" => one("show").map(|mut ids| Parsed::Query(Query::Show(ids.remove(0)))),
+        "why" => match rest.as_slice() {
+            [pack] | [pack, _] if !rest.iter().any(|w| w.starts_with('-')) => {
+                Ok(Parsed::Query(Query::Why {
+                    pack: pack.clone(),
+                    verb: rest.get(1).cloned(),
+                }))
+            }
+            _ => Err("why takes a pack id and, optionally, a verb (Tab completes)".into()),
+        },
+        "availability" => match rest.as_slice() {
+            [] => Ok(Parsed::Query(Query::Availability(None))),
+            [id] if !id.starts_with('-') => {
+                Ok(Parsed::Query(Query::Availability(Some(id.clone()))))
+            }
+            _ => Err("availability takes at most one pack id".into()),
+        },
+        "doctor" => match rest.as_slice() {
+            [] => Ok(Parsed::Query(Query::Doctor { fix: false })),
+            [f] if f == "--fix" => Ok(Parsed::Query(Query::Doctor { fix: true })),
+            _ => Err("doctor takes nothing or --fix".into()),
+        },
+        "catalog" => parse_catalog(&rest),
+        "sync" => parse_sync(&rest),
         "harness" => parse_harness(&rest),
         "exec" => {
             let (pack_id, verb) = match (rest.first(), rest.get(1)) {
@@ -174,18 +226,70 @@ pub fn parse(words: &[String]) -> Result<Parsed, String> {
     }
 }
 
-/// `harness [enable|disable TARGET]` (§12.5).
+/// `catalog list|add SOURCE|remove SOURCE|update` (§13.2).
+fn parse_catalog(rest: &[String]) -> Result<Parsed, String> {
+    let query = match rest {
+        [sub] if sub == "list" => Query::CatalogList,
+        [sub] if sub == "update" => Query::CatalogUpdate,
+        [sub, source] if sub == "add" && !source.starts_with('-') => {
+            Query::CatalogAdd(source.clone())
+        }
+        [sub, source] if sub == "remove" && !source.starts_with('-') => {
+            Query::CatalogRemove(source.clone())
+        }
+        _ => {
+            return Err(format!(
+                "catalog takes one of {}: list, add SOURCE, remove SOURCE, update",
+                CATALOG_SUBS.join(", ")
+            ));
+        }
+    };
+    Ok(Parsed::Query(query))
+}
+
+/// `sync LOCKFILE [--frozen] [--prune]` (§13.8).
+fn parse_sync(rest: &[String]) -> Result<Parsed, String> {
+    let (mut lockfile, mut frozen, mut prune) = (None, false, false);
+    for word in rest {
+        match word.as_str() {
+            "--frozen" => frozen = true,
+            "--prune" => prune = true,
+            flag if flag.starts_with('-') => {
+                return Err(format!("sync: {flag} is not taken here; run it in a shell"));
+            }
+            _ if lockfile.is_some() => return Err("sync takes one lock file".into()),
+            path => lockfile = Some(path.to_string()),
+        }
+    }
+    let lockfile = lockfile.ok_or("sync needs a lock file: sync LOCKFILE [--frozen] [--prune]")?;
+    Ok(Parsed::Query(Query::Sync {
+        lockfile,
+        frozen,
+        prune,
+    }))
+}
+
+/// `harness [enable|disable TARGET | list | status [ID] | sync]` (§12.4–§12.8).
 fn parse_harness(rest: &[String]) -> Result<Parsed, String> {
     use crate::engine::harness::{TargetName, names_list};
     match rest {
         [] => Ok(Parsed::HarnessView),
+        [sub] if sub == "list" => Ok(Parsed::Query(Query::HarnessList)),
+        [sub] if sub == "sync" => Ok(Parsed::Query(Query::HarnessSync)),
+        [sub] if sub == "status" => Ok(Parsed::Query(Query::HarnessStatus(None))),
+        [sub, id] if sub == "status" && !id.starts_with('-') => {
+            Ok(Parsed::Query(Query::HarnessStatus(Some(id.clone()))))
+        }
         [verb, target] if verb == "enable" || verb == "disable" => TargetName::parse(target)
             .map(|target| Parsed::Harness {
                 target,
                 enable: verb == "enable",
             })
             .ok_or_else(|| format!("unknown harness target `{target}`; one of {}", names_list())),
-        _ => Err("harness takes `enable TARGET` or `disable TARGET` (or nothing: the view)".into()),
+        _ => Err(format!(
+            "harness takes one of {}: enable TARGET, disable TARGET, list, status [ID], sync (or nothing: the view)",
+            HARNESS_SUBS.join(", ")
+        )),
     }
 }
 
@@ -206,17 +310,35 @@ pub fn complete(
     let prefix = words[position].clone();
     let candidates: Vec<String> = match position {
         0 => SUBCOMMANDS.iter().map(|s| s.to_string()).collect(),
-        1 if words[0] == "harness" => vec!["enable".into(), "disable".into()],
-        2 if words[0] == "harness" => crate::engine::harness::TargetName::ALL
-            .iter()
-            .map(|t| t.as_str().to_string())
-            .collect(),
-        _ if matches!(words[0].as_str(), "harness" | "outdated") => Vec::new(),
-        2 if words[0] == "exec" => verbs_of(&words[1]),
+        1 if words[0] == "harness" => HARNESS_SUBS.iter().map(|s| s.to_string()).collect(),
+        1 if words[0] == "catalog" => CATALOG_SUBS.iter().map(|s| s.to_string()).collect(),
+        1 if words[0] == "doctor" => vec!["--fix".into()],
+        2 if words[0] == "harness" && matches!(words[1].as_str(), "enable" | "disable") => {
+            crate::engine::harness::TargetName::ALL
+                .iter()
+                .map(|t| t.as_str().to_string())
+                .collect()
+        }
+        2 if words[0] == "harness" && words[1] == "status" => {
+            ids.iter().map(|s| s.to_string()).collect()
+        }
+        _ if words[0] == "sync" && position >= 2 => vec!["--frozen".into(), "--prune".into()],
+        _ if matches!(
+            words[0].as_str(),
+            "harness" | "outdated" | "catalog" | "doctor" | "sync"
+        ) =>
+        {
+            Vec::new()
+        }
+        2 if matches!(words[0].as_str(), "exec" | "why") => verbs_of(&words[1]),
         1 if !matches!(words[0].as_str(), "grant" | "revoke" | "list") => {
             ids.iter().map(|s| s.to_string()).collect()
         }
-        _ if matches!(words[0].as_str(), "activate" | "deactivate" | "lint") => {
+        _ if matches!(
+            words[0].as_str(),
+            "activate" | "deactivate" | "lint" | "verify" | "upgrade"
+        ) =>
+        {
             ids.iter().map(|s| s.to_string()).collect()
         }
         _ => Vec::new(),

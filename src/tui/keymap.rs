@@ -465,6 +465,7 @@ fn key_action(app: &App, event: &KeyEvent) -> Option<Action> {
         // Any key closes the help and error overlays.
         Some(Dialog::Help) | Some(Dialog::Error(_)) => return Some(Action::CloseDialog),
         Some(Dialog::ConfirmUninstall { .. })
+        | Some(Dialog::ConfirmQuery { .. })
         | Some(Dialog::ConfirmQuit { .. })
         | Some(Dialog::ConfirmUpgrade { .. }) => {
             return match key.code {

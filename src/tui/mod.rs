@@ -26,6 +26,7 @@ pub mod logging;
 pub mod marks;
 pub mod packs;
 pub mod panes;
+pub mod query;
 pub mod runner;
 pub mod search;
 pub mod svg;

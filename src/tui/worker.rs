@@ -176,6 +176,8 @@ pub enum Job {
     /// `hcpx harness enable|disable TARGET` (§12.5–§12.6), then every
     /// target read again.
     HarnessToggle { target: TargetName, enable: bool },
+    /// A report subcommand from the `:` line (`tui::query`).
+    Query(crate::tui::query::Query),
     /// `hcpx exec PACK VERB -- WORDS`, output captured.
     Exec {
         pack_id: String,
@@ -205,6 +207,7 @@ impl Job {
             }
             Job::Exec { pack_id, verb, .. } => format!("running {pack_id} {verb}"),
             Job::Harnesses => "reading the harness targets".into(),
+            Job::Query(q) => q.label(),
             Job::Marks => "verifying".into(),
             Job::Outdated => "checking for updates".into(),
             Job::Upgrade { ids, yes, .. } => format!(
@@ -319,6 +322,11 @@ pub enum JobResult {
         results: Vec<UpgradeResult>,
         error: Option<Error>,
     },
+    /// A report subcommand answered.
+    Queried {
+        query: crate::tui::query::Query,
+        result: Result<crate::tui::query::Answer, Error>,
+    },
     /// The harness targets, read.
     Harnesses(Result<Vec<HarnessRow>, Error>),
     /// A target enabled or disabled: what changed, in words; then the
@@ -367,6 +375,10 @@ pub fn run(engine: &Engine, job: Job, actions: &UnboundedSender<Action>) -> JobR
             })
         }),
         Job::Harnesses => JobResult::Harnesses(harnesses::read(engine)),
+        Job::Query(query) => JobResult::Queried {
+            result: crate::tui::query::run(engine, &query),
+            query,
+        },
         Job::Marks => JobResult::Marks(marks::read(engine)),
         Job::Outdated => JobResult::Outdated(engine.outdated()),
         Job::Upgrade {

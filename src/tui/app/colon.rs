@@ -2,6 +2,7 @@
 //! `tui::cmdline`).
 
 use super::*;
+use crate::tui::query::{Answer, Query};
 
 impl App {
     /// Typing in the `:` line; `Tab` completes.
@@ -111,7 +112,80 @@ impl App {
             Parsed::HarnessView => self.show_harnesses(),
             Parsed::Harness { target, enable } => self.set_harness(target, enable),
             Parsed::Outdated => self.check_updates(),
+            Parsed::Upgrade(ids) => match unknown(&ids, self) {
+                Some(id) => self.refuse_unknown(&id),
+                None => self.upgrade_ids(ids),
+            },
+            Parsed::Query(query) if query.asks() => {
+                self.dialog = Some(Dialog::ConfirmQuery { query });
+                Vec::new()
+            }
+            Parsed::Query(query) => self.run_query(query),
         }
+    }
+
+    /// Runs a report subcommand in a worker, said as its `hcpx` line.
+    pub(super) fn run_query(&mut self, query: Query) -> Vec<Job> {
+        if !self.not_busy() {
+            return Vec::new();
+        }
+        self.last_command = Some(self.hcpx(&query.args(), false));
+        let job = Job::Query(query);
+        self.busy = Some(job.label());
+        vec![job]
+    }
+
+    /// A report answered: its document in the Output pane, a line in the
+    /// log; the browser read again when it may have changed the store.
+    pub(super) fn query_done(&mut self, query: Query, result: Result<Answer, Error>) -> Vec<Job> {
+        self.busy = None;
+        let command = self.hcpx(&query.args(), false);
+        let (outcome, text, body) = match result {
+            Ok(answer) => {
+                let body = match answer {
+                    Answer::Json(doc) => doc,
+                    Answer::Why(why) => self.why_text(&why),
+                };
+                let summary = format!("hcpx {}: see Output", query.args()[0]);
+                (Outcome::Done, summary, body)
+            }
+            Err(err) => {
+                let text = error_text(&err, &self.config).text;
+                (Outcome::Failed, text.clone(), text)
+            }
+        };
+        self.say(outcome, text, Some(command.clone()));
+        self.output = None;
+        self.report = Some(Report {
+            command,
+            ok: outcome == Outcome::Done,
+            text: text::safe(&body).to_string(),
+        });
+        self.focus = Pane::Output;
+        self.lower = Pane::Output;
+        self.text.output = 0;
+        if query.changes() {
+            return self.request_load();
+        }
+        Vec::new()
+    }
+
+    /// `why` in words, with the command line that fixes each condition.
+    fn why_text(&self, why: &crate::engine::policy::why::Explanation) -> String {
+        let mut lines = Vec::new();
+        if why.unmet.is_empty() {
+            lines.push(why.explanation.clone());
+        }
+        for unmet in &why.unmet {
+            lines.push(unmet.explanation.clone());
+            if let Some(fix) = &unmet.fix {
+                lines.push(format!(
+                    "  fix: {}",
+                    crate::tui::fix::fix_line(fix, &self.config)
+                ));
+            }
+        }
+        lines.join("\n")
     }
 
     pub(super) fn refuse_unknown(&mut self, id: &str) -> Vec<Job> {

@@ -120,6 +120,10 @@ pub enum Dialog {
     ConfirmUninstall {
         ids: Vec<String>,
     },
+    /// `:doctor --fix` or `:sync LOCKFILE`: `y` runs it.
+    ConfirmQuery {
+        query: crate::tui::query::Query,
+    },
     Secret(SecretPrompt),
     ExecForm(ExecForm),
     /// Quit while a pack's command runs (§14.6): `y` ends it and quits.
@@ -142,6 +146,16 @@ pub struct ExecOutput {
     /// The equivalent `hcpx exec` command.
     pub command: String,
     pub result: Result<ExecResult, Error>,
+}
+
+/// The last `:` report (doctor, show, why…) for the Output pane.
+#[derive(Debug, Clone)]
+pub struct Report {
+    /// The equivalent `hcpx` command.
+    pub command: String,
+    pub ok: bool,
+    /// Its document or words, terminal-safe.
+    pub text: String,
 }
 
 /// A one-line message in the status line.
@@ -202,6 +216,8 @@ pub struct App {
     /// The selected pack read in full (view, availability, Skill).
     pub inspected: Option<Inspection>,
     pub output: Option<ExecOutput>,
+    /// The last `:` report, shown in the Output pane instead of `output`.
+    pub report: Option<Report>,
     /// The `hcpx` command equivalent to the last action.
     pub last_command: Option<String>,
     pub notice: Option<Notice>,
@@ -255,6 +271,7 @@ impl App {
             notice_since: 0,
             inspected: None,
             output: None,
+            report: None,
             last_command: None,
             notice: None,
             dialog: None,
@@ -692,6 +709,14 @@ impl App {
             }
             Some(Dialog::ConfirmUpgrade { results }) => {
                 return self.confirm_upgrade(results, yes);
+            }
+            Some(Dialog::ConfirmQuery { query }) => {
+                if yes {
+                    return self.run_query(query);
+                }
+                let command = self.hcpx(&query.args(), false);
+                let text = format!("{} cancelled", query.args()[0]);
+                self.say(Outcome::Cancelled, text, Some(command));
             }
             Some(Dialog::ConfirmQuit { running }) => {
                 if yes {

@@ -129,6 +129,7 @@ impl App {
                 self.exec_done(pack_id, verb, result);
                 Vec::new()
             }
+            JobResult::Queried { query, result } => self.query_done(query, result),
             JobResult::Granted(result) => {
                 self.busy = None;
                 let command = self.last_command.clone();
@@ -240,6 +241,7 @@ impl App {
                     .unwrap_or_default(),
             ));
         }
+        self.report = None;
         self.output = Some(ExecOutput {
             pack_id,
             verb,

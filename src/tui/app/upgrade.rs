@@ -19,6 +19,11 @@ impl App {
             .filter(|r| r.installed && r.id() != BOOTSTRAP_ID)
             .map(|r| r.id().to_string())
             .collect();
+        self.upgrade_ids(ids)
+    }
+
+    /// The dry run of the upgrade of `ids` (`U`, or `:upgrade ID...`).
+    pub(super) fn upgrade_ids(&mut self, ids: Vec<String>) -> Vec<Job> {
         self.last_command = Some(self.upgrade_command(&ids, "--dry-run"));
         let job = Job::Upgrade {
             ids,

@@ -36,6 +36,16 @@ pub fn draw(frame: &mut Frame<'_>, screen: Rect, app: &App, dialog: &Dialog) {
                 inner_w,
             ),
         ),
+        Dialog::ConfirmQuery { query } => (
+            "Confirm".to_string(),
+            confirm(
+                app,
+                &crate::tui::text::safe(&query.question()),
+                &format!("hcpx {}", crate::tui::text::safe(&query.args().join(" "))),
+                ("run it", "cancel"),
+                inner_w,
+            ),
+        ),
         Dialog::ConfirmQuit { running } => (
             "Quit".to_string(),
             confirm(

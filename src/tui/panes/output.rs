@@ -35,6 +35,23 @@ pub fn lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
 /// The last finished exec.
 fn finished<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
     let theme = app.theme();
+    if let Some(report) = &app.report {
+        let mut lines: Vec<Line<'a>> = text::wrap(&format!("$ {}", report.command), width)
+            .into_iter()
+            .map(|l| Line::styled(l, theme.hint()))
+            .collect();
+        if !report.ok {
+            lines.push(Line::styled("failed", theme.bad()));
+        }
+        for raw in report.text.lines() {
+            lines.extend(
+                text::chunks(&expand_tabs(raw), width)
+                    .into_iter()
+                    .map(Line::raw),
+            );
+        }
+        return lines;
+    }
     let Some(out) = &app.output else {
         return text::wrap(
             "Nothing run yet. Select a command in Availability (Tab, j/k), then press x.",

@@ -1,0 +1,179 @@
+//! The `:` line's report subcommands (GitHub-style issue 11, item 4):
+//! `doctor`, `why`, `show`, `verify`, `catalog list`, `harness list` run
+//! by the engine call their `hcpx` subcommand makes, their document in
+//! the Output pane and the equivalent line in the command log; `doctor
+//! --fix` and `sync` ask first; `upgrade ID` goes through the `U` diff.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use crate::tuikit::*;
+use crossterm::event::KeyCode;
+use hcpx::tui::app::Dialog;
+use hcpx::tui::log::Outcome;
+
+async fn run(tui: &mut Tui, line: &str) {
+    tui.keys(&format!(":{line}")).await;
+    tui.press(KeyCode::Enter).await;
+}
+
+fn last(tui: &Tui) -> hcpx::tui::log::LogEntry {
+    tui.runner.app.log.entries.last().unwrap().clone()
+}
+
+fn report(tui: &Tui) -> String {
+    tui.runner
+        .app
+        .report
+        .as_ref()
+        .map(|r| r.text.clone())
+        .unwrap_or_default()
+}
+
+async fn notes_installed() -> Tui {
+    let dir = sandbox();
+    notes_pack(&catalog(&dir));
+    engine(&dir).install("acme.notes", false).unwrap();
+    Tui::start(dir, 110, 40).await
+}
+
+#[tokio::test]
+async fn doctor_show_why_verify_and_catalog_list_answer_in_the_output_pane() {
+    let mut tui = notes_installed().await;
+    run(&mut tui, "doctor").await;
+    let entry = last(&tui);
+    assert_eq!(entry.command.as_deref(), Some("hcpx doctor"), "{entry:?}");
+    assert!(tui.screen().contains("$ hcpx doctor"), "{}", tui.screen());
+    assert!(report(&tui).contains("\"checks\""), "{}", report(&tui));
+
+    run(&mut tui, "show acme.notes").await;
+    assert_eq!(last(&tui).command.as_deref(), Some("hcpx show acme.notes"));
+    assert_eq!(last(&tui).outcome, Outcome::Done);
+    let screen = tui.screen();
+    assert!(screen.contains("$ hcpx show acme.notes"), "{screen}");
+    assert!(screen.contains("\"pack_id\": \"acme.notes\""), "{screen}");
+
+    run(&mut tui, "why acme.notes hello").await;
+    assert_eq!(
+        last(&tui).command.as_deref(),
+        Some("hcpx why acme.notes hello")
+    );
+    let screen = tui.screen();
+    assert!(screen.contains("$ hcpx why acme.notes hello"), "{screen}");
+    assert!(screen.contains("run hcpx activate acme.notes"), "{screen}");
+
+    run(&mut tui, "verify acme.notes").await;
+    assert_eq!(
+        last(&tui).command.as_deref(),
+        Some("hcpx verify acme.notes")
+    );
+    assert_eq!(last(&tui).outcome, Outcome::Done, "{:?}", last(&tui));
+    assert!(report(&tui).contains("acme.notes"), "{}", report(&tui));
+
+    run(&mut tui, "catalog list").await;
+    assert_eq!(last(&tui).command.as_deref(), Some("hcpx catalog list"));
+    let screen = tui.screen();
+    assert!(screen.contains("\"catalogs\""), "{screen}");
+
+    run(&mut tui, "harness list").await;
+    assert_eq!(last(&tui).command.as_deref(), Some("hcpx harness list"));
+    assert!(report(&tui).contains("\"targets\""), "{}", report(&tui));
+
+    // An engine error is said, with the line, and shown.
+    run(&mut tui, "show acme.nope").await;
+    assert_eq!(last(&tui).outcome, Outcome::Failed, "{:?}", last(&tui));
+    assert_eq!(last(&tui).command.as_deref(), Some("hcpx show acme.nope"));
+    assert!(tui.screen().contains("failed"), "{}", tui.screen());
+}
+
+#[tokio::test]
+async fn doctor_fix_and_sync_ask_first() {
+    let mut tui = notes_installed().await;
+    run(&mut tui, "doctor --fix").await;
+    assert!(
+        matches!(tui.runner.app.dialog, Some(Dialog::ConfirmQuery { .. })),
+        "{}",
+        tui.screen()
+    );
+    assert!(
+        tui.screen().contains("hcpx doctor --fix"),
+        "{}",
+        tui.screen()
+    );
+    tui.keys("n").await;
+    assert_eq!(last(&tui).outcome, Outcome::Cancelled);
+    assert_eq!(last(&tui).command.as_deref(), Some("hcpx doctor --fix"));
+    run(&mut tui, "doctor --fix").await;
+    tui.keys("y").await;
+    assert!(tui.runner.app.dialog.is_none());
+    assert_eq!(last(&tui).command.as_deref(), Some("hcpx doctor --fix"));
+    assert!(report(&tui).contains("\"fixed\""), "{}", report(&tui));
+
+    run(&mut tui, "sync /nonexistent/hcp.lock --prune").await;
+    assert!(matches!(
+        tui.runner.app.dialog,
+        Some(Dialog::ConfirmQuery { .. })
+    ));
+    tui.keys("n").await;
+    assert_eq!(last(&tui).outcome, Outcome::Cancelled);
+    assert!(tui.installed("acme.notes"));
+}
+
+#[tokio::test]
+async fn upgrade_from_the_line_shows_the_diff_and_y_upgrades() {
+    let dir = sandbox();
+    notes_pack(&catalog(&dir));
+    engine(&dir).install("acme.notes", false).unwrap();
+    let manifest = catalog(&dir).join("acme.notes/pack.yaml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(&manifest, text.replace("version: 1.2.0", "version: 1.3.0")).unwrap();
+    let mut tui = Tui::start(dir, 110, 32).await;
+    tui.keys(":upg").await;
+    tui.press(KeyCode::Tab).await;
+    tui.keys("acme.n").await;
+    tui.press(KeyCode::Tab).await;
+    assert_eq!(tui.runner.app.cmdline.input, "upgrade acme.notes ");
+    tui.press(KeyCode::Enter).await;
+    assert!(
+        matches!(tui.runner.app.dialog, Some(Dialog::ConfirmUpgrade { .. })),
+        "{}",
+        tui.screen()
+    );
+    assert!(
+        tui.screen().contains("acme.notes 1.2.0 → 1.3.0"),
+        "{}",
+        tui.screen()
+    );
+    tui.keys("y").await;
+    let entry = last(&tui);
+    assert_eq!(entry.outcome, Outcome::Done, "{entry:?}");
+    assert_eq!(
+        entry.command.as_deref(),
+        Some("hcpx upgrade acme.notes --yes")
+    );
+}
+
+#[tokio::test]
+async fn completion_offers_the_new_subcommands_and_their_words() {
+    let mut tui = notes_installed().await;
+    tui.keys(":cat").await;
+    tui.press(KeyCode::Tab).await;
+    tui.keys("l").await;
+    tui.press(KeyCode::Tab).await;
+    assert_eq!(tui.runner.app.cmdline.input, "catalog list ");
+    tui.press(KeyCode::Esc).await;
+    tui.keys(":harness st").await;
+    tui.press(KeyCode::Tab).await;
+    assert_eq!(tui.runner.app.cmdline.input, "harness status ");
+    tui.press(KeyCode::Esc).await;
+    tui.keys(":why acme.notes he").await;
+    tui.press(KeyCode::Tab).await;
+    assert_eq!(tui.runner.app.cmdline.input, "why acme.notes hello ");
+    tui.press(KeyCode::Esc).await;
+    run(&mut tui, "frob").await;
+    let entry = last(&tui);
+    assert_eq!(entry.outcome, Outcome::Refused);
+    assert!(
+        entry.text.contains("doctor") && entry.text.contains("catalog"),
+        "{entry:?}"
+    );
+}
