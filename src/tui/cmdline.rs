@@ -430,6 +430,43 @@ mod tests {
     }
 
     #[test]
+    fn parses_the_report_subcommands() {
+        assert_eq!(
+            parse(&words("doctor --fix")),
+            Ok(Parsed::Query(Query::Doctor { fix: true }))
+        );
+        assert_eq!(
+            parse(&words("why demo.clock now")),
+            Ok(Parsed::Query(Query::Why {
+                pack: "demo.clock".into(),
+                verb: Some("now".into())
+            }))
+        );
+        assert_eq!(
+            parse(&words("sync hcp.lock --prune")),
+            Ok(Parsed::Query(Query::Sync {
+                lockfile: "hcp.lock".into(),
+                frozen: false,
+                prune: true
+            }))
+        );
+        assert_eq!(
+            parse(&words("catalog add ./cat")),
+            Ok(Parsed::Query(Query::CatalogAdd("./cat".into())))
+        );
+        assert_eq!(
+            parse(&words("upgrade a b")),
+            Ok(Parsed::Upgrade(vec!["a".into(), "b".into()]))
+        );
+        assert!(parse(&words("doctor --force")).is_err());
+        assert!(parse(&words("catalog frob")).is_err());
+        assert!(parse(&words("sync")).is_err());
+        assert!(parse(&words("sync a --yes")).is_err());
+        assert!(parse(&words("harness frob")).is_err());
+        assert!(parse(&words("why")).is_err());
+    }
+
+    #[test]
     fn tab_completes_subcommands_ids_and_verbs() {
         let ids = ["demo.clock", "demo.files", "hcp-cli"];
         let verbs = |id: &str| match id {

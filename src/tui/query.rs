@@ -54,7 +54,7 @@ impl Query {
     /// The `hcpx` words (without the program name).
     pub fn args(&self) -> Vec<String> {
         let s = |w: &str| w.to_string();
-        let mut words: Vec<String> = match self {
+        match self {
             Query::Doctor { fix } => {
                 let mut v = vec![s("doctor")];
                 if *fix {
@@ -95,9 +95,7 @@ impl Query {
                 .chain(id.clone())
                 .collect(),
             Query::HarnessSync => vec![s("harness"), s("sync")],
-        };
-        words.shrink_to_fit();
-        words
+        }
     }
 
     /// Whether it may change the store, so the browser reads it again.
@@ -140,7 +138,7 @@ impl Query {
 
     /// What the spinner says.
     pub fn label(&self) -> String {
-        format!("running hcpx {}", self.args().join(" "))
+        crate::tui::text::safe(&format!("running hcpx {}", self.args().join(" ")))
     }
 }
 

@@ -177,3 +177,18 @@ async fn completion_offers_the_new_subcommands_and_their_words() {
         "{entry:?}"
     );
 }
+
+#[tokio::test]
+async fn hostile_words_reach_the_engine_and_no_control_character_the_screen() {
+    let mut tui = notes_installed().await;
+    run(&mut tui, "show ../../etc\u{1b}[2J").await;
+    assert_eq!(last(&tui).outcome, Outcome::Failed, "{:?}", last(&tui));
+    assert!(!tui.screen().contains('\u{1b}'));
+    run(&mut tui, "why 'acme.notes' \u{9b}31m").await;
+    assert!(!tui.screen().contains('\u{9b}'));
+    assert!(!tui.screen().contains('\u{1b}'));
+    run(&mut tui, "catalog remove /not/ours\u{1b}]0;x\u{7}").await;
+    assert_eq!(last(&tui).outcome, Outcome::Failed, "{:?}", last(&tui));
+    assert!(!tui.screen().contains('\u{1b}'));
+    assert!(tui.installed("acme.notes"));
+}
