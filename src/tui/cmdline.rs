@@ -2,7 +2,8 @@
 //! engine call as the CLI, with `Tab` completing subcommands, pack ids and
 //! a pack's verbs (HCP.md §11.1 lifecycle, §9.4 grants). `:install
 //! demo.git`, `:exec demo.clock now -- tz=UTC`, `:grant agent
-//! verb.exec.read`. Words are split as a POSIX shell would for plain and
+//! verb.exec.read`, `:doctor`, `:why demo.clock now`, `:catalog list`
+//! (§13.2), `:upgrade demo.clock` (§13.7). Words are split as a POSIX shell would for plain and
 //! quoted words; nothing is ever run through a shell.
 
 use crate::tui::query::Query;
@@ -163,36 +164,9 @@ pub fn parse(words: &[String]) -> Result<Parsed, String> {
         "list" => Ok(Parsed::List),
         "outdated" => Ok(Parsed::Outdated),
         "upgrade" => need_ids("upgrade").map(Parsed::Upgrade),
-        "verify" => {
-            if let Some(flag) = rest.iter().find(|w| w.starts_with('-')) {
-                return Err(format!(
-                    "verify: {flag} is not taken here; run it in a shell"
-                ));
-            }
-            Ok(Parsed::Query(Query::Verify(rest)))
+        "verify" | "show" | "why" | "availability" | "doctor" => {
+            parse_report(sub, &rest).map(Parsed::Query)
         }
-        "show" => one("show").map(|mut ids| Parsed::Query(Query::Show(ids.remove(0)))),
-        "why" => match rest.as_slice() {
-            [pack] | [pack, _] if !rest.iter().any(|w| w.starts_with('-')) => {
-                Ok(Parsed::Query(Query::Why {
-                    pack: pack.clone(),
-                    verb: rest.get(1).cloned(),
-                }))
-            }
-            _ => Err("why takes a pack id and, optionally, a verb (Tab completes)".into()),
-        },
-        "availability" => match rest.as_slice() {
-            [] => Ok(Parsed::Query(Query::Availability(None))),
-            [id] if !id.starts_with('-') => {
-                Ok(Parsed::Query(Query::Availability(Some(id.clone()))))
-            }
-            _ => Err("availability takes at most one pack id".into()),
-        },
-        "doctor" => match rest.as_slice() {
-            [] => Ok(Parsed::Query(Query::Doctor { fix: false })),
-            [f] if f == "--fix" => Ok(Parsed::Query(Query::Doctor { fix: true })),
-            _ => Err("doctor takes nothing or --fix".into()),
-        },
         "catalog" => parse_catalog(&rest),
         "sync" => parse_sync(&rest),
         "harness" => parse_harness(&rest),
@@ -223,6 +197,41 @@ pub fn parse(words: &[String]) -> Result<Parsed, String> {
             "`{other}` is not a subcommand here; one of {}",
             SUBCOMMANDS.join(", ")
         )),
+    }
+}
+
+/// `verify [ID...]`, `show ID`, `why ID [VERB]`, `availability [ID]`,
+/// `doctor [--fix]`.
+fn parse_report(sub: &str, rest: &[String]) -> Result<Query, String> {
+    let flag = rest.iter().find(|w| w.starts_with('-'));
+    match sub {
+        "verify" => match flag {
+            Some(flag) => Err(format!(
+                "verify: {flag} is not taken here; run it in a shell"
+            )),
+            None => Ok(Query::Verify(rest.to_vec())),
+        },
+        "show" => match (rest, flag) {
+            ([id], None) => Ok(Query::Show(id.clone())),
+            _ => Err("show takes one pack id (Tab completes)".into()),
+        },
+        "why" => match (rest, flag) {
+            ([pack], None) | ([pack, _], None) => Ok(Query::Why {
+                pack: pack.clone(),
+                verb: rest.get(1).cloned(),
+            }),
+            _ => Err("why takes a pack id and, optionally, a verb (Tab completes)".into()),
+        },
+        "availability" => match (rest, flag) {
+            ([], _) => Ok(Query::Availability(None)),
+            ([id], None) => Ok(Query::Availability(Some(id.clone()))),
+            _ => Err("availability takes at most one pack id".into()),
+        },
+        _ => match rest {
+            [] => Ok(Query::Doctor { fix: false }),
+            [f] if f == "--fix" => Ok(Query::Doctor { fix: true }),
+            _ => Err("doctor takes nothing or --fix".into()),
+        },
     }
 }
 

@@ -1,5 +1,9 @@
 //! The `:` command line: typing, completion, and running a line (see
-//! `tui::cmdline`).
+//! `tui::cmdline`). Reports (`doctor`, `verify`, `why`, `show`,
+//! `availability`, `catalog`, `sync`, `harness list|status|sync`; HCP.md
+//! §11.2–§11.3, §12.4–§12.8, §13.2, §13.5, §13.8, §14.7) run in a worker
+//! (`tui::query`) and show in the Output pane; `doctor --fix` and `sync`
+//! ask y/n first; `upgrade ID...` goes through `U`'s diff (§13.7).
 
 use super::*;
 use crate::tui::query::{Answer, Query};
