@@ -28,6 +28,14 @@ pub fn sandbox() -> TempDir {
     dir
 }
 
+/// A [`sandbox`] whose catalog holds the pack `write` writes (for example
+/// [`notes_pack`]).
+pub fn sandbox_with(write: fn(&Path)) -> TempDir {
+    let dir = sandbox();
+    write(&catalog(&dir));
+    dir
+}
+
 pub fn home(dir: &TempDir) -> PathBuf {
     dir.path().join("home")
 }
@@ -45,6 +53,22 @@ pub fn engine(dir: &TempDir) -> Engine {
         home: user_home(dir),
         ..Default::default()
     });
+    engine
+}
+
+/// Installs `id` from the catalog and activates it: the usual start of a
+/// test about an active pack. Returns the engine for further changes.
+pub fn install_active(dir: &TempDir, id: &str) -> Engine {
+    let engine = engine(dir);
+    engine.install(id, false).unwrap();
+    engine.activate(&[id.to_string()]);
+    engine
+}
+
+/// [`install_active`], then connects `id` (a pack that needs no secret).
+pub fn install_connected(dir: &TempDir, id: &str) -> Engine {
+    let engine = install_active(dir, id);
+    engine.connect(id, &mut no_secret).unwrap();
     engine
 }
 
@@ -74,6 +98,13 @@ impl Tui {
         let runner = Runner::new(engine(&dir), App::new(config), terminal);
         let mut tui = Tui { dir, runner };
         run_headless(&mut tui.runner, []).await.unwrap();
+        tui
+    }
+
+    /// Starts the TUI (see [`Tui::start`]) and selects pack `id`.
+    pub async fn start_at(dir: TempDir, id: &str, width: u16, height: u16) -> Tui {
+        let mut tui = Tui::start(dir, width, height).await;
+        tui.select(id).await;
         tui
     }
 
