@@ -16,8 +16,7 @@ async fn notes_activated() -> Tui {
     let dir = sandbox_with(notes_pack);
     std::fs::create_dir_all(user_home(&dir).join(".claude")).unwrap();
     install_active(&dir, "acme.notes");
-    let tui = Tui::start_at(dir, "acme.notes", 110, 30).await;
-    tui
+    Tui::start_at(dir, "acme.notes", 110, 30).await
 }
 
 /// Moves the view's selection to `target`.

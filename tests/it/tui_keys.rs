@@ -46,8 +46,7 @@ async fn ready_calc() -> Tui {
     let dir = sandbox();
     calc_pack(&catalog(&dir));
     install_connected(&dir, "acme.calc");
-    let tui = Tui::start_at(dir, "acme.calc", 100, 30).await;
-    tui
+    Tui::start_at(dir, "acme.calc", 100, 30).await
 }
 
 #[tokio::test]

@@ -18,8 +18,7 @@ async fn notes_with_an_escalating_update() -> Tui {
     let text = text.replace("version: 1.2.0", "version: 1.3.0")
         + "  - key: wipe\n    summary: Remove every note\n    effect: write\n    adapter: {kind: process, program: rm, argv: [\"-rf\", \"notes\"]}\n";
     std::fs::write(&manifest, text).unwrap();
-    let tui = Tui::start_at(dir, "acme.notes", 110, 32).await;
-    tui
+    Tui::start_at(dir, "acme.notes", 110, 32).await
 }
 
 fn installed_version(tui: &Tui) -> String {
