@@ -93,7 +93,7 @@ pub(crate) fn repo(sb: &Sandbox) -> Repo {
 
 /// A sandbox and a repository from [`repo`], or `None` (the test skips)
 /// where git is missing.
-fn git_repo() -> Option<(Sandbox, Repo)> {
+pub(crate) fn git_repo() -> Option<(Sandbox, Repo)> {
     if !common::require_tool("git") {
         return None;
     }
