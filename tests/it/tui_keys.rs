@@ -251,11 +251,13 @@ async fn the_key_bar_greys_what_cannot_run_and_shows_cancel_only_while_running()
 #[tokio::test]
 async fn c_on_an_env_pack_names_the_missing_variables_and_how_to_set_them() {
     let dir = sandbox();
-    write_pack(
+    one_command_pack(
         &catalog(&dir),
         "acme.envy",
-        "hcp: \"1\"\nid: acme.envy\nname: Envy\nversion: 1.0.0\ndescription: Reads the environment.\nbinding: {kind: env, env: [HCPX_TEST_NEVER_SET_A, HCPX_TEST_NEVER_SET_B]}\ncommands:\n  - key: go\n    summary: Go\n    effect: read\n    adapter: {kind: process, program: \"true\"}\n",
-        "---\nname: acme-envy\ndescription: Envy.\n---\nRun `go`.\n",
+        ("Envy", "Reads the environment."),
+        "{kind: env, env: [HCPX_TEST_NEVER_SET_A, HCPX_TEST_NEVER_SET_B]}",
+        "go",
+        "true",
     );
     install_active(&dir, "acme.envy");
     let mut tui = Tui::start_at(dir, "acme.envy", 140, 30).await;

@@ -177,11 +177,13 @@ async fn help_overlay_lists_the_keys() {
 #[tokio::test]
 async fn error_dialog_shows_code_message_and_hint() {
     let dir = sandbox();
-    write_pack(
+    one_command_pack(
         &catalog(&dir),
         "acme.probe",
-        "hcp: \"1\"\nid: acme.probe\nname: Probe\nversion: 1.0.0\ndescription: A failing probe.\nbinding: {kind: local, probe: check}\ncommands:\n  - key: check\n    summary: Check\n    effect: read\n    adapter: {kind: process, program: \"false\"}\n",
-        "---\nname: acme-probe\ndescription: Probe.\n---\nRun `check`.\n",
+        ("Probe", "A failing probe."),
+        "{kind: local, probe: check}",
+        "check",
+        "false",
     );
     install_active(&dir, "acme.probe");
     let mut tui = Tui::start_at(dir, "acme.probe", 100, 30).await;

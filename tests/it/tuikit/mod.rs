@@ -318,6 +318,31 @@ pub fn write_pack(catalog: &Path, dir: &str, manifest: &str, skill: &str) -> Pat
     root
 }
 
+/// Writes `catalog/<id>`: a pack whose one `read` command `key` runs
+/// `program`, bound by `binding` (a YAML flow mapping).
+pub fn one_command_pack(
+    catalog: &Path,
+    id: &str,
+    (name, description): (&str, &str),
+    binding: &str,
+    key: &str,
+    program: &str,
+) {
+    let mut summary = key.to_string();
+    summary[..1].make_ascii_uppercase();
+    write_pack(
+        catalog,
+        id,
+        &format!(
+            "hcp: \"1\"\nid: {id}\nname: {name}\nversion: 1.0.0\ndescription: {description}\nbinding: {binding}\ncommands:\n  - key: {key}\n    summary: {summary}\n    effect: read\n    adapter: {{kind: process, program: \"{program}\"}}\n"
+        ),
+        &format!(
+            "---\nname: {}\ndescription: {name}.\n---\nRun `{key}`.\n",
+            id.replace('.', "-")
+        ),
+    );
+}
+
 /// `acme.notes`: a `local` Binding whose probe is `hello`; `hello` echoes.
 pub fn notes_pack(catalog: &Path) {
     write_pack(
