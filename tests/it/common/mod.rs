@@ -34,6 +34,15 @@ impl Sandbox {
         cmd
     }
 
+    /// `hcpx --json connect ID --secret-stdin` with `secret` on stdin.
+    pub fn connect_secret(&self, id: &str, secret: impl Into<Vec<u8>>) -> std::process::Output {
+        self.hcpx()
+            .args(["--json", "connect", id, "--secret-stdin"])
+            .write_stdin(secret)
+            .output()
+            .unwrap()
+    }
+
     /// Runs `hcpx --json ARGS` (first, since after `--` it would be a k=v
     /// word), checks the exit code and parses stdout.
     pub fn json(&self, args: &[&str], code: i32) -> Value {
