@@ -138,6 +138,14 @@ pub fn simple_skill(id: &str) -> String {
     )
 }
 
+/// The value of HTTP header `name` (any case) among `headers`.
+pub fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    headers
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(name))
+        .map(|(_, v)| v.as_str())
+}
+
 /// The names in a folder, sorted. A folder that cannot be read fails the
 /// test: "no names" must not also mean "no folder".
 pub fn names(dir: &Path) -> Vec<String> {
