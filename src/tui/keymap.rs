@@ -461,50 +461,8 @@ fn key_action(app: &App, event: &KeyEvent) -> Option<Action> {
     if key == ctrl('l') {
         return Some(Action::Redraw);
     }
-    match &app.dialog {
-        // Any key closes the help and error overlays.
-        Some(Dialog::Help) | Some(Dialog::Error(_)) => return Some(Action::CloseDialog),
-        Some(Dialog::ConfirmUninstall { .. })
-        | Some(Dialog::ConfirmQuery { .. })
-        | Some(Dialog::ConfirmQuit { .. })
-        | Some(Dialog::ConfirmUpgrade { .. }) => {
-            return match key.code {
-                _ if modified => None,
-                KeyCode::Char('y') | KeyCode::Char('Y') => Some(Action::Confirm(true)),
-                KeyCode::Char('n') | KeyCode::Char('N') | KeyCode::Esc => {
-                    Some(Action::Confirm(false))
-                }
-                _ => None,
-            };
-        }
-        Some(Dialog::Harnesses) => {
-            return match key.code {
-                _ if modified => None,
-                KeyCode::Char('j') | KeyCode::Down => Some(Action::HarnessMove(1)),
-                KeyCode::Char('k') | KeyCode::Up => Some(Action::HarnessMove(-1)),
-                KeyCode::Char('g') | KeyCode::Home => Some(Action::HarnessMove(-64)),
-                KeyCode::Char('G') | KeyCode::End => Some(Action::HarnessMove(64)),
-                KeyCode::Char(' ') | KeyCode::Enter => Some(Action::HarnessToggle),
-                KeyCode::Esc | KeyCode::Char('H') => Some(Action::CloseDialog),
-                KeyCode::Char('q') => Some(Action::Quit),
-                _ => None,
-            };
-        }
-        Some(Dialog::Secret(_)) | Some(Dialog::ExecForm(_)) => {
-            return match key.code {
-                KeyCode::Esc => Some(Action::InputCancel),
-                KeyCode::Enter => Some(Action::InputSubmit),
-                KeyCode::Backspace => Some(Action::InputBackspace),
-                KeyCode::Tab | KeyCode::Down => Some(Action::FieldNext),
-                KeyCode::BackTab | KeyCode::Up => Some(Action::FieldPrev),
-                KeyCode::Left => Some(Action::FieldCycle(false)),
-                KeyCode::Right => Some(Action::FieldCycle(true)),
-                KeyCode::Char('u') if key.ctrl => Some(Action::InputClear),
-                KeyCode::Char(c) if !modified => Some(Action::Input(c)),
-                _ => None,
-            };
-        }
-        None => {}
+    if let Some(dialog) = &app.dialog {
+        return dialog_action(dialog, &key);
     }
     if app.cmdline.editing {
         return match key.code {
@@ -537,6 +495,47 @@ fn key_action(app: &App, event: &KeyEvent) -> Option<Action> {
         };
     }
     binding_for(key).map(|b| b.cmd.action())
+}
+
+/// The action of a key while `dialog` is open: the dialog takes every key.
+fn dialog_action(dialog: &Dialog, key: &Key) -> Option<Action> {
+    let modified = key.ctrl || key.alt;
+    match dialog {
+        // Any key closes the help and error overlays.
+        Dialog::Help | Dialog::Error(_) => Some(Action::CloseDialog),
+        Dialog::ConfirmUninstall { .. }
+        | Dialog::ConfirmQuery { .. }
+        | Dialog::ConfirmQuit { .. }
+        | Dialog::ConfirmUpgrade { .. } => match key.code {
+            _ if modified => None,
+            KeyCode::Char('y') | KeyCode::Char('Y') => Some(Action::Confirm(true)),
+            KeyCode::Char('n') | KeyCode::Char('N') | KeyCode::Esc => Some(Action::Confirm(false)),
+            _ => None,
+        },
+        Dialog::Harnesses => match key.code {
+            _ if modified => None,
+            KeyCode::Char('j') | KeyCode::Down => Some(Action::HarnessMove(1)),
+            KeyCode::Char('k') | KeyCode::Up => Some(Action::HarnessMove(-1)),
+            KeyCode::Char('g') | KeyCode::Home => Some(Action::HarnessMove(-64)),
+            KeyCode::Char('G') | KeyCode::End => Some(Action::HarnessMove(64)),
+            KeyCode::Char(' ') | KeyCode::Enter => Some(Action::HarnessToggle),
+            KeyCode::Esc | KeyCode::Char('H') => Some(Action::CloseDialog),
+            KeyCode::Char('q') => Some(Action::Quit),
+            _ => None,
+        },
+        Dialog::Secret(_) | Dialog::ExecForm(_) => match key.code {
+            KeyCode::Esc => Some(Action::InputCancel),
+            KeyCode::Enter => Some(Action::InputSubmit),
+            KeyCode::Backspace => Some(Action::InputBackspace),
+            KeyCode::Tab | KeyCode::Down => Some(Action::FieldNext),
+            KeyCode::BackTab | KeyCode::Up => Some(Action::FieldPrev),
+            KeyCode::Left => Some(Action::FieldCycle(false)),
+            KeyCode::Right => Some(Action::FieldCycle(true)),
+            KeyCode::Char('u') if key.ctrl => Some(Action::InputClear),
+            KeyCode::Char(c) if !modified => Some(Action::Input(c)),
+            _ => None,
+        },
+    }
 }
 
 fn mouse_action(mouse: &MouseEvent) -> Option<Action> {

@@ -129,62 +129,76 @@ pub fn render(buffer: &Buffer, title: &str) -> String {
             })
             .collect();
         let top = PAD + f32::from(y) * CELL_H;
-        // Backgrounds that differ from the terminal's.
-        let mut x = 0;
-        while x < row.len() {
-            let bg = &row[x].1.bg;
-            let start = x;
-            while x < row.len() && &row[x].1.bg == bg {
-                x += 1;
-            }
-            if bg != DEFAULT_BG {
-                let _ = writeln!(
-                    svg,
-                    r#"<rect x="{:.1}" y="{top:.1}" width="{:.1}" height="{CELL_H}" fill="{bg}"/>"#,
-                    PAD + start as f32 * CELL_W,
-                    (x - start) as f32 * CELL_W
-                );
-            }
-        }
-        // Text, one run per style; each run is stretched to its cells so
-        // glyphs from fallback fonts cannot shift the columns.
-        let mut x = 0;
-        while x < row.len() {
-            let style = row[x].1.clone();
-            let start = x;
-            let mut text = String::new();
-            while x < row.len() && row[x].1 == style {
-                text.push_str(row[x].0);
-                x += 1;
-            }
-            if text.trim().is_empty() {
-                continue;
-            }
-            let mut attrs = format!(r#" fill="{}""#, style.fg);
-            if style.bold {
-                attrs.push_str(r#" font-weight="bold""#);
-            }
-            if style.italic {
-                attrs.push_str(r#" font-style="italic""#);
-            }
-            if style.underline {
-                attrs.push_str(r#" text-decoration="underline""#);
-            }
-            if style.dim {
-                attrs.push_str(r#" opacity="0.6""#);
-            }
-            let _ = writeln!(
-                svg,
-                r#"<text x="{:.1}" y="{:.1}" textLength="{:.1}" lengthAdjust="spacingAndGlyphs" xml:space="preserve"{attrs}>{}</text>"#,
-                PAD + start as f32 * CELL_W,
-                top + CELL_H * 0.75,
-                (x - start) as f32 * CELL_W,
-                escape(&text)
-            );
-        }
+        backgrounds(&mut svg, &row, top);
+        texts(&mut svg, &row, top);
     }
     svg.push_str("</g>\n</svg>\n");
     svg
+}
+
+/// One row's backgrounds that differ from the terminal's, a rect per run.
+fn backgrounds(svg: &mut String, row: &[(&str, Look)], top: f32) {
+    let mut x = 0;
+    while x < row.len() {
+        let bg = &row[x].1.bg;
+        let start = x;
+        while x < row.len() && &row[x].1.bg == bg {
+            x += 1;
+        }
+        if bg != DEFAULT_BG {
+            let _ = writeln!(
+                svg,
+                r#"<rect x="{:.1}" y="{top:.1}" width="{:.1}" height="{CELL_H}" fill="{bg}"/>"#,
+                PAD + start as f32 * CELL_W,
+                (x - start) as f32 * CELL_W
+            );
+        }
+    }
+}
+
+/// One row's text, one run per style; each run is stretched to its cells so
+/// glyphs from fallback fonts cannot shift the columns.
+fn texts(svg: &mut String, row: &[(&str, Look)], top: f32) {
+    let mut x = 0;
+    while x < row.len() {
+        let style = row[x].1.clone();
+        let start = x;
+        let mut text = String::new();
+        while x < row.len() && row[x].1 == style {
+            text.push_str(row[x].0);
+            x += 1;
+        }
+        if text.trim().is_empty() {
+            continue;
+        }
+        let attrs = attrs(&style);
+        let _ = writeln!(
+            svg,
+            r#"<text x="{:.1}" y="{:.1}" textLength="{:.1}" lengthAdjust="spacingAndGlyphs" xml:space="preserve"{attrs}>{}</text>"#,
+            PAD + start as f32 * CELL_W,
+            top + CELL_H * 0.75,
+            (x - start) as f32 * CELL_W,
+            escape(&text)
+        );
+    }
+}
+
+/// The SVG attributes of a text run's style.
+fn attrs(style: &Look) -> String {
+    let mut attrs = format!(r#" fill="{}""#, style.fg);
+    if style.bold {
+        attrs.push_str(r#" font-weight="bold""#);
+    }
+    if style.italic {
+        attrs.push_str(r#" font-style="italic""#);
+    }
+    if style.underline {
+        attrs.push_str(r#" text-decoration="underline""#);
+    }
+    if style.dim {
+        attrs.push_str(r#" opacity="0.6""#);
+    }
+    attrs
 }
 
 #[cfg(test)]

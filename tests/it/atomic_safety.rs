@@ -131,12 +131,7 @@ fn deactivate_when_the_state_cannot_be_written_keeps_the_skill_copy() {
 fn connected_secret_pack(sb: &Sandbox) {
     let src = sb.simple_pack("acme.s", "1.0.0", "{kind: secret, secret: {name: TOKEN}}");
     install_and_activate(sb, &src, "acme.s");
-    let out = sb
-        .hcpx()
-        .args(["--json", "connect", "acme.s", "--secret-stdin"])
-        .write_stdin("s3cret-value\n")
-        .output()
-        .unwrap();
+    let out = sb.connect_secret("acme.s", "s3cret-value\n");
     common::assert_success(&out);
     assert!(sb.home().join("secrets/acme.s").is_file());
 }

@@ -4,7 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::common::{self, Sandbox, simple_manifest};
-use crate::sources::{git, lock, repo, write_pack};
+use crate::sources::{git, git_repo, lock, write_pack};
 use serde_json::Value;
 
 fn config(sb: &Sandbox) -> String {
@@ -61,11 +61,9 @@ fn a_folder_catalog_is_added_listed_used_and_removed_keeping_comments() {
 
 #[test]
 fn a_git_catalog_is_fetched_on_add_and_update_only() {
-    if !common::require_tool("git") {
+    let Some((sb, repo)) = git_repo() else {
         return;
-    }
-    let sb = Sandbox::new();
-    let repo = repo(&sb);
+    };
     let source = format!("git+{}//packs", repo.url);
     let doc = sb.json(&["catalog", "add", &source], 0);
     assert_eq!(doc["catalog"]["kind"], "git", "{doc}");

@@ -57,17 +57,20 @@ fn help_of(args: &[&str]) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
+/// The environment variables `hcpx --help` and the man page both name.
+const ENV_VARS: [&str; 5] = [
+    "HCP_HOME",
+    "HCP_PRINCIPAL",
+    "HCPX_LOG",
+    "NO_COLOR",
+    "HCPX_LOCK_TIMEOUT_MS",
+];
+
 #[test]
 fn every_subcommand_help_has_examples_described_args_and_no_spec_references() {
     use clap::CommandFactory;
     let root = help_of(&[]);
-    for var in [
-        "HCP_HOME",
-        "HCP_PRINCIPAL",
-        "HCPX_LOG",
-        "NO_COLOR",
-        "HCPX_LOCK_TIMEOUT_MS",
-    ] {
+    for var in ENV_VARS {
         assert!(root.contains(var), "hcpx --help lacks {var}");
     }
     assert!(!root.contains('§'));
@@ -156,13 +159,7 @@ fn man_page_has_environment_exit_status_and_examples() {
     for section in [".SH ENVIRONMENT", ".SH \"EXIT STATUS\"", ".SH EXAMPLES"] {
         assert!(page.contains(section), "man page lacks {section}");
     }
-    for var in [
-        "HCP_HOME",
-        "HCP_PRINCIPAL",
-        "HCPX_LOG",
-        "NO_COLOR",
-        "HCPX_LOCK_TIMEOUT_MS",
-    ] {
+    for var in ENV_VARS {
         assert!(page.contains(var), "man page lacks {var}");
     }
     assert!(page.contains("hcpx exec demo.clock now \\-\\- tz=Europe/Berlin"));

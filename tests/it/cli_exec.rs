@@ -394,12 +394,7 @@ fn secret_binding_stores_the_secret_privately_and_never_prints_it() {
     // Without a terminal and without --secret-stdin: a usage error.
     let out = sb.hcpx().args(["connect", "acme.secret"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
-    let out = sb
-        .hcpx()
-        .args(["connect", "acme.secret", "--secret-stdin", "--json"])
-        .write_stdin(format!("{secret}\n"))
-        .output()
-        .unwrap();
+    let out = sb.connect_secret("acme.secret", format!("{secret}\n"));
     common::assert_success(&out);
     let path = sb.home().join("secrets/acme.secret");
     assert_eq!(std::fs::read_to_string(&path).unwrap(), secret);
@@ -447,12 +442,7 @@ fn a_failing_secret_probe_stores_nothing_and_hides_the_secret() {
     let sb = Sandbox::new();
     let secret = "another-secret-123";
     install_and_activate(&sb, &secret_pack(&sb, false), "acme.secret");
-    let out = sb
-        .hcpx()
-        .args(["connect", "acme.secret", "--secret-stdin", "--json"])
-        .write_stdin(secret)
-        .output()
-        .unwrap();
+    let out = sb.connect_secret("acme.secret", secret);
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("probe_failed"));

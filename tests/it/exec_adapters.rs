@@ -221,6 +221,20 @@ fn go_within_deadline(
 
 // ---------------------------------------------------------------- process
 
+/// Runs `adapter` (no args) in `pack` with a `timeout_ms` budget, within
+/// the test's deadline, and returns the error it must end with.
+fn timed_out(
+    pack: &Pack,
+    adapter: Adapter,
+    timeout_ms: u64,
+    mode: OutputMode,
+    base_url: Option<&str>,
+) -> Result<Error, String> {
+    let mut c = command(adapter, vec![]);
+    c.timeout_ms = timeout_ms;
+    expect_err(go_within_deadline(pack.path(), &c, mode, base_url))
+}
+
 #[test]
 fn shell_metacharacters_arrive_as_one_argv_element_each() -> TestResult {
     let pack = Pack::new()?;
@@ -402,15 +416,14 @@ fn timeout_kills_the_whole_process_group() -> TestResult {
         "slow.sh",
         "sleep 100 &\necho $! > child.pid\necho $$ > leader.pid\nsleep 100",
     )?;
-    let mut c = command(process("./slow.sh", &[]), vec![]);
-    c.timeout_ms = 500;
     let start = Instant::now();
-    let err = expect_err(go_within_deadline(
-        pack.path(),
-        &c,
+    let err = timed_out(
+        &pack,
+        process("./slow.sh", &[]),
+        500,
         OutputMode::Capture,
         None,
-    ))?;
+    )?;
     let took = start.elapsed();
     assert_eq!(err.code, ErrorCode::Timeout, "{err:?}");
     assert_eq!(err.code.exec_exit_code(), 124);
@@ -435,14 +448,13 @@ fn a_background_child_holding_stdout_counts_as_running() -> TestResult {
         "daemon.sh",
         "sleep 100 &\necho $! > child.pid\necho started",
     )?;
-    let mut c = command(process("./daemon.sh", &[]), vec![]);
-    c.timeout_ms = 400;
-    let err = expect_err(go_within_deadline(
-        pack.path(),
-        &c,
+    let err = timed_out(
+        &pack,
+        process("./daemon.sh", &[]),
+        400,
         OutputMode::Capture,
         None,
-    ))?;
+    )?;
     assert_eq!(err.code, ErrorCode::Timeout);
     assert_ends(&pack, "child.pid")
 }
@@ -450,14 +462,13 @@ fn a_background_child_holding_stdout_counts_as_running() -> TestResult {
 #[test]
 fn timeout_in_inherit_mode() -> TestResult {
     let pack = Pack::new()?;
-    let mut c = command(process("sleep", &["100"]), vec![]);
-    c.timeout_ms = 300;
-    let err = expect_err(go_within_deadline(
-        pack.path(),
-        &c,
+    let err = timed_out(
+        &pack,
+        process("sleep", &["100"]),
+        300,
         OutputMode::Inherit,
         None,
-    ))?;
+    )?;
     assert_eq!(err.code, ErrorCode::Timeout);
     let c = command(process("true", &[]), vec![]);
     let mut run = Run::new(pack.path(), &c);
@@ -579,10 +590,7 @@ struct Seen {
 
 impl Seen {
     fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
+        crate::common::header(&self.headers, name)
     }
 }
 
@@ -798,16 +806,15 @@ fn http_connection_refused_is_an_io_error_without_secrets() -> TestResult {
 #[test]
 fn http_timeout() -> TestResult {
     let server = serve("200 OK", Vec::new(), true)?;
-    let mut c = command(http("GET", "/slow", &[], None), vec![]);
-    c.timeout_ms = 300;
     let pack = Pack::new()?;
     // The server never answers; only the command's timeout ends the wait.
-    let err = expect_err(go_within_deadline(
-        pack.path(),
-        &c,
+    let err = timed_out(
+        &pack,
+        http("GET", "/slow", &[], None),
+        300,
         OutputMode::Capture,
         Some(&server.base),
-    ))?;
+    )?;
     assert_eq!(err.code, ErrorCode::Timeout, "{err:?}");
     assert_eq!(seen(&server)?.request_line, "GET /slow HTTP/1.1");
     Ok(())

@@ -122,10 +122,7 @@ struct Seen {
 
 impl Seen {
     fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
+        crate::common::header(&self.headers, name)
     }
 }
 
@@ -264,12 +261,7 @@ commands:
     make_executable(&src.join("bin/leak"));
     make_executable(&src.join("bin/odd"));
     install_and_activate(&sb, &src, "acme.secret");
-    let out = sb
-        .hcpx()
-        .args(["connect", "acme.secret", "--secret-stdin", "--json"])
-        .write_stdin(secret)
-        .output()
-        .unwrap();
+    let out = sb.connect_secret("acme.secret", secret);
     assert_eq!(out.status.code(), Some(0));
 
     let (doc, text) = run_json(&sb, &["exec", "acme.secret", "leak"], "", 0);

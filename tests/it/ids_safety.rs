@@ -363,12 +363,7 @@ commands:
         ],
     );
     install_and_activate(&sb, &src, "acme.nul");
-    let out = sb
-        .hcpx()
-        .args(["--json", "connect", "acme.nul", "--secret-stdin"])
-        .write_stdin(&b"a\0b"[..])
-        .output()
-        .unwrap();
+    let out = sb.connect_secret("acme.nul", &b"a\0b"[..]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(2), "{stdout}");
     let doc: Value = serde_json::from_str(&stdout).unwrap();

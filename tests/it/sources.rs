@@ -91,6 +91,17 @@ pub(crate) fn repo(sb: &Sandbox) -> Repo {
     }
 }
 
+/// A sandbox and a repository from [`repo`], or `None` (the test skips)
+/// where git is missing.
+pub(crate) fn git_repo() -> Option<(Sandbox, Repo)> {
+    if !common::require_tool("git") {
+        return None;
+    }
+    let sb = Sandbox::new();
+    let repo = repo(&sb);
+    Some((sb, repo))
+}
+
 pub(crate) fn lock(sb: &Sandbox) -> Value {
     let text = std::fs::read_to_string(sb.home().join("hcp.lock")).expect("hcp.lock");
     serde_json::from_str(&text).expect("hcp.lock parses")
@@ -127,11 +138,9 @@ fn digest(dir: &Path) -> String {
 
 #[test]
 fn installs_at_a_tag_a_branch_and_a_commit_and_locks_each() {
-    if !common::require_tool("git") {
+    let Some((sb, repo)) = git_repo() else {
         return;
-    }
-    let sb = Sandbox::new();
-    let repo = repo(&sb);
+    };
     let installed = sb.home().join("packs/acme.notes");
     let cases = [
         ("#v1.0.0", "1.0.0", Some("v1.0.0"), &repo.v1, "installed"),
@@ -174,11 +183,9 @@ fn installs_at_a_tag_a_branch_and_a_commit_and_locks_each() {
 
 #[test]
 fn a_bad_ref_or_url_is_source_unavailable_and_changes_nothing() {
-    if !common::require_tool("git") {
+    let Some((sb, repo)) = git_repo() else {
         return;
-    }
-    let sb = Sandbox::new();
-    let repo = repo(&sb);
+    };
     sb.json(
         &["install", &format!("git+{}//packs/notes#v1.0.0", repo.url)],
         0,
@@ -205,11 +212,9 @@ fn a_bad_ref_or_url_is_source_unavailable_and_changes_nothing() {
 
 #[test]
 fn a_missing_subdir_is_not_found() {
-    if !common::require_tool("git") {
+    let Some((sb, repo)) = git_repo() else {
         return;
-    }
-    let sb = Sandbox::new();
-    let repo = repo(&sb);
+    };
     for subdir in ["packs/none", "README", "packs/notes/pack.yaml"] {
         let doc = sb.json(&["install", &format!("git+{}//{subdir}", repo.url)], 5);
         assert_eq!(doc["error"]["code"], "not_found", "{doc}");
@@ -221,11 +226,9 @@ fn a_missing_subdir_is_not_found() {
 
 #[test]
 fn a_subdir_through_a_link_out_of_the_repository_is_refused() {
-    if !common::require_tool("git") {
+    let Some((sb, repo)) = git_repo() else {
         return;
-    }
-    let sb = Sandbox::new();
-    let repo = repo(&sb);
+    };
     let outside = sb.simple_pack("acme.outside", "1.0.0", "{kind: public}");
     std::os::unix::fs::symlink(&outside, repo.work.join("evil")).unwrap();
     git(&repo.work, &["add", "evil"]);
@@ -371,11 +374,9 @@ fn verify_tells_changed_added_and_removed_files() {
 
 #[test]
 fn verify_of_a_git_pack_detects_tampering() {
-    if !common::require_tool("git") {
+    let Some((sb, repo)) = git_repo() else {
         return;
-    }
-    let sb = Sandbox::new();
-    let repo = repo(&sb);
+    };
     sb.json(
         &["install", &format!("git+{}//packs/notes#v1.0.0", repo.url)],
         0,
@@ -474,11 +475,9 @@ fn an_interrupted_fetch_leaves_no_git_behind() {
 
 #[test]
 fn no_git_hook_runs_during_a_fetch() {
-    if !common::require_tool("git") {
+    let Some((sb, repo)) = git_repo() else {
         return;
-    }
-    let sb = Sandbox::new();
-    let repo = repo(&sb);
+    };
     // A user's global config that points at hooks which would leave a mark.
     let hooks = sb.dir.path().join("hooks");
     std::fs::create_dir_all(&hooks).unwrap();
@@ -511,11 +510,9 @@ fn no_git_hook_runs_during_a_fetch() {
 
 #[test]
 fn a_git_pack_that_fails_lint_is_named_by_its_source() {
-    if !common::require_tool("git") {
+    let Some((sb, repo)) = git_repo() else {
         return;
-    }
-    let sb = Sandbox::new();
-    let repo = repo(&sb);
+    };
     std::fs::write(
         repo.work.join("packs/notes/pack.yaml"),
         "hcp: \"1\"\nid: acme.notes\n",

@@ -2,17 +2,15 @@
 //! made to hold the packs of a lock file, at the recorded commits.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use crate::common::{self, Sandbox};
-use crate::sources::{git, lock, repo, write_pack};
+use crate::common::Sandbox;
+use crate::sources::{git, git_repo, lock, write_pack};
 use serde_json::json;
 
 #[test]
 fn sync_reproduces_a_store_at_its_commits_then_prunes() {
-    if !common::require_tool("git") {
+    let Some((a, repo)) = git_repo() else {
         return;
-    }
-    let a = Sandbox::new();
-    let repo = repo(&a);
+    };
     let dir_pack = a.simple_pack("acme.local", "1.0.0", "{kind: public}");
     a.json(
         &["install", &format!("git+{}//packs/notes#v1.0.0", repo.url)],

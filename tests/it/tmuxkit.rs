@@ -111,19 +111,7 @@ impl Session {
     /// Polls the styled screen until `ok` holds; panics with the screen at
     /// the deadline.
     pub fn wait_for_styled(&self, what: &str, ok: impl Fn(&str) -> bool) -> String {
-        let start = Instant::now();
-        loop {
-            let screen = self.styled_screen();
-            if ok(&screen) {
-                return screen;
-            }
-            assert!(
-                start.elapsed() < DEADLINE,
-                "timed out after {DEADLINE:?} waiting for {what}; screen:\n{}",
-                self.screen()
-            );
-            std::thread::sleep(POLL);
-        }
+        self.poll(what, Session::styled_screen, ok)
     }
 
     /// Sends keys by tmux name (`Enter`, `Tab`, `C-c`, or one character).
@@ -145,18 +133,54 @@ impl Session {
     /// Polls the screen until `ok` holds; panics with the screen at the
     /// deadline.
     pub fn wait_for(&self, what: &str, ok: impl Fn(&str) -> bool) -> String {
+        self.poll(what, Session::screen, ok)
+    }
+
+    /// Polls `capture` until `ok` holds its text; panics with the plain
+    /// screen at the deadline.
+    fn poll(
+        &self,
+        what: &str,
+        capture: fn(&Session) -> String,
+        ok: impl Fn(&str) -> bool,
+    ) -> String {
         let start = Instant::now();
         loop {
-            let screen = self.screen();
+            let screen = capture(self);
             if ok(&screen) {
                 return screen;
             }
             assert!(
                 start.elapsed() < DEADLINE,
-                "timed out after {DEADLINE:?} waiting for {what}; screen:\n{screen}"
+                "timed out after {DEADLINE:?} waiting for {what}; screen:\n{}",
+                self.screen()
             );
             std::thread::sleep(POLL);
         }
+    }
+
+    /// Selects pack `id` by filtering for it (`/ID`, Enter) and waits for
+    /// its row to be marked.
+    pub fn select(&self, id: &str) {
+        self.keys(&["/"]);
+        self.type_text(id);
+        self.keys(&["Enter"]);
+        self.wait_text(&format!("▶ {id}"));
+    }
+
+    /// Installs (`i`) then activates (`a`) the selected pack `id` at
+    /// `version`, waiting for each to be reported.
+    pub fn install_activate(&self, id: &str, version: &str) {
+        self.keys(&["i"]);
+        self.wait_text(&format!("installed {id} {version}"));
+        self.keys(&["a"]);
+        self.wait_text(&format!("{id}: activated"));
+    }
+
+    /// Quits with `q` and checks hcpx exits with status 0.
+    pub fn quit(&self) {
+        self.keys(&["q"]);
+        assert_eq!(self.wait_exit(), 0, "{}", self.screen());
     }
 
     pub fn wait_text(&self, text: &str) -> String {

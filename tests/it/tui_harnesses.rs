@@ -13,15 +13,10 @@ use hcpx::tui::log::Outcome;
 /// `acme.notes` installed and activated; `~/.claude` exists in the fake
 /// home, so Claude Code is detected.
 async fn notes_activated() -> Tui {
-    let dir = sandbox();
-    notes_pack(&catalog(&dir));
+    let dir = sandbox_with(notes_pack);
     std::fs::create_dir_all(user_home(&dir).join(".claude")).unwrap();
-    let engine = engine(&dir);
-    engine.install("acme.notes", false).unwrap();
-    engine.activate(&["acme.notes".to_string()]);
-    let mut tui = Tui::start(dir, 110, 30).await;
-    tui.select("acme.notes").await;
-    tui
+    install_active(&dir, "acme.notes");
+    Tui::start_at(dir, "acme.notes", 110, 30).await
 }
 
 /// Moves the view's selection to `target`.
@@ -181,14 +176,10 @@ async fn space_while_busy_is_refused_at_once() {
 
 #[tokio::test]
 async fn details_show_the_skill_state_in_each_enabled_target_with_its_fix() {
-    let dir = sandbox();
-    notes_pack(&catalog(&dir));
+    let dir = sandbox_with(notes_pack);
     std::fs::create_dir_all(user_home(&dir).join(".claude")).unwrap();
-    let engine = engine(&dir);
-    engine.install("acme.notes", false).unwrap();
-    engine.activate(&["acme.notes".to_string()]);
-    let mut tui = Tui::start(dir, 120, 40).await;
-    tui.select("acme.notes").await;
+    install_active(&dir, "acme.notes");
+    let mut tui = Tui::start_at(dir, "acme.notes", 120, 40).await;
     let screen = tui.screen();
     assert!(
         screen.contains("harnesses: no target enabled (H enables one)"),

@@ -45,24 +45,15 @@ commands:
 async fn ready_calc() -> Tui {
     let dir = sandbox();
     calc_pack(&catalog(&dir));
-    let engine = engine(&dir);
-    engine.install("acme.calc", false).unwrap();
-    engine.activate(&["acme.calc".to_string()]);
-    engine.connect("acme.calc", &mut no_secret).unwrap();
-    let mut tui = Tui::start(dir, 100, 30).await;
-    tui.select("acme.calc").await;
-    tui
+    install_connected(&dir, "acme.calc");
+    Tui::start_at(dir, "acme.calc", 100, 30).await
 }
 
 #[tokio::test]
 async fn ctrl_and_alt_never_fire_the_plain_letters_action() {
-    let dir = sandbox();
-    notes_pack(&catalog(&dir));
-    let engine = engine(&dir);
-    engine.install("acme.notes", false).unwrap();
-    engine.activate(&["acme.notes".to_string()]);
-    let mut tui = Tui::start(dir, 100, 30).await;
-    tui.select("acme.notes").await;
+    let dir = sandbox_with(notes_pack);
+    install_active(&dir, "acme.notes");
+    let mut tui = Tui::start_at(dir, "acme.notes", 100, 30).await;
     // Ctrl-U is not uninstall, Ctrl-A not deactivate, Ctrl-L not lint,
     // Alt-A not activate, Alt-X not exec, Ctrl-X not cancel.
     for event in [
@@ -228,10 +219,8 @@ async fn the_status_line_lets_go_of_a_message_the_log_keeps_it() {
 
 #[tokio::test]
 async fn the_key_bar_greys_what_cannot_run_and_shows_cancel_only_while_running() {
-    let dir = sandbox();
-    notes_pack(&catalog(&dir));
-    let mut tui = Tui::start(dir, 140, 30).await;
-    tui.select("acme.notes").await;
+    let dir = sandbox_with(notes_pack);
+    let tui = Tui::start_at(dir, "acme.notes", 140, 30).await;
     let app = &tui.runner.app;
     assert!(app.command_info(Cmd::Install).enabled.is_ok());
     let why = app.command_info(Cmd::Uninstall).enabled.unwrap_err();
@@ -262,17 +251,16 @@ async fn the_key_bar_greys_what_cannot_run_and_shows_cancel_only_while_running()
 #[tokio::test]
 async fn c_on_an_env_pack_names_the_missing_variables_and_how_to_set_them() {
     let dir = sandbox();
-    write_pack(
+    one_command_pack(
         &catalog(&dir),
         "acme.envy",
-        "hcp: \"1\"\nid: acme.envy\nname: Envy\nversion: 1.0.0\ndescription: Reads the environment.\nbinding: {kind: env, env: [HCPX_TEST_NEVER_SET_A, HCPX_TEST_NEVER_SET_B]}\ncommands:\n  - key: go\n    summary: Go\n    effect: read\n    adapter: {kind: process, program: \"true\"}\n",
-        "---\nname: acme-envy\ndescription: Envy.\n---\nRun `go`.\n",
+        ("Envy", "Reads the environment."),
+        "{kind: env, env: [HCPX_TEST_NEVER_SET_A, HCPX_TEST_NEVER_SET_B]}",
+        "go",
+        "true",
     );
-    let engine = engine(&dir);
-    engine.install("acme.envy", false).unwrap();
-    engine.activate(&["acme.envy".to_string()]);
-    let mut tui = Tui::start(dir, 140, 30).await;
-    tui.select("acme.envy").await;
+    install_active(&dir, "acme.envy");
+    let mut tui = Tui::start_at(dir, "acme.envy", 140, 30).await;
     tui.keys("c").await;
     assert!(tui.runner.app.dialog.is_none());
     assert_eq!(tui.runner.in_flight(), 0);
@@ -367,14 +355,9 @@ async fn capital_g_in_a_text_pane_shows_its_last_full_page() {
 
 #[tokio::test]
 async fn w_switches_between_wrapping_long_output_lines_and_cutting_them() {
-    let dir = sandbox();
-    notes_pack(&catalog(&dir));
-    let engine = engine(&dir);
-    engine.install("acme.notes", false).unwrap();
-    engine.activate(&["acme.notes".to_string()]);
-    engine.connect("acme.notes", &mut no_secret).unwrap();
-    let mut tui = Tui::start(dir, 100, 30).await;
-    tui.select("acme.notes").await;
+    let dir = sandbox_with(notes_pack);
+    install_connected(&dir, "acme.notes");
+    let mut tui = Tui::start_at(dir, "acme.notes", 100, 30).await;
     tui.keys("x").await;
     tui.keys(&"y".repeat(150)).await;
     tui.press(KeyCode::Enter).await;
@@ -396,8 +379,7 @@ async fn w_switches_between_wrapping_long_output_lines_and_cutting_them() {
 
 #[tokio::test]
 async fn the_colon_line_runs_hcpx_subcommands_with_tab_completion() {
-    let dir = sandbox();
-    notes_pack(&catalog(&dir));
+    let dir = sandbox_with(notes_pack);
     let mut tui = Tui::start(dir, 100, 30).await;
     // `:ins⇥acme.n⇥` completes to `install acme.notes `.
     tui.keys(":ins").await;

@@ -44,8 +44,7 @@ impl std::io::Write for SharedWriter {
 #[tokio::test]
 async fn keys_install_activate_connect_deactivate_and_uninstall_change_the_store() {
     let logs = captured_logs();
-    let dir = sandbox();
-    notes_pack(&catalog(&dir));
+    let dir = sandbox_with(notes_pack);
     vault_pack(&catalog(&dir));
     let mut tui = Tui::start(dir, 100, 30).await;
 
@@ -117,10 +116,8 @@ async fn keys_install_activate_connect_deactivate_and_uninstall_change_the_store
 
 #[tokio::test]
 async fn cancelling_the_secret_input_records_nothing() {
-    let dir = sandbox();
-    vault_pack(&catalog(&dir));
-    let mut tui = Tui::start(dir, 100, 30).await;
-    tui.select("acme.vault").await;
+    let dir = sandbox_with(vault_pack);
+    let mut tui = Tui::start_at(dir, "acme.vault", 100, 30).await;
     tui.keys("iac").await;
     tui.keys("abc").await;
     tui.press(KeyCode::Esc).await;
@@ -133,10 +130,8 @@ async fn cancelling_the_secret_input_records_nothing() {
 
 #[tokio::test]
 async fn quitting_while_the_secret_input_is_open_cancels_the_connect() {
-    let dir = sandbox();
-    vault_pack(&catalog(&dir));
-    let mut tui = Tui::start(dir, 100, 30).await;
-    tui.select("acme.vault").await;
+    let dir = sandbox_with(vault_pack);
+    let mut tui = Tui::start_at(dir, "acme.vault", 100, 30).await;
     tui.keys("iac").await;
     tui.keys("abc").await;
     tui.send(vec![ctrl('c')]).await;
@@ -149,8 +144,7 @@ async fn quitting_while_the_secret_input_is_open_cancels_the_connect() {
 
 #[tokio::test]
 async fn marked_packs_are_installed_and_activated_together() {
-    let dir = sandbox();
-    notes_pack(&catalog(&dir));
+    let dir = sandbox_with(notes_pack);
     vault_pack(&catalog(&dir));
     mixed_pack(&catalog(&dir));
     let mut tui = Tui::start(dir, 100, 30).await;
@@ -172,8 +166,7 @@ async fn marked_packs_are_installed_and_activated_together() {
 
 #[tokio::test]
 async fn an_action_that_cannot_succeed_is_refused_at_once_without_a_dialog() {
-    let dir = sandbox();
-    notes_pack(&catalog(&dir));
+    let dir = sandbox_with(notes_pack);
     let mut tui = Tui::start(dir, 100, 30).await;
     // The bootstrap pack: `u` asks nothing and says why.
     tui.select("hcp-cli").await;
@@ -211,10 +204,8 @@ async fn an_action_that_cannot_succeed_is_refused_at_once_without_a_dialog() {
 
 #[tokio::test]
 async fn changes_another_process_makes_appear_on_the_next_poll() {
-    let dir = sandbox();
-    notes_pack(&catalog(&dir));
-    let mut tui = Tui::start(dir, 100, 30).await;
-    tui.select("acme.notes").await;
+    let dir = sandbox_with(notes_pack);
+    let mut tui = Tui::start_at(dir, "acme.notes", 100, 30).await;
     assert!(tui.screen().contains("○ available"));
     // Another hcpx process installs and activates the pack.
     let other = tui.engine();
@@ -316,8 +307,7 @@ async fn mouse_clicks_select_rows_panes_and_tabs() {
 
 #[tokio::test]
 async fn the_select_loop_draws_handles_workers_and_quits_on_q() {
-    let dir = sandbox();
-    notes_pack(&catalog(&dir));
+    let dir = sandbox_with(notes_pack);
     let backend = WatchedBackend::new(100, 30);
     let shown = backend.shown();
     let terminal = ratatui::Terminal::new(backend).unwrap();
@@ -360,8 +350,7 @@ async fn uninstalling_a_pack_in_no_catalog_removes_its_row() {
     engine(&dir)
         .install(elsewhere.join("acme.notes").to_str().unwrap(), false)
         .unwrap();
-    let mut tui = Tui::start(dir, 100, 30).await;
-    tui.select("acme.notes").await;
+    let mut tui = Tui::start_at(dir, "acme.notes", 100, 30).await;
     tui.keys("uy").await;
     assert!(!tui.installed("acme.notes"));
     assert_eq!(

@@ -28,12 +28,10 @@ fn mark_of(screen: &str, id: &str) -> Option<char> {
 
 #[tokio::test]
 async fn a_tampered_installed_copy_is_marked_and_explained() {
-    let dir = sandbox();
-    notes_pack(&catalog(&dir));
+    let dir = sandbox_with(notes_pack);
     engine(&dir).install("acme.notes", false).unwrap();
     std::fs::write(home(&dir).join("packs/acme.notes/extra.txt"), "planted\n").unwrap();
-    let mut tui = Tui::start(dir, 120, 36).await;
-    tui.select("acme.notes").await;
+    let tui = Tui::start_at(dir, "acme.notes", 120, 36).await;
     let screen = tui.screen();
     assert_eq!(mark_of(&screen, "acme.notes"), Some('!'), "{screen}");
     assert!(screen.contains("hcpx verify acme.notes"), "{screen}");
@@ -42,11 +40,8 @@ async fn a_tampered_installed_copy_is_marked_and_explained() {
 
 #[tokio::test]
 async fn an_edited_skill_in_a_harness_target_is_marked() {
-    let dir = sandbox();
-    notes_pack(&catalog(&dir));
-    let engine = engine(&dir);
-    engine.install("acme.notes", false).unwrap();
-    engine.activate(&["acme.notes".to_string()]);
+    let dir = sandbox_with(notes_pack);
+    let engine = install_active(&dir, "acme.notes");
     engine.harness_enable(&[TargetName::Agents]).unwrap();
     let skills = user_home(&dir).join(".agents/skills");
     let edited = std::fs::read_dir(&skills)
@@ -56,8 +51,7 @@ async fn an_edited_skill_in_a_harness_target_is_marked() {
         .find(|p| std::fs::read_to_string(p).unwrap().contains("Keep notes"))
         .unwrap();
     std::fs::write(&edited, "my own notes skill\n").unwrap();
-    let mut tui = Tui::start(dir, 120, 36).await;
-    tui.select("acme.notes").await;
+    let tui = Tui::start_at(dir, "acme.notes", 120, 36).await;
     let screen = tui.screen();
     assert_eq!(mark_of(&screen, "acme.notes"), Some('≠'), "{screen}");
     assert_eq!(mark_of(&screen, "hcp-cli"), None, "{screen}");
@@ -66,15 +60,13 @@ async fn an_edited_skill_in_a_harness_target_is_marked() {
 
 #[tokio::test]
 async fn a_newer_catalog_version_is_marked_and_o_lists_the_updates() {
-    let dir = sandbox();
-    notes_pack(&catalog(&dir));
+    let dir = sandbox_with(notes_pack);
     engine(&dir).install("acme.notes", false).unwrap();
     // The catalog moves on to 1.3.0.
     let manifest = catalog(&dir).join("acme.notes/pack.yaml");
     let text = std::fs::read_to_string(&manifest).unwrap();
     std::fs::write(&manifest, text.replace("version: 1.2.0", "version: 1.3.0")).unwrap();
-    let mut tui = Tui::start(dir, 120, 36).await;
-    tui.select("acme.notes").await;
+    let mut tui = Tui::start_at(dir, "acme.notes", 120, 36).await;
     // A catalog is read without the network: marked after the load.
     assert_eq!(
         mark_of(&tui.screen(), "acme.notes"),

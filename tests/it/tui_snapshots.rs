@@ -48,10 +48,8 @@ async fn long_list_scrolls_to_keep_the_selection_visible() {
 
 #[tokio::test]
 async fn lint_pane_lists_every_finding_of_a_broken_pack() {
-    let dir = sandbox();
-    broken_pack(&catalog(&dir));
-    let mut tui = Tui::start(dir, 110, 34).await;
-    tui.select("acme.broken").await;
+    let dir = sandbox_with(broken_pack);
+    let mut tui = Tui::start_at(dir, "acme.broken", 110, 34).await;
     // Tab to the lint pane: Browser → Availability → Details → Lint.
     tui.send(vec![
         key(KeyCode::Tab),
@@ -64,10 +62,8 @@ async fn lint_pane_lists_every_finding_of_a_broken_pack() {
 
 #[tokio::test]
 async fn lint_pane_says_a_clean_pack_is_clean() {
-    let dir = sandbox();
-    notes_pack(&catalog(&dir));
-    let mut tui = Tui::start(dir, 100, 30).await;
-    tui.select("acme.notes").await;
+    let dir = sandbox_with(notes_pack);
+    let mut tui = Tui::start_at(dir, "acme.notes", 100, 30).await;
     tui.keys("l").await;
     let screen = tui.screen();
     assert!(
@@ -78,8 +74,7 @@ async fn lint_pane_says_a_clean_pack_is_clean() {
 
 #[tokio::test]
 async fn matrix_shows_each_unmet_condition_with_its_reason_in_words() {
-    let dir = sandbox();
-    mixed_pack(&catalog(&dir));
+    let dir = sandbox_with(mixed_pack);
     let engine = engine(&dir);
     engine.install("acme.mixed", false).unwrap();
     let (_, err) = engine.activate(&["acme.mixed".to_string()]);
@@ -91,8 +86,7 @@ async fn matrix_shows_each_unmet_condition_with_its_reason_in_words() {
     ops.grant("user", "verb.exec.read").unwrap();
     ops.grant("user", "pack.install").unwrap();
     ops.revoke("user", "*").unwrap();
-    let mut tui = Tui::start(dir, 110, 34).await;
-    tui.select("acme.mixed").await;
+    let mut tui = Tui::start_at(dir, "acme.mixed", 110, 34).await;
     tui.press(KeyCode::Tab).await;
     insta::assert_snapshot!("matrix_ok_row", tui.screen());
     tui.keys("j").await;
@@ -103,19 +97,15 @@ async fn matrix_shows_each_unmet_condition_with_its_reason_in_words() {
 
 #[tokio::test]
 async fn matrix_of_a_catalog_pack_says_to_install_it() {
-    let dir = sandbox();
-    notes_pack(&catalog(&dir));
-    let mut tui = Tui::start(dir, 100, 30).await;
-    tui.select("acme.notes").await;
+    let dir = sandbox_with(notes_pack);
+    let tui = Tui::start_at(dir, "acme.notes", 100, 30).await;
     insta::assert_snapshot!("matrix_not_installed", tui.screen());
 }
 
 #[tokio::test]
 async fn details_pane_renders_the_skill_and_the_last_command() {
-    let dir = sandbox();
-    notes_pack(&catalog(&dir));
-    let mut tui = Tui::start(dir, 100, 30).await;
-    tui.select("acme.notes").await;
+    let dir = sandbox_with(notes_pack);
+    let mut tui = Tui::start_at(dir, "acme.notes", 100, 30).await;
     tui.keys("i").await;
     // Install shows the lint results of the installed copy; Details is
     // two panes further.
@@ -132,14 +122,9 @@ async fn details_pane_renders_the_skill_and_the_last_command() {
 
 #[tokio::test]
 async fn exec_form_then_output_pane() {
-    let dir = sandbox();
-    notes_pack(&catalog(&dir));
-    let engine = engine(&dir);
-    engine.install("acme.notes", false).unwrap();
-    engine.activate(&["acme.notes".to_string()]);
-    engine.connect("acme.notes", &mut no_secret).unwrap();
-    let mut tui = Tui::start(dir, 100, 30).await;
-    tui.select("acme.notes").await;
+    let dir = sandbox_with(notes_pack);
+    install_connected(&dir, "acme.notes");
+    let mut tui = Tui::start_at(dir, "acme.notes", 100, 30).await;
     tui.keys("x").await;
     insta::assert_snapshot!("exec_form", tui.screen());
     tui.keys("tests").await;
@@ -149,11 +134,9 @@ async fn exec_form_then_output_pane() {
 
 #[tokio::test]
 async fn x_on_a_command_that_cannot_run_says_why_at_once() {
-    let dir = sandbox();
-    notes_pack(&catalog(&dir));
+    let dir = sandbox_with(notes_pack);
     engine(&dir).install("acme.notes", false).unwrap();
-    let mut tui = Tui::start(dir, 100, 30).await;
-    tui.select("acme.notes").await;
+    let mut tui = Tui::start_at(dir, "acme.notes", 100, 30).await;
     tui.keys("x").await;
     // No form: availability already knows it cannot run.
     assert!(tui.runner.app.dialog.is_none());
@@ -162,13 +145,9 @@ async fn x_on_a_command_that_cannot_run_says_why_at_once() {
 
 #[tokio::test]
 async fn masked_secret_input_shows_bullets_only() {
-    let dir = sandbox();
-    vault_pack(&catalog(&dir));
-    let engine = engine(&dir);
-    engine.install("acme.vault", false).unwrap();
-    engine.activate(&["acme.vault".to_string()]);
-    let mut tui = Tui::start(dir, 100, 30).await;
-    tui.select("acme.vault").await;
+    let dir = sandbox_with(vault_pack);
+    install_active(&dir, "acme.vault");
+    let mut tui = Tui::start_at(dir, "acme.vault", 100, 30).await;
     tui.keys("c").await;
     tui.keys("hunter2").await;
     let screen = tui.screen();
@@ -179,11 +158,9 @@ async fn masked_secret_input_shows_bullets_only() {
 
 #[tokio::test]
 async fn uninstall_asks_for_confirmation() {
-    let dir = sandbox();
-    notes_pack(&catalog(&dir));
+    let dir = sandbox_with(notes_pack);
     engine(&dir).install("acme.notes", false).unwrap();
-    let mut tui = Tui::start(dir, 100, 30).await;
-    tui.select("acme.notes").await;
+    let mut tui = Tui::start_at(dir, "acme.notes", 100, 30).await;
     tui.keys("u").await;
     insta::assert_snapshot!("uninstall_confirm", tui.screen());
 }
@@ -200,17 +177,16 @@ async fn help_overlay_lists_the_keys() {
 #[tokio::test]
 async fn error_dialog_shows_code_message_and_hint() {
     let dir = sandbox();
-    write_pack(
+    one_command_pack(
         &catalog(&dir),
         "acme.probe",
-        "hcp: \"1\"\nid: acme.probe\nname: Probe\nversion: 1.0.0\ndescription: A failing probe.\nbinding: {kind: local, probe: check}\ncommands:\n  - key: check\n    summary: Check\n    effect: read\n    adapter: {kind: process, program: \"false\"}\n",
-        "---\nname: acme-probe\ndescription: Probe.\n---\nRun `check`.\n",
+        ("Probe", "A failing probe."),
+        "{kind: local, probe: check}",
+        "check",
+        "false",
     );
-    let engine = engine(&dir);
-    engine.install("acme.probe", false).unwrap();
-    engine.activate(&["acme.probe".to_string()]);
-    let mut tui = Tui::start(dir, 100, 30).await;
-    tui.select("acme.probe").await;
+    install_active(&dir, "acme.probe");
+    let mut tui = Tui::start_at(dir, "acme.probe", 100, 30).await;
     // The engine's refusal: the probe fails (§8.5 step 5).
     tui.keys("c").await;
     assert!(matches!(tui.runner.app.dialog, Some(Dialog::Error(_))));
@@ -250,8 +226,7 @@ async fn every_size_from_tiny_to_large_draws_without_panicking() {
 
 #[tokio::test]
 async fn filter_ranks_fuzzy_matches_and_highlights_the_matched_characters() {
-    let dir = sandbox();
-    notes_pack(&catalog(&dir));
+    let dir = sandbox_with(notes_pack);
     vault_pack(&catalog(&dir));
     mixed_pack(&catalog(&dir));
     let mut tui = Tui::start(dir, 100, 24).await;
@@ -303,8 +278,7 @@ async fn filter_ranks_fuzzy_matches_and_highlights_the_matched_characters() {
 
 #[tokio::test]
 async fn no_color_draws_no_colour_at_all() {
-    let dir = sandbox();
-    mixed_pack(&catalog(&dir));
+    let dir = sandbox_with(mixed_pack);
     broken_pack(&catalog(&dir));
     let mut config = config();
     config.theme = Theme::NO_COLOR;
@@ -335,14 +309,9 @@ async fn with_colour_statuses_are_coloured() {
 
 #[tokio::test]
 async fn run_form_says_what_is_wrong_next_to_the_field() {
-    let dir = sandbox();
-    notes_pack(&catalog(&dir));
-    let engine = engine(&dir);
-    engine.install("acme.notes", false).unwrap();
-    engine.activate(&["acme.notes".to_string()]);
-    engine.connect("acme.notes", &mut no_secret).unwrap();
-    let mut tui = Tui::start(dir, 100, 30).await;
-    tui.select("acme.notes").await;
+    let dir = sandbox_with(notes_pack);
+    install_connected(&dir, "acme.notes");
+    let mut tui = Tui::start_at(dir, "acme.notes", 100, 30).await;
     // `add` takes a required `text`.
     tui.press(KeyCode::Enter).await;
     tui.keys("jx").await;
@@ -366,11 +335,8 @@ async fn run_form_scrolls_to_the_focused_field_in_a_small_window() {
         ),
         "---\nname: acme-many\ndescription: Many.\n---\nRun `go`.\n",
     );
-    let engine = engine(&dir);
-    engine.install("acme.many", false).unwrap();
-    engine.activate(&["acme.many".to_string()]);
-    let mut tui = Tui::start(dir, 70, 16).await;
-    tui.select("acme.many").await;
+    install_active(&dir, "acme.many");
+    let mut tui = Tui::start_at(dir, "acme.many", 70, 16).await;
     tui.keys("x").await;
     for _ in 0..8 {
         tui.press(KeyCode::Tab).await;
@@ -383,10 +349,8 @@ async fn run_form_scrolls_to_the_focused_field_in_a_small_window() {
 
 #[tokio::test]
 async fn log_pane_lists_each_action_with_its_command() {
-    let dir = sandbox();
-    notes_pack(&catalog(&dir));
-    let mut tui = Tui::start(dir, 100, 30).await;
-    tui.select("acme.notes").await;
+    let dir = sandbox_with(notes_pack);
+    let mut tui = Tui::start_at(dir, "acme.notes", 100, 30).await;
     tui.keys("x").await; // refused: not installed
     tui.keys("ia").await;
     tui.keys("un").await;

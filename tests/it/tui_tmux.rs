@@ -33,10 +33,7 @@ fn real_tui_filters_installs_activates_runs_and_quits_restoring_the_terminal() {
         s.contains("hcp-cli") && s.contains("demo.clock")
     });
 
-    s.keys(&["/"]);
-    s.type_text("demo.clock");
-    s.keys(&["Enter"]);
-    s.wait_text("▶ demo.clock");
+    s.select("demo.clock");
 
     s.keys(&["i"]);
     s.wait_text("installed demo.clock 1.0.0");
@@ -57,8 +54,7 @@ fn real_tui_filters_installs_activates_runs_and_quits_restoring_the_terminal() {
     let before = s.wait_text("$ hcpx exec demo.clock now");
     assert!(before.contains("Availability"), "{before}");
 
-    s.keys(&["q"]);
-    assert_eq!(s.wait_exit(), 0, "{}", s.screen());
+    s.quit();
     // The alternate screen is gone: the TUI's frame is no longer shown.
     let after = s.screen();
     assert!(!after.contains("Availability"), "{after}");
@@ -118,8 +114,7 @@ fn another_process_changing_the_store_shows_up_without_restarting() {
             .lines()
             .any(|l| l.contains("demo.text") && l.contains("◌ installed"))
     });
-    s.keys(&["q"]);
-    assert_eq!(s.wait_exit(), 0, "{}", s.screen());
+    s.quit();
 }
 
 #[test]
@@ -166,14 +161,8 @@ fn real_tui_ignores_ctrl_and_alt_letters_and_logs_what_it_did() {
         &["tui", "--catalog", catalog.to_str().unwrap()],
     );
     s.wait_for("the pack list", |s| s.contains("demo.clock"));
-    s.keys(&["/"]);
-    s.type_text("demo.clock");
-    s.keys(&["Enter"]);
-    s.wait_text("▶ demo.clock");
-    s.keys(&["i"]);
-    s.wait_text("installed demo.clock 1.0.0");
-    s.keys(&["a"]);
-    s.wait_text("demo.clock: activated");
+    s.select("demo.clock");
+    s.install_activate("demo.clock", "1.0.0");
     s.keys(&["C-u", "C-a", "M-a", "M-u", "C-l", "@"]);
     // The log shows once every key before it was handled.
     let screen = s.wait_text("2 done demo.clock: activated");
@@ -182,8 +171,7 @@ fn real_tui_ignores_ctrl_and_alt_letters_and_logs_what_it_did() {
     let state = std::fs::read_to_string(home.join("state.json")).unwrap();
     assert!(state.contains("demo.clock"), "{state}");
     assert!(home.join("packs/demo.clock").is_dir());
-    s.keys(&["q"]);
-    assert_eq!(s.wait_exit(), 0, "{}", s.screen());
+    s.quit();
 }
 
 /// `H` opens the Harnesses view; `Space` on `agents` (the first target,
@@ -222,6 +210,5 @@ fn real_tui_enables_a_harness_target_with_space() {
     s.wait_for("the view closed", |s| !s.contains("~/.agents/skills"));
     s.keys(&["@"]);
     s.wait_text("hcpx harness enable agents");
-    s.keys(&["q"]);
-    assert_eq!(s.wait_exit(), 0, "{}", s.screen());
+    s.quit();
 }

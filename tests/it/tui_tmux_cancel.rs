@@ -54,14 +54,8 @@ fn running(name: &str, dir: &Path) -> (Session, Vec<i32>) {
         &["tui", "--catalog", catalog.to_str().unwrap()],
     );
     s.wait_for("the pack list", |s| s.contains("acme.wait"));
-    s.keys(&["/"]);
-    s.type_text("acme.wait");
-    s.keys(&["Enter"]);
-    s.wait_text("▶ acme.wait");
-    s.keys(&["i"]);
-    s.wait_text("installed acme.wait 1.0.0");
-    s.keys(&["a"]);
-    s.wait_text("acme.wait: activated");
+    s.select("acme.wait");
+    s.install_activate("acme.wait", "1.0.0");
     s.wait_text("● executable");
     // A command without args runs at once; one with args opens its form.
     s.keys(&["x"]);
@@ -95,8 +89,7 @@ fn x_cancels_a_running_command_and_leaves_no_process() {
         pids.iter().all(|&p| !alive(p))
     });
     // The TUI goes on: q quits at once, nothing runs any more.
-    s.keys(&["q"]);
-    assert_eq!(s.wait_exit(), 0, "{}", s.screen());
+    s.quit();
 }
 
 #[test]

@@ -11,17 +11,14 @@ use hcpx::tui::log::Outcome;
 /// `acme.notes` 1.2.0 installed from the catalog; the catalog then has
 /// 1.3.0 with a new `write` command running `rm`: an escalation.
 async fn notes_with_an_escalating_update() -> Tui {
-    let dir = sandbox();
-    notes_pack(&catalog(&dir));
+    let dir = sandbox_with(notes_pack);
     engine(&dir).install("acme.notes", false).unwrap();
     let manifest = catalog(&dir).join("acme.notes/pack.yaml");
     let text = std::fs::read_to_string(&manifest).unwrap();
     let text = text.replace("version: 1.2.0", "version: 1.3.0")
         + "  - key: wipe\n    summary: Remove every note\n    effect: write\n    adapter: {kind: process, program: rm, argv: [\"-rf\", \"notes\"]}\n";
     std::fs::write(&manifest, text).unwrap();
-    let mut tui = Tui::start(dir, 110, 32).await;
-    tui.select("acme.notes").await;
-    tui
+    Tui::start_at(dir, "acme.notes", 110, 32).await
 }
 
 fn installed_version(tui: &Tui) -> String {
@@ -98,10 +95,8 @@ async fn a_diff_that_changes_after_it_was_shown_is_shown_again() {
 
 #[tokio::test]
 async fn u_on_a_pack_that_is_not_installed_is_refused_at_once() {
-    let dir = sandbox();
-    notes_pack(&catalog(&dir));
-    let mut tui = Tui::start(dir, 110, 32).await;
-    tui.select("acme.notes").await;
+    let dir = sandbox_with(notes_pack);
+    let mut tui = Tui::start_at(dir, "acme.notes", 110, 32).await;
     tui.keys("U").await;
     assert_eq!(tui.runner.in_flight(), 0);
     assert!(tui.runner.app.dialog.is_none());

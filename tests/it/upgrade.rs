@@ -4,7 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::common::{self, Sandbox, simple_skill};
-use crate::sources::{git, lock, repo};
+use crate::sources::{git, git_repo, lock};
 use serde_json::json;
 
 /// A manifest for acme.notes at `version` that reads `DEMO_TOKEN` and has
@@ -40,11 +40,9 @@ fn installed_version(sb: &Sandbox) -> String {
 
 #[test]
 fn outdated_and_upgrade_follow_semver_tags_and_ask_before_escalating() {
-    if !common::require_tool("git") {
+    let Some((sb, repo)) = git_repo() else {
         return;
-    }
-    let sb = Sandbox::new();
-    let repo = repo(&sb);
+    };
     let bare = repo.url.trim_start_matches("file://").to_string();
     sb.json(
         &["install", &format!("git+{}//packs/notes#v1.0.0", repo.url)],

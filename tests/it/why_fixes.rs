@@ -25,20 +25,25 @@ fn strings(value: &Value) -> Vec<Option<String>> {
         .unwrap_or_default()
 }
 
+/// `hcpx why acme.why hello --catalog CATALOG --principal PRINCIPAL`.
+fn why_args<'a>(catalog: &'a str, principal: &'a str) -> [&'a str; 7] {
+    [
+        "why",
+        "acme.why",
+        "hello",
+        "--catalog",
+        catalog,
+        "--principal",
+        principal,
+    ]
+}
+
 #[test]
 fn why_lists_every_unmet_condition_with_its_fix() {
     let (sb, catalog) = setup();
     // Grants enforced: `bot` holds nothing.
     sb.json(&["grant", "user", "*"], 0);
-    let args = [
-        "why",
-        "acme.why",
-        "hello",
-        "--catalog",
-        &catalog,
-        "--principal",
-        "bot",
-    ];
+    let args = why_args(&catalog, "bot");
     let out = sb.json(&args, 0);
     let install = format!("hcpx install acme.why --catalog '{catalog}' --principal bot");
     assert_eq!(
@@ -181,20 +186,7 @@ fn each_fix_works_when_pasted_into_a_shell() {
             .unwrap_or_default(),
         std::env::var("PATH").unwrap_or_default()
     );
-    let why = |principal: &str| {
-        sb.json(
-            &[
-                "why",
-                "acme.why",
-                "hello",
-                "--catalog",
-                &catalog,
-                "--principal",
-                principal,
-            ],
-            0,
-        )
-    };
+    let why = |principal: &str| sb.json(&why_args(&catalog, principal), 0);
     for expected in ["not_installed", "not_activated", "not_connected"] {
         let out = why("user");
         assert_eq!(out["reason"], expected, "{out}");

@@ -303,23 +303,7 @@ pub(super) fn run(
     limits: &Limits,
     sink: Option<RedactingWriter<'_, '_>>,
 ) -> Result<ExecOutcome, Error> {
-    let method_name = spec.method.to_ascii_uppercase();
-    if !HTTP_METHODS.contains(&method_name.as_str()) {
-        return Err(Error::new(
-            ErrorCode::LintFailed,
-            format!(
-                "`{}` is not an HTTP method this runtime sends ({})",
-                spec.method,
-                HTTP_METHODS.join(", ")
-            ),
-        ));
-    }
-    let method = http::Method::from_bytes(method_name.as_bytes()).map_err(|_| {
-        Error::new(
-            ErrorCode::LintFailed,
-            format!("`{}` is not an HTTP method", spec.method),
-        )
-    })?;
+    let method = method(spec.method)?;
     let url = build_url(spec.url, req.base_url, req.args)?;
     let shown = shown_url(&url);
     let uri: http::Uri = url.parse().map_err(|_| {
@@ -350,12 +334,7 @@ pub(super) fn run(
     let status = response.status();
     let failed = status.as_u16() >= 400;
     let note = if failed {
-        format!(
-            "hcpx: HTTP {} {}\n",
-            status.as_u16(),
-            status.canonical_reason().unwrap_or("")
-        )
-        .replace(" \n", "\n")
+        status_note(status)
     } else {
         String::new()
     };
@@ -377,6 +356,37 @@ pub(super) fn run(
             Ok(outcome(code, start, text, captured.truncated, note))
         }
     }
+}
+
+/// The command's method, upper-cased, if this runtime sends it (§6.4).
+fn method(name: &str) -> Result<http::Method, Error> {
+    let method_name = name.to_ascii_uppercase();
+    if !HTTP_METHODS.contains(&method_name.as_str()) {
+        return Err(Error::new(
+            ErrorCode::LintFailed,
+            format!(
+                "`{}` is not an HTTP method this runtime sends ({})",
+                name,
+                HTTP_METHODS.join(", ")
+            ),
+        ));
+    }
+    http::Method::from_bytes(method_name.as_bytes()).map_err(|_| {
+        Error::new(
+            ErrorCode::LintFailed,
+            format!("`{}` is not an HTTP method", name),
+        )
+    })
+}
+
+/// The `hcpx:` line for an HTTP error status, e.g. `hcpx: HTTP 404 Not Found`.
+fn status_note(status: http::StatusCode) -> String {
+    format!(
+        "hcpx: HTTP {} {}\n",
+        status.as_u16(),
+        status.canonical_reason().unwrap_or("")
+    )
+    .replace(" \n", "\n")
 }
 
 /// Sends the request, following redirects within its origin (§14.4), all

@@ -65,33 +65,53 @@ pub fn scan(root: &Path, out: &mut Vec<Diagnostic>) -> PackTree {
                 continue;
             }
         };
-        let rel = relative(root, entry.path());
-        let name_ok = check_name(&entry, &rel, out);
-        let kind = entry.file_type();
-        if kind.is_symlink() {
-            out.push(
-                Diagnostic::new(
-                    Rule::PackSymlink,
-                    rel,
-                    "symbolic links are not allowed in a pack",
-                )
-                .hint("replace the link with a copy of the file it points to"),
-            );
-        } else if kind.is_file() {
+        if visit(root, &entry, &mut tree, out) {
             file_count += 1;
-            tree.total_bytes += entry.metadata().map(|m| m.len()).unwrap_or(0);
-            if name_ok {
-                let rel_path = entry.path().strip_prefix(root).unwrap_or(entry.path());
-                tree.files.push(rel_path.to_path_buf());
-            }
-        } else if !kind.is_dir() {
-            out.push(Diagnostic::new(
-                Rule::PackFileName,
-                rel,
-                "not a regular file or folder (a device, socket or pipe)",
-            ));
         }
     }
+    check_limits(file_count, tree.total_bytes, out);
+    tree
+}
+
+/// Checks one walk entry's name and kind (§2.4) and records a regular file
+/// in `tree`; returns whether it is a regular file.
+fn visit(
+    root: &Path,
+    entry: &walkdir::DirEntry,
+    tree: &mut PackTree,
+    out: &mut Vec<Diagnostic>,
+) -> bool {
+    let rel = relative(root, entry.path());
+    let name_ok = check_name(entry, &rel, out);
+    let kind = entry.file_type();
+    if kind.is_symlink() {
+        out.push(
+            Diagnostic::new(
+                Rule::PackSymlink,
+                rel,
+                "symbolic links are not allowed in a pack",
+            )
+            .hint("replace the link with a copy of the file it points to"),
+        );
+    } else if kind.is_file() {
+        tree.total_bytes += entry.metadata().map(|m| m.len()).unwrap_or(0);
+        if name_ok {
+            let rel_path = entry.path().strip_prefix(root).unwrap_or(entry.path());
+            tree.files.push(rel_path.to_path_buf());
+        }
+        return true;
+    } else if !kind.is_dir() {
+        out.push(Diagnostic::new(
+            Rule::PackFileName,
+            rel,
+            "not a regular file or folder (a device, socket or pipe)",
+        ));
+    }
+    false
+}
+
+/// The §2.3 limits on the number of files and their total size.
+fn check_limits(file_count: usize, total_bytes: u64, out: &mut Vec<Diagnostic>) {
     if file_count > MAX_FILES {
         out.push(
             Diagnostic::new(
@@ -102,17 +122,15 @@ pub fn scan(root: &Path, out: &mut Vec<Diagnostic>) -> PackTree {
             .hint("a pack holds at most 1,000 files (HCP §2.3)"),
         );
     }
-    if tree.total_bytes > MAX_TOTAL_BYTES {
+    if total_bytes > MAX_TOTAL_BYTES {
         out.push(Diagnostic::new(
             Rule::PackTooLarge,
             ".",
             format!(
-                "the pack holds {} bytes, over the limit of {MAX_TOTAL_BYTES} (16 MiB)",
-                tree.total_bytes
+                "the pack holds {total_bytes} bytes, over the limit of {MAX_TOTAL_BYTES} (16 MiB)"
             ),
         ));
     }
-    tree
 }
 
 fn check_name(entry: &walkdir::DirEntry, rel: &str, out: &mut Vec<Diagnostic>) -> bool {

@@ -206,7 +206,7 @@ pub struct App {
     /// The Harnesses view's targets and selection (`H`).
     pub harnesses: HarnessView,
     /// The last exec's form, for `.` (rerun).
-    pub last_exec: Option<ExecForm>,
+    last_exec: Option<ExecForm>,
     /// What was typed in each command's form (pack, verb), kept for the
     /// next time it opens.
     remembered: HashMap<(String, String), Vec<String>>,

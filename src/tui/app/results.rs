@@ -6,100 +6,14 @@ use super::*;
 impl App {
     pub(super) fn done(&mut self, result: JobResult) -> Vec<Job> {
         match result {
-            JobResult::Loaded { stamp, result } => {
-                self.loading = false;
-                self.stamp = Some(stamp);
-                let mut jobs = match result {
-                    Ok(entries) => {
-                        if self.load_error.take().is_some() {
-                            self.notice = Some(info("the store reads again".into()));
-                        }
-                        self.loaded = true;
-                        self.packs.set_entries(entries);
-                        let mut jobs = self.inspect_job();
-                        jobs.extend(self.marks_job());
-                        jobs
-                    }
-                    Err(err) => {
-                        tracing::warn!(code = err.code.as_str(), "loading the store failed");
-                        self.notice = Some(error_text(&err, &self.config));
-                        self.load_error = Some(err);
-                        Vec::new()
-                    }
-                };
-                if std::mem::take(&mut self.reload_asked) {
-                    let command = self.hcpx(&["list".into()], false);
-                    match &self.load_error {
-                        Some(err) => self.say(
-                            Outcome::Failed,
-                            error_text(err, &self.config).text,
-                            Some(command),
-                        ),
-                        None => {
-                            let n = self.packs.entries.len();
-                            self.say(
-                                Outcome::Done,
-                                format!("reloaded: {n} pack(s)"),
-                                Some(command),
-                            );
-                        }
-                    }
-                }
-                if std::mem::take(&mut self.reload_queued) {
-                    jobs.extend(self.request_load());
-                }
-                jobs
-            }
-            JobResult::Stamp(stamp) => {
-                self.stamp_pending = false;
-                if self.stamp.as_ref() != Some(&stamp) && !self.loading {
-                    tracing::info!("the store changed on disk; reloading");
-                    return self.request_load();
-                }
-                Vec::new()
-            }
+            JobResult::Loaded { stamp, result } => self.loaded_done(stamp, result),
+            JobResult::Stamp(stamp) => self.stamp_done(stamp),
             JobResult::Inspected { lint, result } => {
-                let refreshed = match &result {
-                    Ok(list) => {
-                        let ids: BTreeSet<&str> = list
-                            .found
-                            .iter()
-                            .map(|i| i.entry.id())
-                            .chain(list.gone.iter().map(String::as_str))
-                            .collect();
-                        self.refreshing.iter().all(|id| ids.contains(id.as_str()))
-                    }
-                    Err(_) => true,
-                };
-                if lint || (!self.refreshing.is_empty() && refreshed) {
-                    self.refreshing.clear();
-                    self.busy = None;
-                }
-                match result {
-                    Ok(list) => self.inspected(lint, list),
-                    Err(err) if lint => {
-                        let command = self.last_command.clone();
-                        self.say(
-                            Outcome::Failed,
-                            error_text(&err, &self.config).text,
-                            command,
-                        );
-                        self.fail(err);
-                    }
-                    Err(err) => self.notice = Some(error_text(&err, &self.config)),
-                }
+                self.inspected_done(lint, result);
                 Vec::new()
             }
             JobResult::Stage(report) => self.stage_done(report),
-            JobResult::Marks(marks) => {
-                self.marks_pending = false;
-                let outdated = std::mem::take(&mut self.marks.outdated);
-                self.marks = Marks { outdated, ..marks };
-                if std::mem::take(&mut self.marks_queued) {
-                    return self.marks_job();
-                }
-                Vec::new()
-            }
+            JobResult::Marks(marks) => self.marks_done(marks),
             JobResult::Upgraded {
                 ids,
                 yes,
@@ -130,29 +44,133 @@ impl App {
                 Vec::new()
             }
             JobResult::Queried { query, result } => self.query_done(query, result),
-            JobResult::Granted(result) => {
-                self.busy = None;
-                let command = self.last_command.clone();
-                match result {
-                    Ok(text) => self.say(Outcome::Done, text, command),
-                    Err(err) => {
-                        self.say(
-                            Outcome::Failed,
-                            error_text(&err, &self.config).text,
-                            command,
-                        );
-                        self.dialog = Some(Dialog::Error(err));
-                    }
-                }
-                // Grants change what is executable.
-                self.request_load()
-            }
+            JobResult::Granted(result) => self.granted_done(result),
             JobResult::Panicked(message) => {
                 self.fatal = Some(message);
                 self.quit = true;
                 Vec::new()
             }
         }
+    }
+
+    /// The store's packs read (or not); a reload asked for with `r` says
+    /// how it went.
+    fn loaded_done(&mut self, stamp: Stamp, result: Result<Vec<Row>, Error>) -> Vec<Job> {
+        self.loading = false;
+        self.stamp = Some(stamp);
+        let mut jobs = match result {
+            Ok(entries) => {
+                if self.load_error.take().is_some() {
+                    self.notice = Some(info("the store reads again".into()));
+                }
+                self.loaded = true;
+                self.packs.set_entries(entries);
+                let mut jobs = self.inspect_job();
+                jobs.extend(self.marks_job());
+                jobs
+            }
+            Err(err) => {
+                tracing::warn!(code = err.code.as_str(), "loading the store failed");
+                self.notice = Some(error_text(&err, &self.config));
+                self.load_error = Some(err);
+                Vec::new()
+            }
+        };
+        if std::mem::take(&mut self.reload_asked) {
+            let command = self.hcpx(&["list".into()], false);
+            match &self.load_error {
+                Some(err) => self.say(
+                    Outcome::Failed,
+                    error_text(err, &self.config).text,
+                    Some(command),
+                ),
+                None => {
+                    let n = self.packs.entries.len();
+                    self.say(
+                        Outcome::Done,
+                        format!("reloaded: {n} pack(s)"),
+                        Some(command),
+                    );
+                }
+            }
+        }
+        if std::mem::take(&mut self.reload_queued) {
+            jobs.extend(self.request_load());
+        }
+        jobs
+    }
+
+    /// The store's stamp: reloads when another process changed the store.
+    fn stamp_done(&mut self, stamp: Stamp) -> Vec<Job> {
+        self.stamp_pending = false;
+        if self.stamp.as_ref() != Some(&stamp) && !self.loading {
+            tracing::info!("the store changed on disk; reloading");
+            return self.request_load();
+        }
+        Vec::new()
+    }
+
+    /// The selected packs inspected (or linted, with `lint`).
+    fn inspected_done(&mut self, lint: bool, result: Result<Inspected, Error>) {
+        let refreshed = match &result {
+            Ok(list) => {
+                let ids: BTreeSet<&str> = list
+                    .found
+                    .iter()
+                    .map(|i| i.entry.id())
+                    .chain(list.gone.iter().map(String::as_str))
+                    .collect();
+                self.refreshing.iter().all(|id| ids.contains(id.as_str()))
+            }
+            Err(_) => true,
+        };
+        if lint || (!self.refreshing.is_empty() && refreshed) {
+            self.refreshing.clear();
+            self.busy = None;
+        }
+        match result {
+            Ok(list) => self.inspected(lint, list),
+            Err(err) if lint => {
+                let command = self.last_command.clone();
+                self.say(
+                    Outcome::Failed,
+                    error_text(&err, &self.config).text,
+                    command,
+                );
+                self.fail(err);
+            }
+            Err(err) => self.notice = Some(error_text(&err, &self.config)),
+        }
+    }
+
+    /// The browser's marks; asks again if more were queued meanwhile.
+    fn marks_done(&mut self, marks: Marks) -> Vec<Job> {
+        self.marks_pending = false;
+        let outdated = std::mem::take(&mut self.marks.outdated);
+        self.marks = Marks { outdated, ..marks };
+        if std::mem::take(&mut self.marks_queued) {
+            return self.marks_job();
+        }
+        Vec::new()
+    }
+
+    /// A grant or revoke done: said in the log, then the store reloaded.
+    fn granted_done(&mut self, result: Result<String, Error>) -> Vec<Job> {
+        self.busy = None;
+        let command = self.last_command.clone();
+        match result {
+            Ok(text) => self.say(Outcome::Done, text, command),
+            Err(err) => {
+                self.say(
+                    Outcome::Failed,
+                    error_text(&err, &self.config).text,
+                    command,
+                );
+                self.dialog = Some(Dialog::Error(err));
+            }
+        }
+        // Grants change what is executable.
+        self.request_load()
     }
 
     pub(super) fn stage_done(&mut self, report: StageReport) -> Vec<Job> {

@@ -165,24 +165,7 @@ fn draw_table(frame: &mut Frame<'_>, area: Rect, app: &App) {
         app.packs.widest,
         width.saturating_sub(2 * usize::from(flags)),
     );
-    let mut widths = vec![Constraint::Length(1)];
-    let mut header = vec![Cell::from("")];
-    if flags {
-        widths.push(Constraint::Length(1));
-        header.push(Cell::from(""));
-    }
-    widths.push(Constraint::Length(cols.id as u16));
-    header.push(Cell::from("ID"));
-    if cols.version > 0 {
-        widths.push(Constraint::Length(cols.version as u16));
-        header.push(Cell::from("VERSION"));
-    }
-    widths.push(Constraint::Length(STATUS_W as u16));
-    header.push(Cell::from("STATUS"));
-    if cols.description > 0 {
-        widths.push(Constraint::Length(cols.description as u16));
-        header.push(Cell::from("DESCRIPTION"));
-    }
+    let (widths, header) = header(cols, flags);
     let rows: Vec<TableRow<'_>> = app
         .packs
         .visible
@@ -212,7 +195,45 @@ fn draw_table(frame: &mut Frame<'_>, area: Rect, app: &App) {
             .filter(|_| !empty),
     );
     frame.render_stateful_widget(table, area, &mut state);
-    let mut below: Vec<Line<'_>> = Vec::new();
+    let below = below_table(app, width);
+    let used = 1
+        + (app.packs.visible.len().saturating_sub(app.packs.offset)).min(ui::browser_rows(app))
+            as u16;
+    if !below.is_empty() && used < area.height {
+        let rest = Rect::new(area.x, area.y + used, area.width, area.height - used);
+        frame.render_widget(Paragraph::new(below), rest);
+    }
+}
+
+/// The table's column widths and header cells; the marks column only
+/// with `flags`, version and description only where they fit.
+fn header(cols: Columns, flags: bool) -> (Vec<Constraint>, Vec<Cell<'static>>) {
+    let mut widths = vec![Constraint::Length(1)];
+    let mut header = vec![Cell::from("")];
+    if flags {
+        widths.push(Constraint::Length(1));
+        header.push(Cell::from(""));
+    }
+    widths.push(Constraint::Length(cols.id as u16));
+    header.push(Cell::from("ID"));
+    if cols.version > 0 {
+        widths.push(Constraint::Length(cols.version as u16));
+        header.push(Cell::from("VERSION"));
+    }
+    widths.push(Constraint::Length(STATUS_W as u16));
+    header.push(Cell::from("STATUS"));
+    if cols.description > 0 {
+        widths.push(Constraint::Length(cols.description as u16));
+        header.push(Cell::from("DESCRIPTION"));
+    }
+    (widths, header)
+}
+
+/// What shows under the table: "no packs" (or no match), and how to add
+/// packs when hcpx's own is the only one.
+fn below_table(app: &App, width: usize) -> Vec<Line<'static>> {
+    let theme = app.theme();
+    let mut below: Vec<Line<'static>> = Vec::new();
     if app.packs.visible.is_empty() {
         let msg = if app.packs.filter.query.is_empty() {
             "no packs".to_string()
@@ -230,13 +251,7 @@ fn draw_table(frame: &mut Frame<'_>, area: Rect, app: &App) {
                 .map(|l| Line::styled(l, theme.hint())),
         );
     }
-    let used = 1
-        + (app.packs.visible.len().saturating_sub(app.packs.offset)).min(ui::browser_rows(app))
-            as u16;
-    if !below.is_empty() && used < area.height {
-        let rest = Rect::new(area.x, area.y + used, area.width, area.height - used);
-        frame.render_widget(Paragraph::new(below), rest);
-    }
+    below
 }
 
 /// One pack's row: marker, id (filter matches highlighted), version,

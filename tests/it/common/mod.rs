@@ -34,6 +34,15 @@ impl Sandbox {
         cmd
     }
 
+    /// `hcpx --json connect ID --secret-stdin` with `secret` on stdin.
+    pub fn connect_secret(&self, id: &str, secret: impl Into<Vec<u8>>) -> std::process::Output {
+        self.hcpx()
+            .args(["--json", "connect", id, "--secret-stdin"])
+            .write_stdin(secret)
+            .output()
+            .unwrap()
+    }
+
     /// Runs `hcpx --json ARGS` (first, since after `--` it would be a k=v
     /// word), checks the exit code and parses stdout.
     pub fn json(&self, args: &[&str], code: i32) -> Value {
@@ -127,6 +136,14 @@ pub fn simple_skill(id: &str) -> String {
         "---\nname: {}\ndescription: Test skill.\n---\nRun `hello` to greet, `touch` to write.\n",
         id.replace('.', "-")
     )
+}
+
+/// The value of HTTP header `name` (any case) among `headers`.
+pub fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    headers
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(name))
+        .map(|(_, v)| v.as_str())
 }
 
 /// The names in a folder, sorted. A folder that cannot be read fails the

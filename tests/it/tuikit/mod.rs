@@ -28,6 +28,14 @@ pub fn sandbox() -> TempDir {
     dir
 }
 
+/// A [`sandbox`] whose catalog holds the pack `write` writes (for example
+/// [`notes_pack`]).
+pub fn sandbox_with(write: fn(&Path)) -> TempDir {
+    let dir = sandbox();
+    write(&catalog(&dir));
+    dir
+}
+
 pub fn home(dir: &TempDir) -> PathBuf {
     dir.path().join("home")
 }
@@ -45,6 +53,22 @@ pub fn engine(dir: &TempDir) -> Engine {
         home: user_home(dir),
         ..Default::default()
     });
+    engine
+}
+
+/// Installs `id` from the catalog and activates it: the usual start of a
+/// test about an active pack. Returns the engine for further changes.
+pub fn install_active(dir: &TempDir, id: &str) -> Engine {
+    let engine = engine(dir);
+    engine.install(id, false).unwrap();
+    engine.activate(&[id.to_string()]);
+    engine
+}
+
+/// [`install_active`], then connects `id` (a pack that needs no secret).
+pub fn install_connected(dir: &TempDir, id: &str) -> Engine {
+    let engine = install_active(dir, id);
+    engine.connect(id, &mut no_secret).unwrap();
     engine
 }
 
@@ -74,6 +98,13 @@ impl Tui {
         let runner = Runner::new(engine(&dir), App::new(config), terminal);
         let mut tui = Tui { dir, runner };
         run_headless(&mut tui.runner, []).await.unwrap();
+        tui
+    }
+
+    /// Starts the TUI (see [`Tui::start`]) and selects pack `id`.
+    pub async fn start_at(dir: TempDir, id: &str, width: u16, height: u16) -> Tui {
+        let mut tui = Tui::start(dir, width, height).await;
+        tui.select(id).await;
         tui
     }
 
@@ -285,6 +316,31 @@ pub fn write_pack(catalog: &Path, dir: &str, manifest: &str, skill: &str) -> Pat
     std::fs::write(root.join("pack.yaml"), manifest).unwrap();
     std::fs::write(root.join("SKILL.md"), skill).unwrap();
     root
+}
+
+/// Writes `catalog/<id>`: a pack whose one `read` command `key` runs
+/// `program`, bound by `binding` (a YAML flow mapping).
+pub fn one_command_pack(
+    catalog: &Path,
+    id: &str,
+    (name, description): (&str, &str),
+    binding: &str,
+    key: &str,
+    program: &str,
+) {
+    let mut summary = key.to_string();
+    summary[..1].make_ascii_uppercase();
+    write_pack(
+        catalog,
+        id,
+        &format!(
+            "hcp: \"1\"\nid: {id}\nname: {name}\nversion: 1.0.0\ndescription: {description}\nbinding: {binding}\ncommands:\n  - key: {key}\n    summary: {summary}\n    effect: read\n    adapter: {{kind: process, program: \"{program}\"}}\n"
+        ),
+        &format!(
+            "---\nname: {}\ndescription: {name}.\n---\nRun `{key}`.\n",
+            id.replace('.', "-")
+        ),
+    );
 }
 
 /// `acme.notes`: a `local` Binding whose probe is `hello`; `hello` echoes.
