@@ -61,12 +61,14 @@ impl Engine {
         if let Some(id) = pack {
             self.pack_view(id)?;
         }
+        let enabled = self.enabled_harnesses()?;
+        if enabled.is_empty() {
+            // Nothing to read: no activated pack's Skill is looked at.
+            return Ok(Vec::new());
+        }
         let state = self.store().read_state()?;
-        let mut targets = harness::status(
-            &self.harness_env()?,
-            &self.enabled_harnesses()?,
-            &self.wanted_skills(&state),
-        )?;
+        let mut targets =
+            harness::status(&self.harness_env()?, &enabled, &self.wanted_skills(&state))?;
         if let Some(id) = pack {
             for target in &mut targets {
                 target.skills.retain(|s| s.pack_id == id);
@@ -107,18 +109,22 @@ impl Engine {
     /// Fills `sense.harnesses` (§12.8): the enabled targets where each
     /// pack's Skill is `placed`.
     pub(super) fn add_placed_harnesses(&self, packs: &mut [PackAvailability]) -> Result<()> {
-        if self.enabled_harnesses()?.is_empty() {
+        let targets = self.harness_status(None)?;
+        if targets.is_empty() {
             return Ok(());
         }
-        for target in self.harness_status(None)? {
-            for skill in target
+        let at: std::collections::HashMap<String, usize> = packs
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.pack_id.clone(), i))
+            .collect();
+        for target in &targets {
+            let placed = target
                 .skills
                 .iter()
-                .filter(|s| s.state == SkillState::Placed)
-            {
-                if let Some(pack) = packs.iter_mut().find(|p| p.pack_id == skill.pack_id) {
-                    pack.sense.harnesses.push(target.name);
-                }
+                .filter(|s| s.state == SkillState::Placed);
+            for i in placed.filter_map(|s| at.get(&s.pack_id)) {
+                packs[*i].sense.harnesses.push(target.name);
             }
         }
         Ok(())
