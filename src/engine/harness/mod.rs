@@ -92,7 +92,7 @@ pub fn targets(env: &HarnessEnv, enabled: &[TargetName]) -> Vec<TargetInfo> {
 pub fn wanted(store: &Store, activated: &[PackId]) -> Vec<Wanted> {
     let read = |id: PackId| {
         let dir = store.pack_dir(&id);
-        let bytes = read_bounded(&dir.join(place::SKILL_FILE))?;
+        let bytes = place::read_bounded(&dir.join(place::SKILL_FILE))?;
         let name = skill::parse(std::str::from_utf8(&bytes).ok()?)?.name?;
         grammar::is_skill_name(&name).then(|| Wanted {
             version: installed_version(&dir).unwrap_or_default(),
@@ -111,9 +111,9 @@ pub fn wanted(store: &Store, activated: &[PackId]) -> Vec<Wanted> {
 /// The `version` of an installed pack's manifest, read without linting it
 /// (the copy was linted when installed; `doctor` lints it again).
 fn installed_version(dir: &std::path::Path) -> Option<String> {
-    let (bytes, json) = match read_bounded(&dir.join("pack.yaml")) {
+    let (bytes, json) = match place::read_bounded(&dir.join("pack.yaml")) {
         Some(bytes) => (bytes, false),
-        None => (read_bounded(&dir.join("pack.json"))?, true),
+        None => (place::read_bounded(&dir.join("pack.json"))?, true),
     };
     let text = std::str::from_utf8(&bytes).ok()?;
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
@@ -123,15 +123,6 @@ fn installed_version(dir: &std::path::Path) -> Option<String> {
         document::parse_yaml(text).ok()?
     };
     doc.get("version")?.as_str().map(str::to_string)
-}
-
-/// A regular file's bytes, never through a link, at most 256 KiB (§2.3).
-fn read_bounded(path: &std::path::Path) -> Option<Vec<u8>> {
-    use std::io::Read;
-    let file = crate::engine::lint::files::open_regular(path).ok()?;
-    let mut bytes = Vec::new();
-    file.take(256 * 1024 + 1).read_to_end(&mut bytes).ok()?;
-    (bytes.len() <= 256 * 1024).then_some(bytes)
 }
 
 /// The state of every Skill in every enabled target, without changing
@@ -171,7 +162,7 @@ pub fn sync(
     let store = tx.store().clone();
     let bytes = |want: &Wanted| -> Result<Vec<u8>> {
         let path = store.pack_dir(&want.pack_id).join(place::SKILL_FILE);
-        read_bounded(&path).ok_or_else(|| {
+        place::read_bounded(&path).ok_or_else(|| {
             Error::new(ErrorCode::Io, format!("cannot read {}", path.display()))
                 .path(path.display().to_string())
         })

@@ -85,16 +85,24 @@ fn observe_one(dir: &Path, skill: String) -> Found {
 }
 
 /// A regular file's bytes (not followed through a link), if it is at most
-/// [`MAX_READ`] bytes; a larger one reads as an unknown digest.
+/// [`MAX_READ`] bytes; a larger or unreadable one reads as an unknown
+/// digest.
 fn read_small(path: &Path) -> Option<Vec<u8>> {
     let meta = fs::symlink_metadata(path).ok()?;
     if !meta.is_file() {
         return None;
     }
-    if meta.len() > MAX_READ {
-        return Some(b"(too large)".to_vec());
-    }
-    fs::read(path).ok()
+    Some(read_bounded(path).unwrap_or_else(|| b"(too large)".to_vec()))
+}
+
+/// A regular file's bytes, never through a link, if it is at most
+/// [`MAX_READ`] bytes (§2.3's Skill limit).
+pub(super) fn read_bounded(path: &Path) -> Option<Vec<u8>> {
+    use std::io::Read;
+    let file = crate::engine::lint::files::open_regular(path).ok()?;
+    let mut bytes = Vec::new();
+    file.take(MAX_READ + 1).read_to_end(&mut bytes).ok()?;
+    (bytes.len() as u64 <= MAX_READ).then_some(bytes)
 }
 
 /// Carries out `steps` in `folder` as part of the store change `tx`,
