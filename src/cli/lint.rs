@@ -2,7 +2,7 @@
 
 use crate::cli::output::{ERROR, GOOD, HINT, Output, STRONG, WARNING, terminal_safe};
 use crate::engine::lint::diagnostic::{Diagnostic, Severity};
-use crate::engine::lint::{LintOptions, LintReport, lint_pack};
+use crate::engine::lint::{FindingCounts, LintOptions, LintReport, lint_pack};
 use crate::engine::ops::bootstrap::is_bootstrap_copy;
 use serde::Serialize;
 use std::io::Write;
@@ -60,8 +60,11 @@ fn print_text(reports: &[LintReport]) {
             let _ = write_diagnostic(&mut stdout, Path::new(&report.path), d);
         }
     }
-    let errors: usize = reports.iter().map(LintReport::errors).sum();
-    let warnings: usize = reports.iter().map(LintReport::warnings).sum();
+    let counts = reports
+        .iter()
+        .map(LintReport::counts)
+        .fold(FindingCounts::default(), |a, b| a + b);
+    let (errors, warnings) = (counts.errors, counts.warnings);
     let packs = match reports.len() {
         1 => "1 pack".to_string(),
         n => format!("{n} packs"),
@@ -75,19 +78,9 @@ fn print_text(reports: &[LintReport]) {
     };
     let _ = writeln!(
         stdout,
-        "{style}{}{style:#}: {packs} linted, {} and {}",
+        "{style}{}{style:#}: {packs} linted, {counts}",
         if errors > 0 { "failed" } else { "ok" },
-        plural(errors, "error"),
-        plural(warnings, "warning"),
     );
-}
-
-fn plural(n: usize, word: &str) -> String {
-    if n == 1 {
-        format!("1 {word}")
-    } else {
-        format!("{n} {word}s")
-    }
 }
 
 /// `FILE:LINE:COL: error[RULE]: MESSAGE`, then `  = hint: ...` (§10.4).

@@ -44,7 +44,48 @@ pub struct LintReport {
     pub root: PathBuf,
 }
 
+/// How many errors and warnings lint found, said one way everywhere:
+/// `1 error and 2 warnings`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct FindingCounts {
+    pub errors: usize,
+    pub warnings: usize,
+}
+
+impl std::ops::Add for FindingCounts {
+    type Output = FindingCounts;
+    fn add(self, other: FindingCounts) -> FindingCounts {
+        FindingCounts {
+            errors: self.errors + other.errors,
+            warnings: self.warnings + other.warnings,
+        }
+    }
+}
+
+impl std::fmt::Display for FindingCounts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let plural = |n: usize, word: &str| match n {
+            1 => format!("1 {word}"),
+            n => format!("{n} {word}s"),
+        };
+        write!(
+            f,
+            "{} and {}",
+            plural(self.errors, "error"),
+            plural(self.warnings, "warning")
+        )
+    }
+}
+
 impl LintReport {
+    /// The report's errors and warnings, counted.
+    pub fn counts(&self) -> FindingCounts {
+        FindingCounts {
+            errors: self.errors(),
+            warnings: self.warnings(),
+        }
+    }
+
     pub fn errors(&self) -> usize {
         self.diagnostics.iter().filter(|d| d.is_error()).count()
     }
@@ -269,4 +310,30 @@ pub fn text_position(bytes: &[u8], offset: usize) -> Position {
         .count()
         + 1;
     Position { line, column }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_are_said_one_way() {
+        let c = |errors, warnings| FindingCounts { errors, warnings }.to_string();
+        assert_eq!(c(1, 0), "1 error and 0 warnings");
+        assert_eq!(c(2, 1), "2 errors and 1 warning");
+        let sum = FindingCounts {
+            errors: 1,
+            warnings: 1,
+        } + FindingCounts {
+            errors: 1,
+            warnings: 0,
+        };
+        assert_eq!(
+            sum,
+            FindingCounts {
+                errors: 2,
+                warnings: 1
+            }
+        );
+    }
 }

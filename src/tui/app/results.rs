@@ -305,7 +305,8 @@ impl App {
             } else {
                 Outcome::Done
             };
-            let text = format!("lint: {errors} error(s), {warnings} warning(s)");
+            let counts = crate::engine::lint::FindingCounts { errors, warnings };
+            let text = format!("lint: {counts}");
             self.say(outcome, text, Some(command));
             self.lower = Pane::Lint;
             self.text.lint = 0;

@@ -45,7 +45,8 @@ pub fn lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
     } else {
         "catalog copy"
     };
-    let (errors, warnings) = (report.errors(), report.warnings());
+    let counts = report.counts();
+    let (errors, warnings) = (counts.errors, counts.warnings);
     let mut out: Vec<Line<'a>> = Vec::new();
     let summary = if report.diagnostics.is_empty() {
         format!(
@@ -54,7 +55,7 @@ pub fn lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
         )
     } else {
         format!(
-            "{} {}: {errors} error(s), {warnings} warning(s) ({copy}; l lints again)",
+            "{} {}: {counts} ({copy}; l lints again)",
             if errors > 0 { "✗" } else { "!" },
             entry.id()
         )
