@@ -9,6 +9,7 @@ Environment:
   HCP_HOME              the store folder (default: ~/.hcp)
   HCP_PRINCIPAL         the principal when --principal is not given (default: user)
   HCPX_LOG              the file the terminal UI logs to
+  HCPX_LOG_LEVEL        how much it logs: error, warn, info (default), debug, trace
   HCPX_LOCK_TIMEOUT_MS  how long a change waits for the store lock (default: 30000)
   NO_COLOR              set to print no colours
 
@@ -33,6 +34,10 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
     (
         "HCPX_LOG",
         "The file the terminal UI writes its log to (it never logs to the screen).",
+    ),
+    (
+        "HCPX_LOG_LEVEL",
+        "How much the terminal UI logs: error, warn, info, debug or trace. Default: info.",
     ),
     (
         "HCPX_LOCK_TIMEOUT_MS",

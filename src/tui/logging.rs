@@ -1,5 +1,9 @@
 //! Logs go to a file, never to the screen: `$HCPX_LOG` if set, else
-//! `tui.log` in the user's cache folder (`~/.cache/hcpx/` on Linux).
+//! `tui.log` in the user's cache folder (`~/.cache/hcpx/` on Linux), at the
+//! level `$HCPX_LOG_LEVEL` names (`error`, `warn`, `info`, the default,
+//! `debug` or `trace`). At `debug` the event loop says when it handled a
+//! key and when no work is left: scripts that drive the TUI (the tour
+//! replay) wait on those lines instead of on a clock.
 //! Nothing secret is logged: secrets never pass through a log call, and
 //! actions are logged by what they did, not by the keys typed.
 
@@ -37,8 +41,16 @@ pub fn init() -> Option<WorkerGuard> {
     let subscriber = tracing_subscriber::fmt()
         .with_writer(writer)
         .with_ansi(false)
-        .with_max_level(tracing::Level::INFO)
+        .with_max_level(level())
         .finish();
     tracing::subscriber::set_global_default(subscriber).ok()?;
     Some(guard)
+}
+
+/// The level `$HCPX_LOG_LEVEL` names; `info` when unset or unknown.
+fn level() -> tracing::Level {
+    std::env::var("HCPX_LOG_LEVEL")
+        .ok()
+        .and_then(|l| l.trim().parse().ok())
+        .unwrap_or(tracing::Level::INFO)
 }

@@ -16,7 +16,7 @@ use crate::tui::app::App;
 use crate::tui::keymap;
 use crate::tui::ui;
 use crate::tui::worker::{self, Job, JobResult};
-use crossterm::event::Event;
+use crossterm::event::{Event, KeyEventKind};
 use futures::{Stream, StreamExt};
 use ratatui::Terminal;
 use ratatui::backend::Backend;
@@ -45,6 +45,8 @@ pub struct Runner<B: Backend> {
     last_draw: Option<Instant>,
     /// Frames drawn (for tests and benchmarks).
     pub frames: u64,
+    /// Key presses handled, counted for the `debug` log.
+    keys: u64,
     /// The loader thread's queue (see [`is_heavy`]).
     heavy: std::sync::mpsc::Sender<Job>,
 }
@@ -116,6 +118,7 @@ impl<B: Backend> Runner<B> {
             dirty: true,
             last_draw: None,
             frames: 0,
+            keys: 0,
         }
     }
 
@@ -132,8 +135,13 @@ impl<B: Backend> Runner<B> {
         if matches!(action, Action::Done(_)) {
             self.in_flight = self.in_flight.saturating_sub(1);
         }
+        let done = matches!(action, Action::Done(_));
         let jobs = self.app.update(action);
         self.spawn_all(jobs);
+        if done && self.in_flight == 0 {
+            // Every job has reported, and none started another.
+            tracing::debug!("idle");
+        }
         if std::mem::take(&mut self.app.redraw) {
             // `Ctrl-L`: the next frame paints every cell again.
             if let Err(err) = self.terminal.clear() {
@@ -149,6 +157,13 @@ impl<B: Backend> Runner<B> {
     pub fn handle_event(&mut self, event: &Event) {
         if let Some(action) = keymap::action_for(&self.app, event) {
             self.dispatch(action);
+        }
+        if let Event::Key(key) = event
+            && key.kind == KeyEventKind::Press
+        {
+            // Which key is never logged: it may be part of a secret.
+            self.keys += 1;
+            tracing::debug!(key = self.keys, in_flight = self.in_flight, "key handled");
         }
     }
 

@@ -58,10 +58,11 @@ fn help_of(args: &[&str]) -> String {
 }
 
 /// The environment variables `hcpx --help` and the man page both name.
-const ENV_VARS: [&str; 5] = [
+const ENV_VARS: [&str; 6] = [
     "HCP_HOME",
     "HCP_PRINCIPAL",
     "HCPX_LOG",
+    "HCPX_LOG_LEVEL",
     "NO_COLOR",
     "HCPX_LOCK_TIMEOUT_MS",
 ];

@@ -7,7 +7,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::common::require_tools;
-use crate::tmuxkit::{Session, busy};
+use crate::tmuxkit::{Session, wait_until};
 use serde_json::Value;
 use std::path::PathBuf;
 use std::process::Command;
@@ -130,10 +130,13 @@ fn tmux_key(name: &str) -> Option<&'static str> {
 
 /// Replays the tour's keys on the real binary in tmux, at the recording's
 /// size. The recording paces the keys with fixed delays; here every key
-/// waits for the state it needs instead: after each key the screen must
-/// have changed (the key was handled) and show no work in progress (an
-/// install, say, has finished before the next key), so a slow machine only
-/// makes the replay slower.
+/// waits for the state it needs instead. The TUI runs with
+/// `HCPX_LOG_LEVEL=debug`, so its log says when it handled each key and
+/// when no work is left; the next key goes only once the previous one was
+/// handled and the work it started (an install, say) has finished. The
+/// screen alone cannot tell that: it also changes on its own (a pack's
+/// details arriving, the status line clearing), so a key could pass for
+/// handled before it was read, and the next one be refused as busy.
 #[test]
 fn the_tour_replays_against_the_real_binary() {
     // The tour runs demo.sysinfo's summary, a python3 script.
@@ -150,40 +153,41 @@ fn the_tour_replays_against_the_real_binary() {
     let catalog = repo().join("assets/packs");
     let s = Session::start_sized(
         "tour",
-        &[("HCP_HOME", &hcp), ("HOME", &home), ("HCPX_LOG", &log)],
+        &[
+            ("HCP_HOME", &hcp),
+            ("HOME", &home),
+            ("HCPX_LOG", &log),
+            ("HCPX_LOG_LEVEL", std::path::Path::new("debug")),
+        ],
         &["tui", "--catalog", catalog.to_str().unwrap()],
         110,
         32,
     );
-    s.wait_for("the pack list, loaded", |screen| {
-        screen.contains("demo.clock") && !busy(screen)
-    });
+    let read_log = || std::fs::read_to_string(&log).unwrap_or_default();
+    wait_until(
+        "the first load to finish (an `idle` line in the log)",
+        || read_log().lines().any(|l| l.ends_with(" idle")),
+    );
+    let mut sent = 0;
     for (line, keys, split) in &steps {
         for key in split {
-            // A key that arrives while the TUI still finishes earlier work
-            // is refused ("busy: wait until …"); send it again once idle.
-            for attempt in 0.. {
-                let before = s.styled_screen();
-                match key {
-                    Key::Named(name) => s.keys(&[name]),
-                    Key::Text(c) => s.type_text(&c.to_string()),
-                }
-                let after = s.wait_for_styled(
-                    &format!("tour.keys:{line} `{keys}` to be handled and its work to finish"),
-                    |screen| screen != before && !busy(screen),
-                );
-                let refused =
-                    after.contains("busy: wait until") && !before.contains("busy: wait until");
-                if !refused {
-                    break;
-                }
-                assert!(
-                    attempt < 5,
-                    "tour.keys:{line} `{keys}` refused as busy 5 times"
-                );
+            match key {
+                Key::Named(name) => s.keys(&[name]),
+                Key::Text(c) => s.type_text(&c.to_string()),
             }
+            sent += 1;
+            wait_until(
+                &format!("tour.keys:{line} `{keys}`: key {sent} handled and its work done"),
+                || settled(&read_log(), sent) || s.exited(),
+            );
         }
     }
+    let refused: Vec<String> = read_log()
+        .lines()
+        .filter(|l| l.contains("refused"))
+        .map(str::to_string)
+        .collect();
+    assert!(refused.is_empty(), "the TUI refused keys: {refused:?}");
     assert_eq!(
         s.wait_exit(),
         0,
@@ -206,4 +210,15 @@ fn the_tour_replays_against_the_real_binary() {
             "{id} not activated by the tour"
         );
     }
+}
+
+/// Whether the log says key number `n` was handled and, if work was in
+/// flight then, that all work finished after it.
+fn settled(log: &str, n: usize) -> bool {
+    let mut lines = log.lines();
+    let handled = format!(" key={n} ");
+    let Some(line) = lines.find(|l| l.contains("key handled") && l.contains(&handled)) else {
+        return false;
+    };
+    line.ends_with(" in_flight=0") || lines.any(|l| l.ends_with(" idle"))
 }

@@ -187,6 +187,11 @@ impl Session {
         self.wait_for(&format!("`{text}`"), |s| s.contains(text))
     }
 
+    /// Whether hcpx has exited.
+    pub fn exited(&self) -> bool {
+        std::fs::read_to_string(&self.status).is_ok_and(|t| !t.trim().is_empty())
+    }
+
     /// Waits until hcpx has exited; returns its exit status.
     pub fn wait_exit(&self) -> i32 {
         let start = Instant::now();

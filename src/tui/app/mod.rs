@@ -850,6 +850,7 @@ impl App {
     fn not_busy(&mut self) -> bool {
         match &self.busy {
             Some(what) => {
+                tracing::info!(busy = %what, "refused: busy");
                 self.notice = Some(Notice {
                     text: format!("busy: wait until {what} finishes"),
                     error: true,
