@@ -7,7 +7,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::common::require_tools;
-use crate::tmuxkit::{Session, wait_until};
+use crate::tmuxkit::Session;
 use serde_json::Value;
 use std::path::PathBuf;
 use std::process::Command;
@@ -153,36 +153,23 @@ fn the_tour_replays_against_the_real_binary() {
     let catalog = repo().join("assets/packs");
     let s = Session::start_sized(
         "tour",
-        &[
-            ("HCP_HOME", &hcp),
-            ("HOME", &home),
-            ("HCPX_LOG", &log),
-            ("HCPX_LOG_LEVEL", std::path::Path::new("debug")),
-        ],
+        &[("HCP_HOME", &hcp), ("HOME", &home), ("HCPX_LOG", &log)],
         &["tui", "--catalog", catalog.to_str().unwrap()],
         110,
         32,
     );
-    let read_log = || std::fs::read_to_string(&log).unwrap_or_default();
-    wait_until(
-        "the first load to finish (an `idle` line in the log)",
-        || read_log().lines().any(|l| l.ends_with(" idle")),
-    );
-    let mut sent = 0;
+    s.wait_loaded();
     for (line, keys, split) in &steps {
         for key in split {
             match key {
                 Key::Named(name) => s.keys(&[name]),
                 Key::Text(c) => s.type_text(&c.to_string()),
             }
-            sent += 1;
-            wait_until(
-                &format!("tour.keys:{line} `{keys}`: key {sent} handled and its work done"),
-                || settled(&read_log(), sent) || s.exited(),
-            );
+            s.settle_for(&format!("tour.keys:{line} `{keys}`"));
         }
     }
-    let refused: Vec<String> = read_log()
+    let refused: Vec<String> = std::fs::read_to_string(&log)
+        .unwrap()
         .lines()
         .filter(|l| l.contains("refused"))
         .map(str::to_string)
@@ -210,15 +197,4 @@ fn the_tour_replays_against_the_real_binary() {
             "{id} not activated by the tour"
         );
     }
-}
-
-/// Whether the log says key number `n` was handled and, if work was in
-/// flight then, that all work finished after it.
-fn settled(log: &str, n: usize) -> bool {
-    let mut lines = log.lines();
-    let handled = format!(" key={n} ");
-    let Some(line) = lines.find(|l| l.contains("key handled") && l.contains(&handled)) else {
-        return false;
-    };
-    line.ends_with(" in_flight=0") || lines.any(|l| l.ends_with(" idle"))
 }

@@ -24,6 +24,11 @@ pub struct Session {
     target: String,
     /// Where the wrapper shell writes hcpx's exit status.
     status: std::path::PathBuf,
+    /// The TUI's log (`HCPX_LOG`, written at `debug`): the test's, else
+    /// one next to `status`. [`Session::settle`] reads it.
+    log: std::path::PathBuf,
+    /// Keys sent so far.
+    sent: std::cell::Cell<usize>,
 }
 
 impl Session {
@@ -51,12 +56,29 @@ impl Session {
             format!("\"$@\"; echo $? > '{}'", status.display()),
             "sh".into(),
         ];
+        // The TUI's log, in the test's file or in one of the session's own.
+        let given = env.iter().find(|(k, _)| *k == "HCPX_LOG");
+        let log = given.map_or_else(
+            || std::env::temp_dir().join(format!("{socket}.log")),
+            |(_, v)| v.to_path_buf(),
+        );
+        if given.is_none() {
+            let _ = std::fs::remove_file(&log);
+        }
         let session = Session {
             target: format!("{socket}:0"),
             socket,
             status,
+            log,
+            sent: std::cell::Cell::new(0),
         };
         cmd.extend(["env".to_string(), "-u".into(), "HCP_PRINCIPAL".into()]);
+        // The event loop then logs each key handled and each moment no
+        // work is left, which `settle` waits on.
+        cmd.push("HCPX_LOG_LEVEL=debug".into());
+        if given.is_none() {
+            cmd.push(format!("HCPX_LOG={}", session.log.display()));
+        }
         for (k, v) in env {
             cmd.push(format!("{k}={}", v.display()));
         }
@@ -119,6 +141,7 @@ impl Session {
         let mut args = vec!["send-keys", "-t", &self.target];
         args.extend(keys);
         assert!(self.tmux(&args).status.success());
+        self.sent.set(self.sent.get() + keys.len());
     }
 
     /// Types text literally.
@@ -127,6 +150,47 @@ impl Session {
             self.tmux(&["send-keys", "-t", &self.target, "-l", text])
                 .status
                 .success()
+        );
+        self.sent.set(self.sent.get() + text.chars().count());
+    }
+
+    /// Sends keys, then [`settle`](Session::settle)s.
+    pub fn press(&self, keys: &[&str]) {
+        self.keys(keys);
+        self.settle();
+    }
+
+    /// Waits until the TUI has handled every key sent so far and the work
+    /// they started has finished (or hcpx has exited), by its log: the
+    /// screen cannot tell, as it also changes on its own (a pack's details
+    /// arriving, the status line clearing), and a key pressed while work
+    /// runs is refused as busy.
+    pub fn settle(&self) {
+        self.settle_for("the keys sent");
+    }
+
+    /// [`settle`](Session::settle), naming `what` was sent if it times out.
+    pub fn settle_for(&self, what: &str) {
+        let log = &self.log;
+        let n = self.sent.get();
+        wait_until(
+            &format!("{what}: key {n} to be handled and its work to finish"),
+            || {
+                let text = std::fs::read_to_string(log).unwrap_or_default();
+                settled(&text, n) || self.exited()
+            },
+        );
+    }
+
+    /// Waits until the TUI's first load and the work it started are done.
+    pub fn wait_loaded(&self) {
+        let log = &self.log;
+        wait_until(
+            "the first load to finish (an `idle` line in the log)",
+            || {
+                let text = std::fs::read_to_string(log).unwrap_or_default();
+                text.lines().any(|l| l.ends_with(" idle"))
+            },
         );
     }
 
@@ -171,9 +235,9 @@ impl Session {
     /// Installs (`i`) then activates (`a`) the selected pack `id` at
     /// `version`, waiting for each to be reported.
     pub fn install_activate(&self, id: &str, version: &str) {
-        self.keys(&["i"]);
+        self.press(&["i"]);
         self.wait_text(&format!("installed {id} {version}"));
-        self.keys(&["a"]);
+        self.press(&["a"]);
         self.wait_text(&format!("{id}: activated"));
     }
 
@@ -213,6 +277,10 @@ impl Session {
 impl Drop for Session {
     fn drop(&mut self) {
         let _ = std::fs::remove_file(&self.status);
+        let own_log = std::env::temp_dir().join(format!("{}.log", self.socket));
+        if self.log == own_log {
+            let _ = std::fs::remove_file(&own_log);
+        }
         let _ = Command::new("tmux")
             .args(["-L", &self.socket, "kill-server"])
             .output();
@@ -235,4 +303,15 @@ pub fn wait_until(what: &str, ok: impl Fn() -> bool) {
         );
         std::thread::sleep(POLL);
     }
+}
+
+/// Whether the TUI's log says key number `n` was handled and, if work was
+/// in flight then, that all work finished after it.
+fn settled(log: &str, n: usize) -> bool {
+    let mut lines = log.lines();
+    let handled = format!(" key={n} ");
+    let Some(line) = lines.find(|l| l.contains("key handled") && l.contains(&handled)) else {
+        return false;
+    };
+    line.ends_with(" in_flight=0") || lines.any(|l| l.ends_with(" idle"))
 }

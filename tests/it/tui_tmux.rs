@@ -35,11 +35,11 @@ fn real_tui_filters_installs_activates_runs_and_quits_restoring_the_terminal() {
 
     s.select("demo.clock");
 
-    s.keys(&["i"]);
+    s.press(&["i"]);
     s.wait_text("installed demo.clock 1.0.0");
     assert!(home.join("packs/demo.clock/pack.yaml").is_file());
 
-    s.keys(&["a"]);
+    s.press(&["a"]);
     s.wait_text("demo.clock: activated");
     let state = std::fs::read_to_string(home.join("state.json")).unwrap();
     assert!(state.contains("demo.clock"), "{state}");
