@@ -251,7 +251,7 @@ pub fn assert_success(out: &std::process::Output) {
 
 /// How long a test waits for a state before it fails: a guard against
 /// hangs, never a measure of speed.
-pub const BOUND: std::time::Duration = std::time::Duration::from_secs(10);
+pub const BOUND: std::time::Duration = std::time::Duration::from_secs(30);
 /// How often [`wait_for`] looks again.
 pub const POLL: std::time::Duration = std::time::Duration::from_millis(20);
 
