@@ -52,11 +52,7 @@ impl App {
                 return Vec::new();
             }
         };
-        if let Some(reason) = self
-            .busy
-            .as_ref()
-            .map(|b| format!("busy: wait until {b} finishes"))
-        {
+        if let Some(reason) = self.work.refusal() {
             self.say(Outcome::Refused, reason, None);
             return Vec::new();
         }
@@ -86,8 +82,8 @@ impl App {
                         .cloned()
                         .collect();
                     let job = Job::Inspect { rows, lint: true };
-                    self.busy = Some(job.label());
-                    self.lower = Pane::Lint;
+                    self.work.start(job.label());
+                    self.focus.show(Pane::Lint);
                     vec![job]
                 }
             },
@@ -109,7 +105,7 @@ impl App {
                     grant,
                     revoke,
                 };
-                self.busy = Some(job.label());
+                self.work.start(job.label());
                 vec![job]
             }
             Parsed::List => self.lifecycle(Action::Reload),
@@ -135,14 +131,14 @@ impl App {
         }
         self.last_command = Some(self.hcpx(&query.args(), false));
         let job = Job::Query(query);
-        self.busy = Some(job.label());
+        self.work.start(job.label());
         vec![job]
     }
 
     /// A report answered: its document in the Output pane, a line in the
     /// log; the browser read again when it may have changed the store.
     pub(super) fn query_done(&mut self, query: Query, result: Result<Answer, Error>) -> Vec<Job> {
-        self.busy = None;
+        self.work.finish();
         let command = self.hcpx(&query.args(), false);
         let (outcome, text, body) = match result {
             Ok(answer) => {
@@ -159,17 +155,15 @@ impl App {
             }
         };
         self.say(outcome, text, Some(command.clone()));
-        self.output = None;
-        self.report = Some(Report {
+        self.runs.show_report(Report {
             command,
             ok: outcome == Outcome::Done,
             text: text::safe(&body).to_string(),
         });
-        self.focus = Pane::Output;
-        self.lower = Pane::Output;
+        self.focus.set(Pane::Output);
         self.text.output = 0;
         if query.changes() {
-            return self.request_load();
+            return self.loads.request();
         }
         Vec::new()
     }

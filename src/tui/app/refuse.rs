@@ -8,9 +8,9 @@ impl App {
     /// greys it; the key says the reason).
     pub fn command_info(&self, cmd: Cmd) -> CommandInfo {
         let available = match cmd {
-            Cmd::Cancel => self.running.is_some(),
-            Cmd::Rerun => self.last_exec.is_some(),
-            Cmd::Open => matches!(self.focus, Pane::Browser | Pane::Matrix),
+            Cmd::Cancel => self.work.running().is_some(),
+            Cmd::Rerun => self.runs.last().is_some(),
+            Cmd::Open => matches!(self.focus.pane(), Pane::Browser | Pane::Matrix),
             Cmd::NextMatch | Cmd::PrevMatch => {
                 self.search.pane.is_some() && !self.search.query.is_empty()
             }
@@ -23,11 +23,7 @@ impl App {
     }
 
     pub(super) fn refusal(&self, cmd: Cmd) -> Option<String> {
-        let busy = || {
-            self.busy
-                .as_ref()
-                .map(|b| format!("busy: wait until {b} finishes"))
-        };
+        let busy = || self.work.refusal();
         let targets = self.targets();
         let names = || {
             let ids: Vec<&str> = targets.iter().map(|r| r.id()).collect();
@@ -79,12 +75,14 @@ impl App {
                 }),
             Cmd::Exec => busy().or_else(|| self.exec_refusal()),
             Cmd::Rerun => busy().or_else(|| {
-                self.last_exec
+                self.runs
+                    .last()
                     .is_none()
                     .then(|| "nothing run yet; x runs the selected command".to_string())
             }),
             Cmd::Cancel => self
-                .running
+                .work
+                .running()
                 .is_none()
                 .then(|| "no command is running".to_string()),
             _ => None,
@@ -105,7 +103,7 @@ impl App {
         let Some(manifest) = entry.view.manifest() else {
             return Some(format!("{} has no readable manifest; l lints it", row.id()));
         };
-        let Some(cmd) = entry.avail.commands.get(self.matrix_selected) else {
+        let Some(cmd) = entry.avail.commands.get(self.matrix.selected()) else {
             return (manifest.commands.is_empty()).then(|| format!("{} has no commands", row.id()));
         };
         let reason = cmd.reasons.first()?;

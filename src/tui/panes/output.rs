@@ -18,15 +18,16 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
 pub fn lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
     let theme = app.theme();
     let mut running: Vec<Line<'a>> = app
-        .running
-        .iter()
+        .work
+        .running()
+        .into_iter()
         .flat_map(|what| text::wrap(&format!("running {what} · X cancels it"), width))
         .map(|l| Line::styled(l, theme.hint()))
         .collect();
     if running.is_empty() {
         return finished(app, width);
     }
-    if app.output.is_some() {
+    if app.runs.output().is_some() {
         running.append(&mut finished(app, width));
     }
     running
@@ -35,7 +36,7 @@ pub fn lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
 /// The last finished exec.
 fn finished<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
     let theme = app.theme();
-    if let Some(report) = &app.report {
+    if let Some(report) = app.runs.report() {
         let mut lines: Vec<Line<'a>> = text::wrap(&format!("$ {}", report.command), width)
             .into_iter()
             .map(|l| Line::styled(l, theme.hint()))
@@ -52,7 +53,7 @@ fn finished<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
         }
         return lines;
     }
-    let Some(out) = &app.output else {
+    let Some(out) = app.runs.output() else {
         return text::wrap(
             "Nothing run yet. Select a command in Availability (Tab, j/k), then press x.",
             width,
@@ -139,7 +140,7 @@ mod tests {
 
     fn shown(stdout_truncated: bool, stderr_truncated: bool) -> Vec<String> {
         let mut app = App::new(Config::new("tester"));
-        app.output = Some(ExecOutput {
+        app.runs.show_exec(ExecOutput {
             pack_id: "acme.x".into(),
             verb: "big".into(),
             command: "hcpx exec acme.x big".into(),
