@@ -56,37 +56,43 @@ impl App {
             self.say(Outcome::Refused, reason, None);
             return Vec::new();
         }
-        let unknown = |ids: &[String], app: &App| {
-            ids.iter()
-                .find(|id| !app.packs.entries.iter().any(|r| r.id() == id.as_str()))
-                .cloned()
+        match self.unknown_pack(&parsed) {
+            Some(id) => self.refuse_unknown(&id),
+            None => self.run_parsed(parsed),
+        }
+    }
+
+    /// The first pack id of `parsed` in neither the store nor a catalog
+    /// (`install` looks its ids up itself, in the catalogs).
+    fn unknown_pack(&self, parsed: &Parsed) -> Option<String> {
+        let ids = match parsed {
+            Parsed::Stage(Stage::Install, _) => return None,
+            Parsed::Stage(_, ids) | Parsed::Lint(ids) | Parsed::Upgrade(ids) => ids,
+            _ => return None,
         };
+        ids.iter()
+            .find(|id| !self.packs.entries.iter().any(|r| r.id() == id.as_str()))
+            .cloned()
+    }
+
+    /// A `:` line that parsed, its packs known: the work it starts.
+    fn run_parsed(&mut self, parsed: Parsed) -> Vec<Job> {
         match parsed {
-            Parsed::Stage(Stage::Install, ids) => self.start_stage(Stage::Install, ids),
-            Parsed::Stage(stage, ids) => match unknown(&ids, self) {
-                Some(id) => self.refuse_unknown(&id),
-                None if stage == Stage::Uninstall => {
-                    self.dialog = Some(Dialog::ConfirmUninstall { ids });
-                    Vec::new()
-                }
-                None => self.start_stage(stage, ids),
-            },
-            Parsed::Lint(ids) => match unknown(&ids, self) {
-                Some(id) => self.refuse_unknown(&id),
-                None => {
-                    let rows: Vec<Row> = self
-                        .packs
-                        .entries
-                        .iter()
-                        .filter(|r| ids.iter().any(|id| id == r.id()))
-                        .cloned()
-                        .collect();
-                    let job = Job::Inspect { rows, lint: true };
-                    self.work.start(job.label());
-                    self.focus.show(Pane::Lint);
-                    vec![job]
-                }
-            },
+            Parsed::Stage(Stage::Uninstall, ids) => {
+                self.dialog = Some(Dialog::ConfirmUninstall { ids });
+                Vec::new()
+            }
+            Parsed::Stage(stage, ids) => self.start_stage(stage, ids),
+            Parsed::Lint(ids) => {
+                let rows: Vec<Row> = self
+                    .packs
+                    .entries
+                    .iter()
+                    .filter(|r| ids.iter().any(|id| id == r.id()))
+                    .cloned()
+                    .collect();
+                self.start_lint(rows)
+            }
             Parsed::Exec {
                 pack_id,
                 verb,
@@ -96,32 +102,32 @@ impl App {
                 principal,
                 grant,
                 revoke,
-            } => {
-                let sub = if revoke { "revoke" } else { "grant" };
-                let args = [sub.to_string(), principal.clone(), grant.clone()];
-                self.last_command = Some(self.hcpx(&args, false));
-                let job = Job::Grant {
-                    principal,
-                    grant,
-                    revoke,
-                };
-                self.work.start(job.label());
-                vec![job]
-            }
+            } => self.grant(principal, grant, revoke),
             Parsed::List => self.lifecycle(Action::Reload),
             Parsed::HarnessView => self.show_harnesses(),
             Parsed::Harness { target, enable } => self.set_harness(target, enable),
             Parsed::Outdated => self.check_updates(),
-            Parsed::Upgrade(ids) => match unknown(&ids, self) {
-                Some(id) => self.refuse_unknown(&id),
-                None => self.upgrade_ids(ids),
-            },
+            Parsed::Upgrade(ids) => self.upgrade_ids(ids),
             Parsed::Query(query) if query.asks() => {
                 self.dialog = Some(Dialog::ConfirmQuery { query });
                 Vec::new()
             }
             Parsed::Query(query) => self.run_query(query),
         }
+    }
+
+    /// `:grant` / `:revoke PRINCIPAL GRANT` (§9) in a worker.
+    fn grant(&mut self, principal: String, grant: String, revoke: bool) -> Vec<Job> {
+        let sub = if revoke { "revoke" } else { "grant" };
+        let args = [sub.to_string(), principal.clone(), grant.clone()];
+        self.last_command = Some(self.hcpx(&args, false));
+        let job = Job::Grant {
+            principal,
+            grant,
+            revoke,
+        };
+        self.work.start(job.label());
+        vec![job]
     }
 
     /// Runs a report subcommand in a worker, said as its `hcpx` line.

@@ -146,6 +146,12 @@ impl App {
         if rows.is_empty() || !self.not_busy() {
             return Vec::new();
         }
+        self.start_lint(rows)
+    }
+
+    /// Lints `rows` in a worker (`l`, or `:lint ID...`); the Lint tab
+    /// shows.
+    pub(super) fn start_lint(&mut self, rows: Vec<Row>) -> Vec<Job> {
         let job = Job::Inspect { rows, lint: true };
         self.work.start(job.label());
         self.focus.show(Pane::Lint);
