@@ -72,22 +72,24 @@ impl Focus {
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_lower_pane_focused_is_shown() {
-        let mut focus = Focus::default();
-        focus.set(Pane::Log);
-        assert_eq!((focus.pane(), focus.lower()), (Pane::Log, Pane::Log));
-        focus.set(Pane::Matrix);
-        assert_eq!((focus.pane(), focus.lower()), (Pane::Matrix, Pane::Log));
-    }
+    /// A step, the pane it is given, and (focused, lower) after it.
+    type Step = (fn(&mut Focus, Pane), Pane, (Pane, Pane));
 
     #[test]
-    fn showing_a_pane_leaves_the_keys_where_they_are() {
+    fn a_lower_pane_focused_shows_and_one_shown_leaves_the_keys_alone() {
+        let steps: [Step; 5] = [
+            (Focus::set, Pane::Log, (Pane::Log, Pane::Log)),
+            (Focus::set, Pane::Matrix, (Pane::Matrix, Pane::Log)),
+            (Focus::show, Pane::Lint, (Pane::Matrix, Pane::Lint)),
+            // Not a lower pane: nothing changes.
+            (Focus::show, Pane::Browser, (Pane::Matrix, Pane::Lint)),
+            (Focus::set, Pane::Browser, (Pane::Browser, Pane::Lint)),
+        ];
         let mut focus = Focus::default();
-        focus.show(Pane::Lint);
-        assert_eq!((focus.pane(), focus.lower()), (Pane::Browser, Pane::Lint));
-        focus.show(Pane::Matrix);
-        assert_eq!(focus.lower(), Pane::Lint, "not a lower pane");
+        for (i, (step, pane, want)) in steps.into_iter().enumerate() {
+            step(&mut focus, pane);
+            assert_eq!((focus.pane(), focus.lower()), want, "step {i}");
+        }
     }
 
     #[test]

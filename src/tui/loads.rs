@@ -11,14 +11,43 @@ use crate::tui::worker::{Job, Stamp};
 /// How many ticks between two looks at the store (10 × 100 ms).
 pub const STAMP_EVERY_TICKS: u64 = 10;
 
+/// A read that runs one at a time: asked for while it runs, it runs once
+/// more after.
+#[derive(Debug, Clone, Copy, Default)]
+struct OneAtATime {
+    running: bool,
+    queued: bool,
+}
+
+impl OneAtATime {
+    /// Whether it starts now (else it is queued).
+    fn ask(&mut self) -> bool {
+        if self.running {
+            self.queued = true;
+            return false;
+        }
+        self.running = true;
+        true
+    }
+
+    /// It finished.
+    fn finish(&mut self) {
+        self.running = false;
+    }
+
+    /// Whether it was asked for while it ran (once).
+    fn take_queued(&mut self) -> bool {
+        std::mem::take(&mut self.queued)
+    }
+}
+
 /// What was read, what is being read, and what is queued.
 #[derive(Debug, Default)]
 pub struct Loads {
     /// Whether the first snapshot arrived.
     loaded: bool,
-    loading: bool,
-    /// A load was asked for while one ran.
-    queued: bool,
+    /// The snapshot's reads.
+    load: OneAtATime,
     /// `r` asked for the load running now: its result goes in the log.
     asked: bool,
     /// Why the last load failed, until one reads again.
@@ -26,9 +55,9 @@ pub struct Loads {
     /// The stamp of the store the last snapshot (or stage) read.
     stamp: Option<Stamp>,
     stamp_pending: bool,
-    marks_pending: bool,
-    /// A load finished while the marks were being read: read them again.
-    marks_queued: bool,
+    /// The marks' reads: a load that finishes while they are read asks
+    /// for them again.
+    marks: OneAtATime,
 }
 
 impl Loads {
@@ -39,7 +68,7 @@ impl Loads {
 
     /// Whether a snapshot is being read.
     pub fn loading(&self) -> bool {
-        self.loading
+        self.load.running
     }
 
     /// Why the last load failed, if the store does not read now.
@@ -49,12 +78,10 @@ impl Loads {
 
     /// A load: started now, or queued behind the one running.
     pub fn request(&mut self) -> Vec<Job> {
-        if self.loading {
-            self.queued = true;
-            return Vec::new();
+        match self.load.ask() {
+            true => vec![Job::Load],
+            false => Vec::new(),
         }
-        self.loading = true;
-        vec![Job::Load]
     }
 
     /// `r`: a load whose result the log tells.
@@ -78,7 +105,7 @@ impl Loads {
     }
 
     fn finish(&mut self, stamp: Stamp) {
-        self.loading = false;
+        self.load.finish();
         self.stamp = Some(stamp);
     }
 
@@ -89,7 +116,7 @@ impl Loads {
 
     /// The load queued while one ran, now that it finished.
     pub fn take_queued(&mut self) -> Vec<Job> {
-        match std::mem::take(&mut self.queued) {
+        match self.load.take_queued() {
             true => self.request(),
             false => Vec::new(),
         }
@@ -100,7 +127,7 @@ impl Loads {
     pub fn stamp_due(&mut self, ticks: u64) -> Vec<Job> {
         if ticks.is_multiple_of(STAMP_EVERY_TICKS)
             && self.loaded
-            && !self.loading
+            && !self.loading()
             && !self.stamp_pending
         {
             self.stamp_pending = true;
@@ -112,7 +139,7 @@ impl Loads {
     /// The store's stamp read: a load when another process changed it.
     pub fn stamp_read(&mut self, stamp: Stamp) -> Vec<Job> {
         self.stamp_pending = false;
-        if self.stamp.as_ref() != Some(&stamp) && !self.loading {
+        if self.stamp.as_ref() != Some(&stamp) && !self.loading() {
             tracing::info!("the store changed on disk; reloading");
             return self.request();
         }
@@ -126,18 +153,16 @@ impl Loads {
 
     /// A read of the marks: started now, or queued behind the one running.
     pub fn marks(&mut self) -> Vec<Job> {
-        if self.marks_pending {
-            self.marks_queued = true;
-            return Vec::new();
+        match self.marks.ask() {
+            true => vec![Job::Marks],
+            false => Vec::new(),
         }
-        self.marks_pending = true;
-        vec![Job::Marks]
     }
 
     /// The marks read; the read queued meanwhile, if any.
     pub fn marks_read(&mut self) -> Vec<Job> {
-        self.marks_pending = false;
-        match std::mem::take(&mut self.marks_queued) {
+        self.marks.finish();
+        match self.marks.take_queued() {
             true => self.marks(),
             false => Vec::new(),
         }

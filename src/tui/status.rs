@@ -99,31 +99,26 @@ mod tests {
     }
 
     #[test]
-    fn a_new_message_starts_the_clock_again() {
+    fn the_clock_starts_again_for_a_new_message_or_one_said_again() {
         let mut status = StatusLine::default();
         status.info("one".into());
         status.tick(1);
-        status.error("two".into());
-        status.tick(NOTICE_TICKS);
-        status.tick(NOTICE_TICKS + 1);
-        let notice = status.notice().expect("two still shows");
-        assert_eq!((notice.text.as_str(), notice.error), ("two", true));
-    }
-
-    #[test]
-    fn the_same_message_set_again_keeps_its_clock_but_said_again_restarts_it() {
-        let mut status = StatusLine::default();
-        status.info("same".into());
-        status.tick(1);
-        status.info("same".into());
+        status.info("one".into());
         status.tick(NOTICE_TICKS + 1);
         assert_eq!(shown(&status), None, "set again: the clock ran on");
 
-        status.info("same".into());
+        status.info("one".into());
         status.tick(100);
-        status.say(Notice::info("same".into()));
-        status.tick(100 + NOTICE_TICKS - 1);
-        assert_eq!(shown(&status), Some("same"), "said again: a new clock");
+        status.error("two".into());
+        status.tick(101);
+        status.tick(100 + NOTICE_TICKS);
+        let notice = status.notice().expect("a new message: a new clock");
+        assert_eq!((notice.text.as_str(), notice.error), ("two", true));
+
+        status.say(Notice::error("two".into()));
+        status.tick(160);
+        status.tick(160 + NOTICE_TICKS - 1);
+        assert_eq!(shown(&status), Some("two"), "said again: a new clock");
     }
 
     #[test]

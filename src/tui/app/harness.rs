@@ -107,8 +107,7 @@ impl App {
     /// `o`: `hcpx outdated` in a worker (a git source asks the network, so
     /// only on demand).
     pub(super) fn check_updates(&mut self) -> Vec<Job> {
-        if let Err(reason) = self.command_info(Cmd::Outdated).enabled {
-            self.say(Outcome::Refused, reason, None);
+        if self.refused(Cmd::Outdated) {
             return Vec::new();
         }
         self.last_command = Some(self.hcpx(&["outdated".into()], false));

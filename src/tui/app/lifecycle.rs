@@ -20,8 +20,7 @@ impl App {
             Action::Uninstall => Cmd::Uninstall,
             _ => Cmd::Reload,
         };
-        if let Err(reason) = self.command_info(cmd).enabled {
-            self.say(Outcome::Refused, reason, None);
+        if self.refused(cmd) {
             return Vec::new();
         }
         match cmd {
@@ -37,12 +36,7 @@ impl App {
             }
             Cmd::Connect => self.stage(Stage::Connect, |r| r.activated),
             Cmd::Uninstall => {
-                let ids: Vec<String> = self
-                    .targets()
-                    .iter()
-                    .filter(|r| r.installed && r.id() != BOOTSTRAP_ID)
-                    .map(|e| e.id().to_string())
-                    .collect();
+                let ids = self.installed_targets();
                 self.dialog = Some(Dialog::ConfirmUninstall { ids });
                 Vec::new()
             }

@@ -22,6 +22,26 @@ impl App {
         }
     }
 
+    /// Whether `cmd` is refused now; if so, the status line and the log
+    /// say why.
+    pub(super) fn refused(&mut self, cmd: Cmd) -> bool {
+        let Err(reason) = self.command_info(cmd).enabled else {
+            return false;
+        };
+        self.say(Outcome::Refused, reason, None);
+        true
+    }
+
+    /// The installed packs an action applies to, but the bootstrap pack,
+    /// which is neither uninstalled nor upgraded (§11.4).
+    pub(super) fn installed_targets(&self) -> Vec<String> {
+        self.targets()
+            .iter()
+            .filter(|r| r.installed && r.id() != BOOTSTRAP_ID)
+            .map(|r| r.id().to_string())
+            .collect()
+    }
+
     pub(super) fn refusal(&self, cmd: Cmd) -> Option<String> {
         let busy = || self.work.refusal();
         let targets = self.targets();

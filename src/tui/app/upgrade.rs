@@ -9,16 +9,10 @@ use crate::engine::ops::upgrade::UpgradeResult;
 impl App {
     /// `U`: the dry run of the upgrade of the installed targets.
     pub(super) fn upgrade(&mut self) -> Vec<Job> {
-        if let Err(reason) = self.command_info(Cmd::Upgrade).enabled {
-            self.say(Outcome::Refused, reason, None);
+        if self.refused(Cmd::Upgrade) {
             return Vec::new();
         }
-        let ids: Vec<String> = self
-            .targets()
-            .iter()
-            .filter(|r| r.installed && r.id() != BOOTSTRAP_ID)
-            .map(|r| r.id().to_string())
-            .collect();
+        let ids = self.installed_targets();
         self.upgrade_ids(ids)
     }
 
