@@ -9,6 +9,12 @@
 //!
 //! - [`action`]: the one `Action` enum; [`keymap`]: keys and mouse to actions.
 //! - [`app`]: the state and `update`; [`worker`]: jobs off the loop.
+//! - The components `App` holds, each owning its state: [`packs`] (the
+//!   browser), [`matrix`] (the command selected), [`focus`], [`textpanes`]
+//!   and [`search`], [`cmdline`], [`status`] (the status line's message)
+//!   and [`log`], [`loads`] (the store's reads), [`work`] (the job in
+//!   flight), [`runs`] (rerun, remembered values, the Output pane's
+//!   content), [`marks`], [`harnesses`], [`form`] (the run form).
 //! - [`runner`]: the `select!` loop, coalesced redraws, the headless loop.
 //! - [`ui`] and [`panes`]: drawing, one file per pane; [`theme`]: styles
 //!   (`NO_COLOR` honoured).
