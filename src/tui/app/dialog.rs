@@ -9,7 +9,7 @@ use tokio::sync::oneshot;
 
 /// The masked input of a `secret` Binding. The typed text is private: the
 /// screen only ever sees its length, and it leaves this struct when sent.
-#[derive(Debug)]
+/// Its `Debug` shows the length too, never the text (§14.3).
 pub struct SecretPrompt {
     pub pack_id: String,
     pub prompt: String,
@@ -41,6 +41,18 @@ impl SecretPrompt {
         )
         .pack(self.pack_id.clone());
         self.answer(Err(error));
+    }
+}
+
+impl std::fmt::Debug for SecretPrompt {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SecretPrompt")
+            .field("pack_id", &self.pack_id)
+            .field("prompt", &self.prompt)
+            .field("name", &self.name)
+            .field("typed", &self.typed())
+            .field("waiting", &self.reply.is_some())
+            .finish()
     }
 }
 
@@ -245,5 +257,24 @@ impl App {
             input: String::with_capacity(128),
             reply: Some(reply),
         }));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_typed_secret_never_shows_in_debug_output() {
+        let prompt = SecretPrompt {
+            pack_id: "acme.notes".into(),
+            prompt: "API token".into(),
+            name: "token".into(),
+            input: "hunter2-s3cret".into(),
+            reply: None,
+        };
+        let shown = format!("{:?}", Some(Dialog::Secret(prompt)));
+        assert!(!shown.contains("hunter2"), "{shown}");
+        assert!(shown.contains("typed: 14"), "{shown}");
     }
 }
