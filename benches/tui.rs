@@ -115,7 +115,7 @@ fn main() {
             first.push(t0.elapsed());
             r.settle().await.unwrap();
             loaded.push(t0.elapsed());
-            assert_eq!(r.app.packs.entries.len(), count + 1);
+            assert_eq!(r.app.packs().entries.len(), count + 1);
         });
     }
     println!(

@@ -9,6 +9,12 @@
 //!
 //! - [`action`]: the one `Action` enum; [`keymap`]: keys and mouse to actions.
 //! - [`app`]: the state and `update`; [`worker`]: jobs off the loop.
+//! - The components `App` holds, each owning its state: [`packs`] (the
+//!   browser), [`matrix`] (the command selected), [`focus`], [`textpanes`]
+//!   and [`search`], [`cmdline`], [`status`] (the status line's message)
+//!   and [`log`], [`loads`] (the store's reads), [`work`] (the job in
+//!   flight), [`runs`] (rerun, remembered values, the Output pane's
+//!   content), [`marks`], [`harnesses`], [`form`] (the run form).
 //! - [`runner`]: the `select!` loop, coalesced redraws, the headless loop.
 //! - [`ui`] and [`panes`]: drawing, one file per pane; [`theme`]: styles
 //!   (`NO_COLOR` honoured).
@@ -18,23 +24,29 @@ pub mod action;
 pub mod app;
 pub mod cmdline;
 pub mod fix;
+pub mod focus;
 pub mod form;
 pub mod harnesses;
 pub mod keymap;
+pub mod loads;
 pub mod log;
 pub mod logging;
 pub mod marks;
+pub mod matrix;
 pub mod packs;
 pub mod panes;
 pub mod query;
 pub mod runner;
+pub mod runs;
 pub mod search;
+pub mod status;
 pub mod svg;
 pub mod terminal;
 pub mod text;
 pub mod textpanes;
 pub mod theme;
 pub mod ui;
+pub mod work;
 pub mod worker;
 
 pub use app::{App, Config};

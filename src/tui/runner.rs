@@ -262,7 +262,7 @@ where
     B: Backend,
     I: IntoIterator<Item = Event>,
 {
-    if !runner.app.loaded && !runner.app.loading {
+    if !runner.app.loads.loaded() && !runner.app.loads.loading() {
         runner.start();
     }
     runner.settle().await?;

@@ -99,7 +99,7 @@ pub fn matrix_window(app: &App) -> (usize, usize) {
     let commands = app.selected_view().map_or(0, |e| e.avail.commands.len());
     // Header, then rows, leaving at least two lines for the reasons.
     let rows = commands.min(inner.saturating_sub(3)).max(1);
-    let first = app.matrix_selected.saturating_sub(rows - 1);
+    let first = app.matrix.selected().saturating_sub(rows - 1);
     (rows, first)
 }
 
@@ -125,7 +125,7 @@ pub fn pane_at(app: &App, column: u16, row: u16) -> Option<Pane> {
     } else if hit(a.matrix) {
         Some(Pane::Matrix)
     } else if hit(a.lower) {
-        Some(app.lower)
+        Some(app.focus.lower())
     } else {
         None
     }
@@ -268,7 +268,7 @@ pub fn draw_text_pane<'a>(
 /// A pane's frame: focused panes get a bold, coloured border.
 pub fn pane_block<'a>(app: &App, pane: Pane, title: Vec<Span<'a>>) -> Block<'a> {
     let theme = app.theme();
-    let focused = app.focus == pane && app.dialog.is_none();
+    let focused = app.focus.pane() == pane && app.dialog.is_none();
     let border = if focused {
         theme.focus_border()
     } else {
@@ -286,7 +286,7 @@ pub fn pane_block<'a>(app: &App, pane: Pane, title: Vec<Span<'a>>) -> Block<'a> 
 /// The title of a pane: its name, bold, with a marker when focused.
 pub fn pane_title<'a>(app: &App, pane: Pane) -> Span<'a> {
     let theme = app.theme();
-    let style = if app.focus == pane {
+    let style = if app.focus.pane() == pane {
         theme.title().add_modifier(Modifier::UNDERLINED)
     } else {
         theme.title()
@@ -303,7 +303,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App) {
     };
     panes::browser::draw(frame, a.browser, app);
     panes::matrix::draw(frame, a.matrix, app);
-    match app.lower {
+    match app.focus.lower() {
         Pane::Lint => panes::lint::draw(frame, a.lower, app),
         Pane::Output => panes::output::draw(frame, a.lower, app),
         Pane::Log => panes::log::draw(frame, a.lower, app),
@@ -324,9 +324,9 @@ fn draw_lower_tabs(frame: &mut Frame<'_>, lower: Rect, app: &App) {
         if x + w >= lower.right() {
             break;
         }
-        let style = if pane == app.lower {
+        let style = if pane == app.focus.lower() {
             let s = theme.title().add_modifier(Modifier::REVERSED);
-            if app.focus == pane {
+            if app.focus.pane() == pane {
                 s.add_modifier(Modifier::UNDERLINED)
             } else {
                 s
@@ -336,7 +336,7 @@ fn draw_lower_tabs(frame: &mut Frame<'_>, lower: Rect, app: &App) {
         };
         buf.set_string(x, lower.y, format!(" {} ", pane.title()), style);
         if x + w < lower.right() - 1 {
-            let border = if app.focus == app.lower && app.dialog.is_none() {
+            let border = if app.focus.pane() == app.focus.lower() && app.dialog.is_none() {
                 theme.focus_border()
             } else {
                 theme.border()
@@ -349,7 +349,7 @@ fn draw_lower_tabs(frame: &mut Frame<'_>, lower: Rect, app: &App) {
 fn draw_status(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let theme = app.theme();
     let spinner = SPINNER[(app.ticks % SPINNER.len() as u64) as usize];
-    let right = match (&app.busy, app.loading) {
+    let right = match (app.work.busy(), app.loads.loading()) {
         (Some(what), _) => format!("{spinner} {what}… "),
         (None, true) => format!("{spinner} loading… "),
         (None, false) => String::new(),
@@ -374,7 +374,7 @@ fn draw_status(frame: &mut Frame<'_>, area: Rect, app: &App) {
             theme.bold(),
         )
     }));
-    let (left, style) = match (&app.notice, searching) {
+    let (left, style) = match (app.status.notice(), searching) {
         (_, Some(searching)) => searching,
         (Some(n), None) => (
             n.text.clone(),
@@ -437,7 +437,7 @@ fn draw_keybar(frame: &mut Frame<'_>, area: Rect, app: &App) {
                 let (key, word) = b.bar?;
                 let info = app.command_info(b.cmd);
                 let word = match b.cmd {
-                    keymap::Cmd::Open => keymap::open_word(app.focus),
+                    keymap::Cmd::Open => keymap::open_word(app.focus.pane()),
                     _ => word,
                 };
                 info.available.then_some((key, word, info.enabled.is_ok()))

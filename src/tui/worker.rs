@@ -252,6 +252,12 @@ fn ids_text<'a>(ids: impl Iterator<Item = &'a str>) -> String {
 pub struct Stamp(Vec<Option<(SystemTime, u64, u64)>>);
 
 impl Stamp {
+    /// A stamp for the unit tests: `n` tells stamps apart.
+    #[cfg(test)]
+    pub(crate) fn at(n: u64) -> Stamp {
+        Stamp(vec![Some((SystemTime::UNIX_EPOCH, n, n))])
+    }
+
     pub fn read(engine: &Engine) -> Stamp {
         let store = engine.store();
         let mut paths = vec![store.state_path(), store.packs_dir(), store.config_path()];

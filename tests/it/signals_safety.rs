@@ -349,9 +349,9 @@ async fn quitting_the_tui_while_a_command_runs_asks_then_ends_it() {
     // `q` asks; `n` keeps the command running.
     tui.runner
         .handle_event(&crate::tuikit::key(KeyCode::Char('q')));
-    assert!(!tui.runner.app.quit);
+    assert!(!tui.runner.app.has_quit());
     assert!(matches!(
-        tui.runner.app.dialog,
+        tui.runner.app.dialog(),
         Some(Dialog::ConfirmQuit { .. })
     ));
     tui.runner.draw().unwrap();
@@ -362,15 +362,15 @@ async fn quitting_the_tui_while_a_command_runs_asks_then_ends_it() {
     );
     tui.runner
         .handle_event(&crate::tuikit::key(KeyCode::Char('n')));
-    assert!(!tui.runner.app.quit);
-    assert!(tui.runner.app.dialog.is_none());
+    assert!(!tui.runner.app.has_quit());
+    assert!(tui.runner.app.dialog().is_none());
     assert!(pids.iter().all(|&p| alive(p)));
     // `q` again, then `y`: the command's group is ended and the TUI quits.
     tui.runner
         .handle_event(&crate::tuikit::key(KeyCode::Char('q')));
     tui.runner
         .handle_event(&crate::tuikit::key(KeyCode::Char('y')));
-    assert!(tui.runner.app.quit);
+    assert!(tui.runner.app.has_quit());
     assert_gone(pids);
     tui.runner.settle().await.unwrap();
 }
@@ -380,9 +380,9 @@ async fn ctrl_c_twice_ends_the_command_and_quits() {
     let (mut tui, pids) = tui_running().await;
     let _cleanup = Cleanup(pids.to_vec());
     tui.runner.handle_event(&crate::tuikit::ctrl('c'));
-    assert!(!tui.runner.app.quit);
+    assert!(!tui.runner.app.has_quit());
     tui.runner.handle_event(&crate::tuikit::ctrl('c'));
-    assert!(tui.runner.app.quit);
+    assert!(tui.runner.app.has_quit());
     assert_gone(pids);
 }
 
@@ -397,13 +397,13 @@ async fn x_cancels_the_running_command_and_the_tui_goes_on() {
         .handle_event(&crate::tuikit::key(KeyCode::Char('X')));
     assert_gone(pids);
     tui.runner.settle().await.unwrap();
-    assert!(!tui.runner.app.quit);
-    assert!(tui.runner.app.running.is_none());
+    assert!(!tui.runner.app.has_quit());
+    assert!(tui.runner.app.running().is_none());
     let screen = tui.screen();
     assert!(screen.contains("cancelled"), "{screen}");
     // Nothing is left to ask about: `q` quits at once.
     tui.keys("q").await;
-    assert!(tui.runner.app.quit);
+    assert!(tui.runner.app.has_quit());
 }
 
 #[test]

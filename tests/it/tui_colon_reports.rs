@@ -17,14 +17,13 @@ async fn run(tui: &mut Tui, line: &str) {
 }
 
 fn last(tui: &Tui) -> hcpx::tui::log::LogEntry {
-    tui.runner.app.log.entries.last().unwrap().clone()
+    tui.runner.app.log().entries.last().unwrap().clone()
 }
 
 fn report(tui: &Tui) -> String {
     tui.runner
         .app
-        .report
-        .as_ref()
+        .report()
         .map(|r| r.text.clone())
         .unwrap_or_default()
 }
@@ -90,7 +89,7 @@ async fn doctor_fix_and_sync_ask_first() {
     let mut tui = notes_installed().await;
     run(&mut tui, "doctor --fix").await;
     assert!(
-        matches!(tui.runner.app.dialog, Some(Dialog::ConfirmQuery { .. })),
+        matches!(tui.runner.app.dialog(), Some(Dialog::ConfirmQuery { .. })),
         "{}",
         tui.screen()
     );
@@ -104,13 +103,13 @@ async fn doctor_fix_and_sync_ask_first() {
     assert_eq!(last(&tui).command.as_deref(), Some("hcpx doctor --fix"));
     run(&mut tui, "doctor --fix").await;
     tui.keys("y").await;
-    assert!(tui.runner.app.dialog.is_none());
+    assert!(tui.runner.app.dialog().is_none());
     assert_eq!(last(&tui).command.as_deref(), Some("hcpx doctor --fix"));
     assert!(report(&tui).contains("\"fixed\""), "{}", report(&tui));
 
     run(&mut tui, "sync /nonexistent/hcp.lock --prune").await;
     assert!(matches!(
-        tui.runner.app.dialog,
+        tui.runner.app.dialog(),
         Some(Dialog::ConfirmQuery { .. })
     ));
     tui.keys("n").await;
@@ -131,10 +130,10 @@ async fn upgrade_from_the_line_shows_the_diff_and_y_upgrades() {
     tui.press(KeyCode::Tab).await;
     tui.keys("acme.n").await;
     tui.press(KeyCode::Tab).await;
-    assert_eq!(tui.runner.app.cmdline.input, "upgrade acme.notes ");
+    assert_eq!(tui.runner.app.cmdline().input, "upgrade acme.notes ");
     tui.press(KeyCode::Enter).await;
     assert!(
-        matches!(tui.runner.app.dialog, Some(Dialog::ConfirmUpgrade { .. })),
+        matches!(tui.runner.app.dialog(), Some(Dialog::ConfirmUpgrade { .. })),
         "{}",
         tui.screen()
     );
@@ -159,15 +158,15 @@ async fn completion_offers_the_new_subcommands_and_their_words() {
     tui.press(KeyCode::Tab).await;
     tui.keys("l").await;
     tui.press(KeyCode::Tab).await;
-    assert_eq!(tui.runner.app.cmdline.input, "catalog list ");
+    assert_eq!(tui.runner.app.cmdline().input, "catalog list ");
     tui.press(KeyCode::Esc).await;
     tui.keys(":harness st").await;
     tui.press(KeyCode::Tab).await;
-    assert_eq!(tui.runner.app.cmdline.input, "harness status ");
+    assert_eq!(tui.runner.app.cmdline().input, "harness status ");
     tui.press(KeyCode::Esc).await;
     tui.keys(":why acme.notes he").await;
     tui.press(KeyCode::Tab).await;
-    assert_eq!(tui.runner.app.cmdline.input, "why acme.notes hello ");
+    assert_eq!(tui.runner.app.cmdline().input, "why acme.notes hello ");
     tui.press(KeyCode::Esc).await;
     run(&mut tui, "frob").await;
     let entry = last(&tui);

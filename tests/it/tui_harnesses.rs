@@ -26,7 +26,7 @@ async fn select_target(tui: &mut Tui, target: &str) {
         let at = tui
             .runner
             .app
-            .harnesses
+            .harnesses()
             .selected_row()
             .map(|r| r.name.as_str());
         if at == Some(target) {
@@ -54,7 +54,7 @@ fn placed_skill(tui: &Tui) -> Option<std::path::PathBuf> {
 async fn h_lists_every_target_with_detection_and_folder() {
     let mut tui = notes_activated().await;
     tui.keys("H").await;
-    assert!(matches!(tui.runner.app.dialog, Some(Dialog::Harnesses)));
+    assert!(matches!(tui.runner.app.dialog(), Some(Dialog::Harnesses)));
     let screen = tui.screen();
     for target in ["agents", "claude-code", "codex", "cursor", "windsurf"] {
         assert!(screen.contains(target), "{target}:\n{screen}");
@@ -63,7 +63,7 @@ async fn h_lists_every_target_with_detection_and_folder() {
     let claude = tui
         .runner
         .app
-        .harnesses
+        .harnesses()
         .rows
         .iter()
         .find(|r| r.name.as_str() == "claude-code")
@@ -72,7 +72,7 @@ async fn h_lists_every_target_with_detection_and_folder() {
     let cursor = tui
         .runner
         .app
-        .harnesses
+        .harnesses()
         .rows
         .iter()
         .find(|r| r.name.as_str() == "cursor")
@@ -80,7 +80,7 @@ async fn h_lists_every_target_with_detection_and_folder() {
     assert!(!cursor.detected);
     insta::assert_snapshot!("harnesses_view", screen);
     tui.press(KeyCode::Esc).await;
-    assert!(tui.runner.app.dialog.is_none());
+    assert!(tui.runner.app.dialog().is_none());
 }
 
 #[tokio::test]
@@ -100,13 +100,13 @@ async fn space_enables_a_target_places_the_skill_and_disables_it_again() {
             .unwrap()
             .contains("Keep notes")
     );
-    let last = tui.runner.app.log.entries.last().unwrap().clone();
+    let last = tui.runner.app.log().entries.last().unwrap().clone();
     assert_eq!(last.outcome, Outcome::Done, "{last:?}");
     assert_eq!(
         last.command.as_deref(),
         Some("hcpx harness enable claude-code")
     );
-    let row = tui.runner.app.harnesses.selected_row().unwrap().clone();
+    let row = tui.runner.app.harnesses().selected_row().unwrap().clone();
     // acme.notes and the bootstrap pack hcp-cli.
     assert!(row.enabled && row.placed == 2, "{row:?}");
     let screen = tui.screen();
@@ -122,7 +122,7 @@ async fn space_enables_a_target_places_the_skill_and_disables_it_again() {
         config_yaml(&tui)
     );
     assert!(placed_skill(&tui).is_none());
-    let last = tui.runner.app.log.entries.last().unwrap().clone();
+    let last = tui.runner.app.log().entries.last().unwrap().clone();
     assert_eq!(
         last.command.as_deref(),
         Some("hcpx harness disable claude-code")
@@ -147,7 +147,7 @@ async fn a_copy_someone_else_put_there_counts_as_a_conflict_and_stays() {
     tui.keys("H").await;
     select_target(&mut tui, "claude-code").await;
     tui.keys(" ").await;
-    let row = tui.runner.app.harnesses.selected_row().unwrap().clone();
+    let row = tui.runner.app.harnesses().selected_row().unwrap().clone();
     // hcp-cli's Skill is placed; acme.notes's folder is someone else's.
     assert!(
         row.enabled && row.conflicts == 1 && row.placed == 1,
@@ -166,10 +166,13 @@ async fn a_copy_someone_else_put_there_counts_as_a_conflict_and_stays() {
 async fn space_while_busy_is_refused_at_once() {
     let mut tui = notes_activated().await;
     tui.keys("H").await;
-    tui.runner.app.busy = Some("installing acme.other".into());
+    // A lint started and not yet run: the app is busy with it.
+    let jobs = tui.runner.app.update(hcpx::tui::action::Action::Lint);
+    assert_eq!(jobs.len(), 1);
+    assert_eq!(tui.runner.app.busy(), Some("linting acme.notes"));
     tui.keys(" ").await;
     assert_eq!(tui.runner.in_flight(), 0);
-    let last = tui.runner.app.log.entries.last().unwrap().clone();
+    let last = tui.runner.app.log().entries.last().unwrap().clone();
     assert_eq!(last.outcome, Outcome::Refused);
     assert!(!config_yaml(&tui).contains("claude-code"));
 }
@@ -216,7 +219,10 @@ async fn the_colon_line_enables_and_disables_a_target_with_completion() {
     tui.press(KeyCode::Tab).await;
     tui.keys("claude-c").await;
     tui.press(KeyCode::Tab).await;
-    assert_eq!(tui.runner.app.cmdline.input, "harness enable claude-code ");
+    assert_eq!(
+        tui.runner.app.cmdline().input,
+        "harness enable claude-code "
+    );
     tui.press(KeyCode::Enter).await;
     assert!(
         config_yaml(&tui).contains("claude-code"),
@@ -224,7 +230,7 @@ async fn the_colon_line_enables_and_disables_a_target_with_completion() {
         config_yaml(&tui)
     );
     assert!(placed_skill(&tui).is_some());
-    let last = tui.runner.app.log.entries.last().unwrap().clone();
+    let last = tui.runner.app.log().entries.last().unwrap().clone();
     assert_eq!(
         last.command.as_deref(),
         Some("hcpx harness enable claude-code")
@@ -235,7 +241,7 @@ async fn the_colon_line_enables_and_disables_a_target_with_completion() {
     // An unknown target is refused at once, naming the known ones.
     tui.keys(":harness enable claude").await;
     tui.press(KeyCode::Enter).await;
-    let last = tui.runner.app.log.entries.last().unwrap().clone();
+    let last = tui.runner.app.log().entries.last().unwrap().clone();
     assert_eq!(last.outcome, Outcome::Refused, "{last:?}");
     assert!(last.text.contains("claude-code"), "{last:?}");
 }

@@ -66,13 +66,13 @@ async fn ctrl_and_alt_never_fire_the_plain_letters_action() {
         alt('u'),
     ] {
         tui.send(vec![event.clone()]).await;
-        assert!(tui.runner.app.dialog.is_none(), "{event:?}");
-        assert!(tui.runner.app.busy.is_none(), "{event:?}");
+        assert!(tui.runner.app.dialog().is_none(), "{event:?}");
+        assert!(tui.runner.app.busy().is_none(), "{event:?}");
         assert_eq!(tui.runner.in_flight(), 0, "{event:?}");
     }
     assert!(tui.installed("acme.notes"));
     assert_eq!(tui.activated(), ["acme.notes", "hcp-cli"]);
-    assert!(tui.runner.app.log.entries.is_empty(), "nothing was done");
+    assert!(tui.runner.app.log().entries.is_empty(), "nothing was done");
     // The plain letter still works.
     tui.keys("a").await;
     assert_eq!(tui.activated(), ["hcp-cli"]);
@@ -85,32 +85,32 @@ async fn ctrl_d_and_ctrl_u_move_half_a_page_and_ctrl_l_redraws() {
     let mut tui = Tui::start(dir, 100, 30).await;
     let rows = hcpx::tui::ui::browser_rows(&tui.runner.app);
     tui.send(vec![ctrl('d')]).await;
-    assert_eq!(tui.runner.app.packs.selected, rows.div_ceil(2));
+    assert_eq!(tui.runner.app.packs().selected, rows.div_ceil(2));
     tui.send(vec![ctrl('d'), ctrl('u')]).await;
-    assert_eq!(tui.runner.app.packs.selected, rows.div_ceil(2));
+    assert_eq!(tui.runner.app.packs().selected, rows.div_ceil(2));
     let before = tui.screen();
     tui.send(vec![ctrl('l')]).await;
     assert_eq!(tui.screen(), before, "the same screen, drawn again");
-    assert!(tui.runner.app.dialog.is_none());
+    assert!(tui.runner.app.dialog().is_none());
 }
 
 #[tokio::test]
 async fn enter_opens_a_packs_commands_then_the_run_form_and_arrows_move_panes() {
     let mut tui = ready_calc().await;
-    assert_eq!(tui.runner.app.focus, Pane::Browser);
+    assert_eq!(tui.runner.app.focus(), Pane::Browser);
     tui.press(KeyCode::Enter).await;
-    assert_eq!(tui.runner.app.focus, Pane::Matrix);
+    assert_eq!(tui.runner.app.focus(), Pane::Matrix);
     tui.press(KeyCode::Left).await;
-    assert_eq!(tui.runner.app.focus, Pane::Browser);
+    assert_eq!(tui.runner.app.focus(), Pane::Browser);
     tui.press(KeyCode::Right).await;
-    assert_eq!(tui.runner.app.focus, Pane::Matrix);
+    assert_eq!(tui.runner.app.focus(), Pane::Matrix);
     tui.press(KeyCode::Right).await;
-    assert!(tui.runner.app.focus.is_lower());
+    assert!(tui.runner.app.focus().is_lower());
     tui.press(KeyCode::Left).await;
     tui.press(KeyCode::Right).await;
     tui.press(KeyCode::Enter).await;
     assert!(
-        matches!(tui.runner.app.dialog, Some(Dialog::ExecForm(_))),
+        matches!(tui.runner.app.dialog(), Some(Dialog::ExecForm(_))),
         "{}",
         tui.screen()
     );
@@ -122,7 +122,7 @@ async fn the_run_form_checks_before_running_and_keeps_what_was_typed() {
     tui.keys("x").await;
     // Empty required field: the form stays and says so in its words.
     tui.press(KeyCode::Enter).await;
-    assert!(matches!(tui.runner.app.dialog, Some(Dialog::ExecForm(_))));
+    assert!(matches!(tui.runner.app.dialog(), Some(Dialog::ExecForm(_))));
     assert!(
         tui.screen().contains("code is required"),
         "{}",
@@ -137,7 +137,7 @@ async fn the_run_form_checks_before_running_and_keeps_what_was_typed() {
         screen.contains("code takes a whole number (integer), not `x1`"),
         "{screen}"
     );
-    assert!(tui.runner.app.output.is_none(), "nothing ran");
+    assert!(tui.runner.app.output().is_none(), "nothing ran");
     // Fix it; choose the enum's value with → (the default, fast, slow).
     tui.send(vec![key(KeyCode::Backspace), key(KeyCode::Backspace)])
         .await;
@@ -151,7 +151,7 @@ async fn the_run_form_checks_before_running_and_keeps_what_was_typed() {
     assert!(screen.contains("exit 3"), "{screen}");
     // The run failed; the form opens again with what was typed.
     tui.keys("x").await;
-    let Some(Dialog::ExecForm(form)) = &tui.runner.app.dialog else {
+    let Some(Dialog::ExecForm(form)) = tui.runner.app.dialog() else {
         panic!("no form: {}", tui.screen());
     };
     assert_eq!(form.values(), ["3", "slow"]);
@@ -171,7 +171,7 @@ async fn dot_reruns_the_last_command_and_the_log_lists_every_action() {
     let execs: Vec<_> = tui
         .runner
         .app
-        .log
+        .log()
         .entries
         .iter()
         .filter(|e| e.outcome == Outcome::Done)
@@ -186,7 +186,7 @@ async fn dot_reruns_the_last_command_and_the_log_lists_every_action() {
     );
     // `@` shows the log, with each command line and its result.
     tui.keys("lr@").await;
-    assert_eq!(tui.runner.app.focus, Pane::Log);
+    assert_eq!(tui.runner.app.focus(), Pane::Log);
     let screen = tui.screen();
     assert!(screen.contains("refused nothing run yet"), "{screen}");
     assert!(
@@ -212,7 +212,7 @@ async fn the_status_line_lets_go_of_a_message_the_log_keeps_it() {
     let screen = tui.screen();
     assert!(!screen.contains("uninstall cancelled"), "{screen}");
     assert!(screen.contains("principal user"), "{screen}");
-    let last = tui.runner.app.log.entries.last().unwrap();
+    let last = tui.runner.app.log().entries.last().unwrap();
     assert_eq!(last.outcome, Outcome::Cancelled);
     assert_eq!(last.command.as_deref(), Some("hcpx uninstall acme.calc"));
 }
@@ -262,9 +262,9 @@ async fn c_on_an_env_pack_names_the_missing_variables_and_how_to_set_them() {
     install_active(&dir, "acme.envy");
     let mut tui = Tui::start_at(dir, "acme.envy", 140, 30).await;
     tui.keys("c").await;
-    assert!(tui.runner.app.dialog.is_none());
+    assert!(tui.runner.app.dialog().is_none());
     assert_eq!(tui.runner.in_flight(), 0);
-    let said = &tui.runner.app.log.entries.last().unwrap().text;
+    let said = &tui.runner.app.log().entries.last().unwrap().text;
     assert!(
         said.contains("HCPX_TEST_NEVER_SET_A, HCPX_TEST_NEVER_SET_B"),
         "{said}"
@@ -293,7 +293,7 @@ async fn a_catalog_folder_that_does_not_exist_is_a_warning_and_an_empty_tui_says
         "the store still shows: {screen}"
     );
     assert!(screen.contains("--catalog DIR"), "{screen}");
-    assert_eq!(runner.app.log.entries[0].outcome, Outcome::Warning);
+    assert_eq!(runner.app.log().entries[0].outcome, Outcome::Warning);
 }
 
 #[tokio::test]
@@ -302,20 +302,20 @@ async fn slash_in_a_text_pane_searches_it_and_n_goes_to_the_next_match() {
     tui.select("hcp-cli").await;
     // Details: the bootstrap pack's long Skill.
     tui.send(vec![key(KeyCode::Tab), key(KeyCode::Tab)]).await;
-    assert_eq!(tui.runner.app.focus, Pane::Details);
+    assert_eq!(tui.runner.app.focus(), Pane::Details);
     tui.keys("/uninstall").await;
     assert!(tui.screen().contains("/uninstall▏"), "{}", tui.screen());
     tui.press(KeyCode::Enter).await;
-    let first = tui.runner.app.text.details;
+    let first = tui.runner.app.text().details;
     let screen = tui.screen();
     assert!(screen.contains("`uninstall`: match 1 of"), "{screen}");
     tui.keys("n").await;
     assert!(tui.screen().contains("match 2 of"), "{}", tui.screen());
-    assert!(tui.runner.app.text.details >= first);
+    assert!(tui.runner.app.text().details >= first);
     tui.keys("N").await;
     assert!(tui.screen().contains("match 1 of"), "{}", tui.screen());
     // The pack filter was not touched.
-    assert_eq!(tui.runner.app.packs.filter.query, "hcp-cli");
+    assert_eq!(tui.runner.app.packs().filter.query, "hcp-cli");
     // No match: said, nothing moves.
     tui.keys("/zzqx").await;
     tui.press(KeyCode::Enter).await;
@@ -323,13 +323,13 @@ async fn slash_in_a_text_pane_searches_it_and_n_goes_to_the_next_match() {
     // Esc ends the search, then clears the pack filter and goes back to
     // Packs, where `/` filters again.
     tui.press(KeyCode::Esc).await;
-    assert!(tui.runner.app.search.query.is_empty());
-    assert_eq!(tui.runner.app.focus, Pane::Details);
+    assert!(tui.runner.app.search().query.is_empty());
+    assert_eq!(tui.runner.app.focus(), Pane::Details);
     tui.press(KeyCode::Esc).await;
-    assert_eq!(tui.runner.app.focus, Pane::Browser);
-    assert_eq!(tui.runner.app.packs.filter.query, "");
+    assert_eq!(tui.runner.app.focus(), Pane::Browser);
+    assert_eq!(tui.runner.app.packs().filter.query, "");
     tui.keys("/hcp").await;
-    assert_eq!(tui.runner.app.packs.filter.query, "hcp");
+    assert_eq!(tui.runner.app.packs().filter.query, "hcp");
 }
 
 #[tokio::test]
@@ -342,7 +342,7 @@ async fn capital_g_in_a_text_pane_shows_its_last_full_page() {
     let total = hcpx::tui::ui::text_lines(app, Pane::Details);
     let rows = hcpx::tui::ui::text_rows(app);
     assert!(total > rows);
-    assert_eq!(app.text.details as usize, total - rows);
+    assert_eq!(app.text().details as usize, total - rows);
     // A full page: the last line is on the pane's last row.
     let screen = tui.screen();
     let strings = hcpx::tui::ui::text_strings(app, Pane::Details);
@@ -350,7 +350,7 @@ async fn capital_g_in_a_text_pane_shows_its_last_full_page() {
     assert!(screen.contains(last.trim()), "{screen}");
     // `k` then moves up at once (the offset never runs past the end).
     tui.keys("jjjk").await;
-    assert_eq!(tui.runner.app.text.details as usize, total - rows - 1);
+    assert_eq!(tui.runner.app.text().details as usize, total - rows - 1);
 }
 
 #[tokio::test]
@@ -386,7 +386,7 @@ async fn the_colon_line_runs_hcpx_subcommands_with_tab_completion() {
     tui.press(KeyCode::Tab).await;
     tui.keys("acme.n").await;
     tui.press(KeyCode::Tab).await;
-    assert_eq!(tui.runner.app.cmdline.input, "install acme.notes ");
+    assert_eq!(tui.runner.app.cmdline().input, "install acme.notes ");
     assert!(
         tui.screen().contains(":install acme.notes"),
         "{}",
@@ -402,7 +402,7 @@ async fn the_colon_line_runs_hcpx_subcommands_with_tab_completion() {
     // exec: the verb completes from the pack's commands.
     tui.keys(":exec acme.notes he").await;
     tui.press(KeyCode::Tab).await;
-    assert_eq!(tui.runner.app.cmdline.input, "exec acme.notes hello ");
+    assert_eq!(tui.runner.app.cmdline().input, "exec acme.notes hello ");
     tui.keys("-- 'who=big world'").await;
     tui.press(KeyCode::Enter).await;
     let screen = tui.screen();
@@ -416,7 +416,7 @@ async fn the_colon_line_runs_hcpx_subcommands_with_tab_completion() {
     tui.press(KeyCode::Enter).await;
     let state = std::fs::read_to_string(tui.home().join("state.json")).unwrap();
     assert!(state.contains("agent"), "{state}");
-    let last = tui.runner.app.log.entries.last().unwrap().clone();
+    let last = tui.runner.app.log().entries.last().unwrap().clone();
     assert_eq!(last.outcome, Outcome::Done, "{last:?}");
     assert_eq!(
         last.command.as_deref(),
@@ -433,7 +433,7 @@ async fn the_colon_line_runs_hcpx_subcommands_with_tab_completion() {
     // terminal sees no control character.
     tui.keys(":exec ../../etc\u{1b}[2J x").await;
     tui.press(KeyCode::Enter).await;
-    let last = tui.runner.app.log.entries.last().unwrap().clone();
+    let last = tui.runner.app.log().entries.last().unwrap().clone();
     assert_eq!(last.outcome, Outcome::Failed, "{last:?}");
     assert!(!tui.screen().contains('\u{1b}'));
     tui.press(KeyCode::Left).await;
@@ -441,5 +441,5 @@ async fn the_colon_line_runs_hcpx_subcommands_with_tab_completion() {
     tui.keys(":uninstall acme.notes").await;
     tui.press(KeyCode::Esc).await;
     assert!(tui.installed("acme.notes"));
-    assert!(!tui.runner.app.cmdline.editing);
+    assert!(!tui.runner.app.cmdline().editing);
 }

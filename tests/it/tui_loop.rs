@@ -63,7 +63,7 @@ async fn keys_install_activate_connect_deactivate_and_uninstall_change_the_store
     tui.select("acme.vault").await;
     tui.keys("ia").await;
     tui.keys("c").await;
-    assert!(matches!(tui.runner.app.dialog, Some(Dialog::Secret(_))));
+    assert!(matches!(tui.runner.app.dialog(), Some(Dialog::Secret(_))));
     tui.keys(SECRET).await;
     assert!(!tui.screen().contains(SECRET), "{}", tui.screen());
     assert!(tui.screen().contains(&"•".repeat(SECRET.len())));
@@ -80,8 +80,8 @@ async fn keys_install_activate_connect_deactivate_and_uninstall_change_the_store
         "{screen}"
     );
     // Gone from every pane's state, the command log, and the log file.
-    assert!(tui.runner.app.dialog.is_none());
-    for entry in &tui.runner.app.log.entries {
+    assert!(tui.runner.app.dialog().is_none());
+    for entry in &tui.runner.app.log().entries {
         let line = format!("{entry:?}");
         assert!(!line.contains(SECRET), "{line}");
     }
@@ -135,7 +135,7 @@ async fn quitting_while_the_secret_input_is_open_cancels_the_connect() {
     tui.keys("iac").await;
     tui.keys("abc").await;
     tui.send(vec![ctrl('c')]).await;
-    assert!(tui.runner.app.quit);
+    assert!(tui.runner.app.has_quit());
     // The waiting worker gets the cancellation and finishes.
     tui.runner.settle().await.unwrap();
     assert_eq!(tui.runner.in_flight(), 0);
@@ -150,7 +150,7 @@ async fn marked_packs_are_installed_and_activated_together() {
     let mut tui = Tui::start(dir, 100, 30).await;
     // Sorted by id: acme.mixed, acme.notes, acme.vault, hcp-cli.
     tui.keys(" j ").await;
-    assert_eq!(tui.runner.app.packs.marked.len(), 2);
+    assert_eq!(tui.runner.app.packs().marked.len(), 2);
     tui.keys("i").await;
     assert!(tui.installed("acme.mixed") && tui.installed("acme.vault"));
     assert!(!tui.installed("acme.notes"));
@@ -161,7 +161,7 @@ async fn marked_packs_are_installed_and_activated_together() {
             .contains("$ hcpx activate acme.mixed acme.vault")
     );
     tui.press(KeyCode::Esc).await;
-    assert!(tui.runner.app.packs.marked.is_empty());
+    assert!(tui.runner.app.packs().marked.is_empty());
 }
 
 #[tokio::test]
@@ -171,7 +171,7 @@ async fn an_action_that_cannot_succeed_is_refused_at_once_without_a_dialog() {
     // The bootstrap pack: `u` asks nothing and says why.
     tui.select("hcp-cli").await;
     tui.keys("u").await;
-    assert!(tui.runner.app.dialog.is_none());
+    assert!(tui.runner.app.dialog().is_none());
     let screen = tui.screen();
     assert!(screen.contains("bootstrap_protected"), "{screen}");
     assert!(screen.contains("deactivate it instead"), "{screen}");
@@ -181,7 +181,7 @@ async fn an_action_that_cannot_succeed_is_refused_at_once_without_a_dialog() {
     tui.select("acme.notes").await;
     for key in ["u", "x", "a", "c"] {
         tui.keys(key).await;
-        assert!(tui.runner.app.dialog.is_none(), "{key}");
+        assert!(tui.runner.app.dialog().is_none(), "{key}");
         assert_eq!(tui.runner.in_flight(), 0, "{key}");
         let screen = tui.screen();
         assert!(
@@ -194,7 +194,7 @@ async fn an_action_that_cannot_succeed_is_refused_at_once_without_a_dialog() {
     let refused = tui
         .runner
         .app
-        .log
+        .log()
         .entries
         .iter()
         .filter(|e| e.outcome == hcpx::tui::log::Outcome::Refused)
@@ -252,10 +252,10 @@ async fn s_cycles_the_sort_by_id_status_and_version() {
     let mut tui = Tui::start(dir, 100, 30).await;
     let order = |tui: &Tui| -> Vec<String> {
         let app = &tui.runner.app;
-        app.packs
+        app.packs()
             .visible
             .iter()
-            .map(|&i| app.packs.entries[i].id().to_string())
+            .map(|&i| app.packs().entries[i].id().to_string())
             .collect()
     };
     assert_eq!(
@@ -298,11 +298,11 @@ async fn mouse_clicks_select_rows_panes_and_tabs() {
     let areas = hcpx::tui::ui::areas(&tui.runner.app).unwrap();
     let (_, x, _) = hcpx::tui::ui::lower_tabs(areas.lower)[1];
     tui.click(x + 1, areas.lower.y).await;
-    assert_eq!(tui.runner.app.lower, hcpx::tui::action::Pane::Lint);
+    assert_eq!(tui.runner.app.lower(), hcpx::tui::action::Pane::Lint);
     assert!(tui.screen().contains("bulk.pack-002 is clean"));
     // A click in the matrix focuses it.
     tui.click(areas.matrix.x + 3, areas.matrix.y + 2).await;
-    assert_eq!(tui.runner.app.focus, hcpx::tui::action::Pane::Matrix);
+    assert_eq!(tui.runner.app.focus(), hcpx::tui::action::Pane::Matrix);
 }
 
 #[tokio::test]
@@ -335,8 +335,11 @@ async fn the_select_loop_draws_handles_workers_and_quits_on_q() {
     };
     let (result, _tx) = tokio::join!(runner.run(events), keys);
     result.unwrap();
-    assert!(runner.app.quit);
-    assert!(runner.app.loaded, "the snapshot arrived while the loop ran");
+    assert!(runner.app.has_quit());
+    assert!(
+        runner.app.loaded(),
+        "the snapshot arrived while the loop ran"
+    );
     assert!(runner.frames >= 2, "frames: {}", runner.frames);
     assert_eq!(runner.app.selected_row().unwrap().id(), "hcp-cli");
     assert!(screen(runner.terminal.backend().inner()).contains("hcp-cli"));
@@ -354,7 +357,7 @@ async fn uninstalling_a_pack_in_no_catalog_removes_its_row() {
     tui.keys("uy").await;
     assert!(!tui.installed("acme.notes"));
     assert_eq!(
-        tui.runner.app.packs.entries.len(),
+        tui.runner.app.packs().entries.len(),
         1,
         "only hcp-cli is left"
     );

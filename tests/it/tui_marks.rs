@@ -82,7 +82,7 @@ async fn a_newer_catalog_version_is_marked_and_o_lists_the_updates() {
     tui.keys("o").await;
     let screen = tui.screen();
     assert_eq!(mark_of(&screen, "acme.notes"), Some('↑'), "{screen}");
-    let last = tui.runner.app.log.entries.last().unwrap().clone();
+    let last = tui.runner.app.log().entries.last().unwrap().clone();
     assert_eq!(last.outcome, Outcome::Done, "{last:?}");
     assert_eq!(last.command.as_deref(), Some("hcpx outdated"));
     assert!(last.text.contains("acme.notes 1.2.0 → 1.3.0"), "{last:?}");

@@ -139,7 +139,7 @@ async fn x_on_a_command_that_cannot_run_says_why_at_once() {
     let mut tui = Tui::start_at(dir, "acme.notes", 100, 30).await;
     tui.keys("x").await;
     // No form: availability already knows it cannot run.
-    assert!(tui.runner.app.dialog.is_none());
+    assert!(tui.runner.app.dialog().is_none());
     insta::assert_snapshot!("exec_refused", tui.screen());
 }
 
@@ -189,7 +189,7 @@ async fn error_dialog_shows_code_message_and_hint() {
     let mut tui = Tui::start_at(dir, "acme.probe", 100, 30).await;
     // The engine's refusal: the probe fails (§8.5 step 5).
     tui.keys("c").await;
-    assert!(matches!(tui.runner.app.dialog, Some(Dialog::Error(_))));
+    assert!(matches!(tui.runner.app.dialog(), Some(Dialog::Error(_))));
     insta::assert_snapshot!("error_dialog", tui.screen());
 }
 

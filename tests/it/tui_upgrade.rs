@@ -34,7 +34,7 @@ async fn u_shows_the_capability_diff_and_y_upgrades() {
     let mut tui = notes_with_an_escalating_update().await;
     tui.keys("U").await;
     assert!(
-        matches!(tui.runner.app.dialog, Some(Dialog::ConfirmUpgrade { .. })),
+        matches!(tui.runner.app.dialog(), Some(Dialog::ConfirmUpgrade { .. })),
         "{}",
         tui.screen()
     );
@@ -50,9 +50,9 @@ async fn u_shows_the_capability_diff_and_y_upgrades() {
     insta::assert_snapshot!("upgrade_confirm_escalation", screen);
 
     tui.keys("y").await;
-    assert!(tui.runner.app.dialog.is_none());
+    assert!(tui.runner.app.dialog().is_none());
     assert_eq!(installed_version(&tui), "1.3.0");
-    let last = tui.runner.app.log.entries.last().unwrap().clone();
+    let last = tui.runner.app.log().entries.last().unwrap().clone();
     assert_eq!(last.outcome, Outcome::Done, "{last:?}");
     assert_eq!(
         last.command.as_deref(),
@@ -69,9 +69,9 @@ async fn n_keeps_the_installed_version() {
     let mut tui = notes_with_an_escalating_update().await;
     tui.keys("U").await;
     tui.keys("n").await;
-    assert!(tui.runner.app.dialog.is_none());
+    assert!(tui.runner.app.dialog().is_none());
     assert_eq!(installed_version(&tui), "1.2.0");
-    let last = tui.runner.app.log.entries.last().unwrap().clone();
+    let last = tui.runner.app.log().entries.last().unwrap().clone();
     assert_eq!(last.outcome, Outcome::Cancelled, "{last:?}");
 }
 
@@ -86,7 +86,7 @@ async fn a_diff_that_changes_after_it_was_shown_is_shown_again() {
     tui.keys("y").await;
     assert_eq!(installed_version(&tui), "1.2.0");
     assert!(
-        matches!(tui.runner.app.dialog, Some(Dialog::ConfirmUpgrade { .. })),
+        matches!(tui.runner.app.dialog(), Some(Dialog::ConfirmUpgrade { .. })),
         "{}",
         tui.screen()
     );
@@ -99,7 +99,7 @@ async fn u_on_a_pack_that_is_not_installed_is_refused_at_once() {
     let mut tui = Tui::start_at(dir, "acme.notes", 110, 32).await;
     tui.keys("U").await;
     assert_eq!(tui.runner.in_flight(), 0);
-    assert!(tui.runner.app.dialog.is_none());
-    let last = tui.runner.app.log.entries.last().unwrap().clone();
+    assert!(tui.runner.app.dialog().is_none());
+    let last = tui.runner.app.log().entries.last().unwrap().clone();
     assert_eq!(last.outcome, Outcome::Refused, "{last:?}");
 }

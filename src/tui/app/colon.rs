@@ -52,45 +52,47 @@ impl App {
                 return Vec::new();
             }
         };
-        if let Some(reason) = self
-            .busy
-            .as_ref()
-            .map(|b| format!("busy: wait until {b} finishes"))
-        {
+        if let Some(reason) = self.work.refusal() {
             self.say(Outcome::Refused, reason, None);
             return Vec::new();
         }
-        let unknown = |ids: &[String], app: &App| {
-            ids.iter()
-                .find(|id| !app.packs.entries.iter().any(|r| r.id() == id.as_str()))
-                .cloned()
+        match self.unknown_pack(&parsed) {
+            Some(id) => self.refuse_unknown(&id),
+            None => self.run_parsed(parsed),
+        }
+    }
+
+    /// The first pack id of `parsed` in neither the store nor a catalog
+    /// (`install` looks its ids up itself, in the catalogs).
+    fn unknown_pack(&self, parsed: &Parsed) -> Option<String> {
+        let ids = match parsed {
+            Parsed::Stage(Stage::Install, _) => return None,
+            Parsed::Stage(_, ids) | Parsed::Lint(ids) | Parsed::Upgrade(ids) => ids,
+            _ => return None,
         };
+        ids.iter()
+            .find(|id| !self.packs.entries.iter().any(|r| r.id() == id.as_str()))
+            .cloned()
+    }
+
+    /// A `:` line that parsed, its packs known: the work it starts.
+    fn run_parsed(&mut self, parsed: Parsed) -> Vec<Job> {
         match parsed {
-            Parsed::Stage(Stage::Install, ids) => self.start_stage(Stage::Install, ids),
-            Parsed::Stage(stage, ids) => match unknown(&ids, self) {
-                Some(id) => self.refuse_unknown(&id),
-                None if stage == Stage::Uninstall => {
-                    self.dialog = Some(Dialog::ConfirmUninstall { ids });
-                    Vec::new()
-                }
-                None => self.start_stage(stage, ids),
-            },
-            Parsed::Lint(ids) => match unknown(&ids, self) {
-                Some(id) => self.refuse_unknown(&id),
-                None => {
-                    let rows: Vec<Row> = self
-                        .packs
-                        .entries
-                        .iter()
-                        .filter(|r| ids.iter().any(|id| id == r.id()))
-                        .cloned()
-                        .collect();
-                    let job = Job::Inspect { rows, lint: true };
-                    self.busy = Some(job.label());
-                    self.lower = Pane::Lint;
-                    vec![job]
-                }
-            },
+            Parsed::Stage(Stage::Uninstall, ids) => {
+                self.dialog = Some(Dialog::ConfirmUninstall { ids });
+                Vec::new()
+            }
+            Parsed::Stage(stage, ids) => self.start_stage(stage, ids),
+            Parsed::Lint(ids) => {
+                let rows: Vec<Row> = self
+                    .packs
+                    .entries
+                    .iter()
+                    .filter(|r| ids.iter().any(|id| id == r.id()))
+                    .cloned()
+                    .collect();
+                self.start_lint(rows)
+            }
             Parsed::Exec {
                 pack_id,
                 verb,
@@ -100,32 +102,32 @@ impl App {
                 principal,
                 grant,
                 revoke,
-            } => {
-                let sub = if revoke { "revoke" } else { "grant" };
-                let args = [sub.to_string(), principal.clone(), grant.clone()];
-                self.last_command = Some(self.hcpx(&args, false));
-                let job = Job::Grant {
-                    principal,
-                    grant,
-                    revoke,
-                };
-                self.busy = Some(job.label());
-                vec![job]
-            }
+            } => self.grant(principal, grant, revoke),
             Parsed::List => self.lifecycle(Action::Reload),
             Parsed::HarnessView => self.show_harnesses(),
             Parsed::Harness { target, enable } => self.set_harness(target, enable),
             Parsed::Outdated => self.check_updates(),
-            Parsed::Upgrade(ids) => match unknown(&ids, self) {
-                Some(id) => self.refuse_unknown(&id),
-                None => self.upgrade_ids(ids),
-            },
+            Parsed::Upgrade(ids) => self.upgrade_ids(ids),
             Parsed::Query(query) if query.asks() => {
                 self.dialog = Some(Dialog::ConfirmQuery { query });
                 Vec::new()
             }
             Parsed::Query(query) => self.run_query(query),
         }
+    }
+
+    /// `:grant` / `:revoke PRINCIPAL GRANT` (§9) in a worker.
+    fn grant(&mut self, principal: String, grant: String, revoke: bool) -> Vec<Job> {
+        let sub = if revoke { "revoke" } else { "grant" };
+        let args = [sub.to_string(), principal.clone(), grant.clone()];
+        self.last_command = Some(self.hcpx(&args, false));
+        let job = Job::Grant {
+            principal,
+            grant,
+            revoke,
+        };
+        self.work.start(job.label());
+        vec![job]
     }
 
     /// Runs a report subcommand in a worker, said as its `hcpx` line.
@@ -135,14 +137,14 @@ impl App {
         }
         self.last_command = Some(self.hcpx(&query.args(), false));
         let job = Job::Query(query);
-        self.busy = Some(job.label());
+        self.work.start(job.label());
         vec![job]
     }
 
     /// A report answered: its document in the Output pane, a line in the
     /// log; the browser read again when it may have changed the store.
     pub(super) fn query_done(&mut self, query: Query, result: Result<Answer, Error>) -> Vec<Job> {
-        self.busy = None;
+        self.work.finish();
         let command = self.hcpx(&query.args(), false);
         let (outcome, text, body) = match result {
             Ok(answer) => {
@@ -159,17 +161,15 @@ impl App {
             }
         };
         self.say(outcome, text, Some(command.clone()));
-        self.output = None;
-        self.report = Some(Report {
+        self.runs.show_report(Report {
             command,
             ok: outcome == Outcome::Done,
             text: text::safe(&body).to_string(),
         });
-        self.focus = Pane::Output;
-        self.lower = Pane::Output;
+        self.focus.set(Pane::Output);
         self.text.output = 0;
         if query.changes() {
-            return self.request_load();
+            return self.loads.request();
         }
         Vec::new()
     }

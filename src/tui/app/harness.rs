@@ -17,8 +17,8 @@ impl App {
 
     /// Why `Space` cannot toggle the selected target now, if it cannot.
     pub(super) fn harness_refusal(&self) -> Option<String> {
-        if let Some(b) = &self.busy {
-            return Some(format!("busy: wait until {b} finishes"));
+        if let Some(busy) = self.work.refusal() {
+            return Some(busy);
         }
         if let Some(err) = &self.harnesses.error {
             return Some(format!("the harness targets do not read: {err}"));
@@ -49,8 +49,8 @@ impl App {
         let command = self.harness_command(target, enable);
         self.last_command = Some(command);
         let job = Job::HarnessToggle { target, enable };
-        self.busy = Some(job.label());
-        self.notice = None;
+        self.work.start(job.label());
+        self.status.clear();
         vec![job]
     }
 
@@ -88,7 +88,7 @@ impl App {
         result: Result<String, Error>,
         rows: Result<Vec<HarnessRow>, Error>,
     ) -> Vec<Job> {
-        self.busy = None;
+        self.work.finish();
         let command = Some(self.harness_command(target, enable));
         match result {
             Ok(text) => self.say(Outcome::Done, text, command),
@@ -99,39 +99,27 @@ impl App {
         }
         self.harnesses_read(rows);
         // Availability's `harnesses` (§12.8) may have changed.
-        self.request_load()
+        self.loads.request()
     }
 }
 
 impl App {
-    /// The marks that need no network, read again after a load (one at a
-    /// time).
-    pub(super) fn marks_job(&mut self) -> Vec<Job> {
-        if self.marks_pending {
-            self.marks_queued = true;
-            return Vec::new();
-        }
-        self.marks_pending = true;
-        vec![Job::Marks]
-    }
-
     /// `o`: `hcpx outdated` in a worker (a git source asks the network, so
     /// only on demand).
     pub(super) fn check_updates(&mut self) -> Vec<Job> {
-        if let Err(reason) = self.command_info(Cmd::Outdated).enabled {
-            self.say(Outcome::Refused, reason, None);
+        if self.refused(Cmd::Outdated) {
             return Vec::new();
         }
         self.last_command = Some(self.hcpx(&["outdated".into()], false));
         let job = Job::Outdated;
-        self.busy = Some(job.label());
-        self.notice = None;
+        self.work.start(job.label());
+        self.status.clear();
         vec![job]
     }
 
     /// `hcpx outdated` answered: the `↑` marks, and a line in the log.
     pub(super) fn outdated_done(&mut self, result: Result<Vec<OutdatedPack>, Error>) {
-        self.busy = None;
+        self.work.finish();
         let command = Some(self.hcpx(&["outdated".into()], false));
         match result {
             Ok(packs) => {

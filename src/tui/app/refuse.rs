@@ -8,9 +8,9 @@ impl App {
     /// greys it; the key says the reason).
     pub fn command_info(&self, cmd: Cmd) -> CommandInfo {
         let available = match cmd {
-            Cmd::Cancel => self.running.is_some(),
-            Cmd::Rerun => self.last_exec.is_some(),
-            Cmd::Open => matches!(self.focus, Pane::Browser | Pane::Matrix),
+            Cmd::Cancel => self.work.running().is_some(),
+            Cmd::Rerun => self.runs.last().is_some(),
+            Cmd::Open => matches!(self.focus.pane(), Pane::Browser | Pane::Matrix),
             Cmd::NextMatch | Cmd::PrevMatch => {
                 self.search.pane.is_some() && !self.search.query.is_empty()
             }
@@ -22,12 +22,28 @@ impl App {
         }
     }
 
-    pub(super) fn refusal(&self, cmd: Cmd) -> Option<String> {
-        let busy = || {
-            self.busy
-                .as_ref()
-                .map(|b| format!("busy: wait until {b} finishes"))
+    /// Whether `cmd` is refused now; if so, the status line and the log
+    /// say why.
+    pub(super) fn refused(&mut self, cmd: Cmd) -> bool {
+        let Err(reason) = self.command_info(cmd).enabled else {
+            return false;
         };
+        self.say(Outcome::Refused, reason, None);
+        true
+    }
+
+    /// The installed packs an action applies to, but the bootstrap pack,
+    /// which is neither uninstalled nor upgraded (§11.4).
+    pub(super) fn installed_targets(&self) -> Vec<String> {
+        self.targets()
+            .iter()
+            .filter(|r| r.installed && r.id() != BOOTSTRAP_ID)
+            .map(|r| r.id().to_string())
+            .collect()
+    }
+
+    pub(super) fn refusal(&self, cmd: Cmd) -> Option<String> {
+        let busy = || self.work.refusal();
         let targets = self.targets();
         let names = || {
             let ids: Vec<&str> = targets.iter().map(|r| r.id()).collect();
@@ -79,12 +95,14 @@ impl App {
                 }),
             Cmd::Exec => busy().or_else(|| self.exec_refusal()),
             Cmd::Rerun => busy().or_else(|| {
-                self.last_exec
+                self.runs
+                    .last()
                     .is_none()
                     .then(|| "nothing run yet; x runs the selected command".to_string())
             }),
             Cmd::Cancel => self
-                .running
+                .work
+                .running()
                 .is_none()
                 .then(|| "no command is running".to_string()),
             _ => None,
@@ -105,7 +123,7 @@ impl App {
         let Some(manifest) = entry.view.manifest() else {
             return Some(format!("{} has no readable manifest; l lints it", row.id()));
         };
-        let Some(cmd) = entry.avail.commands.get(self.matrix_selected) else {
+        let Some(cmd) = entry.avail.commands.get(self.matrix.selected()) else {
             return (manifest.commands.is_empty()).then(|| format!("{} has no commands", row.id()));
         };
         let reason = cmd.reasons.first()?;

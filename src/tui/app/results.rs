@@ -7,7 +7,7 @@ impl App {
     pub(super) fn done(&mut self, result: JobResult) -> Vec<Job> {
         match result {
             JobResult::Loaded { stamp, result } => self.loaded_done(stamp, result),
-            JobResult::Stamp(stamp) => self.stamp_done(stamp),
+            JobResult::Stamp(stamp) => self.loads.stamp_read(stamp),
             JobResult::Inspected { lint, result } => {
                 self.inspected_done(lint, result);
                 Vec::new()
@@ -56,78 +56,56 @@ impl App {
     /// The store's packs read (or not); a reload asked for with `r` says
     /// how it went.
     fn loaded_done(&mut self, stamp: Stamp, result: Result<Vec<Row>, Error>) -> Vec<Job> {
-        self.loading = false;
-        self.stamp = Some(stamp);
         let mut jobs = match result {
             Ok(entries) => {
-                if self.load_error.take().is_some() {
-                    self.notice = Some(info("the store reads again".into()));
+                if self.loads.read(stamp) {
+                    self.status.info("the store reads again".into());
                 }
-                self.loaded = true;
                 self.packs.set_entries(entries);
                 let mut jobs = self.inspect_job();
-                jobs.extend(self.marks_job());
+                jobs.extend(self.loads.marks());
                 jobs
             }
             Err(err) => {
                 tracing::warn!(code = err.code.as_str(), "loading the store failed");
-                self.notice = Some(error_text(&err, &self.config));
-                self.load_error = Some(err);
+                self.status.set(error_text(&err, &self.config));
+                self.loads.failed(stamp, err);
                 Vec::new()
             }
         };
-        if std::mem::take(&mut self.reload_asked) {
-            let command = self.hcpx(&["list".into()], false);
-            match &self.load_error {
-                Some(err) => self.say(
-                    Outcome::Failed,
-                    error_text(err, &self.config).text,
-                    Some(command),
-                ),
-                None => {
-                    let n = self.packs.entries.len();
-                    self.say(
-                        Outcome::Done,
-                        format!("reloaded: {n} pack(s)"),
-                        Some(command),
-                    );
-                }
-            }
+        if self.loads.take_asked() {
+            self.say_reloaded();
         }
-        if std::mem::take(&mut self.reload_queued) {
-            jobs.extend(self.request_load());
-        }
+        jobs.extend(self.loads.take_queued());
         jobs
     }
 
-    /// The store's stamp: reloads when another process changed the store.
-    fn stamp_done(&mut self, stamp: Stamp) -> Vec<Job> {
-        self.stamp_pending = false;
-        if self.stamp.as_ref() != Some(&stamp) && !self.loading {
-            tracing::info!("the store changed on disk; reloading");
-            return self.request_load();
+    /// How the reload `r` asked for went, in the log.
+    fn say_reloaded(&mut self) {
+        let command = self.hcpx(&["list".into()], false);
+        match self.loads.error() {
+            Some(err) => {
+                let text = error_text(err, &self.config).text;
+                self.say(Outcome::Failed, text, Some(command));
+            }
+            None => {
+                let n = self.packs.entries.len();
+                let text = format!("reloaded: {n} pack(s)");
+                self.say(Outcome::Done, text, Some(command));
+            }
         }
-        Vec::new()
     }
 
     /// The selected packs inspected (or linted, with `lint`).
     fn inspected_done(&mut self, lint: bool, result: Result<Inspected, Error>) {
-        let refreshed = match &result {
-            Ok(list) => {
-                let ids: BTreeSet<&str> = list
-                    .found
-                    .iter()
-                    .map(|i| i.entry.id())
-                    .chain(list.gone.iter().map(String::as_str))
-                    .collect();
-                self.refreshing.iter().all(|id| ids.contains(id.as_str()))
-            }
-            Err(_) => true,
-        };
-        if lint || (!self.refreshing.is_empty() && refreshed) {
-            self.refreshing.clear();
-            self.busy = None;
-        }
+        let read = result.as_ref().ok().map(|list| {
+            list.found
+                .iter()
+                .map(|i| i.entry.id())
+                .chain(list.gone.iter().map(String::as_str))
+                .collect::<BTreeSet<&str>>()
+        });
+        self.work.read_again(read, lint);
         match result {
             Ok(list) => self.inspected(lint, list),
             Err(err) if lint => {
@@ -139,24 +117,20 @@ impl App {
                 );
                 self.fail(err);
             }
-            Err(err) => self.notice = Some(error_text(&err, &self.config)),
+            Err(err) => self.status.set(error_text(&err, &self.config)),
         }
     }
 
     /// The browser's marks; asks again if more were queued meanwhile.
     fn marks_done(&mut self, marks: Marks) -> Vec<Job> {
-        self.marks_pending = false;
         let outdated = std::mem::take(&mut self.marks.outdated);
         self.marks = Marks { outdated, ..marks };
-        if std::mem::take(&mut self.marks_queued) {
-            return self.marks_job();
-        }
-        Vec::new()
+        self.loads.marks_read()
     }
 
     /// A grant or revoke done: said in the log, then the store reloaded.
     fn granted_done(&mut self, result: Result<String, Error>) -> Vec<Job> {
-        self.busy = None;
+        self.work.finish();
         let command = self.last_command.clone();
         match result {
             Ok(text) => self.say(Outcome::Done, text, command),
@@ -170,15 +144,13 @@ impl App {
             }
         }
         // Grants change what is executable.
-        self.request_load()
+        self.loads.request()
     }
 
     pub(super) fn stage_done(&mut self, report: StageReport) -> Vec<Job> {
-        self.busy = None;
-        self.running = None;
-        self.cancelled = false;
+        self.work.finish_run();
         if report.stage == Stage::Install && report.error.is_none() {
-            self.lower = Pane::Lint;
+            self.focus.show(Pane::Lint);
         }
         if report.stage == Stage::Uninstall && report.error.is_none() {
             self.packs.marked.clear();
@@ -203,13 +175,13 @@ impl App {
                 // The status line: what happened, then the command that
                 // does the same.
                 let command = command.unwrap_or_default();
-                self.notice = Some(info(format!("{done} · $ {command}")));
+                self.status.info(format!("{done} · $ {command}"));
             }
         }
         // Read the packs it touched again; a stage changes no other
         // pack's availability. Anything else another process changes
         // shows up through the stamp.
-        self.stamp = Some(report.stamp);
+        self.loads.set_stamp(report.stamp);
         let rows: Vec<Row> = self
             .packs
             .entries
@@ -220,8 +192,8 @@ impl App {
         // Busy until the rows are read again: a key pressed meanwhile
         // would be judged on the rows before the stage.
         if !rows.is_empty() {
-            self.refreshing = rows.iter().map(|r| r.id().to_string()).collect();
-            self.busy = Some(format!("reading {}", report.ids.join(", ")));
+            let ids = rows.iter().map(|r| r.id().to_string()).collect();
+            self.work.refresh(ids, &report.ids);
         }
         vec![Job::Inspect { rows, lint: false }]
     }
@@ -232,9 +204,7 @@ impl App {
         verb: String,
         result: Result<ExecResult, Error>,
     ) {
-        self.busy = None;
-        self.running = None;
-        let cancelled = std::mem::take(&mut self.cancelled);
+        let cancelled = self.work.finish_run();
         let (outcome, text) = match &result {
             _ if cancelled => (
                 Outcome::Cancelled,
@@ -251,23 +221,16 @@ impl App {
         self.say(outcome, text, Some(command.clone()));
         if cancelled {
             // A cancel is said in red: the command did not finish.
-            self.notice = Some(error_notice(
-                self.log
-                    .entries
-                    .last()
-                    .map(|e| e.text.clone())
-                    .unwrap_or_default(),
-            ));
+            let said = self.log.entries.last().map(|e| e.text.clone());
+            self.status.error(said.unwrap_or_default());
         }
-        self.report = None;
-        self.output = Some(ExecOutput {
+        self.runs.show_exec(ExecOutput {
             pack_id,
             verb,
             command,
             result,
         });
-        self.focus = Pane::Output;
-        self.lower = Pane::Output;
+        self.focus.set(Pane::Output);
         self.text.output = 0;
     }
 
@@ -292,8 +255,7 @@ impl App {
             }
             self.packs.replace(Row::new(&entry.view, &entry.avail));
             if self.selected_row().map(Row::id) == Some(entry.id()) {
-                let n = entry.avail.commands.len();
-                self.matrix_selected = self.matrix_selected.min(n.saturating_sub(1));
+                self.matrix.fit(entry.avail.commands.len());
                 self.inspected = Some(inspection);
             }
         }
@@ -308,7 +270,7 @@ impl App {
             let counts = crate::engine::lint::FindingCounts { errors, warnings };
             let text = format!("lint: {counts}");
             self.say(outcome, text, Some(command));
-            self.lower = Pane::Lint;
+            self.focus.show(Pane::Lint);
             self.text.lint = 0;
         }
     }
@@ -316,7 +278,7 @@ impl App {
     /// Shows an engine error in a dialog, in the words of §10.
     pub(super) fn fail(&mut self, err: Error) {
         tracing::info!(code = err.code.as_str(), "action failed");
-        self.notice = Some(error_text(&err, &self.config));
+        self.status.set(error_text(&err, &self.config));
         self.dialog = Some(Dialog::Error(err));
     }
 }

@@ -9,16 +9,10 @@ use crate::engine::ops::upgrade::UpgradeResult;
 impl App {
     /// `U`: the dry run of the upgrade of the installed targets.
     pub(super) fn upgrade(&mut self) -> Vec<Job> {
-        if let Err(reason) = self.command_info(Cmd::Upgrade).enabled {
-            self.say(Outcome::Refused, reason, None);
+        if self.refused(Cmd::Upgrade) {
             return Vec::new();
         }
-        let ids: Vec<String> = self
-            .targets()
-            .iter()
-            .filter(|r| r.installed && r.id() != BOOTSTRAP_ID)
-            .map(|r| r.id().to_string())
-            .collect();
+        let ids = self.installed_targets();
         self.upgrade_ids(ids)
     }
 
@@ -30,8 +24,8 @@ impl App {
             yes: false,
             confirmed: Vec::new(),
         };
-        self.busy = Some(job.label());
-        self.notice = None;
+        self.work.start(job.label());
+        self.status.clear();
         vec![job]
     }
 
@@ -51,19 +45,24 @@ impl App {
         results: Vec<UpgradeResult>,
         error: Option<Error>,
     ) -> Vec<Job> {
-        self.busy = None;
+        self.work.finish();
         if yes {
-            self.upgrade_asked = false;
+            // The `y` is answered.
+            self.work.take_upgrade_asked();
         }
         let flag = if yes { "--yes" } else { "--dry-run" };
         let command = Some(self.upgrade_command(&ids, flag));
         if let Some(err) = error {
             let text = error_text(&err, &self.config).text;
             self.say(Outcome::Failed, text, command);
-            return if yes { self.request_load() } else { Vec::new() };
+            return if yes {
+                self.loads.request()
+            } else {
+                Vec::new()
+            };
         }
         if !yes {
-            if std::mem::take(&mut self.upgrade_asked) && !results.is_empty() {
+            if self.work.take_upgrade_asked() && !results.is_empty() {
                 self.say(
                     Outcome::Warning,
                     "the new version changed since its diff was shown; nothing was installed: review it again".into(),
@@ -100,7 +99,7 @@ impl App {
         for r in results.iter().filter(|r| r.applied) {
             self.marks.upgraded(&r.pack_id);
         }
-        self.request_load()
+        self.loads.request()
     }
 
     /// `y` / `n` on the upgrade's diff.
@@ -119,13 +118,12 @@ impl App {
             return Vec::new();
         }
         self.last_command = Some(self.upgrade_command(&ids, "--yes"));
-        self.upgrade_asked = true;
         let job = Job::Upgrade {
             ids,
             yes: true,
             confirmed: results,
         };
-        self.busy = Some(job.label());
+        self.work.ask_upgrade(job.label());
         vec![job]
     }
 }

@@ -71,7 +71,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     if ui::shows_filter(app) {
         above.push(filter_line(app, width));
     }
-    if !app.loaded {
+    if !app.loaded() {
         above.extend(loading_lines(app, width));
         frame.render_widget(Paragraph::new(above), inner);
         return;
@@ -91,7 +91,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
 fn title<'a>(app: &App) -> Vec<Span<'a>> {
     let theme = app.theme();
     let mut title = vec![pane_title(app, Pane::Browser)];
-    if !app.loaded {
+    if !app.loaded() {
         return title;
     }
     let count = if app.packs.filter.query.is_empty() {
@@ -131,7 +131,7 @@ fn filter_line<'a>(app: &App, width: usize) -> Line<'a> {
 /// Before the first snapshot: loading, or why the store cannot be read.
 fn loading_lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
     let theme = app.theme();
-    match &app.load_error {
+    match app.loads.error() {
         Some(err) => {
             let mut lines = vec![Line::styled("cannot read the store:", theme.bad())];
             let mut msg = format!("{}: {}", err.code.as_str(), err.message);

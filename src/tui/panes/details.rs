@@ -35,7 +35,7 @@ pub fn lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
     let Some(entry) = app.selected_view() else {
         let msg = match app.selected_row() {
             Some(row) => format!("reading {}…", text::safe(row.id())),
-            None if app.loaded => "no pack selected".into(),
+            None if app.loaded() => "no pack selected".into(),
             None => String::new(),
         };
         out.push(Line::styled(msg, theme.dim()));

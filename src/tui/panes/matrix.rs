@@ -57,7 +57,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let Some(entry) = app.selected_view() else {
         let msg = match app.selected_row() {
             Some(row) => format!("reading {}…", text::safe(row.id())),
-            None if app.loaded => "no pack selected".into(),
+            None if app.loaded() => "no pack selected".into(),
             None => String::new(),
         };
         frame.render_widget(Paragraph::new(Line::styled(msg, theme.dim())), inner);
@@ -88,7 +88,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         inner.height.saturating_sub(table_h),
     );
     // Every unmet condition of the selected command, in words.
-    let Some(cmd) = avail.commands.get(app.matrix_selected) else {
+    let Some(cmd) = avail.commands.get(app.matrix.selected()) else {
         return;
     };
     let mut why_lines = pack_level(app, entry, width);
@@ -175,7 +175,7 @@ fn draw_table(frame: &mut Frame<'_>, area: Rect, app: &App, entry: &Entry, layou
         .skip(first)
         .take(rows)
         .map(|(i, cmd)| {
-            let selected = i == app.matrix_selected;
+            let selected = i == app.matrix.selected();
             let mut cells = vec![
                 Cell::from(if selected { "▶" } else { " " }),
                 Cell::from(Span::styled(
@@ -205,8 +205,12 @@ fn draw_table(frame: &mut Frame<'_>, area: Rect, app: &App, entry: &Entry, layou
         .header(TableRow::new(header).style(theme.dim()))
         .column_spacing(1)
         .row_highlight_style(theme.selected());
-    let mut state = TableState::new()
-        .with_selected(app.matrix_selected.checked_sub(first).filter(|&i| i < rows));
+    let mut state = TableState::new().with_selected(
+        app.matrix
+            .selected()
+            .checked_sub(first)
+            .filter(|&i| i < rows),
+    );
     frame.render_stateful_widget(table, area, &mut state);
 }
 

@@ -3,6 +3,8 @@
 //! when the output cap cut it); or, for a refused or failed
 //! exec, the engine's error in the words of §10 with its exit code (§10.3).
 
+use crate::engine::error::Error;
+use crate::engine::ops::ExecResult;
 use crate::tui::action::Pane;
 use crate::tui::app::App;
 use crate::tui::text;
@@ -18,41 +20,33 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
 pub fn lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
     let theme = app.theme();
     let mut running: Vec<Line<'a>> = app
-        .running
-        .iter()
+        .work
+        .running()
+        .into_iter()
         .flat_map(|what| text::wrap(&format!("running {what} · X cancels it"), width))
         .map(|l| Line::styled(l, theme.hint()))
         .collect();
     if running.is_empty() {
         return finished(app, width);
     }
-    if app.output.is_some() {
+    if app.runs.output().is_some() {
         running.append(&mut finished(app, width));
     }
     running
 }
 
-/// The last finished exec.
+/// The last finished exec, or the last report, whichever came last.
 fn finished<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
     let theme = app.theme();
-    if let Some(report) = &app.report {
-        let mut lines: Vec<Line<'a>> = text::wrap(&format!("$ {}", report.command), width)
-            .into_iter()
-            .map(|l| Line::styled(l, theme.hint()))
-            .collect();
+    if let Some(report) = app.runs.report() {
+        let mut lines = command_lines(app, &report.command, width);
         if !report.ok {
             lines.push(Line::styled("failed", theme.bad()));
         }
-        for raw in report.text.lines() {
-            lines.extend(
-                text::chunks(&expand_tabs(raw), width)
-                    .into_iter()
-                    .map(Line::raw),
-            );
-        }
+        lines.extend(raw_lines(&report.text, width));
         return lines;
     }
-    let Some(out) = &app.output else {
+    let Some(out) = app.runs.output() else {
         return text::wrap(
             "Nothing run yet. Select a command in Availability (Tab, j/k), then press x.",
             width,
@@ -61,68 +55,85 @@ fn finished<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
         .map(|l| Line::styled(l, theme.dim()))
         .collect();
     };
-    let mut lines: Vec<Line<'a>> = text::wrap(&format!("$ {}", out.command), width)
-        .into_iter()
-        .map(|l| Line::styled(l, theme.hint()))
-        .collect();
+    let mut lines = command_lines(app, &out.command, width);
     match &out.result {
-        Ok(r) => {
-            let mut status = format!("exit {}", r.exit_code);
-            if app.config.show_timings {
-                status.push_str(&format!(" in {} ms", r.duration_ms));
-            }
-            lines.push(Line::styled(
-                status,
-                if r.exit_code == 0 {
-                    theme.good()
-                } else {
-                    theme.bad()
-                },
-            ));
-            for (name, stream, cut) in [
-                ("stdout", &r.stdout, r.stdout_truncated),
-                ("stderr", &r.stderr, r.stderr_truncated),
-            ] {
-                if stream.is_empty() {
-                    continue;
-                }
-                lines.push(Line::styled(format!("── {name} ──"), theme.dim()));
-                for raw in stream.lines() {
-                    lines.extend(
-                        text::chunks(&expand_tabs(raw), width)
-                            .into_iter()
-                            .map(Line::raw),
-                    );
-                }
-                if cut {
-                    lines.push(Line::styled(
-                        format!("({name} was cut at the output limit)"),
-                        theme.bad(),
-                    ));
-                }
-            }
-            if r.stdout.is_empty() && r.stderr.is_empty() {
-                lines.push(Line::styled("(no output)", theme.dim()));
-            }
+        Ok(r) => lines.extend(result_lines(app, r, width)),
+        Err(err) => lines.extend(error_lines(app, err, width)),
+    }
+    lines
+}
+
+/// `$ COMMAND`, the equivalent `hcpx` command.
+fn command_lines<'a>(app: &App, command: &str, width: usize) -> Vec<Line<'a>> {
+    text::wrap(&format!("$ {command}"), width)
+        .into_iter()
+        .map(|l| Line::styled(l, app.theme().hint()))
+        .collect()
+}
+
+/// Text as it came (terminal-safe already), tabs expanded, long lines
+/// cut into pieces.
+fn raw_lines<'a>(raw: &str, width: usize) -> Vec<Line<'a>> {
+    raw.lines()
+        .flat_map(|line| text::chunks(&expand_tabs(line), width))
+        .map(Line::raw)
+        .collect()
+}
+
+/// The command ran: its exit code, then stdout and stderr.
+fn result_lines<'a>(app: &App, r: &ExecResult, width: usize) -> Vec<Line<'a>> {
+    let theme = app.theme();
+    let mut status = format!("exit {}", r.exit_code);
+    if app.config.show_timings {
+        status.push_str(&format!(" in {} ms", r.duration_ms));
+    }
+    let style = if r.exit_code == 0 {
+        theme.good()
+    } else {
+        theme.bad()
+    };
+    let mut lines = vec![Line::styled(status, style)];
+    for (name, stream, cut) in [
+        ("stdout", &r.stdout, r.stdout_truncated),
+        ("stderr", &r.stderr, r.stderr_truncated),
+    ] {
+        if stream.is_empty() {
+            continue;
         }
-        Err(err) => {
+        lines.push(Line::styled(format!("── {name} ──"), theme.dim()));
+        lines.extend(raw_lines(stream, width));
+        if cut {
             lines.push(Line::styled(
-                format!(
-                    "{} (hcpx exec would exit {})",
-                    err.code.as_str(),
-                    err.code.exec_exit_code()
-                ),
+                format!("({name} was cut at the output limit)"),
                 theme.bad(),
             ));
-            lines.extend(text::wrap(&err.message, width).into_iter().map(Line::raw));
-            if let Some(hint) = &crate::tui::fix::hint(err, &app.config) {
-                lines.extend(
-                    text::wrap(&format!("hint: {hint}"), width)
-                        .into_iter()
-                        .map(|l| Line::styled(l, theme.hint())),
-                );
-            }
         }
+    }
+    if r.stdout.is_empty() && r.stderr.is_empty() {
+        lines.push(Line::styled("(no output)", theme.dim()));
+    }
+    lines
+}
+
+/// The exec was refused or failed: the error in the words of §10, with
+/// the exit code `hcpx exec` would have (§10.3) and the hint.
+fn error_lines<'a>(app: &App, err: &Error, width: usize) -> Vec<Line<'a>> {
+    let theme = app.theme();
+    let mut lines = vec![Line::styled(
+        format!(
+            "{} (hcpx exec would exit {})",
+            err.code.as_str(),
+            err.code.exec_exit_code()
+        ),
+        theme.bad(),
+    )];
+    lines.extend(text::wrap(&err.message, width).into_iter().map(Line::raw));
+    if let Some(hint) = &crate::tui::fix::hint(err, &app.config) {
+        lines.extend(
+            text::wrap(&format!("hint: {hint}"), width)
+                .into_iter()
+                .map(|l| Line::styled(l, theme.hint())),
+        );
     }
     lines
 }
@@ -134,12 +145,11 @@ fn expand_tabs(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::ops::ExecResult;
     use crate::tui::app::{Config, ExecOutput};
 
     fn shown(stdout_truncated: bool, stderr_truncated: bool) -> Vec<String> {
         let mut app = App::new(Config::new("tester"));
-        app.output = Some(ExecOutput {
+        app.runs.show_exec(ExecOutput {
             pack_id: "acme.x".into(),
             verb: "big".into(),
             command: "hcpx exec acme.x big".into(),

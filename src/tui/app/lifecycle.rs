@@ -1,0 +1,235 @@
+//! The lifecycle keys (HCP.md §11: install, activate/deactivate,
+//! connect, uninstall, lint, reload) and running a pack's command (§6):
+//! refused at once, with availability's reason (§11.2), when they cannot
+//! succeed; else the job to run in a worker, said as the `hcpx` command
+//! that does the same. `X` ends a running command's process group (§14.6).
+
+use super::*;
+
+impl App {
+    /// A lifecycle key: refused at once, with availability's reason, when
+    /// it cannot succeed; else the work to start.
+    pub(super) fn lifecycle(&mut self, action: Action) -> Vec<Job> {
+        let cmd = match action {
+            Action::Install => Cmd::Install,
+            Action::ToggleActivate => Cmd::Activate,
+            Action::Connect => Cmd::Connect,
+            Action::Exec => Cmd::Exec,
+            Action::Rerun => Cmd::Rerun,
+            Action::Lint => Cmd::Lint,
+            Action::Uninstall => Cmd::Uninstall,
+            _ => Cmd::Reload,
+        };
+        if self.refused(cmd) {
+            return Vec::new();
+        }
+        match cmd {
+            Cmd::Install => self.stage(Stage::Install, |r| r.catalog_dir.is_some()),
+            Cmd::Activate => {
+                let any_inactive = self.targets().iter().any(|r| r.installed && !r.activated);
+                let stage = if any_inactive {
+                    Stage::Activate
+                } else {
+                    Stage::Deactivate
+                };
+                self.stage(stage, |r| r.installed)
+            }
+            Cmd::Connect => self.stage(Stage::Connect, |r| r.activated),
+            Cmd::Uninstall => {
+                let ids = self.installed_targets();
+                self.dialog = Some(Dialog::ConfirmUninstall { ids });
+                Vec::new()
+            }
+            Cmd::Lint => self.lint(),
+            Cmd::Exec => self.open_exec(),
+            Cmd::Rerun => match self.runs.last().cloned() {
+                Some(form) => self.start_exec(form),
+                None => Vec::new(),
+            },
+            _ => {
+                self.last_command = Some(self.hcpx(&["list".into()], false));
+                self.loads.ask()
+            }
+        }
+    }
+
+    /// `X`: ends the running command's process group; the job then reports
+    /// the command as cancelled.
+    pub(super) fn cancel_run(&mut self) {
+        let Some(running) = self.work.running().map(str::to_string) else {
+            self.say(Outcome::Refused, "no command is running".into(), None);
+            return;
+        };
+        let ended = self.scope.cancel();
+        tracing::info!(groups = ended, "cancel: ended the running command");
+        self.work.cancel(ended);
+        self.status.set(if ended > 0 {
+            Notice::info(format!("cancelling {running}"))
+        } else {
+            Notice::error(format!(
+                "{running} has not started a process yet; try again"
+            ))
+        });
+    }
+
+    /// Whether work may start now; if not, the status line says why.
+    pub(super) fn not_busy(&mut self) -> bool {
+        let Some(why) = self.work.refusal() else {
+            return true;
+        };
+        if let Some(what) = self.work.busy() {
+            tracing::info!(busy = %what, "refused: busy");
+        }
+        self.status.error(why);
+        false
+    }
+
+    pub(super) fn stage(&mut self, stage: Stage, keep: impl Fn(&Row) -> bool) -> Vec<Job> {
+        let ids: Vec<String> = self
+            .targets()
+            .into_iter()
+            .filter(|e| keep(e))
+            .map(|e| e.id().to_string())
+            .collect();
+        if ids.is_empty() {
+            return Vec::new();
+        }
+        self.start_stage(stage, ids)
+    }
+
+    pub(super) fn start_stage(&mut self, stage: Stage, ids: Vec<String>) -> Vec<Job> {
+        if !self.not_busy() {
+            return Vec::new();
+        }
+        self.last_command = Some(self.stage_command(stage, &ids));
+        let running = (stage == Stage::Connect).then(|| format!("connect {}", ids.join(", ")));
+        let job = Job::Stage { stage, ids };
+        match running {
+            Some(running) => self.work.start_running(job.label(), running),
+            None => self.work.start(job.label()),
+        }
+        self.status.clear();
+        vec![job]
+    }
+
+    /// The `hcpx` command(s) a stage is equivalent to.
+    pub(super) fn stage_command(&self, stage: Stage, ids: &[String]) -> String {
+        match stage {
+            // These take several ids at once.
+            Stage::Activate | Stage::Deactivate => {
+                let mut parts = vec![stage.subcommand().to_string()];
+                parts.extend(ids.iter().cloned());
+                self.hcpx(&parts, false)
+            }
+            // One id per command.
+            Stage::Install | Stage::Connect | Stage::Uninstall => ids
+                .iter()
+                .map(|id| {
+                    self.hcpx(
+                        &[stage.subcommand().to_string(), id.clone()],
+                        stage == Stage::Install,
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join(" && "),
+        }
+    }
+
+    pub(super) fn lint(&mut self) -> Vec<Job> {
+        let rows: Vec<Row> = self.targets().into_iter().cloned().collect();
+        if rows.is_empty() || !self.not_busy() {
+            return Vec::new();
+        }
+        self.start_lint(rows)
+    }
+
+    /// Lints `rows` in a worker (`l`, or `:lint ID...`); the Lint tab
+    /// shows.
+    pub(super) fn start_lint(&mut self, rows: Vec<Row>) -> Vec<Job> {
+        let job = Job::Inspect { rows, lint: true };
+        self.work.start(job.label());
+        self.focus.show(Pane::Lint);
+        vec![job]
+    }
+
+    /// `x`: the run form of the selected command (refusals are already
+    /// said by [`App::refusal`]); a command without args runs at once.
+    pub(super) fn open_exec(&mut self) -> Vec<Job> {
+        let Some(entry) = self.selected_view() else {
+            return Vec::new();
+        };
+        let Some(command) = entry
+            .view
+            .manifest()
+            .and_then(|m| m.commands.get(self.matrix.selected()))
+        else {
+            return Vec::new();
+        };
+        let remembered = self.runs.remembered(entry.id(), &command.key);
+        let form = ExecForm::new(entry.id(), command, remembered);
+        if form.fields.is_empty() {
+            return self.start_exec(form);
+        }
+        self.dialog = Some(Dialog::ExecForm(form));
+        Vec::new()
+    }
+
+    pub(super) fn start_exec(&mut self, form: ExecForm) -> Vec<Job> {
+        if !self.not_busy() {
+            return Vec::new();
+        }
+        let words = form.words();
+        self.runs.ran(form.clone());
+        self.run_exec(form.pack_id, form.verb, words)
+    }
+
+    /// `hcpx exec PACK VERB -- WORDS`, shown as that command.
+    pub(super) fn run_exec(
+        &mut self,
+        pack_id: String,
+        verb: String,
+        words: Vec<String>,
+    ) -> Vec<Job> {
+        let mut parts = vec!["exec".to_string(), pack_id.clone(), verb.clone()];
+        if !words.is_empty() {
+            parts.push("--".into());
+            parts.extend(words.iter().cloned());
+        }
+        // Global flags go before `--`, where hcpx still reads them.
+        let command = match words.is_empty() {
+            true => self.hcpx(&parts, false),
+            false => {
+                let head = self.hcpx(&parts[..3], false);
+                let tail: Vec<String> = parts[3..].iter().map(|w| shell_quote(w)).collect();
+                format!("{head} {}", tail.join(" "))
+            }
+        };
+        // The engine takes the args as (name, value) pairs (the form's
+        // fields, or the `:exec` line's k=v words), never as text to parse.
+        let mut args = Vec::with_capacity(words.len());
+        for word in &words {
+            match word.split_once('=') {
+                Some((name, value)) => args.push((name.to_string(), value.to_string())),
+                None => {
+                    let text = format!(
+                        "`{}` is not a k=v argument",
+                        crate::engine::pack::text::terminal_safe(word)
+                    );
+                    self.say(Outcome::Refused, text, Some(command));
+                    return Vec::new();
+                }
+            }
+        }
+        self.last_command = Some(command);
+        let running = format!("{pack_id} {verb}");
+        // The Output tab says what runs and how to cancel it.
+        self.focus.show(Pane::Output);
+        let job = Job::Exec {
+            pack_id,
+            verb,
+            args,
+        };
+        self.work.start_running(job.label(), running);
+        vec![job]
+    }
+}

@@ -1,0 +1,120 @@
+//! Which pane has the keys, and which pane the lower-right area shows
+//! (Details, Lint, Output or Log, one at a time, as tabs). Keys and the
+//! mouse move the focus; a finished action shows its pane (an exec's
+//! Output, §6.7; an install's Lint, §10.4).
+
+use crate::tui::action::Pane;
+
+/// The focused pane and the lower pane shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Focus {
+    pane: Pane,
+    lower: Pane,
+}
+
+impl Default for Focus {
+    fn default() -> Self {
+        Focus {
+            pane: Pane::Browser,
+            lower: Pane::Details,
+        }
+    }
+}
+
+impl Focus {
+    /// The pane that has the keys.
+    pub fn pane(&self) -> Pane {
+        self.pane
+    }
+
+    /// The pane shown in the lower-right area.
+    pub fn lower(&self) -> Pane {
+        self.lower
+    }
+
+    /// Gives `pane` the keys; a lower pane shows too.
+    pub fn set(&mut self, pane: Pane) {
+        self.pane = pane;
+        if pane.is_lower() {
+            self.lower = pane;
+        }
+    }
+
+    /// Shows `pane` in the lower-right area, leaving the keys where they
+    /// are.
+    pub fn show(&mut self, pane: Pane) {
+        if pane.is_lower() {
+            self.lower = pane;
+        }
+    }
+
+    /// `Tab` (`step` 1) and `Shift-Tab` (`step` one less than the panes):
+    /// the next pane in [`Pane::ORDER`], round.
+    pub fn cycle(&mut self, step: usize) {
+        let at = Pane::ORDER
+            .iter()
+            .position(|p| *p == self.pane)
+            .unwrap_or(0);
+        self.set(Pane::ORDER[(at + step) % Pane::ORDER.len()]);
+    }
+
+    /// `→`: Packs → Availability → the lower pane.
+    pub fn right(&mut self) {
+        match self.pane {
+            Pane::Browser => self.set(Pane::Matrix),
+            Pane::Matrix => self.set(self.lower),
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A step, the pane it is given, and (focused, lower) after it.
+    type Step = (fn(&mut Focus, Pane), Pane, (Pane, Pane));
+
+    #[test]
+    fn a_lower_pane_focused_shows_and_one_shown_leaves_the_keys_alone() {
+        let steps: [Step; 5] = [
+            (Focus::set, Pane::Log, (Pane::Log, Pane::Log)),
+            (Focus::set, Pane::Matrix, (Pane::Matrix, Pane::Log)),
+            (Focus::show, Pane::Lint, (Pane::Matrix, Pane::Lint)),
+            // Not a lower pane: nothing changes.
+            (Focus::show, Pane::Browser, (Pane::Matrix, Pane::Lint)),
+            (Focus::set, Pane::Browser, (Pane::Browser, Pane::Lint)),
+        ];
+        let mut focus = Focus::default();
+        for (i, (step, pane, want)) in steps.into_iter().enumerate() {
+            step(&mut focus, pane);
+            assert_eq!((focus.pane(), focus.lower()), want, "step {i}");
+        }
+    }
+
+    #[test]
+    fn tab_goes_round_every_pane_and_back() {
+        let mut focus = Focus::default();
+        let mut seen = Vec::new();
+        for _ in 0..Pane::ORDER.len() {
+            focus.cycle(1);
+            seen.push(focus.pane());
+        }
+        assert_eq!(seen.last(), Some(&Pane::Browser));
+        assert_eq!(seen.len(), Pane::ORDER.len());
+        focus.cycle(Pane::ORDER.len() - 1);
+        assert_eq!(focus.pane(), Pane::Log, "Shift-Tab goes back");
+    }
+
+    #[test]
+    fn right_goes_to_the_lower_pane_shown() {
+        let mut focus = Focus::default();
+        focus.show(Pane::Output);
+        focus.right();
+        assert_eq!(focus.pane(), Pane::Matrix);
+        focus.right();
+        assert_eq!(focus.pane(), Pane::Output);
+        focus.right();
+        assert_eq!(focus.pane(), Pane::Output, "the last pane to the right");
+    }
+}

@@ -1,0 +1,164 @@
+//! The pack commands run from the TUI (HCP.md §6 exec) and the `:` line's
+//! reports: the last run form, for `.` (rerun); what was typed in each
+//! command's form, for the next time it opens; and what the Output pane
+//! shows: the last exec's result (§6.7, redacted by the engine, §14.3) or
+//! the last report, whichever came last.
+
+use crate::engine::error::Error;
+use crate::engine::ops::ExecResult;
+use crate::tui::form::ExecForm;
+use std::collections::HashMap;
+
+/// The last exec's result, for the output pane.
+#[derive(Debug, Clone)]
+pub struct ExecOutput {
+    pub pack_id: String,
+    pub verb: String,
+    /// The equivalent `hcpx exec` command.
+    pub command: String,
+    pub result: Result<ExecResult, Error>,
+}
+
+/// The last `:` report (doctor, show, why…) for the Output pane.
+#[derive(Debug, Clone)]
+pub struct Report {
+    /// The equivalent `hcpx` command.
+    pub command: String,
+    pub ok: bool,
+    /// Its document or words, terminal-safe.
+    pub text: String,
+}
+
+/// Runs and their results.
+#[derive(Debug, Default)]
+pub struct Runs {
+    /// The last exec's form, for `.` (rerun).
+    last: Option<ExecForm>,
+    /// What was typed in each command's form, by (pack, verb).
+    remembered: HashMap<(String, String), Vec<String>>,
+    output: Option<ExecOutput>,
+    /// The last `:` report, shown in the Output pane instead of `output`.
+    report: Option<Report>,
+}
+
+impl Runs {
+    /// Keeps what was typed in `form` for the next time it opens.
+    pub fn remember(&mut self, form: &ExecForm) {
+        self.remembered
+            .insert((form.pack_id.clone(), form.verb.clone()), form.values());
+    }
+
+    /// What was last typed in the form of `pack_id`'s `verb`.
+    pub fn remembered(&self, pack_id: &str, verb: &str) -> Option<&[String]> {
+        self.remembered
+            .get(&(pack_id.to_string(), verb.to_string()))
+            .map(Vec::as_slice)
+    }
+
+    /// `form` runs: `.` runs it again.
+    pub fn ran(&mut self, form: ExecForm) {
+        self.last = Some(form);
+    }
+
+    /// The form `.` runs again, if one ran.
+    pub fn last(&self) -> Option<&ExecForm> {
+        self.last.as_ref()
+    }
+
+    /// An exec finished: the Output pane shows its result.
+    pub fn show_exec(&mut self, output: ExecOutput) {
+        self.report = None;
+        self.output = Some(output);
+    }
+
+    /// A report answered: the Output pane shows it.
+    pub fn show_report(&mut self, report: Report) {
+        self.output = None;
+        self.report = Some(report);
+    }
+
+    /// The last exec's result, unless a report came after it.
+    pub fn output(&self) -> Option<&ExecOutput> {
+        self.output.as_ref()
+    }
+
+    /// The last report, unless an exec came after it.
+    pub fn report(&self) -> Option<&Report> {
+        self.report.as_ref()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tui::form::FormField;
+
+    fn form(verb: &str, value: &str) -> ExecForm {
+        ExecForm {
+            pack_id: "acme.notes".into(),
+            verb: verb.into(),
+            summary: String::new(),
+            effect: "read",
+            fields: vec![FormField {
+                arg: crate::engine::pack::manifest::Arg {
+                    name: "q".into(),
+                    ..Default::default()
+                },
+                value: value.into(),
+            }],
+            focus: 0,
+            error: None,
+        }
+    }
+
+    #[test]
+    fn each_command_remembers_its_own_values() {
+        let mut runs = Runs::default();
+        runs.remember(&form("search", "todo"));
+        runs.remember(&form("list", "all"));
+        runs.remember(&form("search", "done"));
+        assert_eq!(
+            runs.remembered("acme.notes", "search"),
+            Some(&["done".to_string()][..])
+        );
+        assert_eq!(
+            runs.remembered("acme.notes", "list"),
+            Some(&["all".to_string()][..])
+        );
+        assert_eq!(runs.remembered("acme.other", "list"), None);
+    }
+
+    #[test]
+    fn rerun_is_the_last_form_run() {
+        let mut runs = Runs::default();
+        assert!(runs.last().is_none());
+        runs.ran(form("search", "a"));
+        runs.ran(form("list", "b"));
+        assert_eq!(runs.last().map(|f| f.verb.as_str()), Some("list"));
+    }
+
+    #[test]
+    fn the_output_pane_shows_whichever_came_last() {
+        let mut runs = Runs::default();
+        let output = ExecOutput {
+            pack_id: "acme.notes".into(),
+            verb: "list".into(),
+            command: "hcpx exec acme.notes list".into(),
+            result: Err(Error::new(
+                crate::engine::error::ErrorCode::Usage,
+                "no such verb",
+            )),
+        };
+        runs.show_exec(output.clone());
+        assert!(runs.output().is_some() && runs.report().is_none());
+        runs.show_report(Report {
+            command: "hcpx doctor".into(),
+            ok: true,
+            text: "{}".into(),
+        });
+        assert!(runs.output().is_none());
+        assert_eq!(runs.report().map(|r| r.ok), Some(true));
+        runs.show_exec(output);
+        assert!(runs.output().is_some() && runs.report().is_none());
+    }
+}
