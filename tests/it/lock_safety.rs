@@ -213,3 +213,205 @@ fn frozen_sync_checks_the_staged_tree_not_the_source_read_first() {
     assert_eq!(b.json(&["verify"], 0)["packs"], json!([]));
     assert!(common::names(&b.home().join(".tmp")).is_empty());
 }
+
+/// The failing checks of `doctor --json`, as `check: message` and fix.
+fn doctor_problems(sb: &Sandbox) -> Vec<(String, String)> {
+    let doc = sb.json(&["doctor"], 1);
+    doc["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["ok"] == false)
+        .map(|c| {
+            (
+                format!(
+                    "{}: {}",
+                    c["check"].as_str().unwrap(),
+                    c["message"].as_str().unwrap()
+                ),
+                c["fix"].as_str().unwrap_or_default().to_string(),
+            )
+        })
+        .collect()
+}
+
+/// `doctor --fix --json` (exit 0): what it says it fixed.
+fn fixed_by_doctor(sb: &Sandbox, args: &[&str]) -> Vec<String> {
+    let doc = sb.json(&[args, &["doctor", "--fix"]].concat(), 0);
+    assert_eq!(doc["ok"], true, "{doc}");
+    doc["fixed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["message"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn doctor_fix_records_the_packs_of_a_store_from_before_the_lock_and_nothing_else_does() {
+    let sb = Sandbox::new();
+    let catalog = sb.dir.path().join("cat");
+    let cat_pack = catalog.join("listed");
+    std::fs::create_dir_all(&cat_pack).unwrap();
+    let manifest = common::simple_manifest("acme.listed", "2.0.0", "{kind: public}");
+    std::fs::write(cat_pack.join("pack.yaml"), manifest).unwrap();
+    std::fs::write(
+        cat_pack.join("SKILL.md"),
+        common::simple_skill("acme.listed"),
+    )
+    .unwrap();
+    let cat = catalog.to_str().unwrap();
+    sb.json(&["--catalog", cat, "install", "acme.listed"], 0);
+    let local = sb.simple_pack("acme.local", "1.0.0", "{kind: public}");
+    sb.json(&["install", local.to_str().unwrap()], 0);
+    let recorded = lock(&sb);
+    // A store made before hcp.lock existed.
+    std::fs::remove_file(sb.home().join("hcp.lock")).unwrap();
+
+    let problems = doctor_problems(&sb);
+    let unrecorded = problems
+        .iter()
+        .find(|(p, _)| {
+            p == "verify:acme.local: acme.local is installed but not recorded in hcp.lock"
+        })
+        .unwrap_or_else(|| panic!("{problems:?}"));
+    assert!(
+        unrecorded.1.contains("hcpx doctor --fix records it"),
+        "{unrecorded:?}"
+    );
+    let doc = sb.json(&["verify"], 1);
+    assert_eq!(doc["error"]["code"], "integrity", "{doc}");
+    assert!(
+        doc["error"]["hint"]
+            .as_str()
+            .unwrap()
+            .contains("hcpx doctor --fix"),
+        "{doc}"
+    );
+    // Neither doctor, verify, list nor another install records them.
+    sb.json(&["list"], 0);
+    assert!(!sb.home().join("hcp.lock").exists());
+    let other = sb.simple_pack("acme.other", "1.0.0", "{kind: public}");
+    sb.json(&["install", other.to_str().unwrap()], 0);
+    let packs = lock(&sb)["packs"].clone();
+    assert_eq!(common::keys(&packs), ["acme.other"], "{packs}");
+
+    let fixed = fixed_by_doctor(&sb, &["--catalog", cat]);
+    let local_digest = recorded["packs"]["acme.local"]["digest"].as_str().unwrap();
+    assert!(
+        fixed.contains(&format!(
+            "recorded acme.local 1.0.0 in hcp.lock with the digest of its installed copy, {local_digest} (source: unknown, recorded as kind dir without a path)"
+        )),
+        "{fixed:?}"
+    );
+    assert!(
+        fixed.iter().any(|f| f.starts_with("recorded acme.listed 2.0.0") && f.contains("(source: catalog ")),
+        "{fixed:?}"
+    );
+    let now = lock(&sb);
+    assert_eq!(now["packs"]["acme.local"]["source"], json!({"kind": "dir"}));
+    assert_eq!(now["packs"]["acme.local"]["digest"], local_digest);
+    assert_eq!(
+        now["packs"]["acme.listed"],
+        recorded["packs"]["acme.listed"]
+    );
+    sb.json(&["verify"], 0);
+    sb.json(&["doctor"], 0);
+    // A source nobody knows has no newer version, and is not synced from.
+    assert_eq!(
+        sb.json(&["--catalog", cat, "outdated"], 0)["packs"],
+        json!([])
+    );
+}
+
+#[test]
+fn a_corrupt_lock_is_refused_with_the_way_out_and_doctor_fix_keeps_it_aside() {
+    let sb = Sandbox::new();
+    let a = sb.simple_pack("acme.a", "1.0.0", "{kind: public}");
+    let b = sb.simple_pack("acme.b", "1.0.0", "{kind: public}");
+    sb.json(&["install", a.to_str().unwrap()], 0);
+    let lock_path = sb.home().join("hcp.lock");
+    let corrupt = b"{not json";
+    std::fs::write(&lock_path, corrupt).unwrap();
+
+    let doc = sb.json(&["install", b.to_str().unwrap()], 1);
+    assert_eq!(doc["error"]["code"], "store_corrupt", "{doc}");
+    let shown = lock_path.display().to_string();
+    assert!(
+        doc["error"]["message"].as_str().unwrap().contains(&shown),
+        "{doc}"
+    );
+    assert!(
+        doc["error"]["hint"]
+            .as_str()
+            .unwrap()
+            .contains("hcpx doctor --fix"),
+        "{doc}"
+    );
+    assert!(!sb.home().join("packs/acme.b").exists());
+    assert_eq!(bytes(&lock_path), corrupt, "plain doctor changes nothing");
+    let problems = doctor_problems(&sb);
+    assert!(
+        problems
+            .iter()
+            .any(|(p, fix)| p.starts_with("store.lockfile: ") && fix.contains("hcpx doctor --fix")),
+        "{problems:?}"
+    );
+    assert_eq!(bytes(&lock_path), corrupt, "plain doctor changes nothing");
+
+    let fixed = fixed_by_doctor(&sb, &[]);
+    let aside: Vec<String> = common::names(&sb.home())
+        .into_iter()
+        .filter(|n| n.starts_with("hcp.lock.corrupt-"))
+        .collect();
+    assert_eq!(aside.len(), 1, "{aside:?}");
+    let aside = sb.home().join(&aside[0]);
+    assert_eq!(bytes(&aside), corrupt);
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(&aside).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+    let said = format!(
+        "{shown} did not parse: moved it to {} and wrote a new hcp.lock from the installed packs",
+        aside.display()
+    );
+    assert!(fixed.contains(&said), "{fixed:?}");
+    assert!(
+        fixed.iter().any(|f| f.starts_with("recorded acme.a 1.0.0")),
+        "{fixed:?}"
+    );
+
+    sb.json(&["install", b.to_str().unwrap()], 0);
+    let packs = lock(&sb)["packs"].clone();
+    assert_eq!(common::keys(&packs), ["acme.a", "acme.b"], "{packs}");
+    sb.json(&["verify"], 0);
+    assert_eq!(bytes(&aside), corrupt, "the bad file is kept");
+}
+
+#[test]
+fn doctor_fix_keeps_what_still_reads_of_a_lock_with_a_bad_id() {
+    let Some((sb, repo)) = git_repo() else {
+        return;
+    };
+    sb.json(
+        &["install", &format!("git+{}//packs/notes#v1.0.0", repo.url)],
+        0,
+    );
+    let good = lock(&sb)["packs"]["acme.notes"].clone();
+    // Someone edits the installed copy, then the lock gains a bad id.
+    std::fs::write(sb.home().join("packs/acme.notes/extra.txt"), "edited").unwrap();
+    let text = json!({"packs": {"acme.notes": good, "../../etc": {}}, "version": 1});
+    std::fs::write(sb.home().join("hcp.lock"), text.to_string()).unwrap();
+    sb.json(&["verify"], 1);
+
+    let doc = sb.json(&["doctor", "--fix"], 1);
+    let fixed = doc["fixed"].to_string();
+    assert!(
+        fixed.contains("kept the entry of acme.notes from the corrupt hcp.lock"),
+        "{doc}"
+    );
+    // The git source survives, and verify still tells the edit.
+    assert_eq!(lock(&sb)["packs"]["acme.notes"], good);
+    let doc = sb.json(&["verify"], 1);
+    assert_eq!(doc["packs"][0]["ok"], false, "{doc}");
+    assert_eq!(doc["error"]["code"], "integrity", "{doc}");
+}
