@@ -14,6 +14,7 @@ use crate::cli::context::Ctx;
 use crate::cli::output::{ERROR, terminal_safe};
 use crate::engine::error::{Error, ErrorCode};
 use crate::engine::ops::upgrade::{Expected, UpgradeOptions, UpgradeResult};
+use crate::engine::pack::grammar;
 use crate::tui::text::shell_quote;
 use std::io::Write;
 
@@ -39,14 +40,22 @@ pub struct UpgradeArgs {
     pub expect: Vec<Expected>,
 }
 
-/// `PACK_ID=sha256:<hex>`.
+/// `PACK_ID=sha256:<64 hex digits>`.
 fn parse_expected(text: &str) -> Result<Expected, String> {
+    let digest_ok = |d: &str| {
+        d.strip_prefix("sha256:").is_some_and(|hex| {
+            hex.len() == 64
+                && hex
+                    .bytes()
+                    .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+        })
+    };
     match text.split_once('=') {
-        Some((id, digest)) if !id.is_empty() && digest.starts_with("sha256:") => Ok(Expected {
+        Some((id, digest)) if grammar::is_pack_id(id) && digest_ok(digest) => Ok(Expected {
             pack_id: id.to_string(),
             digest: digest.to_string(),
         }),
-        _ => Err("expected PACK_ID=sha256:<hex>".into()),
+        _ => Err("expected PACK_ID=sha256:<64 hex digits>".into()),
     }
 }
 

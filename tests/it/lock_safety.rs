@@ -156,8 +156,10 @@ fn an_upgrade_installs_only_the_version_whose_diff_was_shown() {
             .contains("no newer version"),
         "{doc}"
     );
-    let doc = sb.json(&["upgrade", "--expect", "acme.notes"], 2);
-    assert_eq!(doc["error"]["code"], "usage", "{doc}");
+    for bad in ["acme.notes", "acme.notes=sha256:00", "\u{1b}[31m=sha256:00"] {
+        let doc = sb.json(&["upgrade", "--expect", bad], 2);
+        assert_eq!(doc["error"]["code"], "usage", "{doc}");
+    }
 }
 
 #[test]
@@ -397,9 +399,13 @@ fn doctor_fix_keeps_what_still_reads_of_a_lock_with_a_bad_id() {
         0,
     );
     let good = lock(&sb)["packs"]["acme.notes"].clone();
-    // Someone edits the installed copy, then the lock gains a bad id.
+    // Someone edits the installed copy, then the lock, by hand: a password
+    // in the URL, a bad id.
     std::fs::write(sb.home().join("packs/acme.notes/extra.txt"), "edited").unwrap();
-    let text = json!({"packs": {"acme.notes": good, "../../etc": {}}, "version": 1});
+    let mut edited = good.clone();
+    edited["source"]["url"] = json!("https://me:s3cret@example.com/packs.git");
+    let text =
+        json!({"packs": {"acme.notes": edited, "acme.gone": good, "../../etc": {}}, "version": 1});
     std::fs::write(sb.home().join("hcp.lock"), text.to_string()).unwrap();
     sb.json(&["verify"], 1);
 
@@ -409,9 +415,40 @@ fn doctor_fix_keeps_what_still_reads_of_a_lock_with_a_bad_id() {
         fixed.contains("kept the entry of acme.notes from the corrupt hcp.lock"),
         "{doc}"
     );
-    // The git source survives, and verify still tells the edit.
-    assert_eq!(lock(&sb)["packs"]["acme.notes"], good);
+    // The git source survives (without the password), the entry of a pack
+    // that is not installed does not, and verify still tells the edit.
+    let mut kept = edited.clone();
+    kept["source"]["url"] = json!("https://me@example.com/packs.git");
+    assert_eq!(lock(&sb)["packs"], json!({"acme.notes": kept}));
     let doc = sb.json(&["verify"], 1);
     assert_eq!(doc["packs"][0]["ok"], false, "{doc}");
     assert_eq!(doc["error"]["code"], "integrity", "{doc}");
+}
+
+#[test]
+fn a_doctor_fix_killed_mid_way_keeps_both_the_lock_and_its_copy() {
+    let sb = Sandbox::new();
+    let a = sb.simple_pack("acme.a", "1.0.0", "{kind: public}");
+    sb.json(&["install", a.to_str().unwrap()], 0);
+    let lock_path = sb.home().join("hcp.lock");
+    std::fs::write(&lock_path, "[]").unwrap();
+    let out = sb
+        .hcpx()
+        .args(["doctor", "--fix", "--json"])
+        .env("HCPX_TEST_CRASH_AT", "lock.write")
+        .output()
+        .unwrap();
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(out.status.signal(), Some(9), "{out:?}");
+    assert_eq!(bytes(&lock_path), b"[]");
+    let copies = || -> Vec<String> {
+        common::names(&sb.home())
+            .into_iter()
+            .filter(|n| n.starts_with("hcp.lock.corrupt-"))
+            .collect()
+    };
+    assert_eq!(copies().len(), 1);
+    fixed_by_doctor(&sb, &[]);
+    assert_eq!(copies().len(), 2, "each run keeps its own copy");
+    sb.json(&["verify"], 0);
 }

@@ -31,7 +31,6 @@ use crate::engine::store::state::State;
 use crate::engine::store::{Store, Transaction, config};
 use crate::engine::store::{catalog_index, digest};
 use serde::Serialize;
-use std::collections::BTreeMap;
 use std::fs;
 use std::io::Write;
 use std::os::unix::fs::PermissionsExt;
@@ -731,21 +730,22 @@ pub fn fix(engine: &Engine) -> Result<FixReport> {
         });
     }
     // Anything but a regular file at hcp.lock is left for the report.
-    let salvaged = match tx.set_corrupt_lock_aside() {
-        Ok(Some((aside, bytes))) => {
-            fixed.push(Fixed {
-                check: "store.lockfile".into(),
-                message: format!(
-                    "{} did not parse: moved it to {} and wrote a new {} from the installed packs",
-                    store.lockfile_path().display(),
-                    aside.display(),
-                    lockfile::LOCK_FILE_NAME
-                ),
-            });
-            lockfile::salvage(&bytes)
-        }
-        Ok(None) | Err(_) => BTreeMap::new(),
-    };
+    let installed = |id: &PackId| store.is_installed(id);
+    if let Ok(Some((aside, kept))) = tx.set_corrupt_lock_aside(installed) {
+        fixed.push(Fixed {
+            check: "store.lockfile".into(),
+            message: format!(
+                "{} did not parse: moved it to {} and wrote a new {} from the installed packs",
+                store.lockfile_path().display(),
+                aside.display(),
+                lockfile::LOCK_FILE_NAME
+            ),
+        });
+        fixed.extend(kept.into_iter().map(|id| Fixed {
+            check: format!("verify:{id}"),
+            message: format!("kept the entry of {id} from the corrupt hcp.lock"),
+        }));
+    }
     // A repair can reveal another (a dropped activation leaves a Skill copy
     // to remove), so look again, a bounded number of times.
     for _ in 0..3 {
@@ -768,7 +768,7 @@ pub fn fix(engine: &Engine) -> Result<FixReport> {
             break;
         }
     }
-    fixed.extend(record_unrecorded(engine, &mut tx, &salvaged));
+    fixed.extend(record_unrecorded(engine, &mut tx));
     // Harness copies follow the repaired state (missing, outdated, stale).
     fixed.extend(
         engine
@@ -788,11 +788,7 @@ pub fn fix(engine: &Engine) -> Result<FixReport> {
 
 /// Records in `hcp.lock` each installed pack it does not list (see the
 /// module doc), each as its own step; says what it recorded.
-fn record_unrecorded(
-    engine: &Engine,
-    tx: &mut Transaction<'_>,
-    salvaged: &BTreeMap<PackId, LockEntry>,
-) -> Vec<Fixed> {
+fn record_unrecorded(engine: &Engine, tx: &mut Transaction<'_>) -> Vec<Fixed> {
     let store = engine.store();
     let Ok(lock) = store.read_lockfile() else {
         return Vec::new();
@@ -802,24 +798,15 @@ fn record_unrecorded(
         if id == PackId::bootstrap() || lock.packs.contains_key(&id) {
             continue;
         }
-        let (entry, message) = match salvaged.get(&id) {
-            Some(old) => (
-                old.clone(),
-                format!("kept the entry of {id} from the corrupt hcp.lock"),
-            ),
-            None => {
-                let Some(entry) = entry_of_installed(engine, &id) else {
-                    continue;
-                };
-                let message = format!(
-                    "recorded {id} {} in hcp.lock with the digest of its installed copy, {} (source: {})",
-                    entry.version,
-                    entry.digest,
-                    source_words(&entry.source)
-                );
-                (entry, message)
-            }
+        let Some(entry) = entry_of_installed(engine, &id) else {
+            continue;
         };
+        let message = format!(
+            "recorded {id} {} in hcp.lock with the digest of its installed copy, {} (source: {})",
+            entry.version,
+            entry.digest,
+            source_words(&entry.source)
+        );
         let mark = tx.mark();
         match tx.record_lock(&id, Some(entry)) {
             Ok(()) => fixed.push(Fixed {

@@ -17,10 +17,11 @@
 //!
 //! Where the spec is silent: a git URL is recorded without its password
 //! (the lock is meant to be shared; git's credential helpers supply it).
-//! Only `hcpx doctor --fix` gets a store out of a corrupt lock: it moves the
-//! file aside to `hcp.lock.corrupt-<UTC time>` (mode 0600: it is the
+//! Only `hcpx doctor --fix` gets a store out of a corrupt lock: it keeps the
+//! file's bytes as `hcp.lock.corrupt-<UTC time>` (mode 0600: it is the
 //! user's to read, and a hand edit may have put anything in it), keeps what
-//! of it still reads ([`salvage`]) and records the installed packs anew.
+//! of it still reads ([`salvage`], passwords dropped from URLs) and records
+//! the installed packs anew.
 
 use super::source::redact_url;
 use super::{Store, Transaction};
@@ -252,18 +253,24 @@ pub fn to_text(lock: &LockFile) -> Result<Vec<u8>> {
 }
 
 impl Transaction<'_> {
-    /// Moves a corrupt lock file aside to [`corrupt_name`] (mode 0600), as a
-    /// step of this change, and returns where it went with what it held;
-    /// `None` when the lock reads (or is missing). Anything but a regular
-    /// file at `hcp.lock` is not ours to move: an `io` error.
-    pub fn set_corrupt_lock_aside(&mut self) -> Result<Option<(PathBuf, Vec<u8>)>> {
+    /// Replaces a corrupt lock file, as steps of this change: its bytes are
+    /// kept in a new file [`corrupt_name`] (mode 0600) first, then the lock
+    /// is replaced with the entries of it that still read ([`salvage`]) for
+    /// packs `keep` names, so no moment lacks either. Returns where the old
+    /// bytes went and the ids kept; `None` when the lock reads (or is
+    /// missing). Anything but a regular file at `hcp.lock` is not ours to
+    /// replace: an `io` error.
+    pub fn set_corrupt_lock_aside(
+        &mut self,
+        keep: impl Fn(&PackId) -> bool,
+    ) -> Result<Option<(PathBuf, Vec<PackId>)>> {
         let path = self.store().lockfile_path();
         match read(&path) {
             Err(err) if err.code == ErrorCode::StoreCorrupt => {}
             Err(err) => return Err(err),
             Ok(_) => return Ok(None),
         }
-        let io = |err: std::io::Error| Error::io("cannot move aside", &path, &err);
+        let io = |err: std::io::Error| Error::io("cannot set aside", &path, &err);
         let meta = std::fs::symlink_metadata(&path).map_err(io)?;
         if !meta.is_file() {
             return Err(io(std::io::Error::other("it is not a regular file")));
@@ -273,23 +280,24 @@ impl Transaction<'_> {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());
         let base = corrupt_name(&path, secs);
-        for n in 0..100 {
-            let aside = match n {
+        let aside = (0..100)
+            .map(|n| match n {
                 0 => base.clone(),
                 n => PathBuf::from(format!("{}-{n}", base.display())),
-            };
-            match self.rename_new(&path, &aside) {
-                Ok(()) => {
-                    use std::os::unix::fs::PermissionsExt;
-                    let private = std::fs::Permissions::from_mode(0o600);
-                    std::fs::set_permissions(&aside, private).map_err(io)?;
-                    return Ok(Some((aside, bytes)));
-                }
-                Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists => {}
-                Err(err) => return Err(io(err)),
-            }
+            })
+            .find(|p| std::fs::symlink_metadata(p).is_err())
+            .ok_or_else(|| io(std::io::ErrorKind::AlreadyExists.into()))?;
+        self.replace_file(&aside, &bytes, 0o600)?;
+        let mut lock = LockFile::default();
+        for (id, mut entry) in salvage(&bytes).into_iter().filter(|(id, _)| keep(id)) {
+            // A hand edit may have put a password there.
+            entry.source.url = entry.source.url.as_deref().map(redact_url);
+            lock.packs.insert(id, entry);
         }
-        Err(io(std::io::ErrorKind::AlreadyExists.into()))
+        let kept = lock.packs.keys().cloned().collect();
+        super::step("lock.write")?;
+        self.replace_file(&path, &to_text(&lock)?, 0o644)?;
+        Ok(Some((aside, kept)))
     }
 
     /// Records `entry` for `pack_id` in the lock file (or forgets the pack
