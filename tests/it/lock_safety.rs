@@ -324,6 +324,13 @@ fn doctor_fix_records_the_packs_of_a_store_from_before_the_lock_and_nothing_else
         sb.json(&["--catalog", cat, "outdated"], 0)["packs"],
         json!([])
     );
+    let elsewhere = Sandbox::new();
+    let shared = sb.home().join("hcp.lock");
+    let doc = elsewhere.json(&["sync", shared.to_str().unwrap()], 2);
+    assert_eq!(doc["error"]["code"], "usage", "{doc}");
+    assert_eq!(doc["error"]["pack_id"], "acme.local", "{doc}");
+    let hint = doc["error"]["hint"].as_str().unwrap();
+    assert!(hint.contains("source is unknown"), "{doc}");
 }
 
 #[test]

@@ -153,7 +153,9 @@ impl Engine {
             }
             SourceKind::Dir | SourceKind::Catalog => {
                 let Some(dir) = source.folder_path() else {
-                    return Err(bad_entry(id, "a dir or catalog source needs `path`"));
+                    return Err(bad_entry(id, "a dir or catalog source needs `path`").hint(
+                        "its source is unknown (doctor --fix records a pack so when it cannot tell): install it from its source here",
+                    ));
                 };
                 if !dir.is_dir() {
                     return Err(Error::new(
