@@ -7,8 +7,9 @@
 //! Where the spec is silent: `--expect PACK_ID=DIGEST` installs a pack only
 //! if its new version is still the tree (§13.4 digest) whose diff was
 //! shown; otherwise `confirmation_required`, nothing changed. The refusal of
-//! an escalating upgrade shows the digests in its hint, as the command line
-//! that confirms exactly that diff; the text of `--dry-run` shows them too.
+//! an escalating upgrade, or of an unmet expectation, shows the digests in
+//! its hint, as the command line that confirms exactly the diff shown; the
+//! text of `--dry-run` shows them too.
 
 use crate::cli::context::Ctx;
 use crate::cli::output::{ERROR, terminal_safe};
@@ -73,10 +74,12 @@ pub fn run(args: &UpgradeArgs, ctx: &Ctx) -> i32 {
     })
 }
 
-/// The refusal of an escalating upgrade, with the command line that
-/// confirms exactly the diff shown as its hint.
+/// A refusal that shows a diff (an escalating upgrade, or a new version
+/// that is not the one expected), with the command line that confirms
+/// exactly that diff as its hint.
 fn confirm_hint(ctx: &Ctx, args: &UpgradeArgs, results: &[UpgradeResult], err: Error) -> Error {
-    if err.code != ErrorCode::ConfirmationRequired || args.yes || results.is_empty() {
+    let shown = !results.is_empty() && results.iter().all(|r| !r.applied);
+    if err.code != ErrorCode::ConfirmationRequired || !shown {
         return err;
     }
     let mut line = String::from("hcpx upgrade");

@@ -20,6 +20,15 @@
 //!   nothing is changed and the document still carries every result
 //!   (`applied: false`) so the diff can be shown. A pack whose newest
 //!   version is not higher than the installed one is not listed.
+//! - What is installed is what the diff was computed on: each candidate's
+//!   digest (§13.4) is kept with its result (not in the `--json`
+//!   document, whose keys §13.7 lists), and the staged copy of each pack
+//!   must have it, else `confirmation_required` and that pack is not
+//!   installed (packs upgraded before it stay upgraded). With
+//!   [`UpgradeOptions::expect`] (`--expect`, the TUI's `y`), the new
+//!   versions found must also be the ones the user saw the diff of, else
+//!   `confirmation_required` before anything is installed, the new diff in
+//!   the results.
 //! - A named pack that is not installed is `not_installed` (or `not_found`
 //!   when no catalog has it either); one installed but not in the lock file
 //!   is `not_found` (its source is unknown).
