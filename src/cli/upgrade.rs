@@ -69,7 +69,7 @@ pub fn run(args: &UpgradeArgs, ctx: &Ctx) -> i32 {
     };
     ctx.with_engine(|engine| {
         let (results, error) = engine.upgrade(&options);
-        let error = error.map(|err| confirm_hint(ctx, args, &results, err));
+        let error = error.map(|err| confirm_hint(ctx, &results, err));
         ctx.results(&results, error, |r| print(r, args.dry_run))
     })
 }
@@ -77,7 +77,7 @@ pub fn run(args: &UpgradeArgs, ctx: &Ctx) -> i32 {
 /// A refusal that shows a diff (an escalating upgrade, or a new version
 /// that is not the one expected), with the command line that confirms
 /// exactly that diff as its hint.
-fn confirm_hint(ctx: &Ctx, args: &UpgradeArgs, results: &[UpgradeResult], err: Error) -> Error {
+fn confirm_hint(ctx: &Ctx, results: &[UpgradeResult], err: Error) -> Error {
     let shown = !results.is_empty() && results.iter().all(|r| !r.applied);
     if err.code != ErrorCode::ConfirmationRequired || !shown {
         return err;
