@@ -1,6 +1,7 @@
 //! `hcpx doctor`: checks the store and the programs packs need; `--fix`
-//! repairs what an interrupted change left (HCP.md §14.7) and exits 0 when
-//! nothing is left to fix, 1 otherwise.
+//! repairs what an interrupted change left (HCP.md §14.7), records the
+//! installed packs `hcp.lock` does not list and sets a corrupt lock aside
+//! (§13.3), and exits 0 when nothing is left to fix, 1 otherwise.
 
 use crate::cli::context::Ctx;
 use crate::cli::output::{ERROR, GOOD, HINT, terminal_safe};
@@ -12,7 +13,9 @@ use std::io::Write;
 #[command(after_help = crate::cli::help::DOCTOR)]
 pub struct DoctorArgs {
     /// Repair, under the store lock, what an interrupted change left behind
-    /// (Skill copies, state entries, secrets, .tmp leftovers)
+    /// (Skill copies, state entries, secrets, .tmp leftovers); record the
+    /// installed packs hcp.lock does not list; set a corrupt hcp.lock aside
+    /// and write a new one
     #[arg(long)]
     pub fix: bool,
     #[command(flatten)]

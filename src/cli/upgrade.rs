@@ -3,10 +3,20 @@
 //! diff; an escalating change needs `--yes` (else `confirmation_required`,
 //! exit 3, nothing changed). JSON: `{"ok": bool, "results": [..]}`, with
 //! `error` beside it on failure.
+//!
+//! Where the spec is silent: `--expect PACK_ID=DIGEST` installs a pack only
+//! if its new version is still the tree (§13.4 digest) whose diff was
+//! shown; otherwise `confirmation_required`, nothing changed. The refusal of
+//! an escalating upgrade, or of an unmet expectation, shows the digests in
+//! its hint, as the command line that confirms exactly the diff shown; the
+//! text of `--dry-run` shows them too.
 
 use crate::cli::context::Ctx;
 use crate::cli::output::{ERROR, terminal_safe};
-use crate::engine::ops::upgrade::{UpgradeOptions, UpgradeResult};
+use crate::engine::error::{Error, ErrorCode};
+use crate::engine::ops::upgrade::{Expected, UpgradeOptions, UpgradeResult};
+use crate::engine::pack::grammar;
+use crate::tui::text::shell_quote;
 use std::io::Write;
 
 /// Upgrade packs to the newest version of their recorded source, showing what they gain
@@ -25,6 +35,29 @@ pub struct UpgradeArgs {
     /// Accept changes that give a pack more reach
     #[arg(long)]
     pub yes: bool,
+    /// Install PACK_ID only if its new version is still the one whose diff
+    /// was shown (its digest, as the refusal's hint or --dry-run print it)
+    #[arg(long, value_name = "PACK_ID=DIGEST", value_parser = parse_expected)]
+    pub expect: Vec<Expected>,
+}
+
+/// `PACK_ID=sha256:<64 hex digits>`.
+fn parse_expected(text: &str) -> Result<Expected, String> {
+    let digest_ok = |d: &str| {
+        d.strip_prefix("sha256:").is_some_and(|hex| {
+            hex.len() == 64
+                && hex
+                    .bytes()
+                    .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+        })
+    };
+    match text.split_once('=') {
+        Some((id, digest)) if grammar::is_pack_id(id) && digest_ok(digest) => Ok(Expected {
+            pack_id: id.to_string(),
+            digest: digest.to_string(),
+        }),
+        _ => Err("expected PACK_ID=sha256:<64 hex digits>".into()),
+    }
 }
 
 pub fn run(args: &UpgradeArgs, ctx: &Ctx) -> i32 {
@@ -32,11 +65,43 @@ pub fn run(args: &UpgradeArgs, ctx: &Ctx) -> i32 {
         pack_ids: args.packs.clone(),
         dry_run: args.dry_run,
         yes: args.yes,
+        expect: args.expect.clone(),
     };
     ctx.with_engine(|engine| {
         let (results, error) = engine.upgrade(&options);
+        let error = error.map(|err| confirm_hint(ctx, &results, err));
         ctx.results(&results, error, |r| print(r, args.dry_run))
     })
+}
+
+/// A refusal that shows a diff (an escalating upgrade, or a new version
+/// that is not the one expected), with the command line that confirms
+/// exactly that diff as its hint.
+fn confirm_hint(ctx: &Ctx, results: &[UpgradeResult], err: Error) -> Error {
+    let shown = !results.is_empty() && results.iter().all(|r| !r.applied);
+    if err.code != ErrorCode::ConfirmationRequired || !shown {
+        return err;
+    }
+    let mut line = String::from("hcpx upgrade");
+    let mut push = |word: &str| {
+        line.push(' ');
+        line.push_str(&shell_quote(word));
+    };
+    for r in results {
+        push(&r.pack_id);
+    }
+    push("--yes");
+    for r in results {
+        push("--expect");
+        push(&format!("{}={}", r.pack_id, r.digest));
+    }
+    for catalog in &ctx.out.flags.catalogs {
+        push("--catalog");
+        push(catalog);
+    }
+    err.hint(format!(
+        "review the changes, then install exactly these versions: {line}"
+    ))
 }
 
 fn print(results: &[UpgradeResult], dry_run: bool) {
@@ -54,10 +119,15 @@ fn print(results: &[UpgradeResult], dry_run: bool) {
         };
         let _ = writeln!(
             w,
-            "{state} {} {} -> {}",
+            "{state} {} {} -> {}{}",
             terminal_safe(&r.pack_id),
             terminal_safe(&r.from),
-            terminal_safe(&r.to)
+            terminal_safe(&r.to),
+            if dry_run {
+                format!(" ({})", r.digest)
+            } else {
+                String::new()
+            }
         );
         for c in &r.changes {
             let text = serde_json::to_value(c).unwrap_or_default();

@@ -8,7 +8,7 @@ use crate::engine::error::{Error, ErrorCode};
 use crate::engine::exec::OutputMode;
 use crate::engine::harness::TargetName;
 use crate::engine::harness::plan::SkillState;
-use crate::engine::ops::upgrade::{OutdatedPack, UpgradeOptions, UpgradeResult};
+use crate::engine::ops::upgrade::{Expected, OutdatedPack, UpgradeOptions, UpgradeResult};
 use crate::engine::ops::{ConnectOutcome, Engine, ExecResult};
 use crate::engine::pack::manifest::{BindingKind, SecretSpec};
 use crate::engine::pack::skill::{self, SkillDoc};
@@ -166,8 +166,8 @@ pub enum Job {
     /// `hcpx outdated` (§13.6): may ask the network (git sources).
     Outdated,
     /// `hcpx upgrade IDS --dry-run` (`yes` false) or `--yes` (§13.7).
-    /// With `yes`, the diff the user confirmed: the upgrade runs only if
-    /// a fresh dry run still shows the same.
+    /// With `yes`, the diff the user confirmed: the upgrade installs only
+    /// the new versions it was computed on (their digests).
     Upgrade {
         ids: Vec<String>,
         yes: bool,
@@ -537,38 +537,44 @@ fn run_stage(
     report
 }
 
-/// `hcpx upgrade --dry-run`, or with `yes` the upgrade the user confirmed:
-/// when a fresh dry run no longer shows the confirmed diff (the source
-/// moved on meanwhile), nothing is installed and the new diff goes back
-/// to the user (`yes` false in the result).
+/// `hcpx upgrade --dry-run`, or with `yes` the upgrade the user confirmed,
+/// expecting the new versions whose diff was shown: when the engine finds
+/// another (the source moved on meanwhile) it installs nothing, and the
+/// new diff goes back to the user (`yes` false in the result).
 fn run_upgrade(
     engine: &Engine,
     ids: Vec<String>,
     yes: bool,
     confirmed: &[UpgradeResult],
 ) -> JobResult {
+    let expect = confirmed
+        .iter()
+        .map(|r| Expected {
+            pack_id: r.pack_id.clone(),
+            digest: r.digest.clone(),
+        })
+        .collect();
     let options = UpgradeOptions {
         pack_ids: ids.clone(),
-        dry_run: true,
-        yes: false,
+        dry_run: !yes,
+        yes,
+        expect,
     };
-    let (planned, error) = engine.upgrade(&options);
-    if !yes || error.is_some() || planned.as_slice() != confirmed {
+    let (results, error) = engine.upgrade(&options);
+    let moved_on = error
+        .as_ref()
+        .is_some_and(|e| e.code == ErrorCode::ConfirmationRequired);
+    if yes && moved_on && results.iter().all(|r| !r.applied) {
         return JobResult::Upgraded {
             ids,
             yes: false,
-            results: planned,
-            error,
+            results,
+            error: None,
         };
     }
-    let (results, error) = engine.upgrade(&UpgradeOptions {
-        pack_ids: ids.clone(),
-        dry_run: false,
-        yes: true,
-    });
     JobResult::Upgraded {
         ids,
-        yes: true,
+        yes,
         results,
         error,
     }

@@ -3,19 +3,33 @@
 //! what to fix. [`run`] reads only; [`fix`] (`doctor --fix`) repairs, under
 //! the store lock, what a change killed half way left behind (HCP.md §14.7):
 //! see [`consistency`].
+//!
+//! The lock file (§13.3, §13.5), on the user's say-so only (`--fix`, never
+//! plain `doctor` nor another command): a corrupt `hcp.lock` is moved aside
+//! to `hcp.lock.corrupt-<UTC time>`, and its entries that still read, for
+//! installed packs, are kept as they were (so `verify` still tells a copy
+//! changed since). Then each installed pack the lock does not list (a store
+//! from before the lock, or a lock set aside) is recorded with the digest
+//! and version of its installed copy, and the source that is known: the
+//! catalog pack of that id when it holds that very tree, else none (kind
+//! `dir` without a path). A pack holding a link or special file is not
+//! recorded (it fails verify whatever the lock says).
 
 use super::activate::copy_skill;
 use crate::engine::error::Result;
 use crate::engine::exec::process::find_on_path;
 use crate::engine::harness::plan::SkillState;
+use crate::engine::lint::{LintOptions, lint_pack};
 use crate::engine::ops::Engine;
 use crate::engine::pack::grammar;
 use crate::engine::pack::id::PackId;
 use crate::engine::pack::manifest::Adapter;
 use crate::engine::policy::grants;
+use crate::engine::store::lockfile::{self, LockEntry, LockedSource, SourceKind};
 use crate::engine::store::snapshot::lint_installed;
 use crate::engine::store::state::State;
 use crate::engine::store::{Store, Transaction, config};
+use crate::engine::store::{catalog_index, digest};
 use serde::Serialize;
 use std::fs;
 use std::io::Write;
@@ -445,7 +459,7 @@ fn verify_checks(engine: &Engine) -> Vec<Check> {
             (true, _) => (
                 format!("{id} is installed but not recorded in hcp.lock"),
                 format!(
-                    "reinstall it to record it: hcpx install --force SOURCE (or hcpx uninstall {id})"
+                    "hcpx doctor --fix records it as installed now (its source unknown unless a catalog holds that very copy), or reinstall it from its source: hcpx install --force SOURCE (or hcpx uninstall {id})"
                 ),
             ),
             // Named (and repaired) by `consistency`.
@@ -715,6 +729,23 @@ pub fn fix(engine: &Engine) -> Result<FixReport> {
             message: format!(".tmp/ held {leftovers} leftover(s) of an interrupted change"),
         });
     }
+    // Anything but a regular file at hcp.lock is left for the report.
+    let installed = |id: &PackId| store.is_installed(id);
+    if let Ok(Some((aside, kept))) = tx.set_corrupt_lock_aside(installed) {
+        fixed.push(Fixed {
+            check: "store.lockfile".into(),
+            message: format!(
+                "{} did not parse: moved it to {} and wrote a new {} from the installed packs",
+                store.lockfile_path().display(),
+                aside.display(),
+                lockfile::LOCK_FILE_NAME
+            ),
+        });
+        fixed.extend(kept.into_iter().map(|id| Fixed {
+            check: format!("verify:{id}"),
+            message: format!("kept the entry of {id} from the corrupt hcp.lock"),
+        }));
+    }
     // A repair can reveal another (a dropped activation leaves a Skill copy
     // to remove), so look again, a bounded number of times.
     for _ in 0..3 {
@@ -737,6 +768,7 @@ pub fn fix(engine: &Engine) -> Result<FixReport> {
             break;
         }
     }
+    fixed.extend(record_unrecorded(engine, &mut tx));
     // Harness copies follow the repaired state (missing, outdated, stale).
     fixed.extend(
         engine
@@ -752,6 +784,78 @@ pub fn fix(engine: &Engine) -> Result<FixReport> {
         report: run(engine),
         fixed,
     })
+}
+
+/// Records in `hcp.lock` each installed pack it does not list (see the
+/// module doc), each as its own step; says what it recorded.
+fn record_unrecorded(engine: &Engine, tx: &mut Transaction<'_>) -> Vec<Fixed> {
+    let store = engine.store();
+    let Ok(lock) = store.read_lockfile() else {
+        return Vec::new();
+    };
+    let mut fixed = Vec::new();
+    for id in store.installed_ids().unwrap_or_default() {
+        if id == PackId::bootstrap() || lock.packs.contains_key(&id) {
+            continue;
+        }
+        let Some(entry) = entry_of_installed(engine, &id) else {
+            continue;
+        };
+        let message = format!(
+            "recorded {id} {} in hcp.lock with the digest of its installed copy, {} (source: {})",
+            entry.version,
+            entry.digest,
+            source_words(&entry.source)
+        );
+        let mark = tx.mark();
+        match tx.record_lock(&id, Some(entry)) {
+            Ok(()) => fixed.push(Fixed {
+                check: format!("verify:{id}"),
+                message,
+            }),
+            Err(_) => tx.rollback_to(mark),
+        }
+    }
+    fixed
+}
+
+/// The lock entry of an installed pack as it is: its digest and version,
+/// and the source that is known (see the module doc).
+fn entry_of_installed(engine: &Engine, id: &PackId) -> Option<LockEntry> {
+    let dir = engine.store().pack_dir(id);
+    let tree = digest::scan(&dir).ok()?;
+    if !tree.others.is_empty() {
+        return None;
+    }
+    let manifest = lint_pack(&dir, LintOptions::default())
+        .manifest
+        .filter(|m| m.id == id.as_str())?;
+    let index_dir = engine.store().root().join("catalogs");
+    let source = catalog_index::find(&index_dir, engine.catalogs(), id)
+        .filter(|pack| digest::digest(&pack.dir).is_ok_and(|d| d == tree.digest))
+        .map_or_else(LockedSource::unknown, |pack| {
+            LockedSource::folder(SourceKind::Catalog, &pack.dir)
+        });
+    Some(LockEntry {
+        digest: tree.digest,
+        source,
+        version: manifest.version,
+    })
+}
+
+/// A recorded source in words, for what `--fix` says it did.
+fn source_words(source: &LockedSource) -> String {
+    let kind = match source.kind {
+        SourceKind::Dir => "dir",
+        SourceKind::Catalog => "catalog",
+        SourceKind::Git => "git",
+    };
+    match (&source.path, &source.url, &source.commit) {
+        (Some(path), _, _) => format!("{kind} {path}"),
+        (None, Some(url), Some(commit)) => format!("{kind} {url} at {commit}"),
+        (None, Some(url), None) => format!("{kind} {url}"),
+        (None, None, _) => format!("unknown, recorded as kind {kind} without a path"),
+    }
 }
 
 fn apply(tx: &mut Transaction<'_>, repair: &Repair) -> Result<()> {

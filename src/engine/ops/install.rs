@@ -40,6 +40,10 @@ use std::io::{Read, Write};
 use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
+/// Told the digest of a staged pack before it is installed; an error stops
+/// the install with the store unchanged.
+pub(super) type DigestCheck<'a> = &'a dyn Fn(&str) -> Result<()>;
+
 /// Told when a git fetch starts, with the source as shown to the user.
 pub type FetchObserver = std::sync::Arc<dyn Fn(&str) + Send + Sync>;
 
@@ -171,10 +175,25 @@ impl Engine {
     /// `recorded` as its source in the lock file.
     pub(super) fn install_locked(
         &self,
+        tx: Transaction<'_>,
+        dir: &Path,
+        recorded: LockedSource,
+        force: bool,
+    ) -> Result<InstallOutcome> {
+        self.install_checked(tx, dir, recorded, force, None)
+    }
+
+    /// [`Engine::install_locked`], with `check` told the digest (§13.4) of
+    /// the staged copy — the exact tree that is then swapped in — before
+    /// anything in the store changes: an error from it leaves the store as
+    /// it was (`sync --frozen`, an upgrade approved on its diff).
+    pub(super) fn install_checked(
+        &self,
         mut tx: Transaction<'_>,
         dir: &Path,
         recorded: LockedSource,
         force: bool,
+        check: Option<DigestCheck<'_>>,
     ) -> Result<InstallOutcome> {
         let (manifest, pack_id) = installable(dir, self.store().root())?;
 
@@ -201,7 +220,7 @@ impl Engine {
         };
         let same_version = previous_version.as_deref() == Some(manifest.version.as_str());
         let previous_ok = previous.as_ref().is_some_and(|r| r.ok);
-        if same_version && previous_ok && !force {
+        if same_version && previous_ok && !force && check.is_none() {
             lock_unrecorded(&mut tx, &pack_id, &manifest.version, recorded)?;
             tx.commit()?;
             return Ok(outcome(InstallAction::Unchanged, false));
@@ -213,6 +232,9 @@ impl Engine {
             source: recorded,
             version: manifest.version.clone(),
         };
+        if let Some(check) = check {
+            check(&locked.digest)?;
+        }
 
         let binding_kept = previous
             .and_then(|r| r.manifest)

@@ -4,17 +4,18 @@
 //! installed from its recorded source — a git source at its recorded
 //! commit, a `dir` or `catalog` source from its recorded folder — like
 //! `hcpx install --force` (lint first, atomic, recorded in the store's lock
-//! with the lock file's `ref`). With `--frozen`, a source whose digest
+//! with the lock file's `ref`). With `--frozen`, a pack whose digest
 //! (§13.4) differs from the lock file's fails with `integrity` before
 //! anything of that pack is installed; without it the new digest is
-//! accepted and recorded. `--prune` then uninstalls installed packs the lock
+//! accepted and recorded. The digest checked is that of the staged copy
+//! under `.tmp/` — the exact tree then swapped in — not of the source
+//! folder, which could change between a check and the copy. `--prune` then uninstalls installed packs the lock
 //! file does not name (never the bootstrap pack).
 //!
 //! Where the spec is silent: packs are handled in id order and the first
 //! failure stops the sync (what was done stays done and is reported); a lock
 //! file that cannot be read or parsed is a `usage` error naming it; ids in
-//! it are checked (§14.2). The digest is checked on the fetched or found
-//! folder, which install then copies under the store lock.
+//! it are checked (§14.2).
 
 use super::Engine;
 use crate::engine::error::{Error, ErrorCode, Result};
@@ -22,6 +23,7 @@ use crate::engine::pack::id::PackId;
 use crate::engine::store::digest;
 use crate::engine::store::lockfile::{self, LockEntry, LockedSource, SourceKind};
 use crate::engine::store::source::GitSource;
+use crate::engine::store::step;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
@@ -115,31 +117,16 @@ impl Engine {
         Ok(())
     }
 
-    /// Installs one pack from its recorded source (always replacing).
+    /// Installs one pack from its recorded source (always replacing); with
+    /// `frozen`, only if the staged copy has the lock file's digest.
     fn sync_one(
         &self,
         id: &PackId,
         entry: &LockEntry,
         frozen: bool,
     ) -> Result<super::InstallOutcome> {
-        let check = |dir: &Path| -> Result<()> {
-            if !frozen {
-                return Ok(());
-            }
-            let actual = digest::digest(dir)?;
-            if actual == entry.digest {
-                return Ok(());
-            }
-            Err(Error::new(
-                ErrorCode::Integrity,
-                format!(
-                    "the source of {id} has digest {actual}, but the lock file says {}",
-                    entry.digest
-                ),
-            )
-            .pack(id.as_str())
-            .hint("the source changed since the lock file was made; sync without --frozen to accept it"))
-        };
+        let check = |actual: &str| frozen_check(id, &entry.digest, actual);
+        let check: Option<super::install::DigestCheck<'_>> = frozen.then_some(&check);
         let source = &entry.source;
         match source.kind {
             SourceKind::Git => {
@@ -154,19 +141,21 @@ impl Engine {
                 let mut tx = self.store().lock()?;
                 let options = super::InstallOptions::new(super::InstallSource::Git(git.clone()));
                 let fetched = super::fetch::fetch_locked(&mut tx, &git, &options)?;
-                check(&fetched.dir)?;
+                step("sync.found")?;
                 let recorded = LockedSource::git(
                     url,
                     source.subdir.as_deref(),
                     source.reference.as_deref(),
                     &fetched.commit,
                 );
-                self.install_locked(tx, &fetched.dir, recorded, true)
+                self.install_checked(tx, &fetched.dir, recorded, true, check)
                     .map_err(|err| super::fetch::name_source(err, &fetched.dir, &git))
             }
             SourceKind::Dir | SourceKind::Catalog => {
                 let Some(dir) = source.folder_path() else {
-                    return Err(bad_entry(id, "a dir or catalog source needs `path`"));
+                    return Err(bad_entry(id, "a dir or catalog source needs `path`").hint(
+                        "its source is unknown (doctor --fix records a pack so when it cannot tell): install it from its source here",
+                    ));
                 };
                 if !dir.is_dir() {
                     return Err(Error::new(
@@ -176,12 +165,26 @@ impl Engine {
                     .pack(id.as_str())
                     .path(dir.display().to_string()));
                 }
-                check(&dir)?;
+                let tx = self.store().lock()?;
+                step("sync.found")?;
                 let recorded = LockedSource::folder(source.kind, &dir);
-                self.install_locked(self.store().lock()?, &dir, recorded, true)
+                self.install_checked(tx, &dir, recorded, true, check)
             }
         }
     }
+}
+
+/// `--frozen`: the staged copy's digest must be the lock file's.
+fn frozen_check(id: &PackId, expected: &str, actual: &str) -> Result<()> {
+    if actual == expected {
+        return Ok(());
+    }
+    Err(Error::new(
+        ErrorCode::Integrity,
+        format!("the source of {id} has digest {actual}, but the lock file says {expected}"),
+    )
+    .pack(id.as_str())
+    .hint("the source changed since the lock file was made; sync without --frozen to accept it"))
 }
 
 fn bad_entry(id: &PackId, why: &str) -> Error {

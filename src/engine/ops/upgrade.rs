@@ -20,6 +20,15 @@
 //!   nothing is changed and the document still carries every result
 //!   (`applied: false`) so the diff can be shown. A pack whose newest
 //!   version is not higher than the installed one is not listed.
+//! - What is installed is what the diff was computed on: each candidate's
+//!   digest (§13.4) is kept with its result (not in the `--json`
+//!   document, whose keys §13.7 lists), and the staged copy of each pack
+//!   must have it, else `confirmation_required` and that pack is not
+//!   installed (packs upgraded before it stay upgraded). With
+//!   [`UpgradeOptions::expect`] (`--expect`, the TUI's `y`), the new
+//!   versions found must also be the ones the user saw the diff of, else
+//!   `confirmation_required` before anything is installed, the new diff in
+//!   the results.
 //! - A named pack that is not installed is `not_installed` (or `not_found`
 //!   when no catalog has it either); one installed but not in the lock file
 //!   is `not_found` (its source is unknown).
@@ -31,9 +40,9 @@ use crate::engine::lint::{LintOptions, lint_pack};
 use crate::engine::pack::id::PackId;
 use crate::engine::pack::manifest::Manifest;
 use crate::engine::policy::capdiff::{self, CapabilityChange};
-use crate::engine::store::catalog_index;
 use crate::engine::store::lockfile::{LockEntry, LockedSource, SourceKind};
 use crate::engine::store::source::GitSource;
+use crate::engine::store::{catalog_index, digest, step};
 use serde::Serialize;
 use std::path::PathBuf;
 
@@ -57,6 +66,20 @@ pub struct UpgradeResult {
     pub to: String,
     pub changes: Vec<CapabilityChange>,
     pub applied: bool,
+    /// The digest (§13.4) of the new version the diff was computed on:
+    /// what [`UpgradeOptions::expect`] names to install only that. Not in
+    /// the `--json` document (§13.7 lists its keys).
+    #[serde(skip)]
+    pub digest: String,
+}
+
+/// The new version a diff was shown for: the upgrade installs this pack
+/// only if its new version still has this digest.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Expected {
+    pub pack_id: String,
+    /// `sha256:<hex>`, as in [`UpgradeResult::digest`].
+    pub digest: String,
 }
 
 /// What `hcpx upgrade` is asked to do.
@@ -68,6 +91,10 @@ pub struct UpgradeOptions {
     pub dry_run: bool,
     /// Accept escalating changes.
     pub yes: bool,
+    /// The new versions the user saw the diff of: when one differs now (or
+    /// has no newer version any more), nothing is installed
+    /// (`confirmation_required`).
+    pub expect: Vec<Expected>,
 }
 
 /// Where the newest version is.
@@ -86,6 +113,8 @@ struct Candidate {
     dir: PathBuf,
     manifest: Manifest,
     recorded: LockedSource,
+    /// The digest (§13.4) of `dir` when the diff was computed.
+    digest: String,
     /// Keeps a fetched checkout until it is installed.
     _fetched: Option<tempfile::TempDir>,
 }
@@ -136,6 +165,9 @@ impl Engine {
         if options.dry_run {
             return (results, None);
         }
+        if let Err(err) = unmet_expectation(&options.expect, &results) {
+            return (results, Some(err));
+        }
         let escalating: Vec<&str> = results
             .iter()
             .filter(|r| capdiff::escalates(&r.changes))
@@ -152,12 +184,23 @@ impl Engine {
             .hint("review the changes, then run the upgrade again with --yes");
             return (results, Some(err));
         }
+        if let Err(err) = step("upgrade.planned") {
+            return (results, Some(err));
+        }
         for (i, (_, candidate)) in plans.into_iter().enumerate() {
             let tx = match self.store().lock() {
                 Ok(tx) => tx,
                 Err(err) => return (results, Some(err)),
             };
-            let installed = self.install_locked(tx, &candidate.dir, candidate.recorded, false);
+            // What is swapped in is what the diff was computed on.
+            let check = |actual: &str| changed_meanwhile(&candidate, actual);
+            let installed = self.install_checked(
+                tx,
+                &candidate.dir,
+                candidate.recorded.clone(),
+                false,
+                Some(&check),
+            );
             match installed {
                 Ok(_) => results[i].applied = true,
                 Err(err) => return (results, Some(err.pack(candidate.pack_id.to_string()))),
@@ -215,6 +258,7 @@ impl Engine {
                 to: candidate.manifest.version.clone(),
                 changes: capdiff::diff(&old, &candidate.manifest),
                 applied: false,
+                digest: candidate.digest.clone(),
             };
             plans.push((result, candidate));
         }
@@ -266,11 +310,13 @@ impl Engine {
         let Some(manifest) = report.manifest.filter(|m| report.ok && m.id == id.as_str()) else {
             return Ok(None);
         };
+        let digest = digest::digest(&dir)?;
         Ok(Some(Candidate {
             pack_id: id.clone(),
             dir,
             manifest,
             recorded,
+            digest,
             _fetched: fetched,
         }))
     }
@@ -304,6 +350,46 @@ impl Engine {
         );
         Ok((fetched.dir, recorded, Some(tmp)))
     }
+}
+
+/// `confirmation_required` when a new version the user saw the diff of is
+/// not the one found now: another digest, or no newer version at all.
+fn unmet_expectation(expect: &[Expected], results: &[UpgradeResult]) -> Result<()> {
+    for expected in expect {
+        let found = results.iter().find(|r| r.pack_id == expected.pack_id);
+        let now = match found {
+            Some(r) if r.digest == expected.digest => continue,
+            Some(r) => format!("its new version is now {} ({})", r.to, r.digest),
+            None => "it has no newer version now".to_string(),
+        };
+        return Err(Error::new(
+            ErrorCode::ConfirmationRequired,
+            format!(
+                "the source of {} changed since its diff was shown (for {}): {now}; nothing was changed",
+                expected.pack_id, expected.digest
+            ),
+        )
+        .pack(expected.pack_id.as_str())
+        .hint("review the new diff (`results`, or hcpx upgrade --dry-run), then confirm that one"));
+    }
+    Ok(())
+}
+
+/// `confirmation_required` when the staged copy of a candidate is not the
+/// tree its diff was computed on (its folder changed meanwhile).
+fn changed_meanwhile(candidate: &Candidate, actual: &str) -> Result<()> {
+    if actual == candidate.digest {
+        return Ok(());
+    }
+    Err(Error::new(
+        ErrorCode::ConfirmationRequired,
+        format!(
+            "{} changed while it was being upgraded (its diff was computed on {}, the copy has {actual}); it was not installed",
+            candidate.pack_id, candidate.digest
+        ),
+    )
+    .pack(candidate.pack_id.as_str())
+    .hint("run the upgrade again to see the new diff"))
 }
 
 /// The git source a lock entry records (at no ref).

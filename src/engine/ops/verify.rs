@@ -57,7 +57,12 @@ impl VerifyReport {
             ),
         )
         .hint(format!(
-            "reinstall from the recorded source (`hcpx install --force SOURCE`), or `hcpx uninstall {first}`"
+            "reinstall from the recorded source (`hcpx install --force SOURCE`), or `hcpx uninstall {first}`{}",
+            if self.packs.iter().any(|p| !p.ok && p.expected.is_empty()) {
+                "; `hcpx doctor --fix` records the installed packs hcp.lock does not list"
+            } else {
+                ""
+            }
         ));
         if bad.len() == 1 {
             err = err.pack(*first);

@@ -12,11 +12,16 @@
 //! sorted map), the file is written atomically under the store lock through
 //! the change's [`Transaction`], so a failed change leaves it as it was.
 //! Ids read from it are checked (§14.2); a lock that does not parse, or
-//! holds a bad id, is `store_corrupt` and never replaced. A missing lock is
-//! an empty one.
+//! holds a bad id, is `store_corrupt` and never replaced by a change. A
+//! missing lock is an empty one.
 //!
 //! Where the spec is silent: a git URL is recorded without its password
 //! (the lock is meant to be shared; git's credential helpers supply it).
+//! Only `hcpx doctor --fix` gets a store out of a corrupt lock: it keeps the
+//! file's bytes as `hcp.lock.corrupt-<UTC time>` (mode 0600: it is the
+//! user's to read, and a hand edit may have put anything in it), keeps what
+//! of it still reads ([`salvage`], passwords dropped from URLs) and records
+//! the installed packs anew.
 
 use super::source::redact_url;
 use super::{Store, Transaction};
@@ -117,6 +122,21 @@ impl LockedSource {
         }
     }
 
+    /// A source nobody knows (a pack installed before the store kept a
+    /// lock, recorded by `doctor --fix`): kind `dir` with no path, which
+    /// §13.3 allows. `outdated` and `upgrade` pass it by; `sync` cannot
+    /// install from it.
+    pub fn unknown() -> LockedSource {
+        LockedSource {
+            commit: None,
+            kind: SourceKind::Dir,
+            path: None,
+            reference: None,
+            subdir: None,
+            url: None,
+        }
+    }
+
     /// The recorded folder, for `dir` and `catalog` sources.
     pub fn folder_path(&self) -> Option<PathBuf> {
         match self.kind {
@@ -152,8 +172,61 @@ pub fn read(path: &Path) -> Result<LockFile> {
             format!("{} is corrupt: {why}", path.display()),
         )
         .path(path.display().to_string())
-        .hint("hcpx never replaces it: repair the JSON by hand, or move the file away (the next install writes a new one)")
+        .hint(format!(
+            "repair it by hand, or run `hcpx doctor --fix`: it keeps {} as {}.corrupt-<time> and records the installed packs in a new one",
+            path.display(),
+            path.display()
+        ))
     })
+}
+
+/// The entries of a lock file that does not parse as a whole (a bad id, an
+/// unknown key or version elsewhere) which still read one by one, under a
+/// valid id other than the bootstrap pack's: what `doctor --fix` can keep
+/// of a corrupt lock. Nothing when it is not a JSON object with `packs`.
+pub fn salvage(bytes: &[u8]) -> BTreeMap<PackId, LockEntry> {
+    let Ok(serde_json::Value::Object(mut lock)) = serde_json::from_slice(bytes) else {
+        return BTreeMap::new();
+    };
+    let Some(serde_json::Value::Object(packs)) = lock.remove("packs") else {
+        return BTreeMap::new();
+    };
+    packs
+        .into_iter()
+        .filter_map(|(id, entry)| {
+            let id = PackId::parse(&id).filter(|id| *id != PackId::bootstrap())?;
+            Some((id, serde_json::from_value(entry).ok()?))
+        })
+        .collect()
+}
+
+/// `<path>.corrupt-YYYYMMDDTHHMMSSZ` for the time `secs` after the epoch.
+pub fn corrupt_name(path: &Path, secs: u64) -> PathBuf {
+    let (days, rest) = (secs / 86_400, secs % 86_400);
+    let (year, month, day) = civil_from_days(days as i64);
+    let mut name = path.as_os_str().to_owned();
+    name.push(format!(
+        ".corrupt-{year:04}{month:02}{day:02}T{:02}{:02}{:02}Z",
+        rest / 3600,
+        rest % 3600 / 60,
+        rest % 60
+    ));
+    PathBuf::from(name)
+}
+
+/// The proleptic Gregorian date of a day count since 1970-01-01 (Howard
+/// Hinnant's `civil_from_days`).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day)
 }
 
 /// Parses lock file bytes; the message says what is wrong.
@@ -180,6 +253,53 @@ pub fn to_text(lock: &LockFile) -> Result<Vec<u8>> {
 }
 
 impl Transaction<'_> {
+    /// Replaces a corrupt lock file, as steps of this change: its bytes are
+    /// kept in a new file [`corrupt_name`] (mode 0600) first, then the lock
+    /// is replaced with the entries of it that still read ([`salvage`]) for
+    /// packs `keep` names, so no moment lacks either. Returns where the old
+    /// bytes went and the ids kept; `None` when the lock reads (or is
+    /// missing). Anything but a regular file at `hcp.lock` is not ours to
+    /// replace: an `io` error.
+    pub fn set_corrupt_lock_aside(
+        &mut self,
+        keep: impl Fn(&PackId) -> bool,
+    ) -> Result<Option<(PathBuf, Vec<PackId>)>> {
+        let path = self.store().lockfile_path();
+        match read(&path) {
+            Err(err) if err.code == ErrorCode::StoreCorrupt => {}
+            Err(err) => return Err(err),
+            Ok(_) => return Ok(None),
+        }
+        let io = |err: std::io::Error| Error::io("cannot set aside", &path, &err);
+        let meta = std::fs::symlink_metadata(&path).map_err(io)?;
+        if !meta.is_file() {
+            return Err(io(std::io::Error::other("it is not a regular file")));
+        }
+        let bytes = std::fs::read(&path).map_err(io)?;
+        let secs = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        let base = corrupt_name(&path, secs);
+        let aside = (0..100)
+            .map(|n| match n {
+                0 => base.clone(),
+                n => PathBuf::from(format!("{}-{n}", base.display())),
+            })
+            .find(|p| std::fs::symlink_metadata(p).is_err())
+            .ok_or_else(|| io(std::io::ErrorKind::AlreadyExists.into()))?;
+        self.replace_file(&aside, &bytes, 0o600)?;
+        let mut lock = LockFile::default();
+        for (id, mut entry) in salvage(&bytes).into_iter().filter(|(id, _)| keep(id)) {
+            // A hand edit may have put a password there.
+            entry.source.url = entry.source.url.as_deref().map(redact_url);
+            lock.packs.insert(id, entry);
+        }
+        let kept = lock.packs.keys().cloned().collect();
+        super::step("lock.write")?;
+        self.replace_file(&path, &to_text(&lock)?, 0o644)?;
+        Ok(Some((aside, kept)))
+    }
+
     /// Records `entry` for `pack_id` in the lock file (or forgets the pack
     /// with `None`), as a step of this change: undone if the change fails.
     /// The bootstrap pack is never recorded.
@@ -238,6 +358,31 @@ mod tests {
         assert!(!text.contains("tok"), "{text}");
         assert!(text.contains("\"url\": \"https://u@h/r.git\""), "{text}");
         assert_eq!(parse(text.as_bytes()).ok(), Some(lock));
+    }
+
+    #[test]
+    fn a_corrupt_lock_is_set_aside_under_a_utc_time() {
+        let at = corrupt_name(Path::new("/s/hcp.lock"), 1_764_499_505);
+        assert_eq!(at, Path::new("/s/hcp.lock.corrupt-20251130T104505Z"));
+        let epoch = corrupt_name(Path::new("hcp.lock"), 0);
+        assert_eq!(epoch, Path::new("hcp.lock.corrupt-19700101T000000Z"));
+        // 2024-02-29 (a leap day) 23:59:59.
+        let leap = corrupt_name(Path::new("l"), 1_709_251_199);
+        assert_eq!(leap, Path::new("l.corrupt-20240229T235959Z"));
+    }
+
+    #[test]
+    fn salvage_keeps_the_entries_that_read() {
+        let text = r#"{"packs": {"../etc": {"digest": "x", "version": "1", "source": {"kind": "dir"}},
+            "hcp-cli": {"digest": "x", "version": "1", "source": {"kind": "dir"}},
+            "acme.bad": {"digest": 1},
+            "acme.good": {"digest": "sha256:0", "version": "1.0.0", "source": {"kind": "dir", "path": "/p"}}},
+            "version": 7}"#;
+        let kept = salvage(text.as_bytes());
+        let ids: Vec<&str> = kept.keys().map(PackId::as_str).collect();
+        assert_eq!(ids, ["acme.good"]);
+        assert!(salvage(b"not json").is_empty());
+        assert!(salvage(b"[1]").is_empty());
     }
 
     #[test]

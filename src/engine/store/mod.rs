@@ -727,9 +727,15 @@ fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
 /// Test hooks at the named steps of a change (HCP.md §14.7), so tests can
 /// stop a change exactly there: `HCPX_TEST_CRASH_AT=STEP` kills this process
 /// with SIGKILL on reaching STEP; `HCPX_TEST_FAIL_AT=STEP` makes STEP fail
-/// with `io`. Unset, a step does nothing.
+/// with `io`; `HCPX_TEST_STOP_AT=STEP` stops this process (SIGSTOP) there
+/// until a test has changed something and sent SIGCONT. Unset, a step does
+/// nothing.
 pub fn step(name: &str) -> Result<()> {
     let hit = |var: &str| std::env::var_os(var).is_some_and(|v| v == name);
+    if hit("HCPX_TEST_STOP_AT") {
+        let _ =
+            rustix::process::kill_process(rustix::process::getpid(), rustix::process::Signal::STOP);
+    }
     if hit("HCPX_TEST_CRASH_AT") {
         let _ =
             rustix::process::kill_process(rustix::process::getpid(), rustix::process::Signal::KILL);
