@@ -150,7 +150,8 @@ pub const UPGRADE: &str = "\
 Examples:
   hcpx upgrade --dry-run
   hcpx upgrade demo.clock
-  hcpx upgrade demo.clock --yes";
+  hcpx upgrade demo.clock --yes
+  hcpx upgrade demo.clock --yes --expect demo.clock=sha256:<digest shown by --dry-run>";
 
 pub const SYNC: &str = "\
 Examples:

@@ -120,7 +120,7 @@ impl Query {
     pub fn question(&self) -> String {
         match self {
             Query::Doctor { .. } => {
-                "Repair what an interrupted change left in the store (hcpx doctor --fix)?".into()
+                "Repair what an interrupted change left, record installed packs hcp.lock does not list, and set a corrupt hcp.lock aside (hcpx doctor --fix)?".into()
             }
             Query::Sync {
                 lockfile, prune, ..

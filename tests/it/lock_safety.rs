@@ -474,7 +474,7 @@ async fn tui_y_installs_nothing_when_the_new_version_changed_behind_the_same_dif
     let mut tui = Tui::start_at(dir, "acme.notes", 110, 32).await;
     tui.keys("U").await;
     assert!(
-        matches!(tui.runner.app.dialog, Some(Dialog::ConfirmUpgrade { .. })),
+        matches!(tui.runner.app.dialog(), Some(Dialog::ConfirmUpgrade { .. })),
         "{}",
         tui.screen()
     );
@@ -489,11 +489,11 @@ async fn tui_y_installs_nothing_when_the_new_version_changed_behind_the_same_dif
     let installed = std::fs::read_to_string(tui.home().join("packs/acme.notes/pack.yaml")).unwrap();
     assert!(installed.contains("version: 1.2.0"), "{installed}");
     assert!(
-        matches!(tui.runner.app.dialog, Some(Dialog::ConfirmUpgrade { .. })),
+        matches!(tui.runner.app.dialog(), Some(Dialog::ConfirmUpgrade { .. })),
         "{}",
         tui.screen()
     );
-    let last = tui.runner.app.log.entries.last().unwrap().clone();
+    let last = tui.runner.app.log().entries.last().unwrap().clone();
     assert!(
         last.text.contains("changed since its diff was shown"),
         "{last:?}"
