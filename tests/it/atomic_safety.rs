@@ -195,20 +195,9 @@ fn install_whose_skill_write_fails_changes_nothing() {
 
 /// The failing checks of `doctor --json` (exit 1), as `check: message`.
 fn problems(sb: &Sandbox) -> Vec<String> {
-    let doc = sb.json(&["doctor"], 1);
-    assert_eq!(doc["ok"], false);
-    doc["checks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|c| c["ok"] == false)
-        .map(|c| {
-            format!(
-                "{}: {}",
-                c["check"].as_str().unwrap(),
-                c["message"].as_str().unwrap()
-            )
-        })
+    common::doctor_failures(sb)
+        .into_iter()
+        .map(|(p, _)| p)
         .collect()
 }
 

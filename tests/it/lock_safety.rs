@@ -215,27 +215,6 @@ fn frozen_sync_checks_the_staged_tree_not_the_source_read_first() {
     assert!(common::names(&b.home().join(".tmp")).is_empty());
 }
 
-/// The failing checks of `doctor --json`, as `check: message` and fix.
-fn doctor_problems(sb: &Sandbox) -> Vec<(String, String)> {
-    let doc = sb.json(&["doctor"], 1);
-    doc["checks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|c| c["ok"] == false)
-        .map(|c| {
-            (
-                format!(
-                    "{}: {}",
-                    c["check"].as_str().unwrap(),
-                    c["message"].as_str().unwrap()
-                ),
-                c["fix"].as_str().unwrap_or_default().to_string(),
-            )
-        })
-        .collect()
-}
-
 /// `doctor --fix --json` (exit 0): what it says it fixed.
 fn fixed_by_doctor(sb: &Sandbox, args: &[&str]) -> Vec<String> {
     let doc = sb.json(&[args, &["doctor", "--fix"]].concat(), 0);
@@ -269,7 +248,7 @@ fn doctor_fix_records_the_packs_of_a_store_from_before_the_lock_and_nothing_else
     // A store made before hcp.lock existed.
     std::fs::remove_file(sb.home().join("hcp.lock")).unwrap();
 
-    let problems = doctor_problems(&sb);
+    let problems = common::doctor_failures(&sb);
     let unrecorded = problems
         .iter()
         .find(|(p, _)| {
@@ -358,7 +337,7 @@ fn a_corrupt_lock_is_refused_with_the_way_out_and_doctor_fix_keeps_it_aside() {
     );
     assert!(!sb.home().join("packs/acme.b").exists());
     assert_eq!(bytes(&lock_path), corrupt, "plain doctor changes nothing");
-    let problems = doctor_problems(&sb);
+    let problems = common::doctor_failures(&sb);
     assert!(
         problems
             .iter()

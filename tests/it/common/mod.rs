@@ -146,6 +146,29 @@ pub fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str
         .map(|(_, v)| v.as_str())
 }
 
+/// The failing checks of `doctor --json` (which then exits 1), each as
+/// `check: message` and its fix (empty when it has none).
+pub fn doctor_failures(sb: &Sandbox) -> Vec<(String, String)> {
+    let doc = sb.json(&["doctor"], 1);
+    assert_eq!(doc["ok"], false, "{doc}");
+    doc["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["ok"] == false)
+        .map(|c| {
+            (
+                format!(
+                    "{}: {}",
+                    c["check"].as_str().unwrap(),
+                    c["message"].as_str().unwrap()
+                ),
+                c["fix"].as_str().unwrap_or_default().to_string(),
+            )
+        })
+        .collect()
+}
+
 /// The names in a folder, sorted. A folder that cannot be read fails the
 /// test: "no names" must not also mean "no folder".
 pub fn names(dir: &Path) -> Vec<String> {
