@@ -246,7 +246,10 @@ pub fn read_root_file(
     if meta.len() > limit {
         return too_large(out, format!("{} bytes", meta.len()));
     }
-    let mut bytes = Vec::new();
+    // Room for the whole file and one byte more, so that it is read in one
+    // call and the end found in a second (a `take` hides the size, and an
+    // empty buffer would grow from 32 bytes, one read at a time).
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len().min(limit) + 1).unwrap_or(0));
     let read = open_regular(&path).and_then(|f| f.take(limit + 1).read_to_end(&mut bytes));
     match read {
         // The file grew between the check and the read.

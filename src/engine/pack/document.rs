@@ -372,13 +372,23 @@ impl Builder {
 /// key. Its length is bounded by the key's node count, which [`MAX_NODES`]
 /// bounds; the recursion by [`MAX_DEPTH`].
 fn key_identity(value: &Value) -> String {
+    use std::fmt::Write as _;
     fn write(value: &Value, out: &mut String) {
         match value {
             Value::Null => out.push('~'),
             Value::Bool(b) => out.push_str(if *b { "T" } else { "F" }),
-            Value::Int(i) => out.push_str(&format!("i{i};")),
-            Value::Float(f) => out.push_str(&format!("f{f:?};")),
-            Value::Str(s) => out.push_str(&format!("s{}:{s}", s.len())),
+            // Written in place (no `format!`): every key of every
+            // mapping passes here.
+            Value::Int(i) => {
+                let _ = write!(out, "i{i};");
+            }
+            Value::Float(f) => {
+                let _ = write!(out, "f{f:?};");
+            }
+            Value::Str(s) => {
+                let _ = write!(out, "s{}:", s.len());
+                out.push_str(s);
+            }
             Value::Seq(items) => {
                 out.push('[');
                 items.iter().for_each(|i| write(&i.value, out));
