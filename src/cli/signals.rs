@@ -114,7 +114,8 @@ fn ignored_at_start() -> u64 {
     // two calls rather than eight.
     use std::io::Read;
     let mut status = String::with_capacity(4096);
-    let read = std::fs::File::open("/proc/self/status").and_then(|mut f| f.read_to_string(&mut status));
+    let read =
+        std::fs::File::open("/proc/self/status").and_then(|mut f| f.read_to_string(&mut status));
     if read.is_err() {
         return 0;
     }

@@ -142,15 +142,26 @@ fn check_pack(root: &Path, options: LintOptions, out: &mut Vec<Diagnostic>) -> O
     if !check_root_dir(root, out) {
         return None;
     }
+    let before = out.len();
     let tree = files::scan(root, out);
-    let manifest =
-        manifest_file(root, out).and_then(|file| check_manifest(root, file, &tree, options, out));
-    check_skill(root, manifest.as_ref(), out);
+    if let Some(err) = &tree.unreadable {
+        // The folder cannot be listed: that one finding, nothing else.
+        out.truncate(before);
+        out.push(Diagnostic::new(
+            Rule::PackNotADirectory,
+            ".",
+            format!("cannot read the pack directory: {}", io_reason(err)),
+        ));
+        return None;
+    }
+    let manifest = manifest_file(root, &tree, out)
+        .and_then(|file| check_manifest(root, file, &tree, options, out));
+    check_skill(root, &tree, manifest.as_ref(), out);
     manifest
 }
 
-/// Whether `root` is a folder that can be read; `pack.not_a_directory`
-/// otherwise.
+/// Whether `root` is a folder; `pack.not_a_directory` otherwise. (Whether
+/// it can be read, the walk of [`files::scan`] tells, which opens it.)
 fn check_root_dir(root: &Path, out: &mut Vec<Diagnostic>) -> bool {
     match std::fs::metadata(root) {
         Ok(meta) if meta.is_dir() => {}
@@ -171,22 +182,23 @@ fn check_root_dir(root: &Path, out: &mut Vec<Diagnostic>) -> bool {
             return false;
         }
     }
-    if let Err(err) = std::fs::read_dir(root) {
-        out.push(Diagnostic::new(
-            Rule::PackNotADirectory,
-            ".",
-            format!("cannot read the pack directory: {}", io_reason(&err)),
-        ));
-        return false;
-    }
     true
 }
 
 /// The manifest file to check: `pack.yaml` (also when `pack.json` is there
 /// too, which is reported), else `pack.json`, else none (reported).
-fn manifest_file(root: &Path, out: &mut Vec<Diagnostic>) -> Option<&'static str> {
-    let yaml = has_root_file(root, MANIFEST_YAML);
-    let json = has_root_file(root, MANIFEST_JSON);
+fn manifest_file(
+    root: &Path,
+    tree: &files::PackTree,
+    out: &mut Vec<Diagnostic>,
+) -> Option<&'static str> {
+    let has = |name| match tree.root_entry(name) {
+        files::RootLookup::NotListed => has_root_file(root, name),
+        files::RootLookup::Missing | files::RootLookup::Found(files::RootEntry::Dir) => false,
+        files::RootLookup::Found(_) => true,
+    };
+    let yaml = has(MANIFEST_YAML);
+    let json = has(MANIFEST_JSON);
     match (yaml, json) {
         (true, true) => {
             out.push(
@@ -225,7 +237,7 @@ fn check_manifest(
     out: &mut Vec<Diagnostic>,
 ) -> Option<Manifest> {
     let RootFile::Bytes(bytes) =
-        files::read_root_file(root, file, MAX_MANIFEST_BYTES, "the manifest", out)
+        files::read_root_file(root, file, MAX_MANIFEST_BYTES, "the manifest", tree, out)
     else {
         return None;
     };
@@ -261,8 +273,13 @@ fn check_manifest(
 }
 
 /// Reads and checks `SKILL.md` against the manifest's verb keys.
-fn check_skill(root: &Path, manifest: Option<&Manifest>, out: &mut Vec<Diagnostic>) {
-    match files::read_root_file(root, skill::FILE, MAX_SKILL_BYTES, "SKILL.md", out) {
+fn check_skill(
+    root: &Path,
+    tree: &files::PackTree,
+    manifest: Option<&Manifest>,
+    out: &mut Vec<Diagnostic>,
+) {
+    match files::read_root_file(root, skill::FILE, MAX_SKILL_BYTES, "SKILL.md", tree, out) {
         RootFile::Missing => out.push(
             Diagnostic::new(Rule::SkillMissing, skill::FILE, "the pack has no SKILL.md")
                 .hint("add SKILL.md: YAML frontmatter (name, description), then instructions for the agent"),
@@ -315,6 +332,39 @@ pub fn text_position(bytes: &[u8], offset: usize) -> Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A folder that cannot be listed is one finding, in these words (as
+    /// root every folder can be listed: nothing to see then).
+    #[test]
+    fn an_unreadable_folder_is_one_finding() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let pack = dir.path().join("pack");
+        std::fs::create_dir(&pack).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(pack.join("pack.yaml"), "id: a.b\n").unwrap_or_else(|e| panic!("{e}"));
+        let set = |mode| std::fs::set_permissions(&pack, std::fs::Permissions::from_mode(mode));
+        set(0o000).unwrap_or_else(|e| panic!("{e}"));
+        let readable = std::fs::read_dir(&pack).is_ok();
+        let report = lint_pack(&pack, LintOptions::default());
+        set(0o755).unwrap_or_else(|e| panic!("{e}"));
+        if readable {
+            eprintln!("skipped: this user reads any folder");
+            return;
+        }
+        let found: Vec<_> = report
+            .diagnostics
+            .iter()
+            .map(|d| (d.rule.id(), d.file.as_str(), d.message.as_str()))
+            .collect();
+        assert_eq!(
+            found,
+            [(
+                "pack.not-a-directory",
+                ".",
+                "cannot read the pack directory: permission denied"
+            )]
+        );
+    }
 
     #[test]
     fn counts_are_said_one_way() {

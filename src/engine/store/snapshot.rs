@@ -9,7 +9,7 @@ use crate::engine::store::Store;
 use crate::engine::store::catalog::{self, CatalogPack};
 use crate::engine::store::parallel::parallel_map;
 use crate::engine::store::state::State;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
 /// The bootstrap pack's id (§11.4).
@@ -73,17 +73,29 @@ pub fn lint_installed(store: &Store, pack_id: &PackId) -> LintReport {
 /// Loads one pack's view; `None` when it is neither installed nor in a
 /// catalog.
 pub fn load_pack(store: &Store, catalogs: &[CatalogPack], pack_id: &str) -> Option<PackView> {
-    view(store, pack_id, catalog::find(catalogs, pack_id).cloned())
+    view(
+        store,
+        pack_id,
+        catalog::find(catalogs, pack_id).cloned(),
+        None,
+    )
 }
 
 /// A pack's view from its catalog copy, if any, and the store. Only a
 /// valid id (§14.2) is looked up in the store; a catalog pack whose
-/// manifest holds a bad id is shown from the catalog alone.
-fn view(store: &Store, pack_id: &str, catalog: Option<CatalogPack>) -> Option<PackView> {
+/// manifest holds a bad id is shown from the catalog alone. `listed` is
+/// whether the listing of `packs/` just now had the pack (the same test as
+/// [`Store::is_installed`]), when the caller made one.
+fn view(
+    store: &Store,
+    pack_id: &str,
+    catalog: Option<CatalogPack>,
+    listed: Option<bool>,
+) -> Option<PackView> {
     let checked = PackId::parse(pack_id);
     let installed = checked
         .as_ref()
-        .filter(|id| store.is_installed(id))
+        .filter(|id| listed.unwrap_or_else(|| store.is_installed(id)))
         .map(|id| lint_installed(store, id));
     if installed.is_none() && catalog.is_none() {
         return None;
@@ -120,11 +132,12 @@ pub fn map_packs<R: Send>(
             by_id.entry(id).or_insert((catalog, dir));
         }
     }
-    let mut all: Vec<String> = store
+    let installed: BTreeSet<String> = store
         .installed_ids()?
         .into_iter()
         .map(|id| id.to_string())
         .collect();
+    let mut all: Vec<String> = installed.iter().cloned().collect();
     all.extend(by_id.keys().cloned());
     all.sort();
     all.dedup();
@@ -137,7 +150,8 @@ pub fn map_packs<R: Send>(
         .collect();
     let results = parallel_map(jobs, |(id, catalog)| {
         let catalog = catalog.map(|(catalog, dir)| catalog::load(&catalog, dir));
-        view(store, &id, catalog).map(|v| f(&v, &state))
+        let listed = installed.contains(&id);
+        view(store, &id, catalog, Some(listed)).map(|v| f(&v, &state))
     });
     Ok(results.into_iter().flatten().collect())
 }
