@@ -220,7 +220,8 @@ mod tests {
     #[test]
     fn hand_matchers_agree_with_the_patterns() {
         let pattern = |p: &str| regex::Regex::new(p).unwrap();
-        let cases: [(&str, fn(&str) -> bool); 5] = [
+        type Matcher = fn(&str) -> bool;
+        let cases: [(&str, Matcher); 5] = [
             (r"^[a-z0-9]+([.-][a-z0-9]+)*$", pack_id_grammar),
             (r"^[a-z][a-z0-9_-]*(\.[a-z][a-z0-9_-]*)*$", verb_key_grammar),
             (r"^[a-z][a-z0-9_]*$", is_arg_name),
