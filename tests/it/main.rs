@@ -42,6 +42,7 @@ mod grants_safety;
 mod harness_targets;
 mod ids_safety;
 mod lintext_safety;
+mod perf_safety;
 mod signals_safety;
 mod sources;
 mod sync;
