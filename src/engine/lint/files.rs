@@ -131,8 +131,9 @@ fn visit(
     tree: &mut PackTree,
     out: &mut Vec<Diagnostic>,
 ) -> bool {
-    let rel = relative(root, entry.path());
-    let name_ok = check_name(entry, &rel, out);
+    // The printable path, written only for a finding (most entries have none).
+    let rel = || relative(root, entry.path());
+    let name_ok = check_name(entry, rel, out);
     let kind = entry.file_type();
     if entry.depth() == 1
         && !kind.is_file()
@@ -149,7 +150,7 @@ fn visit(
         out.push(
             Diagnostic::new(
                 Rule::PackSymlink,
-                rel,
+                rel(),
                 "symbolic links are not allowed in a pack",
             )
             .hint("replace the link with a copy of the file it points to"),
@@ -175,7 +176,7 @@ fn visit(
     } else if !kind.is_dir() {
         out.push(Diagnostic::new(
             Rule::PackFileName,
-            rel,
+            rel(),
             "not a regular file or folder (a device, socket or pipe)",
         ));
     }
@@ -205,13 +206,17 @@ fn check_limits(file_count: usize, total_bytes: u64, out: &mut Vec<Diagnostic>) 
     }
 }
 
-fn check_name(entry: &walkdir::DirEntry, rel: &str, out: &mut Vec<Diagnostic>) -> bool {
+fn check_name(
+    entry: &walkdir::DirEntry,
+    rel: impl FnOnce() -> String,
+    out: &mut Vec<Diagnostic>,
+) -> bool {
     let problem = match entry.file_name().to_str() {
         None => "the name is not valid UTF-8",
         Some(name) if name.chars().any(char::is_control) => "the name contains control characters",
         Some(_) => return true,
     };
-    out.push(Diagnostic::new(Rule::PackFileName, rel, problem).hint("rename it"));
+    out.push(Diagnostic::new(Rule::PackFileName, rel(), problem).hint("rename it"));
     false
 }
 
