@@ -2,12 +2,13 @@
 //! "Performance"): lint reads the pack folder once (the walk tells what the
 //! manifest and SKILL.md are), `list` trusts the listing of `packs/` it
 //! just made, and nothing is remembered between runs, so a pack changed on
-//! disk is seen by the next run, whatever it changed.
+//! disk is seen by the next run, whatever it changed. A catalog scan
+//! learns each folder's id without linting it twice: the id is lint's.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::common::{Sandbox, install_and_activate};
-use hcpx::engine::lint::{LintOptions, lint_pack};
+use hcpx::engine::lint::{LintOptions, declared_id, lint_pack};
 use serde_json::Value;
 
 /// `list --json`'s row of `id`.
@@ -95,4 +96,71 @@ fn an_unreadable_pack_folder_is_one_finding() {
             "cannot read the pack directory: permission denied"
         )]
     );
+}
+
+/// Every folder under `dir` and under its sub-folders (fixtures nest).
+fn folders(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        if entry.file_type().is_ok_and(|t| t.is_dir()) {
+            out.push(entry.path());
+            folders(&entry.path(), out);
+        }
+    }
+}
+
+/// The id a catalog scan reads first is the one lint reports, for every
+/// lint fixture, every example pack and the shapes a manifest's `id` can
+/// take or miss.
+#[test]
+fn declared_id_is_the_id_lint_reports() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut dirs = Vec::new();
+    folders(&root.join("tests/fixtures/lint"), &mut dirs);
+    folders(&root.join("assets/packs"), &mut dirs);
+    let sb = Sandbox::new();
+    let skill = "---\nname: x\ndescription: X.\n---\nBody.\n";
+    for (name, manifest) in [
+        ("list", "- id: a.b\n"),
+        ("scalar", "a.b\n"),
+        ("number", "hcp: \"1\"\nid: 12\n"),
+        ("empty", "id: \"\"\n"),
+        ("bad-grammar", "id: Not/An/Id\n"),
+        ("no-id", "hcp: \"1\"\nname: x\n"),
+        ("unparsable", "id: [a.b\n"),
+        ("bom", "\u{feff}id: a.bom\n"),
+        (
+            "broken-rest",
+            "id: a.rest\ncommands: 7\nbinding: {kind: nope}\n",
+        ),
+    ] {
+        dirs.push(sb.pack(name, &[("pack.yaml", manifest), ("SKILL.md", skill)]));
+    }
+    dirs.push(sb.pack(
+        "json",
+        &[("pack.json", "{\"id\": \"a.json\"}"), ("SKILL.md", skill)],
+    ));
+    dirs.push(sb.pack(
+        "both",
+        &[
+            ("pack.yaml", "id: a.yaml\n"),
+            ("pack.json", "{\"id\": \"a.json\"}"),
+        ],
+    ));
+    let latin1 = sb.pack("latin1", &[("SKILL.md", skill)]);
+    std::fs::write(latin1.join("pack.yaml"), b"id: a.b\nname: \xe9\n").unwrap();
+    dirs.push(latin1);
+    let linked = sb.pack("linked", &[("real.yaml", "id: a.link\n")]);
+    std::os::unix::fs::symlink("real.yaml", linked.join("pack.yaml")).unwrap();
+    dirs.push(linked);
+    let folder = sb.pack("folder", &[("pack.yaml/x", "id: a.dir\n")]);
+    dirs.push(folder);
+    dirs.push(sb.dir.path().join("not-there"));
+    assert!(dirs.len() > 60, "{}", dirs.len());
+    for dir in &dirs {
+        let linted = lint_pack(dir, LintOptions::default()).pack_id;
+        assert_eq!(declared_id(dir), linted, "{}", dir.display());
+    }
 }

@@ -2,7 +2,7 @@
 //! availability function (§11.2) and the front-ends read.
 
 use crate::engine::error::Result;
-use crate::engine::lint::{LintOptions, LintReport, lint_pack};
+use crate::engine::lint::{LintOptions, LintReport, declared_id, lint_pack};
 use crate::engine::pack::id::PackId;
 use crate::engine::pack::manifest::Manifest;
 use crate::engine::store::Store;
@@ -113,9 +113,10 @@ fn view(
 ///
 /// Views are built one at a time on each core and dropped once `f` has
 /// seen them, so even 10,000 catalog packs never sit in memory at once
-/// (the TUI keeps only a small row per pack). A catalog pack is linted to
-/// learn its id, then again with its view; the first catalog holding an id
-/// wins.
+/// (the TUI keeps only a small row per pack). A catalog pack's id is read
+/// from its manifest first ([`declared_id`]: the id lint would report,
+/// without checking the rules or reading the Skill), then the pack is
+/// linted with its view; the first catalog holding an id wins.
 pub fn map_packs<R: Send>(
     store: &Store,
     catalog_dirs: &[PathBuf],
@@ -124,7 +125,7 @@ pub fn map_packs<R: Send>(
     let state = store.read_state()?;
     let dirs = catalog::pack_dirs(catalog_dirs);
     let ids = parallel_map(dirs.iter().map(|(_, dir)| dir.clone()).collect(), |dir| {
-        lint_pack(&dir, LintOptions::default()).pack_id
+        declared_id(&dir)
     });
     let mut by_id: BTreeMap<String, (PathBuf, PathBuf)> = BTreeMap::new();
     for (id, (catalog, dir)) in ids.into_iter().zip(dirs) {
