@@ -224,7 +224,7 @@ pub fn main() -> ExitCode {
             rest.remove(at);
             Cli::try_parse_from(&rest)
         }
-        None => Cli::try_parse_from(&args),
+        None => parse_exec_alone(&args).map_or_else(|| Cli::try_parse_from(&args), Ok),
     };
     let cli = match parsed {
         Ok(cli) => cli,
@@ -301,6 +301,31 @@ fn warn_missing_catalogs(catalogs: &[std::path::PathBuf]) {
 fn is_interactive() -> bool {
     use std::io::IsTerminal;
     std::io::stdin().is_terminal() && std::io::stdout().is_terminal()
+}
+
+/// `hcpx exec ...` parsed by a command that has the root's flags and the
+/// `exec` subcommand alone: building the arguments of every other
+/// subcommand took a sixth of what hcpx itself does in an exec. Only a
+/// command line that names `exec` and parses cleanly is taken; anything
+/// else (a usage error, `--help`, `--version`) is `None`, and the whole
+/// command parses it, so what the user sees is unchanged.
+fn parse_exec_alone(args: &[std::ffi::OsString]) -> Option<Cli> {
+    use clap::{Args, FromArgMatches};
+    if !is_exec(args) {
+        return None;
+    }
+    let exec = exec::ExecArgs::augment_args(clap::Command::new("exec"));
+    let root = GlobalArgs::augment_args(clap::Command::new("hcpx")).subcommand(exec);
+    let matches = root.try_get_matches_from(args).ok()?;
+    let global = GlobalArgs::from_arg_matches(&matches).ok()?;
+    let ("exec", sub) = matches.subcommand()? else {
+        return None;
+    };
+    let exec = exec::ExecArgs::from_arg_matches(sub).ok()?;
+    Some(Cli {
+        global,
+        command: Some(Command::Exec(exec)),
+    })
 }
 
 /// Whether the command line names the `exec` subcommand: its first word
@@ -423,4 +448,49 @@ fn usage_message(err: &clap::Error) -> String {
         _ => return first,
     };
     format!("{}: {missing}", first.trim_end_matches(':'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn argv(words: &str) -> Vec<std::ffi::OsString> {
+        std::iter::once("hcpx")
+            .chain(words.split(' '))
+            .map(Into::into)
+            .collect()
+    }
+
+    /// The `exec`-alone parser reads every command line it takes as the
+    /// whole command does, and leaves the rest to it.
+    #[test]
+    fn exec_alone_parses_as_the_whole_command() {
+        for line in [
+            "exec demo.clock now",
+            "exec demo.clock now --json",
+            "--json exec demo.clock now",
+            "--principal agent --catalog /c exec p.q v --catalog /d -- a=1 b=x=y",
+            "exec p.q v --principal=me -- --json --help",
+            "exec p.q v --",
+        ] {
+            let args = argv(line);
+            let alone = parse_exec_alone(&args).unwrap_or_else(|| panic!("not taken: {line}"));
+            let whole = Cli::try_parse_from(&args).unwrap_or_else(|e| panic!("{line}: {e}"));
+            assert_eq!(format!("{alone:?}"), format!("{whole:?}"), "{line}");
+        }
+        for line in [
+            "exec demo.clock",
+            "exec",
+            "exec p.q v --bogus",
+            "exec p.q v --version",
+            "exec p.q v -V",
+            "exec --help",
+            "exec p.q v extra",
+            "list --json",
+            "--json list",
+            "help exec",
+        ] {
+            assert!(parse_exec_alone(&argv(line)).is_none(), "{line}");
+        }
+    }
 }

@@ -110,9 +110,15 @@ fn signal_name(signal: i32) -> String {
 /// The signals ignored when hcpx started, as a mask (Linux: `SigIgn` of
 /// `/proc/self/status`, read once; elsewhere none).
 fn ignored_at_start() -> u64 {
-    let Ok(status) = std::fs::read_to_string("/proc/self/status") else {
+    // A proc file says its size is 0: read it into room for all of it, in
+    // two calls rather than eight.
+    use std::io::Read;
+    let mut status = String::with_capacity(4096);
+    let read =
+        std::fs::File::open("/proc/self/status").and_then(|mut f| f.read_to_string(&mut status));
+    if read.is_err() {
         return 0;
-    };
+    }
     status
         .lines()
         .find_map(|line| line.strip_prefix("SigIgn:"))

@@ -43,6 +43,7 @@ mod harness_targets;
 mod ids_safety;
 mod lintext_safety;
 mod lock_safety;
+mod perf_safety;
 mod signals_safety;
 mod sources;
 mod sync;

@@ -2,6 +2,8 @@
 //! file names. Nothing here follows a link or reads more than a limit allows.
 
 use crate::engine::lint::diagnostic::{Diagnostic, Rule};
+use std::collections::BTreeMap;
+use std::ffi::{OsStr, OsString};
 use std::fs::{self, File};
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -23,6 +25,45 @@ pub struct PackTree {
     /// Relative paths of regular files (`.git/` left out), in walk order.
     pub files: Vec<PathBuf>,
     pub total_bytes: u64,
+    /// The root's entries by name, as the walk saw them (no link followed;
+    /// the root's `.git/` left out), so that lint finds its manifest and
+    /// Skill without asking the file system again; `None` when the walk
+    /// could not list the whole root (an error, the entry limit).
+    root: Option<BTreeMap<OsString, RootEntry>>,
+    /// Why the root itself could not be read, when it could not.
+    pub unreadable: Option<std::io::Error>,
+}
+
+/// An entry of the pack root, as `lstat` tells it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RootEntry {
+    Dir,
+    File {
+        len: u64,
+    },
+    /// A link or a special file.
+    Other,
+}
+
+/// What the walk knows of a name at the pack root.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RootLookup {
+    /// The walk did not list the whole root: ask the file system.
+    NotListed,
+    Missing,
+    Found(RootEntry),
+}
+
+impl PackTree {
+    /// The root entry `name`, as the walk saw it.
+    pub fn root_entry(&self, name: &str) -> RootLookup {
+        match &self.root {
+            None => RootLookup::NotListed,
+            Some(entries) => entries
+                .get(OsStr::new(name))
+                .map_or(RootLookup::Missing, |e| RootLookup::Found(*e)),
+        }
+    }
 }
 
 /// Whether a walk entry is the pack's own `.git/`, which lint ignores and
@@ -33,7 +74,10 @@ pub fn is_root_git_dir(entry: &walkdir::DirEntry) -> bool {
 
 /// Walks `root` without following links and reports §2.3/§2.4 findings.
 pub fn scan(root: &Path, out: &mut Vec<Diagnostic>) -> PackTree {
-    let mut tree = PackTree::default();
+    let mut tree = PackTree {
+        root: Some(BTreeMap::new()),
+        ..PackTree::default()
+    };
     // Regular files seen, also those with bad names. The walk goes on past
     // MAX_FILES (bounded by MAX_ENTRIES) so that the limit does not hide
     // later findings.
@@ -46,6 +90,7 @@ pub fn scan(root: &Path, out: &mut Vec<Diagnostic>) -> PackTree {
         .filter_entry(|e| !is_root_git_dir(e));
     for (seen, entry) in walk.enumerate() {
         if seen == MAX_ENTRIES {
+            tree.root = None;
             out.push(Diagnostic::new(
                 Rule::PackTooLarge,
                 ".",
@@ -56,12 +101,17 @@ pub fn scan(root: &Path, out: &mut Vec<Diagnostic>) -> PackTree {
         let entry = match entry {
             Ok(entry) => entry,
             Err(err) => {
+                tree.root = None;
                 let rel = err.path().map_or_else(|| ".".into(), |p| relative(root, p));
                 out.push(Diagnostic::new(
                     Rule::PackNotADirectory,
                     rel,
                     format!("cannot read: {err}"),
                 ));
+                if err.depth() == 0 {
+                    // The root itself: its caller says so in its words.
+                    tree.unreadable = err.into_io_error();
+                }
                 continue;
             }
         };
@@ -81,20 +131,43 @@ fn visit(
     tree: &mut PackTree,
     out: &mut Vec<Diagnostic>,
 ) -> bool {
-    let rel = relative(root, entry.path());
-    let name_ok = check_name(entry, &rel, out);
+    // The printable path, written only for a finding (most entries have none).
+    let rel = || relative(root, entry.path());
+    let name_ok = check_name(entry, rel, out);
     let kind = entry.file_type();
+    if entry.depth() == 1
+        && !kind.is_file()
+        && let Some(root) = &mut tree.root
+    {
+        let seen = if kind.is_dir() {
+            RootEntry::Dir
+        } else {
+            RootEntry::Other
+        };
+        root.insert(entry.file_name().to_os_string(), seen);
+    }
     if kind.is_symlink() {
         out.push(
             Diagnostic::new(
                 Rule::PackSymlink,
-                rel,
+                rel(),
                 "symbolic links are not allowed in a pack",
             )
             .hint("replace the link with a copy of the file it points to"),
         );
     } else if kind.is_file() {
-        tree.total_bytes += entry.metadata().map(|m| m.len()).unwrap_or(0);
+        let len = entry.metadata().map(|m| m.len());
+        tree.total_bytes += len.as_ref().map_or(0, |l| *l);
+        if entry.depth() == 1 {
+            match (&mut tree.root, len) {
+                (Some(root), Ok(len)) => {
+                    root.insert(entry.file_name().to_os_string(), RootEntry::File { len });
+                }
+                // Its size is unknown: lint asks the file system.
+                (root, Err(_)) => *root = None,
+                (None, _) => {}
+            }
+        }
         if name_ok {
             let rel_path = entry.path().strip_prefix(root).unwrap_or(entry.path());
             tree.files.push(rel_path.to_path_buf());
@@ -103,7 +176,7 @@ fn visit(
     } else if !kind.is_dir() {
         out.push(Diagnostic::new(
             Rule::PackFileName,
-            rel,
+            rel(),
             "not a regular file or folder (a device, socket or pipe)",
         ));
     }
@@ -133,13 +206,17 @@ fn check_limits(file_count: usize, total_bytes: u64, out: &mut Vec<Diagnostic>) 
     }
 }
 
-fn check_name(entry: &walkdir::DirEntry, rel: &str, out: &mut Vec<Diagnostic>) -> bool {
+fn check_name(
+    entry: &walkdir::DirEntry,
+    rel: impl FnOnce() -> String,
+    out: &mut Vec<Diagnostic>,
+) -> bool {
     let problem = match entry.file_name().to_str() {
         None => "the name is not valid UTF-8",
         Some(name) if name.chars().any(char::is_control) => "the name contains control characters",
         Some(_) => return true,
     };
-    out.push(Diagnostic::new(Rule::PackFileName, rel, problem).hint("rename it"));
+    out.push(Diagnostic::new(Rule::PackFileName, rel(), problem).hint("rename it"));
     false
 }
 
@@ -202,36 +279,45 @@ pub enum RootFile {
 }
 
 /// Reads a file at the pack root without following links and without
-/// reading past `limit`. A folder of that name counts as missing. Links and
-/// special files are left to [`scan`] to report; size and I/O problems are
-/// reported here.
+/// reading past `limit`; `tree` is the walk of the root, which tells what
+/// the entry is (else it is asked of the file system). A folder of that
+/// name counts as missing. Links and special files are left to [`scan`] to
+/// report; size and I/O problems are reported here. The file is opened as
+/// a regular file only ([`open_regular`]), so one swapped since the walk
+/// is still refused.
 pub fn read_root_file(
     root: &Path,
     name: &str,
     limit: u64,
     what: &str,
+    tree: &PackTree,
     out: &mut Vec<Diagnostic>,
 ) -> RootFile {
     let path = root.join(name);
-    let meta = match fs::symlink_metadata(&path) {
-        Ok(meta) => meta,
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return RootFile::Missing,
-        Err(err) => {
-            out.push(Diagnostic::new(
-                Rule::PackNotADirectory,
-                name,
-                format!("cannot read {what}: {err}"),
-            ));
-            return RootFile::Refused;
-        }
+    let entry = match tree.root_entry(name) {
+        RootLookup::Found(entry) => entry,
+        RootLookup::Missing => return RootFile::Missing,
+        RootLookup::NotListed => match fs::symlink_metadata(&path) {
+            Ok(meta) if meta.is_dir() => RootEntry::Dir,
+            Ok(meta) if meta.file_type().is_file() => RootEntry::File { len: meta.len() },
+            Ok(_) => RootEntry::Other,
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => return RootFile::Missing,
+            Err(err) => {
+                out.push(Diagnostic::new(
+                    Rule::PackNotADirectory,
+                    name,
+                    format!("cannot read {what}: {err}"),
+                ));
+                return RootFile::Refused;
+            }
+        },
     };
-    if meta.is_dir() {
+    let len = match entry {
         // A folder of that name is not the file.
-        return RootFile::Missing;
-    }
-    if !meta.file_type().is_file() {
-        return RootFile::Refused;
-    }
+        RootEntry::Dir => return RootFile::Missing,
+        RootEntry::Other => return RootFile::Refused,
+        RootEntry::File { len } => len,
+    };
     let too_large = |out: &mut Vec<Diagnostic>, size: String| {
         out.push(
             Diagnostic::new(
@@ -243,10 +329,13 @@ pub fn read_root_file(
         );
         RootFile::Refused
     };
-    if meta.len() > limit {
-        return too_large(out, format!("{} bytes", meta.len()));
+    if len > limit {
+        return too_large(out, format!("{len} bytes"));
     }
-    let mut bytes = Vec::new();
+    // Room for the whole file and one byte more, so that it is read in one
+    // call and the end found in a second (a `take` hides the size, and an
+    // empty buffer would grow from 32 bytes, one read at a time).
+    let mut bytes = Vec::with_capacity(usize::try_from(len.min(limit) + 1).unwrap_or(0));
     let read = open_regular(&path).and_then(|f| f.take(limit + 1).read_to_end(&mut bytes));
     match read {
         // The file grew between the check and the read.
@@ -259,6 +348,65 @@ pub fn read_root_file(
                 format!("cannot read {what}: {err}"),
             ));
             RootFile::Refused
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn outcome(file: RootFile) -> String {
+        match file {
+            RootFile::Missing => "missing".into(),
+            RootFile::Refused => "refused".into(),
+            RootFile::Bytes(b) => String::from_utf8_lossy(&b).into_owned(),
+        }
+    }
+
+    #[test]
+    fn a_root_that_cannot_be_opened_is_told_apart() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let mut out = Vec::new();
+        let tree = scan(&dir.path().join("gone"), &mut out);
+        let kind = tree.unreadable.as_ref().map(std::io::Error::kind);
+        assert_eq!(kind, Some(std::io::ErrorKind::NotFound), "{out:?}");
+        assert_eq!(tree.root_entry("pack.yaml"), RootLookup::NotListed);
+        let mut out = Vec::new();
+        assert!(scan(dir.path(), &mut out).unreadable.is_none());
+    }
+
+    /// The walk's view of the root answers as the file system does: a
+    /// file, a folder of that name, a link, a file too large, no entry.
+    #[test]
+    fn root_files_read_alike_from_the_walk_and_from_the_file_system() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let root = dir.path();
+        fs::write(root.join("pack.yaml"), "id: a.b\n").unwrap_or_else(|e| panic!("{e}"));
+        fs::create_dir(root.join("SKILL.md")).unwrap_or_else(|e| panic!("{e}"));
+        fs::write(root.join("big"), "x".repeat(20)).unwrap_or_else(|e| panic!("{e}"));
+        std::os::unix::fs::symlink("pack.yaml", root.join("link"))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let mut out = Vec::new();
+        let walked = scan(root, &mut out);
+        assert_eq!(
+            walked.root_entry("SKILL.md"),
+            RootLookup::Found(RootEntry::Dir)
+        );
+        assert_eq!(
+            walked.root_entry("link"),
+            RootLookup::Found(RootEntry::Other)
+        );
+        assert_eq!(walked.root_entry("pack.json"), RootLookup::Missing);
+        let unlisted = PackTree::default();
+        assert_eq!(unlisted.root_entry("pack.yaml"), RootLookup::NotListed);
+        for name in ["pack.yaml", "SKILL.md", "link", "big", "pack.json"] {
+            let mut a = Vec::new();
+            let mut b = Vec::new();
+            let from_walk = outcome(read_root_file(root, name, 10, "it", &walked, &mut a));
+            let from_fs = outcome(read_root_file(root, name, 10, "it", &unlisted, &mut b));
+            assert_eq!(from_walk, from_fs, "{name}");
+            assert_eq!(a, b, "{name}");
         }
     }
 }

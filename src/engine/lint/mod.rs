@@ -139,18 +139,53 @@ fn file_rank(file: &str) -> u8 {
 }
 
 fn check_pack(root: &Path, options: LintOptions, out: &mut Vec<Diagnostic>) -> Option<Manifest> {
-    if !check_root_dir(root, out) {
-        return None;
-    }
-    let tree = files::scan(root, out);
-    let manifest =
-        manifest_file(root, out).and_then(|file| check_manifest(root, file, &tree, options, out));
-    check_skill(root, manifest.as_ref(), out);
+    let tree = walk_pack(root, out)?;
+    let manifest = manifest_file(root, &tree, out)
+        .and_then(|file| check_manifest(root, file, &tree, options, out));
+    check_skill(root, &tree, manifest.as_ref(), out);
     manifest
 }
 
-/// Whether `root` is a folder that can be read; `pack.not_a_directory`
-/// otherwise.
+/// The folder checked and walked (§2); `None`, with the one finding that
+/// says why, when it is not a folder or cannot be listed.
+fn walk_pack(root: &Path, out: &mut Vec<Diagnostic>) -> Option<files::PackTree> {
+    if !check_root_dir(root, out) {
+        return None;
+    }
+    let before = out.len();
+    let tree = files::scan(root, out);
+    if let Some(err) = &tree.unreadable {
+        // The folder cannot be listed: that one finding, nothing else.
+        out.truncate(before);
+        out.push(Diagnostic::new(
+            Rule::PackNotADirectory,
+            ".",
+            format!("cannot read the pack directory: {}", io_reason(err)),
+        ));
+        return None;
+    }
+    Some(tree)
+}
+
+/// The id the pack at `path` declares: what [`lint_pack`] reports as its
+/// `pack_id`, found the same way but without checking the manifest's rules
+/// or reading the Skill. For scans of catalogs, which learn each folder's
+/// id before they lint the packs they show.
+pub fn declared_id(path: &Path) -> Option<String> {
+    let mut out = Vec::new();
+    let tree = walk_pack(path, &mut out)?;
+    let file = manifest_file(path, &tree, &mut out)?;
+    let doc = read_manifest(path, file, &tree, &mut out).ok()?;
+    // As the manifest rules take it: `id` of a mapping, when a string.
+    doc.as_map()?;
+    doc.get("id")?
+        .as_str()
+        .filter(|id| !id.is_empty())
+        .map(str::to_string)
+}
+
+/// Whether `root` is a folder; `pack.not_a_directory` otherwise. (Whether
+/// it can be read, the walk of [`files::scan`] tells, which opens it.)
 fn check_root_dir(root: &Path, out: &mut Vec<Diagnostic>) -> bool {
     match std::fs::metadata(root) {
         Ok(meta) if meta.is_dir() => {}
@@ -171,22 +206,23 @@ fn check_root_dir(root: &Path, out: &mut Vec<Diagnostic>) -> bool {
             return false;
         }
     }
-    if let Err(err) = std::fs::read_dir(root) {
-        out.push(Diagnostic::new(
-            Rule::PackNotADirectory,
-            ".",
-            format!("cannot read the pack directory: {}", io_reason(&err)),
-        ));
-        return false;
-    }
     true
 }
 
 /// The manifest file to check: `pack.yaml` (also when `pack.json` is there
 /// too, which is reported), else `pack.json`, else none (reported).
-fn manifest_file(root: &Path, out: &mut Vec<Diagnostic>) -> Option<&'static str> {
-    let yaml = has_root_file(root, MANIFEST_YAML);
-    let json = has_root_file(root, MANIFEST_JSON);
+fn manifest_file(
+    root: &Path,
+    tree: &files::PackTree,
+    out: &mut Vec<Diagnostic>,
+) -> Option<&'static str> {
+    let has = |name| match tree.root_entry(name) {
+        files::RootLookup::NotListed => has_root_file(root, name),
+        files::RootLookup::Missing | files::RootLookup::Found(files::RootEntry::Dir) => false,
+        files::RootLookup::Found(_) => true,
+    };
+    let yaml = has(MANIFEST_YAML);
+    let json = has(MANIFEST_JSON);
     match (yaml, json) {
         (true, true) => {
             out.push(
@@ -224,12 +260,37 @@ fn check_manifest(
     options: LintOptions,
     out: &mut Vec<Diagnostic>,
 ) -> Option<Manifest> {
+    match read_manifest(root, file, tree, out) {
+        Ok(doc) => {
+            let ctx = manifest::Context {
+                file,
+                files: &tree.files,
+                bootstrap: options.bootstrap,
+            };
+            Some(manifest::check(&doc, &ctx, out))
+        }
+        Err(Some(err)) => {
+            out.push(Diagnostic::new(Rule::ManifestParse, file, err.message).at(err.pos));
+            None
+        }
+        Err(None) => None,
+    }
+}
+
+/// Reads and parses the manifest `file`: its document, else why it does
+/// not parse (`None`: it could not be read, already reported).
+fn read_manifest(
+    root: &Path,
+    file: &'static str,
+    tree: &files::PackTree,
+    out: &mut Vec<Diagnostic>,
+) -> Result<document::Node, Option<document::ParseError>> {
     let RootFile::Bytes(bytes) =
-        files::read_root_file(root, file, MAX_MANIFEST_BYTES, "the manifest", out)
+        files::read_root_file(root, file, MAX_MANIFEST_BYTES, "the manifest", tree, out)
     else {
-        return None;
+        return Err(None);
     };
-    let parsed = std::str::from_utf8(&bytes)
+    std::str::from_utf8(&bytes)
         .map_err(|err| document::ParseError {
             message: "the manifest is not valid UTF-8".into(),
             pos: Some(text_position(&bytes, err.valid_up_to())),
@@ -243,26 +304,18 @@ fn check_manifest(
             } else {
                 document::parse_yaml(text)
             }
-        });
-    match parsed {
-        Ok(doc) => {
-            let ctx = manifest::Context {
-                file,
-                files: &tree.files,
-                bootstrap: options.bootstrap,
-            };
-            Some(manifest::check(&doc, &ctx, out))
-        }
-        Err(err) => {
-            out.push(Diagnostic::new(Rule::ManifestParse, file, err.message).at(err.pos));
-            None
-        }
-    }
+        })
+        .map_err(Some)
 }
 
 /// Reads and checks `SKILL.md` against the manifest's verb keys.
-fn check_skill(root: &Path, manifest: Option<&Manifest>, out: &mut Vec<Diagnostic>) {
-    match files::read_root_file(root, skill::FILE, MAX_SKILL_BYTES, "SKILL.md", out) {
+fn check_skill(
+    root: &Path,
+    tree: &files::PackTree,
+    manifest: Option<&Manifest>,
+    out: &mut Vec<Diagnostic>,
+) {
+    match files::read_root_file(root, skill::FILE, MAX_SKILL_BYTES, "SKILL.md", tree, out) {
         RootFile::Missing => out.push(
             Diagnostic::new(Rule::SkillMissing, skill::FILE, "the pack has no SKILL.md")
                 .hint("add SKILL.md: YAML frontmatter (name, description), then instructions for the agent"),

@@ -29,43 +29,72 @@ pub fn check(
 ) {
     if let (Source::Manifest, Value::Map(entries)) = (source, &doc.value) {
         for (key, value) in entries {
-            let name = key.scalar_text();
-            if let (true, Value::Str(k)) = (name.starts_with("x-"), &key.value) {
-                string(k, key.pos, &format!("key of {name}"), false, f, shift);
+            let place = Place::Key(&Place::Root, key);
+            if let Value::Str(k) = &key.value
+                && k.starts_with("x-")
+            {
+                string(k, key.pos, &place, true, false, f, shift);
             }
-            walk(value, &name, name == "description", f, shift);
+            walk(value, &place, is_description(key), f, shift);
         }
         return;
     }
-    walk(doc, "", false, f, shift);
+    walk(doc, &Place::Root, false, f, shift);
+}
+
+/// Where a string is in the document, as a chain up to the root: written
+/// out (`commands[0].summary`) only when a finding names it, since almost
+/// every string is clean.
+enum Place<'a> {
+    Root,
+    Key(&'a Place<'a>, &'a Node),
+    Index(&'a Place<'a>, usize),
+}
+
+impl Place<'_> {
+    /// The path: keys joined by `.`, indexes as `[i]`.
+    fn render(&self) -> String {
+        match self {
+            Place::Root => String::new(),
+            Place::Key(parent, key) => {
+                let parent = parent.render();
+                let name = key.scalar_text();
+                if parent.is_empty() {
+                    name
+                } else {
+                    format!("{parent}.{name}")
+                }
+            }
+            Place::Index(parent, i) => format!("{}[{i}]", parent.render()),
+        }
+    }
+}
+
+fn is_description(key: &Node) -> bool {
+    key.as_str() == Some("description")
 }
 
 fn walk(
     node: &Node,
-    path: &str,
+    place: &Place<'_>,
     in_description: bool,
     f: &mut Findings<'_>,
     shift: &dyn Fn(Position) -> Position,
 ) {
     match &node.value {
-        Value::Str(s) => string(s, node.pos, path, in_description, f, shift),
+        Value::Str(s) => string(s, node.pos, place, false, in_description, f, shift),
         Value::Seq(items) => {
             for (i, item) in items.iter().enumerate() {
-                walk(item, &format!("{path}[{i}]"), false, f, shift);
+                walk(item, &Place::Index(place, i), false, f, shift);
             }
         }
         Value::Map(entries) => {
             for (key, value) in entries {
-                let name = key.scalar_text();
-                let child = if path.is_empty() {
-                    name.clone()
-                } else {
-                    format!("{path}.{name}")
-                };
+                let child = Place::Key(place, key);
                 if let Value::Str(k) = &key.value {
-                    string(k, key.pos, &format!("key of {child}"), false, f, shift);
+                    string(k, key.pos, &child, true, false, f, shift);
                 }
-                walk(value, &child, name == "description", f, shift);
+                walk(value, &child, is_description(key), f, shift);
             }
         }
         _ => {}
@@ -80,10 +109,12 @@ pub fn first_refused(s: &str, in_description: bool) -> Option<char> {
     })
 }
 
+/// Checks one string, at `place` (the key there when `key_of`).
 fn string(
     s: &str,
     pos: Position,
-    path: &str,
+    place: &Place<'_>,
+    key_of: bool,
     in_description: bool,
     f: &mut Findings<'_>,
     shift: &dyn Fn(Position) -> Position,
@@ -96,7 +127,12 @@ fn string(
     } else {
         "a control character"
     };
-    let shown = crate::engine::lint::files::printable(path);
+    let path = if key_of {
+        format!("key of {}", place.render())
+    } else {
+        place.render()
+    };
+    let shown = crate::engine::lint::files::printable(&path);
     f.report(
         Rule::ManifestText,
         Some(shift(pos)),

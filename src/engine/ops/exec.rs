@@ -99,7 +99,8 @@ impl Engine {
     ) -> Result<ExecResult> {
         let view = self.pack_view(pack_id)?;
         let state = self.store().read_state()?;
-        let avail = self.pack_availability(&view, &state);
+        // Commands that run the same program look it up on PATH once.
+        let avail = self.pack_availability_with(&view, &state, &super::runnable_memo());
         let locate = |e: Error| e.pack(pack_id).verb(verb_key);
         let manifest = match (&view.installed, view.manifest()) {
             (None, _) => return Err(locate(super::not_installed(pack_id))),

@@ -197,8 +197,10 @@ enum Frame {
         entries: Vec<(Node, Node)>,
         key: Option<Node>,
         /// [`key_identity`] of every key so far, so duplicate keys are found
-        /// in constant time per key rather than by a scan of the entries.
-        seen: HashSet<String>,
+        /// in constant time per key rather than by a scan of the entries;
+        /// built only once the mapping is past [`SMALL_MAP`] keys or has a
+        /// key that is not a string (see [`Builder::is_duplicate`]).
+        seen: Option<HashSet<String>>,
         pos: Position,
         anchor: usize,
     },
@@ -250,7 +252,7 @@ impl Builder {
                     self.stack.push(Frame::Map {
                         entries: Vec::new(),
                         key: None,
-                        seen: HashSet::new(),
+                        seen: None,
                         pos,
                         anchor,
                     });
@@ -353,7 +355,7 @@ impl Builder {
                 entries, key, seen, ..
             }) => match key.take() {
                 None => {
-                    if !seen.insert(key_identity(&node.value)) {
+                    if is_duplicate(entries, seen, &node.value) {
                         return Err(error(
                             pos,
                             format!("duplicate key `{}`", node.scalar_text()),
@@ -368,17 +370,61 @@ impl Builder {
     }
 }
 
+/// Mappings up to this many keys, all strings, look for a duplicate key by
+/// comparing the strings (a manifest's mappings are small); larger ones,
+/// and any with another kind of key, by [`key_identity`] in a set.
+const SMALL_MAP: usize = 16;
+
+/// Whether `key` is already a key of the mapping whose `entries` are so far
+/// (`seen` holds their identities once it is built); records it if not.
+fn is_duplicate(entries: &[(Node, Node)], seen: &mut Option<HashSet<String>>, key: &Value) -> bool {
+    if seen.is_none() {
+        match key {
+            // A string key equals another key only if that one is the
+            // same string (identities of other kinds start otherwise).
+            Value::Str(text)
+                if entries.len() < SMALL_MAP
+                    && entries
+                        .iter()
+                        .all(|(k, _)| matches!(k.value, Value::Str(_))) =>
+            {
+                return entries.iter().any(|(k, _)| k.as_str() == Some(text));
+            }
+            _ => {
+                *seen = Some(
+                    entries
+                        .iter()
+                        .map(|(k, _)| key_identity(&k.value))
+                        .collect(),
+                );
+            }
+        }
+    }
+    let set = seen.get_or_insert_with(HashSet::new);
+    !set.insert(key_identity(key))
+}
+
 /// A text that is equal for two mapping keys exactly when they are the same
 /// key. Its length is bounded by the key's node count, which [`MAX_NODES`]
 /// bounds; the recursion by [`MAX_DEPTH`].
 fn key_identity(value: &Value) -> String {
+    use std::fmt::Write as _;
     fn write(value: &Value, out: &mut String) {
         match value {
             Value::Null => out.push('~'),
             Value::Bool(b) => out.push_str(if *b { "T" } else { "F" }),
-            Value::Int(i) => out.push_str(&format!("i{i};")),
-            Value::Float(f) => out.push_str(&format!("f{f:?};")),
-            Value::Str(s) => out.push_str(&format!("s{}:{s}", s.len())),
+            // Written in place (no `format!`): every key of every
+            // mapping passes here.
+            Value::Int(i) => {
+                let _ = write!(out, "i{i};");
+            }
+            Value::Float(f) => {
+                let _ = write!(out, "f{f:?};");
+            }
+            Value::Str(s) => {
+                let _ = write!(out, "s{}:", s.len());
+                out.push_str(s);
+            }
             Value::Seq(items) => {
                 out.push('[');
                 items.iter().for_each(|i| write(&i.value, out));
@@ -600,6 +646,34 @@ mod tests {
     fn duplicate_keys_are_errors() {
         let err = parse_yaml("id: a\nid: b\n").unwrap_err();
         assert_eq!(err.pos, Some(pos(2, 1)));
+    }
+
+    /// Small mappings of string keys compare strings; the others keep a
+    /// set of identities: both find the same duplicates.
+    #[test]
+    fn duplicate_keys_in_small_large_and_mixed_mappings() {
+        let keys = |n: usize| (0..n).map(|i| format!("k{i}: {i}\n")).collect::<String>();
+        for n in [1, 15, 16, 17, 40] {
+            assert!(parse_yaml(&keys(n)).is_ok(), "{n}");
+            let err = parse_yaml(&format!("{}k0: again\n", keys(n))).unwrap_err();
+            assert_eq!(err.pos, Some(pos(n + 1, 1)), "{n}");
+        }
+        // A string and an integer are different keys; the same integer,
+        // float, null or list twice is a duplicate.
+        assert!(parse_yaml("\"1\": a\n1: b\n'1.0': c\n1.0: d\n").is_ok());
+        for doc in [
+            "a: 1\n1: x\n1: y\n",
+            "1: x\na: 1\n1: y\n",
+            "1.5: x\n1.5: y\n",
+            "~: x\nnull: y\n",
+            "? [a, 1]\n: x\n? [a, 1]\n: y\n",
+            "? [a, 1]\n: x\nb: 2\nb: 3\n",
+        ] {
+            assert!(
+                parse_yaml(doc).is_err_and(|e| e.message.starts_with("duplicate key")),
+                "{doc:?}"
+            );
+        }
     }
 
     #[test]

@@ -2,25 +2,60 @@
 //! (§4), environment variable names (§8.1), Skill names (§5.2), and the
 //! `{arg}` / `${NAME}` placeholders of adapters (§6.3, §6.4).
 
-use regex::Regex;
-use std::sync::LazyLock;
+// The grammars are matched by hand rather than with `regex`: compiling the
+// five patterns cost every hcpx run (an `exec` included) a few hundred
+// microseconds before it did anything. The unit tests check each matcher
+// against its pattern, written out below, on every short string of a
+// telling alphabet.
 
-fn regex(pattern: &str) -> Regex {
-    // The patterns below are literals checked by the unit tests.
-    #[allow(clippy::unwrap_used)]
-    Regex::new(pattern).unwrap()
+fn lower_or_digit(b: u8) -> bool {
+    b.is_ascii_lowercase() || b.is_ascii_digit()
 }
 
-static PACK_ID: LazyLock<Regex> = LazyLock::new(|| regex(r"^[a-z0-9]+([.-][a-z0-9]+)*$"));
-static VERB_KEY: LazyLock<Regex> =
-    LazyLock::new(|| regex(r"^[a-z][a-z0-9_-]*(\.[a-z][a-z0-9_-]*)*$"));
-static ARG_NAME: LazyLock<Regex> = LazyLock::new(|| regex(r"^[a-z][a-z0-9_]*$"));
-static ENV_NAME: LazyLock<Regex> = LazyLock::new(|| regex(r"^[A-Z_][A-Z0-9_]*$"));
-static SKILL_NAME: LazyLock<Regex> = LazyLock::new(|| regex(r"^[a-z0-9]+(-[a-z0-9]+)*$"));
+/// Words of `[a-z0-9]+` joined by single bytes of `separators`:
+/// `^[a-z0-9]+([<separators>][a-z0-9]+)*$`.
+fn is_joined_words(s: &str, separators: &[u8]) -> bool {
+    let mut previous_was_separator = true; // nothing yet: a word must start
+    for &b in s.as_bytes() {
+        if lower_or_digit(b) {
+            previous_was_separator = false;
+        } else if separators.contains(&b) && !previous_was_separator {
+            previous_was_separator = true;
+        } else {
+            return false;
+        }
+    }
+    !previous_was_separator
+}
+
+/// One identifier word: a first byte that `first` takes, then bytes that
+/// `rest` takes.
+fn is_word(s: &str, first: impl Fn(u8) -> bool, rest: impl Fn(u8) -> bool) -> bool {
+    match s.as_bytes().split_first() {
+        Some((&b, tail)) => first(b) && tail.iter().all(|&b| rest(b)),
+        None => false,
+    }
+}
+
+/// §3.2 pattern: `^[a-z0-9]+([.-][a-z0-9]+)*$`.
+fn pack_id_grammar(s: &str) -> bool {
+    is_joined_words(s, b".-")
+}
+
+/// §4 pattern: `^[a-z][a-z0-9_-]*(\.[a-z][a-z0-9_-]*)*$`.
+fn verb_key_grammar(s: &str) -> bool {
+    s.split('.').all(|part| {
+        is_word(
+            part,
+            |b| b.is_ascii_lowercase(),
+            |b| lower_or_digit(b) || b == b'_' || b == b'-',
+        )
+    })
+}
 
 /// §3.2: grammar and 2–64 characters.
 pub fn is_pack_id(s: &str) -> bool {
-    (2..=64).contains(&s.len()) && PACK_ID.is_match(s)
+    (2..=64).contains(&s.len()) && pack_id_grammar(s)
 }
 
 /// §3.2: `hcp-cli` and `hcp.*` belong to the bootstrap pack.
@@ -30,21 +65,31 @@ pub fn is_reserved_pack_id(s: &str) -> bool {
 
 /// §4: grammar and at most 64 characters.
 pub fn is_verb_key(s: &str) -> bool {
-    s.len() <= 64 && VERB_KEY.is_match(s)
+    s.len() <= 64 && verb_key_grammar(s)
 }
 
+/// §4: `^[a-z][a-z0-9_]*$`.
 pub fn is_arg_name(s: &str) -> bool {
-    ARG_NAME.is_match(s)
+    is_word(
+        s,
+        |b| b.is_ascii_lowercase(),
+        |b| lower_or_digit(b) || b == b'_',
+    )
 }
 
+/// §8.1: `^[A-Z_][A-Z0-9_]*$`.
 pub fn is_env_name(s: &str) -> bool {
-    ENV_NAME.is_match(s)
+    is_word(
+        s,
+        |b| b.is_ascii_uppercase() || b == b'_',
+        |b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_',
+    )
 }
 
 /// §5.2 (Agent Skills): words of a-z and 0-9 joined by single hyphens,
 /// 1–64 characters.
 pub fn is_skill_name(s: &str) -> bool {
-    (1..=64).contains(&s.len()) && SKILL_NAME.is_match(s)
+    (1..=64).contains(&s.len()) && is_joined_words(s, b"-")
 }
 
 /// A program name for `requires.bins`: a bare file name (no `/`), printable,
@@ -155,6 +200,43 @@ mod tests {
         assert!(is_skill_name("a") && is_skill_name("x2-y3"));
         for bad in ["-a", "a-", "a--b", "a_b", "a.b", &"a".repeat(65)] {
             assert!(!is_skill_name(bad), "{bad}");
+        }
+    }
+
+    /// Every string of up to `max` characters over `alphabet`.
+    fn strings(alphabet: &str, max: usize) -> Vec<String> {
+        let mut all = vec![String::new()];
+        let mut last = vec![String::new()];
+        for _ in 0..max {
+            last = last
+                .iter()
+                .flat_map(|s| alphabet.chars().map(move |c| format!("{s}{c}")))
+                .collect();
+            all.extend(last.iter().cloned());
+        }
+        all
+    }
+
+    #[test]
+    fn hand_matchers_agree_with_the_patterns() {
+        let pattern = |p: &str| regex::Regex::new(p).unwrap();
+        type Matcher = fn(&str) -> bool;
+        let cases: [(&str, Matcher); 5] = [
+            (r"^[a-z0-9]+([.-][a-z0-9]+)*$", pack_id_grammar),
+            (r"^[a-z][a-z0-9_-]*(\.[a-z][a-z0-9_-]*)*$", verb_key_grammar),
+            (r"^[a-z][a-z0-9_]*$", is_arg_name),
+            (r"^[A-Z_][A-Z0-9_]*$", is_env_name),
+            (r"^[a-z0-9]+(-[a-z0-9]+)*$", |s| is_joined_words(s, b"-")),
+        ];
+        // One character of each class the patterns tell apart, and some
+        // they all refuse (a newline for `$`, a non-ASCII letter).
+        let alphabet = "aZ0_-.\n é";
+        let inputs = strings(alphabet, 5);
+        for (p, matcher) in cases {
+            let re = pattern(p);
+            for s in &inputs {
+                assert_eq!(matcher(s), re.is_match(s), "{p} on {s:?}");
+            }
         }
     }
 

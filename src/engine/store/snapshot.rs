@@ -2,14 +2,14 @@
 //! availability function (§11.2) and the front-ends read.
 
 use crate::engine::error::Result;
-use crate::engine::lint::{LintOptions, LintReport, lint_pack};
+use crate::engine::lint::{LintOptions, LintReport, declared_id, lint_pack};
 use crate::engine::pack::id::PackId;
 use crate::engine::pack::manifest::Manifest;
 use crate::engine::store::Store;
 use crate::engine::store::catalog::{self, CatalogPack};
 use crate::engine::store::parallel::parallel_map;
 use crate::engine::store::state::State;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
 /// The bootstrap pack's id (§11.4).
@@ -73,17 +73,29 @@ pub fn lint_installed(store: &Store, pack_id: &PackId) -> LintReport {
 /// Loads one pack's view; `None` when it is neither installed nor in a
 /// catalog.
 pub fn load_pack(store: &Store, catalogs: &[CatalogPack], pack_id: &str) -> Option<PackView> {
-    view(store, pack_id, catalog::find(catalogs, pack_id).cloned())
+    view(
+        store,
+        pack_id,
+        catalog::find(catalogs, pack_id).cloned(),
+        None,
+    )
 }
 
 /// A pack's view from its catalog copy, if any, and the store. Only a
 /// valid id (§14.2) is looked up in the store; a catalog pack whose
-/// manifest holds a bad id is shown from the catalog alone.
-fn view(store: &Store, pack_id: &str, catalog: Option<CatalogPack>) -> Option<PackView> {
+/// manifest holds a bad id is shown from the catalog alone. `listed` is
+/// whether the listing of `packs/` just now had the pack (the same test as
+/// [`Store::is_installed`]), when the caller made one.
+fn view(
+    store: &Store,
+    pack_id: &str,
+    catalog: Option<CatalogPack>,
+    listed: Option<bool>,
+) -> Option<PackView> {
     let checked = PackId::parse(pack_id);
     let installed = checked
         .as_ref()
-        .filter(|id| store.is_installed(id))
+        .filter(|id| listed.unwrap_or_else(|| store.is_installed(id)))
         .map(|id| lint_installed(store, id));
     if installed.is_none() && catalog.is_none() {
         return None;
@@ -101,9 +113,10 @@ fn view(store: &Store, pack_id: &str, catalog: Option<CatalogPack>) -> Option<Pa
 ///
 /// Views are built one at a time on each core and dropped once `f` has
 /// seen them, so even 10,000 catalog packs never sit in memory at once
-/// (the TUI keeps only a small row per pack). A catalog pack is linted to
-/// learn its id, then again with its view; the first catalog holding an id
-/// wins.
+/// (the TUI keeps only a small row per pack). A catalog pack's id is read
+/// from its manifest first ([`declared_id`]: the id lint would report,
+/// without checking the rules or reading the Skill), then the pack is
+/// linted with its view; the first catalog holding an id wins.
 pub fn map_packs<R: Send>(
     store: &Store,
     catalog_dirs: &[PathBuf],
@@ -112,7 +125,7 @@ pub fn map_packs<R: Send>(
     let state = store.read_state()?;
     let dirs = catalog::pack_dirs(catalog_dirs);
     let ids = parallel_map(dirs.iter().map(|(_, dir)| dir.clone()).collect(), |dir| {
-        lint_pack(&dir, LintOptions::default()).pack_id
+        declared_id(&dir)
     });
     let mut by_id: BTreeMap<String, (PathBuf, PathBuf)> = BTreeMap::new();
     for (id, (catalog, dir)) in ids.into_iter().zip(dirs) {
@@ -120,11 +133,12 @@ pub fn map_packs<R: Send>(
             by_id.entry(id).or_insert((catalog, dir));
         }
     }
-    let mut all: Vec<String> = store
+    let installed: BTreeSet<String> = store
         .installed_ids()?
         .into_iter()
         .map(|id| id.to_string())
         .collect();
+    let mut all: Vec<String> = installed.iter().cloned().collect();
     all.extend(by_id.keys().cloned());
     all.sort();
     all.dedup();
@@ -137,7 +151,8 @@ pub fn map_packs<R: Send>(
         .collect();
     let results = parallel_map(jobs, |(id, catalog)| {
         let catalog = catalog.map(|(catalog, dir)| catalog::load(&catalog, dir));
-        view(store, &id, catalog).map(|v| f(&v, &state))
+        let listed = installed.contains(&id);
+        view(store, &id, catalog, Some(listed)).map(|v| f(&v, &state))
     });
     Ok(results.into_iter().flatten().collect())
 }

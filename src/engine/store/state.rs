@@ -26,11 +26,11 @@ pub struct State {
 
 impl State {
     pub fn is_activated(&self, pack_id: &str) -> bool {
-        self.activated.iter().any(|p| p == pack_id)
+        contains(&self.activated, pack_id)
     }
 
     pub fn is_connected(&self, pack_id: &str) -> bool {
-        self.connected.iter().any(|p| p == pack_id)
+        contains(&self.connected, pack_id)
     }
 
     /// Adds `pack_id` to `activated`; false if it was there.
@@ -58,6 +58,14 @@ impl State {
     pub fn forget(&mut self, pack_id: &str) {
         self.deactivate(pack_id);
     }
+}
+
+/// Whether `list` holds `id`. hcpx keeps the lists sorted, so a binary
+/// search finds an id at once (reports over 1,000 activated packs asked
+/// for each one); a list another runtime wrote out of order is still
+/// searched in full when that finds nothing.
+fn contains(list: &[PackId], id: &str) -> bool {
+    list.binary_search_by(|p| p.as_str().cmp(id)).is_ok() || list.iter().any(|p| p == id)
 }
 
 fn insert(list: &mut Vec<PackId>, id: &PackId) -> bool {
@@ -89,6 +97,22 @@ mod tests {
         assert!(!s.is_activated("a.b"));
         assert!(!s.is_connected("a.b"));
         assert!(!s.deactivate("a.b"));
+    }
+
+    #[test]
+    fn membership_in_lists_in_any_order() {
+        let s: State = serde_json::from_str(
+            r#"{"activated": ["z.z", "a.a", "m.m"], "connected": ["a.a", "b.b", "c.c"]}"#,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        for id in ["z.z", "a.a", "m.m"] {
+            assert!(s.is_activated(id), "{id}");
+        }
+        assert!(!s.is_activated("b.b"));
+        for id in ["a.a", "b.b", "c.c"] {
+            assert!(s.is_connected(id), "{id}");
+        }
+        assert!(!s.is_connected("z.z") && !s.is_connected(""));
     }
 
     #[test]
