@@ -674,7 +674,7 @@ fn spawn_registered(
             format!("`{program}` was not started: hcpx is stopping"),
         ));
     }
-    let child = cmd.spawn().map_err(|e| spawn_error(program, &e))?;
+    let child = unless_busy(|| cmd.spawn()).map_err(|e| spawn_error(program, &e))?;
     let group = Pid::from_child(&child);
     registry.groups.push(Started {
         group,
@@ -690,6 +690,30 @@ fn spawn_registered(
         },
     ))
 }
+
+/// Runs `spawn`, again a few times while its program is "busy" (ETXTBSY).
+/// A file written just before can be: a process another thread forked
+/// meanwhile holds a copy of the writer's handle until it execs (in the
+/// TUI, a job that spawns while another writes; in tests, a script written
+/// just before it runs). The handle closes within moments, so the spawn is
+/// tried again after pauses of 1, 2, 4… ms, about a quarter second in all.
+fn unless_busy<T>(mut spawn: impl FnMut() -> io::Result<T>) -> io::Result<T> {
+    let busy = Some(rustix::io::Errno::TXTBSY.raw_os_error());
+    let mut pause = Duration::from_millis(1);
+    for _ in 1..SPAWN_TRIES {
+        match spawn() {
+            Err(e) if e.raw_os_error() == busy => {
+                thread::sleep(pause);
+                pause *= 2;
+            }
+            done => return done,
+        }
+    }
+    spawn()
+}
+
+/// How many times [`unless_busy`] tries.
+const SPAWN_TRIES: u32 = 8;
 
 /// What [`interrupt`] did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -787,6 +811,45 @@ fn thread_error(e: &io::Error) -> Error {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_busy_program_is_tried_again_and_other_errors_are_not() {
+        // Busy three times, then it starts.
+        let seen = Cell::new(0);
+        let started = unless_busy(|| {
+            seen.set(seen.get() + 1);
+            if seen.get() <= 3 {
+                Err(io::Error::from_raw_os_error(
+                    rustix::io::Errno::TXTBSY.raw_os_error(),
+                ))
+            } else {
+                Ok(seen.get())
+            }
+        });
+        assert_eq!(started.unwrap(), 4);
+        // Busy for good: it gives up after SPAWN_TRIES and says why.
+        let calls = Cell::new(0);
+        let err = unless_busy(|| -> io::Result<()> {
+            calls.set(calls.get() + 1);
+            Err(io::Error::from_raw_os_error(
+                rustix::io::Errno::TXTBSY.raw_os_error(),
+            ))
+        })
+        .unwrap_err();
+        assert_eq!(calls.get(), SPAWN_TRIES);
+        assert_eq!(
+            err.raw_os_error(),
+            Some(rustix::io::Errno::TXTBSY.raw_os_error())
+        );
+        // Any other error is said at once.
+        let calls = Cell::new(0);
+        let err = unless_busy(|| -> io::Result<()> {
+            calls.set(calls.get() + 1);
+            Err(io::Error::from(io::ErrorKind::NotFound))
+        })
+        .unwrap_err();
+        assert_eq!((calls.get(), err.kind()), (1, io::ErrorKind::NotFound));
+    }
 
     fn bound(pairs: &[(&str, serde_json::Value)]) -> BoundArgs {
         use crate::engine::pack::manifest::{Adapter, Arg, ArgType, Command, Effect, OutputKind};
