@@ -37,6 +37,7 @@ mod upgrade;
 mod why_fixes;
 
 mod atomic_safety;
+mod attack_lock;
 mod execout_safety;
 mod grants_safety;
 mod harness_targets;

@@ -5,7 +5,8 @@
 //!
 //! A SUBDIR that is missing, not a folder, or reached through a symbolic
 //! link (a link in the repository pointing out of the checkout) is
-//! `not_found`; the parser already refused `..` and absolute SUBDIRs.
+//! `not_found`, as is one with `..`, `.` or empty parts (the parsers of a
+//! SOURCE and of a lock file refuse them already).
 
 use super::InstallOptions;
 use crate::engine::error::{Error, ErrorCode, Result};
@@ -47,7 +48,10 @@ pub(super) fn fetch_to(source: &GitSource, checkout: &Path) -> Result<FetchedPac
     let mut walked = fetched.root.clone();
     for part in subdir.split('/') {
         walked.push(part);
-        let is_dir = std::fs::symlink_metadata(&walked).is_ok_and(|m| m.is_dir());
+        // `..` or `.` would leave the checkout (the parser refuses them;
+        // this holds whoever built the source).
+        let inside = !(part.is_empty() || part == "." || part == "..");
+        let is_dir = inside && std::fs::symlink_metadata(&walked).is_ok_and(|m| m.is_dir());
         if !is_dir {
             return Err(Error::new(
                 ErrorCode::NotFound,

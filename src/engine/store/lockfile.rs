@@ -15,6 +15,14 @@
 //! holds a bad id, is `store_corrupt` and never replaced by a change. A
 //! missing lock is an empty one.
 //!
+//! Where the spec is silent: a `git` source's `url`, `subdir` and `ref` are
+//! held to the rules of a SOURCE on the command line (§13.1: no `-`-leading
+//! URL or ref, no `ext::`/`fd::`, a SUBDIR without `..`, `.` or a leading
+//! `/`) and its `commit` must be a full commit id: they reach git and the
+//! file system (`sync`, `upgrade`, `outdated`), and a lock file is text
+//! anyone may have edited (or sent). One that breaks them makes the lock
+//! corrupt, like a bad id.
+//!
 //! Where the spec is silent: a git URL is recorded without its password
 //! (the lock is meant to be shared; git's credential helpers supply it).
 //! Only `hcpx doctor --fix` gets a store out of a corrupt lock: it keeps the
@@ -23,7 +31,7 @@
 //! of it still reads ([`salvage`], passwords dropped from URLs) and records
 //! the installed packs anew.
 
-use super::source::redact_url;
+use super::source::{locked_git_problem, redact_url};
 use super::{Store, Transaction};
 use crate::engine::error::{Error, ErrorCode, Result};
 use crate::engine::pack::id::PackId;
@@ -137,6 +145,20 @@ impl LockedSource {
         }
     }
 
+    /// What is wrong with a `git` source's parts, if anything: the rules
+    /// of a SOURCE on the command line ([`locked_git_problem`]).
+    pub fn problem(&self) -> Option<&'static str> {
+        match self.kind {
+            SourceKind::Git => locked_git_problem(
+                self.url.as_deref(),
+                self.subdir.as_deref(),
+                self.reference.as_deref(),
+                self.commit.as_deref(),
+            ),
+            SourceKind::Dir | SourceKind::Catalog => None,
+        }
+    }
+
     /// The recorded folder, for `dir` and `catalog` sources.
     pub fn folder_path(&self) -> Option<PathBuf> {
         match self.kind {
@@ -195,7 +217,8 @@ pub fn salvage(bytes: &[u8]) -> BTreeMap<PackId, LockEntry> {
         .into_iter()
         .filter_map(|(id, entry)| {
             let id = PackId::parse(&id).filter(|id| *id != PackId::bootstrap())?;
-            Some((id, serde_json::from_value(entry).ok()?))
+            let entry: LockEntry = serde_json::from_value(entry).ok()?;
+            entry.source.problem().is_none().then_some((id, entry))
         })
         .collect()
 }
@@ -240,6 +263,11 @@ pub fn parse(bytes: &[u8]) -> std::result::Result<LockFile, String> {
     }
     if lock.packs.contains_key(&PackId::bootstrap()) {
         return Err("it lists the bootstrap pack hcp-cli, which is never locked".into());
+    }
+    for (id, entry) in &lock.packs {
+        if let Some(why) = entry.source.problem() {
+            return Err(format!("the source of {id}: {why}"));
+        }
     }
     Ok(lock)
 }

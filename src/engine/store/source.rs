@@ -156,13 +156,7 @@ fn split_ref<'a>(source: &str, rest: &'a str) -> Result<(&'a str, Option<String>
     let Some((head, reference)) = rest.split_once('#') else {
         return Ok((rest, None));
     };
-    let bad = reference.is_empty()
-        || reference.starts_with('-')
-        || reference.contains("..")
-        || reference
-            .chars()
-            .any(|c| c.is_control() || c.is_whitespace() || "~^:?*[\\".contains(c));
-    if bad {
+    if !is_safe_ref(reference) {
         return Err(bad_source(
             source,
             "REF after `#` must be a branch, a tag or a full commit id",
@@ -171,43 +165,83 @@ fn split_ref<'a>(source: &str, rest: &'a str) -> Result<(&'a str, Option<String>
     Ok((head, Some(reference.to_string())))
 }
 
+/// Whether a REF may reach git: not empty, no leading `-` (an option), no
+/// `..`, whitespace, control or revision-syntax characters.
+fn is_safe_ref(reference: &str) -> bool {
+    !(reference.is_empty()
+        || reference.starts_with('-')
+        || reference.contains("..")
+        || reference
+            .chars()
+            .any(|c| c.is_control() || c.is_whitespace() || "~^:?*[\\".contains(c)))
+}
+
 fn check_url(source: &str, url: &str) -> Result<()> {
+    url_problem(url).map_or(Ok(()), |why| Err(bad_source(source, why)))
+}
+
+/// What is wrong with a URL for git, if anything.
+fn url_problem(url: &str) -> Option<&'static str> {
     if url.is_empty() {
-        return Err(bad_source(source, "the URL after `git+` is empty"));
+        return Some("the URL after `git+` is empty");
     }
     if url.starts_with('-') || url.chars().any(|c| c.is_control() || c.is_whitespace()) {
-        return Err(bad_source(
-            source,
-            "the URL must not start with `-` or hold spaces or control characters",
-        ));
+        return Some("the URL must not start with `-` or hold spaces or control characters");
     }
     let lower = url.to_ascii_lowercase();
     if lower.starts_with("ext::") || lower.starts_with("fd::") {
-        return Err(bad_source(
-            source,
-            "the ext:: and fd:: transports run programs and are not accepted",
-        ));
+        return Some("the ext:: and fd:: transports run programs and are not accepted");
     }
-    Ok(())
+    None
 }
+
+const BAD_SUBDIR: &str =
+    "SUBDIR must be a relative folder inside the repository, without `.` or `..` parts";
 
 /// A SUBDIR: relative, `/`-separated, no `.`, `..` or empty parts (a
 /// trailing `/` is dropped). An empty SUBDIR is the root.
 fn check_subdir(source: &str, subdir: &str) -> Result<Option<String>> {
+    checked_subdir(subdir).ok_or_else(|| bad_source(source, BAD_SUBDIR))
+}
+
+/// [`check_subdir`]'s rule: `None` when the SUBDIR is refused.
+fn checked_subdir(subdir: &str) -> Option<Option<String>> {
     let trimmed = subdir.trim_end_matches('/');
     if trimmed.is_empty() {
-        return Ok(None);
+        return Some(None);
     }
     let bad_part = trimmed
         .split('/')
         .any(|p| p.is_empty() || p == "." || p == ".." || p.chars().any(char::is_control));
     if trimmed.starts_with('/') || bad_part {
-        return Err(bad_source(
-            source,
-            "SUBDIR must be a relative folder inside the repository, without `.` or `..` parts",
-        ));
+        return None;
     }
-    Ok(Some(trimmed.to_string()))
+    Some(Some(trimmed.to_string()))
+}
+
+/// What is wrong with a git source's parts as a lock file records them
+/// (`url`, `subdir`, `ref`, `commit`), by the rules [`InstallSource::parse`]
+/// applies to a SOURCE, if anything: a lock file is text anyone may have
+/// edited, and these parts reach git and the file system.
+pub fn locked_git_problem(
+    url: Option<&str>,
+    subdir: Option<&str>,
+    reference: Option<&str>,
+    commit: Option<&str>,
+) -> Option<&'static str> {
+    if let Some(why) = url.and_then(url_problem) {
+        return Some(why);
+    }
+    if subdir.is_some_and(|s| checked_subdir(s).is_none()) {
+        return Some(BAD_SUBDIR);
+    }
+    if reference.is_some_and(|r| !is_safe_ref(r)) {
+        return Some("`ref` must be a branch, a tag or a full commit id");
+    }
+    if commit.is_some_and(|c| !is_commit_id(c)) {
+        return Some("`commit` must be a full commit id (40 or 64 hex digits)");
+    }
+    None
 }
 
 fn bad_source(source: &str, why: &str) -> Error {

@@ -1,0 +1,110 @@
+//! A hostile `hcp.lock` (HCP.md §13.3, §13.8, §14.2): a lock file is text
+//! anyone may have edited or sent, and its git sources reach git and the
+//! file system. Their parts are held to the rules of a SOURCE.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use crate::sources::{git_repo, lock};
+use serde_json::{Value, json};
+
+/// A lock file naming `acme.notes` from `source`.
+fn lock_with(source: Value) -> String {
+    json!({"packs": {"acme.notes": {
+        "digest": format!("sha256:{}", "0".repeat(64)),
+        "source": source, "version": "1.0.0"}}, "version": 1})
+    .to_string()
+}
+
+/// A SUBDIR of `..` parts climbing out of any checkout up to `/`, then
+/// down to `target`.
+fn climbing_to(target: &std::path::Path) -> String {
+    let rest = target.to_str().unwrap().trim_start_matches('/');
+    format!("{}{rest}", "../".repeat(40))
+}
+
+#[test]
+fn sync_refuses_a_git_subdir_that_climbs_out_of_the_checkout() {
+    let Some((sb, repo)) = git_repo() else {
+        return;
+    };
+    // A folder of this machine, not of the repository.
+    let outside = sb.simple_pack("acme.notes", "6.6.6", "{kind: public}");
+    let lockfile = sb.dir.path().join("shared.lock");
+    for subdir in [climbing_to(&outside), outside.display().to_string()] {
+        let text = lock_with(json!({"kind": "git", "url": repo.url,
+            "commit": repo.v1, "subdir": subdir}));
+        std::fs::write(&lockfile, text).unwrap();
+        let doc = sb.json(&["sync", lockfile.to_str().unwrap()], 2);
+        assert_eq!(doc["error"]["code"], "usage", "{subdir}: {doc}");
+        assert!(
+            !sb.home().join("packs/acme.notes").exists(),
+            "{subdir}: installed from outside the repository"
+        );
+    }
+}
+
+#[test]
+fn sync_refuses_git_parts_that_git_would_take_otherwise() {
+    let Some((sb, repo)) = git_repo() else {
+        return;
+    };
+    let lockfile = sb.dir.path().join("shared.lock");
+    let good = json!({"kind": "git", "url": repo.url, "commit": repo.v1, "subdir": "packs/notes"});
+    let hostile = [
+        ("url", json!("--upload-pack=touch pwned")),
+        ("url", json!("ext::sh -c touch% pwned")),
+        ("ref", json!("-oops")),
+        ("ref", json!("v1\nforged line")),
+        // A branch name where the commit goes: sync would install
+        // wherever the branch is now, not what was locked.
+        ("commit", json!("main")),
+        ("subdir", json!("packs/./notes")),
+    ];
+    for (key, value) in hostile {
+        let mut source = good.clone();
+        source[key] = value.clone();
+        std::fs::write(&lockfile, lock_with(source)).unwrap();
+        let doc = sb.json(&["sync", lockfile.to_str().unwrap()], 2);
+        assert_eq!(doc["error"]["code"], "usage", "{key}={value}: {doc}");
+        assert!(!sb.home().join("packs/acme.notes").exists(), "{key}");
+        assert!(!sb.dir.path().join("pwned").exists(), "{key}");
+    }
+    // The same lock with its own parts syncs.
+    std::fs::write(&lockfile, lock_with(good)).unwrap();
+    sb.json(&["sync", lockfile.to_str().unwrap()], 0);
+    assert_eq!(lock(&sb)["packs"]["acme.notes"]["version"], "1.0.0");
+}
+
+#[test]
+fn a_store_lock_with_a_climbing_subdir_is_corrupt_and_doctor_fix_drops_it() {
+    let Some((sb, repo)) = git_repo() else {
+        return;
+    };
+    sb.json(
+        &["install", &format!("git+{}//packs/notes#v1.0.0", repo.url)],
+        0,
+    );
+    let outside = sb.simple_pack("acme.notes", "6.6.6", "{kind: public}");
+    let path = sb.home().join("hcp.lock");
+    let mut planted = lock(&sb);
+    planted["packs"]["acme.notes"]["source"]["subdir"] = json!(climbing_to(&outside));
+    planted["packs"]["acme.notes"]["source"]["ref"] = Value::Null;
+    planted["packs"]["acme.notes"]["source"]
+        .as_object_mut()
+        .unwrap()
+        .remove("ref");
+    std::fs::write(&path, planted.to_string()).unwrap();
+
+    let doc = sb.json(&["upgrade", "--yes"], 1);
+    assert_eq!(doc["error"]["code"], "store_corrupt", "{doc}");
+    let doc = sb.json(&["outdated"], 1);
+    assert_eq!(doc["error"]["code"], "store_corrupt", "{doc}");
+    let installed = std::fs::read_to_string(sb.home().join("packs/acme.notes/pack.yaml")).unwrap();
+    assert!(installed.contains("1.0.0"), "{installed}");
+
+    sb.json(&["doctor", "--fix"], 0);
+    let source = &lock(&sb)["packs"]["acme.notes"]["source"];
+    assert!(
+        !source.to_string().contains(".."),
+        "the climbing subdir was kept: {source}"
+    );
+}
