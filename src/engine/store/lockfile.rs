@@ -358,7 +358,12 @@ mod tests {
     fn entry() -> LockEntry {
         LockEntry {
             digest: format!("sha256:{}", "0".repeat(64)),
-            source: LockedSource::git("https://u:tok@h/r.git", Some("p"), Some("v1"), "abc"),
+            source: LockedSource::git(
+                "https://u:tok@h/r.git",
+                Some("p"),
+                Some("v1"),
+                &"a".repeat(40),
+            ),
             version: "1.0.0".into(),
         }
     }
