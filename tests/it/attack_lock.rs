@@ -3,6 +3,7 @@
 //! file system. Their parts are held to the rules of a SOURCE.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+use crate::common::Sandbox;
 use crate::sources::{git_repo, lock};
 use serde_json::{Value, json};
 
@@ -107,4 +108,58 @@ fn a_store_lock_with_a_climbing_subdir_is_corrupt_and_doctor_fix_drops_it() {
         !source.to_string().contains(".."),
         "the climbing subdir was kept: {source}"
     );
+}
+
+/// `hcpx --json ARGS`, given at most 20 s (a hang fails the test).
+fn bounded(sb: &Sandbox, args: &[&str]) -> (Option<i32>, Value) {
+    let out = sb
+        .hcpx()
+        .timeout(std::time::Duration::from_secs(20))
+        .arg("--json")
+        .args(args)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let doc = serde_json::from_str(&stdout).unwrap_or(Value::Null);
+    (out.status.code(), doc)
+}
+
+#[test]
+fn a_fifo_or_a_folder_at_a_store_file_is_refused_at_once() {
+    let sb = Sandbox::new();
+    sb.json(&["list"], 0);
+    for (name, args) in [
+        ("hcp.lock", ["verify"].as_slice()),
+        ("state.json", ["list"].as_slice()),
+        ("config.yaml", ["list"].as_slice()),
+    ] {
+        let path = sb.home().join(name);
+        let _ = std::fs::remove_file(&path);
+        let made = std::process::Command::new("mkfifo")
+            .arg(&path)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let (code, doc) = bounded(&sb, args);
+        assert_eq!(code, Some(1), "{name}: {doc}");
+        assert_eq!(doc["error"]["code"], "io", "{name}: {doc}");
+        assert!(
+            doc["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("not a regular file"),
+            "{name}: {doc}"
+        );
+        std::fs::remove_file(&path).unwrap();
+    }
+    // A folder: refused the same way, and `doctor --fix` leaves it alone.
+    std::fs::create_dir(sb.home().join("hcp.lock")).unwrap();
+    let (code, doc) = bounded(&sb, &["verify"]);
+    assert_eq!(
+        (code, &doc["error"]["code"]),
+        (Some(1), &json!("io")),
+        "{doc}"
+    );
+    bounded(&sb, &["doctor", "--fix"]);
+    assert!(sb.home().join("hcp.lock").is_dir());
 }

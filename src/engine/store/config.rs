@@ -80,9 +80,9 @@ pub fn catalog_source(base: &Path, written: &str) -> Result<CatalogSource> {
 /// of comments only is the default), or whose `catalogs` is not a list of
 /// folder paths is `store_corrupt`, naming the file and the line.
 pub fn read(path: &Path) -> Result<Config> {
-    let bytes = match std::fs::read(path) {
-        Ok(bytes) => bytes,
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(Config::default()),
+    let bytes = match super::read_store_file(path) {
+        Ok(Some(bytes)) => bytes,
+        Ok(None) => return Ok(Config::default()),
         Err(err) => return Err(Error::io("cannot read", path, &err)),
     };
     let corrupt = |line: Option<usize>, why: String| {

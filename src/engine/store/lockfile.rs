@@ -183,9 +183,9 @@ impl Store {
 /// Reads a lock file (a missing one is empty); `store_corrupt` when it does
 /// not parse, holds a bad pack id or an unknown version.
 pub fn read(path: &Path) -> Result<LockFile> {
-    let bytes = match std::fs::read(path) {
-        Ok(bytes) => bytes,
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(LockFile::default()),
+    let bytes = match super::read_store_file(path) {
+        Ok(Some(bytes)) => bytes,
+        Ok(None) => return Ok(LockFile::default()),
         Err(err) => return Err(Error::io("cannot read", path, &err)),
     };
     parse(&bytes).map_err(|why| {

@@ -37,6 +37,50 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// The largest store file hcpx reads (`state.json`, `hcp.lock`,
+/// `config.yaml`): far above what a store of thousands of packs writes.
+pub const MAX_STORE_FILE_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Reads one of the store's own files whole; `Ok(None)` when it is missing.
+/// A link is followed, as before, but what it reaches must be a regular
+/// file of at most [`MAX_STORE_FILE_BYTES`]: a FIFO would make every
+/// command wait for a writer forever (it is opened `O_NONBLOCK` and
+/// refused), a device could be read without end.
+pub fn read_store_file(path: &Path) -> std::io::Result<Option<Vec<u8>>> {
+    use std::io::Read;
+    let flags = rustix::fs::OFlags::NONBLOCK.bits();
+    let file = match OpenOptions::new()
+        .read(true)
+        .custom_flags(i32::try_from(flags).unwrap_or(0))
+        .open(path)
+    {
+        Ok(file) => file,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(err) => return Err(err),
+    };
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(std::io::Error::other(
+            "it is not a regular file (remove it, or put the file back)",
+        ));
+    }
+    if meta.len() > MAX_STORE_FILE_BYTES {
+        return Err(std::io::Error::other(format!(
+            "it is {} bytes, over the limit of {MAX_STORE_FILE_BYTES}",
+            meta.len()
+        )));
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_STORE_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_STORE_FILE_BYTES {
+        return Err(std::io::Error::other(format!(
+            "it is over the limit of {MAX_STORE_FILE_BYTES} bytes"
+        )));
+    }
+    Ok(Some(bytes))
+}
+
 pub const STATE_FILE: &str = "state.json";
 pub const CONFIG_FILE: &str = "config.yaml";
 const LOCK_FILE: &str = ".lock";
@@ -213,9 +257,9 @@ impl Store {
     /// reader sees one whole version). A missing file is the empty state.
     pub fn read_state(&self) -> Result<State> {
         let path = self.state_path();
-        let bytes = match fs::read(&path) {
-            Ok(bytes) => bytes,
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(State::default()),
+        let bytes = match read_store_file(&path) {
+            Ok(Some(bytes)) => bytes,
+            Ok(None) => return Ok(State::default()),
             Err(err) => return Err(Error::io("cannot read", &path, &err)),
         };
         serde_json::from_slice(&bytes).map_err(|err| {
