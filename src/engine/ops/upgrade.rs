@@ -28,7 +28,10 @@
 //!   [`UpgradeOptions::expect`] (`--expect`, the TUI's `y`), the new
 //!   versions found must also be the ones the user saw the diff of, else
 //!   `confirmation_required` before anything is installed, the new diff in
-//!   the results.
+//!   the results. With any expectation given, a pack with a new version
+//!   that none names is refused the same way: the user confirmed the diffs
+//!   shown, and that pack had none to show then (it was up to date at the
+//!   dry run, and a version published since would be installed unseen).
 //! - A named pack that is not installed is `not_installed` (or `not_found`
 //!   when no catalog has it either); one installed but not in the lock file
 //!   is `not_found` (its source is unknown).
@@ -372,7 +375,26 @@ fn unmet_expectation(expect: &[Expected], results: &[UpgradeResult]) -> Result<(
         .pack(expected.pack_id.as_str())
         .hint("review the new diff (`results`, or hcpx upgrade --dry-run), then confirm that one"));
     }
-    Ok(())
+    // Confirming some diffs confirms those only: a pack with a new version
+    // but no expectation had none to show when the user looked.
+    if expect.is_empty() {
+        return Ok(());
+    }
+    let unseen = results
+        .iter()
+        .find(|r| !expect.iter().any(|e| e.pack_id == r.pack_id));
+    match unseen {
+        None => Ok(()),
+        Some(r) => Err(Error::new(
+            ErrorCode::ConfirmationRequired,
+            format!(
+                "{} has a new version {} ({}) whose diff was not confirmed (no --expect names it); nothing was changed",
+                r.pack_id, r.to, r.digest
+            ),
+        )
+        .pack(r.pack_id.as_str())
+        .hint("review the new diff (`results`, or hcpx upgrade --dry-run), then confirm that one")),
+    }
 }
 
 /// `confirmation_required` when the staged copy of a candidate is not the

@@ -1,0 +1,88 @@
+//! `hcpx upgrade --expect` attacked (HCP.md §13.7): what a user confirms is
+//! the set of new versions whose diff was shown, and nothing besides.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use crate::common::{self, Sandbox, simple_skill};
+use serde_json::json;
+use std::path::Path;
+
+/// Writes `id` at `version` into the catalog folder `catalog/<id>`; with
+/// `wider`, a `write` command running `curl` (an escalation).
+fn publish(catalog: &Path, id: &str, version: &str, wider: bool) {
+    let dir = catalog.join(id);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut manifest = common::simple_manifest(id, version, "{kind: public}");
+    if wider {
+        manifest.push_str(
+            "  - key: wipe\n    summary: Remove notes\n    effect: write\n    adapter: {kind: process, program: curl}\n",
+        );
+    }
+    std::fs::write(dir.join("pack.yaml"), manifest).unwrap();
+    std::fs::write(dir.join("SKILL.md"), simple_skill(id)).unwrap();
+}
+
+fn version_of(sb: &Sandbox, id: &str) -> String {
+    let text = std::fs::read_to_string(sb.home().join(format!("packs/{id}/pack.yaml"))).unwrap();
+    text.lines()
+        .find_map(|l| l.strip_prefix("version: "))
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn expect_installs_no_pack_whose_diff_was_not_shown() {
+    let sb = Sandbox::new();
+    let catalog = sb.dir.path().join("cat");
+    let cat = catalog.to_str().unwrap();
+    for id in ["acme.a", "acme.b"] {
+        publish(&catalog, id, "1.0.0", false);
+        sb.json(&["--catalog", cat, "install", id], 0);
+    }
+    publish(&catalog, "acme.a", "2.0.0", false);
+    // The dry run shows acme.a only: acme.b has nothing newer yet.
+    let out = sb
+        .hcpx()
+        .args(["--catalog", cat, "upgrade", "acme.a", "acme.b", "--dry-run"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(!text.contains("acme.b"), "{text}");
+    let at = text.find("(sha256:").expect(&text) + 1;
+    let shown = format!("acme.a={}", &text[at..at + 7 + 64]);
+    // Then acme.b publishes a version that can write, run curl.
+    publish(&catalog, "acme.b", "2.0.0", true);
+    let args = [
+        "--catalog",
+        cat,
+        "upgrade",
+        "acme.a",
+        "acme.b",
+        "--yes",
+        "--expect",
+        &shown,
+    ];
+    let doc = sb.json(&args, 3);
+    assert_eq!(doc["error"]["code"], "confirmation_required", "{doc}");
+    assert_eq!(doc["error"]["pack_id"], "acme.b", "{doc}");
+    assert_eq!(
+        version_of(&sb, "acme.b"),
+        "1.0.0",
+        "acme.b was upgraded unseen"
+    );
+    assert_eq!(version_of(&sb, "acme.a"), "1.0.0", "{doc}");
+    let b = doc["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["pack_id"] == "acme.b")
+        .unwrap();
+    assert_eq!(b["applied"], json!(false));
+    assert!(
+        b["changes"].as_array().is_some_and(|c| !c.is_empty()),
+        "{doc}"
+    );
+    // The hint confirms both diffs, and that line installs both.
+    let hint = doc["error"]["hint"].as_str().unwrap();
+    assert!(hint.contains("--expect acme.b=sha256:"), "{hint}");
+    assert!(hint.contains("--expect acme.a=sha256:"), "{hint}");
+}
