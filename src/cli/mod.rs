@@ -493,4 +493,59 @@ mod tests {
             assert!(parse_exec_alone(&argv(line)).is_none(), "{line}");
         }
     }
+
+    /// Command lines of up to eight words from a set of awkward ones
+    /// (flags in every place, values that look like flags or like `exec`,
+    /// `--`, `=`, `-`): whenever the `exec`-alone parser takes one, the whole
+    /// command takes it too and means the same.
+    #[test]
+    fn exec_alone_agrees_with_the_whole_command_on_awkward_lines() {
+        const WORDS: &[&str] = &[
+            "exec",
+            "--json",
+            "--principal",
+            "--catalog",
+            "--principal=exec",
+            "--catalog=",
+            "p.q",
+            "v",
+            "--",
+            "k=v",
+            "-",
+            "=",
+            "--help",
+            "-V",
+            "list",
+            "--bogus",
+            "help",
+            "-j",
+        ];
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut taken = 0;
+        for _ in 0..20_000 {
+            // Mostly `hcpx [a word or two] exec WORDS...`, so that many are taken.
+            let mut args: Vec<std::ffi::OsString> = vec!["hcpx".into()];
+            for at in 0..(next() % 9) {
+                let word = match next() % 4 {
+                    0 if at < 3 => "exec",
+                    _ => WORDS[(next() % WORDS.len() as u64) as usize],
+                };
+                args.push(word.into());
+            }
+            let Some(alone) = parse_exec_alone(&args) else {
+                continue;
+            };
+            taken += 1;
+            let whole = Cli::try_parse_from(&args)
+                .unwrap_or_else(|e| panic!("{args:?}: taken alone, refused whole: {e}"));
+            assert_eq!(format!("{alone:?}"), format!("{whole:?}"), "{args:?}");
+        }
+        assert!(taken > 100, "only {taken} lines were taken");
+    }
 }
