@@ -22,7 +22,7 @@
 
 use super::{Engine, RUNTIME_VERSION, not_found};
 use crate::engine::error::{Error, ErrorCode, Result};
-use crate::engine::lint::files::is_root_git_dir;
+use crate::engine::lint::files::{is_root_git_dir, open_regular};
 use crate::engine::lint::{LintOptions, LintReport, lint_pack};
 use crate::engine::pack::grammar;
 use crate::engine::pack::id::PackId;
@@ -455,11 +455,14 @@ pub fn copy_pack(from: &Path, to: &Path) -> Result<()> {
 
 /// Copies one regular file to a new file `to`, with mode 0755 where the
 /// source has an execute bit, else 0644 (§14.1). A read error names the
-/// source, a write error the copy.
+/// source, a write error the copy. The source is opened as a regular file
+/// only ([`open_regular`]): one swapped for a link (to a file of the user's
+/// outside the pack) or a FIFO (which would wait for a writer forever)
+/// since the walk that found it is refused, not followed.
 fn copy_file(from: &Path, to: &Path) -> Result<()> {
     let read_err = |err: std::io::Error| Error::io("cannot read", from, &err);
     let write_err = |err: std::io::Error| Error::io("cannot write", to, &err);
-    let mut source = fs::File::open(from).map_err(read_err)?;
+    let mut source = open_regular(from).map_err(read_err)?;
     let executable = source.metadata().map_err(read_err)?.permissions().mode() & 0o111 != 0;
     let mut copy = fs::OpenOptions::new()
         .write(true)
@@ -496,6 +499,27 @@ pub fn place(tx: &mut Transaction<'_>, staged: &Path, pack_id: &PackId) -> Resul
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A file swapped for a link or a FIFO after the walk found it is not
+    /// followed: the copy fails at once and writes nothing.
+    #[test]
+    fn copy_file_refuses_a_link_or_a_fifo() {
+        let dir = temp();
+        let secret = dir.path().join("secret");
+        fs::write(&secret, "the user's key").unwrap_or_default();
+        let link = dir.path().join("link");
+        let _ = std::os::unix::fs::symlink(&secret, &link);
+        let copy = dir.path().join("copy");
+        assert!(copy_file(&link, &copy).is_err());
+        assert!(fs::read(&copy).unwrap_or_default().is_empty());
+        let fifo = dir.path().join("fifo");
+        let _ = rustix::fs::mkfifoat(
+            rustix::fs::CWD,
+            &fifo,
+            rustix::fs::Mode::from_raw_mode(0o600),
+        );
+        assert!(copy_file(&fifo, &dir.path().join("copy2")).is_err());
+    }
 
     fn temp() -> tempfile::TempDir {
         tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"))
