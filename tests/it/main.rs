@@ -38,6 +38,7 @@ mod why_fixes;
 
 mod atomic_safety;
 mod attack_lock;
+mod attack_sources;
 mod attack_upgrade;
 mod execout_safety;
 mod grants_safety;

@@ -1,0 +1,36 @@
+//! Sources attacked (HCP.md §13.1–§13.2, §14.3): a password in a git URL
+//! never reaches what hcpx prints, whatever else is wrong with the source.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use crate::common::Sandbox;
+
+#[test]
+fn a_malformed_git_catalog_is_a_usage_error_that_hides_the_password() {
+    let sb = Sandbox::new();
+    for source in [
+        "git+https://me:s3cret@127.0.0.1:9/r.git#-x",
+        "git+https://me:s3cret@127.0.0.1:9/r.git//../p",
+        "git+https://me:s3cret@127.0.0.1:9/r.git#a b",
+    ] {
+        let out = sb
+            .hcpx()
+            .args(["catalog", "add", source, "--json"])
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(2), "{source}: {stdout}");
+        assert!(stdout.contains("\"usage\""), "{source}: {stdout}");
+        assert!(!stdout.contains("s3cret"), "{source}: {stdout}");
+        assert!(stdout.contains("me@127.0.0.1"), "{source}: {stdout}");
+        let out = sb.hcpx().args(["catalog", "add", source]).output().unwrap();
+        let all = [out.stdout, out.stderr].concat();
+        let text = String::from_utf8_lossy(&all);
+        assert!(!text.contains("s3cret"), "{source}: {text}");
+    }
+    assert!(
+        !sb.home().join("config.yaml").exists() || {
+            let text = std::fs::read_to_string(sb.home().join("config.yaml")).unwrap();
+            !text.contains("s3cret")
+        }
+    );
+}
