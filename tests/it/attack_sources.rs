@@ -34,3 +34,19 @@ fn a_malformed_git_catalog_is_a_usage_error_that_hides_the_password() {
         }
     );
 }
+
+#[test]
+fn a_url_without_git_plus_is_a_usage_error_that_hides_the_password() {
+    let sb = Sandbox::new();
+    let url = "https://me:s3cret@127.0.0.1:9/r.git";
+    for args in [vec!["install", url], vec!["catalog", "add", url]] {
+        let out = sb.hcpx().args(&args).arg("--json").output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stdout}");
+        assert!(!stdout.contains("s3cret"), "{args:?}: {stdout}");
+        assert!(
+            stdout.contains("git+https://me@127.0.0.1:9/r.git"),
+            "{stdout}"
+        );
+    }
+}

@@ -76,11 +76,10 @@ impl Engine {
     pub fn catalog_add(&self, source: &str) -> Result<CatalogChange> {
         let written = match InstallSource::parse(source) {
             Ok(InstallSource::Git(_)) => source.to_string(),
-            // A malformed git source is the parser's usage error (its
-            // password removed), not a folder to look for.
-            Err(err) if source.starts_with("git+") || source.starts_with("github:") => {
-                return Err(err);
-            }
+            // A malformed git source, or a URL without `git+`, is the
+            // parser's usage error (its password removed), not a folder to
+            // look for.
+            Err(err) => return Err(err),
             _ => {
                 let dir = Path::new(source);
                 if !dir.is_dir() {

@@ -15,9 +15,10 @@
 //! a SUBDIR that is absolute or has `..`, `.` or empty parts; a URL or REF
 //! that starts with `-` (it would reach git as an option) or holds a
 //! control character or whitespace; a REF with `..`; the `ext::` and `fd::`
-//! transports (they run programs). Credentials in a URL
-//! (`https://user:token@host/..`) never reach a message or the lock:
-//! [`redact_url`] drops the password.
+//! transports (they run programs); a `scheme://` URL without `git+` (it
+//! would be looked for as a folder, and its password echoed). Credentials
+//! in a URL (`https://user:token@host/..`) never reach a message or the
+//! lock: [`redact_url`] drops the password.
 
 use crate::engine::error::{Error, Result};
 use crate::engine::pack::grammar;
@@ -93,8 +94,25 @@ impl InstallSource {
                 "the source is empty: name a folder, a pack id or a git source",
             ));
         }
+        if has_url_scheme(source) {
+            let shown = redact_url(source).escape_default().to_string();
+            return Err(Error::usage(format!(
+                "`{shown}` is a URL, not a folder: a git repository is written git+URL"
+            ))
+            .hint(format!("e.g. hcpx install git+{shown}")));
+        }
         Ok(InstallSource::Dir(PathBuf::from(source)))
     }
+}
+
+/// Whether `s` starts with `scheme://` (letters, digits, `+`, `-`, `.`).
+fn has_url_scheme(s: &str) -> bool {
+    s.split_once("://").is_some_and(|(scheme, _)| {
+        scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+            && scheme
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"+-.".contains(&b))
+    })
 }
 
 fn parse_git(source: &str, rest: &str) -> Result<GitSource> {
@@ -381,6 +399,8 @@ mod tests {
             "github:acme/..",
             "github:acme/r//x",
             "github:acme/r/../x",
+            "https://me:s3cret@h/r.git",
+            "file:///srv/repo",
             "",
         ] {
             refused(s);
