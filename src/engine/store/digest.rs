@@ -9,10 +9,9 @@
 //! tree holding one (an installed pack never does) as changed.
 
 use crate::engine::error::{Error, Result};
-use crate::engine::lint::files::is_root_git_dir;
+use crate::engine::lint::files::{is_root_git_dir, open_regular};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
-use std::fs;
 use std::io::Read;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::PermissionsExt;
@@ -86,7 +85,9 @@ pub fn scan(dir: &Path) -> Result<Tree> {
 /// even if the file grows meanwhile.
 fn hash_file(path: &Path, rel: &[u8], total: &mut Sha256) -> Result<FileEntry> {
     let read_err = |err: std::io::Error| Error::io("cannot read", path, &err);
-    let mut file = fs::File::open(path).map_err(read_err)?;
+    // The walk saw a regular file; one swapped since for a link or a FIFO
+    // is refused, not followed or waited on.
+    let mut file = open_regular(path).map_err(read_err)?;
     let executable = file.metadata().map_err(read_err)?.permissions().mode() & 0o111 != 0;
     let mut bytes = Vec::new();
     file.read_to_end(&mut bytes).map_err(read_err)?;
@@ -132,4 +133,27 @@ pub fn changed(expected: &Tree, actual: &Tree) -> Vec<String> {
     shown.sort();
     shown.dedup();
     shown
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A file the walk saw, swapped for a link or a FIFO before it is read
+    /// (a catalog folder is anyone's): refused at once, not followed.
+    #[test]
+    fn a_file_swapped_for_a_link_or_a_fifo_is_not_read() {
+        let Ok(dir) = tempfile::tempdir() else { return };
+        let secret = dir.path().join("secret");
+        let link = dir.path().join("link");
+        let fifo = dir.path().join("fifo");
+        assert!(std::fs::write(&secret, "the user's key").is_ok());
+        assert!(std::os::unix::fs::symlink(&secret, &link).is_ok());
+        let mode = rustix::fs::Mode::from_raw_mode(0o600);
+        assert!(rustix::fs::mkfifoat(rustix::fs::CWD, &fifo, mode).is_ok());
+        let mut total = Sha256::new();
+        assert!(hash_file(&secret, b"secret", &mut total).is_ok());
+        assert!(hash_file(&link, b"link", &mut total).is_err());
+        assert!(hash_file(&fifo, b"fifo", &mut total).is_err());
+    }
 }
