@@ -163,3 +163,31 @@ fn a_fifo_or_a_folder_at_a_store_file_is_refused_at_once() {
     bounded(&sb, &["doctor", "--fix"]);
     assert!(sb.home().join("hcp.lock").is_dir());
 }
+
+#[test]
+fn a_lock_naming_a_pack_twice_is_refused_not_read_by_its_last_entry() {
+    let sb = Sandbox::new();
+    let reviewed = sb.simple_pack("acme.notes", "1.0.0", "{kind: public}");
+    let other = sb.simple_pack("acme.notes", "6.6.6", "{kind: public}");
+    let entry = |dir: &std::path::Path| {
+        format!(
+            r#"{{"digest": "sha256:{}", "source": {{"kind": "dir", "path": {}}}, "version": "1.0.0"}}"#,
+            "0".repeat(64),
+            json!(dir.to_str().unwrap())
+        )
+    };
+    let text = format!(
+        r#"{{"packs": {{"acme.notes": {}, "acme.notes": {}}}, "version": 1}}"#,
+        entry(&reviewed),
+        entry(&other)
+    );
+    let lockfile = sb.dir.path().join("shared.lock");
+    std::fs::write(&lockfile, &text).unwrap();
+    let doc = sb.json(&["sync", lockfile.to_str().unwrap()], 2);
+    assert_eq!(doc["error"]["code"], "usage", "{doc}");
+    assert!(!sb.home().join("packs/acme.notes").exists());
+    // In the store, the same lock is corrupt for every command.
+    std::fs::write(sb.home().join("hcp.lock"), &text).unwrap();
+    let doc = sb.json(&["verify"], 1);
+    assert_eq!(doc["error"]["code"], "store_corrupt", "{doc}");
+}

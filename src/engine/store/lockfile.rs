@@ -49,8 +49,40 @@ pub const LOCK_VERSION: u32 = 1;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LockFile {
+    #[serde(deserialize_with = "packs_once_each")]
     pub packs: BTreeMap<PackId, LockEntry>,
     pub version: u32,
+}
+
+/// The `packs` object, refusing a pack named twice: JSON readers differ on
+/// which of two entries wins (serde keeps the last), so a reviewer of a
+/// lock file could read one entry and `sync` install the other.
+fn packs_once_each<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> std::result::Result<BTreeMap<PackId, LockEntry>, D::Error> {
+    struct Packs;
+    impl<'de> serde::de::Visitor<'de> for Packs {
+        type Value = BTreeMap<PackId, LockEntry>;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("an object of pack ids")
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(
+            self,
+            mut map: A,
+        ) -> std::result::Result<Self::Value, A::Error> {
+            let mut packs = BTreeMap::new();
+            while let Some((id, entry)) = map.next_entry::<PackId, LockEntry>()? {
+                if packs.contains_key(&id) {
+                    return Err(serde::de::Error::custom(format_args!(
+                        "{id} is listed twice"
+                    )));
+                }
+                packs.insert(id, entry);
+            }
+            Ok(packs)
+        }
+    }
+    deserializer.deserialize_map(Packs)
 }
 
 impl Default for LockFile {
@@ -426,6 +458,8 @@ mod tests {
             r#"{"packs": {"../etc": {"digest": "x", "version": "1", "source": {"kind": "dir"}}}, "version": 1}"#,
             r#"{"packs": {"hcp-cli": {"digest": "x", "version": "1", "source": {"kind": "dir"}}}, "version": 1}"#,
             r#"{"packs": {}, "version": 2}"#,
+            r#"{"packs": {"acme.a": {"digest": "x", "version": "1", "source": {"kind": "dir"}},
+                "acme.a": {"digest": "y", "version": "2", "source": {"kind": "dir"}}}, "version": 1}"#,
             r#"{"packs": {"acme.a": {"digest": "x", "version": "1", "source": {"kind": "ftp"}}}, "version": 1}"#,
             "not json",
         ] {
