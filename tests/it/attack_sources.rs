@@ -50,3 +50,33 @@ fn a_url_without_git_plus_is_a_usage_error_that_hides_the_password() {
         );
     }
 }
+
+#[test]
+fn a_git_catalog_whose_subdir_is_a_link_out_of_the_repository_is_refused() {
+    let Some((sb, repo)) = crate::sources::git_repo() else {
+        return;
+    };
+    // A folder of this machine holding a pack, and a commit whose
+    // `packs-here` is a link to it.
+    let outside = sb.dir.path().join("mine");
+    std::fs::create_dir_all(&outside).unwrap();
+    crate::common::copy_dir(
+        &sb.simple_pack("acme.private", "1.0.0", "{kind: public}"),
+        &outside.join("private"),
+    );
+    std::os::unix::fs::symlink(&outside, repo.work.join("packs-here")).unwrap();
+    let git = crate::sources::git;
+    git(&repo.work, &["add", "packs-here"]);
+    git(&repo.work, &["commit", "-qm", "link"]);
+    let bare = repo.url.trim_start_matches("file://");
+    git(&repo.work, &["push", "-q", bare, "HEAD:main"]);
+
+    let source = format!("git+{}//packs-here#main", repo.url);
+    let doc = sb.json(&["catalog", "add", &source], 5);
+    assert_eq!(doc["error"]["code"], "not_found", "{doc}");
+    let list = sb.json(&["list"], 0);
+    assert!(!list.to_string().contains("acme.private"), "{list}");
+    // The repository's own folder is fine.
+    let source = format!("git+{}//packs#main", repo.url);
+    sb.json(&["catalog", "add", &source], 0);
+}

@@ -14,11 +14,11 @@
 //! listed changes nothing (`changed: false`); `remove` takes the source as
 //! written or, for a folder, any path to the same folder; `list` also shows
 //! `--catalog` folders (kind `dir`); a source is shown without the password
-//! of its URL.
+//! of its URL; a git catalog's SUBDIR that is missing or reached through a
+//! link is `not_found` at `add` and `update`, as a pack's is at install.
 
 use super::Engine;
 use crate::engine::error::{Error, ErrorCode, Result};
-use crate::engine::exec::git;
 use crate::engine::store::config::{self, CatalogSource};
 use crate::engine::store::source::{GitSource, InstallSource, redact_source};
 use crate::engine::store::{Transaction, catalog};
@@ -227,7 +227,9 @@ fn read_record(root: &Path) -> Option<FetchRecord> {
 fn fetch_into_place(tx: &mut Transaction<'_>, git: &GitSource) -> Result<()> {
     let root = config::git_catalog_dir(tx.store().root(), git);
     let checkout = tx.scratch_path("catalog")?;
-    let fetched = git::fetch(git, &checkout)?;
+    // As for a pack: a SUBDIR reached through a link (out of the
+    // checkout) is refused, so the catalog read later is the repository's.
+    let fetched = super::fetch::fetch_to(git, &checkout)?;
     if let Some(parent) = root.parent() {
         tx.create_dir(parent)?;
     }
