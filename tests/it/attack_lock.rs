@@ -191,3 +191,18 @@ fn a_lock_naming_a_pack_twice_is_refused_not_read_by_its_last_entry() {
     let doc = sb.json(&["verify"], 1);
     assert_eq!(doc["error"]["code"], "store_corrupt", "{doc}");
 }
+
+#[test]
+fn sync_of_an_endless_file_stops_at_a_bound() {
+    let sb = Sandbox::new();
+    let (code, doc) = bounded(&sb, &["sync", "/dev/zero"]);
+    assert_eq!(code, Some(1), "{doc}");
+    assert_eq!(doc["error"]["code"], "io", "{doc}");
+    assert!(
+        doc["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("over the limit"),
+        "{doc}"
+    );
+}

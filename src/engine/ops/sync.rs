@@ -15,7 +15,9 @@
 //! Where the spec is silent: packs are handled in id order and the first
 //! failure stops the sync (what was done stays done and is reported); a lock
 //! file that cannot be read or parsed is a `usage` error naming it; ids in
-//! it are checked (§14.2).
+//! it are checked (§14.2); it may be a pipe, but one of more than
+//! [`MAX_STORE_FILE_BYTES`](crate::engine::store::MAX_STORE_FILE_BYTES) is
+//! an `io` error.
 
 use super::Engine;
 use crate::engine::error::{Error, ErrorCode, Result};
@@ -174,6 +176,24 @@ impl Engine {
     }
 }
 
+/// Reads the lock file to sync to, which may be a pipe (`<(curl ...)`), but
+/// no more than a store file may hold: `/dev/zero` or an endless pipe is an
+/// error, not all of memory.
+fn read_capped(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let limit = crate::engine::store::MAX_STORE_FILE_BYTES;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(limit + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(std::io::Error::other(format!(
+            "it is over the limit of {limit} bytes"
+        )));
+    }
+    Ok(bytes)
+}
+
 /// `--frozen`: the staged copy's digest must be the lock file's.
 fn frozen_check(id: &PackId, expected: &str, actual: &str) -> Result<()> {
     if actual == expected {
@@ -197,7 +217,7 @@ fn bad_entry(id: &PackId, why: &str) -> Error {
 /// Reads the lock file to sync to; a file that does not read or parse is a
 /// `usage` error naming it.
 fn read_wanted(path: &Path) -> Result<lockfile::LockFile> {
-    let bytes = std::fs::read(path).map_err(|err| {
+    let bytes = read_capped(path).map_err(|err| {
         let code = match err.kind() {
             std::io::ErrorKind::NotFound => ErrorCode::NotFound,
             _ => ErrorCode::Io,
