@@ -22,7 +22,6 @@
 
 use super::{Engine, RUNTIME_VERSION, not_found};
 use crate::engine::error::{Error, ErrorCode, Result};
-use crate::engine::lint::files::{is_root_git_dir, open_regular};
 use crate::engine::lint::{LintOptions, LintReport, lint_pack};
 use crate::engine::pack::grammar;
 use crate::engine::pack::id::PackId;
@@ -424,33 +423,71 @@ fn refuse_store_inside(pack: &Path, store: &Path) -> Result<()> {
 
 /// Copies a pack's files (no links, no `.git/`) with the modes of §14.1, and
 /// flushes them to disk.
+///
+/// The pack folder `from` may be a link (the path the user named); below it
+/// nothing is followed, also if it changes while it is copied: each folder
+/// is opened from its parent's handle with `O_NOFOLLOW` (a folder swapped
+/// for a link to one of the user's after lint walked it is refused, not
+/// copied from), and each file is opened the same way as a regular file.
 pub fn copy_pack(from: &Path, to: &Path) -> Result<()> {
+    use rustix::fs::{AtFlags, FileType, Mode, OFlags};
+    use std::os::unix::ffi::OsStrExt;
     create_dir(to)?;
-    let walk = walkdir::WalkDir::new(from)
-        .follow_links(false)
-        .into_iter()
-        .filter_entry(|e| !is_root_git_dir(e));
-    for entry in walk {
-        let entry = entry.map_err(|err| {
-            Error::new(
-                ErrorCode::Io,
-                format!("cannot read {}: {err}", from.display()),
-            )
-        })?;
-        let rel = entry.path().strip_prefix(from).unwrap_or(entry.path());
-        let dest = to.join(rel);
-        let kind = entry.file_type();
-        if entry.depth() == 0 {
-            // `to` itself, made above.
-        } else if kind.is_dir() {
-            create_dir(&dest)?;
-        } else if kind.is_file() {
-            copy_file(entry.path(), &dest)?;
+    let read_err = |rel: &Path, err: rustix::io::Errno| {
+        Error::io("cannot read", &from.join(rel), &std::io::Error::from(err))
+    };
+    let dir_flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+    // Folders still to copy, as paths relative to `from`.
+    let mut pending = vec![PathBuf::new()];
+    while let Some(rel) = pending.pop() {
+        let dir = open_below(from, &rel, dir_flags).map_err(|err| read_err(&rel, err))?;
+        for entry in rustix::fs::Dir::read_from(&dir).map_err(|err| read_err(&rel, err))? {
+            let entry = entry.map_err(|err| read_err(&rel, err))?;
+            let name = entry.file_name();
+            let name_os = std::ffi::OsStr::from_bytes(name.to_bytes());
+            if name_os == "." || name_os == ".." {
+                continue;
+            }
+            let child = rel.join(name_os);
+            let stat = rustix::fs::statat(&dir, name, AtFlags::SYMLINK_NOFOLLOW)
+                .map_err(|err| read_err(&child, err))?;
+            match FileType::from_raw_mode(stat.st_mode) {
+                FileType::Directory if rel.as_os_str().is_empty() && name_os == ".git" => {}
+                FileType::Directory => {
+                    create_dir(&to.join(&child))?;
+                    pending.push(child);
+                }
+                FileType::RegularFile => {
+                    let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK;
+                    let file =
+                        rustix::fs::openat(&dir, name, flags | OFlags::CLOEXEC, Mode::empty())
+                            .map_err(|err| read_err(&child, err))?;
+                    copy_open_file(fs::File::from(file), &from.join(&child), &to.join(&child))?;
+                }
+                // Links and special files fail lint and never reach here.
+                _ => {}
+            }
         }
-        // Links and special files fail lint and never reach here.
     }
     sync_dir(to);
     Ok(())
+}
+
+/// Opens the folder `rel` below `root`, one part at a time from the
+/// previous part's handle, following no link on the way.
+fn open_below(
+    root: &Path,
+    rel: &Path,
+    flags: rustix::fs::OFlags,
+) -> rustix::io::Result<std::os::fd::OwnedFd> {
+    use rustix::fs::{Mode, OFlags};
+    // The root itself may be a link the user named.
+    let root_flags = flags & !OFlags::NOFOLLOW;
+    let mut dir = rustix::fs::open(root, root_flags, Mode::empty())?;
+    for part in rel.components() {
+        dir = rustix::fs::openat(&dir, part.as_os_str(), flags, Mode::empty())?;
+    }
+    Ok(dir)
 }
 
 /// Copies one regular file to a new file `to`, with mode 0755 where the
@@ -459,11 +496,23 @@ pub fn copy_pack(from: &Path, to: &Path) -> Result<()> {
 /// only ([`open_regular`]): one swapped for a link (to a file of the user's
 /// outside the pack) or a FIFO (which would wait for a writer forever)
 /// since the walk that found it is refused, not followed.
+#[cfg(test)]
 fn copy_file(from: &Path, to: &Path) -> Result<()> {
+    let source = crate::engine::lint::files::open_regular(from)
+        .map_err(|err| Error::io("cannot read", from, &err))?;
+    copy_open_file(source, from, to)
+}
+
+/// Copies the opened file `source` (read from `from`) to a new file `to`,
+/// as [`copy_file`] does; anything but a regular file is refused.
+fn copy_open_file(mut source: fs::File, from: &Path, to: &Path) -> Result<()> {
     let read_err = |err: std::io::Error| Error::io("cannot read", from, &err);
     let write_err = |err: std::io::Error| Error::io("cannot write", to, &err);
-    let mut source = open_regular(from).map_err(read_err)?;
-    let executable = source.metadata().map_err(read_err)?.permissions().mode() & 0o111 != 0;
+    let meta = source.metadata().map_err(read_err)?;
+    if !meta.is_file() {
+        return Err(read_err(std::io::Error::other("it is not a regular file")));
+    }
+    let executable = meta.permissions().mode() & 0o111 != 0;
     let mut copy = fs::OpenOptions::new()
         .write(true)
         .create_new(true)
@@ -519,6 +568,31 @@ mod tests {
             rustix::fs::Mode::from_raw_mode(0o600),
         );
         assert!(copy_file(&fifo, &dir.path().join("copy2")).is_err());
+    }
+
+    /// A folder of the pack swapped for a link (to a folder of the user's)
+    /// between lint's walk and the copy: opening it from its parent follows
+    /// no link, so nothing is copied from there; the pack folder itself may
+    /// be a link.
+    #[test]
+    fn folders_below_the_pack_are_opened_without_following_links() {
+        use rustix::fs::OFlags;
+        let dir = temp();
+        let pack = dir.path().join("pack");
+        let outside = dir.path().join("outside");
+        fs::create_dir_all(pack.join("real")).unwrap_or_default();
+        fs::create_dir_all(&outside).unwrap_or_default();
+        fs::write(outside.join("id_rsa"), "the user's key").unwrap_or_default();
+        let _ = std::os::unix::fs::symlink(&outside, pack.join("sub"));
+        let named = dir.path().join("named");
+        let _ = std::os::unix::fs::symlink(&pack, &named);
+        let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW;
+        assert!(open_below(&named, Path::new("real"), flags).is_ok());
+        assert!(open_below(&named, Path::new("sub"), flags).is_err());
+        let copy = dir.path().join("copy");
+        assert!(copy_pack(&named, &copy).is_ok());
+        assert!(copy.join("real").is_dir());
+        assert!(fs::symlink_metadata(copy.join("sub")).is_err());
     }
 
     fn temp() -> tempfile::TempDir {
