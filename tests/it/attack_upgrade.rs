@@ -86,3 +86,34 @@ fn expect_installs_no_pack_whose_diff_was_not_shown() {
     assert!(hint.contains("--expect acme.b=sha256:"), "{hint}");
     assert!(hint.contains("--expect acme.a=sha256:"), "{hint}");
 }
+
+#[test]
+fn odd_expectations_are_refused_before_anything_is_fetched_or_installed() {
+    let sb = Sandbox::new();
+    let catalog = sb.dir.path().join("cat");
+    let cat = catalog.to_str().unwrap();
+    for id in ["acme.a", "acme.b"] {
+        publish(&catalog, id, "1.0.0", false);
+        sb.json(&["--catalog", cat, "install", id], 0);
+    }
+    publish(&catalog, "acme.a", "2.0.0", false);
+    let hex = "ab".repeat(32);
+    let upper = format!("acme.a=sha256:{}", hex.to_uppercase());
+    let twice = format!("acme.a=sha256:{hex}=sha256:{hex}");
+    let no_id = format!("=sha256:{hex}");
+    let bad_id = format!("../x=sha256:{hex}");
+    for odd in [
+        "=", "==", "acme.a", "acme.a=", &upper, &twice, &no_id, &bad_id,
+    ] {
+        let doc = sb.json(&["--catalog", cat, "upgrade", "--yes", "--expect", odd], 2);
+        assert_eq!(doc["error"]["code"], "usage", "{odd}: {doc}");
+    }
+    // Another pack's id (one with nothing newer) confirms nothing.
+    let other = format!("acme.b=sha256:{hex}");
+    let doc = sb.json(
+        &["--catalog", cat, "upgrade", "--yes", "--expect", &other],
+        3,
+    );
+    assert_eq!(doc["error"]["code"], "confirmation_required", "{doc}");
+    assert_eq!(version_of(&sb, "acme.a"), "1.0.0");
+}
