@@ -403,7 +403,7 @@ fn doctor_fix_keeps_what_still_reads_of_a_lock_with_a_bad_id() {
     // The git source survives (without the password), the entry of a pack
     // that is not installed does not, and verify still tells the edit.
     let mut kept = edited.clone();
-    kept["source"]["url"] = json!("https://me@example.com/packs.git");
+    kept["source"]["url"] = json!("https://example.com/packs.git");
     assert_eq!(lock(&sb)["packs"], json!({"acme.notes": kept}));
     let doc = sb.json(&["verify"], 1);
     assert_eq!(doc["packs"][0]["ok"], false, "{doc}");

@@ -245,25 +245,27 @@ fn credentials_in_the_url_never_show() {
         return;
     }
     let sb = Sandbox::new();
-    // Port 1 on loopback: refused at once, no network involved.
-    let out = sb
-        .hcpx()
-        .args([
-            "--json",
-            "install",
-            "git+https://me:hunter2tok@127.0.0.1:1/r.git#v1",
-        ])
-        .output()
-        .unwrap();
-    let all = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert_eq!(out.status.code(), Some(1), "{all}");
-    assert!(all.contains("source_unavailable"), "{all}");
-    assert!(!all.contains("hunter2tok"), "{all}");
-    assert!(all.contains("https://me@127.0.0.1:1/r.git"), "{all}");
+    // Port 1 on loopback: refused at once, no network involved. A password,
+    // and a token in the user's place (a form GitHub documents).
+    for (url, secret) in [
+        ("https://me:hunter2tok@127.0.0.1:1/r.git", "hunter2tok"),
+        ("https://ghp_hunter3tok@127.0.0.1:1/r.git", "ghp_hunter3tok"),
+    ] {
+        let out = sb
+            .hcpx()
+            .args(["--json", "install", &format!("git+{url}#v1")])
+            .output()
+            .unwrap();
+        let all = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(out.status.code(), Some(1), "{all}");
+        assert!(all.contains("source_unavailable"), "{all}");
+        assert!(!all.contains(secret) && !all.contains("me@"), "{all}");
+        assert!(all.contains("https://127.0.0.1:1/r.git"), "{all}");
+    }
 }
 
 #[test]

@@ -22,7 +22,7 @@
 
 use super::process::{self, ToolOutput};
 use crate::engine::error::{Error, ErrorCode, Result};
-use crate::engine::store::source::{GitSource, is_commit_id, url_password};
+use crate::engine::store::source::{GitSource, is_commit_id, url_credentials};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -192,8 +192,8 @@ fn git(dir: Option<&Path>, args: &[&str], operands: &[&std::ffi::OsStr]) -> Resu
 /// `source_unavailable` naming the source and what git said.
 fn unavailable(source: &GitSource, what: &str, out: &ToolOutput) -> Error {
     let mut said = String::from_utf8_lossy(&out.stderr).trim().to_string();
-    if let Some(password) = url_password(&source.url) {
-        said = said.replace(password, "********");
+    for credential in url_credentials(&source.url) {
+        said = said.replace(credential, "********");
     }
     let said = crate::engine::pack::text::terminal_safe(&said).into_owned();
     let message = if said.is_empty() {

@@ -23,7 +23,7 @@
 //! anyone may have edited (or sent). One that breaks them makes the lock
 //! corrupt, like a bad id.
 //!
-//! Where the spec is silent: a git URL is recorded without its password
+//! Where the spec is silent: a git URL is recorded without its credentials
 //! (the lock is meant to be shared; git's credential helpers supply it).
 //! Only `hcpx doctor --fix` gets a store out of a corrupt lock: it keeps the
 //! file's bytes as `hcp.lock.corrupt-<UTC time>` (mode 0600: it is the
@@ -126,7 +126,7 @@ pub struct LockedSource {
     pub reference: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub subdir: Option<String>,
-    /// The repository, without a password.
+    /// The repository, without credentials (see `redact_url`).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub url: Option<String>,
 }
@@ -401,7 +401,7 @@ mod tests {
     }
 
     #[test]
-    fn keys_are_sorted_and_the_password_is_dropped() {
+    fn keys_are_sorted_and_credentials_are_dropped() {
         let mut lock = LockFile::default();
         for id in ["zeta.b", "acme.a"] {
             if let Some(id) = PackId::parse(id) {
@@ -421,7 +421,7 @@ mod tests {
         }
         assert!(sorted(&value), "{text}");
         assert!(!text.contains("tok"), "{text}");
-        assert!(text.contains("\"url\": \"https://u@h/r.git\""), "{text}");
+        assert!(text.contains("\"url\": \"https://h/r.git\""), "{text}");
         assert_eq!(parse(text.as_bytes()).ok(), Some(lock));
     }
 

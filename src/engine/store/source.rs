@@ -17,8 +17,8 @@
 //! control character or whitespace; a REF with `..`; the `ext::` and `fd::`
 //! transports (they run programs); a `scheme://` URL without `git+` (it
 //! would be looked for as a folder, and its password echoed). Credentials
-//! in a URL (`https://user:token@host/..`) never reach a message or the
-//! lock: [`redact_url`] drops the password.
+//! in a URL (`https://user:token@host/..`, `https://token@host/..`) never
+//! reach a message or the lock: [`redact_url`] drops them.
 
 use crate::engine::error::{Error, Result};
 use crate::engine::pack::grammar;
@@ -276,34 +276,52 @@ pub fn redact_source(source: &str) -> String {
     }
 }
 
-/// `scheme://user:password@host/..` → `scheme://user@host/..`: the
-/// password (a token, often) is dropped; everything else is kept.
+/// A URL with its credentials removed. Over `http(s)://` everything
+/// before `@` is a credential (`https://TOKEN@github.com/..` is a form
+/// GitHub documents), so the whole userinfo goes; over other schemes
+/// (`ssh://git@host/..`) the user names an account and stays, the password
+/// goes. Everything else is kept.
 pub fn redact_url(url: &str) -> String {
-    let Some(start) = url.find("://").map(|at| at + 3) else {
+    let Some((start, at)) = userinfo_span(url) else {
         return url.to_string();
     };
-    let authority_end = url[start..]
-        .find(['/', '?', '#'])
-        .map_or(url.len(), |at| start + at);
-    let authority = &url[start..authority_end];
-    let Some(at) = authority.rfind('@') else {
-        return url.to_string();
-    };
-    let userinfo = &authority[..at];
+    let userinfo = &url[start..at];
+    if is_http(url) {
+        return format!("{}{}", &url[..start], &url[at + 1..]);
+    }
     let user = userinfo.split_once(':').map_or(userinfo, |(user, _)| user);
-    format!("{}{user}{}", &url[..start], &url[start + at..])
+    format!("{}{user}{}", &url[..start], &url[at..])
 }
 
-/// The password in a URL, if any: to be blanked out of git's messages.
-pub fn url_password(url: &str) -> Option<&str> {
+/// The secret parts of a URL's userinfo, to be blanked out of git's
+/// messages: the whole userinfo over `http(s)://`, and the password.
+pub fn url_credentials(url: &str) -> Vec<&str> {
+    let Some((start, at)) = userinfo_span(url) else {
+        return Vec::new();
+    };
+    let userinfo = &url[start..at];
+    let password = userinfo.split_once(':').map(|(_, p)| p);
+    let whole = is_http(url).then_some(userinfo);
+    whole
+        .into_iter()
+        .chain(password)
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
+/// Where a URL's userinfo starts, and where its `@` is.
+fn userinfo_span(url: &str) -> Option<(usize, usize)> {
     let start = url.find("://")? + 3;
     let authority_end = url[start..]
         .find(['/', '?', '#'])
         .map_or(url.len(), |at| start + at);
-    let authority = &url[start..authority_end];
-    let at = authority.rfind('@')?;
-    let (_, password) = authority[..at].split_once(':')?;
-    (!password.is_empty()).then_some(password)
+    let at = url[start..authority_end].rfind('@')?;
+    Some((start, start + at))
+}
+
+fn is_http(url: &str) -> bool {
+    let scheme = url.split_once("://").map_or("", |(scheme, _)| scheme);
+    scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https")
 }
 
 #[cfg(test)]
@@ -431,14 +449,24 @@ mod tests {
     #[test]
     fn passwords_never_show() {
         let s = git("git+https://me:s3cret@h/r.git//p#v1");
-        assert_eq!(s.display(), "git+https://me@h/r.git//p#v1");
-        assert_eq!(url_password(&s.url), Some("s3cret"));
-        assert_eq!(redact_url("https://tok@h/x"), "https://tok@h/x");
+        assert_eq!(s.display(), "git+https://h/r.git//p#v1");
+        assert_eq!(url_credentials(&s.url), ["me:s3cret", "s3cret"]);
+        // A token as the user name (GitHub's form) is a credential too.
+        assert_eq!(redact_url("https://ghp_tok@h/x"), "https://h/x");
+        assert_eq!(url_credentials("HTTPS://ghp_tok@h/x"), ["ghp_tok"]);
         assert_eq!(redact_url("https://h/a@b"), "https://h/a@b");
+        assert!(url_credentials("https://h/a@b").is_empty());
+        // Over ssh the user names an account: kept; a password is not.
         assert_eq!(redact_url("ssh://git@h/r"), "ssh://git@h/r");
+        assert!(url_credentials("ssh://git@h/r").is_empty());
+        assert_eq!(redact_url("ssh://git:pw@h/r"), "ssh://git@h/r");
+        assert_eq!(url_credentials("ssh://git:pw@h/r"), ["pw"]);
         let err = InstallSource::parse("git+https://me:s3cret@h/r#a b").err();
         let text = err.map(|e| e.message).unwrap_or_default();
-        assert!(!text.contains("s3cret") && text.contains("me@h"), "{text}");
+        assert!(
+            !text.contains("s3cret") && !text.contains("me@") && text.contains("https://h/r"),
+            "{text}"
+        );
     }
 
     #[test]
