@@ -137,10 +137,7 @@ impl App {
         );
         let mut text = format!("cannot run {} {}: {words}", entry.id(), cmd.verb_key);
         if let Some(fix) = fix {
-            text.push_str(&format!(
-                " — fix: {}",
-                crate::tui::fix::fix_line(&fix, &self.config)
-            ));
+            text.push_str(&format!(" — fix: {}", self.fix_line(&fix)));
         }
         Some(text)
     }

@@ -68,7 +68,7 @@ impl App {
             }
             Err(err) => {
                 tracing::warn!(code = err.code.as_str(), "loading the store failed");
-                self.status.set(error_text(&err, &self.config));
+                self.status.set(self.error_text(&err));
                 self.loads.failed(stamp, err);
                 Vec::new()
             }
@@ -85,7 +85,7 @@ impl App {
         let command = self.hcpx(&["list".into()], false);
         match self.loads.error() {
             Some(err) => {
-                let text = error_text(err, &self.config).text;
+                let text = self.error_text(err).text;
                 self.say(Outcome::Failed, text, Some(command));
             }
             None => {
@@ -110,14 +110,10 @@ impl App {
             Ok(list) => self.inspected(lint, list),
             Err(err) if lint => {
                 let command = self.last_command.clone();
-                self.say(
-                    Outcome::Failed,
-                    error_text(&err, &self.config).text,
-                    command,
-                );
+                self.say(Outcome::Failed, self.error_text(&err).text, command);
                 self.fail(err);
             }
-            Err(err) => self.status.set(error_text(&err, &self.config)),
+            Err(err) => self.status.set(self.error_text(&err)),
         }
     }
 
@@ -135,11 +131,7 @@ impl App {
         match result {
             Ok(text) => self.say(Outcome::Done, text, command),
             Err(err) => {
-                self.say(
-                    Outcome::Failed,
-                    error_text(&err, &self.config).text,
-                    command,
-                );
+                self.say(Outcome::Failed, self.error_text(&err).text, command);
                 self.dialog = Some(Dialog::Error(err));
             }
         }
@@ -162,11 +154,7 @@ impl App {
                 if !done.is_empty() {
                     self.say(Outcome::Done, done, None);
                 }
-                self.say(
-                    Outcome::Failed,
-                    error_text(&err, &self.config).text,
-                    command,
-                );
+                self.say(Outcome::Failed, self.error_text(&err).text, command);
                 tracing::info!(code = err.code.as_str(), "action failed");
                 self.dialog = Some(Dialog::Error(err));
             }
@@ -215,7 +203,7 @@ impl App {
                 Outcome::Failed,
                 format!("{pack_id} {verb}: exit {}", r.exit_code),
             ),
-            Err(e) => (Outcome::Failed, error_text(e, &self.config).text),
+            Err(e) => (Outcome::Failed, self.error_text(e).text),
         };
         let command = self.last_command.clone().unwrap_or_default();
         self.say(outcome, text, Some(command.clone()));
@@ -278,7 +266,7 @@ impl App {
     /// Shows an engine error in a dialog, in the words of §10.
     pub(super) fn fail(&mut self, err: Error) {
         tracing::info!(code = err.code.as_str(), "action failed");
-        self.status.set(error_text(&err, &self.config));
+        self.status.set(self.error_text(&err));
         self.dialog = Some(Dialog::Error(err));
     }
 }

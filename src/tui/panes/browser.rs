@@ -135,7 +135,7 @@ fn loading_lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
         Some(err) => {
             let mut lines = vec![Line::styled("cannot read the store:", theme.bad())];
             let mut msg = format!("{}: {}", err.code.as_str(), err.message);
-            if let Some(hint) = &crate::tui::fix::hint(err, &app.config) {
+            if let Some(hint) = &app.hint(err) {
                 msg.push_str("\nhint: ");
                 msg.push_str(hint);
             }

@@ -98,7 +98,7 @@ fn error<'a>(app: &App, err: &crate::engine::error::Error, width: usize) -> Vec<
     let theme = app.theme();
     let mut lines = vec![Line::styled(err.code.as_str().to_string(), theme.bad())];
     lines.extend(wrap(&err.message, width, Style::new()));
-    if let Some(hint) = &crate::tui::fix::hint(err, &app.config) {
+    if let Some(hint) = &app.hint(err) {
         lines.push(Line::raw(""));
         lines.extend(wrap(&format!("hint: {hint}"), width, theme.hint()));
     }

@@ -10,7 +10,6 @@ use crate::engine::policy::availability::{CommandAvailability, Condition, Status
 use crate::engine::policy::why;
 use crate::tui::action::Pane;
 use crate::tui::app::App;
-use crate::tui::fix::fix_line;
 use crate::tui::text;
 use crate::tui::theme::check;
 use crate::tui::ui::{self, pane_block, pane_title};
@@ -288,7 +287,7 @@ fn reasons<'a>(app: &App, entry: &Entry, cmd: &CommandAvailability, width: usize
 
 fn fix_lines<'a>(app: &App, fix: &Fix, width: usize) -> Vec<Line<'a>> {
     let theme = app.theme();
-    let fix = fix_line(fix, &app.config);
+    let fix = app.fix_line(fix);
     text::wrap(&format!("  fix: {fix}"), width)
         .into_iter()
         .map(|l| Line::styled(l, theme.hint()))

@@ -1,0 +1,43 @@
+//! A newcomer's walk through the TUI (HCP.md §11, §10.1 hints): what the
+//! screen offers must do what it says, for the pack it names.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use crate::tuikit::*;
+use crossterm::event::KeyCode;
+
+/// Types `line` on the `:` command line and runs it.
+async fn colon(tui: &mut Tui, line: &str) {
+    tui.keys(":").await;
+    tui.keys(line).await;
+    tui.press(KeyCode::Enter).await;
+}
+
+#[tokio::test]
+async fn a_fix_names_a_key_only_when_the_key_acts_on_that_pack() {
+    let dir = sandbox_with(notes_pack);
+    vault_pack(&catalog(&dir));
+    let mut tui = Tui::start_at(dir, "acme.notes", 120, 40).await;
+
+    // `i` would install the selected acme.notes, not acme.vault: the
+    // hint gives only the command line.
+    colon(&mut tui, "exec acme.vault whoami").await;
+    let screen = tui.screen();
+    assert!(
+        screen.contains("hint: run hcpx install acme.vault"),
+        "{screen}"
+    );
+    assert!(!screen.contains("press i, or run hcpx install acme.vault"));
+    tui.keys("i").await;
+    assert!(tui.installed("acme.notes"));
+    assert!(!tui.installed("acme.vault"));
+
+    // With acme.vault selected, `i` is the fix, and says so.
+    tui.select("acme.vault").await;
+    colon(&mut tui, "exec acme.vault whoami").await;
+    let screen = tui.screen();
+    assert!(
+        screen.contains("press i, or run hcpx install acme.vault"),
+        "{screen}"
+    );
+}
