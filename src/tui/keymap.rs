@@ -538,6 +538,37 @@ fn dialog_action(dialog: &Dialog, key: &Key) -> Option<Action> {
     }
 }
 
+/// The key bar while `dialog` is open: the keys [`dialog_action`] takes
+/// there, not the main screen's (which would type into a form instead).
+pub fn dialog_bar(dialog: &Dialog) -> &'static [(&'static str, &'static str)] {
+    match dialog {
+        Dialog::Help | Dialog::Error(_) => &[("any key", "close")],
+        Dialog::ConfirmUninstall { .. }
+        | Dialog::ConfirmQuery { .. }
+        | Dialog::ConfirmQuit { .. }
+        | Dialog::ConfirmUpgrade { .. } => &[("y", "yes"), ("n Esc", "no")],
+        Dialog::Harnesses => &[
+            ("␣", "enable/disable"),
+            ("j k", "move"),
+            ("Esc H", "close"),
+            ("q", "quit"),
+        ],
+        Dialog::Secret(_) => &[
+            ("type", "the secret"),
+            ("Enter", "connect"),
+            ("Ctrl-U", "clear"),
+            ("Esc", "cancel"),
+        ],
+        Dialog::ExecForm(_) => &[
+            ("Enter", "run"),
+            ("Tab ↑↓", "field"),
+            ("← → ␣", "choose"),
+            ("Ctrl-U", "clear"),
+            ("Esc", "cancel"),
+        ],
+    }
+}
+
 fn mouse_action(mouse: &MouseEvent) -> Option<Action> {
     let (column, row) = (mouse.column, mouse.row);
     match mouse.kind {

@@ -408,10 +408,16 @@ fn draw_status(frame: &mut Frame<'_>, area: Rect, app: &App) {
 }
 
 /// The key bar: from the key table, what applies now; greyed what cannot
-/// run for the selection (`enabled` is `Err`).
+/// run for the selection (`enabled` is `Err`). While a dialog is open,
+/// the dialog's keys.
 fn draw_keybar(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let theme = app.theme();
-    let owned: Vec<(&str, &str, bool)> = if app.cmdline.editing {
+    let owned: Vec<(&str, &str, bool)> = if let Some(dialog) = &app.dialog {
+        keymap::dialog_bar(dialog)
+            .iter()
+            .map(|&(key, what)| (key, what, true))
+            .collect()
+    } else if app.cmdline.editing {
         vec![
             ("type", "an hcpx command", true),
             ("Tab", "complete", true),

@@ -41,3 +41,40 @@ async fn a_fix_names_a_key_only_when_the_key_acts_on_that_pack() {
         "{screen}"
     );
 }
+
+/// The key bar: the screen's last line.
+fn key_bar(tui: &Tui) -> String {
+    tui.screen().lines().last().unwrap_or_default().to_string()
+}
+
+#[tokio::test]
+async fn the_key_bar_shows_the_keys_of_the_open_dialog() {
+    let dir = sandbox_with(notes_pack);
+    let mut tui = Tui::start_at(dir, "acme.notes", 120, 40).await;
+    assert!(key_bar(&tui).contains("i install"), "{}", tui.screen());
+    tui.keys("iac").await;
+
+    // The run form takes letters as text: the bar offers its own keys.
+    tui.press(KeyCode::Enter).await;
+    tui.keys("x").await;
+    let bar = key_bar(&tui);
+    assert!(bar.contains("Enter run"), "{}", tui.screen());
+    assert!(bar.contains("Esc cancel"), "{bar}");
+    assert!(!bar.contains("install"), "{bar}");
+    tui.press(KeyCode::Esc).await;
+    assert!(key_bar(&tui).contains("x exec"), "{}", tui.screen());
+
+    // A question: y or n.
+    tui.press(KeyCode::Left).await;
+    tui.keys("u").await;
+    let bar = key_bar(&tui);
+    assert!(bar.contains("y yes") && bar.contains("n Esc no"), "{bar}");
+    tui.keys("n").await;
+    assert!(tui.installed("acme.notes"));
+
+    // The harness targets.
+    tui.keys("H").await;
+    assert!(key_bar(&tui).contains("enable/disable"), "{}", tui.screen());
+    tui.keys("H").await;
+    assert!(key_bar(&tui).contains("? help"), "{}", tui.screen());
+}
