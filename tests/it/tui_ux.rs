@@ -78,3 +78,34 @@ async fn the_key_bar_shows_the_keys_of_the_open_dialog() {
     tui.keys("H").await;
     assert!(key_bar(&tui).contains("? help"), "{}", tui.screen());
 }
+
+#[tokio::test]
+async fn at_80_columns_ids_are_whole_and_the_status_keeps_its_symbol() {
+    let dir = sandbox_with(notes_pack);
+    one_command_pack(
+        &catalog(&dir),
+        "acme.weather-api",
+        ("Weather", "Forecasts."),
+        "{kind: public}",
+        "forecast",
+        "true",
+    );
+    one_command_pack(
+        &catalog(&dir),
+        "acme.weather-app",
+        ("Weather app", "The app."),
+        "{kind: public}",
+        "open",
+        "true",
+    );
+    let mut tui = Tui::start_at(dir, "acme.weather-api", 80, 24).await;
+    tui.keys("i").await;
+    tui.press(KeyCode::Esc).await;
+    let screen = tui.screen();
+    // Two ids that differ in their last letter stay apart.
+    assert!(screen.contains("acme.weather-api ◌"), "{screen}");
+    assert!(screen.contains("acme.weather-app ○"), "{screen}");
+    // Wide enough, the status has its word again.
+    tui.resize(120, 40).await;
+    assert!(tui.screen().contains("◌ installed"), "{}", tui.screen());
+}
