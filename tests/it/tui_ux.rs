@@ -109,3 +109,18 @@ async fn at_80_columns_ids_are_whole_and_the_status_keeps_its_symbol() {
     tui.resize(120, 40).await;
     assert!(tui.screen().contains("◌ installed"), "{}", tui.screen());
 }
+
+#[tokio::test]
+async fn colon_install_of_another_pack_shows_that_packs_lint() {
+    let dir = sandbox_with(notes_pack);
+    vault_pack(&catalog(&dir));
+    let mut tui = Tui::start_at(dir, "acme.notes", 120, 40).await;
+    tui.press(KeyCode::Esc).await;
+    colon(&mut tui, "install acme.vault").await;
+    assert!(tui.installed("acme.vault"));
+    assert!(!tui.installed("acme.notes"));
+    let screen = tui.screen();
+    assert!(screen.contains("acme.vault is clean"), "{screen}");
+    assert!(!screen.contains("acme.notes is clean"), "{screen}");
+    assert!(screen.contains("Availability acme.vault"), "{screen}");
+}

@@ -139,10 +139,26 @@ impl App {
         self.loads.request()
     }
 
+    /// After an install, the Lint pane of an installed pack: the one
+    /// selected, else (`:install ID` of another pack) the first of them,
+    /// so the pane never shows the lint of a pack that was not installed.
+    fn show_installed(&mut self, ids: &[String]) {
+        let acted_on = |app: &App| {
+            app.selected_row()
+                .is_some_and(|r| ids.iter().any(|id| id == r.id()))
+        };
+        if !acted_on(self) {
+            self.packs.select_id(ids.first().map(String::as_str));
+        }
+        if acted_on(self) {
+            self.focus.show(Pane::Lint);
+        }
+    }
+
     pub(super) fn stage_done(&mut self, report: StageReport) -> Vec<Job> {
         self.work.finish_run();
         if report.stage == Stage::Install && report.error.is_none() {
-            self.focus.show(Pane::Lint);
+            self.show_installed(&report.ids);
         }
         if report.stage == Stage::Uninstall && report.error.is_none() {
             self.packs.marked.clear();
