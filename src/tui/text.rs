@@ -201,6 +201,15 @@ fn truncate_exact(s: &str, cols: usize) -> String {
     out
 }
 
+/// `n` and the noun, plural unless one: `1 Skill`, `5 Skills`.
+pub fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 /// Quotes `word` for a POSIX shell when it needs it.
 pub fn shell_quote(word: &str) -> String {
     let safe = !word.is_empty()
@@ -217,6 +226,13 @@ pub fn shell_quote(word: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_count_is_plural_unless_one() {
+        assert_eq!(count(0, "Skill"), "0 Skills");
+        assert_eq!(count(1, "Skill"), "1 Skill");
+        assert_eq!(count(5, "Skill"), "5 Skills");
+    }
 
     #[test]
     fn markdown_paragraphs_are_joined_and_the_rest_kept() {

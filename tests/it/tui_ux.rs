@@ -124,3 +124,23 @@ async fn colon_install_of_another_pack_shows_that_packs_lint() {
     assert!(!screen.contains("acme.notes is clean"), "{screen}");
     assert!(screen.contains("Availability acme.vault"), "{screen}");
 }
+
+#[tokio::test]
+async fn outcomes_read_as_sentences() {
+    let dir = sandbox_with(notes_pack);
+    let mut tui = Tui::start_at(dir, "acme.notes", 120, 40).await;
+    tui.keys("iac").await;
+    // One pair of brackets, not `(local binding) (probe hello passed)`.
+    let screen = tui.screen();
+    assert!(
+        screen.contains("connected acme.notes (local binding; probe hello passed)"),
+        "{screen}"
+    );
+    // `2 Skills placed` (hcp-cli and acme.notes), not `2 Skill(s)`; the selected target
+    // marked as in the other lists.
+    tui.keys("H").await;
+    assert!(tui.screen().contains("│ ▶ agents"), "{}", tui.screen());
+    tui.keys(" ").await;
+    let log = format!("{:?}", tui.runner.app.log().entries);
+    assert!(log.contains("enabled agents: 2 Skills placed"), "{log}");
+}

@@ -504,7 +504,7 @@ fn target_line<'a>(
     };
     let folder = text::fit(&text::safe(&row.folder), folder_w);
     Line::from(vec![
-        Span::styled(if selected { "› " } else { "  " }.to_string(), base),
+        Span::styled(if selected { "▶ " } else { "  " }.to_string(), base),
         Span::styled(
             format!("{:name_w$}  ", row.name.as_str()),
             base.patch(theme.bold()),
@@ -549,7 +549,10 @@ fn target_hints<'a>(
     if row.enabled && row.behind > 0 {
         let sync = app.hcpx(&["harness".into(), "sync".into()], false);
         lines.extend(wrap(
-            &format!("{} Skill(s) out of step there: {sync}", row.behind),
+            &format!(
+                "{} out of step there: {sync}",
+                crate::tui::text::count(row.behind, "Skill")
+            ),
             width,
             theme.warning(),
         ));
