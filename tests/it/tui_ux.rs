@@ -144,3 +144,26 @@ async fn outcomes_read_as_sentences() {
     let log = format!("{:?}", tui.runner.app.log().entries);
     assert!(log.contains("enabled agents: 2 Skills placed"), "{log}");
 }
+
+#[tokio::test]
+async fn c_on_an_env_pack_says_the_whole_fix_in_the_status_line() {
+    let dir = sandbox();
+    one_command_pack(
+        &catalog(&dir),
+        "acme.weather-api",
+        ("Weather", "Forecasts."),
+        "{kind: env, env: [ACME_UX_UNSET_TOKEN]}",
+        "forecast",
+        "true",
+    );
+    let mut tui = Tui::start_at(dir, "acme.weather-api", 120, 40).await;
+    tui.keys("iac").await;
+    let status = tui.screen().lines().rev().nth(1).unwrap().to_string();
+    assert!(
+        status.contains(
+            "acme.weather-api needs ACME_UX_UNSET_TOKEN in the environment: quit, \
+             export ACME_UX_UNSET_TOKEN=…, run hcpx tui again"
+        ),
+        "{status}"
+    );
+}

@@ -162,7 +162,7 @@ impl App {
         }
         let set: Vec<String> = missing.iter().map(|v| format!("export {v}=…")).collect();
         Some(format!(
-            "{} reads {} from the environment, and it is not set: quit, run {}, and start hcpx tui again",
+            "{} needs {} in the environment: quit, {}, run hcpx tui again",
             entry.id(),
             missing.join(", "),
             set.join("; ")
