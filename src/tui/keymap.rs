@@ -595,6 +595,12 @@ pub fn open_word(focus: Pane) -> &'static str {
     }
 }
 
+/// The key bar's word for `/` where the focus is: the packs' filter, or
+/// the search of a text pane.
+pub fn slash_word(focus: Pane) -> &'static str {
+    if focus.is_lower() { "search" } else { "filter" }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

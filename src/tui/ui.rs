@@ -444,6 +444,7 @@ fn draw_keybar(frame: &mut Frame<'_>, area: Rect, app: &App) {
                 let info = app.command_info(b.cmd);
                 let word = match b.cmd {
                     keymap::Cmd::Open => keymap::open_word(app.focus.pane()),
+                    keymap::Cmd::Filter => keymap::slash_word(app.focus.pane()),
                     _ => word,
                 };
                 info.available.then_some((key, word, info.enabled.is_ok()))

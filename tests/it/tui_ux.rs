@@ -167,3 +167,23 @@ async fn c_on_an_env_pack_says_the_whole_fix_in_the_status_line() {
         "{status}"
     );
 }
+
+#[tokio::test]
+async fn the_key_bar_calls_slash_search_in_a_text_pane() {
+    let dir = sandbox_with(notes_pack);
+    let mut tui = Tui::start_at(dir, "acme.notes", 120, 40).await;
+    tui.press(KeyCode::Esc).await;
+    assert!(key_bar(&tui).contains("/ filter"), "{}", tui.screen());
+    // Packs → Availability → Details: `/` searches the pane's text.
+    tui.press(KeyCode::Tab).await;
+    tui.press(KeyCode::Tab).await;
+    let bar = key_bar(&tui);
+    assert!(bar.contains("/ search") && !bar.contains("filter"), "{bar}");
+    tui.keys("/hello").await;
+    tui.press(KeyCode::Enter).await;
+    assert!(
+        tui.screen().contains("`hello`: match 1 of"),
+        "{}",
+        tui.screen()
+    );
+}
