@@ -162,6 +162,30 @@ pub fn wrap(text: &str, cols: usize) -> Vec<String> {
     out
 }
 
+/// [`wrap`] with a hanging indent: the lines after the first start `hang`
+/// columns in, under the text after a mark such as `✗ `.
+pub fn wrap_hanging(text: &str, cols: usize, hang: usize) -> Vec<String> {
+    let lines = wrap(text, cols);
+    let Some(first) = lines.first() else {
+        return lines;
+    };
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let taken = first.split_whitespace().count();
+    // A word cut in two (wider than the line): keep the plain wrap.
+    if lines.len() < 2
+        || hang >= cols
+        || words
+            .get(..taken)
+            .is_none_or(|w| w.join(" ") != first.trim())
+    {
+        return lines;
+    }
+    let rest = format!("{}{}", " ".repeat(hang), words[taken..].join(" "));
+    let mut out = vec![first.clone()];
+    out.extend(wrap(&rest, cols));
+    out
+}
+
 /// `s` cut into pieces of at most `cols` columns, spaces kept (for
 /// command output, whose alignment matters); an empty `s` is one empty
 /// line. Control characters are made safe as in [`truncate`].
@@ -226,6 +250,23 @@ pub fn shell_quote(word: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_hanging_wrap_indents_the_lines_after_the_first() {
+        assert_eq!(
+            wrap_hanging(
+                "✗ connected: the pack is not connected [not_connected]",
+                24,
+                2
+            ),
+            [
+                "✗ connected: the pack is",
+                "  not connected",
+                "  [not_connected]"
+            ]
+        );
+        assert_eq!(wrap_hanging("✓ short", 24, 2), ["✓ short"]);
+    }
 
     #[test]
     fn a_count_is_plural_unless_one() {

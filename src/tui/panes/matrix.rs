@@ -229,10 +229,11 @@ fn pack_level<'a>(app: &App, entry: &Entry, width: usize) -> Vec<Line<'a>> {
     } else {
         theme.bad()
     };
-    let mut out: Vec<Line<'a>> = text::wrap(&format!("{mark} {}", why.explanation), width)
-        .into_iter()
-        .map(|l| Line::styled(l, style))
-        .collect();
+    let mut out: Vec<Line<'a>> =
+        text::wrap_hanging(&format!("{mark} {}", why.explanation), width, 2)
+            .into_iter()
+            .map(|l| Line::styled(l, style))
+            .collect();
     if let Some(fix) = why.fix().filter(|_| avail.status != Status::Unavailable) {
         out.extend(fix_lines(app, fix, width));
     }
@@ -251,13 +252,14 @@ fn reasons<'a>(app: &App, entry: &Entry, cmd: &CommandAvailability, width: usize
     let theme = app.theme();
     let principal = &app.config.principal;
     if cmd.executable {
-        return text::wrap(
+        return text::wrap_hanging(
             &format!(
                 "✓ {} {} is executable for `{principal}` (x runs it)",
                 entry.id(),
                 cmd.verb_key
             ),
             width,
+            2,
         )
         .into_iter()
         .map(|l| Line::styled(l, theme.good()))
@@ -274,7 +276,7 @@ fn reasons<'a>(app: &App, entry: &Entry, cmd: &CommandAvailability, width: usize
         );
         let column = reason.condition().map_or("executable", Condition::as_str);
         out.extend(
-            text::wrap(&format!("✗ {column}: {words} [{reason}]"), width)
+            text::wrap_hanging(&format!("✗ {column}: {words} [{reason}]"), width, 2)
                 .into_iter()
                 .map(|l| Line::styled(l, theme.bad())),
         );
