@@ -187,3 +187,38 @@ async fn the_key_bar_calls_slash_search_in_a_text_pane() {
         tui.screen()
     );
 }
+
+#[tokio::test]
+async fn a_long_log_line_goes_on_under_its_text() {
+    let dir = sandbox_with(notes_pack);
+    vault_pack(&catalog(&dir));
+    let mut tui = Tui::start(dir, 100, 30).await;
+    // Mark both packs, install them: one long line and a long command.
+    tui.keys("gk").await;
+    tui.keys("  ").await;
+    tui.keys("i@").await;
+    let screen = tui.screen();
+    let log: Vec<&str> = screen
+        .lines()
+        .filter_map(|l| l.rsplit("││").next())
+        .filter(|l| !l.trim_matches(|c| c == ' ' || c == '│').is_empty())
+        .collect();
+    assert!(
+        log.iter().any(|l| l.starts_with("  1 done installed")),
+        "{screen}"
+    );
+    // The line after the head continues at the text, clear of `  1 done `;
+    // the command's own continuation sits under `hcpx`.
+    let head = log.iter().position(|l| l.starts_with("  1 done")).unwrap();
+    let next = log[head + 1];
+    assert!(
+        next.starts_with("         ") && !next.starts_with("          "),
+        "{screen}"
+    );
+    let command = log
+        .iter()
+        .position(|l| l.starts_with("    $ hcpx install"))
+        .unwrap();
+    assert!(log[command + 1].starts_with("      "), "{screen}");
+    assert!(!log[command + 1].starts_with("       "), "{screen}");
+}
