@@ -222,3 +222,23 @@ async fn a_long_log_line_goes_on_under_its_text() {
     assert!(log[command + 1].starts_with("      "), "{screen}");
     assert!(!log[command + 1].starts_with("       "), "{screen}");
 }
+
+#[tokio::test]
+async fn at_60_columns_the_availability_pane_shows_whole_words() {
+    let dir = sandbox_with(notes_pack);
+    let mut tui = Tui::start_at(dir, "acme.notes", 60, 15).await;
+    tui.press(KeyCode::Esc).await;
+    let screen = tui.screen();
+    // Too narrow for a column per condition: the command and whether it
+    // can run, not `COM EFF act co gra`; the reason below says which.
+    assert!(screen.contains("COMMAND EFFECT executable"), "{screen}");
+    assert!(screen.contains("hello   read   ✗"), "{screen}");
+    assert!(screen.contains("not installed"), "{screen}");
+    tui.resize(120, 40).await;
+    assert!(
+        tui.screen()
+            .contains("activated connected grant adapter executable"),
+        "{}",
+        tui.screen()
+    );
+}

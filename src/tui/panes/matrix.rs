@@ -39,6 +39,11 @@ const SHORT_COLUMNS: [(&str, usize); 5] = [
     ("adapt", 6),
     ("exec", 5),
 ];
+/// Only whether each command is executable, for a pane too narrow for
+/// every condition (the reasons below still name each unmet one).
+const EXEC_ONLY: [(&str, usize); 1] = [("executable", 11)];
+/// The narrowest command column worth showing.
+const MIN_KEY_W: usize = 6;
 
 pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let theme = app.theme();
@@ -101,7 +106,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
 /// The table's column widths for the pane's width.
 struct Layout {
     key_w: usize,
-    columns: [(&'static str, usize); 5],
+    columns: &'static [(&'static str, usize)],
     /// 0: no summary column.
     summary_w: usize,
 }
@@ -118,14 +123,16 @@ impl Layout {
             .max(7);
         let fixed =
             |cols: &[(&str, usize)]| EFFECT_W + 1 + cols.iter().map(|(_, w)| w).sum::<usize>();
-        let columns = if 2 + longest + fixed(&COLUMNS) <= width {
-            COLUMNS
+        let columns: &'static [(&str, usize)] = if 2 + longest + fixed(&COLUMNS) <= width {
+            &COLUMNS
+        } else if 2 + MIN_KEY_W + fixed(&SHORT_COLUMNS) <= width {
+            &SHORT_COLUMNS
         } else {
-            SHORT_COLUMNS
+            &EXEC_ONLY
         };
-        let key_w = longest.min(width.saturating_sub(fixed(&columns) + 2).max(6));
+        let key_w = longest.min(width.saturating_sub(fixed(columns) + 2).max(MIN_KEY_W));
         // The commands' summaries, where there is room.
-        let used = 2 + key_w + 1 + fixed(&columns);
+        let used = 2 + key_w + 1 + fixed(columns);
         let summary_w = width.saturating_sub(used + 1);
         let summary_w = if summary_w >= MIN_SUMMARY_W {
             summary_w
@@ -150,7 +157,7 @@ fn draw_table(frame: &mut Frame<'_>, area: Rect, app: &App, entry: &Entry, layou
         Constraint::Length(EFFECT_W as u16),
     ];
     let mut header = vec![Cell::from(""), Cell::from("COMMAND"), Cell::from("EFFECT")];
-    for (name, w) in layout.columns {
+    for &(name, w) in layout.columns {
         widths.push(Constraint::Length(w as u16 - 1));
         header.push(Cell::from(name));
     }
@@ -183,7 +190,12 @@ fn draw_table(frame: &mut Frame<'_>, area: Rect, app: &App, entry: &Entry, layou
                 )),
                 Cell::from(text::fit(cmd.effect, EFFECT_W)),
             ];
-            let checks = Condition::ALL
+            let conditions = if layout.columns.len() == 1 {
+                &[][..]
+            } else {
+                &Condition::ALL[..]
+            };
+            let checks = conditions
                 .iter()
                 .map(|c| cmd.meets(*c))
                 .chain([cmd.executable]);
