@@ -132,15 +132,24 @@ pub fn pane_at(app: &App, column: u16, row: u16) -> Option<Pane> {
 }
 
 /// The lower area's tabs: each pane with its title's column and width.
+/// The titles are padded with a space each side where all four fit so,
+/// else not: a narrow window still shows every tab, `Log` included.
 pub fn lower_tabs(lower: Rect) -> Vec<(Pane, u16, u16)> {
-    let mut x = lower.x + 1;
-    let mut out = Vec::new();
-    for pane in Pane::LOWER {
-        let w = pane.title().len() as u16 + 2;
-        out.push((pane, x, w));
-        x += w + 1;
+    let tabs = |pad: u16| {
+        let mut x = lower.x + 1;
+        let mut out = Vec::new();
+        for pane in Pane::LOWER {
+            let w = pane.title().len() as u16 + pad;
+            out.push((pane, x, w));
+            x += w + 1;
+        }
+        out
+    };
+    let padded = tabs(2);
+    match padded.last() {
+        Some(&(_, x, w)) if x + w >= lower.right() => tabs(0),
+        _ => padded,
     }
-    out
 }
 
 /// The tab whose title is at a screen position.
@@ -334,7 +343,12 @@ fn draw_lower_tabs(frame: &mut Frame<'_>, lower: Rect, app: &App) {
         } else {
             theme.dim()
         };
-        buf.set_string(x, lower.y, format!(" {} ", pane.title()), style);
+        let label = if usize::from(w) > pane.title().len() {
+            format!(" {} ", pane.title())
+        } else {
+            pane.title().to_string()
+        };
+        buf.set_string(x, lower.y, label, style);
         if x + w < lower.right() - 1 {
             let border = if app.focus.pane() == app.focus.lower() && app.dialog.is_none() {
                 theme.focus_border()

@@ -242,3 +242,27 @@ async fn at_60_columns_the_availability_pane_shows_whole_words() {
         tui.screen()
     );
 }
+
+#[tokio::test]
+async fn at_60_columns_every_lower_tab_shows_and_a_click_opens_it() {
+    let dir = sandbox_with(notes_pack);
+    let mut tui = Tui::start_at(dir, "acme.notes", 60, 15).await;
+    tui.keys("@").await;
+    let screen = tui.screen();
+    let tabs = screen
+        .lines()
+        .find(|l| l.contains("Details"))
+        .unwrap()
+        .to_string();
+    assert!(tabs.contains("Log"), "{screen}");
+    // A click on a tab's title opens that pane.
+    let at = |word: &str| {
+        let byte = tabs.find(word).unwrap();
+        tabs[..byte].chars().count() as u16
+    };
+    let row = screen.lines().position(|l| l.contains("Details")).unwrap() as u16;
+    tui.click(at("Lint"), row).await;
+    assert_eq!(tui.runner.app.lower(), hcpx::tui::action::Pane::Lint);
+    tui.click(at("Log"), row).await;
+    assert_eq!(tui.runner.app.lower(), hcpx::tui::action::Pane::Log);
+}
