@@ -266,3 +266,45 @@ async fn at_60_columns_every_lower_tab_shows_and_a_click_opens_it() {
     tui.click(at("Log"), row).await;
     assert_eq!(tui.runner.app.lower(), hcpx::tui::action::Pane::Log);
 }
+
+/// The status line: the screen's last line but one.
+fn status_line(tui: &Tui) -> String {
+    tui.screen()
+        .lines()
+        .rev()
+        .nth(1)
+        .unwrap_or_default()
+        .to_string()
+}
+
+#[tokio::test]
+async fn a_greyed_key_says_its_fix_as_every_other_fix() {
+    let dir = sandbox_with(notes_pack);
+    vault_pack(&catalog(&dir));
+    let mut tui = Tui::start_at(dir, "acme.notes", 120, 40).await;
+    tui.keys("a").await;
+    assert!(
+        status_line(&tui).contains(
+            "acme.notes is not installed — fix: press i, or run hcpx install acme.notes --catalog ./catalog"
+        ),
+        "{}",
+        tui.screen()
+    );
+    tui.keys("ic").await;
+    assert!(
+        status_line(&tui).contains(
+            "acme.notes is not activated — fix: press a, or run hcpx activate acme.notes"
+        ),
+        "{}",
+        tui.screen()
+    );
+    // Marked packs: the key, for all of them.
+    tui.press(KeyCode::Esc).await;
+    tui.keys("gk  ").await;
+    tui.keys("c").await;
+    assert!(
+        status_line(&tui).contains("acme.notes, acme.vault are not activated — fix: press a"),
+        "{}",
+        tui.screen()
+    );
+}
