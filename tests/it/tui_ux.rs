@@ -308,3 +308,35 @@ async fn a_greyed_key_says_its_fix_as_every_other_fix() {
         tui.screen()
     );
 }
+
+#[tokio::test]
+async fn a_boolean_field_takes_t_and_f_and_no_other_letter() {
+    let dir = sandbox();
+    write_pack(
+        &catalog(&dir),
+        "acme.flag",
+        r#"hcp: "1"
+id: acme.flag
+name: Acme flag
+version: 1.0.0
+description: Echo a flag.
+binding: {kind: public}
+commands:
+  - key: say
+    summary: Say the flag
+    effect: read
+    args:
+      - {name: loud, type: boolean, default: false, description: Shout}
+    adapter: {kind: process, program: echo, argv: ["loud={loud}"]}
+"#,
+        "---\nname: acme-flag\ndescription: Flags.\n---\nRun `say`.\n",
+    );
+    let mut tui = Tui::start_at(dir, "acme.flag", 120, 40).await;
+    tui.keys("ia").await;
+    tui.press(KeyCode::Enter).await;
+    // Typing the word out, with a slip at the end, is still a boolean.
+    tui.keys("xtruex").await;
+    assert!(tui.screen().contains("loud true▏"), "{}", tui.screen());
+    tui.press(KeyCode::Enter).await;
+    assert!(tui.screen().contains("loud=true"), "{}", tui.screen());
+}
