@@ -340,3 +340,18 @@ commands:
     tui.press(KeyCode::Enter).await;
     assert!(tui.screen().contains("loud=true"), "{}", tui.screen());
 }
+
+#[tokio::test]
+async fn at_80x24_the_help_shows_every_key() {
+    let dir = sandbox_with(notes_pack);
+    let mut tui = Tui::start(dir, 80, 24).await;
+    tui.keys("?").await;
+    let screen = tui.screen();
+    for b in hcpx::tui::keymap::KEYS {
+        assert!(screen.contains(b.help), "{}: {screen}", b.help);
+    }
+    assert!(screen.contains("click; the wheel scrolls"), "{screen}");
+    assert!(screen.contains("any key closes"), "{screen}");
+    tui.keys("x").await;
+    assert!(tui.runner.app.dialog().is_none());
+}

@@ -24,7 +24,7 @@ pub fn draw(frame: &mut Frame<'_>, screen: Rect, app: &App, dialog: &Dialog) {
     // Room for the lines inside the frame.
     let room = screen.height.saturating_sub(2) as usize;
     let (title, lines) = match dialog {
-        Dialog::Help => ("Keys".to_string(), help(app, inner_w)),
+        Dialog::Help => ("Keys".to_string(), help(app, inner_w, room)),
         Dialog::Error(err) => ("Error".to_string(), error(app, err, inner_w)),
         Dialog::ConfirmUninstall { ids } => (
             "Uninstall".to_string(),
@@ -139,7 +139,11 @@ fn wrap<'a>(s: &str, width: usize, style: Style) -> Vec<Line<'a>> {
 
 /// The help: the key table, actions on the left, moving on the right
 /// (one column when narrow).
-fn help<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
+/// The keys: what acts (the key bar's) left, how to move right; in one
+/// column where two do not fit. When one column is taller than `room`
+/// (80×24), two columns of half the keys each, so every key shows, and
+/// the paragraph under them only if there is room.
+fn help<'a>(app: &App, width: usize, room: usize) -> Vec<Line<'a>> {
     let theme = app.theme();
     let (acts, moves): (Vec<&Binding>, Vec<&Binding>) = KEYS.iter().partition(|b| b.bar.is_some());
     let entry = |b: &Binding| (b.shown, b.help);
@@ -147,9 +151,14 @@ fn help<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
     let mut right: Vec<(&str, &str)> = moves.into_iter().map(entry).collect();
     right.push(MOUSE_HELP);
     let key_w = KEYS.iter().map(|b| text::width(b.shown)).max().unwrap_or(4) + 1;
-    let two = width >= 80;
+    let footer = 1;
+    let two = width >= 80 || left.len() + right.len() + footer > room;
     if !two {
         left.append(&mut right);
+    } else if left.len().max(right.len()) + footer > room {
+        // Too short for the two groups side by side: half the keys each.
+        left.append(&mut right);
+        right = left.split_off(left.len().div_ceil(2));
     }
     let col_w = if two { width / 2 } else { width };
     let cell = |(key, what): (&str, &str)| {
@@ -171,12 +180,15 @@ fn help<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
             Line::from(spans)
         })
         .collect();
-    lines.push(Line::raw(""));
-    lines.extend(wrap(
+    let about = wrap(
         "Every action calls the same engine function as the hcpx command shown in the Log (@). Greyed keys cannot run for the selection; pressed, they say why.",
         width,
         theme.dim(),
-    ));
+    );
+    if rows + 1 + about.len() + footer <= room {
+        lines.push(Line::raw(""));
+        lines.extend(about);
+    }
     lines.push(Line::styled("any key closes", theme.dim()));
     lines
 }
