@@ -140,6 +140,12 @@ async fn outcomes_read_as_sentences() {
     // marked as in the other lists.
     tui.keys("H").await;
     assert!(tui.screen().contains("│ ▶ agents"), "{}", tui.screen());
+    // Its header in capitals, as the Packs and Availability headers.
+    assert!(
+        tui.screen().contains("TARGET       DETECTED  ENABLED"),
+        "{}",
+        tui.screen()
+    );
     tui.keys(" ").await;
     let log = format!("{:?}", tui.runner.app.log().entries);
     assert!(log.contains("enabled agents: 2 Skills placed"), "{log}");

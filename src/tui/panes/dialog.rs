@@ -375,8 +375,8 @@ fn harnesses<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
         .unwrap_or(6)
         .max(6);
     let head = format!(
-        "  {:name_w$}  detected  enabled  placed  conflict  folder",
-        "target"
+        "  {:name_w$}  DETECTED  ENABLED  PLACED  CONFLICT  FOLDER",
+        "TARGET"
     );
     lines.push(Line::styled(text::fit(&head, width), theme.dim()));
     let folder_w = width.saturating_sub(name_w + 2 + 10 + 9 + 8 + 10).max(1);
