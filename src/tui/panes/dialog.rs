@@ -137,9 +137,7 @@ fn wrap<'a>(s: &str, width: usize, style: Style) -> Vec<Line<'a>> {
         .collect()
 }
 
-/// The help: the key table, actions on the left, moving on the right
-/// (one column when narrow).
-/// The keys: what acts (the key bar's) left, how to move right; in one
+/// The help, from the key table. The keys: what acts (the key bar's) left, how to move right; in one
 /// column where two do not fit. When one column is taller than `room`
 /// (80×24), two columns of half the keys each, so every key shows, and
 /// the paragraph under them only if there is room.
