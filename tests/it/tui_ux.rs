@@ -361,3 +361,28 @@ async fn at_80x24_the_help_shows_every_key() {
     tui.keys("x").await;
     assert!(tui.runner.app.dialog().is_none());
 }
+
+#[tokio::test]
+async fn dot_runs_again_what_the_colon_line_ran() {
+    let dir = sandbox_with(notes_pack);
+    let mut tui = Tui::start_at(dir, "acme.notes", 120, 40).await;
+    tui.keys("iac").await;
+    colon(&mut tui, "exec acme.notes hello -- who=colon").await;
+    assert!(tui.screen().contains("hello colon"), "{}", tui.screen());
+    assert!(key_bar(&tui).contains(". rerun"), "{}", tui.screen());
+    tui.keys(".").await;
+    let runs: Vec<_> = tui
+        .runner
+        .app
+        .log()
+        .entries
+        .iter()
+        .filter(|e| e.command.as_deref() == Some("hcpx exec acme.notes hello -- who=colon"))
+        .collect();
+    assert_eq!(runs.len(), 2, "{:?}", tui.runner.app.log().entries);
+    assert!(
+        !tui.screen().contains("nothing run yet"),
+        "{}",
+        tui.screen()
+    );
+}
