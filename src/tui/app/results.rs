@@ -90,7 +90,7 @@ impl App {
             }
             None => {
                 let n = self.packs.entries.len();
-                let text = format!("reloaded: {n} pack(s)");
+                let text = format!("reloaded: {}", crate::tui::text::count(n, "pack"));
                 self.say(Outcome::Done, text, Some(command));
             }
         }

@@ -274,7 +274,7 @@ fn exec_form<'a>(app: &App, form: &ExecForm, width: usize, room: usize) -> Vec<L
     let mut lines = head;
     if first > 0 {
         lines.push(Line::styled(
-            format!("↑ {first} more field(s)"),
+            format!("↑ {}", text::count(first, "more field")),
             theme.dim(),
         ));
     }
@@ -290,7 +290,7 @@ fn exec_form<'a>(app: &App, form: &ExecForm, width: usize, room: usize) -> Vec<L
     }
     if shown < fields.len() {
         lines.push(Line::styled(
-            format!("↓ {} more field(s)", fields.len() - shown),
+            format!("↓ {}", text::count(fields.len() - shown, "more field")),
             theme.dim(),
         ));
     }
@@ -571,8 +571,8 @@ fn target_hints<'a>(
         let status = app.hcpx(&["harness".into(), "status".into()], false);
         lines.extend(wrap(
             &format!(
-                "{} Skill folder(s) there are someone else's or edited; hcpx leaves them: {status}",
-                row.conflicts
+                "{} in conflict (someone else's, or edited by hand); hcpx leaves them: {status}",
+                text::count(row.conflicts, "Skill folder")
             ),
             width,
             theme.bad(),
