@@ -386,3 +386,13 @@ async fn dot_runs_again_what_the_colon_line_ran() {
         tui.screen()
     );
 }
+
+#[tokio::test]
+async fn at_60x15_the_help_says_keys_are_left_out_and_how_to_close_it() {
+    let dir = sandbox_with(notes_pack);
+    let mut tui = Tui::start(dir, 60, 15).await;
+    tui.keys("?").await;
+    let screen = tui.screen();
+    assert!(screen.contains("a larger window shows them"), "{screen}");
+    assert!(screen.contains("any key closes"), "{screen}");
+}

@@ -186,6 +186,18 @@ fn help<'a>(app: &App, width: usize, room: usize) -> Vec<Line<'a>> {
     if rows + 1 + about.len() + footer <= room {
         lines.push(Line::raw(""));
         lines.extend(about);
+    } else if rows + footer > room {
+        // Smaller than 80×24: say that keys are left out, and keep the
+        // way out in view.
+        let hidden = lines.len() - room.saturating_sub(2).min(lines.len());
+        lines.truncate(room.saturating_sub(2));
+        lines.push(Line::styled(
+            format!(
+                "… {} — a larger window shows them",
+                text::count(hidden, "more row")
+            ),
+            theme.dim(),
+        ));
     }
     lines.push(Line::styled("any key closes", theme.dim()));
     lines
