@@ -155,6 +155,11 @@ impl ExecForm {
         }
     }
 
+    /// Whether the focused field steps through values (`←` `→` `Space`).
+    pub fn focus_cycles(&self) -> bool {
+        self.fields.get(self.focus).is_some_and(FormField::cycles)
+    }
+
     fn focused(&mut self) -> Option<&mut FormField> {
         self.fields.get_mut(self.focus)
     }

@@ -537,8 +537,8 @@ fn dialog_action(dialog: &Dialog, key: &Key) -> Option<Action> {
 
 /// The key bar while `dialog` is open: the keys [`dialog_action`] takes
 /// there, not the main screen's (which would type into a form instead).
-pub fn dialog_bar(dialog: &Dialog) -> &'static [(&'static str, &'static str)] {
-    match dialog {
+pub fn dialog_bar(dialog: &Dialog) -> Vec<(&'static str, &'static str)> {
+    let keys: &[(&str, &str)] = match dialog {
         Dialog::Help | Dialog::Error(_) => &[("any key", "closes")],
         Dialog::ConfirmUninstall { .. }
         | Dialog::ConfirmQuery { .. }
@@ -563,7 +563,16 @@ pub fn dialog_bar(dialog: &Dialog) -> &'static [(&'static str, &'static str)] {
             ("Ctrl-U", "clear"),
             ("Esc", "cancel"),
         ],
-    }
+    };
+    // `←` `→` `Space` only step an enum's or a boolean's values.
+    let choosing = match dialog {
+        Dialog::ExecForm(form) => form.focus_cycles(),
+        _ => true,
+    };
+    keys.iter()
+        .filter(|(_, what)| choosing || *what != "choose")
+        .copied()
+        .collect()
 }
 
 fn mouse_action(mouse: &MouseEvent) -> Option<Action> {

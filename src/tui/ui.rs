@@ -428,8 +428,8 @@ fn draw_keybar(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let theme = app.theme();
     let owned: Vec<(&str, &str, bool)> = if let Some(dialog) = &app.dialog {
         keymap::dialog_bar(dialog)
-            .iter()
-            .map(|&(key, what)| (key, what, true))
+            .into_iter()
+            .map(|(key, what)| (key, what, true))
             .collect()
     } else if app.cmdline.editing {
         vec![

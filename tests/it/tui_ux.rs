@@ -61,6 +61,8 @@ async fn the_key_bar_shows_the_keys_of_the_open_dialog() {
     assert!(bar.contains("Enter run"), "{}", tui.screen());
     assert!(bar.contains("Esc cancel"), "{bar}");
     assert!(!bar.contains("install"), "{bar}");
+    // A string field: nothing to choose from, so no `← → ␣ choose`.
+    assert!(!tui.screen().contains("choose"), "{}", tui.screen());
     tui.press(KeyCode::Esc).await;
     assert!(key_bar(&tui).contains("x exec"), "{}", tui.screen());
 
@@ -343,6 +345,7 @@ commands:
     // Typing the word out, with a slip at the end, is still a boolean.
     tui.keys("xtruex").await;
     assert!(tui.screen().contains("loud true▏"), "{}", tui.screen());
+    assert!(key_bar(&tui).contains("← → ␣ choose"), "{}", tui.screen());
     tui.press(KeyCode::Enter).await;
     assert!(tui.screen().contains("loud=true"), "{}", tui.screen());
 }

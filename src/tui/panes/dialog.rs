@@ -255,21 +255,24 @@ fn exec_form<'a>(app: &App, form: &ExecForm, width: usize, room: usize) -> Vec<L
         .enumerate()
         .map(|(i, field)| form_field(app, form, i, field, name_w, width))
         .collect();
-    let foot = vec![
-        Line::raw(""),
-        Line::from(vec![
-            Span::styled("Enter", theme.key()),
-            Span::raw(" run  "),
-            Span::styled("Tab ↑↓", theme.key()),
-            Span::raw(" field  "),
-            Span::styled("← → ␣", theme.key()),
-            Span::raw(" choose  "),
-            Span::styled("Esc", theme.key()),
-            Span::raw(" cancel  "),
-            Span::styled("empty", theme.key()),
-            Span::raw(" = default"),
-        ]),
+    let mut keys = vec![
+        Span::styled("Enter", theme.key()),
+        Span::raw(" run  "),
+        Span::styled("Tab ↑↓", theme.key()),
+        Span::raw(" field  "),
     ];
+    // `←` `→` `Space` only step an enum's or a boolean's values.
+    if form.focus_cycles() {
+        keys.push(Span::styled("← → ␣", theme.key()));
+        keys.push(Span::raw(" choose  "));
+    }
+    keys.extend([
+        Span::styled("Esc", theme.key()),
+        Span::raw(" cancel  "),
+        Span::styled("empty", theme.key()),
+        Span::raw(" = default"),
+    ]);
+    let foot = vec![Line::raw(""), Line::from(keys)];
     // The fields from `first` on, as many as fit; `first` keeps the
     // focused one in view.
     let budget = room.saturating_sub(head.len() + foot.len() + 2).max(1);
