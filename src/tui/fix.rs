@@ -1,33 +1,48 @@
 //! Fixes in the TUI (HCP.md §10.1 `hint`): the key that does a [`Fix`] on
 //! the selected pack, and the command line the CLI prints for it
 //! (`cli::fix`, with the `--principal` and `--catalog` the TUI was given).
+//! The key is offered only when it acts on the pack the fix is about (the
+//! selected or marked packs): after `:exec other.pack …`, `press i` would
+//! install the selection instead, so only the command line is shown.
 
 use crate::cli::fix::{FixFlags, command_line};
 use crate::engine::error::{Error, Fix};
 use crate::tui::app::Config;
 
 /// `fix` as the key to press and the command line: `press a, or run hcpx
-/// activate acme.x`; only the line for a fix no key does.
-pub fn fix_line(fix: &Fix, config: &Config) -> String {
+/// activate acme.x`; only the line for a fix no key does, or for a pack
+/// that is not among `keyed` (the packs the keys act on now).
+pub fn fix_line(fix: &Fix, config: &Config, keyed: &[&str]) -> String {
     let flags = FixFlags {
         principal: config.principal_arg.clone(),
         catalogs: config.catalog_args.clone(),
     };
     let line = command_line(fix, &flags);
-    let key = match fix {
-        Fix::Install { .. } => "i",
-        Fix::Activate { .. } | Fix::Deactivate { .. } => "a",
-        Fix::Connect { .. } => "c",
-        Fix::Lint { .. } => "l",
+    let (key, pack) = match fix {
+        Fix::Install { pack, .. } => ("i", pack.as_str()),
+        Fix::Activate { pack } | Fix::Deactivate { pack } => ("a", pack.as_str()),
+        Fix::Connect { pack, .. } => ("c", pack.as_str()),
+        // `l` lints the selected pack, wherever its copy is.
+        Fix::Lint { path } => (
+            "l",
+            std::path::Path::new(path)
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or(path),
+        ),
         Fix::Grant { .. } | Fix::SetEnv { .. } => return line,
     };
-    format!("press {key}, or run {line}")
+    if keyed.contains(&pack) {
+        format!("press {key}, or run {line}")
+    } else {
+        format!("run {line}")
+    }
 }
 
 /// What an error shows as its hint: its fix, else its hint in words.
-pub fn hint(err: &Error, config: &Config) -> Option<String> {
+pub fn hint(err: &Error, config: &Config, keyed: &[&str]) -> Option<String> {
     match &err.context.fix {
-        Some(fix) => Some(fix_line(fix, config)),
+        Some(fix) => Some(fix_line(fix, config, keyed)),
         None => err.context.hint.clone(),
     }
 }
@@ -46,15 +61,20 @@ mod tests {
             force: false,
         };
         assert_eq!(
-            fix_line(&install, &config),
+            fix_line(&install, &config, &["acme.x"]),
             "press i, or run hcpx install acme.x --catalog ./cat --principal bot"
+        );
+        // The keys act on another pack: only the command line.
+        assert_eq!(
+            fix_line(&install, &config, &["acme.y"]),
+            "run hcpx install acme.x --catalog ./cat --principal bot"
         );
         let grant = Fix::Grant {
             principal: "bot".into(),
             grant: "verb.exec.read:acme.x".into(),
         };
         assert_eq!(
-            fix_line(&grant, &config),
+            fix_line(&grant, &config, &["acme.x"]),
             "hcpx grant bot verb.exec.read:acme.x"
         );
         let err = Error::usage("no").fix(Fix::Connect {
@@ -62,7 +82,7 @@ mod tests {
             secret: false,
         });
         assert_eq!(
-            hint(&err, &Config::new("user")).as_deref(),
+            hint(&err, &Config::new("user"), &["acme.x"]).as_deref(),
             Some("press c, or run hcpx connect acme.x")
         );
     }

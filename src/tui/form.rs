@@ -3,7 +3,7 @@
 //! arg without a default, `integer`, `number`, `boolean`, `enum` values), so
 //! a mistake is said in the form's words, next to the field, and what was
 //! typed stays. `enum` values cycle with `←`/`→` or `Space`, `boolean` with
-//! `Space`. The engine checks the words again (§6.2); the form only spares
+//! `Space` (or `t`/`f`, `y`/`n`). The engine checks the words again (§6.2); the form only spares
 //! a round trip.
 
 use crate::engine::pack::manifest::{Arg, ArgType, Command};
@@ -155,16 +155,29 @@ impl ExecForm {
         }
     }
 
+    /// Whether the focused field steps through values (`←` `→` `Space`).
+    pub fn focus_cycles(&self) -> bool {
+        self.fields.get(self.focus).is_some_and(FormField::cycles)
+    }
+
     fn focused(&mut self) -> Option<&mut FormField> {
         self.fields.get_mut(self.focus)
     }
 
-    /// A typed character: a space steps an `enum`/`boolean` field.
+    /// A typed character: a space steps an `enum`/`boolean` field; a
+    /// `boolean` takes `t`/`y`/`1` as true and `f`/`n`/`0` as false and
+    /// no other letter (typing `true` or `false` out gives the same).
     pub fn input(&mut self, c: char) {
         self.error = None;
         if let Some(f) = self.focused() {
             if c == ' ' && f.cycles() {
                 f.cycle(true);
+            } else if f.arg.kind == ArgType::Boolean {
+                match c.to_ascii_lowercase() {
+                    't' | 'y' | '1' => f.value = "true".into(),
+                    'f' | 'n' | '0' => f.value = "false".into(),
+                    _ => {}
+                }
             } else {
                 f.value.push(c);
             }
@@ -275,6 +288,16 @@ mod tests {
         assert_eq!(f.fields[1].value, "false");
         f.input(' ');
         assert_eq!(f.fields[1].value, "", "back to the default");
+        assert!(f.check());
+        // Typed: the word's first letter decides, the rest is ignored.
+        for c in "false".chars() {
+            f.input(c);
+        }
+        assert_eq!(f.fields[1].value, "false");
+        for c in "yes".chars() {
+            f.input(c);
+        }
+        assert_eq!(f.fields[1].value, "true");
         assert!(f.check());
     }
 }

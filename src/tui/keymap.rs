@@ -144,6 +144,9 @@ impl Key {
     }
 }
 
+/// The longest a help line may be: two columns of them fit 80 columns.
+pub const HELP_MAX: usize = 26;
+
 /// One line of the key table.
 #[derive(Debug, Clone, Copy)]
 pub struct Binding {
@@ -182,7 +185,7 @@ pub const KEYS: &[Binding] = &[
         &[code(KeyCode::Enter)],
         "Enter",
         Some(("⏎", "open")),
-        "pack: its commands; command: run it",
+        "commands; on one: run it",
     ),
     bind(
         Cmd::Install,
@@ -203,14 +206,14 @@ pub const KEYS: &[Binding] = &[
         &[k('c')],
         "c",
         Some(("c", "connect")),
-        "connect; asks for a secret if needed",
+        "connect (asks for secrets)",
     ),
     bind(
         Cmd::Exec,
         &[k('x')],
         "x",
         Some(("x", "exec")),
-        "run the selected command (hcpx exec)",
+        "run a command (hcpx exec)",
     ),
     bind(
         Cmd::Cancel,
@@ -224,14 +227,14 @@ pub const KEYS: &[Binding] = &[
         &[k('.')],
         ".",
         Some((".", "rerun")),
-        "the last exec again, same args",
+        "the last exec again",
     ),
     bind(
         Cmd::Lint,
         &[k('l')],
         "l",
         Some(("l", "lint")),
-        "lint the pack again (hcpx lint DIR)",
+        "lint again (hcpx lint)",
     ),
     bind(
         Cmd::Uninstall,
@@ -245,85 +248,79 @@ pub const KEYS: &[Binding] = &[
         &[k('/')],
         "/",
         Some(("/", "filter")),
-        "filter packs; in a text pane: search",
+        "filter; text pane: search",
     ),
     bind(
         Cmd::NextMatch,
         &[k('n')],
         "n",
         Some(("n", "next")),
-        "the next match of the search",
+        "next match of the search",
     ),
     bind(
         Cmd::PrevMatch,
         &[k('N')],
         "N",
         None,
-        "the previous match of the search",
+        "previous match of search",
     ),
     bind(
         Cmd::Mark,
         &[k(' ')],
         "Space",
         Some(("␣", "mark")),
-        "mark; i a c l u U act on the marks",
+        "mark (i a c l u U: marked)",
     ),
     bind(
         Cmd::Log,
         &[k('@')],
         "@",
         Some(("@", "log")),
-        "command log: every action as hcpx",
+        "log: each action as hcpx",
     ),
     bind(
         Cmd::Harnesses,
         &[k('H')],
         "H",
         Some(("H", "harnesses")),
-        "harness targets: enable, disable",
+        "harness targets on/off",
     ),
     bind(
         Cmd::Outdated,
         &[k('o')],
         "o",
         Some(("o", "updates")),
-        "check for updates (hcpx outdated)",
+        "updates (hcpx outdated)",
     ),
     bind(
         Cmd::Upgrade,
         &[k('U')],
         "U",
         Some(("U", "upgrade")),
-        "upgrade: the capability diff, y/n",
+        "upgrade: diff, then y/n",
     ),
     bind(
         Cmd::CommandLine,
         &[k(':')],
         ":",
         Some((":", "command")),
-        "an hcpx command line (Tab completes)",
+        "hcpx command line (Tab)",
     ),
     bind(
         Cmd::Reload,
         &[k('r')],
         "r",
         Some(("r", "reload")),
-        "read store and catalogs again",
+        "reload store and catalogs",
     ),
     bind(
         Cmd::Sort,
         &[k('s')],
         "s",
         Some(("s", "sort")),
-        "sort by id → status → version",
+        "sort id → status → version",
     ),
-    bind(
-        Cmd::Wrap,
-        &[k('w')],
-        "w",
-        None,
-        "wrap long lines in the text panes",
-    ),
+    bind(Cmd::Wrap, &[k('w')], "w", None, "wrap or cut long lines"),
     bind(
         Cmd::Quit,
         &[k('q'), ctrl('c')],
@@ -336,14 +333,14 @@ pub const KEYS: &[Binding] = &[
         &[k('j'), code(KeyCode::Down)],
         "j ↓",
         None,
-        "move down in the focused pane",
+        "down in the focused pane",
     ),
     bind(
         Cmd::Up,
         &[k('k'), code(KeyCode::Up)],
         "k ↑",
         None,
-        "move up in the focused pane",
+        "up in the focused pane",
     ),
     bind(
         Cmd::HalfDown,
@@ -379,7 +376,7 @@ pub const KEYS: &[Binding] = &[
         &[k('G'), code(KeyCode::End)],
         "G End",
         None,
-        "bottom; text panes: last full page",
+        "bottom (text: last page)",
     ),
     bind(
         Cmd::NextPane,
@@ -407,14 +404,14 @@ pub const KEYS: &[Binding] = &[
         &[code(KeyCode::Right)],
         "→",
         None,
-        "Packs → Availability → lower pane",
+        "next pane to the right",
     ),
     bind(
         Cmd::Escape,
         &[code(KeyCode::Esc)],
         "Esc",
         None,
-        "end search; else clear marks or filter",
+        "clear search/marks/filter",
     ),
     bind(
         Cmd::Redraw,
@@ -426,7 +423,7 @@ pub const KEYS: &[Binding] = &[
 ];
 
 /// The help's last line (not a key of the table).
-pub const MOUSE_HELP: (&str, &str) = ("mouse", "click a row, pane, tab; wheel scrolls");
+pub const MOUSE_HELP: (&str, &str) = ("mouse", "click; the wheel scrolls");
 
 /// The binding a key means on the main screen, if any.
 pub fn binding_for(key: Key) -> Option<&'static Binding> {
@@ -538,6 +535,46 @@ fn dialog_action(dialog: &Dialog, key: &Key) -> Option<Action> {
     }
 }
 
+/// The key bar while `dialog` is open: the keys [`dialog_action`] takes
+/// there, not the main screen's (which would type into a form instead).
+pub fn dialog_bar(dialog: &Dialog) -> Vec<(&'static str, &'static str)> {
+    let keys: &[(&str, &str)] = match dialog {
+        Dialog::Help | Dialog::Error(_) => &[("any key", "closes")],
+        Dialog::ConfirmUninstall { .. }
+        | Dialog::ConfirmQuery { .. }
+        | Dialog::ConfirmQuit { .. }
+        | Dialog::ConfirmUpgrade { .. } => &[("y", "yes"), ("n Esc", "no")],
+        Dialog::Harnesses => &[
+            ("␣", "enable/disable"),
+            ("j k", "move"),
+            ("Esc H", "close"),
+            ("q", "quit"),
+        ],
+        Dialog::Secret(_) => &[
+            ("type", "the secret"),
+            ("Enter", "connect"),
+            ("Ctrl-U", "clear"),
+            ("Esc", "cancel"),
+        ],
+        Dialog::ExecForm(_) => &[
+            ("Enter", "run"),
+            ("Tab ↑↓", "field"),
+            ("← → ␣", "choose"),
+            ("Ctrl-U", "clear"),
+            ("Esc", "cancel"),
+        ],
+    };
+    // `←` `→` `Space` only step an enum's or a boolean's values.
+    let choosing = match dialog {
+        Dialog::ExecForm(form) => form.focus_cycles(),
+        _ => true,
+    };
+    keys.iter()
+        .filter(|(_, what)| choosing || *what != "choose")
+        .copied()
+        .collect()
+}
+
 fn mouse_action(mouse: &MouseEvent) -> Option<Action> {
     let (column, row) = (mouse.column, mouse.row);
     match mouse.kind {
@@ -564,9 +601,23 @@ pub fn open_word(focus: Pane) -> &'static str {
     }
 }
 
+/// The key bar's word for `/` where the focus is: the packs' filter, or
+/// the search of a text pane.
+pub fn slash_word(focus: Pane) -> &'static str {
+    if focus.is_lower() { "search" } else { "filter" }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_help_line_fits_a_column_of_the_help_at_80_columns() {
+        for b in KEYS {
+            assert!(b.help.chars().count() <= HELP_MAX, "{}", b.help);
+        }
+        assert!(MOUSE_HELP.1.chars().count() <= HELP_MAX);
+    }
 
     #[test]
     fn every_key_means_one_command() {

@@ -1,5 +1,5 @@
 //! The pack commands run from the TUI (HCP.md §6 exec) and the `:` line's
-//! reports: the last run form, for `.` (rerun); what was typed in each
+//! reports: the last exec (from the run form or `:exec`), for `.` (rerun); what was typed in each
 //! command's form, for the next time it opens; and what the Output pane
 //! shows: the last exec's result (§6.7, redacted by the engine, §14.3) or
 //! the last report, whichever came last.
@@ -29,11 +29,20 @@ pub struct Report {
     pub text: String,
 }
 
+/// An exec that ran, as `.` runs it again: `hcpx exec PACK VERB -- WORDS`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LastRun {
+    pub pack_id: String,
+    pub verb: String,
+    /// The `k=v` words, as the form or the `:exec` line gave them.
+    pub words: Vec<String>,
+}
+
 /// Runs and their results.
 #[derive(Debug, Default)]
 pub struct Runs {
-    /// The last exec's form, for `.` (rerun).
-    last: Option<ExecForm>,
+    /// The last exec, for `.` (rerun).
+    last: Option<LastRun>,
     /// What was typed in each command's form, by (pack, verb).
     remembered: HashMap<(String, String), Vec<String>>,
     output: Option<ExecOutput>,
@@ -55,13 +64,13 @@ impl Runs {
             .map(Vec::as_slice)
     }
 
-    /// `form` runs: `.` runs it again.
-    pub fn ran(&mut self, form: ExecForm) {
-        self.last = Some(form);
+    /// An exec started: `.` runs it again.
+    pub fn ran(&mut self, run: LastRun) {
+        self.last = Some(run);
     }
 
-    /// The form `.` runs again, if one ran.
-    pub fn last(&self) -> Option<&ExecForm> {
+    /// The exec `.` runs again, if one ran.
+    pub fn last(&self) -> Option<&LastRun> {
         self.last.as_ref()
     }
 
@@ -132,9 +141,14 @@ mod tests {
     fn rerun_is_the_last_form_run() {
         let mut runs = Runs::default();
         assert!(runs.last().is_none());
-        runs.ran(form("search", "a"));
-        runs.ran(form("list", "b"));
-        assert_eq!(runs.last().map(|f| f.verb.as_str()), Some("list"));
+        let run = |verb: &str| LastRun {
+            pack_id: "acme.notes".into(),
+            verb: verb.into(),
+            words: vec!["q=a".into()],
+        };
+        runs.ran(run("search"));
+        runs.ran(run("list"));
+        assert_eq!(runs.last().map(|r| r.verb.as_str()), Some("list"));
     }
 
     #[test]

@@ -162,6 +162,30 @@ pub fn wrap(text: &str, cols: usize) -> Vec<String> {
     out
 }
 
+/// [`wrap`] with a hanging indent: the lines after the first start `hang`
+/// columns in, under the text after a mark such as `✗ `.
+pub fn wrap_hanging(text: &str, cols: usize, hang: usize) -> Vec<String> {
+    let lines = wrap(text, cols);
+    let Some(first) = lines.first() else {
+        return lines;
+    };
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let taken = first.split_whitespace().count();
+    // A word cut in two (wider than the line): keep the plain wrap.
+    if lines.len() < 2
+        || hang >= cols
+        || words
+            .get(..taken)
+            .is_none_or(|w| w.join(" ") != first.trim())
+    {
+        return lines;
+    }
+    let rest = format!("{}{}", " ".repeat(hang), words[taken..].join(" "));
+    let mut out = vec![first.clone()];
+    out.extend(wrap(&rest, cols));
+    out
+}
+
 /// `s` cut into pieces of at most `cols` columns, spaces kept (for
 /// command output, whose alignment matters); an empty `s` is one empty
 /// line. Control characters are made safe as in [`truncate`].
@@ -201,6 +225,15 @@ fn truncate_exact(s: &str, cols: usize) -> String {
     out
 }
 
+/// `n` and the noun, plural unless one: `1 Skill`, `5 Skills`.
+pub fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 /// Quotes `word` for a POSIX shell when it needs it.
 pub fn shell_quote(word: &str) -> String {
     let safe = !word.is_empty()
@@ -217,6 +250,30 @@ pub fn shell_quote(word: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_hanging_wrap_indents_the_lines_after_the_first() {
+        assert_eq!(
+            wrap_hanging(
+                "✗ connected: the pack is not connected [not_connected]",
+                24,
+                2
+            ),
+            [
+                "✗ connected: the pack is",
+                "  not connected",
+                "  [not_connected]"
+            ]
+        );
+        assert_eq!(wrap_hanging("✓ short", 24, 2), ["✓ short"]);
+    }
+
+    #[test]
+    fn a_count_is_plural_unless_one() {
+        assert_eq!(count(0, "Skill"), "0 Skills");
+        assert_eq!(count(1, "Skill"), "1 Skill");
+        assert_eq!(count(5, "Skill"), "5 Skills");
+    }
 
     #[test]
     fn markdown_paragraphs_are_joined_and_the_rest_kept() {

@@ -132,15 +132,24 @@ pub fn pane_at(app: &App, column: u16, row: u16) -> Option<Pane> {
 }
 
 /// The lower area's tabs: each pane with its title's column and width.
+/// The titles are padded with a space each side where all four fit so,
+/// else not: a narrow window still shows every tab, `Log` included.
 pub fn lower_tabs(lower: Rect) -> Vec<(Pane, u16, u16)> {
-    let mut x = lower.x + 1;
-    let mut out = Vec::new();
-    for pane in Pane::LOWER {
-        let w = pane.title().len() as u16 + 2;
-        out.push((pane, x, w));
-        x += w + 1;
+    let tabs = |pad: u16| {
+        let mut x = lower.x + 1;
+        let mut out = Vec::new();
+        for pane in Pane::LOWER {
+            let w = pane.title().len() as u16 + pad;
+            out.push((pane, x, w));
+            x += w + 1;
+        }
+        out
+    };
+    let padded = tabs(2);
+    match padded.last() {
+        Some(&(_, x, w)) if x + w >= lower.right() => tabs(0),
+        _ => padded,
     }
-    out
 }
 
 /// The tab whose title is at a screen position.
@@ -334,7 +343,12 @@ fn draw_lower_tabs(frame: &mut Frame<'_>, lower: Rect, app: &App) {
         } else {
             theme.dim()
         };
-        buf.set_string(x, lower.y, format!(" {} ", pane.title()), style);
+        let label = if usize::from(w) > pane.title().len() {
+            format!(" {} ", pane.title())
+        } else {
+            pane.title().to_string()
+        };
+        buf.set_string(x, lower.y, label, style);
         if x + w < lower.right() - 1 {
             let border = if app.focus.pane() == app.focus.lower() && app.dialog.is_none() {
                 theme.focus_border()
@@ -408,10 +422,16 @@ fn draw_status(frame: &mut Frame<'_>, area: Rect, app: &App) {
 }
 
 /// The key bar: from the key table, what applies now; greyed what cannot
-/// run for the selection (`enabled` is `Err`).
+/// run for the selection (`enabled` is `Err`). While a dialog is open,
+/// the dialog's keys.
 fn draw_keybar(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let theme = app.theme();
-    let owned: Vec<(&str, &str, bool)> = if app.cmdline.editing {
+    let owned: Vec<(&str, &str, bool)> = if let Some(dialog) = &app.dialog {
+        keymap::dialog_bar(dialog)
+            .into_iter()
+            .map(|(key, what)| (key, what, true))
+            .collect()
+    } else if app.cmdline.editing {
         vec![
             ("type", "an hcpx command", true),
             ("Tab", "complete", true),
@@ -438,6 +458,7 @@ fn draw_keybar(frame: &mut Frame<'_>, area: Rect, app: &App) {
                 let info = app.command_info(b.cmd);
                 let word = match b.cmd {
                     keymap::Cmd::Open => keymap::open_word(app.focus.pane()),
+                    keymap::Cmd::Filter => keymap::slash_word(app.focus.pane()),
                     _ => word,
                 };
                 info.available.then_some((key, word, info.enabled.is_ok()))

@@ -614,7 +614,10 @@ fn toggle_harness(engine: &Engine, target: TargetName, enable: bool) -> Result<S
         .iter()
         .filter(|s| matches!(s.state, SkillState::Conflict | SkillState::Modified))
         .count();
-    let mut line = format!("{verb} {target}: {placed} Skill(s) placed");
+    let mut line = format!(
+        "{verb} {target}: {} placed",
+        crate::tui::text::count(placed, "Skill")
+    );
     if conflicts > 0 {
         line.push_str(&format!(
             ", {conflicts} left alone (another file is there; hcpx harness status shows it)"
@@ -630,17 +633,17 @@ fn connect_line(o: &ConnectOutcome) -> String {
     let probe = o
         .probe
         .as_ref()
-        .map(|p| format!(" (probe {} passed)", p.verb_key))
+        .map(|p| format!("; probe {} passed", p.verb_key))
         .unwrap_or_default();
     if o.changed {
         format!(
-            "connected {} ({} binding){probe}",
+            "connected {} ({} binding{probe})",
             o.pack_id,
             o.binding.as_str()
         )
     } else {
         format!(
-            "{} is connected ({} binding){probe}",
+            "{} is connected ({} binding{probe})",
             o.pack_id,
             o.binding.as_str()
         )

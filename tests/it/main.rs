@@ -33,6 +33,7 @@ mod tui_snapshots;
 mod tui_tmux;
 mod tui_tmux_cancel;
 mod tui_upgrade;
+mod tui_ux;
 mod upgrade;
 mod why_fixes;
 

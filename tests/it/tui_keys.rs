@@ -195,7 +195,7 @@ async fn dot_reruns_the_last_command_and_the_log_lists_every_action() {
     );
     assert!(screen.contains("done lint: 0 errors and"), "{screen}");
     assert!(screen.contains("$ hcpx lint "), "{screen}");
-    assert!(screen.contains("done reloaded: 2 pack(s)"), "{screen}");
+    assert!(screen.contains("done reloaded: 2 packs"), "{screen}");
     assert!(screen.contains("$ hcpx list"), "{screen}");
 }
 

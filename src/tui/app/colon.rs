@@ -156,7 +156,7 @@ impl App {
                 (Outcome::Done, summary, body)
             }
             Err(err) => {
-                let text = error_text(&err, &self.config).text;
+                let text = self.error_text(&err).text;
                 (Outcome::Failed, text.clone(), text)
             }
         };
@@ -183,10 +183,7 @@ impl App {
         for unmet in &why.unmet {
             lines.push(unmet.explanation.clone());
             if let Some(fix) = &unmet.fix {
-                lines.push(format!(
-                    "  fix: {}",
-                    crate::tui::fix::fix_line(fix, &self.config)
-                ));
+                lines.push(format!("  fix: {}", self.fix_line(fix)));
             }
         }
         lines.join("\n")

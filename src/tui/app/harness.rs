@@ -74,7 +74,7 @@ impl App {
                 self.harnesses.selected = self.harnesses.selected.min(last);
             }
             Err(err) => {
-                self.harnesses.error = Some(error_text(&err, &self.config).text);
+                self.harnesses.error = Some(self.error_text(&err).text);
             }
         }
     }
@@ -93,7 +93,7 @@ impl App {
         match result {
             Ok(text) => self.say(Outcome::Done, text, command),
             Err(err) => {
-                let text = error_text(&err, &self.config).text;
+                let text = self.error_text(&err).text;
                 self.say(Outcome::Failed, text, command);
             }
         }
@@ -147,7 +147,7 @@ impl App {
                 self.say(Outcome::Done, text, command);
             }
             Err(err) => {
-                let text = error_text(&err, &self.config).text;
+                let text = self.error_text(&err).text;
                 self.say(Outcome::Failed, text, command);
             }
         }

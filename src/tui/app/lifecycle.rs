@@ -43,8 +43,8 @@ impl App {
             Cmd::Lint => self.lint(),
             Cmd::Exec => self.open_exec(),
             Cmd::Rerun => match self.runs.last().cloned() {
-                Some(form) => self.start_exec(form),
-                None => Vec::new(),
+                Some(run) if self.not_busy() => self.run_exec(run.pack_id, run.verb, run.words),
+                _ => Vec::new(),
             },
             _ => {
                 self.last_command = Some(self.hcpx(&["list".into()], false));
@@ -179,7 +179,6 @@ impl App {
             return Vec::new();
         }
         let words = form.words();
-        self.runs.ran(form.clone());
         self.run_exec(form.pack_id, form.verb, words)
     }
 
@@ -221,6 +220,12 @@ impl App {
             }
         }
         self.last_command = Some(command);
+        // `.` runs it again, whether the form or the `:` line started it.
+        self.runs.ran(crate::tui::runs::LastRun {
+            pack_id: pack_id.clone(),
+            verb: verb.clone(),
+            words,
+        });
         let running = format!("{pack_id} {verb}");
         // The Output tab says what runs and how to cancel it.
         self.focus.show(Pane::Output);

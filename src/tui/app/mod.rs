@@ -214,6 +214,27 @@ impl App {
         self.packs.targets()
     }
 
+    /// The ids of [`App::targets`]: the packs a key acts on now.
+    pub fn keyed(&self) -> Vec<&str> {
+        self.packs.targets().into_iter().map(Row::id).collect()
+    }
+
+    /// `fix` as the key that does it (when it acts on that pack) and the
+    /// command line.
+    pub fn fix_line(&self, fix: &crate::engine::error::Fix) -> String {
+        crate::tui::fix::fix_line(fix, &self.config, &self.keyed())
+    }
+
+    /// An error's hint: its fix (as [`App::fix_line`]), else its words.
+    pub fn hint(&self, err: &Error) -> Option<String> {
+        crate::tui::fix::hint(err, &self.config, &self.keyed())
+    }
+
+    /// An engine error as one line, as [`error_text`].
+    pub fn error_text(&self, err: &Error) -> Notice {
+        error_text(err, &self.config, &self.keyed())
+    }
+
     /// Whether the spinner turns (something runs).
     pub fn is_animating(&self) -> bool {
         self.loads.loading() || self.work.busy().is_some()
@@ -458,10 +479,11 @@ impl App {
     }
 }
 
-/// An engine error as one line: `code: message (hint: ...)`.
-pub fn error_text(err: &Error, config: &Config) -> Notice {
+/// An engine error as one line: `code: message (hint: ...)`; `keyed`: the
+/// packs the keys act on now (a fix for another pack names no key).
+pub fn error_text(err: &Error, config: &Config, keyed: &[&str]) -> Notice {
     let mut text = format!("{}: {}", err.code.as_str(), err.message);
-    if let Some(hint) = &crate::tui::fix::hint(err, config) {
+    if let Some(hint) = &crate::tui::fix::hint(err, config, keyed) {
         text.push_str(" — hint: ");
         text.push_str(hint);
     }

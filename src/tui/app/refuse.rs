@@ -2,6 +2,7 @@
 //! what cannot run, and the key says why at once.
 
 use super::*;
+use crate::engine::error::Fix;
 
 impl App {
     /// Whether `cmd` applies now and can run, and if not, why (the key bar
@@ -51,7 +52,16 @@ impl App {
             ids.join(", ")
         };
         let none_selected = || targets.is_empty().then(|| "no pack selected".to_string());
-        let not_installed = || format!("{} is not installed; i installs it", names());
+        // Said as every other fix: the key, and the command line.
+        let unmet = |what: &str, key: &str, fix: fn(String) -> Fix| match targets.as_slice() {
+            [one] => format!(
+                "{} is not {what} — fix: {}",
+                one.id(),
+                self.fix_line(&fix(one.id().to_string()))
+            ),
+            _ => format!("{} are not {what} — fix: press {key}", names()),
+        };
+        let not_installed = || unmet("installed", "i", |pack| Fix::Install { pack, force: false });
         match cmd {
             Cmd::Install => none_selected().or_else(busy).or_else(|| {
                 (!targets.iter().any(|r| r.catalog_dir.is_some())).then(|| {
@@ -69,7 +79,7 @@ impl App {
                 .or_else(|| (!targets.iter().any(|r| r.installed)).then(not_installed))
                 .or_else(|| {
                     (!targets.iter().any(|r| r.activated))
-                        .then(|| format!("{} is not activated; a activates it", names()))
+                        .then(|| unmet("activated", "a", |pack| Fix::Activate { pack }))
                 })
                 .or_else(|| self.env_missing()),
             Cmd::Uninstall => none_selected()
@@ -116,7 +126,15 @@ impl App {
             return Some("no pack selected".into());
         };
         if !row.installed {
-            return Some(format!("{} is not installed; i installs it", row.id()));
+            let fix = Fix::Install {
+                pack: row.id().to_string(),
+                force: false,
+            };
+            return Some(format!(
+                "{} is not installed — fix: {}",
+                row.id(),
+                self.fix_line(&fix)
+            ));
         }
         let Some(entry) = self.selected_view() else {
             return Some(format!("still reading {}; try again", row.id()));
@@ -137,10 +155,7 @@ impl App {
         );
         let mut text = format!("cannot run {} {}: {words}", entry.id(), cmd.verb_key);
         if let Some(fix) = fix {
-            text.push_str(&format!(
-                " — fix: {}",
-                crate::tui::fix::fix_line(&fix, &self.config)
-            ));
+            text.push_str(&format!(" — fix: {}", self.fix_line(&fix)));
         }
         Some(text)
     }
@@ -165,7 +180,7 @@ impl App {
         }
         let set: Vec<String> = missing.iter().map(|v| format!("export {v}=…")).collect();
         Some(format!(
-            "{} reads {} from the environment, and it is not set: quit, run {}, and start hcpx tui again",
+            "{} needs {} in the environment: quit, {}, run hcpx tui again",
             entry.id(),
             missing.join(", "),
             set.join("; ")

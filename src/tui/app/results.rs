@@ -68,7 +68,7 @@ impl App {
             }
             Err(err) => {
                 tracing::warn!(code = err.code.as_str(), "loading the store failed");
-                self.status.set(error_text(&err, &self.config));
+                self.status.set(self.error_text(&err));
                 self.loads.failed(stamp, err);
                 Vec::new()
             }
@@ -85,12 +85,12 @@ impl App {
         let command = self.hcpx(&["list".into()], false);
         match self.loads.error() {
             Some(err) => {
-                let text = error_text(err, &self.config).text;
+                let text = self.error_text(err).text;
                 self.say(Outcome::Failed, text, Some(command));
             }
             None => {
                 let n = self.packs.entries.len();
-                let text = format!("reloaded: {n} pack(s)");
+                let text = format!("reloaded: {}", crate::tui::text::count(n, "pack"));
                 self.say(Outcome::Done, text, Some(command));
             }
         }
@@ -110,14 +110,10 @@ impl App {
             Ok(list) => self.inspected(lint, list),
             Err(err) if lint => {
                 let command = self.last_command.clone();
-                self.say(
-                    Outcome::Failed,
-                    error_text(&err, &self.config).text,
-                    command,
-                );
+                self.say(Outcome::Failed, self.error_text(&err).text, command);
                 self.fail(err);
             }
-            Err(err) => self.status.set(error_text(&err, &self.config)),
+            Err(err) => self.status.set(self.error_text(&err)),
         }
     }
 
@@ -135,11 +131,7 @@ impl App {
         match result {
             Ok(text) => self.say(Outcome::Done, text, command),
             Err(err) => {
-                self.say(
-                    Outcome::Failed,
-                    error_text(&err, &self.config).text,
-                    command,
-                );
+                self.say(Outcome::Failed, self.error_text(&err).text, command);
                 self.dialog = Some(Dialog::Error(err));
             }
         }
@@ -147,10 +139,26 @@ impl App {
         self.loads.request()
     }
 
+    /// After an install, the Lint pane of an installed pack: the one
+    /// selected, else (`:install ID` of another pack) the first of them,
+    /// so the pane never shows the lint of a pack that was not installed.
+    fn show_installed(&mut self, ids: &[String]) {
+        let acted_on = |app: &App| {
+            app.selected_row()
+                .is_some_and(|r| ids.iter().any(|id| id == r.id()))
+        };
+        if !acted_on(self) {
+            self.packs.select_id(ids.first().map(String::as_str));
+        }
+        if acted_on(self) {
+            self.focus.show(Pane::Lint);
+        }
+    }
+
     pub(super) fn stage_done(&mut self, report: StageReport) -> Vec<Job> {
         self.work.finish_run();
         if report.stage == Stage::Install && report.error.is_none() {
-            self.focus.show(Pane::Lint);
+            self.show_installed(&report.ids);
         }
         if report.stage == Stage::Uninstall && report.error.is_none() {
             self.packs.marked.clear();
@@ -162,11 +170,7 @@ impl App {
                 if !done.is_empty() {
                     self.say(Outcome::Done, done, None);
                 }
-                self.say(
-                    Outcome::Failed,
-                    error_text(&err, &self.config).text,
-                    command,
-                );
+                self.say(Outcome::Failed, self.error_text(&err).text, command);
                 tracing::info!(code = err.code.as_str(), "action failed");
                 self.dialog = Some(Dialog::Error(err));
             }
@@ -215,7 +219,7 @@ impl App {
                 Outcome::Failed,
                 format!("{pack_id} {verb}: exit {}", r.exit_code),
             ),
-            Err(e) => (Outcome::Failed, error_text(e, &self.config).text),
+            Err(e) => (Outcome::Failed, self.error_text(e).text),
         };
         let command = self.last_command.clone().unwrap_or_default();
         self.say(outcome, text, Some(command.clone()));
@@ -278,7 +282,7 @@ impl App {
     /// Shows an engine error in a dialog, in the words of §10.
     pub(super) fn fail(&mut self, err: Error) {
         tracing::info!(code = err.code.as_str(), "action failed");
-        self.status.set(error_text(&err, &self.config));
+        self.status.set(self.error_text(&err));
         self.dialog = Some(Dialog::Error(err));
     }
 }

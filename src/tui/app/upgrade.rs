@@ -53,7 +53,7 @@ impl App {
         let flag = if yes { "--yes" } else { "--dry-run" };
         let command = Some(self.upgrade_command(&ids, flag));
         if let Some(err) = error {
-            let text = error_text(&err, &self.config).text;
+            let text = self.error_text(&err).text;
             self.say(Outcome::Failed, text, command);
             return if yes {
                 self.loads.request()

@@ -19,45 +19,55 @@ use ratatui::widgets::{Cell, Paragraph, Row as TableRow, Table, TableState};
 const MAX_ID_W: usize = 40;
 const MAX_VERSION_W: usize = 12;
 const STATUS_W: usize = 13;
+/// The status as its symbol alone (`●`), when the word would cut an id.
+const STATUS_SYMBOL_W: usize = 1;
 /// The narrowest description worth showing.
 const MIN_DESC_W: usize = 8;
 
-/// The columns' widths (the status column is always [`STATUS_W`]).
+/// The columns' widths.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Columns {
     pub id: usize,
     pub version: usize,
+    /// [`STATUS_W`], or [`STATUS_SYMBOL_W`] in a narrow pane.
+    pub status: usize,
     pub description: usize,
 }
 
 /// Fits the columns in `width` for the widest id and version of all packs
 /// (so they stay put while scrolling). The description goes first, then
-/// the version; the ids are cut last.
+/// the version, then the status word (its symbol stays; Details names
+/// it); the ids are cut last.
 pub fn columns(widest: (usize, usize), width: usize) -> Columns {
     let id = widest.0.clamp(2, MAX_ID_W);
     let version = widest.1.clamp(7, MAX_VERSION_W);
     // Marker, id, space, version, space, status.
-    let fixed =
-        |id: usize, version: usize| 2 + id + 1 + version + usize::from(version > 0) + STATUS_W;
-    if fixed(id, version) + 1 + MIN_DESC_W <= width {
-        let description = width - fixed(id, version) - 1;
-        return Columns {
-            id,
-            version,
-            description,
-        };
+    let fixed = |id: usize, version: usize, status: usize| {
+        2 + id + 1 + version + usize::from(version > 0) + status
+    };
+    let all = Columns {
+        id,
+        version,
+        status: STATUS_W,
+        description: 0,
+    };
+    if fixed(id, version, STATUS_W) + 1 + MIN_DESC_W <= width {
+        let description = width - fixed(id, version, STATUS_W) - 1;
+        return Columns { description, ..all };
     }
-    if fixed(id, version) <= width {
-        return Columns {
-            id,
-            version,
-            description: 0,
-        };
+    if fixed(id, version, STATUS_W) <= width {
+        return all;
     }
-    let id = width.saturating_sub(fixed(0, 0)).clamp(2, id);
+    if fixed(id, 0, STATUS_W) <= width {
+        return Columns { version: 0, ..all };
+    }
+    let id = width
+        .saturating_sub(fixed(0, 0, STATUS_SYMBOL_W))
+        .clamp(2, id);
     Columns {
         id,
         version: 0,
+        status: STATUS_SYMBOL_W,
         description: 0,
     }
 }
@@ -135,7 +145,7 @@ fn loading_lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
         Some(err) => {
             let mut lines = vec![Line::styled("cannot read the store:", theme.bad())];
             let mut msg = format!("{}: {}", err.code.as_str(), err.message);
-            if let Some(hint) = &crate::tui::fix::hint(err, &app.config) {
+            if let Some(hint) = &app.hint(err) {
                 msg.push_str("\nhint: ");
                 msg.push_str(hint);
             }
@@ -220,8 +230,12 @@ fn header(cols: Columns, flags: bool) -> (Vec<Constraint>, Vec<Cell<'static>>) {
         widths.push(Constraint::Length(cols.version as u16));
         header.push(Cell::from("VERSION"));
     }
-    widths.push(Constraint::Length(STATUS_W as u16));
-    header.push(Cell::from("STATUS"));
+    widths.push(Constraint::Length(cols.status as u16));
+    header.push(Cell::from(if cols.status < STATUS_W {
+        ""
+    } else {
+        "STATUS"
+    }));
     if cols.description > 0 {
         widths.push(Constraint::Length(cols.description as u16));
         header.push(Cell::from("DESCRIPTION"));
@@ -291,11 +305,13 @@ fn pack_row<'a>(
         )));
     }
     let status = entry.status;
+    let badge = if cols.status < STATUS_W {
+        status_symbol(status).to_string()
+    } else {
+        format!("{} {}", status_symbol(status), status.as_str())
+    };
     cells.push(Cell::from(Span::styled(
-        text::fit(
-            &format!("{} {}", status_symbol(status), status.as_str()),
-            STATUS_W,
-        ),
+        text::fit(&badge, cols.status),
         theme.status(status),
     )));
     if cols.description > 0 {
@@ -351,7 +367,11 @@ mod tests {
         );
         let no_version = columns((20, 7), 2 + 20 + 1 + 13 + 2);
         assert_eq!((no_version.id, no_version.version), (20, 0));
-        let cut = columns((20, 7), 30);
-        assert_eq!((cut.id, cut.version, cut.description), (14, 0, 0));
+        assert_eq!(no_version.status, 13);
+        // The status word goes before an id is cut: 80 columns, 16-char ids.
+        let symbol = columns((16, 7), 30);
+        assert_eq!((symbol.id, symbol.version, symbol.status), (16, 0, 1));
+        let cut = columns((20, 7), 20);
+        assert_eq!((cut.id, cut.version, cut.description), (16, 0, 0));
     }
 }

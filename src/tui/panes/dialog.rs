@@ -24,7 +24,7 @@ pub fn draw(frame: &mut Frame<'_>, screen: Rect, app: &App, dialog: &Dialog) {
     // Room for the lines inside the frame.
     let room = screen.height.saturating_sub(2) as usize;
     let (title, lines) = match dialog {
-        Dialog::Help => ("Keys".to_string(), help(app, inner_w)),
+        Dialog::Help => ("Keys".to_string(), help(app, inner_w, room)),
         Dialog::Error(err) => ("Error".to_string(), error(app, err, inner_w)),
         Dialog::ConfirmUninstall { ids } => (
             "Uninstall".to_string(),
@@ -98,7 +98,7 @@ fn error<'a>(app: &App, err: &crate::engine::error::Error, width: usize) -> Vec<
     let theme = app.theme();
     let mut lines = vec![Line::styled(err.code.as_str().to_string(), theme.bad())];
     lines.extend(wrap(&err.message, width, Style::new()));
-    if let Some(hint) = &crate::tui::fix::hint(err, &app.config) {
+    if let Some(hint) = &app.hint(err) {
         lines.push(Line::raw(""));
         lines.extend(wrap(&format!("hint: {hint}"), width, theme.hint()));
     }
@@ -137,9 +137,11 @@ fn wrap<'a>(s: &str, width: usize, style: Style) -> Vec<Line<'a>> {
         .collect()
 }
 
-/// The help: the key table, actions on the left, moving on the right
-/// (one column when narrow).
-fn help<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
+/// The help, from the key table. The keys: what acts (the key bar's) left, how to move right; in one
+/// column where two do not fit. When one column is taller than `room`
+/// (80×24), two columns of half the keys each, so every key shows, and
+/// the paragraph under them only if there is room.
+fn help<'a>(app: &App, width: usize, room: usize) -> Vec<Line<'a>> {
     let theme = app.theme();
     let (acts, moves): (Vec<&Binding>, Vec<&Binding>) = KEYS.iter().partition(|b| b.bar.is_some());
     let entry = |b: &Binding| (b.shown, b.help);
@@ -147,9 +149,14 @@ fn help<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
     let mut right: Vec<(&str, &str)> = moves.into_iter().map(entry).collect();
     right.push(MOUSE_HELP);
     let key_w = KEYS.iter().map(|b| text::width(b.shown)).max().unwrap_or(4) + 1;
-    let two = width >= 80;
+    let footer = 1;
+    let two = width >= 80 || left.len() + right.len() + footer > room;
     if !two {
         left.append(&mut right);
+    } else if left.len().max(right.len()) + footer > room {
+        // Too short for the two groups side by side: half the keys each.
+        left.append(&mut right);
+        right = left.split_off(left.len().div_ceil(2));
     }
     let col_w = if two { width / 2 } else { width };
     let cell = |(key, what): (&str, &str)| {
@@ -171,12 +178,27 @@ fn help<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
             Line::from(spans)
         })
         .collect();
-    lines.push(Line::raw(""));
-    lines.extend(wrap(
+    let about = wrap(
         "Every action calls the same engine function as the hcpx command shown in the Log (@). Greyed keys cannot run for the selection; pressed, they say why.",
         width,
         theme.dim(),
-    ));
+    );
+    if rows + 1 + about.len() + footer <= room {
+        lines.push(Line::raw(""));
+        lines.extend(about);
+    } else if rows + footer > room {
+        // Smaller than 80×24: say that keys are left out, and keep the
+        // way out in view.
+        let hidden = lines.len() - room.saturating_sub(2).min(lines.len());
+        lines.truncate(room.saturating_sub(2));
+        lines.push(Line::styled(
+            format!(
+                "… {} — a larger window shows them",
+                text::count(hidden, "more row")
+            ),
+            theme.dim(),
+        ));
+    }
     lines.push(Line::styled("any key closes", theme.dim()));
     lines
 }
@@ -233,21 +255,24 @@ fn exec_form<'a>(app: &App, form: &ExecForm, width: usize, room: usize) -> Vec<L
         .enumerate()
         .map(|(i, field)| form_field(app, form, i, field, name_w, width))
         .collect();
-    let foot = vec![
-        Line::raw(""),
-        Line::from(vec![
-            Span::styled("Enter", theme.key()),
-            Span::raw(" run  "),
-            Span::styled("Tab ↑↓", theme.key()),
-            Span::raw(" field  "),
-            Span::styled("← → ␣", theme.key()),
-            Span::raw(" choose  "),
-            Span::styled("Esc", theme.key()),
-            Span::raw(" cancel  "),
-            Span::styled("empty", theme.key()),
-            Span::raw(" = default"),
-        ]),
+    let mut keys = vec![
+        Span::styled("Enter", theme.key()),
+        Span::raw(" run  "),
+        Span::styled("Tab ↑↓", theme.key()),
+        Span::raw(" field  "),
     ];
+    // `←` `→` `Space` only step an enum's or a boolean's values.
+    if form.focus_cycles() {
+        keys.push(Span::styled("← → ␣", theme.key()));
+        keys.push(Span::raw(" choose  "));
+    }
+    keys.extend([
+        Span::styled("Esc", theme.key()),
+        Span::raw(" cancel  "),
+        Span::styled("empty", theme.key()),
+        Span::raw(" = default"),
+    ]);
+    let foot = vec![Line::raw(""), Line::from(keys)];
     // The fields from `first` on, as many as fit; `first` keeps the
     // focused one in view.
     let budget = room.saturating_sub(head.len() + foot.len() + 2).max(1);
@@ -264,7 +289,7 @@ fn exec_form<'a>(app: &App, form: &ExecForm, width: usize, room: usize) -> Vec<L
     let mut lines = head;
     if first > 0 {
         lines.push(Line::styled(
-            format!("↑ {first} more field(s)"),
+            format!("↑ {}", text::count(first, "more field")),
             theme.dim(),
         ));
     }
@@ -280,7 +305,7 @@ fn exec_form<'a>(app: &App, form: &ExecForm, width: usize, room: usize) -> Vec<L
     }
     if shown < fields.len() {
         lines.push(Line::styled(
-            format!("↓ {} more field(s)", fields.len() - shown),
+            format!("↓ {}", text::count(fields.len() - shown, "more field")),
             theme.dim(),
         ));
     }
@@ -363,8 +388,8 @@ fn harnesses<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
         .unwrap_or(6)
         .max(6);
     let head = format!(
-        "  {:name_w$}  detected  enabled  placed  conflict  folder",
-        "target"
+        "  {:name_w$}  DETECTED  ENABLED  PLACED  CONFLICT  FOLDER",
+        "TARGET"
     );
     lines.push(Line::styled(text::fit(&head, width), theme.dim()));
     let folder_w = width.saturating_sub(name_w + 2 + 10 + 9 + 8 + 10).max(1);
@@ -504,7 +529,7 @@ fn target_line<'a>(
     };
     let folder = text::fit(&text::safe(&row.folder), folder_w);
     Line::from(vec![
-        Span::styled(if selected { "› " } else { "  " }.to_string(), base),
+        Span::styled(if selected { "▶ " } else { "  " }.to_string(), base),
         Span::styled(
             format!("{:name_w$}  ", row.name.as_str()),
             base.patch(theme.bold()),
@@ -549,7 +574,10 @@ fn target_hints<'a>(
     if row.enabled && row.behind > 0 {
         let sync = app.hcpx(&["harness".into(), "sync".into()], false);
         lines.extend(wrap(
-            &format!("{} Skill(s) out of step there: {sync}", row.behind),
+            &format!(
+                "{} out of step there: {sync}",
+                crate::tui::text::count(row.behind, "Skill")
+            ),
             width,
             theme.warning(),
         ));
@@ -558,8 +586,8 @@ fn target_hints<'a>(
         let status = app.hcpx(&["harness".into(), "status".into()], false);
         lines.extend(wrap(
             &format!(
-                "{} Skill folder(s) there are someone else's or edited; hcpx leaves them: {status}",
-                row.conflicts
+                "{} in conflict (someone else's, or edited by hand); hcpx leaves them: {status}",
+                text::count(row.conflicts, "Skill folder")
             ),
             width,
             theme.bad(),

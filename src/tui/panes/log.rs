@@ -33,15 +33,18 @@ pub fn lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
             Outcome::Failed | Outcome::Refused => theme.bad(),
             Outcome::Cancelled | Outcome::Warning => theme.warning(),
         };
-        let head = format!("{:>3} {} {}", n + 1, entry.outcome.as_str(), entry.text);
+        let number = format!("{:>3} {} ", n + 1, entry.outcome.as_str());
+        let head = format!("{number}{}", entry.text);
+        // A long line goes on under its text, clear of the number and
+        // outcome; the command under `hcpx`.
         out.extend(
-            text::wrap(&head, width)
+            text::wrap_hanging(&head, width, text::width(&number))
                 .into_iter()
                 .map(|l| Line::styled(l, style)),
         );
         if let Some(command) = &entry.command {
             out.extend(
-                text::wrap(&format!("    $ {command}"), width)
+                text::wrap_hanging(&format!("    $ {command}"), width, 6)
                     .into_iter()
                     .map(|l| Line::styled(l, theme.hint())),
             );

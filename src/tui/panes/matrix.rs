@@ -10,7 +10,6 @@ use crate::engine::policy::availability::{CommandAvailability, Condition, Status
 use crate::engine::policy::why;
 use crate::tui::action::Pane;
 use crate::tui::app::App;
-use crate::tui::fix::fix_line;
 use crate::tui::text;
 use crate::tui::theme::check;
 use crate::tui::ui::{self, pane_block, pane_title};
@@ -40,6 +39,11 @@ const SHORT_COLUMNS: [(&str, usize); 5] = [
     ("adapt", 6),
     ("exec", 5),
 ];
+/// Only whether each command is executable, for a pane too narrow for
+/// every condition (the reasons below still name each unmet one).
+const EXEC_ONLY: [(&str, usize); 1] = [("executable", 11)];
+/// The narrowest command column worth showing.
+const MIN_KEY_W: usize = 6;
 
 pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let theme = app.theme();
@@ -102,7 +106,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
 /// The table's column widths for the pane's width.
 struct Layout {
     key_w: usize,
-    columns: [(&'static str, usize); 5],
+    columns: &'static [(&'static str, usize)],
     /// 0: no summary column.
     summary_w: usize,
 }
@@ -119,14 +123,16 @@ impl Layout {
             .max(7);
         let fixed =
             |cols: &[(&str, usize)]| EFFECT_W + 1 + cols.iter().map(|(_, w)| w).sum::<usize>();
-        let columns = if 2 + longest + fixed(&COLUMNS) <= width {
-            COLUMNS
+        let columns: &'static [(&str, usize)] = if 2 + longest + fixed(&COLUMNS) <= width {
+            &COLUMNS
+        } else if 2 + MIN_KEY_W + fixed(&SHORT_COLUMNS) <= width {
+            &SHORT_COLUMNS
         } else {
-            SHORT_COLUMNS
+            &EXEC_ONLY
         };
-        let key_w = longest.min(width.saturating_sub(fixed(&columns) + 2).max(6));
+        let key_w = longest.min(width.saturating_sub(fixed(columns) + 2).max(MIN_KEY_W));
         // The commands' summaries, where there is room.
-        let used = 2 + key_w + 1 + fixed(&columns);
+        let used = 2 + key_w + 1 + fixed(columns);
         let summary_w = width.saturating_sub(used + 1);
         let summary_w = if summary_w >= MIN_SUMMARY_W {
             summary_w
@@ -151,7 +157,7 @@ fn draw_table(frame: &mut Frame<'_>, area: Rect, app: &App, entry: &Entry, layou
         Constraint::Length(EFFECT_W as u16),
     ];
     let mut header = vec![Cell::from(""), Cell::from("COMMAND"), Cell::from("EFFECT")];
-    for (name, w) in layout.columns {
+    for &(name, w) in layout.columns {
         widths.push(Constraint::Length(w as u16 - 1));
         header.push(Cell::from(name));
     }
@@ -184,7 +190,12 @@ fn draw_table(frame: &mut Frame<'_>, area: Rect, app: &App, entry: &Entry, layou
                 )),
                 Cell::from(text::fit(cmd.effect, EFFECT_W)),
             ];
-            let checks = Condition::ALL
+            let conditions = if layout.columns.len() == 1 {
+                &[][..]
+            } else {
+                &Condition::ALL[..]
+            };
+            let checks = conditions
                 .iter()
                 .map(|c| cmd.meets(*c))
                 .chain([cmd.executable]);
@@ -230,10 +241,11 @@ fn pack_level<'a>(app: &App, entry: &Entry, width: usize) -> Vec<Line<'a>> {
     } else {
         theme.bad()
     };
-    let mut out: Vec<Line<'a>> = text::wrap(&format!("{mark} {}", why.explanation), width)
-        .into_iter()
-        .map(|l| Line::styled(l, style))
-        .collect();
+    let mut out: Vec<Line<'a>> =
+        text::wrap_hanging(&format!("{mark} {}", why.explanation), width, 2)
+            .into_iter()
+            .map(|l| Line::styled(l, style))
+            .collect();
     if let Some(fix) = why.fix().filter(|_| avail.status != Status::Unavailable) {
         out.extend(fix_lines(app, fix, width));
     }
@@ -252,13 +264,14 @@ fn reasons<'a>(app: &App, entry: &Entry, cmd: &CommandAvailability, width: usize
     let theme = app.theme();
     let principal = &app.config.principal;
     if cmd.executable {
-        return text::wrap(
+        return text::wrap_hanging(
             &format!(
                 "✓ {} {} is executable for `{principal}` (x runs it)",
                 entry.id(),
                 cmd.verb_key
             ),
             width,
+            2,
         )
         .into_iter()
         .map(|l| Line::styled(l, theme.good()))
@@ -275,7 +288,7 @@ fn reasons<'a>(app: &App, entry: &Entry, cmd: &CommandAvailability, width: usize
         );
         let column = reason.condition().map_or("executable", Condition::as_str);
         out.extend(
-            text::wrap(&format!("✗ {column}: {words} [{reason}]"), width)
+            text::wrap_hanging(&format!("✗ {column}: {words} [{reason}]"), width, 2)
                 .into_iter()
                 .map(|l| Line::styled(l, theme.bad())),
         );
@@ -288,7 +301,7 @@ fn reasons<'a>(app: &App, entry: &Entry, cmd: &CommandAvailability, width: usize
 
 fn fix_lines<'a>(app: &App, fix: &Fix, width: usize) -> Vec<Line<'a>> {
     let theme = app.theme();
-    let fix = fix_line(fix, &app.config);
+    let fix = app.fix_line(fix);
     text::wrap(&format!("  fix: {fix}"), width)
         .into_iter()
         .map(|l| Line::styled(l, theme.hint()))

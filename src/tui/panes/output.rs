@@ -128,7 +128,7 @@ fn error_lines<'a>(app: &App, err: &Error, width: usize) -> Vec<Line<'a>> {
         theme.bad(),
     )];
     lines.extend(text::wrap(&err.message, width).into_iter().map(Line::raw));
-    if let Some(hint) = &crate::tui::fix::hint(err, &app.config) {
+    if let Some(hint) = &app.hint(err) {
         lines.extend(
             text::wrap(&format!("hint: {hint}"), width)
                 .into_iter()
