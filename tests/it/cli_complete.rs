@@ -246,3 +246,26 @@ fn a_catalog_pack_whose_declared_id_is_bad_is_not_offered() {
     let got = candidates(&sb, "fish", &["hcpx", "exec", "--catalog", &cat, "demo."]);
     assert_eq!(got, ["demo.clock", "demo.notes"]);
 }
+
+#[test]
+fn past_100_matching_installed_packs_ids_come_without_descriptions() {
+    let (sb, _cat) = setup();
+    // 100 more installed packs (101 match `demo.`), written into packs/.
+    for i in 0..100 {
+        let id = format!("demo.p{i:03}");
+        let dir = sb.home().join("packs").join(&id);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("pack.yaml"),
+            crate::common::simple_manifest(&id, "1.0.0", "{kind: public}"),
+        )
+        .unwrap();
+    }
+    let all = raw(&sb, "fish", &["hcpx", "exec", "demo."]);
+    assert_eq!(all.lines().count(), 101, "{all}");
+    assert!(all.lines().all(|l| !l.contains('\t')), "{all}");
+    // Fewer matches: described again.
+    let few = raw(&sb, "fish", &["hcpx", "exec", "demo.p00"]);
+    assert_eq!(few.lines().count(), 10, "{few}");
+    assert!(few.lines().all(|l| l.ends_with("\tTest pack")), "{few}");
+}
