@@ -4,7 +4,9 @@
 //! `availability --json` and `list --json` over 1,000 installed packs, and
 //! `lint` of 1,000 packs in one run, `verify` of 1,000 installed packs
 //! (against `sha256sum` over the same files), and `install ID` from a
-//! 10,000-pack catalog once indexed. Run with `cargo bench --bench cli`.
+//! 10,000-pack catalog once indexed, and one shell TAB (`HCPX_COMPLETE`)
+//! for `hcpx exec <TAB>` and `hcpx exec ID <TAB>` on 1,000 installed packs.
+//! Run with `cargo bench --bench cli`.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -135,6 +137,7 @@ fn main() {
     lint_args.extend(dirs.iter().map(String::as_str));
     let lint = time_runs(10, || run(&home, &lint_args));
 
+    let tabs = complete_bench(&home);
     let (verify, sha256sum) = verify_bench(&home, &ids);
     let install_id = install_from_big_catalog(tmp.path());
 
@@ -166,6 +169,9 @@ fn main() {
         ms(lint),
         ms(lint) / 1000.0
     );
+    for (what, took) in tabs {
+        println!("{what:<39} {:8.2} ms  (target < 20 ms)", ms(took));
+    }
     println!(
         "verify --json, 1,000 packs:            {:8.2} ms  (sha256sum over the same files: {:.2} ms)",
         ms(verify),
@@ -175,6 +181,45 @@ fn main() {
         "install ID, 10,000-pack catalog:       {:8.2} ms  (indexed; lint of every pack took 0.6 s)",
         ms(install_id)
     );
+}
+
+/// One TAB: `hcpx exec <TAB>` (every installed pack's id) and `hcpx exec
+/// ID <TAB>` (its verbs), for bash (values alone) and zsh (with
+/// descriptions), as medians.
+fn complete_bench(home: &Path) -> Vec<(String, Duration)> {
+    let tab = |shell: &str, words: &[&str]| {
+        let out = Command::new(HCPX)
+            .env("HCP_HOME", home)
+            .env("HCPX_COMPLETE", shell)
+            .env("_CLAP_COMPLETE_INDEX", (words.len() - 1).to_string())
+            .env("_CLAP_IFS", "\n")
+            .arg("--")
+            .args(words)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{shell} {words:?} failed");
+        out.stdout
+    };
+    let mut out = Vec::new();
+    for shell in ["bash", "zsh"] {
+        let ids = tab(shell, &["hcpx", "exec", ""]);
+        assert!(ids.split(|b| *b == b'\n').count() > 1000, "{shell}: ids");
+        let verbs = String::from_utf8(tab(shell, &["hcpx", "exec", "bench.p0500", ""])).unwrap();
+        assert!(verbs.contains("run") && verbs.contains("write"), "{verbs}");
+        out.push((
+            format!("{shell} TAB: exec <TAB>, 1,000 packs:"),
+            time_runs(20, || {
+                tab(shell, &["hcpx", "exec", ""]);
+            }),
+        ));
+        out.push((
+            format!("{shell} TAB: exec ID <TAB>, 1,000 packs:"),
+            time_runs(20, || {
+                tab(shell, &["hcpx", "exec", "bench.p0500", ""]);
+            }),
+        ));
+    }
+    out
 }
 
 /// `verify --json` of the 1,000 installed packs (a lock written with their

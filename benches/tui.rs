@@ -5,6 +5,10 @@
 //! - a filter keystroke (re-rank 10,000 packs + redraw on `TestBackend`): < 5 ms
 //! - resident memory of the real `hcpx tui` (in tmux) with 10,000 packs: < 50 MB
 //!
+//! - the marks' read after a load (`tui::marks::read`: verify of every
+//!   installed pack, harness status, catalog versions) on 1,000 installed
+//!   packs with 3 harness targets enabled: < 100 ms
+//!
 //! Also printed: how long the snapshot of 10,000 packs takes to arrive (it
 //! loads in a worker while the UI already answers keys) and a cursor move.
 //! `HCPX_BENCH_PACKS` changes the number of packs.
@@ -193,7 +197,112 @@ fn main() {
     });
     drop(rt);
 
+    marks_bench(dir.path());
     rss(dir.path(), &catalog, count);
+}
+
+/// The marks' read after a load on 1,000 installed, activated packs
+/// locked in `hcp.lock`, their Skills placed in 3 harness targets: the
+/// first read of a session, then the reads after it (as after each load).
+fn marks_bench(dir: &Path) {
+    use hcpx::engine::harness::{HarnessEnv, TargetName};
+    use hcpx::engine::store::digest;
+    let home = dir.join("home-marks");
+    let mut engine = Engine::open(&home, &[], "user").unwrap();
+    engine.set_harness_env(HarnessEnv {
+        home: dir.join("user-marks"),
+        ..HarnessEnv::default()
+    });
+    let mut packs = serde_json::Map::new();
+    let mut activated = vec!["hcp-cli".to_string()];
+    for i in 0..1000 {
+        let id = format!("bench.m{i:04}");
+        let root = home.join("packs").join(&id);
+        std::fs::create_dir_all(&root).unwrap();
+        std::fs::write(
+            root.join("pack.yaml"),
+            format!(
+                "hcp: \"1\"\nid: {id}\nname: Bench {i}\nversion: 1.0.0\ndescription: A pack.\ncommands:\n  - key: run\n    summary: Run it\n    effect: read\n    adapter: {{kind: process, program: \"true\"}}\n"
+            ),
+        )
+        .unwrap();
+        std::fs::write(
+            root.join("SKILL.md"),
+            format!("---\nname: bench-m{i:04}\ndescription: Bench.\n---\nUse `run`.\n"),
+        )
+        .unwrap();
+        packs.insert(
+            id.clone(),
+            serde_json::json!({
+                "digest": digest::digest(&root).unwrap(),
+                "source": {"kind": "dir", "path": root.display().to_string()},
+                "version": "1.0.0",
+            }),
+        );
+        activated.push(id);
+    }
+    activated.sort();
+    let lock = serde_json::json!({"packs": packs, "version": 1});
+    std::fs::write(home.join("hcp.lock"), lock.to_string()).unwrap();
+    std::fs::write(
+        home.join("state.json"),
+        serde_json::json!({"activated": activated, "connected": []}).to_string(),
+    )
+    .unwrap();
+    let targets = [
+        TargetName::Agents,
+        TargetName::ClaudeCode,
+        TargetName::Codex,
+    ];
+    engine.harness_enable(&targets).unwrap();
+    // Every read while the files are new reads everything (a signature
+    // with a time less than SETTLED old is not kept).
+    let mut fresh = Vec::new();
+    for _ in 0..5 {
+        let t0 = Instant::now();
+        let marks = hcpx::tui::marks::read(&engine);
+        fresh.push(t0.elapsed());
+        assert!(
+            marks.integrity.is_empty() && marks.harness.is_empty(),
+            "{marks:?}"
+        );
+    }
+    std::thread::sleep(hcpx::tui::marks::SETTLED + Duration::from_millis(100));
+    let t0 = Instant::now();
+    hcpx::tui::marks::read(&engine);
+    let first = t0.elapsed();
+    let mut samples = Vec::new();
+    for _ in 0..10 {
+        let t0 = Instant::now();
+        hcpx::tui::marks::read(&engine);
+        samples.push(t0.elapsed());
+    }
+    // One Skill edited by hand in a target: the next read reads it all.
+    let placed = dir.join("user-marks/.agents/skills/bench-m0500/SKILL.md");
+    std::fs::write(&placed, "edited\n").unwrap();
+    let t0 = Instant::now();
+    let marks = hcpx::tui::marks::read(&engine);
+    let changed = t0.elapsed();
+    assert!(marks.harness.contains("bench.m0500"), "{marks:?}");
+    let t0 = Instant::now();
+    let verify = engine.verify(&[]).unwrap();
+    let verify_took = t0.elapsed();
+    assert!(verify.ok);
+    let t0 = Instant::now();
+    engine.harness_status(None).unwrap();
+    let status_took = t0.elapsed();
+    println!(
+        "marks after a load, 1,000 packs × 3 targets (target < 100 ms):\n  \
+         all read (first of a session, or just changed): median {} (verify alone {}, harness status alone {})\n  \
+         nothing changed since the last read: median {} (its first read {})\n  \
+         a placed Skill edited since: {}",
+        ms(median(&mut fresh)),
+        ms(verify_took),
+        ms(status_took),
+        ms(median(&mut samples)),
+        ms(first),
+        ms(changed)
+    );
 }
 
 /// Resident memory of the real binary, in tmux, once the list is loaded.

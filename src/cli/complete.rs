@@ -6,12 +6,12 @@
 //! that does this. Completion only reads: it never creates a store, takes
 //! the lock or installs the bootstrap pack.
 
+use crate::engine::lint::{declared_manifest, manifest_id};
+use crate::engine::pack::document::Node;
 use crate::engine::pack::grammar;
 use crate::engine::pack::id::PackId;
-use crate::engine::pack::manifest::Manifest;
-use crate::engine::store::catalog;
-use crate::engine::store::snapshot::lint_installed;
-use crate::engine::store::{self, Store, config};
+use crate::engine::store::parallel::parallel_map;
+use crate::engine::store::{self, Store, catalog, config};
 use clap_complete::engine::{
     ArgValueCompleter, CompletionCandidate, PathCompleter, ValueCompleter,
 };
@@ -23,8 +23,15 @@ use std::path::PathBuf;
 /// something else in the environment a harness runs `hcpx exec` in).
 pub const VAR: &str = "HCPX_COMPLETE";
 
+/// The shell a completion request is for (the value of [`VAR`]).
+static SHELL: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
 /// Answers a completion request and exits, if this run is one.
 pub fn handle() {
+    // clap removes the variable before it asks the completers.
+    if let Ok(shell) = std::env::var(VAR) {
+        let _ = SHELL.set(shell);
+    }
     clap_complete::CompleteEnv::with_factory(|| {
         use clap::CommandFactory;
         crate::cli::Cli::command()
@@ -71,8 +78,8 @@ fn complete_pack_id(current: &OsStr) -> Vec<CompletionCandidate> {
     let line = Line::from_env();
     let mut seen = std::collections::BTreeSet::new();
     let mut out = Vec::new();
-    for (id, help) in known_packs(&line) {
-        if id.starts_with(prefix) && seen.insert(id.clone()) {
+    for (id, help) in known_packs(&line, prefix) {
+        if seen.insert(id.clone()) {
             out.push(CompletionCandidate::new(id).help(help.map(Into::into)));
         }
     }
@@ -84,16 +91,15 @@ fn complete_verb(current: &OsStr) -> Vec<CompletionCandidate> {
         return Vec::new();
     };
     let line = Line::from_env();
-    let Some(manifest) = line.pack.as_deref().and_then(|id| manifest_of(&line, id)) else {
+    let Some(doc) = line.pack.as_deref().and_then(|id| manifest_of(&line, id)) else {
         return Vec::new();
     };
-    manifest
-        .commands
-        .iter()
+    commands_of(&doc)
+        .into_iter()
         // A pack failing lint may hold any text as a key: offer only
         // verb_keys, which cannot break the shell's candidate lines.
-        .filter(|c| grammar::is_verb_key(&c.key) && c.key.starts_with(prefix))
-        .map(|c| CompletionCandidate::new(&c.key).help(Some(one_line(&c.summary).into())))
+        .filter(|(key, _)| grammar::is_verb_key(key) && key.starts_with(prefix))
+        .map(|(key, summary)| CompletionCandidate::new(key).help(Some(one_line(summary).into())))
         .collect()
 }
 
@@ -162,37 +168,94 @@ impl Line {
     }
 }
 
-/// `(pack id, description)` of the installed packs, then the catalogs'.
-fn known_packs(line: &Line) -> Vec<(String, Option<String>)> {
+/// `(pack id, description)` of the installed packs, then the catalogs',
+/// for the ids starting with `prefix`. Manifests are read, never linted:
+/// an installed pack's for its `name` (only when the shell shows
+/// descriptions and at most [`MAX_DESCRIBED`] installed packs match), a
+/// catalog pack's for its id and `name`. The description is `None` where
+/// lint would find no manifest.
+fn known_packs(line: &Line, prefix: &str) -> Vec<(String, Option<String>)> {
     let store = line.store();
     let mut out: Vec<(String, Option<String>)> = Vec::new();
     if let Some(store) = &store {
-        for id in store.installed_ids().unwrap_or_default() {
-            let report = lint_installed(store, &id);
-            let help = report.manifest.as_ref().map(|m| one_line(&m.name));
-            out.push((id.as_str().to_string(), help));
+        let ids: Vec<PackId> = store
+            .installed_ids()
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|id| id.as_str().starts_with(prefix))
+            .collect();
+        if shows_help() && ids.len() <= MAX_DESCRIBED {
+            out.extend(parallel_map(ids, |id| {
+                let help = declared_manifest(&store.pack_dir(&id)).map(|doc| name_of(&doc));
+                (id.as_str().to_string(), help)
+            }));
+        } else {
+            out.extend(ids.into_iter().map(|id| (id.as_str().to_string(), None)));
         }
     }
-    for pack in catalog::scan(&line.catalogs(store.as_ref())) {
-        if let Some(id) = pack.pack_id().filter(|id| PackId::parse(id).is_some()) {
-            let help = pack.report.manifest.as_ref().map(|m| one_line(&m.name));
-            out.push((id.to_string(), help));
-        }
-    }
+    let dirs = catalog::pack_dirs(&line.catalogs(store.as_ref()));
+    let packs = parallel_map(dirs, |(_, dir)| {
+        let doc = declared_manifest(&dir)?;
+        let id = manifest_id(&doc).filter(|id| id.starts_with(prefix))?;
+        PackId::parse(id)?;
+        Some((id.to_string(), Some(name_of(&doc))))
+    });
+    out.extend(packs.into_iter().flatten());
     out
 }
 
-/// The manifest of `pack_id`: the installed copy, else a catalog's.
-fn manifest_of(line: &Line, pack_id: &str) -> Option<Manifest> {
+/// The most installed packs whose descriptions a TAB reads: past that
+/// many matches the menu lists ids alone, so a TAB on a big store stays
+/// quick (each description is a manifest read and parsed).
+const MAX_DESCRIBED: usize = 100;
+
+/// Whether the shell asking shows a candidate's description: bash and
+/// elvish show values alone, so for them no installed pack's manifest is
+/// read just for its `name`.
+fn shows_help() -> bool {
+    !matches!(SHELL.get().map(String::as_str), Some("bash" | "elvish"))
+}
+
+/// The manifest document of `pack_id`: the installed copy, else the first
+/// catalog pack declaring that id (as `catalog::find` over a scan).
+fn manifest_of(line: &Line, pack_id: &str) -> Option<Node> {
     let id = PackId::parse(pack_id)?;
     let store = line.store();
     if let Some(store) = &store
         && store.is_installed(&id)
     {
-        return lint_installed(store, &id).manifest;
+        return declared_manifest(&store.pack_dir(&id));
     }
-    let packs = catalog::scan(&line.catalogs(store.as_ref()));
-    catalog::find(&packs, pack_id).and_then(|p| p.report.manifest.clone())
+    catalog::pack_dirs(&line.catalogs(store.as_ref()))
+        .into_iter()
+        .filter_map(|(_, dir)| declared_manifest(&dir))
+        .find(|doc| manifest_id(doc) == Some(pack_id))
+}
+
+/// The manifest's `name`, as lint reads it (empty when not a string).
+fn name_of(doc: &Node) -> String {
+    one_line(doc.get("name").and_then(Node::as_str).unwrap_or_default())
+}
+
+/// `(key, summary)` of each command of a manifest, as lint reads them:
+/// every mapping of `commands`, its `key`'s text and its `summary` when a
+/// string. The keys are not checked here.
+fn commands_of(doc: &Node) -> Vec<(String, &str)> {
+    let Some(items) = doc.get("commands").and_then(Node::as_seq) else {
+        return Vec::new();
+    };
+    items
+        .iter()
+        .filter(|item| item.as_map().is_some())
+        .map(|item| {
+            let key = item.get("key").map(Node::scalar_text).unwrap_or_default();
+            let summary = item
+                .get("summary")
+                .and_then(Node::as_str)
+                .unwrap_or_default();
+            (key, summary)
+        })
+        .collect()
 }
 
 /// Pack text as one terminal-safe line for a completion menu.

@@ -10,10 +10,31 @@
 //!
 //! The first two are read by a worker after every load of the store; none
 //! is decided here.
+//!
+//! A load follows every change to the store, also one that touches neither
+//! the packs nor the harness folders, and on 1,000 packs with 3 targets
+//! `verify` and harness status take about 200 ms. So the read first takes
+//! a signature of everything those two read — `hcp.lock`, `state.json`,
+//! `config.yaml`, every entry under `packs/`, and each enabled target
+//! folder two levels deep (a Skill's folder, its marker and `SKILL.md`) —
+//! from metadata alone (path, type, size, mode, inode, modification and
+//! change times; no write leaves the change time as it was), and when it
+//! equals the last read's in this session, keeps the `!` and `≠` marks
+//! that read found. As in git's "racily clean" rule, a signature holding
+//! any time less than [`SETTLED`] old is never kept: a file written twice
+//! within one clock tick of the file system could otherwise keep both
+//! times. `↑` is always read again.
 
+use crate::engine::harness::place::{MARKER, SKILL_FILE};
 use crate::engine::harness::plan::SkillState;
 use crate::engine::ops::Engine;
+use crate::engine::store::parallel::parallel_map;
 use std::collections::{BTreeMap, BTreeSet};
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::MetadataExt;
+use std::path::Path;
+use std::sync::Mutex;
+use std::time::{Duration, SystemTime};
 
 /// The marks of every pack.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -90,30 +111,53 @@ impl Marks {
 /// The marks a load can compute without the network: `verify` of every
 /// installed pack, every enabled target's states, and the packs whose
 /// catalog has a newer version. A part that does not
-/// read leaves its marks out (doctor and the CLI report it).
+/// read leaves its marks out (doctor and the CLI report it). `!` and `≠`
+/// are those of the last read of this session when nothing they depend on
+/// changed since (see the module doc).
 pub fn read(engine: &Engine) -> Marks {
+    static LAST: Mutex<Option<Kept>> = Mutex::new(None);
+    read_with(engine, &LAST, SystemTime::now())
+}
+
+/// How old every time in a signature must be for the signature to be kept.
+pub const SETTLED: Duration = Duration::from_secs(2);
+
+/// The `!` and `≠` marks of a read, and the signature of what they were
+/// read from.
+#[derive(Debug)]
+struct Kept {
+    signature: Signature,
+    integrity: BTreeSet<String>,
+    harness: BTreeSet<String>,
+}
+
+/// [`read`] with the last read kept in `last`, as if at time `now`.
+fn read_with(engine: &Engine, last: &Mutex<Option<Kept>>, now: SystemTime) -> Marks {
+    // Taken before anything is read: a change meanwhile makes the next
+    // signature differ from this one.
+    let signature = signature(engine, now);
+    let kept = last.lock().unwrap_or_else(|e| e.into_inner()).take();
     let mut marks = Marks::default();
-    match engine.verify(&[]) {
-        Ok(report) => {
-            marks.integrity = report
-                .packs
-                .into_iter()
-                .filter(|p| !p.ok && !p.actual.is_empty())
-                .map(|p| p.pack_id)
-                .collect();
+    match kept.filter(|k| signature.is_some() && Some(&k.signature) == signature.as_ref()) {
+        Some(kept) => {
+            marks.integrity = kept.integrity.clone();
+            marks.harness = kept.harness.clone();
+            *last.lock().unwrap_or_else(|e| e.into_inner()) = Some(kept);
         }
-        Err(err) => tracing::warn!(code = err.code.as_str(), "marks: verify failed"),
-    }
-    match engine.harness_status(None) {
-        Ok(targets) => {
-            marks.harness = targets
-                .into_iter()
-                .flat_map(|t| t.skills)
-                .filter(|s| matches!(s.state, SkillState::Conflict | SkillState::Modified))
-                .map(|s| s.pack_id)
-                .collect();
+        None => {
+            let (integrity, harness) = (integrity(engine), harness(engine));
+            marks.integrity = integrity.clone().unwrap_or_default();
+            marks.harness = harness.clone().unwrap_or_default();
+            if let (Some(signature), Some(integrity), Some(harness)) =
+                (signature, integrity, harness)
+            {
+                *last.lock().unwrap_or_else(|e| e.into_inner()) = Some(Kept {
+                    signature,
+                    integrity,
+                    harness,
+                });
+            }
         }
-        Err(err) => tracing::warn!(code = err.code.as_str(), "marks: harness status failed"),
     }
     match engine.outdated_offline() {
         Ok(packs) => {
@@ -122,4 +166,245 @@ pub fn read(engine: &Engine) -> Marks {
         Err(err) => tracing::warn!(code = err.code.as_str(), "marks: outdated failed"),
     }
     marks
+}
+
+/// The installed packs that fail `verify`; `None` when it cannot run.
+fn integrity(engine: &Engine) -> Option<BTreeSet<String>> {
+    match engine.verify(&[]) {
+        Ok(report) => Some(
+            report
+                .packs
+                .into_iter()
+                .filter(|p| !p.ok && !p.actual.is_empty())
+                .map(|p| p.pack_id)
+                .collect(),
+        ),
+        Err(err) => {
+            tracing::warn!(code = err.code.as_str(), "marks: verify failed");
+            None
+        }
+    }
+}
+
+/// The packs with a Skill in `conflict` or `modified` in an enabled target;
+/// `None` when the targets cannot be read.
+fn harness(engine: &Engine) -> Option<BTreeSet<String>> {
+    match engine.harness_status(None) {
+        Ok(targets) => Some(
+            targets
+                .into_iter()
+                .flat_map(|t| t.skills)
+                .filter(|s| matches!(s.state, SkillState::Conflict | SkillState::Modified))
+                .map(|s| s.pack_id)
+                .collect(),
+        ),
+        Err(err) => {
+            tracing::warn!(code = err.code.as_str(), "marks: harness status failed");
+            None
+        }
+    }
+}
+
+/// One entry's metadata: what changes when its content, kind, mode or
+/// place changes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Stat {
+    path: Vec<u8>,
+    kind: u32,
+    size: u64,
+    dev: u64,
+    ino: u64,
+    mtime: (i64, i64),
+    ctime: (i64, i64),
+}
+
+/// Every entry [`read`]'s `!` and `≠` depend on, in a fixed order.
+type Signature = Vec<Option<Stat>>;
+
+/// The signature of what `verify` and harness status read; `None` when a
+/// part cannot be listed or a time in it is not [`SETTLED`] before `now`.
+fn signature(engine: &Engine, now: SystemTime) -> Option<Signature> {
+    let store = engine.store();
+    let mut out: Signature = Vec::new();
+    for path in [store.lock_path(), store.state_path(), store.config_path()] {
+        out.push(stat(&path));
+    }
+    // Each pack's whole tree (verify digests every file).
+    let packs = store.packs_dir();
+    let trees = parallel_map(names(&packs)?, |name| walk(&packs.join(name)));
+    for tree in trees {
+        out.extend(tree?);
+    }
+    // Each target's entries, and what harness status reads of each: its
+    // marker and `SKILL.md` (§12.7).
+    let env = engine.harness_env().ok()?;
+    for target in engine.enabled_harnesses().ok()? {
+        let folder = env.locate(target).folder;
+        out.push(stat(&folder));
+        if !folder.exists() {
+            continue;
+        }
+        let skills = parallel_map(names(&folder)?, |name| {
+            let dir = folder.join(name);
+            [
+                stat(&dir),
+                stat(&dir.join(MARKER)),
+                stat(&dir.join(SKILL_FILE)),
+            ]
+        });
+        out.extend(skills.into_iter().flatten());
+    }
+    let settled = now.checked_sub(SETTLED)?;
+    let settled = settled.duration_since(SystemTime::UNIX_EPOCH).ok()?;
+    let settled = (settled.as_secs() as i64, i64::from(settled.subsec_nanos()));
+    out.iter()
+        .flatten()
+        .all(|s| s.mtime < settled && s.ctime < settled)
+        .then_some(out)
+}
+
+/// The names in folder `dir`, sorted; `None` when it cannot be listed.
+fn names(dir: &Path) -> Option<Vec<std::ffi::OsString>> {
+    let mut names = std::fs::read_dir(dir)
+        .ok()?
+        .map(|e| e.map(|e| e.file_name()))
+        .collect::<std::io::Result<Vec<_>>>()
+        .ok()?;
+    names.sort();
+    Some(names)
+}
+
+/// `root` and every entry under it, never through a link (`root` itself
+/// included); `None` when a folder cannot be listed.
+fn walk(root: &Path) -> Option<Vec<Option<Stat>>> {
+    let mut entries = Vec::new();
+    for entry in walkdir::WalkDir::new(root)
+        .follow_links(false)
+        .follow_root_links(false)
+        .sort_by_file_name()
+    {
+        let entry = entry.ok()?;
+        let meta = entry.metadata().ok()?;
+        entries.push(Some(of_metadata(entry.path(), &meta)));
+    }
+    Some(entries)
+}
+
+/// `path`'s metadata (not through a link); `None` when it is missing.
+fn stat(path: &Path) -> Option<Stat> {
+    let meta = std::fs::symlink_metadata(path).ok()?;
+    Some(of_metadata(path, &meta))
+}
+
+fn of_metadata(path: &Path, meta: &std::fs::Metadata) -> Stat {
+    Stat {
+        path: path.as_os_str().as_bytes().to_vec(),
+        kind: meta.mode(),
+        size: meta.size(),
+        dev: meta.dev(),
+        ino: meta.ino(),
+        mtime: (meta.mtime(), meta.mtime_nsec()),
+        ctime: (meta.ctime(), meta.ctime_nsec()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::*;
+    use crate::engine::harness::{HarnessEnv, TargetName};
+    use crate::engine::store::digest;
+    use std::path::PathBuf;
+
+    /// A store with `demo.one` installed, locked and activated, its Skill
+    /// placed in the `agents` target; the engine, and the placed Skill.
+    fn setup(dir: &Path) -> (Engine, PathBuf) {
+        let home = dir.join("home");
+        let mut engine = Engine::open(&home, &[], "user").unwrap();
+        engine.set_harness_env(HarnessEnv {
+            home: dir.join("user"),
+            ..HarnessEnv::default()
+        });
+        let root = home.join("packs/demo.one");
+        std::fs::create_dir_all(&root).unwrap();
+        std::fs::write(
+            root.join("pack.yaml"),
+            "hcp: \"1\"\nid: demo.one\nname: One\nversion: 1.0.0\ndescription: A pack.\n\
+             commands:\n  - key: run\n    summary: Run it\n    effect: read\n\
+             \x20   adapter: {kind: process, program: \"true\"}\n",
+        )
+        .unwrap();
+        std::fs::write(
+            root.join("SKILL.md"),
+            "---\nname: demo-one\ndescription: One.\n---\nUse `run`.\n",
+        )
+        .unwrap();
+        let lock = serde_json::json!({"version": 1, "packs": {"demo.one": {
+            "digest": digest::digest(&root).unwrap(),
+            "source": {"kind": "dir", "path": root.display().to_string()},
+            "version": "1.0.0",
+        }}});
+        std::fs::write(home.join("hcp.lock"), lock.to_string()).unwrap();
+        let state = serde_json::json!({"activated": ["demo.one", "hcp-cli"], "connected": []});
+        std::fs::write(home.join("state.json"), state.to_string()).unwrap();
+        engine.harness_enable(&[TargetName::Agents]).unwrap();
+        let placed = dir.join("user/.agents/skills/demo-one/SKILL.md");
+        assert!(placed.is_file());
+        (engine, placed)
+    }
+
+    /// A time when every file just written is settled.
+    fn later() -> SystemTime {
+        SystemTime::now() + SETTLED + Duration::from_secs(60)
+    }
+
+    #[test]
+    fn kept_marks_are_the_marks_read_and_a_change_is_still_seen() {
+        let dir = tempfile::tempdir().unwrap();
+        let (engine, placed) = setup(dir.path());
+        let last = Mutex::new(None);
+        let clean = read_with(&engine, &last, later());
+        assert_eq!(clean, read(&engine));
+        assert!(!clean.any(), "{clean:?}");
+        assert!(last.lock().unwrap().is_some(), "a settled read is kept");
+        assert_eq!(read_with(&engine, &last, later()), clean);
+
+        // An installed file edited: `!`. (Its size changes: a test runs
+        // within one clock tick, where only SETTLED tells an edit of the
+        // same size, which `later` skips.)
+        let skill = engine.store().root().join("packs/demo.one/SKILL.md");
+        let text = std::fs::read_to_string(&skill).unwrap();
+        std::fs::write(&skill, text.replace("One.", "Three.")).unwrap();
+        let marks = read_with(&engine, &last, later());
+        assert_eq!(marks.of("demo.one"), Some('!'), "{marks:?}");
+        assert_eq!(marks, read(&engine));
+        std::fs::write(&skill, text).unwrap();
+        assert!(!read_with(&engine, &last, later()).any());
+
+        // The placed Skill edited by hand: `≠`.
+        std::fs::write(&placed, "edited by hand\n").unwrap();
+        let marks = read_with(&engine, &last, later());
+        assert!(marks.harness.contains("demo.one"), "{marks:?}");
+        assert_eq!(marks, read(&engine));
+
+        // A file added to the installed copy: `!` as well.
+        std::fs::remove_file(&placed).unwrap();
+        std::fs::write(engine.store().root().join("packs/demo.one/extra"), "x").unwrap();
+        let marks = read_with(&engine, &last, later());
+        assert_eq!(marks.of("demo.one"), Some('!'), "{marks:?}");
+        assert_eq!(marks, read(&engine));
+    }
+
+    #[test]
+    fn a_read_of_files_just_written_is_not_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let (engine, _placed) = setup(dir.path());
+        let last = Mutex::new(None);
+        let marks = read_with(&engine, &last, SystemTime::now());
+        assert!(!marks.any(), "{marks:?}");
+        assert!(
+            last.lock().unwrap().is_none(),
+            "times within SETTLED of now"
+        );
+    }
 }

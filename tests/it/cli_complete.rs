@@ -143,3 +143,129 @@ fn completions_json_holds_the_script() {
     assert_eq!(doc["shell"], "zsh");
     assert!(doc["script"].as_str().unwrap().contains("#compdef hcpx"));
 }
+
+/// The raw lines hcpx prints for `shell` (value and description).
+fn raw(sb: &Sandbox, shell: &str, words: &[&str]) -> String {
+    let out = sb
+        .hcpx()
+        .env("HCPX_COMPLETE", shell)
+        .env("_CLAP_COMPLETE_INDEX", (words.len() - 1).to_string())
+        .env("_CLAP_IFS", "\n")
+        .arg("--")
+        .args(words)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{shell} {words:?}: {out:?}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Replaces the installed copy's manifest of `id` with `text`.
+fn break_manifest(sb: &Sandbox, id: &str, text: &str) {
+    std::fs::write(sb.home().join("packs").join(id).join("pack.yaml"), text).unwrap();
+}
+
+#[test]
+fn descriptions_are_the_packs_names_and_the_verbs_summaries() {
+    let (sb, cat) = setup();
+    let got = raw(&sb, "fish", &["hcpx", "show", "--catalog", &cat, "demo."]);
+    assert_eq!(got, "demo.clock\tTest pack\ndemo.notes\tTest pack\n");
+    let got = raw(&sb, "fish", &["hcpx", "exec", "demo.clock", "h"]);
+    assert_eq!(got, "hello\tSay hello\n");
+    // bash shows no descriptions: none is printed.
+    let got = raw(&sb, "bash", &["hcpx", "show", "--catalog", &cat, "demo."]);
+    assert_eq!(got, "demo.clock\ndemo.notes");
+}
+
+#[test]
+fn a_pack_whose_manifest_does_not_parse_is_offered_without_verbs() {
+    let (sb, _cat) = setup();
+    break_manifest(&sb, "demo.clock", "id: demo.clock\ncommands: [\n");
+    for shell in ["bash", "zsh", "fish"] {
+        // Its id is its folder's name, a checked id: still offered.
+        let got = candidates(&sb, shell, &["hcpx", "exec", "demo."]);
+        assert_eq!(got, ["demo.clock"], "{shell}");
+        let got = candidates(&sb, shell, &["hcpx", "exec", "demo.clock", ""]);
+        assert!(got.iter().all(|c| c.starts_with('-')), "{shell}: {got:?}");
+    }
+    // No manifest to name it: no description.
+    assert_eq!(raw(&sb, "fish", &["hcpx", "exec", "demo."]), "demo.clock\n");
+}
+
+#[test]
+fn a_pack_failing_lint_offers_its_verb_keys_only_and_terminal_safe_text() {
+    let (sb, _cat) = setup();
+    break_manifest(
+        &sb,
+        "demo.clock",
+        "id: demo.clock\nname: \"Evil\\e]0;pwned\\a name\"\ncommands:\n\
+         \x20 - {key: hello, summary: \"Say\\e[2J hi\", effect: nonsense}\n\
+         \x20 - {key: \"Bad Key\", summary: bad}\n\
+         \x20 - {key: \"x\\ny\", summary: bad}\n\
+         \x20 - {key: hello.again}\n\
+         \x20 - not a mapping\n",
+    );
+    for shell in ["bash", "zsh", "fish"] {
+        let got = candidates(&sb, shell, &["hcpx", "exec", "demo.clock", "h"]);
+        assert_eq!(got, ["hello", "hello.again"], "{shell}");
+    }
+    let got = raw(&sb, "fish", &["hcpx", "exec", "demo.clock", "h"]);
+    assert!(!got.contains('\u{1b}') && !got.contains('\u{7}'), "{got:?}");
+    assert!(got.starts_with("hello\tSay"), "{got:?}");
+    let got = raw(&sb, "zsh", &["hcpx", "exec", "demo.c"]);
+    assert!(!got.contains('\u{1b}') && !got.contains('\u{7}'), "{got:?}");
+    assert!(got.starts_with("demo.clock:Evil"), "{got:?}");
+}
+
+#[test]
+fn an_id_that_is_not_a_pack_id_reads_nothing_outside_the_store() {
+    let (sb, _cat) = setup();
+    // A manifest outside packs/ that a path-like "id" would reach.
+    let outside = sb.dir.path().join("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::write(
+        outside.join("pack.yaml"),
+        "id: x.y\nname: n\ncommands: [{key: leaked, summary: s}]\n",
+    )
+    .unwrap();
+    for id in ["../../outside", "../outside", "/tmp", "demo.clock/.."] {
+        let got = candidates(&sb, "bash", &["hcpx", "exec", id, ""]);
+        assert!(!got.iter().any(|c| c == "leaked"), "{id}: {got:?}");
+    }
+}
+
+#[test]
+fn a_catalog_pack_whose_declared_id_is_bad_is_not_offered() {
+    let (sb, cat) = setup();
+    let bad = std::path::Path::new(&cat).join("bad");
+    std::fs::create_dir_all(&bad).unwrap();
+    std::fs::write(
+        bad.join("pack.yaml"),
+        "id: \"demo.\\e[31mred\"\nname: n\ncommands: [{key: run, summary: s}]\n",
+    )
+    .unwrap();
+    let got = candidates(&sb, "fish", &["hcpx", "exec", "--catalog", &cat, "demo."]);
+    assert_eq!(got, ["demo.clock", "demo.notes"]);
+}
+
+#[test]
+fn past_100_matching_installed_packs_ids_come_without_descriptions() {
+    let (sb, _cat) = setup();
+    // 100 more installed packs (101 match `demo.`), written into packs/.
+    for i in 0..100 {
+        let id = format!("demo.p{i:03}");
+        let dir = sb.home().join("packs").join(&id);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("pack.yaml"),
+            crate::common::simple_manifest(&id, "1.0.0", "{kind: public}"),
+        )
+        .unwrap();
+    }
+    let all = raw(&sb, "fish", &["hcpx", "exec", "demo."]);
+    assert_eq!(all.lines().count(), 101, "{all}");
+    assert!(all.lines().all(|l| !l.contains('\t')), "{all}");
+    // Fewer matches: described again.
+    let few = raw(&sb, "fish", &["hcpx", "exec", "demo.p00"]);
+    assert_eq!(few.lines().count(), 10, "{few}");
+    assert!(few.lines().all(|l| l.ends_with("\tTest pack")), "{few}");
+}

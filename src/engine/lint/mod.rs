@@ -172,16 +172,29 @@ fn walk_pack(root: &Path, out: &mut Vec<Diagnostic>) -> Option<files::PackTree> 
 /// or reading the Skill. For scans of catalogs, which learn each folder's
 /// id before they lint the packs they show.
 pub fn declared_id(path: &Path) -> Option<String> {
+    declared_manifest(path)
+        .as_ref()
+        .and_then(manifest_id)
+        .map(str::to_string)
+}
+
+/// The manifest document of the pack at `path`, read and parsed as
+/// [`lint_pack`] reads it (the same file, bounds and refusals), without
+/// checking its rules or reading the Skill; `None` when lint would find no
+/// manifest that parses. For readers that need a field or two of many
+/// packs (shell completion).
+pub fn declared_manifest(path: &Path) -> Option<document::Node> {
     let mut out = Vec::new();
     let tree = walk_pack(path, &mut out)?;
     let file = manifest_file(path, &tree, &mut out)?;
-    let doc = read_manifest(path, file, &tree, &mut out).ok()?;
-    // As the manifest rules take it: `id` of a mapping, when a string.
+    read_manifest(path, file, &tree, &mut out).ok()
+}
+
+/// The id a manifest document declares, as the manifest rules take it (and
+/// [`lint_pack`] reports it): `id` of a mapping, when a non-empty string.
+pub fn manifest_id(doc: &document::Node) -> Option<&str> {
     doc.as_map()?;
-    doc.get("id")?
-        .as_str()
-        .filter(|id| !id.is_empty())
-        .map(str::to_string)
+    doc.get("id")?.as_str().filter(|id| !id.is_empty())
 }
 
 /// Whether `root` is a folder; `pack.not_a_directory` otherwise. (Whether
