@@ -21,24 +21,23 @@ fn publish(catalog: &Path, id: &str, version: &str, wider: bool) {
     std::fs::write(dir.join("SKILL.md"), simple_skill(id)).unwrap();
 }
 
-fn version_of(sb: &Sandbox, id: &str) -> String {
-    let text = std::fs::read_to_string(sb.home().join(format!("packs/{id}/pack.yaml"))).unwrap();
-    text.lines()
-        .find_map(|l| l.strip_prefix("version: "))
-        .unwrap()
-        .to_string()
+/// A store with acme.a and acme.b 1.0.0 installed from a catalog that
+/// now has acme.a 2.0.0.
+fn a_newer_than_b() -> (Sandbox, std::path::PathBuf) {
+    let sb = Sandbox::new();
+    let catalog = sb.dir.path().join("cat");
+    for id in ["acme.a", "acme.b"] {
+        publish(&catalog, id, "1.0.0", false);
+        sb.json(&["--catalog", catalog.to_str().unwrap(), "install", id], 0);
+    }
+    publish(&catalog, "acme.a", "2.0.0", false);
+    (sb, catalog)
 }
 
 #[test]
 fn expect_installs_no_pack_whose_diff_was_not_shown() {
-    let sb = Sandbox::new();
-    let catalog = sb.dir.path().join("cat");
+    let (sb, catalog) = a_newer_than_b();
     let cat = catalog.to_str().unwrap();
-    for id in ["acme.a", "acme.b"] {
-        publish(&catalog, id, "1.0.0", false);
-        sb.json(&["--catalog", cat, "install", id], 0);
-    }
-    publish(&catalog, "acme.a", "2.0.0", false);
     // The dry run shows acme.a only: acme.b has nothing newer yet.
     let out = sb
         .hcpx()
@@ -65,11 +64,15 @@ fn expect_installs_no_pack_whose_diff_was_not_shown() {
     assert_eq!(doc["error"]["code"], "confirmation_required", "{doc}");
     assert_eq!(doc["error"]["pack_id"], "acme.b", "{doc}");
     assert_eq!(
-        version_of(&sb, "acme.b"),
+        common::installed_version(&sb.home(), "acme.b"),
         "1.0.0",
         "acme.b was upgraded unseen"
     );
-    assert_eq!(version_of(&sb, "acme.a"), "1.0.0", "{doc}");
+    assert_eq!(
+        common::installed_version(&sb.home(), "acme.a"),
+        "1.0.0",
+        "{doc}"
+    );
     let b = doc["results"]
         .as_array()
         .unwrap()
@@ -89,14 +92,8 @@ fn expect_installs_no_pack_whose_diff_was_not_shown() {
 
 #[test]
 fn odd_expectations_are_refused_before_anything_is_fetched_or_installed() {
-    let sb = Sandbox::new();
-    let catalog = sb.dir.path().join("cat");
+    let (sb, catalog) = a_newer_than_b();
     let cat = catalog.to_str().unwrap();
-    for id in ["acme.a", "acme.b"] {
-        publish(&catalog, id, "1.0.0", false);
-        sb.json(&["--catalog", cat, "install", id], 0);
-    }
-    publish(&catalog, "acme.a", "2.0.0", false);
     let hex = "ab".repeat(32);
     let upper = format!("acme.a=sha256:{}", hex.to_uppercase());
     let twice = format!("acme.a=sha256:{hex}=sha256:{hex}");
@@ -115,5 +112,5 @@ fn odd_expectations_are_refused_before_anything_is_fetched_or_installed() {
         3,
     );
     assert_eq!(doc["error"]["code"], "confirmation_required", "{doc}");
-    assert_eq!(version_of(&sb, "acme.a"), "1.0.0");
+    assert_eq!(common::installed_version(&sb.home(), "acme.a"), "1.0.0");
 }

@@ -6,7 +6,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::common::{self, Sandbox, wait_exit, wait_until};
-use crate::sources::{git, git_repo, lock};
+use crate::sources::{git, git_repo, lock, notes_installed_at_v1};
 use rustix::process::{Pid, Signal};
 use serde_json::{Value, json};
 use std::path::Path;
@@ -22,14 +22,6 @@ fn notes_manifest(version: &str, program: Option<&str>) -> String {
         ));
     }
     text
-}
-
-fn installed_version(sb: &Sandbox) -> String {
-    let text = std::fs::read_to_string(sb.home().join("packs/acme.notes/pack.yaml")).unwrap();
-    text.lines()
-        .find_map(|l| l.strip_prefix("version: "))
-        .unwrap()
-        .to_string()
 }
 
 /// The `sha256:<hex>` that follows `acme.notes=` in `text`.
@@ -76,14 +68,9 @@ fn bytes(path: &Path) -> Vec<u8> {
 
 #[test]
 fn an_upgrade_installs_only_the_version_whose_diff_was_shown() {
-    let Some((sb, repo)) = git_repo() else {
+    let Some((sb, repo, bare)) = notes_installed_at_v1() else {
         return;
     };
-    let bare = repo.url.trim_start_matches("file://").to_string();
-    sb.json(
-        &["install", &format!("git+{}//packs/notes#v1.0.0", repo.url)],
-        0,
-    );
     let publish = |program: &str| {
         std::fs::write(
             repo.work.join("packs/notes/pack.yaml"),
@@ -134,7 +121,7 @@ fn an_upgrade_installs_only_the_version_whose_diff_was_shown() {
             .contains(&json!({"kind": "program_added", "program": "rm", "escalates": true})),
         "the new diff comes back: {doc}"
     );
-    assert_eq!(installed_version(&sb), "1.0.0");
+    assert_eq!(common::installed_version(&sb.home(), "acme.notes"), "1.0.0");
     assert_eq!(bytes(&sb.home().join("hcp.lock")), lock_before);
 
     // Confirming the new diff (its line is the hint) installs it.
@@ -143,7 +130,7 @@ fn an_upgrade_installs_only_the_version_whose_diff_was_shown() {
     let expect = format!("acme.notes={now}");
     let doc = sb.json(&["upgrade", "acme.notes", "--yes", "--expect", &expect], 0);
     assert_eq!(doc["results"][0]["applied"], true, "{doc}");
-    assert_eq!(installed_version(&sb), "1.2.0");
+    assert_eq!(common::installed_version(&sb.home(), "acme.notes"), "1.2.0");
     assert_eq!(lock(&sb)["packs"]["acme.notes"]["digest"], now.as_str());
     sb.json(&["verify"], 0);
     // An expectation with nothing newer to meet changes nothing.
@@ -186,7 +173,7 @@ fn an_upgrade_refuses_a_catalog_folder_that_changed_after_its_diff() {
     assert_eq!(code, 3, "{doc}");
     assert_eq!(doc["error"]["code"], "confirmation_required", "{doc}");
     assert_eq!(doc["results"][0]["applied"], false, "{doc}");
-    assert_eq!(installed_version(&sb), "1.0.0");
+    assert_eq!(common::installed_version(&sb.home(), "acme.notes"), "1.0.0");
     assert_eq!(bytes(&sb.home().join("hcp.lock")), lock_before);
     sb.json(&["verify"], 0);
 }

@@ -102,6 +102,18 @@ pub(crate) fn git_repo() -> Option<(Sandbox, Repo)> {
     Some((sb, repo))
 }
 
+/// [`git_repo`] with its `packs/notes` installed at tag `v1.0.0`, and the
+/// bare repository's path. `None` when git is missing.
+pub(crate) fn notes_installed_at_v1() -> Option<(Sandbox, Repo, String)> {
+    let (sb, repo) = git_repo()?;
+    let bare = repo.url.trim_start_matches("file://").to_string();
+    sb.json(
+        &["install", &format!("git+{}//packs/notes#v1.0.0", repo.url)],
+        0,
+    );
+    Some((sb, repo, bare))
+}
+
 pub(crate) fn lock(sb: &Sandbox) -> Value {
     let text = std::fs::read_to_string(sb.home().join("hcp.lock")).expect("hcp.lock");
     serde_json::from_str(&text).expect("hcp.lock parses")

@@ -4,6 +4,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+use crate::common;
 use crate::tuikit::*;
 use hcpx::tui::app::Dialog;
 use hcpx::tui::log::Outcome;
@@ -21,14 +22,6 @@ async fn notes_with_an_escalating_update() -> Tui {
     Tui::start_at(dir, "acme.notes", 110, 32).await
 }
 
-fn installed_version(tui: &Tui) -> String {
-    let text = std::fs::read_to_string(tui.home().join("packs/acme.notes/pack.yaml")).unwrap();
-    text.lines()
-        .find_map(|l| l.strip_prefix("version: "))
-        .unwrap()
-        .to_string()
-}
-
 #[tokio::test]
 async fn u_shows_the_capability_diff_and_y_upgrades() {
     let mut tui = notes_with_an_escalating_update().await;
@@ -43,7 +36,7 @@ async fn u_shows_the_capability_diff_and_y_upgrades() {
     assert!(screen.contains("▲ new command wipe (write)"), "{screen}");
     assert!(screen.contains("▲ runs the program rm"), "{screen}");
     assert_eq!(
-        installed_version(&tui),
+        common::installed_version(&tui.home(), "acme.notes"),
         "1.2.0",
         "the dry run changes nothing"
     );
@@ -51,7 +44,10 @@ async fn u_shows_the_capability_diff_and_y_upgrades() {
 
     tui.keys("y").await;
     assert!(tui.runner.app.dialog().is_none());
-    assert_eq!(installed_version(&tui), "1.3.0");
+    assert_eq!(
+        common::installed_version(&tui.home(), "acme.notes"),
+        "1.3.0"
+    );
     let last = tui.runner.app.log().entries.last().unwrap().clone();
     assert_eq!(last.outcome, Outcome::Done, "{last:?}");
     assert_eq!(
@@ -70,7 +66,10 @@ async fn n_keeps_the_installed_version() {
     tui.keys("U").await;
     tui.keys("n").await;
     assert!(tui.runner.app.dialog().is_none());
-    assert_eq!(installed_version(&tui), "1.2.0");
+    assert_eq!(
+        common::installed_version(&tui.home(), "acme.notes"),
+        "1.2.0"
+    );
     let last = tui.runner.app.log().entries.last().unwrap().clone();
     assert_eq!(last.outcome, Outcome::Cancelled, "{last:?}");
 }
@@ -84,7 +83,10 @@ async fn a_diff_that_changes_after_it_was_shown_is_shown_again() {
     let text = std::fs::read_to_string(&manifest).unwrap();
     std::fs::write(&manifest, text.replace("version: 1.3.0", "version: 1.4.0")).unwrap();
     tui.keys("y").await;
-    assert_eq!(installed_version(&tui), "1.2.0");
+    assert_eq!(
+        common::installed_version(&tui.home(), "acme.notes"),
+        "1.2.0"
+    );
     assert!(
         matches!(tui.runner.app.dialog(), Some(Dialog::ConfirmUpgrade { .. })),
         "{}",

@@ -4,7 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::common::{self, Sandbox, simple_skill};
-use crate::sources::{git, git_repo, lock};
+use crate::sources::{git, lock, notes_installed_at_v1};
 use serde_json::json;
 
 /// A manifest for acme.notes at `version` that reads `DEMO_TOKEN` and has
@@ -30,24 +30,11 @@ commands:
     )
 }
 
-fn installed_version(sb: &Sandbox) -> String {
-    let text = std::fs::read_to_string(sb.home().join("packs/acme.notes/pack.yaml")).unwrap();
-    text.lines()
-        .find_map(|l| l.strip_prefix("version: "))
-        .unwrap()
-        .to_string()
-}
-
 #[test]
 fn outdated_and_upgrade_follow_semver_tags_and_ask_before_escalating() {
-    let Some((sb, repo)) = git_repo() else {
+    let Some((sb, repo, bare)) = notes_installed_at_v1() else {
         return;
     };
-    let bare = repo.url.trim_start_matches("file://").to_string();
-    sb.json(
-        &["install", &format!("git+{}//packs/notes#v1.0.0", repo.url)],
-        0,
-    );
     // Only v1.0.0 is tagged: nothing newer yet.
     assert_eq!(sb.json(&["outdated"], 0)["packs"], json!([]));
 
@@ -110,12 +97,12 @@ fn outdated_and_upgrade_follow_semver_tags_and_ask_before_escalating() {
     assert_eq!(doc["ok"], false);
     assert_eq!(doc["error"]["code"], "confirmation_required", "{doc}");
     assert_eq!(doc["results"][0]["applied"], false);
-    assert_eq!(installed_version(&sb), "1.0.0");
+    assert_eq!(common::installed_version(&sb.home(), "acme.notes"), "1.0.0");
     assert_eq!(std::fs::read(sb.home().join("hcp.lock")).unwrap(), before);
 
     let doc = sb.json(&["upgrade", "--yes"], 0);
     assert_eq!(doc["results"][0]["applied"], true, "{doc}");
-    assert_eq!(installed_version(&sb), "1.2.0");
+    assert_eq!(common::installed_version(&sb.home(), "acme.notes"), "1.2.0");
     let source = &lock(&sb)["packs"]["acme.notes"]["source"];
     assert_eq!(source["ref"], "v1.2.0");
     assert_eq!(source["commit"], v3.as_str());
@@ -149,7 +136,7 @@ fn a_catalog_pack_upgrades_without_asking_when_it_gains_nothing() {
     let doc = sb.json(&["--catalog", cat, "upgrade"], 0);
     assert_eq!(doc["results"][0]["changes"], json!([]), "{doc}");
     assert_eq!(doc["results"][0]["applied"], true, "{doc}");
-    assert_eq!(installed_version(&sb), "2.0.0");
+    assert_eq!(common::installed_version(&sb.home(), "acme.notes"), "2.0.0");
     let doc = sb.json(&["upgrade", "acme.none"], 5);
     assert_eq!(doc["error"]["code"], "not_found", "{doc}");
 }

@@ -169,6 +169,16 @@ pub fn doctor_failures(sb: &Sandbox) -> Vec<(String, String)> {
         .collect()
 }
 
+/// The version in the installed manifest of pack `id` in the store at
+/// `home` (its `version: ` line).
+pub fn installed_version(home: &Path, id: &str) -> String {
+    let text = std::fs::read_to_string(home.join("packs").join(id).join("pack.yaml")).unwrap();
+    text.lines()
+        .find_map(|l| l.strip_prefix("version: "))
+        .unwrap()
+        .to_string()
+}
+
 /// The names in a folder, sorted. A folder that cannot be read fails the
 /// test: "no names" must not also mean "no folder".
 pub fn names(dir: &Path) -> Vec<String> {
