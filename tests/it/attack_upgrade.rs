@@ -114,3 +114,33 @@ fn odd_expectations_are_refused_before_anything_is_fetched_or_installed() {
     assert_eq!(doc["error"]["code"], "confirmation_required", "{doc}");
     assert_eq!(common::installed_version(&sb.home(), "acme.a"), "1.0.0");
 }
+
+/// A catalog pack upgrades from the catalog it was installed from, never
+/// from another one that has the same id: a catalog added later (listed
+/// first) must not become the pack's source, as its Skill could change
+/// with no capability in the diff.
+#[test]
+fn a_catalog_pack_upgrades_only_from_the_catalog_it_came_from() {
+    let sb = Sandbox::new();
+    let own = sb.dir.path().join("own");
+    let other = sb.dir.path().join("other");
+    publish(&own, "acme.a", "1.0.0", false);
+    sb.json(
+        &["--catalog", own.to_str().unwrap(), "install", "acme.a"],
+        0,
+    );
+    publish(&other, "acme.a", "9.0.0", false);
+    let (o, w) = (other.to_str().unwrap(), own.to_str().unwrap());
+    let outdated = sb.json(&["--catalog", o, "--catalog", w, "outdated"], 0);
+    assert_eq!(outdated["packs"], json!([]), "{outdated}");
+    let upgrade = ["--catalog", o, "--catalog", w, "upgrade", "acme.a", "--yes"];
+    let doc = sb.json(&upgrade, 0);
+    assert_eq!(doc["results"], json!([]), "{doc}");
+    assert_eq!(common::installed_version(&sb.home(), "acme.a"), "1.0.0");
+    // Its own catalog's newer version is found, in a renamed folder too.
+    publish(&own, "acme.a", "1.1.0", false);
+    std::fs::rename(own.join("acme.a"), own.join("renamed")).unwrap();
+    let doc = sb.json(&upgrade, 0);
+    assert_eq!(doc["results"][0]["to"], "1.1.0", "{doc}");
+    assert_eq!(common::installed_version(&sb.home(), "acme.a"), "1.1.0");
+}

@@ -3,7 +3,8 @@
 //! installation after the capability diff ([`capdiff`]).
 //!
 //! The newest version: for a `catalog` source, the pack of that id in the
-//! catalogs now (through the catalog index); for a `git` source, the highest
+//! catalog it was installed from, never another (through the catalog
+//! index; see `own_catalog_pack`); for a `git` source, the highest
 //! SemVer among the remote's tags `vX.Y.Z`/`X.Y.Z` (`git ls-remote`), else
 //! the manifest version on the remote's default branch (a shallow fetch).
 //! `dir` sources are not looked at (a folder has no "newer").
@@ -272,11 +273,7 @@ impl Engine {
     fn newest(&self, id: &PackId, entry: &LockEntry) -> Result<Option<Newest>> {
         match entry.source.kind {
             SourceKind::Dir => Ok(None),
-            SourceKind::Catalog => {
-                let index_dir = self.store().root().join("catalogs");
-                Ok(catalog_index::find(&index_dir, self.catalogs(), id)
-                    .map(|p| Newest::Folder(p.dir)))
-            }
+            SourceKind::Catalog => Ok(self.own_catalog_pack(id, entry).map(Newest::Folder)),
             SourceKind::Git => {
                 let source = git_source(entry)?;
                 Ok(Some(
@@ -287,6 +284,30 @@ impl Engine {
                 ))
             }
         }
+    }
+
+    /// The pack `id` in the catalog it was installed from: the catalogs
+    /// given that hold the recorded folder are searched for the id (it may
+    /// have moved within its catalog); when none of them does, the
+    /// recorded folder itself. Never another catalog: one listed before it
+    /// must not become the pack's source, as the Skill and scripts could
+    /// change with no capability in the diff. With no folder recorded, the
+    /// first catalog that has the id.
+    fn own_catalog_pack(&self, id: &PackId, entry: &LockEntry) -> Option<PathBuf> {
+        let index_dir = self.store().root().join("catalogs");
+        let Some(recorded) = entry.source.folder_path() else {
+            return catalog_index::find(&index_dir, self.catalogs(), id.as_str()).map(|p| p.dir);
+        };
+        let own: Vec<PathBuf> = self
+            .catalogs()
+            .iter()
+            .filter(|c| std::path::absolute(c).is_ok_and(|c| recorded.starts_with(c)))
+            .cloned()
+            .collect();
+        if own.is_empty() {
+            return recorded.is_dir().then_some(recorded);
+        }
+        catalog_index::find(&index_dir, &own, id.as_str()).map(|p| p.dir)
     }
 
     /// The newest version's number (for `outdated`).
