@@ -2,7 +2,10 @@
 //! keys with `send-keys`, read the screen with `capture-pane`. Each session
 //! runs its own tmux server (`-L`), killed by a guard even when the test
 //! fails. Every wait polls for a state with a generous deadline and fails
-//! showing the screen it last saw; nothing waits a fixed time.
+//! showing the screen it last saw; nothing waits a fixed time. Whether a
+//! key was handled and its work is done is read from the TUI's own log
+//! (`HCPX_LOG_LEVEL=debug`, [`Session::settle`]), never guessed from the
+//! screen, which also changes on its own.
 //!
 //! Tests using this call `common::require_tool("tmux")` first.
 
@@ -123,19 +126,6 @@ impl Session {
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
-    /// The screen with its colours and attributes as escape sequences, to
-    /// see changes that move no text (the focused pane's border).
-    pub fn styled_screen(&self) -> String {
-        let out = self.tmux(&["capture-pane", "-p", "-e", "-t", &self.target]);
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    }
-
-    /// Polls the styled screen until `ok` holds; panics with the screen at
-    /// the deadline.
-    pub fn wait_for_styled(&self, what: &str, ok: impl Fn(&str) -> bool) -> String {
-        self.poll(what, Session::styled_screen, ok)
-    }
-
     /// Sends keys by tmux name (`Enter`, `Tab`, `C-c`, or one character).
     pub fn keys(&self, keys: &[&str]) {
         let mut args = vec!["send-keys", "-t", &self.target];
@@ -197,27 +187,15 @@ impl Session {
     /// Polls the screen until `ok` holds; panics with the screen at the
     /// deadline.
     pub fn wait_for(&self, what: &str, ok: impl Fn(&str) -> bool) -> String {
-        self.poll(what, Session::screen, ok)
-    }
-
-    /// Polls `capture` until `ok` holds its text; panics with the plain
-    /// screen at the deadline.
-    fn poll(
-        &self,
-        what: &str,
-        capture: fn(&Session) -> String,
-        ok: impl Fn(&str) -> bool,
-    ) -> String {
         let start = Instant::now();
         loop {
-            let screen = capture(self);
+            let screen = self.screen();
             if ok(&screen) {
                 return screen;
             }
             assert!(
                 start.elapsed() < DEADLINE,
-                "timed out after {DEADLINE:?} waiting for {what}; screen:\n{}",
-                self.screen()
+                "timed out after {DEADLINE:?} waiting for {what}; screen:\n{screen}"
             );
             std::thread::sleep(POLL);
         }
@@ -285,12 +263,6 @@ impl Drop for Session {
             .args(["-L", &self.socket, "kill-server"])
             .output();
     }
-}
-
-/// Whether the TUI shows work in progress: a spinner frame (the status
-/// line's, or the browser's while the store loads) or "loading…".
-pub fn busy(screen: &str) -> bool {
-    screen.contains("loading…") || hcpx::tui::theme::SPINNER.iter().any(|s| screen.contains(s))
 }
 
 /// Polls `ok` until it holds; panics naming `what` at the deadline.
