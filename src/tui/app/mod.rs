@@ -342,9 +342,14 @@ impl App {
         self.loads.stamp_due(self.ticks)
     }
 
-    /// Says how an action ended: the status line for a few seconds, and a
-    /// line in the command log.
+    /// Says how an action ended: the status line for a few seconds, a line
+    /// in the command log, and for a refusal a line in the log file.
     fn say(&mut self, outcome: Outcome, text: String, command: Option<String>) {
+        if matches!(outcome, Outcome::Refused) {
+            // Every refusal reaches the log file too (scripts driving the
+            // TUI check that none happened).
+            tracing::info!(reason = %text, "refused");
+        }
         self.status.say(Notice {
             text: text.clone(),
             error: outcome.is_error(),

@@ -29,7 +29,6 @@ impl App {
         let Err(reason) = self.command_info(cmd).enabled else {
             return false;
         };
-        tracing::info!(%reason, "refused");
         self.say(Outcome::Refused, reason, None);
         true
     }
