@@ -14,7 +14,8 @@
 //!   and [`search`], [`cmdline`], [`status`] (the status line's message)
 //!   and [`log`], [`loads`] (the store's reads), [`work`] (the job in
 //!   flight), [`runs`] (rerun, remembered values, the Output pane's
-//!   content), [`marks`], [`harnesses`], [`form`] (the run form).
+//!   content), [`marks`], [`harnesses`], [`form`] (the run form),
+//!   [`picker`] (choosing packs of a collection, §13.1).
 //! - [`runner`]: the `select!` loop, coalesced redraws, the headless loop.
 //! - [`ui`] and [`panes`]: drawing, one file per pane; [`theme`]: styles
 //!   (`NO_COLOR` honoured).
@@ -35,6 +36,7 @@ pub mod marks;
 pub mod matrix;
 pub mod packs;
 pub mod panes;
+pub mod picker;
 pub mod query;
 pub mod runner;
 pub mod runs;
