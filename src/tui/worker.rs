@@ -16,6 +16,7 @@ use crate::engine::policy::availability::{PackAvailability, Status};
 use crate::engine::store::catalog;
 use crate::engine::store::snapshot::{self, PackView};
 use crate::tui::action::{Action, SecretRequest};
+use crate::tui::files::{self, Bundled};
 use crate::tui::harnesses::{self, HarnessRow, PackHarnesses};
 use crate::tui::marks::{self, Marks};
 use crate::tui::text::first_line;
@@ -105,6 +106,8 @@ pub struct Inspection {
     pub skill: SkillText,
     /// Its Skill's state in each enabled harness target (§12.8).
     pub harnesses: PackHarnesses,
+    /// Its files but the manifest and `SKILL.md` (§2.6), for Details.
+    pub files: Bundled,
 }
 
 /// A lifecycle stage the TUI runs (§11.1).
@@ -461,6 +464,9 @@ pub fn inspect(engine: &Engine, rows: &[Row]) -> Result<Inspected, Error> {
         let skill = view
             .dir()
             .map_or_else(|| SkillText::Missing("no files".into()), |d| read_skill(&d));
+        let files = view
+            .dir()
+            .map_or_else(Bundled::default, |d| files::read(&d));
         let harnesses = avail
             .installed
             .then(|| harnesses::for_pack(engine, row.id()));
@@ -468,6 +474,7 @@ pub fn inspect(engine: &Engine, rows: &[Row]) -> Result<Inspected, Error> {
             entry: Entry { view, avail },
             skill,
             harnesses,
+            files,
         });
     }
     Ok(out)
