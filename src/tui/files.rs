@@ -17,6 +17,9 @@ pub const MAX_SHOWN: usize = 200;
 /// Most entries read (the §2.3 limit on a pack's files); past it the
 /// count says "more than".
 const MAX_READ: usize = 1000;
+/// Most entries looked at, folders included (a tree of empty folders
+/// costs as much to walk as one of files).
+const MAX_VISITS: usize = 10 * MAX_READ;
 /// Deepest folder looked into.
 const MAX_DEPTH: usize = 32;
 
@@ -46,7 +49,8 @@ pub struct Bundled {
     pub files: Vec<BundledFile>,
     /// Files not listed.
     pub more: usize,
-    /// The walk stopped at [`MAX_READ`]: there may be more still.
+    /// The walk stopped at [`MAX_READ`] files (or [`MAX_VISITS`] entries):
+    /// there may be more still.
     pub cut: bool,
 }
 
@@ -59,13 +63,15 @@ pub fn read(dir: &Path) -> Bundled {
     }
     let mut found = Vec::new();
     let mut cut = false;
+    let mut visits = 0;
     let mut folders: Vec<(PathBuf, String, usize)> = vec![(dir.to_path_buf(), String::new(), 0)];
     while let Some((folder, rel, depth)) = folders.pop() {
         let Ok(entries) = std::fs::read_dir(&folder) else {
             continue;
         };
         for entry in entries.flatten() {
-            if found.len() >= MAX_READ {
+            visits += 1;
+            if found.len() >= MAX_READ || visits > MAX_VISITS {
                 cut = true;
                 break;
             }
@@ -210,6 +216,17 @@ mod tests {
         assert_eq!(read.files.len(), MAX_SHOWN);
         assert_eq!(read.files[0].path, "data/f000.txt");
         assert_eq!((read.more, read.cut), (30, false));
+    }
+
+    #[test]
+    fn the_walk_stops_at_the_limit_on_a_packs_files() {
+        let dir = tempfile::tempdir().unwrap();
+        for i in 0..=MAX_READ {
+            write(dir.path(), &format!("f{i:04}"), "");
+        }
+        let read = read(dir.path());
+        assert_eq!(read.files.len(), MAX_SHOWN);
+        assert_eq!((read.more, read.cut), (MAX_READ - MAX_SHOWN, true));
     }
 
     #[test]
