@@ -3,6 +3,7 @@
 //! `App::update` is the only place an [`Action`] changes state.
 
 use crate::engine::error::Error;
+use crate::tui::picker::PickerKey;
 use crate::tui::worker::JobResult;
 use tokio::sync::oneshot;
 
@@ -110,6 +111,14 @@ pub enum Action {
     HarnessMove(isize),
     /// In the Harnesses view: `Space` enables or disables the target.
     HarnessToggle,
+    /// A key in the collection picker (`tui::picker`).
+    Picker(PickerKey),
+    /// Install these ids from the collection `source` (HCP.md §13.1), as
+    /// `hcpx install SOURCE --skill ID...`: the picker's `Enter`.
+    InstallChosen {
+        source: String,
+        ids: Vec<String>,
+    },
 
     // The filter.
     FilterStart,

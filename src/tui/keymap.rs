@@ -520,6 +520,7 @@ fn dialog_action(dialog: &Dialog, key: &Key) -> Option<Action> {
             KeyCode::Char('q') => Some(Action::Quit),
             _ => None,
         },
+        Dialog::Picker(_) => crate::tui::picker::key_for(key).map(Action::Picker),
         Dialog::Secret(_) | Dialog::ExecForm(_) => match key.code {
             KeyCode::Esc => Some(Action::InputCancel),
             KeyCode::Enter => Some(Action::InputSubmit),
@@ -539,6 +540,8 @@ fn dialog_action(dialog: &Dialog, key: &Key) -> Option<Action> {
 /// there, not the main screen's (which would type into a form instead).
 pub fn dialog_bar(dialog: &Dialog) -> Vec<(&'static str, &'static str)> {
     let keys: &[(&str, &str)] = match dialog {
+        // The picker's own table (`tui::picker::KEYS`).
+        Dialog::Picker(_) => return crate::tui::picker::bar(),
         Dialog::Help | Dialog::Error(_) => &[("any key", "closes")],
         Dialog::ConfirmUninstall { .. }
         | Dialog::ConfirmQuery { .. }

@@ -14,7 +14,9 @@
 //!   and [`search`], [`cmdline`], [`status`] (the status line's message)
 //!   and [`log`], [`loads`] (the store's reads), [`work`] (the job in
 //!   flight), [`runs`] (rerun, remembered values, the Output pane's
-//!   content), [`marks`], [`harnesses`], [`form`] (the run form).
+//!   content), [`marks`], [`harnesses`], [`form`] (the run form),
+//!   [`picker`] (choosing packs of a collection, §13.1).
+//! - [`files`]: a pack's bundled files for Details, read in the worker.
 //! - [`runner`]: the `select!` loop, coalesced redraws, the headless loop.
 //! - [`ui`] and [`panes`]: drawing, one file per pane; [`theme`]: styles
 //!   (`NO_COLOR` honoured).
@@ -23,6 +25,7 @@
 pub mod action;
 pub mod app;
 pub mod cmdline;
+pub mod files;
 pub mod fix;
 pub mod focus;
 pub mod form;
@@ -35,6 +38,7 @@ pub mod marks;
 pub mod matrix;
 pub mod packs;
 pub mod panes;
+pub mod picker;
 pub mod query;
 pub mod runner;
 pub mod runs;

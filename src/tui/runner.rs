@@ -57,7 +57,10 @@ pub struct Runner<B: Backend> {
 /// thread's memory instead of each leaving a copy resident in another
 /// thread's allocator arena.
 fn is_heavy(job: &Job) -> bool {
-    matches!(job, Job::Load | Job::Stage { .. })
+    matches!(
+        job,
+        Job::Load | Job::Stage { .. } | Job::InstallChosen { .. }
+    )
 }
 
 /// Runs `job`, catching a panic, and reports the result on `tx`.

@@ -9,13 +9,14 @@ use crate::engine::exec::OutputMode;
 use crate::engine::harness::TargetName;
 use crate::engine::harness::plan::SkillState;
 use crate::engine::ops::upgrade::{Expected, OutdatedPack, UpgradeOptions, UpgradeResult};
-use crate::engine::ops::{ConnectOutcome, Engine, ExecResult};
+use crate::engine::ops::{ConnectOutcome, Engine, ExecResult, InstallOptions};
 use crate::engine::pack::manifest::{BindingKind, SecretSpec};
 use crate::engine::pack::skill::{self, SkillDoc};
 use crate::engine::policy::availability::{PackAvailability, Status};
 use crate::engine::store::catalog;
 use crate::engine::store::snapshot::{self, PackView};
 use crate::tui::action::{Action, SecretRequest};
+use crate::tui::files::{self, Bundled};
 use crate::tui::harnesses::{self, HarnessRow, PackHarnesses};
 use crate::tui::marks::{self, Marks};
 use crate::tui::text::first_line;
@@ -105,6 +106,8 @@ pub struct Inspection {
     pub skill: SkillText,
     /// Its Skill's state in each enabled harness target (§12.8).
     pub harnesses: PackHarnesses,
+    /// Its files but the manifest and `SKILL.md` (§2.6), for Details.
+    pub files: Bundled,
 }
 
 /// A lifecycle stage the TUI runs (§11.1).
@@ -153,6 +156,12 @@ pub enum Job {
     Inspect { rows: Vec<Row>, lint: bool },
     /// A lifecycle stage on packs, in order; stops at the first error.
     Stage { stage: Stage, ids: Vec<String> },
+    /// The packs chosen in the picker, installed from the collection
+    /// `source` (HCP.md §13.1): each `(id, path)` with its folder in it.
+    InstallChosen {
+        source: String,
+        picks: Vec<(String, String)>,
+    },
     /// `hcpx grant|revoke PRINCIPAL GRANT` (§9.4), from the `:` line.
     Grant {
         principal: String,
@@ -205,6 +214,11 @@ impl Job {
                     ids_text(ids.iter().map(String::as_str))
                 )
             }
+            Job::InstallChosen { source, picks } => format!(
+                "installing {} from {}",
+                ids_text(picks.iter().map(|(id, _)| id.as_str())),
+                crate::tui::picker::shown_source(source)
+            ),
             Job::Exec { pack_id, verb, .. } => format!("running {pack_id} {verb}"),
             Job::Harnesses => "reading the harness targets".into(),
             Job::Query(q) => q.label(),
@@ -308,6 +322,8 @@ pub enum JobResult {
         result: Result<Inspected, Error>,
     },
     Stage(StageReport),
+    /// The packs chosen from a collection, installed (or not).
+    InstalledChosen(StageReport),
     Executed {
         pack_id: String,
         verb: String,
@@ -363,6 +379,9 @@ pub fn run(engine: &Engine, job: Job, actions: &UnboundedSender<Action>) -> JobR
             result: inspect(engine, &rows),
         },
         Job::Stage { stage, ids } => JobResult::Stage(run_stage(engine, stage, &ids, actions)),
+        Job::InstallChosen { source, picks } => {
+            JobResult::InstalledChosen(install_chosen(engine, &source, &picks))
+        }
         Job::Grant {
             principal,
             grant,
@@ -445,6 +464,9 @@ pub fn inspect(engine: &Engine, rows: &[Row]) -> Result<Inspected, Error> {
         let skill = view
             .dir()
             .map_or_else(|| SkillText::Missing("no files".into()), |d| read_skill(&d));
+        let files = view
+            .dir()
+            .map_or_else(Bundled::default, |d| files::read(&d));
         let harnesses = avail
             .installed
             .then(|| harnesses::for_pack(engine, row.id()));
@@ -452,6 +474,7 @@ pub fn inspect(engine: &Engine, rows: &[Row]) -> Result<Inspected, Error> {
             entry: Entry { view, avail },
             skill,
             harnesses,
+            files,
         });
     }
     Ok(out)
@@ -533,6 +556,38 @@ fn run_stage(
         done = report.done.len(),
         error = report.error.as_ref().map(|e| e.code.as_str()),
         "stage finished"
+    );
+    report
+}
+
+/// `hcpx install SOURCE --skill ID...` (§13.1): each chosen pack from its
+/// folder in the collection, in order; each its own change, stopping at
+/// the first error. The one place the picker's choice reaches the engine.
+fn install_chosen(engine: &Engine, source: &str, picks: &[(String, String)]) -> StageReport {
+    let mut report = StageReport {
+        stage: Stage::Install,
+        ids: picks.iter().map(|(id, _)| id.clone()).collect(),
+        done: Vec::new(),
+        error: None,
+        stamp: Stamp(Vec::new()),
+    };
+    for (_, path) in picks {
+        let installed = crate::tui::picker::pack_source(source, path)
+            .and_then(|from| engine.install_with(&InstallOptions::new(from)));
+        match installed {
+            Ok(outcome) => report.done.push(outcome.to_string()),
+            Err(err) => {
+                report.error = Some(err);
+                break;
+            }
+        }
+    }
+    report.stamp = Stamp::read(engine);
+    tracing::info!(
+        packs = picks.len(),
+        done = report.done.len(),
+        error = report.error.as_ref().map(|e| e.code.as_str()),
+        "chosen packs installed"
     );
     report
 }

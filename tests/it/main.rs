@@ -29,6 +29,7 @@ mod tui_harnesses;
 mod tui_keys;
 mod tui_loop;
 mod tui_marks;
+mod tui_picker;
 mod tui_snapshots;
 mod tui_tmux;
 mod tui_tmux_cancel;

@@ -87,6 +87,9 @@ pub enum Dialog {
     ConfirmUpgrade {
         results: Vec<crate::engine::ops::upgrade::UpgradeResult>,
     },
+    /// The packs of a collection to choose from (§13.1): `Enter` installs
+    /// the marked ones ([`App::open_picker`]).
+    Picker(crate::tui::picker::Picker),
 }
 
 impl App {

@@ -12,7 +12,8 @@
 //! marks and the Harnesses view. The `impl App` is split by what the keys
 //! do: `navigate` (moving, panes, filter and search), `lifecycle` (the
 //! stages, lint, exec, cancel), `dialog` (the overlays and their keys),
-//! `colon` (the `:` line), `harness`, `upgrade`, `refuse` (what each key
+//! `colon` (the `:` line), `harness`, `picker` (choosing packs of a
+//! collection), `upgrade`, `refuse` (what each key
 //! can do now) and `results` (what the workers report back).
 
 mod colon;
@@ -20,6 +21,7 @@ mod dialog;
 mod harness;
 mod lifecycle;
 mod navigate;
+mod picker;
 mod refuse;
 mod results;
 mod upgrade;
@@ -114,6 +116,9 @@ pub struct App {
     pub(crate) harnesses: HarnessView,
     /// The rerun form, remembered form values, the Output pane's content.
     pub(crate) runs: Runs,
+    /// The last collection listing the picker showed (its source and
+    /// packs): where each chosen id's folder is.
+    pub(crate) listed: Option<(String, Vec<crate::tui::picker::PickerItem>)>,
     /// The selected pack read in full (view, availability, Skill).
     pub(crate) inspected: Option<Inspection>,
     /// The `hcpx` command equivalent to the last action.
@@ -147,6 +152,7 @@ impl App {
             marks: Marks::default(),
             harnesses: HarnessView::default(),
             runs: Runs::default(),
+            listed: None,
             inspected: None,
             last_command: None,
             dialog: None,
@@ -307,6 +313,8 @@ impl App {
             Action::ShowHarnesses => return self.show_harnesses(),
             Action::HarnessMove(delta) => self.harnesses.move_by(delta),
             Action::HarnessToggle => return self.toggle_harness(),
+            Action::Picker(key) => return self.picker_key(key),
+            Action::InstallChosen { source, ids } => return self.install_chosen(source, ids),
             Action::CheckUpdates => return self.check_updates(),
             Action::Upgrade => return self.upgrade(),
             Action::Install

@@ -13,6 +13,7 @@ impl App {
                 Vec::new()
             }
             JobResult::Stage(report) => self.stage_done(report),
+            JobResult::InstalledChosen(report) => self.chosen_done(report),
             JobResult::Marks(marks) => self.marks_done(marks),
             JobResult::Upgraded {
                 ids,

@@ -1,13 +1,15 @@
 //! Details of the selected pack: name, version, plane and Binding (§2.5,
 //! §8), its status, the equivalent `hcpx` command of the last action (so
 //! the TUI teaches the CLI), its marks and its Skill's state in each
-//! enabled harness target with the fix (§12.8, §13.5–§13.6), then its Skill
-//! (§5): frontmatter name and description, then the body.
+//! enabled harness target with the fix (§12.8, §13.5–§13.6), its bundled
+//! `files` (§2.6: path, size, `x` for executable), then its Skill (§5):
+//! frontmatter name and description, then the body.
 
 use crate::engine::harness::plan::SkillState;
 use crate::engine::pack::manifest::{BindingKind, Manifest};
 use crate::tui::action::Pane;
 use crate::tui::app::{App, arg_summary};
+use crate::tui::files::{self, FileKind};
 use crate::tui::harnesses;
 use crate::tui::text;
 use crate::tui::theme::status_symbol;
@@ -74,6 +76,7 @@ pub fn lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
         out.extend(wrap(m.description.trim().to_string()));
         out.extend(command_lines(app, m, width));
     }
+    out.extend(file_lines(app, width));
     out.push(Line::raw(""));
 
     out.extend(skill_lines(app, width));
@@ -196,6 +199,54 @@ fn harness_lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
             words.push_str(&format!(" — fix: {} ({does})", app.hcpx(&parts, false)));
         }
         out.extend(wrap_as(&words, style));
+    }
+    out
+}
+
+/// The pack's files but the manifest and `SKILL.md` (§2.6): path, size,
+/// `x` for executable; nothing when it has none.
+fn file_lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
+    let theme = app.theme();
+    let Some(id) = app.selected_row().map(|r| r.id().to_string()) else {
+        return Vec::new();
+    };
+    let Some(bundled) = app
+        .inspected
+        .as_ref()
+        .filter(|i| i.entry.id() == id)
+        .map(|i| &i.files)
+        .filter(|b| !b.files.is_empty())
+    else {
+        return Vec::new();
+    };
+    let paths: Vec<String> = bundled.files.iter().map(|f| text::safe(&f.path)).collect();
+    // Room for two spaces, the size (`1023.9 KiB`) and ` x`.
+    let path_w = paths
+        .iter()
+        .map(|p| text::width(p))
+        .max()
+        .unwrap_or(0)
+        .min(width.saturating_sub(16).max(8));
+    let mut out = vec![Line::raw(""), Line::styled("files", theme.bold())];
+    for (file, path) in bundled.files.iter().zip(&paths) {
+        let (size, flag, style) = match file.kind {
+            FileKind::File { size, executable } => (
+                files::size_text(size),
+                if executable { " x" } else { "" },
+                theme.plain(),
+            ),
+            FileKind::Link => ("link".into(), "", theme.warning()),
+            FileKind::Special => ("special".into(), "", theme.warning()),
+        };
+        let line = format!("  {}  {size:>10}{flag}", text::fit(path, path_w));
+        out.push(Line::styled(text::truncate(&line, width), style));
+    }
+    if bundled.more > 0 {
+        let more = match bundled.cut {
+            true => format!("  … {} more, and maybe others", bundled.more),
+            false => format!("  … {} more", bundled.more),
+        };
+        out.push(Line::styled(more, theme.dim()));
     }
     out
 }

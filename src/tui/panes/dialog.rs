@@ -1,11 +1,12 @@
 //! Modal overlays: the help, an engine error (§10: code, message, hint),
 //! the uninstall confirmation, the quit confirmation while a command runs
 //! (§14.6), the masked secret input (§8.5 step 4), the exec form (§6.2),
-//! the Harnesses view (§12.4–§12.8) and the upgrade's capability diff
-//! (§13.7).
+//! the Harnesses view (§12.4–§12.8), the upgrade's capability diff
+//! (§13.7) and the collection picker (§13.1, `panes::picker`).
 
 use crate::tui::app::{App, Dialog, ExecForm, SecretPrompt, arg_summary};
 use crate::tui::keymap::{Binding, KEYS, MOUSE_HELP};
+use crate::tui::panes::picker;
 use crate::tui::text;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -17,6 +18,7 @@ pub fn draw(frame: &mut Frame<'_>, screen: Rect, app: &App, dialog: &Dialog) {
     let max_w = match dialog {
         Dialog::Help => 104,
         Dialog::Harnesses => 96,
+        Dialog::Picker(_) => 110,
         _ => 76,
     };
     let width = screen.width.saturating_sub(4).min(max_w);
@@ -68,6 +70,10 @@ pub fn draw(frame: &mut Frame<'_>, screen: Rect, app: &App, dialog: &Dialog) {
         Dialog::ConfirmUpgrade { results } => {
             ("Upgrade".to_string(), upgrade(app, results, inner_w))
         }
+        Dialog::Picker(picker) => (
+            picker::title(picker),
+            picker::lines(app, picker, inner_w, room),
+        ),
     };
     let height = (lines.len() as u16 + 2).min(screen.height);
     let area = Rect::new(

@@ -9,3 +9,4 @@ pub mod lint;
 pub mod log;
 pub mod matrix;
 pub mod output;
+pub mod picker;
