@@ -318,7 +318,7 @@ fn hostile_skill_packs_fail_lint_and_leave_the_store_as_it_was() {
     let fifo = make("with-fifo");
     rustix::fs::mkfifoat(
         rustix::fs::CWD,
-        &fifo.join("scripts/pipe"),
+        fifo.join("scripts/pipe"),
         rustix::fs::Mode::from_raw_mode(0o644),
     )
     .unwrap();

@@ -474,6 +474,33 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_skill_packs_id_is_declared_from_its_frontmatter() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let skill =
+            "---\nname: pdf-tools\ndescription: D.\nmetadata: {version: 2.0.0}\n---\nBody\n";
+        std::fs::write(dir.path().join(skill::FILE), skill).unwrap_or_else(|e| panic!("{e}"));
+        assert!(holds_pack(dir.path()));
+        assert_eq!(declared_id(dir.path()).as_deref(), Some("pdf-tools"));
+        let doc = declared_manifest(dir.path()).unwrap_or_else(|| panic!("no document"));
+        assert_eq!(doc.get("version").and_then(|v| v.as_str()), Some("2.0.0"));
+        let report = lint_pack(dir.path(), LintOptions::default());
+        assert_eq!(report.kind, PackKind::Skill);
+        assert_eq!(report.pack_id.as_deref(), Some("pdf-tools"));
+        // The temporary folder's name is not the Skill's: a warning, unless
+        // the caller says the folder's name is not the pack's.
+        let rules: Vec<_> = report.diagnostics.iter().map(|d| d.rule).collect();
+        assert_eq!(rules, [Rule::SkillNameFolder]);
+        let free = LintOptions {
+            folder_name_free: true,
+            ..LintOptions::default()
+        };
+        assert!(lint_pack(dir.path(), free).diagnostics.is_empty());
+        std::fs::remove_file(dir.path().join(skill::FILE)).unwrap_or_else(|e| panic!("{e}"));
+        assert!(!holds_pack(dir.path()));
+        assert_eq!(declared_id(dir.path()), None);
+    }
+
+    #[test]
     fn counts_are_said_one_way() {
         let c = |errors, warnings| FindingCounts { errors, warnings }.to_string();
         assert_eq!(c(1, 0), "1 error and 0 warnings");
