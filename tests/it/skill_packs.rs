@@ -397,3 +397,27 @@ fn a_skill_at_a_git_repository_root_installs_and_a_folder_without_one_is_named()
     assert!(hint.contains("skill.name"), "{hint}");
     assert!(!hint.contains("fetch the repository"), "{hint}");
 }
+
+#[tokio::test]
+async fn the_tui_browser_tags_a_skill_pack() {
+    use crate::tuikit;
+    let dir = tuikit::sandbox();
+    let src = dir.path().join("src/pdf-tools");
+    std::fs::create_dir_all(src.join("scripts")).unwrap();
+    std::fs::write(src.join("SKILL.md"), SKILL).unwrap();
+    tuikit::engine(&dir)
+        .install(src.to_str().unwrap(), false)
+        .unwrap();
+    // Wide enough for the browser's description column.
+    let tui = tuikit::Tui::start_at(dir, "pdf-tools", 240, 24).await;
+    let screen = tui.screen();
+    assert!(
+        screen.contains("skill pack (SKILL.md, no manifest) · plane tool · binding public"),
+        "{screen}"
+    );
+    let row = screen
+        .lines()
+        .find(|l| l.contains("▶ pdf-tools"))
+        .unwrap_or_else(|| panic!("{screen}"));
+    assert!(row.contains("skill Reads and splits PDF files"), "{screen}");
+}
