@@ -81,6 +81,10 @@ fn a_name_other_than_the_folder_and_a_long_description_are_warnings() {
     let doc = sb.json(&["lint", path(&dir)], 0);
     assert_eq!(findings(&doc), [finding("skill.name-folder", "warning")]);
     sb.json(&["lint", "--deny-warnings", path(&dir)], 1);
+    // The root of a git repository (a clone) is named by whoever cloned it.
+    std::fs::create_dir(dir.join(".git")).unwrap();
+    let doc = sb.json(&["lint", "--deny-warnings", path(&dir)], 0);
+    assert_eq!(findings(&doc), []);
 
     let long = SKILL.replace("Reads and splits", &"very ".repeat(300));
     let dir = skill_pack(&sb, "pdf-tools", &long);
