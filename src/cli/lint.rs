@@ -35,7 +35,16 @@ pub fn run(args: &LintArgs, out: &Output) -> i32 {
         .iter()
         .map(|p| {
             let bootstrap = is_bootstrap_copy(p);
-            lint_pack(p, LintOptions { bootstrap })
+            // The root of a git repository is named by whoever cloned it,
+            // not by the Skill's author (§2.6: no `skill.name-folder`).
+            let folder_name_free = p.join(".git").symlink_metadata().is_ok();
+            lint_pack(
+                p,
+                LintOptions {
+                    bootstrap,
+                    folder_name_free,
+                },
+            )
         })
         .collect();
     for report in &mut reports {

@@ -66,18 +66,20 @@ fn print_list(rows: &[ListRow]) {
     let ver_w = cells.iter().map(|c| width(&c[1])).max().unwrap_or(0).max(7);
     let _ = writeln!(
         w,
-        "{STRONG}{}  {}  {:11}  DESCRIPTION{STRONG:#}",
+        "{STRONG}{}  {}  {:5}  {:11}  DESCRIPTION{STRONG:#}",
         pad("PACK_ID", id_w),
         pad("VERSION", ver_w),
+        "KIND",
         "STATUS"
     );
     for (r, [id, version, desc]) in rows.iter().zip(&cells) {
         let style = status_style(r.status);
         let _ = writeln!(
             w,
-            "{}  {}  {style}{:11}{style:#}  {desc}",
+            "{}  {}  {:5}  {style}{:11}{style:#}  {desc}",
             pad(id, id_w),
             pad(version, ver_w),
+            r.kind.as_str(),
             r.status.as_str(),
         );
     }

@@ -55,6 +55,7 @@ fn print_facts(w: &mut impl Write, d: &PackDetails) {
         d.status.as_str()
     );
     let fields = [
+        ("kind", Some(d.kind.as_str().to_string())),
         ("name", d.name.clone()),
         ("description", d.description.clone()),
         ("plane", d.plane.map(str::to_string)),

@@ -36,6 +36,8 @@ const MAX_SKILL_BYTES: u64 = 256 * 1024;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Row {
     pub id: Box<str>,
+    /// A pack with a manifest, or a Skill pack (§2.6).
+    pub kind: crate::engine::pack::manifest::PackKind,
     pub version: Option<Box<str>>,
     /// The first line of the description.
     pub description: Box<str>,
@@ -53,6 +55,7 @@ impl Row {
     pub fn new(view: &PackView, avail: &PackAvailability) -> Row {
         Row {
             id: view.pack_id.as_str().into(),
+            kind: avail.kind,
             version: avail.version.as_deref().map(Into::into),
             description: view
                 .manifest()

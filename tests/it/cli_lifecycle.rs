@@ -301,12 +301,14 @@ fn availability_has_the_shape_of_section_11_3() {
             "commands",
             "connected",
             "installed",
+            "kind",
             "pack_id",
             "sense",
             "status",
             "version"
         ]
     );
+    assert_eq!(pack["kind"], "pack");
     assert_eq!(pack["status"], "installed");
     assert_eq!(pack["sense"], json!({"active": false, "harnesses": []}));
     assert_eq!(

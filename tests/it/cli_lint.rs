@@ -67,7 +67,7 @@ fn set<'a>(items: &[&'a str]) -> BTreeSet<&'a str> {
     items.iter().copied().collect()
 }
 
-const REPORT_KEYS: &[&str] = &["ok", "pack_id", "path", "diagnostics"];
+const REPORT_KEYS: &[&str] = &["ok", "pack_id", "path", "kind", "diagnostics"];
 const DIAGNOSTIC_KEYS: &[&str] = &[
     "rule", "severity", "file", "line", "column", "message", "hint",
 ];
@@ -225,6 +225,7 @@ fn json_clean_pack() {
             "ok": true,
             "pack_id": "acme.tickets",
             "path": path,
+            "kind": "pack",
             "diagnostics": []
         })
     );

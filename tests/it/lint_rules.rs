@@ -59,6 +59,7 @@ const SPEC_TABLE: &[(&str, &str)] = &[
     ("skill.description", "error"),
     ("skill.empty-body", "error"),
     ("skill.command-undocumented", "warning"),
+    ("skill.name-folder", "warning"),
 ];
 
 /// Rules whose triggering pack cannot live in git; their test builds it.
@@ -93,7 +94,10 @@ rule_tests! {
         (report, vec![file_error("pack.not-a-directory", ".")])
     }
     pack_manifest_missing: "pack.manifest-missing" => {
-        (lint_fixture("pack.manifest-missing"), vec![file_error("pack.manifest-missing", ".")])
+        // Neither a manifest nor SKILL.md: no pack at all (a folder with
+        // SKILL.md alone is a Skill pack, §2.6).
+        let report = lint_fixture("pack.manifest-missing");
+        (report, vec![file_error("pack.manifest-missing", "."), file_error("skill.missing", "SKILL.md")])
     }
     pack_manifest_ambiguous: "pack.manifest-ambiguous" => {
         (lint_fixture("pack.manifest-ambiguous"), vec![file_error("pack.manifest-ambiguous", ".")])
@@ -240,6 +244,12 @@ rule_tests! {
         assert!(message.contains("`status`"), "the warning names the verb: {message}");
         (report, vec![file_warning("skill.command-undocumented", "SKILL.md")])
     }
+    skill_name_folder: "skill.name-folder" => {
+        // A Skill pack named `tidy-notes` in the folder `skill.name-folder`.
+        let report = lint_fixture("skill.name-folder");
+        assert_eq!(report.pack_id.as_deref(), Some("tidy-notes"));
+        (report, vec![warning("skill.name-folder", "SKILL.md", 2, 7)])
+    }
 }
 
 #[test]
@@ -298,7 +308,10 @@ fn valid_fixtures_lint_clean() {
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .collect();
     names.sort();
-    assert_eq!(names, ["json-manifest", "sense-only", "yaml-full"]);
+    assert_eq!(
+        names,
+        ["json-manifest", "plain-skill", "sense-only", "yaml-full"]
+    );
     for name in &names {
         let report = lint_pack(&valid.join(name), LintOptions::default());
         assert_findings(&report, &[]);
@@ -448,7 +461,13 @@ fn bootstrap_option_allows_reserved_id_and_builtin() {
         ("pack.yaml", BOOTSTRAP.as_bytes()),
         ("SKILL.md", BOOTSTRAP_SKILL),
     ]);
-    let report = lint_pack(dir.path(), LintOptions { bootstrap: true });
+    let report = lint_pack(
+        dir.path(),
+        LintOptions {
+            bootstrap: true,
+            ..LintOptions::default()
+        },
+    );
     assert_findings(&report, &[]);
     assert_eq!(report.pack_id.as_deref(), Some("hcp-cli"));
 }
@@ -464,6 +483,8 @@ fn without_bootstrap_reserved_id_and_builtin_fail() {
         &[
             error("manifest.id-reserved", "pack.yaml", 2, 5),
             error("command.adapter-builtin", "pack.yaml", 12, 21),
+            // The Skill name `hcp-cli` is the bootstrap pack's (§14.10).
+            error("skill.name", "SKILL.md", 2, 7),
         ],
     );
 }
@@ -477,7 +498,13 @@ fn bootstrap_option_does_not_excuse_other_errors() {
         ("SKILL.md", BOOTSTRAP_SKILL),
     ]);
     assert_findings(
-        &lint_pack(dir.path(), LintOptions { bootstrap: true }),
+        &lint_pack(
+            dir.path(),
+            LintOptions {
+                bootstrap: true,
+                ..LintOptions::default()
+            },
+        ),
         &[error("command.effect", "pack.yaml", 11, 13)],
     );
 }

@@ -24,6 +24,7 @@ mod exec_adapters;
 mod lint_hostile;
 mod lint_rules;
 mod screenshots;
+mod skill_packs;
 mod tui_colon_reports;
 mod tui_harnesses;
 mod tui_keys;

@@ -36,7 +36,8 @@ macro_rules! rules {
                 match self { $(Rule::$variant => $id,)* }
             }
 
-            /// The severity the spec gives the rule.
+            /// The severity the spec gives the rule (a Skill pack's long
+    /// `description` is the one finding reported below it, §2.6).
             pub fn severity(self) -> Severity {
                 match self { $(Rule::$variant => Severity::$sev,)* }
             }
@@ -87,6 +88,7 @@ rules! {
     SkillDescription => "skill.description", Error;
     SkillEmptyBody => "skill.empty-body", Error;
     SkillCommandUndocumented => "skill.command-undocumented", Warning;
+    SkillNameFolder => "skill.name-folder", Warning;
 }
 
 impl fmt::Display for Rule {
@@ -197,11 +199,11 @@ mod tests {
             );
             assert!(!name.is_empty());
         }
-        assert_eq!(Rule::ALL.len(), 42);
+        assert_eq!(Rule::ALL.len(), 43);
     }
 
     #[test]
-    fn only_the_four_warning_rules_are_warnings() {
+    fn only_the_five_warning_rules_are_warnings() {
         let warnings: Vec<_> = Rule::ALL
             .iter()
             .filter(|r| r.severity() == Severity::Warning)
@@ -213,7 +215,8 @@ mod tests {
                 "manifest.unknown-key",
                 "command.none",
                 "adapter.unknown-kind",
-                "skill.command-undocumented"
+                "skill.command-undocumented",
+                "skill.name-folder"
             ]
         );
     }

@@ -2,7 +2,9 @@
 //! against §2–§5 without changing any state, reporting every finding it can
 //! in one run. The rules are by part: `files` (the directory, §2),
 //! `manifest` (§3, §4, §6, §8), `skill` (§5) and `text` (control
-//! characters, §14.5); `diagnostic` is what they report.
+//! characters, §14.5); `diagnostic` is what they report. A folder with
+//! `SKILL.md` and no manifest is a Skill pack (§2.6): the Skill rules
+//! apply, and its implicit manifest is built from the frontmatter.
 
 pub mod diagnostic;
 pub mod files;
@@ -12,7 +14,7 @@ pub mod text;
 
 use crate::engine::lint::diagnostic::{Diagnostic, Position, Rule};
 use crate::engine::pack::document;
-use crate::engine::pack::manifest::Manifest;
+use crate::engine::pack::manifest::{Manifest, PackKind};
 use files::{MAX_MANIFEST_BYTES, MAX_SKILL_BYTES, RootFile};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -27,6 +29,10 @@ pub struct LintOptions {
     /// Allow the reserved ids and the `builtin` adapter: true only for the
     /// runtime's own bootstrap pack (§3.2, §6.5).
     pub bootstrap: bool,
+    /// The pack folder's name is not the pack's own: no `skill.name-folder`
+    /// warning for a Skill pack (§2.6). True for a Skill at the root of a
+    /// git checkout, whose folder is named by hcpx, not by the repository.
+    pub folder_name_free: bool,
 }
 
 /// The result of linting one pack directory (§10.4).
@@ -35,6 +41,8 @@ pub struct LintReport {
     pub ok: bool,
     pub pack_id: Option<String>,
     pub path: String,
+    /// A pack with a manifest, or a Skill pack (§2.6).
+    pub kind: PackKind,
     pub diagnostics: Vec<Diagnostic>,
     /// The manifest as far as it could be read (absent when it could not be
     /// parsed at all).
@@ -105,7 +113,7 @@ impl LintReport {
 /// user named it); nothing inside the pack is ever followed.
 pub fn lint_pack(path: &Path, options: LintOptions) -> LintReport {
     let mut out = Vec::new();
-    let manifest = check_pack(path, options, &mut out);
+    let (kind, manifest) = check_pack(path, options, &mut out);
     out.sort_by(|a, b| {
         (file_rank(&a.file), &a.file, a.line, a.column).cmp(&(
             file_rank(&b.file),
@@ -122,6 +130,7 @@ pub fn lint_pack(path: &Path, options: LintOptions) -> LintReport {
         ok: !out.iter().any(Diagnostic::is_error),
         pack_id,
         path: path.display().to_string(),
+        kind,
         diagnostics: out,
         manifest,
         root: path.to_path_buf(),
@@ -138,12 +147,57 @@ fn file_rank(file: &str) -> u8 {
     }
 }
 
-fn check_pack(root: &Path, options: LintOptions, out: &mut Vec<Diagnostic>) -> Option<Manifest> {
-    let tree = walk_pack(root, out)?;
-    let manifest = manifest_file(root, &tree, out)
-        .and_then(|file| check_manifest(root, file, &tree, options, out));
-    check_skill(root, &tree, manifest.as_ref(), out);
-    manifest
+fn check_pack(
+    root: &Path,
+    options: LintOptions,
+    out: &mut Vec<Diagnostic>,
+) -> (PackKind, Option<Manifest>) {
+    let Some(tree) = walk_pack(root, out) else {
+        return (PackKind::Pack, None);
+    };
+    let mut ctx = skill::Context {
+        bootstrap: options.bootstrap,
+        ..skill::Context::default()
+    };
+    match manifest_file(root, &tree, out) {
+        ManifestFile::Skill => {
+            let folder = folder_name(root);
+            ctx.skill_pack = Some(skill::SkillPack {
+                folder: folder.as_deref().filter(|_| !options.folder_name_free),
+            });
+            let front = check_skill(root, &tree, &ctx, out);
+            let manifest = front
+                .as_ref()
+                .map(crate::engine::pack::skill::implicit_manifest);
+            (PackKind::Skill, manifest)
+        }
+        found => {
+            let manifest = match found {
+                ManifestFile::File(file) => check_manifest(root, file, &tree, options, out),
+                _ => None,
+            };
+            let keys: Vec<&str> = manifest
+                .iter()
+                .flat_map(|m| m.commands.iter())
+                .map(|c| c.key.as_str())
+                .filter(|k| !k.is_empty())
+                .collect();
+            ctx.keys = &keys;
+            check_skill(root, &tree, &ctx, out);
+            (PackKind::Pack, manifest)
+        }
+    }
+}
+
+/// The name of the pack folder `root` as the user named it (`.` and `..`
+/// resolved), for `skill.name-folder`.
+fn folder_name(root: &Path) -> Option<String> {
+    let named = std::path::absolute(root).ok()?;
+    let name = match named.file_name() {
+        Some(name) => name.to_os_string(),
+        None => root.canonicalize().ok()?.file_name()?.to_os_string(),
+    };
+    Some(name.to_string_lossy().into_owned())
 }
 
 /// The folder checked and walked (§2); `None`, with the one finding that
@@ -186,8 +240,40 @@ pub fn declared_id(path: &Path) -> Option<String> {
 pub fn declared_manifest(path: &Path) -> Option<document::Node> {
     let mut out = Vec::new();
     let tree = walk_pack(path, &mut out)?;
-    let file = manifest_file(path, &tree, &mut out)?;
-    read_manifest(path, file, &tree, &mut out).ok()
+    match manifest_file(path, &tree, &mut out) {
+        ManifestFile::File(file) => read_manifest(path, file, &tree, &mut out).ok(),
+        ManifestFile::Skill => declared_skill_manifest(path, &tree),
+        ManifestFile::None => None,
+    }
+}
+
+/// A Skill pack's implicit manifest (§2.6) as a document, from its
+/// frontmatter read as [`lint_pack`] reads it; `None` when the frontmatter
+/// is missing or no YAML mapping.
+fn declared_skill_manifest(path: &Path, tree: &files::PackTree) -> Option<document::Node> {
+    let mut out = Vec::new();
+    let RootFile::Bytes(bytes) = files::read_root_file(
+        path,
+        skill::FILE,
+        MAX_SKILL_BYTES,
+        "SKILL.md",
+        tree,
+        &mut out,
+    ) else {
+        return None;
+    };
+    let text = std::str::from_utf8(&bytes).ok()?;
+    let front = document::parse_yaml(crate::engine::pack::skill::split(text)?.frontmatter).ok()?;
+    front.as_map()?;
+    Some(crate::engine::pack::skill::implicit_document(&front))
+}
+
+/// Whether the folder `dir` holds a pack: a manifest, or `SKILL.md` (a
+/// Skill pack, §2.6). For scans that pick the pack folders of a catalog.
+pub fn holds_pack(dir: &Path) -> bool {
+    [MANIFEST_YAML, MANIFEST_JSON, skill::FILE]
+        .iter()
+        .any(|name| has_root_file(dir, name))
 }
 
 /// The id a manifest document declares, as the manifest rules take it (and
@@ -222,13 +308,21 @@ fn check_root_dir(root: &Path, out: &mut Vec<Diagnostic>) -> bool {
     true
 }
 
+/// Where a pack's manifest comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ManifestFile {
+    /// `pack.yaml` or `pack.json`.
+    File(&'static str),
+    /// No manifest but `SKILL.md`: a Skill pack (§2.6).
+    Skill,
+    /// Neither: no pack (reported).
+    None,
+}
+
 /// The manifest file to check: `pack.yaml` (also when `pack.json` is there
-/// too, which is reported), else `pack.json`, else none (reported).
-fn manifest_file(
-    root: &Path,
-    tree: &files::PackTree,
-    out: &mut Vec<Diagnostic>,
-) -> Option<&'static str> {
+/// too, which is reported), else `pack.json`, else the implicit manifest
+/// of a Skill pack when `SKILL.md` is there, else none (reported).
+fn manifest_file(root: &Path, tree: &files::PackTree, out: &mut Vec<Diagnostic>) -> ManifestFile {
     let has = |name| match tree.root_entry(name) {
         files::RootLookup::NotListed => has_root_file(root, name),
         files::RootLookup::Missing | files::RootLookup::Found(files::RootEntry::Dir) => false,
@@ -246,20 +340,21 @@ fn manifest_file(
                 )
                 .hint("keep one manifest; pack.yaml was checked"),
             );
-            Some(MANIFEST_YAML)
+            ManifestFile::File(MANIFEST_YAML)
         }
-        (true, false) => Some(MANIFEST_YAML),
-        (false, true) => Some(MANIFEST_JSON),
+        (true, false) => ManifestFile::File(MANIFEST_YAML),
+        (false, true) => ManifestFile::File(MANIFEST_JSON),
+        (false, false) if has(skill::FILE) => ManifestFile::Skill,
         (false, false) => {
             out.push(
                 Diagnostic::new(
                     Rule::PackManifestMissing,
                     ".",
-                    "the pack has no pack.yaml or pack.json",
+                    "the folder has no pack.yaml, pack.json or SKILL.md",
                 )
-                .hint("add a pack.yaml manifest at the pack root (HCP §3)"),
+                .hint("a pack needs SKILL.md (a plain Agent Skill is a pack), and a pack.yaml manifest to declare commands (HCP §2, §3)"),
             );
-            None
+            ManifestFile::None
         }
     }
 }
@@ -321,28 +416,24 @@ fn read_manifest(
         .map_err(Some)
 }
 
-/// Reads and checks `SKILL.md` against the manifest's verb keys.
+/// Reads and checks `SKILL.md` (against the manifest's verb keys, or as a
+/// Skill pack's); its frontmatter when that is a YAML mapping.
 fn check_skill(
     root: &Path,
     tree: &files::PackTree,
-    manifest: Option<&Manifest>,
+    ctx: &skill::Context<'_>,
     out: &mut Vec<Diagnostic>,
-) {
+) -> Option<document::Node> {
     match files::read_root_file(root, skill::FILE, MAX_SKILL_BYTES, "SKILL.md", tree, out) {
-        RootFile::Missing => out.push(
-            Diagnostic::new(Rule::SkillMissing, skill::FILE, "the pack has no SKILL.md")
-                .hint("add SKILL.md: YAML frontmatter (name, description), then instructions for the agent"),
-        ),
-        RootFile::Refused => {}
-        RootFile::Bytes(bytes) => {
-            let keys: Vec<&str> = manifest
-                .iter()
-                .flat_map(|m| m.commands.iter())
-                .map(|c| c.key.as_str())
-                .filter(|k| !k.is_empty())
-                .collect();
-            skill::check(&bytes, &keys, out);
+        RootFile::Missing => {
+            out.push(
+                Diagnostic::new(Rule::SkillMissing, skill::FILE, "the pack has no SKILL.md")
+                    .hint("add SKILL.md: YAML frontmatter (name, description), then instructions for the agent"),
+            );
+            None
         }
+        RootFile::Refused => None,
+        RootFile::Bytes(bytes) => skill::check(&bytes, ctx, out),
     }
 }
 
@@ -381,6 +472,33 @@ pub fn text_position(bytes: &[u8], offset: usize) -> Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_skill_packs_id_is_declared_from_its_frontmatter() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let skill =
+            "---\nname: pdf-tools\ndescription: D.\nmetadata: {version: 2.0.0}\n---\nBody\n";
+        std::fs::write(dir.path().join(skill::FILE), skill).unwrap_or_else(|e| panic!("{e}"));
+        assert!(holds_pack(dir.path()));
+        assert_eq!(declared_id(dir.path()).as_deref(), Some("pdf-tools"));
+        let doc = declared_manifest(dir.path()).unwrap_or_else(|| panic!("no document"));
+        assert_eq!(doc.get("version").and_then(|v| v.as_str()), Some("2.0.0"));
+        let report = lint_pack(dir.path(), LintOptions::default());
+        assert_eq!(report.kind, PackKind::Skill);
+        assert_eq!(report.pack_id.as_deref(), Some("pdf-tools"));
+        // The temporary folder's name is not the Skill's: a warning, unless
+        // the caller says the folder's name is not the pack's.
+        let rules: Vec<_> = report.diagnostics.iter().map(|d| d.rule).collect();
+        assert_eq!(rules, [Rule::SkillNameFolder]);
+        let free = LintOptions {
+            folder_name_free: true,
+            ..LintOptions::default()
+        };
+        assert!(lint_pack(dir.path(), free).diagnostics.is_empty());
+        std::fs::remove_file(dir.path().join(skill::FILE)).unwrap_or_else(|e| panic!("{e}"));
+        assert!(!holds_pack(dir.path()));
+        assert_eq!(declared_id(dir.path()), None);
+    }
 
     #[test]
     fn counts_are_said_one_way() {

@@ -1,7 +1,9 @@
 //! The `manifest.text` rule (HCP.md §10.5, §14.5): no string of the
-//! manifest or of the Skill frontmatter may hold a control character (a
-//! `description` may hold newlines and tabs) or a bidirectional override
-//! or isolate (U+202A–U+202E, U+2066–U+2069). Keys are strings too, but an
+//! manifest or of the Skill frontmatter may hold a control character or a
+//! bidirectional override or isolate (U+202A–U+202E, U+2066–U+2069).
+//! Newlines and tabs are text, not control, in a `description`, in a
+//! `process` adapter's `argv` elements and `env` values (a multi-line
+//! script is a normal argv element), and in an `http` adapter's `body`. Keys are strings too, but an
 //! unknown top-level key of the manifest is left to `manifest.unknown-key`,
 //! which already names it (escaped): one problem, one finding. Each
 //! offending string is one finding, at the string's line and column.
@@ -42,6 +44,34 @@ pub fn check(
     walk(doc, &Place::Root, false, f, shift);
 }
 
+/// Whether `place` is `commands[i].adapter` of the manifest.
+fn is_adapter(place: &Place<'_>) -> bool {
+    let Place::Key(Place::Index(Place::Key(Place::Root, commands), _), adapter) = place else {
+        return false;
+    };
+    commands.as_str() == Some("commands") && adapter.as_str() == Some("adapter")
+}
+
+/// Whether the value of `key` in the mapping `entries` at `place` may hold
+/// newlines and tabs: a `description` anywhere; `argv` and `env` of a
+/// `process` adapter, `body` of an `http` one.
+fn multiline_value(place: &Place<'_>, entries: &[(Node, Node)], key: &Node) -> bool {
+    if is_description(key) {
+        return true;
+    }
+    if !is_adapter(place) {
+        return false;
+    }
+    let kind = entries
+        .iter()
+        .find(|(k, _)| k.as_str() == Some("kind"))
+        .and_then(|(_, v)| v.as_str());
+    matches!(
+        (kind, key.as_str()),
+        (Some("process"), Some("argv" | "env")) | (Some("http"), Some("body"))
+    )
+}
+
 /// Where a string is in the document, as a chain up to the root: written
 /// out (`commands[0].summary`) only when a finding names it, since almost
 /// every string is clean.
@@ -74,18 +104,20 @@ fn is_description(key: &Node) -> bool {
     key.as_str() == Some("description")
 }
 
+/// Checks every string under `node`, at `place`; `multiline`: the strings
+/// of this value (not its keys) may hold newlines and tabs.
 fn walk(
     node: &Node,
     place: &Place<'_>,
-    in_description: bool,
+    multiline: bool,
     f: &mut Findings<'_>,
     shift: &dyn Fn(Position) -> Position,
 ) {
     match &node.value {
-        Value::Str(s) => string(s, node.pos, place, false, in_description, f, shift),
+        Value::Str(s) => string(s, node.pos, place, false, multiline, f, shift),
         Value::Seq(items) => {
             for (i, item) in items.iter().enumerate() {
-                walk(item, &Place::Index(place, i), false, f, shift);
+                walk(item, &Place::Index(place, i), multiline, f, shift);
             }
         }
         Value::Map(entries) => {
@@ -94,17 +126,19 @@ fn walk(
                 if let Value::Str(k) = &key.value {
                     string(k, key.pos, &child, true, false, f, shift);
                 }
-                walk(value, &child, is_description(key), f, shift);
+                let multiline = multiline || multiline_value(place, entries, key);
+                walk(value, &child, multiline, f, shift);
             }
         }
         _ => {}
     }
 }
 
-/// The first character of `s` that `manifest.text` refuses, if any.
-pub fn first_refused(s: &str, in_description: bool) -> Option<char> {
+/// The first character of `s` that `manifest.text` refuses, if any;
+/// `multiline`: newline and tab are allowed.
+pub fn first_refused(s: &str, multiline: bool) -> Option<char> {
     s.chars().find(|&c| {
-        let allowed_space = in_description && (c == '\n' || c == '\t');
+        let allowed_space = multiline && (c == '\n' || c == '\t');
         (c.is_control() && !allowed_space) || is_bidi_control(c)
     })
 }
@@ -115,11 +149,11 @@ fn string(
     pos: Position,
     place: &Place<'_>,
     key_of: bool,
-    in_description: bool,
+    multiline: bool,
     f: &mut Findings<'_>,
     shift: &dyn Fn(Position) -> Position,
 ) {
-    let Some(c) = first_refused(s, in_description) else {
+    let Some(c) = first_refused(s, multiline) else {
         return;
     };
     let what = if is_bidi_control(c) {
@@ -138,8 +172,8 @@ fn string(
         Some(shift(pos)),
         format!("`{shown}` holds U+{:04X}, {what}", u32::from(c)),
     )
-    .with_hint(if in_description {
-        "remove it: text may hold no control characters (a description may hold newlines and tabs) and no bidirectional overrides (HCP §10.5)"
+    .with_hint(if multiline {
+        "remove it: text may hold no control characters (only newlines and tabs here) and no bidirectional overrides (HCP §10.5)"
     } else {
         "remove it: text may hold no control characters and no bidirectional overrides (HCP §10.5)"
     });
@@ -208,6 +242,44 @@ mod tests {
         check(&doc, Source::Manifest, &mut f, &|p| p);
         let lines: Vec<_> = out.iter().map(|d| d.line).collect();
         assert_eq!(lines, [Some(2), Some(3)], "{out:?}");
+    }
+
+    fn manifest_findings(yaml: &str) -> Vec<(Option<usize>, String)> {
+        let doc = parse_yaml(yaml).unwrap_or_else(|e| panic!("{e:?}"));
+        let mut out = Vec::new();
+        let mut f = Findings::new("pack.yaml", &mut out);
+        check(&doc, Source::Manifest, &mut f, &|p| p);
+        out.into_iter().map(|d| (d.line, d.message)).collect()
+    }
+
+    #[test]
+    fn newline_and_tab_in_process_argv_env_and_http_body_only() {
+        let clean = "commands:\n  - adapter:\n      kind: process\n      program: sh\n      argv: [-c, \"a\\n\\tb\"]\n      env: {S: \"x\\ny\"}\n  - adapter:\n      kind: http\n      body: {text: \"a\\nb\", list: [\"c\\td\"]}\n";
+        assert_eq!(manifest_findings(clean), []);
+        // ESC stays refused in argv; a newline in a program, an env key, a
+        // header, a URL or a summary too.
+        let dirty = "commands:\n  - summary: \"a\\nb\"\n    adapter:\n      kind: process\n      program: \"s\\nh\"\n      argv: [\"\\e[31m\"]\n      env: {\"K\\n\": v}\n  - adapter:\n      kind: http\n      url: \"https://x/\\n\"\n      headers: {A: \"b\\nc\"}\n      argv: [\"a\\nb\"]\n";
+        let lines: Vec<_> = manifest_findings(dirty)
+            .into_iter()
+            .map(|(l, _)| l)
+            .collect();
+        assert_eq!(
+            lines,
+            [
+                Some(2),
+                Some(5),
+                Some(6),
+                Some(7),
+                Some(10),
+                Some(11),
+                Some(12)
+            ]
+        );
+        // Outside `commands[i].adapter`, `argv` is no argv.
+        assert_eq!(
+            manifest_findings("x-extra: {kind: process, argv: [\"a\\nb\"]}\n").len(),
+            1
+        );
     }
 
     #[test]

@@ -11,6 +11,7 @@
 use super::InstallOptions;
 use crate::engine::error::{Error, ErrorCode, Result};
 use crate::engine::exec::git;
+use crate::engine::lint::diagnostic::Rule;
 use crate::engine::store::Transaction;
 use crate::engine::store::source::GitSource;
 use std::path::{Path, PathBuf};
@@ -80,14 +81,36 @@ pub(super) fn name_source(mut err: Error, dir: &Path, source: &GitSource) -> Err
         err.context.path = Some(shown.clone());
     }
     if err.code == ErrorCode::LintFailed {
-        err.context.hint = Some(format!(
-            "fetch the repository and run `hcpx lint` on the pack folder{} for every finding",
-            source
-                .subdir
-                .as_deref()
-                .map(|s| format!(" `{s}`"))
-                .unwrap_or_default()
-        ));
+        err.context.hint = Some(fetched_lint_hint(&err, source));
     }
     err
+}
+
+/// What to do about a fetched pack that fails lint: hcpx has the checkout
+/// already, so the hint names the problem rather than asking the user to
+/// fetch it — a folder that is no pack, or the findings to fix.
+fn fetched_lint_hint(err: &Error, source: &GitSource) -> String {
+    let folder = match source.subdir.as_deref() {
+        Some(subdir) => format!("the folder `{subdir}` of the repository"),
+        None => "the repository's root".to_string(),
+    };
+    let findings = err.context.diagnostics.as_deref().unwrap_or_default();
+    if findings.iter().any(|d| d.rule == Rule::PackManifestMissing) {
+        return format!(
+            "{folder} holds no pack.yaml, pack.json or SKILL.md: name the pack's folder after `//`"
+        );
+    }
+    const SHOWN: usize = 3;
+    let mut listed: Vec<String> = findings
+        .iter()
+        .take(SHOWN)
+        .map(|d| format!("{} [{}] {}", d.file, d.rule, d.message))
+        .collect();
+    if findings.len() > SHOWN {
+        listed.push(format!("and {} more", findings.len() - SHOWN));
+    }
+    format!(
+        "the pack in {folder} must be fixed where it is published: {}",
+        listed.join("; ")
+    )
 }

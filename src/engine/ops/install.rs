@@ -194,7 +194,7 @@ impl Engine {
         force: bool,
         check: Option<DigestCheck<'_>>,
     ) -> Result<InstallOutcome> {
-        let (manifest, pack_id) = installable(dir, self.store().root())?;
+        let (manifest, pack_id) = installable(dir, self.store().root(), lint_options(&recorded))?;
 
         self.require_grant(&tx.state, PACK_INSTALL, &pack_id)?;
         let target = self.store().pack_dir(&pack_id);
@@ -324,11 +324,20 @@ fn lock_unrecorded(
     tx.record_lock(pack_id, Some(entry))
 }
 
+/// How a pack from `source` is linted: the root of a git checkout has no
+/// folder name of its own, so a Skill there is not held to it (§2.6).
+fn lint_options(source: &LockedSource) -> LintOptions {
+    LintOptions {
+        folder_name_free: source.kind == SourceKind::Git && source.subdir.is_none(),
+        ..LintOptions::default()
+    }
+}
+
 /// The manifest and checked id of the pack folder `dir`, when it is not
 /// the store `store` or inside it, lints clean and suits this runtime.
-fn installable(dir: &Path, store: &Path) -> Result<(Manifest, PackId)> {
+fn installable(dir: &Path, store: &Path, options: LintOptions) -> Result<(Manifest, PackId)> {
     refuse_store_inside(dir, store)?;
-    let report = lint_pack(dir, LintOptions::default());
+    let report = lint_pack(dir, options);
     let manifest = match (&report.manifest, report.ok) {
         (Some(m), true) => m.clone(),
         _ => return Err(lint_failed(&report)),
@@ -344,7 +353,12 @@ fn installable(dir: &Path, store: &Path) -> Result<(Manifest, PackId)> {
 fn stage(tx: &mut Transaction<'_>, dir: &Path, pack_id: &PackId) -> Result<PathBuf> {
     let staged = tx.scratch_path("pack")?;
     copy_pack(dir, &staged)?;
-    let staged_report = lint_pack(&staged, LintOptions::default());
+    // The scratch folder's name is hcpx's, not the pack's (§2.6).
+    let options = LintOptions {
+        folder_name_free: true,
+        ..LintOptions::default()
+    };
+    let staged_report = lint_pack(&staged, options);
     if !staged_report.ok || staged_report.pack_id.as_deref() != Some(pack_id.as_str()) {
         return Err(lint_failed(&staged_report)
             .hint("the pack changed while it was being installed; try again"));

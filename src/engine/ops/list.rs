@@ -3,6 +3,7 @@
 
 use crate::engine::error::Result;
 use crate::engine::ops::Engine;
+use crate::engine::pack::manifest::PackKind;
 use crate::engine::policy::availability::Status;
 use serde::Serialize;
 
@@ -10,6 +11,8 @@ use serde::Serialize;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ListRow {
     pub pack_id: String,
+    /// A pack with a manifest, or a Skill pack (§2.6).
+    pub kind: PackKind,
     pub name: Option<String>,
     pub version: Option<String>,
     pub status: Status,
@@ -31,6 +34,7 @@ pub fn list(engine: &Engine) -> Result<Vec<ListRow>> {
         let m = view.manifest();
         ListRow {
             pack_id: view.pack_id.clone(),
+            kind: avail.kind,
             name: m.map(|m| m.name.clone()),
             version: avail.version,
             status: avail.status,

@@ -6,7 +6,9 @@
 
 use crate::engine::error::Result;
 use crate::engine::ops::{Engine, checked_id};
-use crate::engine::pack::manifest::{Arg, Binding, Effect, Manifest, OutputKind, Requires};
+use crate::engine::pack::manifest::{
+    Arg, Binding, Effect, Manifest, OutputKind, PackKind, Requires,
+};
 use crate::engine::policy::availability::{PackAvailability, Refusal, Sense, Status};
 use serde::Serialize;
 
@@ -14,6 +16,8 @@ use serde::Serialize;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PackDetails {
     pub pack_id: String,
+    /// A pack with a manifest, or a Skill pack (§2.6).
+    pub kind: PackKind,
     pub name: Option<String>,
     pub version: Option<String>,
     pub description: Option<String>,
@@ -89,6 +93,7 @@ pub fn show(engine: &Engine, pack_id: &str) -> Result<PackDetails> {
     };
     Ok(PackDetails {
         pack_id: view.pack_id.clone(),
+        kind: avail.kind,
         name: manifest.map(|m| m.name.clone()),
         version: avail.version.clone(),
         description: manifest.map(|m| m.description.clone()),

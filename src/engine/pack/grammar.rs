@@ -63,6 +63,12 @@ pub fn is_reserved_pack_id(s: &str) -> bool {
     s == "hcp-cli" || s.starts_with("hcp.")
 }
 
+/// §14.10: the Skill names `hcp-cli` and `hcp-*` belong to the bootstrap
+/// pack's Skill.
+pub fn is_reserved_skill_name(s: &str) -> bool {
+    s == "hcp-cli" || s.starts_with("hcp-")
+}
+
 /// §4: grammar and at most 64 characters.
 pub fn is_verb_key(s: &str) -> bool {
     s.len() <= 64 && verb_key_grammar(s)

@@ -4,6 +4,9 @@
 //! document tree. Lint builds it even when it finds errors, filling what is
 //! invalid with defaults, so front-ends can still show what a broken pack
 //! declares; only a lint-clean manifest may be installed (§11.1 rule 2).
+//! A Skill pack (§2.6) has no manifest file: lint builds its implicit
+//! manifest from the Skill's frontmatter (`engine::pack::skill`), with
+//! [`PackKind::Skill`].
 
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -259,9 +262,32 @@ pub struct Requires {
     pub bins: Vec<String>,
 }
 
-/// A pack manifest (§3).
+/// What a pack folder is (§2.6): a pack with a manifest, or a plain Agent
+/// Skill read with the implicit manifest of a Skill pack.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PackKind {
+    /// A folder with `pack.yaml` or `pack.json`.
+    #[default]
+    Pack,
+    /// A folder with `SKILL.md` and neither manifest (§2.6).
+    Skill,
+}
+
+impl PackKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PackKind::Pack => "pack",
+            PackKind::Skill => "skill",
+        }
+    }
+}
+
+/// A pack manifest (§3), or the implicit one of a Skill pack (§2.6).
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
 pub struct Manifest {
+    /// Whether the manifest was read from a file or implied by a Skill.
+    pub kind: PackKind,
     pub hcp: String,
     pub id: String,
     pub name: String,

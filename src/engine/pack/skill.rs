@@ -1,6 +1,70 @@
 //! The Skill (HCP.md §5): `SKILL.md` split into YAML frontmatter and a
 //! Markdown body. Lint checks it (`engine::lint::skill`); activation copies
-//! the file byte for byte (§5.4).
+//! the file byte for byte (§5.4). A Skill pack (§2.6) — `SKILL.md` and no
+//! manifest — is read with the implicit manifest built here from the
+//! frontmatter ([`implicit_manifest`], [`implicit_document`]).
+
+use crate::engine::pack::document::{Node, Value};
+use crate::engine::pack::manifest::{Manifest, PackKind};
+
+/// The `hcp` version of a Skill pack's implicit manifest (§2.6).
+pub const IMPLICIT_HCP: &str = "1";
+/// The version of a Skill pack whose frontmatter gives no SemVer
+/// `metadata.version` (§2.6).
+pub const IMPLICIT_VERSION: &str = "0.0.0";
+
+/// The fields of a Skill pack's implicit manifest that come from the
+/// frontmatter `front` (§2.6): the `name` (id and name), the version and
+/// the `description`; a field that is not a string is empty.
+fn implicit_fields(front: &Node) -> (String, String, String) {
+    let text = |node: Option<&Node>| node.and_then(Node::as_str).unwrap_or_default().to_string();
+    let version = front
+        .get("metadata")
+        .and_then(|m| m.get("version"))
+        .and_then(Node::as_str)
+        .filter(|v| semver::Version::parse(v).is_ok())
+        .unwrap_or(IMPLICIT_VERSION);
+    (
+        text(front.get("name")),
+        version.to_string(),
+        text(front.get("description")),
+    )
+}
+
+/// The implicit manifest of a Skill pack whose frontmatter is `front`
+/// (§2.6): `hcp: "1"`, id and name the Skill's `name`, the version, the
+/// description, `sense_only`, Binding `public`, no commands.
+pub fn implicit_manifest(front: &Node) -> Manifest {
+    let (name, version, description) = implicit_fields(front);
+    Manifest {
+        kind: PackKind::Skill,
+        hcp: IMPLICIT_HCP.into(),
+        id: name.clone(),
+        name,
+        version,
+        description,
+        sense_only: true,
+        ..Manifest::default()
+    }
+}
+
+/// The implicit manifest of [`implicit_manifest`] as a document, for the
+/// readers that take a field or two of a manifest document (catalog scans,
+/// shell completion). Every node sits at the frontmatter's position.
+pub fn implicit_document(front: &Node) -> Node {
+    let (name, version, description) = implicit_fields(front);
+    let pos = front.pos;
+    let node = |value| Node { value, pos };
+    let entry = |key: &str, value| (node(Value::Str(key.into())), node(value));
+    node(Value::Map(vec![
+        entry("hcp", Value::Str(IMPLICIT_HCP.into())),
+        entry("id", Value::Str(name.clone())),
+        entry("name", Value::Str(name)),
+        entry("version", Value::Str(version)),
+        entry("description", Value::Str(description)),
+        entry("sense_only", Value::Bool(true)),
+    ]))
+}
 
 /// `SKILL.md` split at its frontmatter fences.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -109,6 +173,30 @@ mod tests {
         assert_eq!(broken.name, None);
         assert_eq!(broken.body, "body\n");
         assert_eq!(parse("# no frontmatter\n"), None);
+    }
+
+    #[test]
+    fn implicit_manifest_of_a_skill() {
+        let front = |yaml: &str| {
+            crate::engine::pack::document::parse_yaml(yaml).unwrap_or_else(|e| panic!("{e:?}"))
+        };
+        let m = implicit_manifest(&front(
+            "name: pdf-tools\ndescription: Reads PDFs.\nmetadata: {version: 1.2.0}\n",
+        ));
+        assert_eq!(
+            (m.kind, m.id.as_str(), m.name.as_str(), m.version.as_str()),
+            (PackKind::Skill, "pdf-tools", "pdf-tools", "1.2.0")
+        );
+        assert_eq!((m.hcp.as_str(), m.sense_only), ("1", true));
+        assert_eq!(m.description, "Reads PDFs.");
+        assert!(m.commands.is_empty());
+        for other in ["metadata: {version: v1}", "metadata: {version: 1.0}", ""] {
+            let m = implicit_manifest(&front(&format!("name: a-b\n{other}\n")));
+            assert_eq!(m.version, "0.0.0", "{other}");
+        }
+        let doc = implicit_document(&front("name: a-b\ndescription: D.\n"));
+        assert_eq!(doc.get("id").and_then(Node::as_str), Some("a-b"));
+        assert_eq!(doc.get("version").and_then(Node::as_str), Some("0.0.0"));
     }
 
     #[test]

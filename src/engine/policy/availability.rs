@@ -4,7 +4,7 @@
 //! `availability --json`, `exec`'s preconditions, `why`, and the TUI's matrix
 //! all call it.
 
-use crate::engine::pack::manifest::{Adapter, BindingKind};
+use crate::engine::pack::manifest::{Adapter, BindingKind, PackKind};
 use crate::engine::policy::grants;
 pub use crate::engine::policy::refusal::{Condition, Refusal};
 use crate::engine::store::snapshot::PackView;
@@ -58,6 +58,8 @@ pub struct CommandAvailability {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct PackAvailability {
     pub pack_id: String,
+    /// A pack with a manifest, or a Skill pack (§2.6).
+    pub kind: PackKind,
     pub version: Option<String>,
     pub status: Status,
     pub installed: bool,
@@ -149,6 +151,7 @@ pub fn pack_availability(
     };
     PackAvailability {
         pack_id: id.to_string(),
+        kind: pack.kind(),
         version: manifest
             .map(|m| m.version.clone())
             .filter(|v| !v.is_empty()),

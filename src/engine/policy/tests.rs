@@ -84,6 +84,7 @@ fn report(m: Manifest) -> LintReport {
         ok: true,
         pack_id: Some(ID.into()),
         path: "/store/packs/acme.t".into(),
+        kind: crate::engine::pack::manifest::PackKind::Pack,
         diagnostics: Vec::new(),
         manifest: Some(m),
         root: PathBuf::from("/store/packs/acme.t"),

@@ -4,7 +4,7 @@
 use crate::engine::error::Result;
 use crate::engine::lint::{LintOptions, LintReport, declared_id, lint_pack};
 use crate::engine::pack::id::PackId;
-use crate::engine::pack::manifest::Manifest;
+use crate::engine::pack::manifest::{Manifest, PackKind};
 use crate::engine::store::Store;
 use crate::engine::store::catalog::{self, CatalogPack};
 use crate::engine::store::parallel::parallel_map;
@@ -48,6 +48,12 @@ impl PackView {
             .or_else(|| self.catalog.as_ref().map(|c| c.dir.clone()))
     }
 
+    /// A pack with a manifest, or a Skill pack (§2.6): as the report to
+    /// show says.
+    pub fn kind(&self) -> PackKind {
+        self.report().map(|r| r.kind).unwrap_or_default()
+    }
+
     /// The lint report to show: the installed one, else the catalog's.
     pub fn report(&self) -> Option<&LintReport> {
         self.installed
@@ -61,6 +67,7 @@ impl PackView {
 pub fn lint_installed(store: &Store, pack_id: &PackId) -> LintReport {
     let options = LintOptions {
         bootstrap: *pack_id == BOOTSTRAP_ID,
+        ..LintOptions::default()
     };
     let mut report = lint_pack(&store.pack_dir(pack_id), options);
     if report.pack_id.as_deref() != Some(pack_id.as_str()) && report.ok {

@@ -1,7 +1,9 @@
 //! The pack browser: every installed and catalog pack, one row each with
-//! its id, version, status badge (§11.2) and description; the fuzzy filter
+//! its id, version, status badge (§11.2) and description (a Skill pack's,
+//! §2.6, tagged `skill`); the fuzzy filter
 //! with the matched characters highlighted; marks.
 
+use crate::engine::pack::manifest::PackKind;
 use crate::tui::action::Pane;
 use crate::tui::app::App;
 use crate::tui::text;
@@ -315,12 +317,24 @@ fn pack_row<'a>(
         theme.status(status),
     )));
     if cols.description > 0 {
-        cells.push(Cell::from(Span::styled(
-            text::fit(&entry.description, cols.description),
-            theme.dim(),
-        )));
+        cells.push(Cell::from(description_spans(app, entry, cols.description)));
     }
     TableRow::new(cells)
+}
+
+/// The description cell, `w` wide: a Skill pack's (§2.6) starts with a
+/// `skill` tag, so it reads apart from the packs that declare commands.
+fn description_spans<'a>(app: &App, entry: &Row, w: usize) -> Line<'a> {
+    let theme = app.theme();
+    if entry.kind != PackKind::Skill {
+        return Line::from(Span::styled(text::fit(&entry.description, w), theme.dim()));
+    }
+    let tag = "skill ";
+    let rest = w.saturating_sub(tag.len());
+    Line::from(vec![
+        Span::styled(text::fit(tag, w.min(tag.len())), theme.hint()),
+        Span::styled(text::fit(&entry.description, rest), theme.dim()),
+    ])
 }
 
 /// The id, padded to `w`, with the filter's matched characters highlighted.

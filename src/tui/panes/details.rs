@@ -1,4 +1,4 @@
-//! Details of the selected pack: name, version, plane and Binding (§2.5,
+//! Details of the selected pack: its kind (a Skill pack, §2.6), name, version, plane and Binding (§2.5,
 //! §8), its status, the equivalent `hcpx` command of the last action (so
 //! the TUI teaches the CLI), its marks and its Skill's state in each
 //! enabled harness target with the fix (§12.8, §13.5–§13.6), its bundled
@@ -6,7 +6,7 @@
 //! frontmatter name and description, then the body.
 
 use crate::engine::harness::plan::SkillState;
-use crate::engine::pack::manifest::{BindingKind, Manifest};
+use crate::engine::pack::manifest::{BindingKind, Manifest, PackKind};
 use crate::tui::action::Pane;
 use crate::tui::app::{App, arg_summary};
 use crate::tui::files::{self, FileKind};
@@ -54,8 +54,13 @@ pub fn lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
                 ),
                 Span::raw(text::safe(&format!(" — {}", m.name))),
             ]));
+            // A Skill pack (§2.6) says so first: it has no manifest file.
+            let kind = match m.kind {
+                PackKind::Skill => "skill pack (SKILL.md, no manifest) · ",
+                PackKind::Pack => "",
+            };
             out.extend(wrap(format!(
-                "plane {} · binding {}",
+                "{kind}plane {} · binding {}",
                 m.plane.as_str(),
                 binding_text(m)
             )));
