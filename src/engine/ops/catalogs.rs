@@ -33,6 +33,9 @@ pub struct CatalogInfo {
     pub kind: CatalogKind,
     pub commit: Option<String>,
     pub packs: usize,
+    /// Why a catalog yields no pack ([`catalog::NO_PACK`]); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
 }
 
 /// Whether a catalog is a folder or a git source.
@@ -195,12 +198,14 @@ fn info(source: &CatalogSource) -> CatalogInfo {
         ),
         None => (CatalogKind::Dir, None),
     };
+    let packs = catalog::pack_dirs(std::slice::from_ref(&source.path)).len();
     CatalogInfo {
         source: redact_source(&source.written),
         path: source.path.display().to_string(),
         kind,
         commit,
-        packs: catalog::pack_dirs(std::slice::from_ref(&source.path)).len(),
+        packs,
+        reason: (packs == 0).then(|| catalog::NO_PACK.to_string()),
     }
 }
 
