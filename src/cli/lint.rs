@@ -35,7 +35,13 @@ pub fn run(args: &LintArgs, out: &Output) -> i32 {
         .iter()
         .map(|p| {
             let bootstrap = is_bootstrap_copy(p);
-            lint_pack(p, LintOptions { bootstrap })
+            lint_pack(
+                p,
+                LintOptions {
+                    bootstrap,
+                    ..LintOptions::default()
+                },
+            )
         })
         .collect();
     for report in &mut reports {

@@ -448,7 +448,13 @@ fn bootstrap_option_allows_reserved_id_and_builtin() {
         ("pack.yaml", BOOTSTRAP.as_bytes()),
         ("SKILL.md", BOOTSTRAP_SKILL),
     ]);
-    let report = lint_pack(dir.path(), LintOptions { bootstrap: true });
+    let report = lint_pack(
+        dir.path(),
+        LintOptions {
+            bootstrap: true,
+            ..Default::default()
+        },
+    );
     assert_findings(&report, &[]);
     assert_eq!(report.pack_id.as_deref(), Some("hcp-cli"));
 }
@@ -477,7 +483,13 @@ fn bootstrap_option_does_not_excuse_other_errors() {
         ("SKILL.md", BOOTSTRAP_SKILL),
     ]);
     assert_findings(
-        &lint_pack(dir.path(), LintOptions { bootstrap: true }),
+        &lint_pack(
+            dir.path(),
+            LintOptions {
+                bootstrap: true,
+                ..Default::default()
+            },
+        ),
         &[error("command.effect", "pack.yaml", 11, 13)],
     );
 }

@@ -27,6 +27,10 @@ pub struct LintOptions {
     /// Allow the reserved ids and the `builtin` adapter: true only for the
     /// runtime's own bootstrap pack (§3.2, §6.5).
     pub bootstrap: bool,
+    /// Skip the check that a Skill pack's `name` matches its folder's name
+    /// (§2.6): for a folder whose name is not the pack's (a git repository's
+    /// root, a staged copy).
+    pub folder_name_free: bool,
 }
 
 /// The result of linting one pack directory (§10.4).

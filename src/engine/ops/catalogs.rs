@@ -209,8 +209,13 @@ fn info(source: &CatalogSource) -> CatalogInfo {
     }
 }
 
+/// The commit a git catalog's local copy (its root) was fetched at.
+pub(super) fn fetched_commit(root: &Path) -> Option<String> {
+    read_record(root).map(|r| r.commit)
+}
+
 /// The local copy's root (without SUBDIR) of a git catalog.
-fn source_root(source: &CatalogSource) -> PathBuf {
+pub(super) fn source_root(source: &CatalogSource) -> PathBuf {
     let mut root = source.path.clone();
     if let Some(subdir) = source.git.as_ref().and_then(|g| g.subdir.as_ref()) {
         for _ in subdir.split('/') {

@@ -162,10 +162,12 @@ fn refresh(index_dir: &Path, dir: &Path) -> Index {
 /// The size, modification time (s, ns) and inode of the manifest, else of
 /// `SKILL.md` (what a Skill pack's id is read from).
 fn signature(pack_dir: &Path) -> Option<(u64, i64, i64, u64)> {
-    [MANIFEST_YAML, MANIFEST_JSON, SKILL_FILE].iter().find_map(|name| {
-        let meta = std::fs::symlink_metadata(pack_dir.join(name)).ok()?;
-        Some((meta.size(), meta.mtime(), meta.mtime_nsec(), meta.ino()))
-    })
+    [MANIFEST_YAML, MANIFEST_JSON, SKILL_FILE]
+        .iter()
+        .find_map(|name| {
+            let meta = std::fs::symlink_metadata(pack_dir.join(name)).ok()?;
+            Some((meta.size(), meta.mtime(), meta.mtime_nsec(), meta.ino()))
+        })
 }
 
 /// Writes the index atomically (a temporary file beside it, then rename);

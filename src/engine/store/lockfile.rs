@@ -191,6 +191,29 @@ impl LockedSource {
         }
     }
 
+    /// The source as a user reads it: the folder, or
+    /// `git+URL[//SUBDIR]@COMMIT` (12 digits of the commit).
+    pub fn display(&self) -> String {
+        match self.kind {
+            SourceKind::Dir | SourceKind::Catalog => self
+                .path
+                .clone()
+                .unwrap_or_else(|| "an unknown source".into()),
+            SourceKind::Git => {
+                let mut text = format!("git+{}", self.url.as_deref().unwrap_or("?"));
+                if let Some(subdir) = &self.subdir {
+                    text.push_str("//");
+                    text.push_str(subdir);
+                }
+                if let Some(commit) = &self.commit {
+                    text.push('@');
+                    text.extend(commit.chars().take(12));
+                }
+                text
+            }
+        }
+    }
+
     /// The recorded folder, for `dir` and `catalog` sources.
     pub fn folder_path(&self) -> Option<PathBuf> {
         match self.kind {

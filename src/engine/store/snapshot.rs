@@ -61,6 +61,7 @@ impl PackView {
 pub fn lint_installed(store: &Store, pack_id: &PackId) -> LintReport {
     let options = LintOptions {
         bootstrap: *pack_id == BOOTSTRAP_ID,
+        ..LintOptions::default()
     };
     let mut report = lint_pack(&store.pack_dir(pack_id), options);
     if report.pack_id.as_deref() != Some(pack_id.as_str()) && report.ok {
