@@ -4,6 +4,8 @@
 //! through `git+file://`, with one fetch per source; and the order a SOURCE
 //! is read in (a pack id is a catalog's before a folder of that name).
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use crate::common::{self, Sandbox, simple_manifest, simple_skill};
 use crate::sources::git;
 use serde_json::Value;
