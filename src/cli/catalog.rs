@@ -75,7 +75,7 @@ fn is_git(source: &str) -> bool {
 fn print_change(change: &CatalogChange, verb: &str) {
     let source = terminal_safe(&change.catalog.source);
     if change.changed {
-        println!("{verb} catalog {source} ({} packs)", change.catalog.packs);
+        println!("{verb} catalog {source} ({})", packs_line(&change.catalog));
     } else {
         println!("catalog {source} is already listed");
     }
@@ -95,11 +95,19 @@ fn print_list(all: &[CatalogInfo]) {
             .as_deref()
             .map(|s| format!(" @ {}", &s[..s.len().min(12)]));
         println!(
-            "{kind:<4} {}{}  {} packs  ({})",
+            "{kind:<4} {}{}  {}  ({})",
             terminal_safe(&c.source),
             commit.unwrap_or_default(),
-            c.packs,
+            packs_line(c),
             terminal_safe(&c.path)
         );
+    }
+}
+
+/// `3 packs`, or `0 packs: WHY` (HCP.md §13.2).
+fn packs_line(c: &CatalogInfo) -> String {
+    match &c.reason {
+        Some(why) => format!("{} packs: {why}", c.packs),
+        None => format!("{} packs", c.packs),
     }
 }

@@ -87,7 +87,10 @@ pub const INSTALL: &str = "\
 Examples:
   hcpx install ./my-pack
   hcpx install demo.clock --catalog assets/packs
-  hcpx install ./my-pack --force";
+  hcpx install anthropics/skills --list
+  hcpx install anthropics/skills --skill pdf --skill docx
+  hcpx install https://github.com/OWNER/REPO/tree/main/skills --all
+  hcpx install ./my-pack ./other-pack --force";
 
 pub const ACTIVATE: &str = "\
 Examples:
@@ -111,7 +114,8 @@ Examples:
 
 pub const UNINSTALL: &str = "\
 Examples:
-  hcpx uninstall demo.clock";
+  hcpx uninstall demo.clock
+  hcpx uninstall demo.clock demo.notes";
 
 pub const LIST: &str = "\
 Examples:

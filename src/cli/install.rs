@@ -1,21 +1,48 @@
-//! `hcpx install SOURCE [--force]` (11-lifecycle.md §11.1, HCP.md §11.1,
-//! §13.1). While a git source is fetched, a line on stderr says so when
-//! stderr is a terminal.
+//! `hcpx install SOURCE... [--list | --skill ID... | --all] [--force]`
+//! (11-lifecycle.md §11.1, HCP.md §11.1, §11.6, §13.1). While a git source
+//! is fetched, a line on stderr says so when stderr is a terminal. A
+//! collection of several packs without `--skill` or `--all` opens a
+//! multi-select with a filter when stdin and stderr are terminals and
+//! `--json` is not given; the engine is told the chosen ids.
+//!
+//! Output: one source that installs one pack prints that pack's result as
+//! before (`{"ok": true, "pack_id", ..., "source"}`, or the error); one
+//! `--list` prints `{"ok": true, "source", "packs"}`; anything else prints
+//! `{"ok": bool, "results": [...], "error"?}` with one entry per pack (or
+//! per source that failed as a whole, or per listing), the first failure
+//! as `error` and as the exit code.
 
 use crate::cli::context::Ctx;
 use crate::cli::output::terminal_safe;
-use crate::engine::ops::{
-    FetchObserver, InstallAction, InstallOptions, InstallOutcome, InstallSource,
+use crate::engine::error::Error;
+use crate::engine::ops::sources::{
+    Chooser, ListedKind, ListedPack, Listing, PackResult, Selection, SourceRun,
 };
+use crate::engine::ops::{
+    Engine, FetchObserver, InstallAction, InstallOptions, InstallOutcome, InstallSource,
+};
+use serde::Serialize;
 use std::io::IsTerminal;
 
-/// Install a pack from a directory, a catalog (by id) or a git repository
+/// Install packs from directories, catalogs (by id), git repositories or GitHub
 #[derive(Debug, clap::Args)]
 #[command(after_help = crate::cli::help::INSTALL)]
 pub struct InstallArgs {
-    /// A pack directory (a path with a `/`), the id of a pack in a catalog, git+URL[//SUBDIR][#REF] or github:OWNER/REPO[/SUBDIR][#REF]
-    #[arg(value_name = "SOURCE", add = crate::cli::complete::pack_ids_or_dirs())]
-    pub source: String,
+    /// A pack or collection directory, the id of a pack in a catalog, OWNER/REPO[/SUBDIR][#REF] or a GitHub URL, git+URL[//SUBDIR][#REF] or github:OWNER/REPO[/SUBDIR][#REF]
+    #[arg(value_name = "SOURCE", required = true, add = crate::cli::complete::pack_ids_or_dirs())]
+    pub sources: Vec<String>,
+
+    /// List the packs of each source, install nothing
+    #[arg(long, conflicts_with_all = ["skill", "all"])]
+    pub list: bool,
+
+    /// Take this pack of a collection, by pack id or Skill name (repeatable)
+    #[arg(long, value_name = "ID", conflicts_with = "all")]
+    pub skill: Vec<String>,
+
+    /// Take every pack of a collection that lints; the others are reported
+    #[arg(long)]
+    pub all: bool,
 
     /// Replace the installed copy even when it is the same version
     #[arg(long)]
@@ -24,23 +51,144 @@ pub struct InstallArgs {
     pub flags: crate::cli::EngineFlags,
 }
 
+/// What one SOURCE came to.
+enum Run {
+    Listed(Listing),
+    Results(Vec<PackResult>),
+}
+
 pub fn run(args: &InstallArgs, ctx: &Ctx) -> i32 {
-    let source = match InstallSource::parse(&args.source) {
+    ctx.with_engine(|engine| {
+        let runs: Vec<Run> = args
+            .sources
+            .iter()
+            .map(|s| run_one(engine, args, ctx, s))
+            .collect();
+        report(ctx, runs)
+    })
+}
+
+fn run_one(engine: &Engine, args: &InstallArgs, ctx: &Ctx, text: &str) -> Run {
+    let failed = |err: Error| {
+        let shown = crate::engine::store::source::redact_source(text);
+        Run::Results(vec![PackResult::failed(shown, None, None, err)])
+    };
+    let source = match InstallSource::parse(text) {
         Ok(source) => source,
-        Err(err) => return ctx.fail(&err),
+        Err(err) => return failed(err),
     };
     let mut options = InstallOptions::new(source);
     options.force = args.force;
     options.on_fetch = fetch_progress();
-    ctx.with_engine(|engine| match engine.install_with(&options) {
-        Ok(outcome) => ctx.success(outcome, print),
-        Err(err) => ctx.fail(&err),
-    })
+    options.selection = if args.list {
+        Selection::List
+    } else if args.all {
+        Selection::All
+    } else if !args.skill.is_empty() {
+        Selection::Skills(args.skill.clone())
+    } else {
+        Selection::Default
+    };
+    let interactive = std::io::stdin().is_terminal() && std::io::stderr().is_terminal();
+    if interactive && !ctx.out.json {
+        options.chooser = Some(picker());
+    }
+    match engine.install_source(&options) {
+        Ok(SourceRun::Listed(listing)) => Run::Listed(listing),
+        Ok(SourceRun::Done(results)) => Run::Results(results),
+        Err(err) => failed(err),
+    }
+}
+
+#[derive(Serialize)]
+struct Several<'a> {
+    ok: bool,
+    results: Vec<serde_json::Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<&'a Error>,
+}
+
+fn report(ctx: &Ctx, mut runs: Vec<Run>) -> i32 {
+    if runs.len() == 1 {
+        match runs.remove(0) {
+            Run::Listed(listing) => return ctx.success(listing, print_listing),
+            Run::Results(mut results) if results.len() == 1 => {
+                return match results.remove(0) {
+                    PackResult::Installed(done) => ctx.success(done.outcome, print),
+                    PackResult::Failed(failed) => ctx.fail(&failed.error),
+                };
+            }
+            run => runs.push(run),
+        }
+    }
+    let first_error = runs.iter().find_map(|run| match run {
+        Run::Results(results) => results.iter().find_map(PackResult::error).cloned(),
+        Run::Listed(_) => None,
+    });
+    if ctx.out.json {
+        let results = runs.iter().flat_map(json_lines).collect();
+        let shown = first_error
+            .as_ref()
+            .map(|e| crate::cli::fix::with_hint(e, &ctx.out.flags));
+        ctx.out.json(&Several {
+            ok: first_error.is_none(),
+            results,
+            error: shown.as_ref(),
+        });
+    } else {
+        for run in &runs {
+            print_run(ctx, run);
+        }
+    }
+    first_error.map_or(0, |e| e.code.exit_code())
+}
+
+fn json_lines(run: &Run) -> Vec<serde_json::Value> {
+    let value = |v: serde_json::Result<serde_json::Value>| v.unwrap_or_default();
+    match run {
+        Run::Listed(listing) => {
+            let mut doc = value(serde_json::to_value(listing));
+            if let Some(map) = doc.as_object_mut() {
+                map.insert("ok".into(), true.into());
+            }
+            vec![doc]
+        }
+        Run::Results(results) => results
+            .iter()
+            .map(|r| value(serde_json::to_value(r)))
+            .collect(),
+    }
+}
+
+fn print_run(ctx: &Ctx, run: &Run) {
+    match run {
+        Run::Listed(listing) => print_listing(listing),
+        Run::Results(results) => {
+            for result in results {
+                match result {
+                    PackResult::Installed(done) => print(&done.outcome),
+                    PackResult::Failed(failed) => {
+                        let mut err = failed.error.clone();
+                        let what = failed.pack_id.as_deref().unwrap_or(&failed.source);
+                        err.message = format!("{what}: {}", err.message);
+                        ctx.out.error(&err);
+                    }
+                }
+            }
+        }
+    }
 }
 
 fn print(o: &InstallOutcome) {
     let pack_id = terminal_safe(&o.pack_id);
-    println!("{}", terminal_safe(&o.to_string()));
+    println!(
+        "{} from {}",
+        terminal_safe(&o.to_string()),
+        terminal_safe(&o.source.display())
+    );
+    for warning in &o.warnings {
+        eprintln!("warning: {}", terminal_safe(warning));
+    }
     crate::cli::harness::warn_lines(&o.harnesses, &o.pack_id);
     if o.disconnected {
         println!("its binding changed: run `hcpx connect {pack_id}` again");
@@ -48,6 +196,56 @@ fn print(o: &InstallOutcome) {
     if !o.activated && o.action != InstallAction::Unchanged {
         println!("next: hcpx activate {pack_id}");
     }
+}
+
+fn print_listing(listing: &Listing) {
+    println!(
+        "{} holds {} pack(s):",
+        terminal_safe(&listing.source),
+        listing.packs.len()
+    );
+    for p in &listing.packs {
+        println!("  {}", terminal_safe(&listed_line(p)));
+    }
+}
+
+/// `pdf  (skill, skills/pdf)  Edit PDF files`, marked when it fails lint.
+fn listed_line(p: &ListedPack) -> String {
+    let kind = match p.kind {
+        ListedKind::Pack => "pack",
+        ListedKind::Skill => "skill",
+    };
+    let broken = if p.lint_ok { "" } else { "  [fails lint]" };
+    let mut description: String = p.description.lines().next().unwrap_or("").into();
+    if description.chars().count() > 70 {
+        description = description.chars().take(69).collect::<String>() + "…";
+    }
+    format!("{}  ({kind}, {}){broken}  {description}", p.pack_id, p.path)
+}
+
+/// The multi-select of a collection's packs: type to filter, space to mark,
+/// enter to install the marked ones.
+fn picker() -> Chooser {
+    std::sync::Arc::new(|listed: &[ListedPack]| {
+        let lines: Vec<String> = listed
+            .iter()
+            .map(|p| terminal_safe(&listed_line(p)).into_owned())
+            .collect();
+        let chosen = inquire::MultiSelect::new(
+            "Which packs? (type to filter, space to mark)",
+            lines.clone(),
+        )
+        .with_page_size(15)
+        .prompt()
+        .ok()?;
+        Some(
+            chosen
+                .iter()
+                .filter_map(|line| lines.iter().position(|l| l == line))
+                .map(|at| listed[at].pack_id.clone())
+                .collect(),
+        )
+    })
 }
 
 /// A progress line on stderr while a git source is fetched, when stderr is

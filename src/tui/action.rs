@@ -119,6 +119,12 @@ pub enum Action {
         source: String,
         ids: Vec<String>,
     },
+    /// `:install SOURCE` found a collection of several packs: open the
+    /// picker over its listing.
+    PickFrom {
+        source: String,
+        items: Vec<crate::tui::picker::PickerItem>,
+    },
 
     // The filter.
     FilterStart,

@@ -11,8 +11,6 @@
 //! back is the ids chosen; installing them is the app's
 //! (`Action::InstallChosen`).
 
-use crate::engine::error::{Error, ErrorCode, Result};
-use crate::engine::ops::InstallSource;
 use crate::engine::store::source::redact_url;
 use crate::tui::keymap::Key;
 use crate::tui::text;
@@ -21,7 +19,6 @@ use fuzzy_matcher::FuzzyMatcher;
 use fuzzy_matcher::skim::SkimMatcherV2;
 use std::cmp::Reverse;
 use std::collections::BTreeSet;
-use std::path::{Component, Path};
 
 /// What a collection's entry is (§2.6): a pack with a manifest, or a
 /// Skill pack (a `SKILL.md` and no manifest).
@@ -397,48 +394,6 @@ pub fn shown_source(source: &str) -> String {
     text::safe(&redacted)
 }
 
-/// The install source of the pack at `path` (relative) in the collection
-/// `source`: the folder below a directory, the SUBDIR below a git source's.
-/// A `path` that is absolute or climbs out (`..`) is refused: a listing
-/// names folders below the source, never elsewhere.
-pub fn pack_source(source: &str, path: &str) -> Result<InstallSource> {
-    let rel = Path::new(path);
-    let inside = rel
-        .components()
-        .all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
-    if !inside || path.is_empty() {
-        return Err(Error::new(
-            ErrorCode::Usage,
-            format!(
-                "{} is not a folder below {}",
-                text::safe(path),
-                shown_source(source)
-            ),
-        ));
-    }
-    let parts: Vec<&str> = path
-        .split('/')
-        .filter(|p| !p.is_empty() && *p != ".")
-        .collect();
-    match InstallSource::parse(source)? {
-        InstallSource::Dir(dir) => Ok(InstallSource::Dir(parts.iter().fold(dir, |d, p| d.join(p)))),
-        InstallSource::Git(mut git) => {
-            if !parts.is_empty() {
-                let below = parts.join("/");
-                git.subdir = Some(match git.subdir.take() {
-                    Some(top) => format!("{}/{below}", top.trim_end_matches('/')),
-                    None => below,
-                });
-            }
-            Ok(InstallSource::Git(git))
-        }
-        InstallSource::Catalog(id) => Err(Error::new(
-            ErrorCode::Usage,
-            format!("{id} is a catalog pack, not a collection"),
-        )),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -609,22 +564,5 @@ mod tests {
         let s = shown_source("https://tok3n@github.com/o/r");
         assert!(!s.contains("tok3n"), "{s}");
         assert_eq!(shown_source("./a\u{1b}[2Jb"), "./a\u{fffd}[2Jb");
-    }
-
-    #[test]
-    fn a_pack_source_is_below_the_collection_never_outside_it() {
-        let dir = pack_source("/srv/coll", "skills/pdf").unwrap();
-        assert_eq!(dir, InstallSource::Dir("/srv/coll/skills/pdf".into()));
-        let git = pack_source("git+file:///r.git//top#main", "skills/pdf").unwrap();
-        let InstallSource::Git(git) = git else {
-            panic!("not git")
-        };
-        assert_eq!(git.subdir.as_deref(), Some("top/skills/pdf"));
-        assert_eq!(git.reference.as_deref(), Some("main"));
-        assert!(pack_source("/srv/coll", "../etc").is_err());
-        assert!(pack_source("/srv/coll", "/etc").is_err());
-        assert!(pack_source("/srv/coll", "a/../../b").is_err());
-        let root = pack_source("/srv/coll", ".").unwrap();
-        assert_eq!(root, InstallSource::Dir("/srv/coll".into()));
     }
 }

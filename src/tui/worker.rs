@@ -8,6 +8,7 @@ use crate::engine::error::{Error, ErrorCode};
 use crate::engine::exec::OutputMode;
 use crate::engine::harness::TargetName;
 use crate::engine::harness::plan::SkillState;
+use crate::engine::ops::sources::{ListedKind, PackResult, Selection, SourceRun};
 use crate::engine::ops::upgrade::{Expected, OutdatedPack, UpgradeOptions, UpgradeResult};
 use crate::engine::ops::{ConnectOutcome, Engine, ExecResult, InstallOptions};
 use crate::engine::pack::manifest::{BindingKind, SecretSpec};
@@ -15,6 +16,7 @@ use crate::engine::pack::skill::{self, SkillDoc};
 use crate::engine::policy::availability::{PackAvailability, Status};
 use crate::engine::store::catalog;
 use crate::engine::store::snapshot::{self, PackView};
+use crate::engine::store::source::InstallSource;
 use crate::tui::action::{Action, SecretRequest};
 use crate::tui::files::{self, Bundled};
 use crate::tui::harnesses::{self, HarnessRow, PackHarnesses};
@@ -160,11 +162,8 @@ pub enum Job {
     /// A lifecycle stage on packs, in order; stops at the first error.
     Stage { stage: Stage, ids: Vec<String> },
     /// The packs chosen in the picker, installed from the collection
-    /// `source` (HCP.md §13.1): each `(id, path)` with its folder in it.
-    InstallChosen {
-        source: String,
-        picks: Vec<(String, String)>,
-    },
+    /// `source` (HCP.md §13.1), by id, as `--skill ID...` takes them.
+    InstallChosen { source: String, ids: Vec<String> },
     /// `hcpx grant|revoke PRINCIPAL GRANT` (§9.4), from the `:` line.
     Grant {
         principal: String,
@@ -217,9 +216,9 @@ impl Job {
                     ids_text(ids.iter().map(String::as_str))
                 )
             }
-            Job::InstallChosen { source, picks } => format!(
+            Job::InstallChosen { source, ids } => format!(
                 "installing {} from {}",
-                ids_text(picks.iter().map(|(id, _)| id.as_str())),
+                ids_text(ids.iter().map(String::as_str)),
                 crate::tui::picker::shown_source(source)
             ),
             Job::Exec { pack_id, verb, .. } => format!("running {pack_id} {verb}"),
@@ -382,8 +381,8 @@ pub fn run(engine: &Engine, job: Job, actions: &UnboundedSender<Action>) -> JobR
             result: inspect(engine, &rows),
         },
         Job::Stage { stage, ids } => JobResult::Stage(run_stage(engine, stage, &ids, actions)),
-        Job::InstallChosen { source, picks } => {
-            JobResult::InstalledChosen(install_chosen(engine, &source, &picks))
+        Job::InstallChosen { source, ids } => {
+            JobResult::InstalledChosen(install_chosen(engine, &source, ids))
         }
         Job::Grant {
             principal,
@@ -533,7 +532,7 @@ fn run_stage(
         Stage::Install | Stage::Connect | Stage::Uninstall => {
             for id in ids {
                 let line = match stage {
-                    Stage::Install => engine.install(id, false).map(|o| o.to_string()),
+                    Stage::Install => install_or_pick(engine, actions, id),
                     Stage::Connect => {
                         let mut input = |spec: &SecretSpec| ask_secret(actions, id, spec);
                         engine.connect(id, &mut input).map(|o| connect_line(&o))
@@ -566,28 +565,91 @@ fn run_stage(
 /// `hcpx install SOURCE --skill ID...` (§13.1): each chosen pack from its
 /// folder in the collection, in order; each its own change, stopping at
 /// the first error. The one place the picker's choice reaches the engine.
-fn install_chosen(engine: &Engine, source: &str, picks: &[(String, String)]) -> StageReport {
+/// `:install SOURCE`: a catalog pack or a pack folder is installed; a
+/// collection of several packs (§13.1) is listed, and the listing goes to
+/// the picker, whose choice comes back as `Job::InstallChosen`.
+fn install_or_pick(
+    engine: &Engine,
+    actions: &UnboundedSender<Action>,
+    source: &str,
+) -> Result<String, Error> {
+    let from = InstallSource::parse(source)?;
+    if matches!(from, InstallSource::Catalog(_)) {
+        return engine
+            .install_with(&InstallOptions::new(from))
+            .map(|o| o.to_string());
+    }
+    let mut options = InstallOptions::new(from);
+    options.selection = Selection::List;
+    let SourceRun::Listed(listing) = engine.install_source(&options)? else {
+        return Err(Error::new(
+            ErrorCode::Io,
+            "the listing of the source was not returned",
+        ));
+    };
+    if listing.packs.len() == 1 {
+        options.selection = Selection::Default;
+        return engine.install_with(&options).map(|o| o.to_string());
+    }
+    let count = listing.packs.len();
+    let items = listing.packs.into_iter().map(picker_item).collect();
+    let _ = actions.send(Action::PickFrom {
+        source: source.to_string(),
+        items,
+    });
+    Ok(format!(
+        "{count} packs in {}: choose in the picker",
+        listing.source
+    ))
+}
+
+fn picker_item(pack: crate::engine::ops::sources::ListedPack) -> crate::tui::picker::PickerItem {
+    use crate::tui::picker::{ItemKind, PickerItem};
+    PickerItem {
+        id: pack.pack_id,
+        kind: match pack.kind {
+            ListedKind::Pack => ItemKind::Pack,
+            ListedKind::Skill => ItemKind::Skill,
+        },
+        path: pack.path,
+        description: pack.description,
+        lint_ok: pack.lint_ok,
+    }
+}
+
+fn install_chosen(engine: &Engine, source: &str, ids: Vec<String>) -> StageReport {
     let mut report = StageReport {
         stage: Stage::Install,
-        ids: picks.iter().map(|(id, _)| id.clone()).collect(),
+        ids,
         done: Vec::new(),
         error: None,
         stamp: Stamp(Vec::new()),
     };
-    for (_, path) in picks {
-        let installed = crate::tui::picker::pack_source(source, path)
-            .and_then(|from| engine.install_with(&InstallOptions::new(from)));
-        match installed {
-            Ok(outcome) => report.done.push(outcome.to_string()),
-            Err(err) => {
-                report.error = Some(err);
-                break;
+    // One call, as `hcpx install SOURCE --skill ID...`: the engine finds
+    // each id in the collection again (one fetch for a git source).
+    let run = InstallSource::parse(source).and_then(|from| {
+        let mut options = InstallOptions::new(from);
+        options.selection = Selection::Skills(report.ids.clone());
+        engine.install_source(&options)
+    });
+    match run {
+        Ok(SourceRun::Done(results)) => {
+            for result in results {
+                match result {
+                    PackResult::Installed(done) => report.done.push(done.outcome.to_string()),
+                    PackResult::Failed(failed) if report.error.is_none() => {
+                        report.error = Some(failed.error)
+                    }
+                    PackResult::Failed(_) => {}
+                }
             }
         }
+        Ok(SourceRun::Listed(_)) => {}
+        Err(err) => report.error = Some(err),
     }
     report.stamp = Stamp::read(engine);
     tracing::info!(
-        packs = picks.len(),
+        packs = report.ids.len(),
         done = report.done.len(),
         error = report.error.as_ref().map(|e| e.code.as_str()),
         "chosen packs installed"

@@ -77,10 +77,14 @@ fn a_git_catalog_is_fetched_on_add_and_update_only() {
 
     let doc = sb.json(&["install", "acme.notes"], 0);
     assert_eq!(doc["version"], "1.1.0", "{doc}");
-    assert_eq!(
-        lock(&sb)["packs"]["acme.notes"]["source"]["kind"],
-        "catalog"
-    );
+    // Locked so another machine can fetch it: the catalog's url, the
+    // pack's folder in the repository and the commit, no store path.
+    let locked = &lock(&sb)["packs"]["acme.notes"]["source"];
+    assert_eq!(locked["kind"], "git", "{locked}");
+    assert_eq!(locked["url"], repo.url.as_str(), "{locked}");
+    assert_eq!(locked["subdir"], "packs/notes", "{locked}");
+    assert_eq!(locked["commit"], repo.v2.as_str(), "{locked}");
+    assert!(locked.get("path").is_none(), "{locked}");
 
     // A new commit upstream is seen only after `catalog update`.
     write_pack(&repo.work, "1.2.0");

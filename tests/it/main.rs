@@ -17,6 +17,7 @@ mod cli_lifecycle;
 mod cli_lint;
 mod cli_list;
 mod cli_show;
+mod collections;
 mod concurrency;
 mod demo_recording;
 mod example_catalog;

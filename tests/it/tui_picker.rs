@@ -296,3 +296,36 @@ async fn details_lists_a_packs_bundled_files_with_size_and_x() {
     );
     assert!(!details.iter().any(|l| l == "files"), "{details:?}");
 }
+
+#[tokio::test]
+async fn colon_install_of_a_collection_opens_the_picker_over_the_engines_listing() {
+    let dir = sandbox();
+    let source = collection(&dir);
+    plain_pack(dir.path(), "one-pack", "acme.single", "One pack alone");
+    let single = dir.path().join("one-pack");
+    let mut tui = Tui::start(dir, 100, 30).await;
+
+    // A folder that is one pack installs at once, no picker.
+    tui.keys(&format!(":install {}", single.display())).await;
+    tui.press(KeyCode::Enter).await;
+    assert!(tui.installed("acme.single"), "{}", tui.screen());
+    assert!(tui.runner.app.dialog().is_none(), "{}", tui.screen());
+
+    // A collection of several: the picker, with what the engine found
+    // (the hidden .curated folder too), nothing installed yet.
+    tui.keys(&format!(":install {source}")).await;
+    tui.press(KeyCode::Enter).await;
+    assert!(
+        matches!(tui.runner.app.dialog(), Some(Dialog::Picker(_))),
+        "{}",
+        tui.screen()
+    );
+    let screen = tui.screen();
+    assert!(screen.contains("4 of 4 shown"), "{screen}");
+    assert!(screen.contains("sheets"), "{screen}");
+    assert!(!tui.installed("pdf"));
+    tui.keys("sheets").await;
+    tui.press(KeyCode::Enter).await;
+    assert!(tui.installed("sheets"), "{}", tui.screen());
+    assert!(!tui.installed("pdf") && !tui.installed("docx"));
+}

@@ -33,6 +33,9 @@ pub struct CatalogInfo {
     pub kind: CatalogKind,
     pub commit: Option<String>,
     pub packs: usize,
+    /// Why a catalog yields no pack ([`catalog::NO_PACK`]); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
 }
 
 /// Whether a catalog is a folder or a git source.
@@ -195,17 +198,24 @@ fn info(source: &CatalogSource) -> CatalogInfo {
         ),
         None => (CatalogKind::Dir, None),
     };
+    let packs = catalog::pack_dirs(std::slice::from_ref(&source.path)).len();
     CatalogInfo {
         source: redact_source(&source.written),
         path: source.path.display().to_string(),
         kind,
         commit,
-        packs: catalog::pack_dirs(std::slice::from_ref(&source.path)).len(),
+        packs,
+        reason: (packs == 0).then(|| catalog::NO_PACK.to_string()),
     }
 }
 
+/// The commit a git catalog's local copy (its root) was fetched at.
+pub(super) fn fetched_commit(root: &Path) -> Option<String> {
+    read_record(root).map(|r| r.commit)
+}
+
 /// The local copy's root (without SUBDIR) of a git catalog.
-fn source_root(source: &CatalogSource) -> PathBuf {
+pub(super) fn source_root(source: &CatalogSource) -> PathBuf {
     let mut root = source.path.clone();
     if let Some(subdir) = source.git.as_ref().and_then(|g| g.subdir.as_ref()) {
         for _ in subdir.split('/') {

@@ -20,17 +20,14 @@
 //! at any step swaps the old copy back, restores the old Skill copy and the
 //! old state.
 
-use super::{Engine, RUNTIME_VERSION, not_found};
+use super::{Engine, RUNTIME_VERSION};
 use crate::engine::error::{Error, ErrorCode, Result};
 use crate::engine::lint::{LintOptions, LintReport, lint_pack};
-use crate::engine::pack::grammar;
 use crate::engine::pack::id::PackId;
 use crate::engine::pack::manifest::Manifest;
 use crate::engine::policy::grants::PACK_INSTALL;
-use crate::engine::store::catalog_index;
 use crate::engine::store::digest;
 use crate::engine::store::lockfile::{LockEntry, LockedSource, SourceKind};
-use crate::engine::store::snapshot::BOOTSTRAP_ID;
 pub use crate::engine::store::source::InstallSource;
 use crate::engine::store::{Transaction, create_dir, step, sync_dir};
 use serde::Serialize;
@@ -42,6 +39,16 @@ use std::path::{Path, PathBuf};
 /// Told the digest of a staged pack before it is installed; an error stops
 /// the install with the store unchanged.
 pub(super) type DigestCheck<'a> = &'a dyn Fn(&str) -> Result<()>;
+
+/// How one pack is installed.
+pub(super) struct InstallHow<'a> {
+    /// Replace the installed copy even when it is the same version.
+    pub force: bool,
+    pub check: Option<DigestCheck<'a>>,
+    /// How the pack folder is linted (a Skill at a git repository's root
+    /// has no meaningful folder name).
+    pub lint: LintOptions,
+}
 
 /// Told when a git fetch starts, with the source as shown to the user.
 pub type FetchObserver = std::sync::Arc<dyn Fn(&str) + Send + Sync>;
@@ -56,6 +63,12 @@ pub struct InstallOptions {
     /// Told when a git fetch starts, with the source as shown to the user
     /// (no password): the front-end may say so (the engine never prints).
     pub on_fetch: Option<FetchObserver>,
+    /// What to take from a collection (§13.1).
+    pub selection: super::sources::Selection,
+    /// Asked which packs to take from a collection of several when no
+    /// selection was given (the CLI's picker on a terminal); `None`: such a
+    /// collection is a `usage` error listing its ids.
+    pub chooser: Option<super::sources::Chooser>,
 }
 
 impl InstallOptions {
@@ -64,6 +77,8 @@ impl InstallOptions {
             source,
             force: false,
             on_fetch: None,
+            selection: super::sources::Selection::Default,
+            chooser: None,
         }
     }
 }
@@ -74,6 +89,8 @@ impl std::fmt::Debug for InstallOptions {
             .field("source", &self.source)
             .field("force", &self.force)
             .field("on_fetch", &self.on_fetch.is_some())
+            .field("selection", &self.selection)
+            .field("chooser", &self.chooser.is_some())
             .finish()
     }
 }
@@ -107,6 +124,12 @@ pub struct InstallOutcome {
     pub disconnected: bool,
     /// Where the pack's Skill stands in each enabled harness target (§12.8).
     pub harnesses: Vec<crate::engine::harness::HarnessLine>,
+    /// Where the pack came from: its lock file source (§11.6, §13.3).
+    pub source: LockedSource,
+    /// What the user should know (a Skill pack replaced by other content,
+    /// §11.1), one sentence each.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 impl std::fmt::Display for InstallOutcome {
@@ -135,39 +158,29 @@ impl Engine {
         self.install_with(&options)
     }
 
-    /// Installs what `options` names (§11.1, §13.1), recording it in the
-    /// lock file (§13.3) as a step of the same change.
+    /// Installs the one pack `options` names (§11.1, §13.1), recording it
+    /// in the lock file (§13.3) as a step of the same change; a collection
+    /// of several packs takes `options.selection` as
+    /// [`Engine::install_source`] does, and this returns the first failure,
+    /// else the first pack installed.
     pub fn install_with(&self, options: &InstallOptions) -> Result<InstallOutcome> {
-        match &options.source {
-            InstallSource::Git(git) => {
-                // Fetched under the lock: every lock holder may clear `.tmp/`.
-                let mut tx = self.store().lock()?;
-                let fetched = super::fetch::fetch_locked(&mut tx, git, options)?;
-                let recorded = LockedSource::git(
-                    &git.url,
-                    git.subdir.as_deref(),
-                    git.reference.as_deref(),
-                    &fetched.commit,
-                );
-                self.install_locked(tx, &fetched.dir, recorded, options.force)
-                    .map_err(|err| super::fetch::name_source(err, &fetched.dir, git))
+        use super::sources::{PackResult, SourceRun};
+        let results = match self.install_source(options)? {
+            SourceRun::Done(results) => results,
+            SourceRun::Listed(_) => {
+                return Err(Error::usage("a listing installs nothing"));
             }
-            InstallSource::Dir(path) => {
-                let text = path.to_string_lossy();
-                let dir = self.resolve_source(&text)?;
-                let recorded = LockedSource::folder(SourceKind::Dir, &dir);
-                self.install_locked(self.store().lock()?, &dir, recorded, options.force)
-            }
-            InstallSource::Catalog(id) => {
-                let kind = match Path::new(id.as_str()).symlink_metadata() {
-                    Ok(_) => SourceKind::Dir,
-                    Err(_) => SourceKind::Catalog,
-                };
-                let dir = self.resolve_source(id)?;
-                let recorded = LockedSource::folder(kind, &dir);
-                self.install_locked(self.store().lock()?, &dir, recorded, options.force)
+        };
+        let mut first = None;
+        for result in results {
+            match result {
+                PackResult::Failed(failed) => return Err(failed.error),
+                PackResult::Installed(done) => {
+                    first.get_or_insert(done.outcome);
+                }
             }
         }
+        first.ok_or_else(|| Error::usage("nothing was chosen to install"))
     }
 
     /// Installs the pack folder `dir` under the lock `tx` holds, recording
@@ -194,7 +207,27 @@ impl Engine {
         force: bool,
         check: Option<DigestCheck<'_>>,
     ) -> Result<InstallOutcome> {
-        let (manifest, pack_id) = installable(dir, self.store().root(), lint_options(&recorded))?;
+        let how = InstallHow {
+            force,
+            check,
+            lint: lint_options(&recorded),
+        };
+        let outcome = self.install_in(&mut tx, dir, recorded, &how)?;
+        tx.commit()?;
+        Ok(outcome)
+    }
+
+    /// Installs the pack folder `dir` as one step of the change `tx` (the
+    /// caller commits, or rolls back to a mark taken before).
+    pub(super) fn install_in(
+        &self,
+        tx: &mut Transaction<'_>,
+        dir: &Path,
+        recorded: LockedSource,
+        how: &InstallHow<'_>,
+    ) -> Result<InstallOutcome> {
+        let (force, check) = (how.force, how.check);
+        let (manifest, pack_id) = installable(dir, self.store().root(), how.lint)?;
 
         self.require_grant(&tx.state, PACK_INSTALL, &pack_id)?;
         let target = self.store().pack_dir(&pack_id);
@@ -207,6 +240,7 @@ impl Engine {
             .and_then(|r| r.manifest.as_ref())
             .map(|m| m.version.clone());
         let activated = tx.state.is_activated(&pack_id);
+        let source = recorded.clone();
         let outcome = |action, disconnected| InstallOutcome {
             pack_id: pack_id.to_string(),
             version: manifest.version.clone(),
@@ -216,16 +250,29 @@ impl Engine {
             activated,
             disconnected,
             harnesses: Vec::new(),
+            source: source.clone(),
+            warnings: Vec::new(),
         };
         let same_version = previous_version.as_deref() == Some(manifest.version.as_str());
         let previous_ok = previous.as_ref().is_some_and(|r| r.ok);
+        let skill_pack = super::sources::is_skill_pack(dir);
+        let mut warnings = Vec::new();
         if same_version && previous_ok && !force && check.is_none() {
-            lock_unrecorded(&mut tx, &pack_id, &manifest.version, recorded)?;
-            tx.commit()?;
-            return Ok(outcome(InstallAction::Unchanged, false));
+            // A Skill pack's identity is its content (§11.1).
+            let replaced = match skill_pack {
+                true => super::sources::skill_replaced(tx, &pack_id, dir, &recorded)?,
+                false => None,
+            };
+            match replaced {
+                None => {
+                    lock_unrecorded(tx, &pack_id, &manifest.version, recorded)?;
+                    return Ok(outcome(InstallAction::Unchanged, false));
+                }
+                Some(warning) => warnings.push(warning),
+            }
         }
 
-        let staged = stage(&mut tx, dir, &pack_id)?;
+        let staged = stage(tx, dir, &pack_id)?;
         let locked = LockEntry {
             digest: digest::digest(&staged)?,
             source: recorded,
@@ -244,16 +291,15 @@ impl Engine {
         // Recorded just before the swap: a crash at any named step leaves
         // the lock agreeing with the installed copy.
         tx.record_lock(&pack_id, Some(locked))?;
-        place(&mut tx, &staged, &pack_id)?;
+        place(tx, &staged, &pack_id)?;
         step("install.after_swap")?;
         let mut harnesses = Vec::new();
         if activated {
-            super::activate::copy_skill(&mut tx, &pack_id)?;
+            super::activate::copy_skill(tx, &pack_id)?;
             // Another version's Skill replaces the placed copies (§12.6).
-            harnesses = self.harness_step(&mut tx, &pack_id)?;
+            harnesses = self.harness_step(tx, &pack_id)?;
         }
         step("install.after_skill")?;
-        tx.commit()?;
         let action = match (&previous_version, same_version) {
             (None, _) => InstallAction::Installed,
             (Some(_), true) => InstallAction::Reinstalled,
@@ -261,47 +307,9 @@ impl Engine {
         };
         Ok(InstallOutcome {
             harnesses,
+            warnings,
             ..outcome(action, disconnected)
         })
-    }
-
-    fn resolve_source(&self, source: &str) -> Result<PathBuf> {
-        let path = Path::new(source);
-        if let Ok(meta) = path.symlink_metadata() {
-            // The named path may be a link to the pack folder: copy what it
-            // points to (lint follows it the same way).
-            if meta.file_type().is_symlink()
-                && let Ok(real) = path.canonicalize()
-            {
-                return Ok(real);
-            }
-            return Ok(path.to_path_buf());
-        }
-        if source.contains('/') {
-            return Err(Error::new(
-                ErrorCode::NotFound,
-                format!("no such pack directory: {source}"),
-            )
-            .path(source));
-        }
-        if !grammar::is_pack_id(source) {
-            return Err(not_found(source));
-        }
-        if source == BOOTSTRAP_ID {
-            return Err(Error::new(
-                ErrorCode::BootstrapProtected,
-                "hcp-cli is built into hcpx and installed on first use",
-            )
-            .pack(source));
-        }
-        let index_dir = self.store().root().join("catalogs");
-        match catalog_index::find(&index_dir, self.catalogs(), source) {
-            Some(pack) => Ok(pack.dir),
-            None if self.catalogs().is_empty() => Err(not_found(source).hint(
-                "no catalogs are configured: pass --catalog DIR, or add catalogs: to config.yaml",
-            )),
-            None => Err(self.not_found(source)),
-        }
     }
 }
 
@@ -335,9 +343,9 @@ fn lint_options(source: &LockedSource) -> LintOptions {
 
 /// The manifest and checked id of the pack folder `dir`, when it is not
 /// the store `store` or inside it, lints clean and suits this runtime.
-fn installable(dir: &Path, store: &Path, options: LintOptions) -> Result<(Manifest, PackId)> {
+fn installable(dir: &Path, store: &Path, lint: LintOptions) -> Result<(Manifest, PackId)> {
     refuse_store_inside(dir, store)?;
-    let report = lint_pack(dir, options);
+    let report = lint_pack(dir, lint);
     let manifest = match (&report.manifest, report.ok) {
         (Some(m), true) => m.clone(),
         _ => return Err(lint_failed(&report)),
@@ -353,12 +361,12 @@ fn installable(dir: &Path, store: &Path, options: LintOptions) -> Result<(Manife
 fn stage(tx: &mut Transaction<'_>, dir: &Path, pack_id: &PackId) -> Result<PathBuf> {
     let staged = tx.scratch_path("pack")?;
     copy_pack(dir, &staged)?;
-    // The scratch folder's name is hcpx's, not the pack's (§2.6).
-    let options = LintOptions {
+    // The staged folder's name is ours, not the pack's.
+    let lint = LintOptions {
         folder_name_free: true,
         ..LintOptions::default()
     };
-    let staged_report = lint_pack(&staged, options);
+    let staged_report = lint_pack(&staged, lint);
     if !staged_report.ok || staged_report.pack_id.as_deref() != Some(pack_id.as_str()) {
         return Err(lint_failed(&staged_report)
             .hint("the pack changed while it was being installed; try again"));
@@ -367,7 +375,7 @@ fn stage(tx: &mut Transaction<'_>, dir: &Path, pack_id: &PackId) -> Result<PathB
 }
 
 /// `lint_failed`, carrying the errors.
-fn lint_failed(report: &LintReport) -> Error {
+pub(super) fn lint_failed(report: &LintReport) -> Error {
     let errors: Vec<_> = report
         .diagnostics
         .iter()

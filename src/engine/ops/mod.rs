@@ -21,6 +21,7 @@ pub mod harness;
 mod install;
 pub mod list;
 pub mod show;
+pub mod sources;
 pub mod sync;
 mod uninstall;
 pub mod upgrade;

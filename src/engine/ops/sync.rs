@@ -12,6 +12,11 @@
 //! folder, which could change between a check and the copy. `--prune` then uninstalls installed packs the lock
 //! file does not name (never the bootstrap pack).
 //!
+//! A `dir` or `catalog` entry naming a path inside a store (see
+//! [`lockfile::store_holding`]: a folder named `.hcp`, or one holding
+//! `state.json` beside `packs/`) is refused (`usage`) before anything of it
+//! is installed (§13.3).
+//!
 //! Where the spec is silent: packs are handled in id order and the first
 //! failure stops the sync (what was done stays done and is reported); a lock
 //! file that cannot be read or parsed is a `usage` error naming it; ids in
@@ -159,6 +164,16 @@ impl Engine {
                         "its source is unknown (doctor --fix records a pack so when it cannot tell): install it from its source here",
                     ));
                 };
+                if let Some(store) = lockfile::store_holding(&dir) {
+                    return Err(Error::usage(format!(
+                        "the lock file's entry for {id} names a path inside an hcpx store ({}): {} is no source another machine can install from",
+                        store.display(),
+                        dir.display()
+                    ))
+                    .pack(id.as_str())
+                    .path(dir.display().to_string())
+                    .hint("install the pack from its catalog or git source, then copy the new hcp.lock"));
+                }
                 if !dir.is_dir() {
                     return Err(Error::new(
                         ErrorCode::NotFound,

@@ -1,9 +1,10 @@
-//! Catalogs (HCP.md §11.6): folders whose sub-folders are packs. A pack found
-//! in a catalog and not installed is `available`.
+//! Catalogs (HCP.md §11.6, §13.2): collections of packs (§13.1: every pack
+//! folder below the catalog's folder, Skill packs included). A pack found in
+//! a catalog and not installed is `available`; with several catalogs
+//! holding one id, the first in order wins.
 
-use crate::engine::lint::{
-    LintOptions, LintReport, MANIFEST_JSON, MANIFEST_YAML, has_root_file, lint_pack,
-};
+use super::collection;
+use crate::engine::lint::{LintOptions, LintReport, lint_pack};
 use std::path::{Path, PathBuf};
 
 /// A pack found in a catalog, linted.
@@ -20,9 +21,8 @@ impl CatalogPack {
     }
 }
 
-/// Lists the packs of each catalog folder, in folder order, then by name.
-/// Sub-folders without a manifest, hidden ones and missing catalogs are
-/// skipped (`hcpx doctor` reports missing catalogs).
+/// Lists the packs of each catalog, in catalog order, then by path.
+/// Missing catalogs are skipped (`hcpx doctor` reports them).
 pub fn scan(catalogs: &[PathBuf]) -> Vec<CatalogPack> {
     crate::engine::store::parallel::parallel_map(pack_dirs(catalogs), |(catalog, dir)| {
         load(&catalog, dir)
@@ -30,25 +30,27 @@ pub fn scan(catalogs: &[PathBuf]) -> Vec<CatalogPack> {
 }
 
 /// The pack folders of each catalog, as `(catalog, pack folder)`, in
-/// catalog order, then by name (see [`scan`] for what is skipped).
+/// catalog order, then by path: a catalog is a collection (§13.1, see
+/// [`collection::search`]).
 pub fn pack_dirs(catalogs: &[PathBuf]) -> Vec<(PathBuf, PathBuf)> {
     let mut all = Vec::new();
     for catalog in catalogs {
-        let Ok(entries) = std::fs::read_dir(catalog) else {
-            continue;
-        };
-        let mut dirs: Vec<PathBuf> = entries
-            .flatten()
-            .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
-            .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
-            .map(|e| e.path())
-            .filter(|p| has_manifest(p))
-            .collect();
-        dirs.sort();
-        all.extend(dirs.into_iter().map(|dir| (catalog.clone(), dir)));
+        let found = collection::search(catalog);
+        all.extend(found.packs.iter().map(|rel| {
+            let dir = if rel == collection::ROOT {
+                catalog.clone()
+            } else {
+                catalog.join(rel)
+            };
+            (catalog.clone(), dir)
+        }));
     }
     all
 }
+
+/// Why a catalog that yields no pack is empty, said the same way by
+/// `catalog add` and `catalog list` (§13.2).
+pub const NO_PACK: &str = "no folder below it holds pack.yaml, pack.json or SKILL.md";
 
 /// One catalog pack, linted: the pack folder `dir` of the catalog folder
 /// `catalog` (what [`scan`] lists for each of its packs).
@@ -58,10 +60,6 @@ pub fn load(catalog: &Path, dir: PathBuf) -> CatalogPack {
         report: lint_pack(&dir, LintOptions::default()),
         dir,
     }
-}
-
-fn has_manifest(dir: &Path) -> bool {
-    has_root_file(dir, MANIFEST_YAML) || has_root_file(dir, MANIFEST_JSON)
 }
 
 /// Finds a catalog pack by id; the first catalog wins.

@@ -39,6 +39,23 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+/// The store a recorded folder lies in, if any: the nearest of the folder
+/// and its parents that is named `.hcp` (the default store's name) or
+/// holds a store's layout, a `state.json` file beside a `packs/` folder.
+/// A lock is meant to travel; a path inside a store (a git catalog's local
+/// copy, another machine's `packs/`) names nothing on another machine, and
+/// `sync` refuses it (§13.3).
+pub fn store_holding(folder: &Path) -> Option<PathBuf> {
+    let absolute = std::path::absolute(folder).ok()?;
+    absolute
+        .ancestors()
+        .find(|dir| {
+            dir.file_name().is_some_and(|n| n == ".hcp")
+                || (dir.join("state.json").is_file() && dir.join("packs").is_dir())
+        })
+        .map(Path::to_path_buf)
+}
+
 /// The lock file's name in the store.
 pub const LOCK_FILE_NAME: &str = "hcp.lock";
 
@@ -188,6 +205,29 @@ impl LockedSource {
                 self.commit.as_deref(),
             ),
             SourceKind::Dir | SourceKind::Catalog => None,
+        }
+    }
+
+    /// The source as a user reads it: the folder, or
+    /// `git+URL[//SUBDIR]@COMMIT` (12 digits of the commit).
+    pub fn display(&self) -> String {
+        match self.kind {
+            SourceKind::Dir | SourceKind::Catalog => self
+                .path
+                .clone()
+                .unwrap_or_else(|| "an unknown source".into()),
+            SourceKind::Git => {
+                let mut text = format!("git+{}", self.url.as_deref().unwrap_or("?"));
+                if let Some(subdir) = &self.subdir {
+                    text.push_str("//");
+                    text.push_str(subdir);
+                }
+                if let Some(commit) = &self.commit {
+                    text.push('@');
+                    text.extend(commit.chars().take(12));
+                }
+                text
+            }
         }
     }
 

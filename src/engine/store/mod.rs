@@ -18,6 +18,7 @@
 
 pub mod catalog;
 pub mod catalog_index;
+pub mod collection;
 pub mod config;
 pub mod digest;
 pub mod grant;

@@ -6,10 +6,19 @@
 //!   SUBDIR separator is the first `//` after the URL's own `scheme://`
 //!   (`git+file:///srv/repo//packs/notes`); REF follows the first `#`.
 //! - `github:OWNER/REPO[/SUBDIR][#REF]` means
-//!   `git+https://github.com/OWNER/REPO.git[//SUBDIR][#REF]`.
-//! - a word that is a pack id is a catalog pack (`hcpx install` still
-//!   prefers a folder of that name in the working directory, as before);
+//!   `git+https://github.com/OWNER/REPO.git[//SUBDIR][#REF]`, and so do
+//!   `https://github.com/OWNER/REPO[.git]` and
+//!   `https://github.com/OWNER/REPO/tree/REF[/SUBDIR]` (REF is the one part
+//!   after `tree`) as pasted from a browser;
+//! - a word starting with `/`, `./`, `../` or `~` is a folder;
+//! - a word that is a pack id is a catalog pack, else a folder of that name
+//!   ([`InstallSource::Catalog`]: the catalogs are asked first, §11.6);
+//! - another word with a `/` is a folder if one exists there, else
+//!   `OWNER/REPO[/SUBDIR][#REF]` on GitHub ([`InstallSource::DirOrGithub`]);
 //! - anything else is a folder path.
+//!
+//! Parsing looks at nothing on disk; the existence checks happen in one
+//! place, when the engine resolves the source with its catalogs known.
 //!
 //! Where the spec is silent (refused as `usage`, before anything runs):
 //! a SUBDIR that is absolute or has `..`, `.` or empty parts; a URL or REF
@@ -30,10 +39,14 @@ use std::path::PathBuf;
 pub enum InstallSource {
     /// A pack folder.
     Dir(PathBuf),
-    /// A pack of a catalog, by id.
+    /// A pack id: the pack of the first catalog holding it, else the
+    /// folder of that name in the working directory.
     Catalog(PackId),
     /// A folder of a git repository at a ref.
     Git(GitSource),
+    /// A word with a `/` such as `anthropics/skills/skills/pdf`: the folder
+    /// when it exists, else that GitHub repository.
+    DirOrGithub(PathBuf, GitSource),
 }
 
 /// A git source: the repository, the pack's folder in it, and the ref.
@@ -75,7 +88,8 @@ pub fn is_commit_id(s: &str) -> bool {
 }
 
 impl InstallSource {
-    /// Parses `SOURCE` (pure: nothing on disk is looked at).
+    /// Parses `SOURCE` (pure: nothing on disk is looked at), in the order
+    /// of HCP.md §11.6.
     pub fn parse(source: &str) -> Result<InstallSource> {
         if let Some(rest) = source.strip_prefix("git+") {
             return parse_git(source, rest).map(InstallSource::Git);
@@ -83,16 +97,21 @@ impl InstallSource {
         if let Some(rest) = source.strip_prefix("github:") {
             return parse_github(source, rest).map(InstallSource::Git);
         }
-        if !source.contains('/')
-            && grammar::is_pack_id(source)
-            && let Some(id) = PackId::parse(source)
-        {
-            return Ok(InstallSource::Catalog(id));
+        if let Some(git) = parse_github_url(source) {
+            return git.map(InstallSource::Git);
         }
         if source.is_empty() {
             return Err(Error::usage(
                 "the source is empty: name a folder, a pack id or a git source",
             ));
+        }
+        if is_explicit_path(source) {
+            return Ok(InstallSource::Dir(PathBuf::from(source)));
+        }
+        if grammar::is_pack_id(source)
+            && let Some(id) = PackId::parse(source)
+        {
+            return Ok(InstallSource::Catalog(id));
         }
         if has_url_scheme(source) {
             let shown = redact_url(source).escape_default().to_string();
@@ -101,8 +120,72 @@ impl InstallSource {
             ))
             .hint(format!("e.g. hcpx install git+{shown}")));
         }
+        if source.contains('/')
+            && let Ok(git) = parse_github(source, source)
+        {
+            return Ok(InstallSource::DirOrGithub(PathBuf::from(source), git));
+        }
         Ok(InstallSource::Dir(PathBuf::from(source)))
     }
+
+    /// The source as the user would write it, without a URL's password.
+    pub fn display(&self) -> String {
+        match self {
+            InstallSource::Dir(path) | InstallSource::DirOrGithub(path, _) => {
+                path.display().to_string()
+            }
+            InstallSource::Catalog(id) => id.to_string(),
+            InstallSource::Git(git) => git.display(),
+        }
+    }
+}
+
+/// Whether a word is a path whatever else it could be: it starts with
+/// `/`, `./`, `../` or `~` (§11.6), or is `.` or `..`.
+fn is_explicit_path(source: &str) -> bool {
+    source.starts_with('/')
+        || source.starts_with("./")
+        || source.starts_with("../")
+        || source.starts_with('~')
+        || source == "."
+        || source == ".."
+}
+
+/// `https://github.com/OWNER/REPO[.git][/]` and
+/// `https://github.com/OWNER/REPO/tree/REF[/SUBDIR]`: `None` when the word
+/// is not a github.com URL (without credentials); an error when it is one
+/// of another shape.
+fn parse_github_url(source: &str) -> Option<Result<GitSource>> {
+    let lower = source.get(..19)?.to_ascii_lowercase();
+    let rest = match lower.as_str() {
+        "https://github.com/" => &source[19..],
+        _ if source.len() > 23 && source[..23].eq_ignore_ascii_case("https://www.github.com/") => {
+            &source[23..]
+        }
+        _ => return None,
+    };
+    let rest = rest.trim_end_matches('/');
+    let parts: Vec<&str> = rest.splitn(5, '/').collect();
+    let github = match parts.as_slice() {
+        [owner, repo] => format!("{owner}/{repo}"),
+        [owner, repo, "tree", reference] => format!("{owner}/{repo}#{reference}"),
+        [owner, repo, "tree", reference, subdir] => {
+            format!("{owner}/{repo}/{subdir}#{reference}")
+        }
+        _ => {
+            return Some(Err(bad_source(
+                source,
+                "a GitHub URL names a repository, https://github.com/OWNER/REPO, or a folder of it, https://github.com/OWNER/REPO/tree/REF/SUBDIR",
+            )));
+        }
+    };
+    if rest.contains('#') {
+        return Some(Err(bad_source(
+            source,
+            "write the ref after /tree/ in a GitHub URL",
+        )));
+    }
+    Some(parse_github(source, &github))
 }
 
 /// Whether `s` starts with `scheme://` (letters, digits, `+`, `-`, `.`).
@@ -433,16 +516,72 @@ mod tests {
         );
         for dir in [
             "./acme.notes",
-            "packs/acme.notes",
             "/abs",
             "Not An Id",
             "..",
+            "~/packs/x",
+            "a b/c d",
         ] {
             assert_eq!(
                 InstallSource::parse(dir).ok(),
                 Some(InstallSource::Dir(PathBuf::from(dir))),
                 "{dir}"
             );
+        }
+    }
+
+    #[test]
+    fn readme_forms_are_github_sources() {
+        let gh = |subdir: Option<&str>, reference: Option<&str>| {
+            g(
+                "https://github.com/anthropics/skills.git",
+                subdir,
+                reference,
+            )
+        };
+        let either = |s: &str| match InstallSource::parse(s) {
+            Ok(InstallSource::DirOrGithub(path, git)) => {
+                assert_eq!(path, PathBuf::from(s));
+                git
+            }
+            other => panic!("{s}: {other:?}"),
+        };
+        assert_eq!(either("anthropics/skills"), gh(None, None));
+        assert_eq!(
+            either("anthropics/skills/skills/pdf#main"),
+            gh(Some("skills/pdf"), Some("main"))
+        );
+        assert_eq!(
+            either("packs/acme.notes"),
+            g("https://github.com/packs/acme.notes.git", None, None)
+        );
+        let cases = [
+            ("https://github.com/anthropics/skills", gh(None, None)),
+            ("https://github.com/anthropics/skills.git", gh(None, None)),
+            ("https://github.com/anthropics/skills/", gh(None, None)),
+            (
+                "https://github.com/anthropics/skills/tree/main",
+                gh(None, Some("main")),
+            ),
+            (
+                "https://github.com/anthropics/skills/tree/main/skills/pdf",
+                gh(Some("skills/pdf"), Some("main")),
+            ),
+            (
+                "HTTPS://www.github.com/anthropics/skills/tree/v1/skills",
+                gh(Some("skills"), Some("v1")),
+            ),
+        ];
+        for (text, want) in cases {
+            assert_eq!(git(text), want, "{text}");
+        }
+        for bad in [
+            "https://github.com/anthropics",
+            "https://github.com/anthropics/skills/issues",
+            "https://github.com/anthropics/skills/tree/main/../x",
+            "https://github.com/-x/skills",
+        ] {
+            refused(bad);
         }
     }
 

@@ -315,6 +315,7 @@ impl App {
             Action::HarnessToggle => return self.toggle_harness(),
             Action::Picker(key) => return self.picker_key(key),
             Action::InstallChosen { source, ids } => return self.install_chosen(source, ids),
+            Action::PickFrom { source, items } => self.open_picker(source, items),
             Action::CheckUpdates => return self.check_updates(),
             Action::Upgrade => return self.upgrade(),
             Action::Install

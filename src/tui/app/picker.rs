@@ -53,31 +53,27 @@ impl App {
         }
     }
 
-    /// Installs `ids` from the collection `source` in a worker, each from
-    /// its folder there as the listing the picker showed gives it.
+    /// Installs `ids` from the collection `source` in a worker, as
+    /// `hcpx install SOURCE --skill ID...`; only ids of the listing the
+    /// picker showed are taken.
     pub(super) fn install_chosen(&mut self, source: String, ids: Vec<String>) -> Vec<Job> {
         if ids.is_empty() || !self.not_busy() {
             return Vec::new();
         }
         let listed = self.listed.as_ref().filter(|(s, _)| *s == source);
-        let path_of = |id: &str| {
-            listed.and_then(|(_, items)| items.iter().find(|i| i.id == id).map(|i| i.path.clone()))
-        };
-        let mut picks = Vec::new();
-        for id in &ids {
-            let Some(path) = path_of(id) else {
-                let text = format!(
-                    "{} is not in the listing of {}",
-                    text::safe(id),
-                    shown_source(&source)
-                );
-                self.say(Outcome::Refused, text, None);
-                return Vec::new();
-            };
-            picks.push((id.clone(), path));
+        let in_listing =
+            |id: &str| listed.is_some_and(|(_, items)| items.iter().any(|i| i.id == id));
+        if let Some(id) = ids.iter().find(|id| !in_listing(id)) {
+            let text = format!(
+                "{} is not in the listing of {}",
+                text::safe(id),
+                shown_source(&source)
+            );
+            self.say(Outcome::Refused, text, None);
+            return Vec::new();
         }
         self.last_command = Some(self.chosen_command(&source, &ids));
-        let job = Job::InstallChosen { source, picks };
+        let job = Job::InstallChosen { source, ids };
         self.work.start(job.label());
         self.status.clear();
         vec![job]

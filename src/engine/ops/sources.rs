@@ -1,0 +1,583 @@
+//! `hcpx install SOURCE` as people type it (HCP.md §11.6, §13.1): the one
+//! place a parsed [`InstallSource`] meets the disk and the catalogs
+//! ([`Engine::resolve_install`]), and collections: a source that is not
+//! itself a pack lists its packs ([`collection::search`]), and
+//! [`Selection`] says which to take.
+//!
+//! - A pack id is the pack of the first catalog holding it (a folder of
+//!   that name in the working directory does not shadow it), else that
+//!   folder. A word with a `/` is the folder when it exists, else the
+//!   GitHub repository.
+//! - A git source is fetched once, however many packs come from it; each
+//!   pack is its own step of the change, undone alone when it fails, and
+//!   the others stay installed.
+//! - A pack from a folder collection is locked by its own folder; from a
+//!   git collection by url, subdir and commit; from a git catalog the same
+//!   way, with the catalog's url and commit (never a path in the store).
+//!
+//! Where the spec is silent: the chooser (the CLI's picker) is asked while
+//! the store lock is held for a git source (its checkout lives under
+//! `.tmp/`); a `--skill` word matches a pack id, a Skill's `name`, or the
+//! pack's folder name; a `--skill` word with `/` or that is `.`/`..` is
+//! `usage`.
+
+use super::Engine;
+use super::install::{InstallHow, InstallOutcome, lint_failed};
+use crate::engine::error::{Error, ErrorCode, Result};
+use crate::engine::lint::{LintOptions, LintReport, MANIFEST_JSON, MANIFEST_YAML, lint_pack};
+use crate::engine::pack::id::PackId;
+use crate::engine::pack::suggest;
+use crate::engine::store::collection::{self, ROOT, SKILL_FILE};
+use crate::engine::store::lockfile::{LockedSource, SourceKind};
+use crate::engine::store::snapshot::BOOTSTRAP_ID;
+use crate::engine::store::source::{GitSource, InstallSource};
+use crate::engine::store::{Transaction, catalog, catalog_index, config, digest};
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+
+/// What to take from a source that is a collection (§13.1).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Selection {
+    /// A pack source, or a collection of one pack: that pack; several:
+    /// ask the chooser, else `usage`.
+    #[default]
+    Default,
+    /// List the packs, install nothing (`--list`).
+    List,
+    /// These packs, by pack id or Skill name (`--skill`).
+    Skills(Vec<String>),
+    /// Every pack that lints (`--all`).
+    All,
+}
+
+/// Asked which packs to take: told the listing, answers the chosen pack
+/// ids (`None`: the user gave up).
+pub type Chooser = std::sync::Arc<dyn Fn(&[ListedPack]) -> Option<Vec<String>> + Send + Sync>;
+
+/// Whether a listed pack has a manifest or is a Skill pack.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ListedKind {
+    Pack,
+    Skill,
+}
+
+/// One pack of a collection, as `install --list --json` prints it.
+#[derive(Debug, Clone, Serialize)]
+pub struct ListedPack {
+    /// The id it declares; for a pack whose id cannot be read, its Skill's
+    /// name, else its folder's name.
+    pub pack_id: String,
+    pub kind: ListedKind,
+    /// Relative to the collection; `.` for the collection itself.
+    pub path: String,
+    pub description: String,
+    pub lint_ok: bool,
+    #[serde(skip)]
+    pub report: LintReport,
+    /// The Skill's `name`, if it has one.
+    #[serde(skip)]
+    pub skill_name: Option<String>,
+}
+
+/// `install SOURCE --list`: `{"source", "packs"}`.
+#[derive(Debug, Clone, Serialize)]
+pub struct Listing {
+    pub source: String,
+    pub packs: Vec<ListedPack>,
+}
+
+/// What one pack of an install came to.
+#[derive(Debug, Clone, Serialize)]
+#[serde(untagged)]
+pub enum PackResult {
+    Installed(Box<Installed>),
+    Failed(Box<Failed>),
+}
+
+/// A pack installed (or already installed): `{"ok": true, ...outcome}`.
+#[derive(Debug, Clone, Serialize)]
+pub struct Installed {
+    pub ok: bool,
+    #[serde(flatten)]
+    pub outcome: InstallOutcome,
+}
+
+/// A pack, or a whole source, that failed: `{"ok": false, "source",
+/// "pack_id", "path", "error"}`.
+#[derive(Debug, Clone, Serialize)]
+pub struct Failed {
+    pub ok: bool,
+    pub source: String,
+    pub pack_id: Option<String>,
+    /// The pack's path in its collection, when it came from one.
+    pub path: Option<String>,
+    pub error: Error,
+}
+
+impl PackResult {
+    pub fn failed(
+        source: String,
+        pack_id: Option<String>,
+        path: Option<String>,
+        error: Error,
+    ) -> Self {
+        PackResult::Failed(Box::new(Failed {
+            ok: false,
+            source,
+            pack_id,
+            path,
+            error,
+        }))
+    }
+
+    /// The error, for a failure.
+    pub fn error(&self) -> Option<&Error> {
+        match self {
+            PackResult::Failed(f) => Some(&f.error),
+            PackResult::Installed(_) => None,
+        }
+    }
+}
+
+/// What an install of one source did.
+#[derive(Debug, Clone)]
+pub enum SourceRun {
+    /// `--list`.
+    Listed(Listing),
+    /// A result per pack taken.
+    Done(Vec<PackResult>),
+}
+
+/// A source with the disk and the catalogs looked at.
+enum Resolved {
+    Folder(PathBuf),
+    Git(GitSource),
+    CatalogPack(PathBuf, LockedSource),
+}
+
+/// Where the packs of a collection come from, for their lock records.
+enum Origin<'a> {
+    Folder,
+    Git(&'a GitSource, &'a str),
+}
+
+impl Engine {
+    /// Installs (or, with [`Selection::List`], lists) what one SOURCE
+    /// names. An error is the source's as a whole (not found, fetch
+    /// failed, a selection that names nothing); a pack that fails is one
+    /// of the results.
+    pub fn install_source(&self, options: &super::InstallOptions) -> Result<SourceRun> {
+        match self.resolve_install(&options.source)? {
+            Resolved::CatalogPack(dir, recorded) => {
+                if options.selection != Selection::Default {
+                    return self.run_collection(None, &dir, Origin::Folder, options);
+                }
+                let tx = self.store().lock()?;
+                let outcome = self.install_locked(tx, &dir, recorded, options.force)?;
+                Ok(SourceRun::Done(vec![installed(outcome)]))
+            }
+            Resolved::Folder(dir) => self.run_collection(None, &dir, Origin::Folder, options),
+            Resolved::Git(git) => {
+                // Fetched under the lock: every lock holder may clear `.tmp/`.
+                let mut tx = self.store().lock()?;
+                let fetched = super::fetch::fetch_locked(&mut tx, &git, options)?;
+                let origin = Origin::Git(&git, &fetched.commit);
+                self.run_collection(Some(tx), &fetched.dir, origin, options)
+                    .map_err(|err| super::fetch::name_source(err, &fetched.dir, &git))
+            }
+        }
+    }
+
+    /// Looks a source up on disk and in the catalogs (§11.6).
+    fn resolve_install(&self, source: &InstallSource) -> Result<Resolved> {
+        match source {
+            InstallSource::Git(git) => Ok(Resolved::Git(git.clone())),
+            InstallSource::Dir(path) => existing_folder(&expand_home(path)).map(Resolved::Folder),
+            InstallSource::DirOrGithub(path, git) => match path.symlink_metadata() {
+                Ok(_) => existing_folder(path).map(Resolved::Folder),
+                Err(_) => Ok(Resolved::Git(git.clone())),
+            },
+            InstallSource::Catalog(id) => self.resolve_id(id),
+        }
+    }
+
+    /// A pack id: the first catalog's pack, else the folder of that name.
+    fn resolve_id(&self, id: &PackId) -> Result<Resolved> {
+        let index_dir = self.store().root().join("catalogs");
+        if let Some(pack) = catalog_index::find(&index_dir, self.catalogs(), id.as_str()) {
+            let recorded = self.catalog_lock_source(&pack);
+            return Ok(Resolved::CatalogPack(pack.dir, recorded));
+        }
+        let path = Path::new(id.as_str());
+        if path.symlink_metadata().is_ok() {
+            return existing_folder(path).map(Resolved::Folder);
+        }
+        if id.as_str() == BOOTSTRAP_ID {
+            return Err(Error::new(
+                ErrorCode::BootstrapProtected,
+                "hcp-cli is built into hcpx and installed on first use",
+            )
+            .pack(id.as_str()));
+        }
+        if self.catalogs().is_empty() {
+            return Err(super::not_found(id.as_str()).hint(
+                "no catalogs are configured: pass --catalog DIR, or add catalogs: to config.yaml",
+            ));
+        }
+        Err(self.not_found(id.as_str()))
+    }
+
+    /// The lock record of a catalog pack: a git catalog's as url, subdir
+    /// and commit (§13.3), a folder catalog's as the pack's folder.
+    fn catalog_lock_source(&self, pack: &catalog::CatalogPack) -> LockedSource {
+        let sources = config::read(&self.store().config_path())
+            .map(|c| c.catalog_sources)
+            .unwrap_or_default();
+        let git_catalog = sources
+            .iter()
+            .find(|c| c.git.is_some() && c.path == pack.catalog);
+        let Some((source, git)) = git_catalog.and_then(|c| Some((c, c.git.as_ref()?))) else {
+            return LockedSource::folder(SourceKind::Catalog, &pack.dir);
+        };
+        let root = super::catalogs::source_root(source);
+        let commit = super::catalogs::fetched_commit(&root);
+        let subdir = pack
+            .dir
+            .strip_prefix(&root)
+            .ok()
+            .and_then(|rel| rel.to_str())
+            .map(str::to_string)
+            .filter(|rel| !rel.is_empty());
+        match commit {
+            Some(commit) => LockedSource::git(
+                &git.url,
+                subdir.as_deref(),
+                git.reference.as_deref(),
+                &commit,
+            ),
+            None => LockedSource::folder(SourceKind::Catalog, &pack.dir),
+        }
+    }
+
+    /// Lists the packs below `root`, picks per `options.selection`, and
+    /// installs each chosen one as its own step of one change.
+    fn run_collection(
+        &self,
+        tx: Option<Transaction<'_>>,
+        root: &Path,
+        origin: Origin<'_>,
+        options: &super::InstallOptions,
+    ) -> Result<SourceRun> {
+        let shown = options.source.display();
+        let found = collection::search(root);
+        if found.packs.is_empty() {
+            return Err(Error::new(
+                ErrorCode::NotFound,
+                format!("{shown} holds no pack: {}", catalog::NO_PACK),
+            )
+            .path(shown.clone()));
+        }
+        let root_of_repo = matches!(origin, Origin::Git(git, _) if git.subdir.is_none());
+        let listed: Vec<ListedPack> = found
+            .packs
+            .iter()
+            .map(|rel| list_pack(root, rel, rel == ROOT && root_of_repo))
+            .collect();
+        let chosen = match &options.selection {
+            Selection::List => {
+                return Ok(SourceRun::Listed(Listing {
+                    source: shown,
+                    packs: listed,
+                }));
+            }
+            selection => choose(&listed, selection, options.chooser.as_ref(), &shown)?,
+        };
+        let mut tx = match tx {
+            Some(tx) => tx,
+            None => self.store().lock()?,
+        };
+        let mut results = Vec::new();
+        for at in chosen {
+            let pack = &listed[at];
+            let dir = pack_folder(root, &pack.path);
+            let (recorded, named) = pack_source(&origin, &dir, &pack.path);
+            let fail = |err| {
+                // An error about the checkout names the source instead.
+                let err = match &named {
+                    Some(git) => super::fetch::name_source(err, &dir, git),
+                    None => err,
+                };
+                PackResult::failed(
+                    shown.clone(),
+                    Some(pack.pack_id.clone()),
+                    Some(pack.path.clone()),
+                    err,
+                )
+            };
+            if options.selection == Selection::All && !pack.lint_ok {
+                results.push(fail(lint_failed(&pack.report)));
+                continue;
+            }
+            let how = InstallHow {
+                force: options.force,
+                check: None,
+                lint: LintOptions {
+                    folder_name_free: pack.path == ROOT && root_of_repo,
+                    ..LintOptions::default()
+                },
+            };
+            let mark = tx.mark();
+            match self.install_in(&mut tx, &dir, recorded, &how) {
+                Ok(outcome) => results.push(installed(outcome)),
+                Err(err) => {
+                    tx.rollback_to(mark);
+                    results.push(fail(err));
+                }
+            }
+        }
+        tx.commit()?;
+        Ok(SourceRun::Done(results))
+    }
+}
+
+/// A collection pack's lock record, and for a git one the git source of
+/// that very pack (for messages).
+fn pack_source(origin: &Origin<'_>, dir: &Path, rel: &str) -> (LockedSource, Option<GitSource>) {
+    match origin {
+        Origin::Folder => (LockedSource::folder(SourceKind::Dir, dir), None),
+        Origin::Git(git, commit) => {
+            let subdir = join_subdir(git.subdir.as_deref(), rel);
+            let recorded = LockedSource::git(
+                &git.url,
+                subdir.as_deref(),
+                git.reference.as_deref(),
+                commit,
+            );
+            let named = GitSource {
+                subdir,
+                ..(*git).clone()
+            };
+            (recorded, Some(named))
+        }
+    }
+}
+
+fn installed(outcome: InstallOutcome) -> PackResult {
+    PackResult::Installed(Box::new(Installed { ok: true, outcome }))
+}
+
+/// `~` and `~/x` are the user's home.
+fn expand_home(path: &Path) -> PathBuf {
+    let text = path.to_string_lossy();
+    let home = || std::env::var_os("HOME").map(PathBuf::from);
+    match (text.as_ref(), text.strip_prefix("~/")) {
+        ("~", _) => home().unwrap_or_else(|| path.to_path_buf()),
+        (_, Some(rest)) => home().map_or_else(|| path.to_path_buf(), |h| h.join(rest)),
+        _ => path.to_path_buf(),
+    }
+}
+
+/// The folder a path names: what a link there points to (the user may
+/// name a link to the pack folder), or `not_found`.
+fn existing_folder(path: &Path) -> Result<PathBuf> {
+    let shown = path.display().to_string();
+    let missing = || {
+        Error::new(
+            ErrorCode::NotFound,
+            format!("no such pack directory: {shown}"),
+        )
+        .path(shown.clone())
+    };
+    let meta = path.symlink_metadata().map_err(|_| missing())?;
+    if meta.file_type().is_symlink() {
+        return path.canonicalize().map_err(|_| missing());
+    }
+    Ok(path.to_path_buf())
+}
+
+fn pack_folder(root: &Path, rel: &str) -> PathBuf {
+    match rel {
+        ROOT => root.to_path_buf(),
+        _ => root.join(rel),
+    }
+}
+
+/// A git source's SUBDIR joined with a pack's path in it.
+fn join_subdir(subdir: Option<&str>, rel: &str) -> Option<String> {
+    match (subdir, rel) {
+        (None, ROOT) => None,
+        (Some(s), ROOT) => Some(s.to_string()),
+        (None, rel) => Some(rel.to_string()),
+        (Some(s), rel) => Some(format!("{s}/{rel}")),
+    }
+}
+
+/// One pack of a collection, linted.
+fn list_pack(root: &Path, rel: &str, folder_name_free: bool) -> ListedPack {
+    let dir = pack_folder(root, rel);
+    let lint = LintOptions {
+        folder_name_free,
+        ..LintOptions::default()
+    };
+    let report = lint_pack(&dir, lint);
+    let skill = std::fs::read_to_string(dir.join(SKILL_FILE))
+        .ok()
+        .and_then(|text| crate::engine::pack::skill::parse(&text));
+    let skill_name = skill.as_ref().and_then(|s| s.name.clone());
+    let folder = match rel {
+        ROOT => dir.file_name(),
+        _ => Path::new(rel).file_name(),
+    };
+    let folder = folder.map(|n| n.to_string_lossy().into_owned());
+    let pack_id = report
+        .pack_id
+        .clone()
+        .or_else(|| skill_name.clone())
+        .or(folder)
+        .unwrap_or_else(|| rel.to_string());
+    let description = report
+        .manifest
+        .as_ref()
+        .map(|m| m.description.clone())
+        .filter(|d| !d.is_empty())
+        .or_else(|| skill.and_then(|s| s.description))
+        .unwrap_or_default();
+    ListedPack {
+        pack_id,
+        kind: if is_skill_pack(&dir) {
+            ListedKind::Skill
+        } else {
+            ListedKind::Pack
+        },
+        path: rel.to_string(),
+        description,
+        lint_ok: report.ok,
+        report,
+        skill_name,
+    }
+}
+
+/// Whether a pack folder is a Skill pack: a `SKILL.md` and no manifest.
+pub fn is_skill_pack(dir: &Path) -> bool {
+    use crate::engine::lint::has_root_file;
+    !has_root_file(dir, MANIFEST_YAML) && !has_root_file(dir, MANIFEST_JSON)
+}
+
+/// Which packs of `listed` a selection takes, as indexes.
+fn choose(
+    listed: &[ListedPack],
+    selection: &Selection,
+    chooser: Option<&Chooser>,
+    shown: &str,
+) -> Result<Vec<usize>> {
+    match selection {
+        Selection::All => Ok((0..listed.len()).collect()),
+        Selection::Skills(words) => words
+            .iter()
+            .map(|w| find_listed(listed, w, shown))
+            .collect(),
+        _ if listed.len() == 1 => Ok(vec![0]),
+        _ => {
+            let Some(chooser) = chooser else {
+                return Err(several(listed, shown));
+            };
+            let ids = chooser(listed).unwrap_or_default();
+            if ids.is_empty() {
+                return Err(Error::usage("nothing was chosen: nothing is installed"));
+            }
+            ids.iter().map(|w| find_listed(listed, w, shown)).collect()
+        }
+    }
+}
+
+/// The `usage` error of a collection of several packs and no selection.
+fn several(listed: &[ListedPack], shown: &str) -> Error {
+    let ids: Vec<&str> = listed.iter().map(|p| p.pack_id.as_str()).collect();
+    Error::usage(format!(
+        "{shown} is a collection of {} packs: {}",
+        listed.len(),
+        ids.join(", ")
+    ))
+    .hint(
+        "choose with --skill ID (repeatable), take every pack with --all, or see them with --list",
+    )
+}
+
+/// The pack a `--skill` word names: its id, its Skill's name, or its
+/// folder's name.
+fn find_listed(listed: &[ListedPack], word: &str, shown: &str) -> Result<usize> {
+    if word.contains('/') || word == "." || word == ".." || word.is_empty() {
+        return Err(Error::usage(format!(
+            "--skill takes a pack id or a Skill name, not a path: `{}`",
+            word.escape_default()
+        ))
+        .hint("`--list` shows the ids"));
+    }
+    let folder_name = |p: &ListedPack| {
+        Path::new(&p.path)
+            .file_name()
+            .map(|n| n.to_string_lossy() == word)
+    };
+    let found = listed
+        .iter()
+        .position(|p| p.pack_id == word)
+        .or_else(|| {
+            listed
+                .iter()
+                .position(|p| p.skill_name.as_deref() == Some(word))
+        })
+        .or_else(|| {
+            listed
+                .iter()
+                .position(|p| p.path != ROOT && folder_name(p) == Some(true))
+        });
+    found.ok_or_else(|| {
+        let err = Error::new(
+            ErrorCode::NotFound,
+            format!("{shown} has no pack `{}`", word.escape_default()),
+        );
+        let ids = listed.iter().map(|p| p.pack_id.as_str());
+        match suggest::did_you_mean(word, ids) {
+            Some(hint) => err.hint(hint),
+            None => err.hint("`--list` shows the ids"),
+        }
+    })
+}
+
+/// For a Skill pack installed at the same version (§11.1): `None` when the
+/// installed copy has the same content (a no-op), else the warning naming
+/// both sources.
+pub(super) fn skill_replaced(
+    tx: &Transaction<'_>,
+    pack_id: &PackId,
+    dir: &Path,
+    recorded: &LockedSource,
+) -> Result<Option<String>> {
+    let installed = tx.store().pack_dir(pack_id);
+    if digest::digest(dir)? == digest::digest(&installed)? {
+        return Ok(None);
+    }
+    let lock = tx.store().read_lockfile()?;
+    let old = lock
+        .packs
+        .get(pack_id)
+        .map_or_else(|| "an unknown source".to_string(), |e| e.source.display());
+    Ok(Some(format!(
+        "{pack_id} from {old} is replaced by different content from {}",
+        recorded.display()
+    )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn subdirs_join() {
+        assert_eq!(join_subdir(None, ROOT), None);
+        assert_eq!(join_subdir(Some("a"), ROOT).as_deref(), Some("a"));
+        assert_eq!(join_subdir(None, "s/pdf").as_deref(), Some("s/pdf"));
+        assert_eq!(join_subdir(Some("a"), "s").as_deref(), Some("a/s"));
+    }
+}

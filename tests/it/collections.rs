@@ -1,0 +1,412 @@
+//! Collections (HCP.md §13.1, §11.6): a repository laid out like the public
+//! skill repositories (`skills/*/`, hidden `skills/.curated/*/`,
+//! `plugins/*/skills/*/`), installed whole or in part, from a folder and
+//! through `git+file://`, with one fetch per source; and the order a SOURCE
+//! is read in (a pack id is a catalog's before a folder of that name).
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use crate::common::{self, Sandbox, simple_manifest, simple_skill};
+use crate::sources::git;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+fn write(root: &Path, rel: &str, text: &str) {
+    let path = root.join(rel);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+/// An HCP pack with a Skill, a script and a reference file at `rel`.
+fn hcp_pack(root: &Path, rel: &str, id: &str) {
+    write(
+        root,
+        &format!("{rel}/pack.yaml"),
+        &simple_manifest(id, "1.0.0", "{kind: public}"),
+    );
+    write(root, &format!("{rel}/SKILL.md"), &simple_skill(id));
+    write(
+        root,
+        &format!("{rel}/scripts/run.sh"),
+        "#!/bin/sh\necho run\n",
+    );
+    write(root, &format!("{rel}/reference.md"), "# Reference\n");
+}
+
+/// The mixed collection: three HCP packs in the public layouts, a Skill
+/// pack, a broken Skill, a README, and a link out of the repository to a
+/// folder holding a pack (never followed).
+fn skills_repo(sb: &Sandbox) -> PathBuf {
+    let root = sb.dir.path().join("repo");
+    hcp_pack(&root, "skills/alpha", "acme.alpha");
+    hcp_pack(&root, "skills/.curated/beta", "acme.beta");
+    hcp_pack(&root, "plugins/tools/skills/gamma", "acme.gamma");
+    write(
+        &root,
+        "skills/pure/SKILL.md",
+        "---\nname: pure\ndescription: A Skill alone.\n---\nDo the thing.\n",
+    );
+    write(&root, "skills/broken/SKILL.md", "no frontmatter here\n");
+    write(&root, "README.md", "# skills\n");
+    let outside = sb.dir.path().join("outside");
+    hcp_pack(&outside, "evil", "acme.evil");
+    std::os::unix::fs::symlink(&outside, root.join("skills/escape")).unwrap();
+    root
+}
+
+/// [`skills_repo`] committed and published as a bare repository: its
+/// `file://` URL.
+fn published(sb: &Sandbox, root: &Path) -> String {
+    git(root, &["init", "-q"]);
+    git(root, &["add", "-A"]);
+    git(root, &["commit", "-qm", "skills"]);
+    let bare = sb.dir.path().join("bare.git");
+    git(
+        root,
+        &["clone", "-q", "--bare", ".", bare.to_str().unwrap()],
+    );
+    format!("file://{}", bare.display())
+}
+
+fn ids(doc: &Value, key: &str) -> Vec<String> {
+    let mut ids: Vec<String> = doc[key]
+        .as_array()
+        .unwrap_or(&Vec::new())
+        .iter()
+        .map(|p| p["pack_id"].as_str().unwrap_or("").to_string())
+        .collect();
+    ids.sort();
+    ids
+}
+
+#[test]
+fn list_shows_every_pack_of_the_public_layouts_and_follows_no_link() {
+    let sb = Sandbox::new();
+    let root = skills_repo(&sb);
+    let doc = sb.json(&["install", root.to_str().unwrap(), "--list"], 0);
+    assert_eq!(doc["source"], root.to_str().unwrap(), "{doc}");
+    let packs = doc["packs"].as_array().unwrap();
+    let paths: Vec<&str> = packs.iter().map(|p| p["path"].as_str().unwrap()).collect();
+    assert_eq!(
+        paths,
+        [
+            "plugins/tools/skills/gamma",
+            "skills/.curated/beta",
+            "skills/alpha",
+            "skills/broken",
+            "skills/pure"
+        ],
+        "{doc}"
+    );
+    let alpha = &packs[2];
+    assert_eq!(alpha["pack_id"], "acme.alpha");
+    assert_eq!(alpha["kind"], "pack");
+    assert_eq!(alpha["description"], "A pack for tests.");
+    assert_eq!(alpha["lint_ok"], true);
+    assert_eq!(packs[3]["kind"], "skill");
+    assert_eq!(packs[3]["lint_ok"], false);
+    assert_eq!(packs[4]["pack_id"], "pure");
+    assert_eq!(packs[4]["description"], "A Skill alone.");
+    let keys = common::keys(alpha);
+    assert_eq!(keys, ["description", "kind", "lint_ok", "pack_id", "path"]);
+    // Nothing was installed.
+    assert!(!sb.home().join("packs/acme.alpha").exists());
+
+    // A pack source lists itself, at `.`.
+    let one = sb.json(
+        &[
+            "install",
+            root.join("skills/alpha").to_str().unwrap(),
+            "--list",
+        ],
+        0,
+    );
+    assert_eq!(one["packs"][0]["path"], ".", "{one}");
+}
+
+#[test]
+fn skill_takes_the_named_packs_by_id_or_name() {
+    let sb = Sandbox::new();
+    let root = skills_repo(&sb);
+    let src = root.to_str().unwrap();
+    // `acme-beta` is the Skill name of acme.beta.
+    let doc = sb.json(
+        &[
+            "install",
+            src,
+            "--skill",
+            "acme.alpha",
+            "--skill",
+            "acme-beta",
+        ],
+        0,
+    );
+    assert_eq!(doc["ok"], true, "{doc}");
+    assert_eq!(ids(&doc, "results"), ["acme.alpha", "acme.beta"]);
+    let beta = &doc["results"][1];
+    assert_eq!(beta["source"]["kind"], "dir", "{doc}");
+    assert_eq!(
+        beta["source"]["path"],
+        root.join("skills/.curated/beta").to_str().unwrap()
+    );
+    assert!(sb.home().join("packs/acme.alpha/scripts/run.sh").is_file());
+    assert!(sb.home().join("packs/acme.alpha/reference.md").is_file());
+    assert!(!sb.home().join("packs/acme.gamma").exists());
+}
+
+#[test]
+fn skill_refuses_a_path_and_suggests_a_near_id() {
+    let sb = Sandbox::new();
+    let root = skills_repo(&sb);
+    let src = root.to_str().unwrap();
+    for bad in ["../x", "skills/alpha", ".."] {
+        let doc = sb.json(&["install", src, "--skill", bad], 2);
+        assert_eq!(doc["error"]["code"], "usage", "{bad}: {doc}");
+    }
+    let doc = sb.json(&["install", src, "--skill", "acme.alpah"], 5);
+    assert_eq!(doc["error"]["code"], "not_found", "{doc}");
+    let hint = doc["error"]["hint"].as_str().unwrap_or("");
+    assert!(hint.contains("acme.alpha"), "{doc}");
+    assert!(!sb.home().join("packs").join("acme.alpha").exists());
+}
+
+#[test]
+fn all_installs_what_lints_and_reports_the_rest() {
+    let sb = Sandbox::new();
+    let root = skills_repo(&sb);
+    let doc = sb.json(&["install", root.to_str().unwrap(), "--all"], 1);
+    assert_eq!(doc["ok"], false, "{doc}");
+    let results = doc["results"].as_array().unwrap();
+    let failed: Vec<&Value> = results.iter().filter(|r| r["ok"] == false).collect();
+    assert!(failed.iter().any(|r| r["path"] == "skills/broken"), "{doc}");
+    assert!(
+        failed.iter().all(|r| r["error"]["code"] == "lint_failed"),
+        "{doc}"
+    );
+    assert_eq!(doc["error"]["code"], "lint_failed");
+    for id in ["acme.alpha", "acme.beta", "acme.gamma"] {
+        assert!(sb.home().join("packs").join(id).is_dir(), "{id}");
+    }
+    assert!(!sb.home().join("packs/acme.evil").exists());
+}
+
+#[test]
+fn several_packs_and_no_flag_off_a_terminal_is_usage_naming_them() {
+    let sb = Sandbox::new();
+    let root = skills_repo(&sb);
+    let doc = sb.json(&["install", root.to_str().unwrap()], 2);
+    assert_eq!(doc["error"]["code"], "usage", "{doc}");
+    let message = doc["error"]["message"].as_str().unwrap();
+    for id in ["acme.alpha", "acme.beta", "acme.gamma"] {
+        assert!(message.contains(id), "{message}");
+    }
+    let hint = doc["error"]["hint"].as_str().unwrap();
+    assert!(
+        hint.contains("--all") && hint.contains("--skill ID"),
+        "{hint}"
+    );
+    // A collection of one pack installs it.
+    let one = sb.dir.path().join("one");
+    hcp_pack(&one, "skills/only", "acme.only");
+    let doc = sb.json(&["install", one.to_str().unwrap()], 0);
+    assert_eq!(doc["pack_id"], "acme.only", "{doc}");
+}
+
+#[test]
+fn an_empty_collection_says_what_it_looked_for() {
+    let sb = Sandbox::new();
+    let empty = sb.dir.path().join("empty");
+    write(&empty, "docs/README.md", "nothing\n");
+    let doc = sb.json(&["install", empty.to_str().unwrap()], 5);
+    let message = doc["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("no folder below it holds pack.yaml, pack.json or SKILL.md"),
+        "{message}"
+    );
+    let cat = sb.json(&["catalog", "add", empty.to_str().unwrap()], 0);
+    assert_eq!(cat["catalog"]["packs"], 0);
+    let text = sb.hcpx().args(["catalog", "list"]).output().unwrap();
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.contains("0 packs: no folder below it holds pack.yaml, pack.json or SKILL.md"),
+        "{text}"
+    );
+}
+
+/// A `git` on PATH that logs each call, then runs the real one.
+fn logging_git(sb: &Sandbox) -> (String, PathBuf) {
+    let bin = sb.dir.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let log = sb.dir.path().join("git.log");
+    let real = String::from_utf8(
+        std::process::Command::new("sh")
+            .args(["-c", "command -v git"])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    let script = format!(
+        "#!/bin/sh\necho \"$@\" >> '{}'\nexec '{}' \"$@\"\n",
+        log.display(),
+        real.trim()
+    );
+    std::fs::write(bin.join("git"), script).unwrap();
+    common::make_executable(&bin.join("git"));
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    (path, log)
+}
+
+#[test]
+fn a_git_collection_is_fetched_once_and_locked_by_url_subdir_and_commit() {
+    if !common::require_tool("git") {
+        return;
+    }
+    let sb = Sandbox::new();
+    let root = skills_repo(&sb);
+    let url = published(&sb, &root);
+    let commit = git(&root, &["rev-parse", "HEAD"]);
+    let (path, log) = logging_git(&sb);
+    let source = format!("git+{url}");
+    let doc = sb.json_env(
+        &[
+            "install",
+            &source,
+            "--skill",
+            "acme.alpha",
+            "--skill",
+            "acme.gamma",
+        ],
+        &[("PATH", Some(&path))],
+        0,
+    );
+    assert_eq!(ids(&doc, "results"), ["acme.alpha", "acme.gamma"], "{doc}");
+    let calls = std::fs::read_to_string(&log).unwrap_or_default();
+    let fetches = calls
+        .lines()
+        .filter(|l| l.split_whitespace().any(|w| w == "fetch" || w == "clone"))
+        .count();
+    assert_eq!(fetches, 1, "one fetch for two packs: {calls}");
+    let lock: Value =
+        serde_json::from_slice(&std::fs::read(sb.home().join("hcp.lock")).unwrap()).unwrap();
+    let gamma = &lock["packs"]["acme.gamma"]["source"];
+    assert_eq!(gamma["kind"], "git", "{lock}");
+    assert_eq!(gamma["url"], url.as_str());
+    assert_eq!(gamma["subdir"], "plugins/tools/skills/gamma");
+    assert_eq!(gamma["commit"], commit.as_str());
+
+    // The lock travels: a fresh store syncs the same digests from it.
+    let saved = sb.dir.path().join("saved.lock");
+    std::fs::copy(sb.home().join("hcp.lock"), &saved).unwrap();
+    std::fs::remove_dir_all(sb.home()).unwrap();
+    let synced = sb.json(&["sync", saved.to_str().unwrap(), "--frozen"], 0);
+    assert_eq!(synced["ok"], true, "{synced}");
+    let again: Value =
+        serde_json::from_slice(&std::fs::read(sb.home().join("hcp.lock")).unwrap()).unwrap();
+    for id in ["acme.alpha", "acme.gamma"] {
+        assert_eq!(
+            again["packs"][id]["digest"], lock["packs"][id]["digest"],
+            "{id}"
+        );
+    }
+}
+
+#[test]
+fn a_lock_naming_a_path_inside_a_store_is_refused() {
+    let sb = Sandbox::new();
+    let other = sb.dir.path().join("other-machine/.hcp");
+    hcp_pack(&other, "packs/acme.alpha", "acme.alpha");
+    let lock = serde_json::json!({"version": 1, "packs": {"acme.alpha": {
+        "digest": "sha256:00", "version": "1.0.0",
+        "source": {"kind": "catalog", "path": other.join("packs/acme.alpha")}}}});
+    let file = sb.dir.path().join("their.lock");
+    std::fs::write(&file, lock.to_string()).unwrap();
+    let doc = sb.json(&["sync", file.to_str().unwrap()], 2);
+    let message = doc["error"]["message"].as_str().unwrap_or("");
+    assert!(message.contains("inside an hcpx store"), "{doc}");
+    assert!(!sb.home().join("packs/acme.alpha").exists());
+}
+
+#[test]
+fn ten_thousand_folders_and_a_link_loop_end_quickly() {
+    let sb = Sandbox::new();
+    let root = sb.dir.path().join("big");
+    for i in 0..10_000 {
+        std::fs::create_dir_all(root.join(format!("d{}/e{i}", i % 100))).unwrap();
+    }
+    hcp_pack(&root, "d7/e7/x/y/z/w", "acme.deep"); // 6 deep: found
+    hcp_pack(&root, "d8/e8/a/b/c/d/too", "acme.toodeep"); // 7 deep: not
+    std::os::unix::fs::symlink(&root, root.join("d1/loop")).unwrap();
+    let started = std::time::Instant::now();
+    let doc = sb.json(&["install", root.to_str().unwrap(), "--list"], 0);
+    assert_eq!(ids(&doc, "packs"), ["acme.deep"], "{doc}");
+    // A bound, not a timing assertion: minutes would mean an endless walk.
+    assert!(started.elapsed() < std::time::Duration::from_secs(60));
+}
+
+#[test]
+fn a_pack_id_is_the_catalogs_before_a_folder_of_that_name() {
+    let sb = Sandbox::new();
+    let catalog = sb.dir.path().join("catalog");
+    hcp_pack(&catalog, "acme.alpha", "acme.alpha");
+    // A folder named like the id in the working directory, another pack.
+    let decoy = sb.dir.path().join("acme.alpha");
+    write(
+        &decoy,
+        "pack.yaml",
+        &simple_manifest("acme.alpha", "6.6.6", "{kind: public}"),
+    );
+    write(&decoy, "SKILL.md", &simple_skill("acme.alpha"));
+    let cat = catalog.to_str().unwrap();
+    let doc = sb.json(&["--catalog", cat, "install", "acme.alpha"], 0);
+    assert_eq!(doc["version"], "1.0.0", "{doc}");
+    assert_eq!(doc["source"]["kind"], "catalog", "{doc}");
+    // `./ID` is the folder.
+    let doc = sb.json(&["--catalog", cat, "install", "./acme.alpha"], 0);
+    assert_eq!(doc["version"], "6.6.6", "{doc}");
+}
+
+#[test]
+fn a_stale_index_never_picks_a_later_catalogs_pack() {
+    let sb = Sandbox::new();
+    let (a, b) = (sb.dir.path().join("cat-a"), sb.dir.path().join("cat-b"));
+    hcp_pack(&a, "first", "acme.first");
+    hcp_pack(&b, "shared", "acme.shared");
+    let args = |rest: &[&str]| -> Vec<String> {
+        let mut v: Vec<String> = [
+            "--catalog",
+            a.to_str().unwrap(),
+            "--catalog",
+            b.to_str().unwrap(),
+        ]
+        .map(String::from)
+        .to_vec();
+        v.extend(rest.iter().map(|s| s.to_string()));
+        v
+    };
+    // Index both catalogs: acme.shared is B's.
+    let first = args(&["install", "acme.shared"]);
+    let first: Vec<&str> = first.iter().map(String::as_str).collect();
+    sb.json(&first, 0);
+    sb.json(&["uninstall", "acme.shared"], 0);
+    // A's pack now declares acme.shared, edited in place: A's folder time
+    // does not change, its index still says acme.first.
+    let manifest = simple_manifest("acme.shared", "2.0.0", "{kind: public}");
+    std::fs::write(a.join("first/pack.yaml"), manifest).unwrap();
+    let show = args(&["show", "acme.shared"]);
+    let show: Vec<&str> = show.iter().map(String::as_str).collect();
+    let shown = sb.json(&show, 0);
+    let doc = sb.json(&first, 0);
+    assert_eq!(
+        doc["version"], "2.0.0",
+        "install takes A's, as a fresh scan: {doc}"
+    );
+    assert_eq!(
+        shown["version"], doc["version"],
+        "show and install agree: {shown}"
+    );
+}
