@@ -551,7 +551,7 @@ fn run_upgrade(
         .iter()
         .map(|r| Expected {
             pack_id: r.pack_id.clone(),
-            digest: r.digest.clone(),
+            digest: r.to_digest.clone(),
         })
         .collect();
     let options = UpgradeOptions {
@@ -559,6 +559,7 @@ fn run_upgrade(
         dry_run: !yes,
         yes,
         expect,
+        offline: false,
     };
     let (results, error) = engine.upgrade(&options);
     let moved_on = error
