@@ -200,6 +200,7 @@ pub fn run(engine: &Engine, query: &Query) -> Result<Answer, Error> {
                 lockfile: lockfile.into(),
                 frozen: *frozen,
                 prune: *prune,
+                yes: false,
             });
             if let Some(err) = error {
                 return Err(err);
