@@ -76,6 +76,7 @@ fn an_upgrade_that_sets_ld_preload_downgrades_https_or_sends_the_token_elsewhere
             json!({"kind": "material_sent", "host": "stats.example.net", "name": "API_TOKEN", "escalates": true}),
         ),
     ];
+    let mut missed = Vec::new();
     for (name, commands, want) in cases {
         let sb = Sandbox::new();
         let catalog = sb.dir.path().join("cat");
@@ -84,18 +85,28 @@ fn an_upgrade_that_sets_ld_preload_downgrades_https_or_sends_the_token_elsewhere
         sb.json(&["--catalog", cat, "install", "acme.notes"], 0);
         write_version(&catalog, "1.1.0", &commands);
         let before = std::fs::read(sb.home().join("hcp.lock")).unwrap();
-        let doc = sb.json(&["--catalog", cat, "upgrade"], 3);
+        let out = sb
+            .hcpx()
+            .args(["--json", "--catalog", cat, "upgrade"])
+            .output()
+            .unwrap();
+        let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let changes = doc["results"][0]["changes"].as_array().cloned();
+        // Every case is tried before failing, so each is seen on old code.
+        if out.status.code() != Some(3) || !changes.unwrap_or_default().contains(&want) {
+            missed.push(format!("{name}: {doc}"));
+            continue;
+        }
         assert_eq!(
             doc["error"]["code"], "confirmation_required",
             "{name}: {doc}"
         );
-        let changes = doc["results"][0]["changes"].as_array().unwrap().clone();
-        assert!(changes.contains(&want), "{name}: {changes:?}");
         assert_eq!(common::installed_version(&sb.home(), "acme.notes"), "1.0.0");
         assert_eq!(std::fs::read(sb.home().join("hcp.lock")).unwrap(), before);
         let doc = sb.json(&["--catalog", cat, "upgrade", "--yes"], 0);
         assert_eq!(doc["results"][0]["applied"], true, "{name}: {doc}");
     }
+    assert!(missed.is_empty(), "applied without --yes: {missed:#?}");
 }
 
 /// The digest hcpx records for the pack folder `dir` (installed in a
