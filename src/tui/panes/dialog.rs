@@ -428,11 +428,15 @@ fn upgrade<'a>(
     let mut lines = Vec::new();
     let mut escalates = false;
     for r in results {
-        lines.extend(wrap(
-            &text::safe(&format!("{} {} → {}", r.pack_id, r.from, r.to)),
-            width,
-            theme.bold(),
-        ));
+        let head = match r.reason {
+            crate::engine::ops::upgrade::UpdateReason::Version => {
+                format!("{} {} → {}", r.pack_id, r.from, r.to)
+            }
+            crate::engine::ops::upgrade::UpdateReason::Content => {
+                format!("{} {}: new content", r.pack_id, r.from)
+            }
+        };
+        lines.extend(wrap(&text::safe(&head), width, theme.bold()));
         if r.changes.is_empty() {
             lines.push(Line::styled(
                 "  no change of reach".to_string(),
