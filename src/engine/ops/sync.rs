@@ -30,7 +30,7 @@
 //! an `io` error.
 
 use super::Engine;
-use super::content::Content;
+use super::content::{Content, private_copy};
 use crate::engine::error::{Error, ErrorCode, Result};
 use crate::engine::pack::id::PackId;
 use crate::engine::store::digest;
@@ -184,9 +184,11 @@ impl Engine {
                 let tx = self.store().lock()?;
                 step("sync.found")?;
                 let recorded = LockedSource::folder(source.kind, &dir);
-                let found = self.sync_checked(id, entry, &dir, options)?;
+                // Checked and installed from a copy of its own.
+                let (_tmp, copy) = private_copy(&dir)?;
+                let found = self.sync_checked(id, entry, &copy, options)?;
                 let check = |actual: &str| staged_check(id, entry, &found, options.frozen, actual);
-                self.install_checked(tx, &dir, recorded, true, Some(&check))
+                self.install_checked(tx, &copy, recorded, true, Some(&check))
             }
         }
     }

@@ -37,7 +37,7 @@
 //!   when no catalog has it either); one installed but not in the lock file
 //!   is `not_found` (its source is unknown).
 
-use super::content::Content;
+use super::content::{Content, private_copy};
 use super::{Engine, checked_id};
 use crate::engine::error::{Error, ErrorCode, Result};
 use crate::engine::exec::git;
@@ -406,8 +406,10 @@ impl Engine {
         let (dir, recorded, fetched) = match newest {
             None => return Ok(None),
             Some(Newest::Folder(dir, kind)) => {
+                // Read, diffed and installed from a copy of its own.
                 let recorded = LockedSource::folder(kind, &dir);
-                (dir, recorded, None)
+                let (tmp, copy) = private_copy(&dir)?;
+                (copy, recorded, Some(tmp))
             }
             Some(Newest::Tag(_, tag)) => self.fetch_candidate(entry, Some(tag))?,
             Some(Newest::DefaultBranch) => self.fetch_candidate(entry, None)?,
