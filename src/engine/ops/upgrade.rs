@@ -1,15 +1,29 @@
-//! `hcpx outdated` and `hcpx upgrade` (HCP.md §13.6–§13.7): the newest
-//! version of each pack from the source the lock file records, and its
-//! installation after the capability diff ([`capdiff`]).
+//! `hcpx outdated` and `hcpx upgrade` (HCP.md §13.6–§13.7): the update of
+//! each pack from the source the lock file records — a higher version
+//! (`reason: version`), or the same version with another digest (§13.4;
+//! `reason: content`, how an unversioned Skill pack is updated upstream) —
+//! and its installation after the capability diff ([`capdiff`]) of the
+//! installed pack and the new one (manifest, files, Skill; see
+//! [`Content`]). Both first bring the git catalogs involved up to date
+//! (`catalog update`), unless offline.
 //!
-//! The newest version: for a `catalog` source, the pack of that id in the
+//! Where the newest is: for a `catalog` source, the pack of that id in the
 //! catalog it was installed from, never another (through the catalog
 //! index; see `own_catalog_pack`); for a `git` source, the highest
 //! SemVer among the remote's tags `vX.Y.Z`/`X.Y.Z` (`git ls-remote`), else
-//! the manifest version on the remote's default branch (a shallow fetch).
-//! `dir` sources are not looked at (a folder has no "newer").
+//! the manifest version on the remote's default branch (a shallow fetch);
+//! for a `dir` source, its recorded folder, compared by digest.
 //!
 //! Where the spec is silent:
+//! - Offline, git sources are left out (asking a remote goes over the
+//!   network); the git catalogs involved — one whose local copy holds a
+//!   recorded folder, or whose url a git entry records — are refreshed all
+//!   at once by `catalog update` otherwise.
+//! - A git source is fetched (at its newest tag or default branch) even
+//!   when no version is newer, as its content digest is needed.
+//! - To upgrade, a folder source (catalog, `dir`) is copied to a private
+//!   folder first, and that copy is diffed and installed
+//!   ([`private_copy`](super::content::private_copy)).
 //! - `outdated` looks at git sources in parallel, at most
 //!   [`PARALLEL_FETCHES`] at a time; a source that cannot be reached fails
 //!   the whole report with `source_unavailable`.
@@ -20,10 +34,11 @@
 //!   first, atomic, recorded in the lock with the tag as `ref`). Refused,
 //!   nothing is changed and the document still carries every result
 //!   (`applied: false`) so the diff can be shown. A pack whose newest
-//!   version is not higher than the installed one is not listed.
+//!   version is lower than the installed one, or the same with the same
+//!   digest, is not listed.
 //! - What is installed is what the diff was computed on: each candidate's
-//!   digest (§13.4) is kept with its result (not in the `--json`
-//!   document, whose keys §13.7 lists), and the staged copy of each pack
+//!   digest (§13.4) is kept with its result (`to_digest`), and the staged
+//!   copy of each pack
 //!   must have it, else `confirmation_required` and that pack is not
 //!   installed (packs upgraded before it stay upgraded). With
 //!   [`UpgradeOptions::expect`] (`--expect`, the TUI's `y`), the new
@@ -174,7 +189,7 @@ impl Engine {
         }
         let found = bounded_map(entries, PARALLEL_FETCHES, |(id, entry)| {
             Ok(self
-                .update_for(&id, &entry)?
+                .update_for(&id, &entry, false)?
                 .map(|(reason, c)| OutdatedPack {
                     pack_id: id.to_string(),
                     installed: entry.version.clone(),
@@ -220,11 +235,14 @@ impl Engine {
     }
 
     /// The update of a locked pack, if its source has one: a higher
-    /// version, or the same version with another digest.
+    /// version, or the same version with another digest. With `to_install`,
+    /// a folder source is read from a private copy (see [`Engine::candidate`]);
+    /// `outdated` only reports, and reads it in place.
     fn update_for(
         &self,
         id: &PackId,
         entry: &LockEntry,
+        to_install: bool,
     ) -> Result<Option<(UpdateReason, Candidate)>> {
         let newest = self.newest(id, entry)?;
         if let Some(Newest::Tag(version, _)) = &newest
@@ -232,7 +250,7 @@ impl Engine {
         {
             return Ok(None);
         }
-        let Some(candidate) = self.candidate(id, entry, newest)? else {
+        let Some(candidate) = self.candidate(id, entry, newest, to_install)? else {
             return Ok(None);
         };
         let version = &candidate.manifest.version;
@@ -303,7 +321,7 @@ impl Engine {
         }
         let mut plans = Vec::new();
         for (id, entry) in entries {
-            let Some((reason, candidate)) = self.update_for(id, entry)? else {
+            let Some((reason, candidate)) = self.update_for(id, entry, true)? else {
                 continue;
             };
             let installed = Content::read(&self.store().pack_dir(id))?;
@@ -396,20 +414,26 @@ impl Engine {
         catalog_index::find(&index_dir, &own, id.as_str()).map(|p| p.dir)
     }
 
-    /// The newest version, found or fetched, linted.
+    /// The newest version, found or fetched, linted. A folder anyone may
+    /// write is, `to_install`, first copied to a private folder, which is
+    /// then read, diffed and installed.
     fn candidate(
         &self,
         id: &PackId,
         entry: &LockEntry,
         newest: Option<Newest>,
+        to_install: bool,
     ) -> Result<Option<Candidate>> {
         let (dir, recorded, fetched) = match newest {
             None => return Ok(None),
-            Some(Newest::Folder(dir, kind)) => {
-                // Read, diffed and installed from a copy of its own.
+            Some(Newest::Folder(dir, kind)) if to_install => {
                 let recorded = LockedSource::folder(kind, &dir);
                 let (tmp, copy) = private_copy(&dir)?;
                 (copy, recorded, Some(tmp))
+            }
+            Some(Newest::Folder(dir, kind)) => {
+                let recorded = LockedSource::folder(kind, &dir);
+                (dir, recorded, None)
             }
             Some(Newest::Tag(_, tag)) => self.fetch_candidate(entry, Some(tag))?,
             Some(Newest::DefaultBranch) => self.fetch_candidate(entry, None)?,
