@@ -73,7 +73,13 @@ fn content_walk(sb: &Sandbox, dir: &Path, id: &str, skill_only: bool) {
     assert_ne!(pack["latest_digest"], installed_digest, "{doc}");
     let latest = pack["latest_digest"].clone();
 
-    let doc = sb.json(&["upgrade"], 0);
+    // --expect holds for content as for versions: another digest is refused.
+    let stale = format!("{id}=sha256:{}", "0".repeat(64));
+    let doc = sb.json(&["upgrade", "--yes", "--expect", &stale], 3);
+    assert_eq!(doc["error"]["code"], "confirmation_required", "{doc}");
+    assert_eq!(lock(sb)["packs"][id]["digest"], installed_digest);
+    let expect = format!("{id}={}", latest.as_str().unwrap());
+    let doc = sb.json(&["upgrade", "--yes", "--expect", &expect], 0);
     let result = &doc["results"][0];
     assert_eq!(result["applied"], true, "{doc}");
     assert_eq!(result["from_digest"], installed_digest);

@@ -4,7 +4,7 @@
 //! `reason: content`, how an unversioned Skill pack is updated upstream) —
 //! and its installation after the capability diff ([`capdiff`]) of the
 //! installed pack and the new one (manifest, files, Skill; see
-//! [`Content`]). Both first bring the git catalogs involved up to date
+//! `ops::content`). Both first bring the git catalogs involved up to date
 //! (`catalog update`), unless offline.
 //!
 //! Where the newest is: for a `catalog` source, the pack of that id in the
@@ -23,7 +23,7 @@
 //!   when no version is newer, as its content digest is needed.
 //! - To upgrade, a folder source (catalog, `dir`) is copied to a private
 //!   folder first, and that copy is diffed and installed
-//!   ([`private_copy`](super::content::private_copy)).
+//!   (`content::private_copy`).
 //! - `outdated` looks at git sources in parallel, at most
 //!   [`PARALLEL_FETCHES`] at a time; a source that cannot be reached fails
 //!   the whole report with `source_unavailable`.
