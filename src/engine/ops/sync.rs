@@ -1,4 +1,4 @@
-//! `hcpx sync LOCKFILE [--frozen] [--prune]` (HCP.md §13.8): makes the
+//! `hcpx sync LOCKFILE [--frozen] [--prune] [--yes]` (HCP.md §13.8): makes the
 //! store hold the packs of a lock file (another machine's `hcp.lock`). Each
 //! pack that is missing, or whose installed version or digest differs, is
 //! installed from its recorded source — a git source at its recorded
