@@ -148,11 +148,13 @@ Examples:
 pub const OUTDATED: &str = "\
 Examples:
   hcpx outdated
+  hcpx outdated --offline
   hcpx outdated --json";
 
 pub const UPGRADE: &str = "\
 Examples:
   hcpx upgrade --dry-run
+  hcpx upgrade --dry-run --offline
   hcpx upgrade demo.clock
   hcpx upgrade demo.clock --yes
   hcpx upgrade demo.clock --yes --expect demo.clock=sha256:<digest shown by --dry-run>";
@@ -160,7 +162,8 @@ Examples:
 pub const SYNC: &str = "\
 Examples:
   hcpx sync other-machine/hcp.lock
-  hcpx sync hcp.lock --frozen --prune";
+  hcpx sync hcp.lock --frozen --prune
+  hcpx sync team.lock --yes";
 
 pub const WHY: &str = "\
 Examples:

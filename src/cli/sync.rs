@@ -1,4 +1,7 @@
-//! `hcpx sync LOCKFILE [--frozen] [--prune]` (HCP.md §13.8). JSON:
+//! `hcpx sync LOCKFILE [--frozen] [--prune] [--yes]` (HCP.md §13.8): an
+//! entry whose source holds another pack or version is refused
+//! (`integrity`); replacing an installed pack with more reach needs `--yes`
+//! (else `confirmation_required`, exit 3). JSON:
 //! `{"ok": bool, "results": [{"pack_id", "action", "version"}]}`, with
 //! `error` beside it on failure.
 
@@ -22,6 +25,9 @@ pub struct SyncArgs {
     /// Also uninstall packs the lock file does not name
     #[arg(long)]
     pub prune: bool,
+    /// Accept replacing an installed pack with one that has more reach
+    #[arg(long)]
+    pub yes: bool,
 }
 
 pub fn run(args: &SyncArgs, ctx: &Ctx) -> i32 {
@@ -29,6 +35,7 @@ pub fn run(args: &SyncArgs, ctx: &Ctx) -> i32 {
         lockfile: args.lockfile.clone(),
         frozen: args.frozen,
         prune: args.prune,
+        yes: args.yes,
     };
     ctx.with_engine(|engine| {
         let (results, error) = engine.sync(&options);

@@ -1,6 +1,6 @@
-//! `hcpx upgrade [PACK_ID...] [--dry-run] [--yes]` (HCP.md §13.7): the
-//! newest version from each pack's recorded source, after its capability
-//! diff; an escalating change needs `--yes` (else `confirmation_required`,
+//! `hcpx upgrade [PACK_ID...] [--dry-run] [--yes] [--offline]` (HCP.md
+//! §13.7): the newest version (or, at the same version, the newest content)
+//! from each pack's recorded source, after its capability diff; an escalating change needs `--yes` (else `confirmation_required`,
 //! exit 3, nothing changed). JSON: `{"ok": bool, "results": [..]}`, with
 //! `error` beside it on failure.
 //!
@@ -14,7 +14,7 @@
 use crate::cli::context::Ctx;
 use crate::cli::output::{ERROR, terminal_safe};
 use crate::engine::error::{Error, ErrorCode};
-use crate::engine::ops::upgrade::{Expected, UpgradeOptions, UpgradeResult};
+use crate::engine::ops::upgrade::{Expected, UpdateReason, UpgradeOptions, UpgradeResult};
 use crate::engine::pack::grammar;
 use crate::tui::text::shell_quote;
 use std::io::Write;
@@ -39,6 +39,10 @@ pub struct UpgradeArgs {
     /// was shown (its digest, as the refusal's hint or --dry-run print it)
     #[arg(long, value_name = "PACK_ID=DIGEST", value_parser = parse_expected)]
     pub expect: Vec<Expected>,
+    /// Do not bring git catalogs up to date first, and leave out packs from
+    /// git sources (no network)
+    #[arg(long)]
+    pub offline: bool,
 }
 
 /// `PACK_ID=sha256:<64 hex digits>`.
@@ -66,6 +70,7 @@ pub fn run(args: &UpgradeArgs, ctx: &Ctx) -> i32 {
         dry_run: args.dry_run,
         yes: args.yes,
         expect: args.expect.clone(),
+        offline: args.offline,
     };
     ctx.with_engine(|engine| {
         let (results, error) = engine.upgrade(&options);
@@ -93,7 +98,7 @@ fn confirm_hint(ctx: &Ctx, results: &[UpgradeResult], err: Error) -> Error {
     push("--yes");
     for r in results {
         push("--expect");
-        push(&format!("{}={}", r.pack_id, r.digest));
+        push(&format!("{}={}", r.pack_id, r.to_digest));
     }
     for catalog in &ctx.out.flags.catalogs {
         push("--catalog");
@@ -117,14 +122,18 @@ fn print(results: &[UpgradeResult], dry_run: bool) {
         } else {
             "not upgraded"
         };
+        let content = match r.reason {
+            UpdateReason::Content => " (new content)",
+            UpdateReason::Version => "",
+        };
         let _ = writeln!(
             w,
-            "{state} {} {} -> {}{}",
+            "{state} {} {} -> {}{content}{}",
             terminal_safe(&r.pack_id),
             terminal_safe(&r.from),
             terminal_safe(&r.to),
             if dry_run {
-                format!(" ({})", r.digest)
+                format!(" ({})", r.to_digest)
             } else {
                 String::new()
             }

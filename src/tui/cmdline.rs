@@ -256,13 +256,14 @@ fn parse_catalog(rest: &[String]) -> Result<Parsed, String> {
     Ok(Parsed::Query(query))
 }
 
-/// `sync LOCKFILE [--frozen] [--prune]` (§13.8).
+/// `sync LOCKFILE [--frozen] [--prune] [--yes]` (§13.8).
 fn parse_sync(rest: &[String]) -> Result<Parsed, String> {
-    let (mut lockfile, mut frozen, mut prune) = (None, false, false);
+    let (mut lockfile, mut frozen, mut prune, mut yes) = (None, false, false, false);
     for word in rest {
         match word.as_str() {
             "--frozen" => frozen = true,
             "--prune" => prune = true,
+            "--yes" => yes = true,
             flag if flag.starts_with('-') => {
                 return Err(format!("sync: {flag} is not taken here; run it in a shell"));
             }
@@ -270,11 +271,13 @@ fn parse_sync(rest: &[String]) -> Result<Parsed, String> {
             path => lockfile = Some(path.to_string()),
         }
     }
-    let lockfile = lockfile.ok_or("sync needs a lock file: sync LOCKFILE [--frozen] [--prune]")?;
+    let lockfile =
+        lockfile.ok_or("sync needs a lock file: sync LOCKFILE [--frozen] [--prune] [--yes]")?;
     Ok(Parsed::Query(Query::Sync {
         lockfile,
         frozen,
         prune,
+        yes,
     }))
 }
 
@@ -331,7 +334,9 @@ pub fn complete(
         2 if words[0] == "harness" && words[1] == "status" => {
             ids.iter().map(|s| s.to_string()).collect()
         }
-        _ if words[0] == "sync" && position >= 2 => vec!["--frozen".into(), "--prune".into()],
+        _ if words[0] == "sync" && position >= 2 => {
+            vec!["--frozen".into(), "--prune".into(), "--yes".into()]
+        }
         _ if matches!(
             words[0].as_str(),
             "harness" | "outdated" | "catalog" | "doctor" | "sync"
@@ -456,7 +461,17 @@ mod tests {
             Ok(Parsed::Query(Query::Sync {
                 lockfile: "hcp.lock".into(),
                 frozen: false,
-                prune: true
+                prune: true,
+                yes: false
+            }))
+        );
+        assert_eq!(
+            parse(&words("sync hcp.lock --yes")),
+            Ok(Parsed::Query(Query::Sync {
+                lockfile: "hcp.lock".into(),
+                frozen: false,
+                prune: false,
+                yes: true
             }))
         );
         assert_eq!(
@@ -470,7 +485,7 @@ mod tests {
         assert!(parse(&words("doctor --force")).is_err());
         assert!(parse(&words("catalog frob")).is_err());
         assert!(parse(&words("sync")).is_err());
-        assert!(parse(&words("sync a --yes")).is_err());
+        assert!(parse(&words("sync a --force")).is_err());
         assert!(parse(&words("harness frob")).is_err());
         assert!(parse(&words("why")).is_err());
     }

@@ -28,7 +28,9 @@
 use crate::engine::harness::place::{MARKER, SKILL_FILE};
 use crate::engine::harness::plan::SkillState;
 use crate::engine::ops::Engine;
+use crate::engine::ops::upgrade::{OutdatedPack, UpdateReason};
 use crate::engine::store::parallel::parallel_map;
+use crate::tui::text;
 use std::collections::{BTreeMap, BTreeSet};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::MetadataExt;
@@ -43,11 +45,11 @@ pub struct Marks {
     pub integrity: BTreeSet<String>,
     /// Packs with a Skill in `conflict` or `modified` in a target.
     pub harness: BTreeSet<String>,
-    /// Packs with a newer version, as `o` found them (any source): the
-    /// version.
+    /// Packs with a newer version or new content, as `o` found them (any
+    /// source): what is out, in words ([`update_words`]).
     pub outdated: BTreeMap<String, String>,
-    /// Packs with a newer version in their catalog, read after every load
-    /// (no network).
+    /// Packs with a newer version or new content in their catalog or
+    /// folder, read after every load (no network).
     pub outdated_local: BTreeMap<String, String>,
 }
 
@@ -73,7 +75,7 @@ impl Marks {
             && self.outdated_local.is_empty())
     }
 
-    /// The newer version of `id`, if one is known.
+    /// What is out for `id` (a newer version, or new content), if known.
     pub fn latest(&self, id: &str) -> Option<&String> {
         self.outdated_local
             .get(id)
@@ -100,9 +102,7 @@ impl Marks {
             ));
         }
         if let Some(latest) = self.latest(id) {
-            out.push(format!(
-                "↑ version {latest} is out: U upgrades (hcpx upgrade {id})"
-            ));
+            out.push(format!("↑ {latest} is out: U upgrades (hcpx upgrade {id})"));
         }
         out
     }
@@ -121,6 +121,15 @@ pub fn read(engine: &Engine) -> Marks {
 
 /// How old every time in a signature must be for the signature to be kept.
 pub const SETTLED: Duration = Duration::from_secs(2);
+
+/// What an update brings, in words: `version 1.2.0`, or `new content
+/// (1.0.0)` for the same version with other content (§13.6).
+pub fn update_words(pack: &OutdatedPack) -> String {
+    match pack.reason {
+        UpdateReason::Version => format!("version {}", text::safe(&pack.latest)),
+        UpdateReason::Content => format!("new content ({})", text::safe(&pack.latest)),
+    }
+}
 
 /// The `!` and `≠` marks of a read, and the signature of what they were
 /// read from.
@@ -161,7 +170,10 @@ fn read_with(engine: &Engine, last: &Mutex<Option<Kept>>, now: SystemTime) -> Ma
     }
     match engine.outdated_offline() {
         Ok(packs) => {
-            marks.outdated_local = packs.into_iter().map(|p| (p.pack_id, p.latest)).collect();
+            marks.outdated_local = packs
+                .iter()
+                .map(|p| (p.pack_id.clone(), update_words(p)))
+                .collect();
         }
         Err(err) => tracing::warn!(code = err.code.as_str(), "marks: outdated failed"),
     }

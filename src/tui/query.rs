@@ -35,6 +35,8 @@ pub enum Query {
         lockfile: String,
         frozen: bool,
         prune: bool,
+        /// Accept replacements with more reach (§13.8).
+        yes: bool,
     },
     HarnessList,
     HarnessStatus(Option<String>),
@@ -79,6 +81,7 @@ impl Query {
                 lockfile,
                 frozen,
                 prune,
+                yes,
             } => {
                 let mut v = vec![s("sync"), lockfile.clone()];
                 if *frozen {
@@ -86,6 +89,9 @@ impl Query {
                 }
                 if *prune {
                     v.push(s("--prune"));
+                }
+                if *yes {
+                    v.push(s("--yes"));
                 }
                 v
             }
@@ -195,11 +201,13 @@ pub fn run(engine: &Engine, query: &Query) -> Result<Answer, Error> {
             lockfile,
             frozen,
             prune,
+            yes,
         } => {
             let (results, error) = engine.sync(&SyncOptions {
                 lockfile: lockfile.into(),
                 frozen: *frozen,
                 prune: *prune,
+                yes: *yes,
             });
             if let Some(err) = error {
                 return Err(err);

@@ -671,7 +671,7 @@ fn run_upgrade(
         .iter()
         .map(|r| Expected {
             pack_id: r.pack_id.clone(),
-            digest: r.digest.clone(),
+            digest: r.to_digest.clone(),
         })
         .collect();
     let options = UpgradeOptions {
@@ -679,6 +679,7 @@ fn run_upgrade(
         dry_run: !yes,
         yes,
         expect,
+        offline: false,
     };
     let (results, error) = engine.upgrade(&options);
     let moved_on = error

@@ -149,7 +149,10 @@ fn an_upgrade_installs_only_the_version_whose_diff_was_shown() {
 }
 
 #[test]
-fn an_upgrade_refuses_a_catalog_folder_that_changed_after_its_diff() {
+/// The catalog folder gains `rm` after the diff was computed (without it):
+/// what is installed is the tree the diff was computed on (a private copy
+/// taken before the diff), never the later edit.
+fn an_upgrade_installs_the_tree_of_its_diff_not_a_later_edit_of_the_catalog() {
     let sb = Sandbox::new();
     let catalog = sb.dir.path().join("cat");
     let dir = catalog.join("notes");
@@ -170,12 +173,24 @@ fn an_upgrade_refuses_a_catalog_folder_that_changed_after_its_diff() {
         &["--catalog", cat, "upgrade", "acme.notes"],
         || write("2.0.0", Some("rm")),
     );
-    assert_eq!(code, 3, "{doc}");
-    assert_eq!(doc["error"]["code"], "confirmation_required", "{doc}");
-    assert_eq!(doc["results"][0]["applied"], false, "{doc}");
-    assert_eq!(common::installed_version(&sb.home(), "acme.notes"), "1.0.0");
-    assert_eq!(bytes(&sb.home().join("hcp.lock")), lock_before);
+    assert_eq!(code, 0, "{doc}");
+    assert_eq!(doc["results"][0]["changes"], json!([]), "{doc}");
+    assert_eq!(common::installed_version(&sb.home(), "acme.notes"), "2.0.0");
+    let installed = std::fs::read_to_string(sb.home().join("packs/acme.notes/pack.yaml")).unwrap();
+    assert!(!installed.contains("rm"), "{installed}");
+    assert_eq!(
+        lock(&sb)["packs"]["acme.notes"]["digest"],
+        doc["results"][0]["to_digest"]
+    );
+    assert_ne!(bytes(&sb.home().join("hcp.lock")), lock_before);
     sb.json(&["verify"], 0);
+    // The edit is the next upgrade's, with its own diff.
+    let doc = sb.json(&["--catalog", cat, "upgrade", "--dry-run"], 0);
+    let changes = doc["results"][0]["changes"].as_array().unwrap().clone();
+    assert!(
+        changes.contains(&json!({"kind": "program_added", "program": "rm", "escalates": true})),
+        "{doc}"
+    );
 }
 
 #[test]

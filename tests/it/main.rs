@@ -19,6 +19,7 @@ mod cli_list;
 mod cli_show;
 mod collections;
 mod concurrency;
+mod content_updates;
 mod demo_recording;
 mod example_catalog;
 mod exec_adapters;
@@ -42,6 +43,7 @@ mod why_fixes;
 
 mod atomic_safety;
 mod attack_lock;
+mod attack_reach;
 mod attack_sources;
 mod attack_upgrade;
 mod execout_safety;

@@ -148,11 +148,13 @@ fn a_folder_with_neither_manifest_nor_skill_is_no_pack() {
             finding("skill.missing", "error")
         ]
     );
-    let err = sb.json(&["install", path(&dir)], 1);
-    assert_eq!(err["error"]["code"], "lint_failed");
+    // Not a pack, and no collection either (§13.1): nothing below it holds
+    // a pack, so install finds nothing.
+    let err = sb.json(&["install", path(&dir)], 5);
+    assert_eq!(err["error"]["code"], "not_found");
     let message = err["error"]["message"].as_str().unwrap();
     assert!(
-        message.contains("no pack.yaml, pack.json or SKILL.md"),
+        message.contains("no folder below it holds pack.yaml, pack.json or SKILL.md"),
         "{message}"
     );
 }
@@ -380,14 +382,14 @@ fn a_skill_at_a_git_repository_root_installs_and_a_folder_without_one_is_named()
 
     // A SUBDIR that holds no pack: the hint says so, and does not ask the
     // user to fetch what hcpx has just fetched.
-    let err = sb.json(&["install", &format!("git+{url}//docs")], 1);
-    assert_eq!(err["error"]["code"], "lint_failed");
-    let hint = err["error"]["hint"].as_str().unwrap();
+    let err = sb.json(&["install", &format!("git+{url}//docs")], 5);
+    assert_eq!(err["error"]["code"], "not_found");
+    let said = format!("{} {}", err["error"]["message"], err["error"]["hint"]);
     assert!(
-        hint.contains("`docs`") && hint.contains("no pack.yaml, pack.json or SKILL.md"),
-        "{hint}"
+        said.contains("docs") && said.contains("pack.yaml, pack.json or SKILL.md"),
+        "{said}"
     );
-    assert!(!hint.contains("fetch the repository"), "{hint}");
+    assert!(!said.contains("fetch the repository"), "{said}");
 
     // A Skill that fails lint: the hint names the finding.
     std::fs::write(

@@ -1,4 +1,4 @@
-//! `hcpx sync LOCKFILE [--frozen] [--prune]` (HCP.md §13.8): another store
+//! `hcpx sync LOCKFILE [--frozen] [--prune] [--yes]` (HCP.md §13.8): another store
 //! made to hold the packs of a lock file, at the recorded commits.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 

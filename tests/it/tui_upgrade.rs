@@ -105,3 +105,43 @@ async fn u_on_a_pack_that_is_not_installed_is_refused_at_once() {
     let last = tui.runner.app.log().entries.last().unwrap().clone();
     assert_eq!(last.outcome, Outcome::Refused, "{last:?}");
 }
+
+/// The catalog's acme.notes edited at the same version 1.2.0: one more
+/// Skill line and a new executable `scripts/x.sh`. `o` marks it `↑` as new
+/// content; `U` shows the content diff, the new executable file as an
+/// escalation (▲), and `y` installs it.
+#[tokio::test]
+async fn a_content_update_is_marked_and_its_file_changes_shown() {
+    let dir = sandbox_with(notes_pack);
+    engine(&dir).install("acme.notes", false).unwrap();
+    let pack = catalog(&dir).join("acme.notes");
+    let skill = std::fs::read_to_string(pack.join("SKILL.md")).unwrap();
+    std::fs::write(pack.join("SKILL.md"), skill + "One more line.\n").unwrap();
+    std::fs::create_dir_all(pack.join("scripts")).unwrap();
+    std::fs::write(pack.join("scripts/x.sh"), "#!/bin/sh\necho x\n").unwrap();
+    common::make_executable(&pack.join("scripts/x.sh"));
+    let mut tui = Tui::start_at(dir, "acme.notes", 110, 32).await;
+    tui.keys("o").await;
+    let last = tui.runner.app.log().entries.last().unwrap().clone();
+    assert!(
+        last.text.contains("acme.notes 1.2.0 new content"),
+        "{last:?}"
+    );
+    assert!(
+        tui.screen().contains("new content (1.2.0) is out"),
+        "{}",
+        tui.screen()
+    );
+
+    tui.keys("U").await;
+    let screen = tui.screen();
+    assert!(screen.contains("acme.notes 1.2.0: new content"), "{screen}");
+    assert!(screen.contains("Skill changed: +1 −0 lines"), "{screen}");
+    assert!(
+        screen.contains("▲ new file scripts/x.sh (executable)"),
+        "{screen}"
+    );
+    tui.keys("y").await;
+    assert!(tui.runner.app.dialog().is_none());
+    assert!(tui.home().join("packs/acme.notes/scripts/x.sh").exists());
+}

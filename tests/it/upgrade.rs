@@ -54,8 +54,20 @@ fn outdated_and_upgrade_follow_semver_tags_and_ask_before_escalating() {
     let pack = &doc["packs"][0];
     assert_eq!(
         common::keys(pack),
-        ["installed", "latest", "pack_id", "source"]
+        [
+            "installed",
+            "installed_digest",
+            "latest",
+            "latest_digest",
+            "pack_id",
+            "reason",
+            "source"
+        ]
     );
+    assert_eq!(pack["reason"], "version");
+    let installed_digest = lock(&sb)["packs"]["acme.notes"]["digest"].clone();
+    assert_eq!(pack["installed_digest"], installed_digest);
+    assert_ne!(pack["latest_digest"], installed_digest);
     assert_eq!(
         (&pack["installed"], &pack["latest"]),
         (&json!("1.0.0"), &json!("1.2.0"))
@@ -67,9 +79,19 @@ fn outdated_and_upgrade_follow_semver_tags_and_ask_before_escalating() {
     let result = &doc["results"][0];
     assert_eq!(
         common::keys(result),
-        ["applied", "changes", "from", "pack_id", "to"]
+        [
+            "applied",
+            "changes",
+            "from",
+            "from_digest",
+            "pack_id",
+            "to",
+            "to_digest"
+        ]
     );
     assert_eq!(result["applied"], false);
+    assert_eq!(result["from_digest"], installed_digest);
+    assert_eq!(result["to_digest"], pack["latest_digest"]);
     let changes = &result["changes"];
     assert!(
         changes.as_array().unwrap().contains(
@@ -107,6 +129,8 @@ fn outdated_and_upgrade_follow_semver_tags_and_ask_before_escalating() {
     assert_eq!(source["ref"], "v1.2.0");
     assert_eq!(source["commit"], v3.as_str());
     sb.json(&["verify"], 0);
+    let locked = lock(&sb)["packs"]["acme.notes"]["digest"].clone();
+    assert_eq!(locked, doc["results"][0]["to_digest"]);
     assert_eq!(sb.json(&["outdated"], 0)["packs"], json!([]));
     assert_eq!(sb.json(&["upgrade"], 0)["results"], json!([]));
 }

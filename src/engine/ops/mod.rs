@@ -13,6 +13,7 @@ pub mod bootstrap;
 mod builtin;
 pub mod catalogs;
 mod connect;
+mod content;
 pub mod docs;
 pub mod doctor;
 mod exec;

@@ -1,4 +1,4 @@
-//! `hcpx sync LOCKFILE [--frozen] [--prune]` (HCP.md §13.8): makes the
+//! `hcpx sync LOCKFILE [--frozen] [--prune] [--yes]` (HCP.md §13.8): makes the
 //! store hold the packs of a lock file (another machine's `hcp.lock`). Each
 //! pack that is missing, or whose installed version or digest differs, is
 //! installed from its recorded source — a git source at its recorded
@@ -17,6 +17,16 @@
 //! `state.json` beside `packs/`) is refused (`usage`) before anything of it
 //! is installed (§13.3).
 //!
+//! A lock file is input from someone else: the pack found for the entry
+//! `"<pack_id>"` must declare that id and the entry's `version`, else the
+//! entry is refused (`integrity`) and nothing of it is installed (an
+//! entry `acme.notes` whose source holds `acme.github` must not replace the
+//! installed, connected `acme.github`); a pack sync would replace gets the
+//! capability diff of §13.7 against the installed copy, and an escalating
+//! replacement needs [`SyncOptions::yes`] (else `confirmation_required`,
+//! naming the escalating changes). What was checked is what is installed:
+//! the staged copy must have the digest of the tree checked.
+//!
 //! Where the spec is silent: packs are handled in id order and the first
 //! failure stops the sync (what was done stays done and is reported); a lock
 //! file that cannot be read or parsed is a `usage` error naming it; ids in
@@ -25,6 +35,7 @@
 //! an `io` error.
 
 use super::Engine;
+use super::content::{Content, private_copy};
 use crate::engine::error::{Error, ErrorCode, Result};
 use crate::engine::pack::id::PackId;
 use crate::engine::store::digest;
@@ -60,6 +71,8 @@ pub struct SyncOptions {
     pub lockfile: PathBuf,
     pub frozen: bool,
     pub prune: bool,
+    /// Accept a replacement whose capability diff escalates (§13.7).
+    pub yes: bool,
 }
 
 impl Engine {
@@ -89,12 +102,12 @@ impl Engine {
                 });
                 continue;
             }
-            let outcome = self.sync_one(id, entry, options.frozen).map_err(|err| {
-                match err.context.pack_id {
-                    Some(_) => err,
-                    None => err.pack(id.as_str()),
-                }
-            })?;
+            let outcome =
+                self.sync_one(id, entry, options)
+                    .map_err(|err| match err.context.pack_id {
+                        Some(_) => err,
+                        None => err.pack(id.as_str()),
+                    })?;
             let action = match outcome.action {
                 super::InstallAction::Installed => SyncAction::Installed,
                 super::InstallAction::Upgraded => SyncAction::Upgraded,
@@ -124,16 +137,15 @@ impl Engine {
         Ok(())
     }
 
-    /// Installs one pack from its recorded source (always replacing); with
-    /// `frozen`, only if the staged copy has the lock file's digest.
+    /// Installs one pack from its recorded source (always replacing), once
+    /// [`Engine::sync_checked`] accepts what was found; with `frozen`, only
+    /// if the staged copy has the lock file's digest.
     fn sync_one(
         &self,
         id: &PackId,
         entry: &LockEntry,
-        frozen: bool,
+        options: &SyncOptions,
     ) -> Result<super::InstallOutcome> {
-        let check = |actual: &str| frozen_check(id, &entry.digest, actual);
-        let check: Option<super::install::DigestCheck<'_>> = frozen.then_some(&check);
         let source = &entry.source;
         match source.kind {
             SourceKind::Git => {
@@ -146,8 +158,8 @@ impl Engine {
                     reference: Some(commit.clone()),
                 };
                 let mut tx = self.store().lock()?;
-                let options = super::InstallOptions::new(super::InstallSource::Git(git.clone()));
-                let fetched = super::fetch::fetch_locked(&mut tx, &git, &options)?;
+                let install = super::InstallOptions::new(super::InstallSource::Git(git.clone()));
+                let fetched = super::fetch::fetch_locked(&mut tx, &git, &install)?;
                 step("sync.found")?;
                 let recorded = LockedSource::git(
                     url,
@@ -155,7 +167,9 @@ impl Engine {
                     source.reference.as_deref(),
                     &fetched.commit,
                 );
-                self.install_checked(tx, &fetched.dir, recorded, true, check)
+                let found = self.sync_checked(id, entry, &fetched.dir, options)?;
+                let check = |actual: &str| staged_check(id, entry, &found, options.frozen, actual);
+                self.install_checked(tx, &fetched.dir, recorded, true, Some(&check))
                     .map_err(|err| super::fetch::name_source(err, &fetched.dir, &git))
             }
             SourceKind::Dir | SourceKind::Catalog => {
@@ -185,10 +199,92 @@ impl Engine {
                 let tx = self.store().lock()?;
                 step("sync.found")?;
                 let recorded = LockedSource::folder(source.kind, &dir);
-                self.install_checked(tx, &dir, recorded, true, check)
+                // Checked and installed from a copy of its own.
+                let (_tmp, copy) = private_copy(&dir)?;
+                let found = self.sync_checked(id, entry, &copy, options)?;
+                let check = |actual: &str| staged_check(id, entry, &found, options.frozen, actual);
+                self.install_checked(tx, &copy, recorded, true, Some(&check))
             }
         }
     }
+
+    /// What the entry's source holds, once accepted (§13.8): a pack that
+    /// lints and declares the entry's id and version (else `integrity`),
+    /// and, when it replaces an installed pack, a capability diff that does
+    /// not escalate unless `yes` (else `confirmation_required`). Its digest
+    /// is what the staged copy must have.
+    fn sync_checked(
+        &self,
+        id: &PackId,
+        entry: &LockEntry,
+        dir: &Path,
+        options: &SyncOptions,
+    ) -> Result<String> {
+        let found = Content::read(dir)?;
+        let Some(manifest) = &found.manifest else {
+            // Lint's own error, from the install that follows.
+            return Ok(found.digest().to_string());
+        };
+        if manifest.id != id.as_str() || manifest.version != entry.version {
+            return Err(Error::new(
+                ErrorCode::Integrity,
+                format!(
+                    "the lock file's entry {id} {} was refused: its source holds {} {}; nothing of it was installed",
+                    entry.version, manifest.id, manifest.version
+                ),
+            )
+            .pack(id.as_str())
+            .hint("a lock entry must name the pack its source declares; ask for a lock file made by hcpx"));
+        }
+        if !self.store().is_installed(id) || options.yes {
+            return Ok(found.digest().to_string());
+        }
+        let installed = Content::read(&self.store().pack_dir(id))?;
+        let changes = installed.diff_to(&found, manifest);
+        let escalating: Vec<String> = changes
+            .iter()
+            .filter(|c| c.escalates)
+            .map(|c| serde_json::to_value(c).map_or_else(|_| String::new(), |v| v.to_string()))
+            .collect();
+        if escalating.is_empty() {
+            return Ok(found.digest().to_string());
+        }
+        Err(Error::new(
+            ErrorCode::ConfirmationRequired,
+            format!(
+                "replacing the installed {id} with the lock file's grants more reach: {}; nothing of it was installed",
+                escalating.join(", ")
+            ),
+        )
+        .pack(id.as_str())
+        .hint("review the changes, then sync again with --yes"))
+    }
+}
+
+/// The staged copy must be the tree [`Engine::sync_checked`] accepted
+/// (`confirmation_required` otherwise: the source changed meanwhile) and,
+/// with `frozen`, have the lock file's digest.
+fn staged_check(
+    id: &PackId,
+    entry: &LockEntry,
+    accepted: &str,
+    frozen: bool,
+    actual: &str,
+) -> Result<()> {
+    if frozen {
+        frozen_check(id, &entry.digest, actual)?;
+    }
+    if actual == accepted {
+        return Ok(());
+    }
+    Err(Error::new(
+        ErrorCode::ConfirmationRequired,
+        format!(
+            "the source of {id} changed while it was being synced (it was checked as {accepted}, the copy has {actual}); it was not installed"
+        ),
+    )
+    .pack(id.as_str())
+    .hint("run the sync again"))
 }
 
 /// Reads the lock file to sync to, which may be a pipe (`<(curl ...)`), but

@@ -1,15 +1,29 @@
-//! `hcpx outdated` and `hcpx upgrade` (HCP.md §13.6–§13.7): the newest
-//! version of each pack from the source the lock file records, and its
-//! installation after the capability diff ([`capdiff`]).
+//! `hcpx outdated` and `hcpx upgrade` (HCP.md §13.6–§13.7): the update of
+//! each pack from the source the lock file records — a higher version
+//! (`reason: version`), or the same version with another digest (§13.4;
+//! `reason: content`, how an unversioned Skill pack is updated upstream) —
+//! and its installation after the capability diff ([`capdiff`]) of the
+//! installed pack and the new one (manifest, files, Skill; see
+//! `ops::content`). Both first bring the git catalogs involved up to date
+//! (`catalog update`), unless offline.
 //!
-//! The newest version: for a `catalog` source, the pack of that id in the
+//! Where the newest is: for a `catalog` source, the pack of that id in the
 //! catalog it was installed from, never another (through the catalog
 //! index; see `own_catalog_pack`); for a `git` source, the highest
 //! SemVer among the remote's tags `vX.Y.Z`/`X.Y.Z` (`git ls-remote`), else
-//! the manifest version on the remote's default branch (a shallow fetch).
-//! `dir` sources are not looked at (a folder has no "newer").
+//! the manifest version on the remote's default branch (a shallow fetch);
+//! for a `dir` source, its recorded folder, compared by digest.
 //!
 //! Where the spec is silent:
+//! - Offline, git sources are left out (asking a remote goes over the
+//!   network); the git catalogs involved — one whose local copy holds a
+//!   recorded folder, or whose url a git entry records — are refreshed all
+//!   at once by `catalog update` otherwise.
+//! - A git source is fetched (at its newest tag or default branch) even
+//!   when no version is newer, as its content digest is needed.
+//! - To upgrade, a folder source (catalog, `dir`) is copied to a private
+//!   folder first, and that copy is diffed and installed
+//!   (`content::private_copy`).
 //! - `outdated` looks at git sources in parallel, at most
 //!   [`PARALLEL_FETCHES`] at a time; a source that cannot be reached fails
 //!   the whole report with `source_unavailable`.
@@ -20,10 +34,11 @@
 //!   first, atomic, recorded in the lock with the tag as `ref`). Refused,
 //!   nothing is changed and the document still carries every result
 //!   (`applied: false`) so the diff can be shown. A pack whose newest
-//!   version is not higher than the installed one is not listed.
+//!   version is lower than the installed one, or the same with the same
+//!   digest, is not listed.
 //! - What is installed is what the diff was computed on: each candidate's
-//!   digest (§13.4) is kept with its result (not in the `--json`
-//!   document, whose keys §13.7 lists), and the staged copy of each pack
+//!   digest (§13.4) is kept with its result (`to_digest`), and the staged
+//!   copy of each pack
 //!   must have it, else `confirmation_required` and that pack is not
 //!   installed (packs upgraded before it stay upgraded). With
 //!   [`UpgradeOptions::expect`] (`--expect`, the TUI's `y`), the new
@@ -37,28 +52,43 @@
 //!   when no catalog has it either); one installed but not in the lock file
 //!   is `not_found` (its source is unknown).
 
+use super::content::{Content, private_copy};
 use super::{Engine, checked_id};
 use crate::engine::error::{Error, ErrorCode, Result};
 use crate::engine::exec::git;
-use crate::engine::lint::{LintOptions, lint_pack};
 use crate::engine::pack::id::PackId;
 use crate::engine::pack::manifest::Manifest;
 use crate::engine::policy::capdiff::{self, CapabilityChange};
-use crate::engine::store::lockfile::{LockEntry, LockedSource, SourceKind};
-use crate::engine::store::source::GitSource;
-use crate::engine::store::{catalog_index, digest, step};
+use crate::engine::store::lockfile::{LockEntry, LockFile, LockedSource, SourceKind};
+use crate::engine::store::source::{GitSource, redact_url};
+use crate::engine::store::{catalog_index, config, step};
 use serde::Serialize;
 use std::path::PathBuf;
 
 /// How many git sources `outdated` looks at at once.
 pub const PARALLEL_FETCHES: usize = 4;
 
-/// One pack with a newer version (`hcpx outdated`).
+/// Why a pack is outdated (§13.6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum UpdateReason {
+    /// A higher version at the source.
+    Version,
+    /// The same version, other content (how a Skill pack is updated).
+    Content,
+}
+
+/// One pack with a newer version or newer content (`hcpx outdated`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct OutdatedPack {
     pub pack_id: String,
     pub installed: String,
     pub latest: String,
+    /// The digest (§13.4) the lock file records for the installed copy.
+    pub installed_digest: String,
+    /// The digest of the pack at the source.
+    pub latest_digest: String,
+    pub reason: UpdateReason,
     pub source: LockedSource,
 }
 
@@ -68,13 +98,17 @@ pub struct UpgradeResult {
     pub pack_id: String,
     pub from: String,
     pub to: String,
+    /// The digest the lock file records for the installed copy.
+    pub from_digest: String,
+    /// The digest (§13.4) of the new version the diff was computed on:
+    /// what [`UpgradeOptions::expect`] names to install only that.
+    pub to_digest: String,
     pub changes: Vec<CapabilityChange>,
     pub applied: bool,
-    /// The digest (§13.4) of the new version the diff was computed on:
-    /// what [`UpgradeOptions::expect`] names to install only that. Not in
+    /// Why: a higher version, or new content at the same version. Not in
     /// the `--json` document (§13.7 lists its keys).
     #[serde(skip)]
-    pub digest: String,
+    pub reason: UpdateReason,
 }
 
 /// The new version a diff was shown for: the upgrade installs this pack
@@ -82,7 +116,7 @@ pub struct UpgradeResult {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Expected {
     pub pack_id: String,
-    /// `sha256:<hex>`, as in [`UpgradeResult::digest`].
+    /// `sha256:<hex>`, as in [`UpgradeResult::to_digest`].
     pub digest: String,
 }
 
@@ -99,12 +133,15 @@ pub struct UpgradeOptions {
     /// has no newer version any more), nothing is installed
     /// (`confirmation_required`).
     pub expect: Vec<Expected>,
+    /// Do not bring the git catalogs read up to date first, and leave out
+    /// git sources (asking a remote goes over the network).
+    pub offline: bool,
 }
 
 /// Where the newest version is.
 enum Newest {
-    /// A catalog's pack folder.
-    Folder(PathBuf),
+    /// A catalog's pack folder, or a `dir` source's folder.
+    Folder(PathBuf, SourceKind),
     /// A git tag, with its version.
     Tag(semver::Version, String),
     /// The default branch of a git source (version known once fetched).
@@ -117,6 +154,8 @@ struct Candidate {
     dir: PathBuf,
     manifest: Manifest,
     recorded: LockedSource,
+    /// What `dir` held when the diff was computed (its digest among it).
+    content: Content,
     /// The digest (§13.4) of `dir` when the diff was computed.
     digest: String,
     /// Keeps a fetched checkout until it is installed.
@@ -124,30 +163,40 @@ struct Candidate {
 }
 
 impl Engine {
-    /// Packs whose recorded source has a newer version (§13.6).
+    /// Packs whose recorded source has a newer version or, at the same
+    /// version, other content (§13.6), after bringing the git catalogs read
+    /// up to date.
     pub fn outdated(&self) -> Result<Vec<OutdatedPack>> {
-        self.outdated_of(|_| true)
+        self.outdated_with(false)
     }
 
-    /// [`Engine::outdated`] for the sources read without the network (a
-    /// catalog's local folder or index): git sources are left out, since
-    /// asking a remote for its tags goes over the network.
+    /// [`Engine::outdated`] without the network: the git catalogs are read
+    /// as they are, and git sources are left out, since asking a remote for
+    /// its tags goes over the network.
     pub fn outdated_offline(&self) -> Result<Vec<OutdatedPack>> {
-        self.outdated_of(|entry| entry.source.kind != SourceKind::Git)
+        self.outdated_with(true)
     }
 
-    fn outdated_of(&self, keep: impl Fn(&LockEntry) -> bool) -> Result<Vec<OutdatedPack>> {
+    fn outdated_with(&self, offline: bool) -> Result<Vec<OutdatedPack>> {
         let lock = self.store().read_lockfile()?;
-        let entries: Vec<(PackId, LockEntry)> =
-            lock.packs.into_iter().filter(|(_, e)| keep(e)).collect();
+        let entries: Vec<(PackId, LockEntry)> = lock
+            .packs
+            .into_iter()
+            .filter(|(_, e)| !offline || e.source.kind != SourceKind::Git)
+            .collect();
+        if !offline {
+            self.refresh_catalogs_of(entries.iter().map(|(_, e)| e))?;
+        }
         let found = bounded_map(entries, PARALLEL_FETCHES, |(id, entry)| {
-            let latest = self.newest_version(&id, &entry)?;
-            Ok(latest
-                .filter(|latest| is_newer(latest, &entry.version))
-                .map(|latest| OutdatedPack {
+            Ok(self
+                .update_for(&id, &entry, false)?
+                .map(|(reason, c)| OutdatedPack {
                     pack_id: id.to_string(),
                     installed: entry.version.clone(),
-                    latest,
+                    latest: c.manifest.version.clone(),
+                    installed_digest: entry.digest.clone(),
+                    latest_digest: c.digest.clone(),
+                    reason,
                     source: entry.source.clone(),
                 }))
         });
@@ -158,8 +207,66 @@ impl Engine {
         Ok(packs)
     }
 
-    /// Upgrades packs to the newest version of their recorded source (§13.7).
-    /// Returns every result so far, and the error that stopped it, if any.
+    /// Brings the git catalogs up to date (`catalog update`) when one of
+    /// `entries` comes from one: its recorded folder is in a git catalog's
+    /// local copy, or its git url is a git catalog's.
+    fn refresh_catalogs_of<'e>(&self, entries: impl Iterator<Item = &'e LockEntry>) -> Result<()> {
+        let config = config::read(&self.store().config_path())?;
+        let git_catalogs: Vec<(&PathBuf, String)> = config
+            .catalog_sources
+            .iter()
+            .filter_map(|c| Some((&c.path, redact_url(&c.git.as_ref()?.url))))
+            .collect();
+        let root = self.store().root().join("catalogs");
+        let involved = |e: &LockEntry| match e.source.kind {
+            SourceKind::Catalog => e.source.folder_path().is_some_and(|dir| {
+                dir.starts_with(&root) && git_catalogs.iter().any(|(path, _)| dir.starts_with(path))
+            }),
+            SourceKind::Git => git_catalogs
+                .iter()
+                .any(|(_, url)| e.source.url.as_ref() == Some(url)),
+            SourceKind::Dir => false,
+        };
+        let mut entries = entries;
+        if entries.any(involved) {
+            self.catalog_update()?;
+        }
+        Ok(())
+    }
+
+    /// The update of a locked pack, if its source has one: a higher
+    /// version, or the same version with another digest. With `to_install`,
+    /// a folder source is read from a private copy (see [`Engine::candidate`]);
+    /// `outdated` only reports, and reads it in place.
+    fn update_for(
+        &self,
+        id: &PackId,
+        entry: &LockEntry,
+        to_install: bool,
+    ) -> Result<Option<(UpdateReason, Candidate)>> {
+        let newest = self.newest(id, entry)?;
+        if let Some(Newest::Tag(version, _)) = &newest
+            && is_newer(&entry.version, &version.to_string())
+        {
+            return Ok(None);
+        }
+        let Some(candidate) = self.candidate(id, entry, newest, to_install)? else {
+            return Ok(None);
+        };
+        let version = &candidate.manifest.version;
+        let reason = if is_newer(version, &entry.version) {
+            UpdateReason::Version
+        } else if same_version(version, &entry.version) && candidate.digest != entry.digest {
+            UpdateReason::Content
+        } else {
+            return Ok(None);
+        };
+        Ok(Some((reason, candidate)))
+    }
+
+    /// Upgrades packs to the newest version (or content) of their recorded
+    /// source (§13.7). Returns every result so far, and the error that
+    /// stopped it, if any.
     pub fn upgrade(&self, options: &UpgradeOptions) -> (Vec<UpgradeResult>, Option<Error>) {
         let plans = match self.plan_upgrades(options) {
             Ok(plans) => plans,
@@ -172,20 +279,7 @@ impl Engine {
         if let Err(err) = unmet_expectation(&options.expect, &results) {
             return (results, Some(err));
         }
-        let escalating: Vec<&str> = results
-            .iter()
-            .filter(|r| capdiff::escalates(&r.changes))
-            .map(|r| r.pack_id.as_str())
-            .collect();
-        if !escalating.is_empty() && !options.yes {
-            let err = Error::new(
-                ErrorCode::ConfirmationRequired,
-                format!(
-                    "upgrading {} grants more reach (see `changes`); nothing was changed",
-                    escalating.join(", ")
-                ),
-            )
-            .hint("review the changes, then run the upgrade again with --yes");
+        if let Err(err) = confirmed(&results, options.yes) {
             return (results, Some(err));
         }
         if let Err(err) = step("upgrade.planned") {
@@ -216,64 +310,74 @@ impl Engine {
     /// Each pack's newer candidate and its diff, without changing anything.
     fn plan_upgrades(&self, options: &UpgradeOptions) -> Result<Vec<(UpgradeResult, Candidate)>> {
         let lock = self.store().read_lockfile()?;
-        let ids: Vec<PackId> = if options.pack_ids.is_empty() {
-            lock.packs.keys().cloned().collect()
-        } else {
-            let mut ids = Vec::new();
-            for text in &options.pack_ids {
-                let id = checked_id(text)?;
-                if !lock.packs.contains_key(&id) && !self.store().is_installed(&id) {
-                    return Err(self.unknown_or_not_installed(text));
-                }
-                if !lock.packs.contains_key(&id) {
-                    return Err(Error::new(
-                        ErrorCode::NotFound,
-                        format!("{id} is not recorded in hcp.lock, so its source is unknown"),
-                    )
-                    .pack(text.as_str())
-                    .hint("install it again from its source (hcpx install --force SOURCE) to record it"));
-                }
-                ids.push(id);
-            }
-            ids
-        };
+        let ids = self.upgrade_ids(&lock, &options.pack_ids)?;
+        let entries: Vec<(&PackId, &LockEntry)> = ids
+            .iter()
+            .filter_map(|id| Some((id, lock.packs.get(id)?)))
+            .filter(|(_, e)| !options.offline || e.source.kind != SourceKind::Git)
+            .collect();
+        if !options.offline {
+            self.refresh_catalogs_of(entries.iter().map(|(_, e)| *e))?;
+        }
         let mut plans = Vec::new();
-        for id in ids {
-            let Some(entry) = lock.packs.get(&id) else {
+        for (id, entry) in entries {
+            let Some((reason, candidate)) = self.update_for(id, entry, true)? else {
                 continue;
             };
-            let newest = self.newest(&id, entry)?;
-            if let Some(Newest::Tag(version, _)) = &newest
-                && !is_newer(&version.to_string(), &entry.version)
-            {
-                continue;
-            }
-            let Some(candidate) = self.candidate(&id, newest)? else {
-                continue;
-            };
-            if !is_newer(&candidate.manifest.version, &entry.version) {
-                continue;
-            }
-            let installed = lint_pack(&self.store().pack_dir(&id), LintOptions::default());
-            let old = installed.manifest.unwrap_or_default();
+            let installed = Content::read(&self.store().pack_dir(id))?;
             let result = UpgradeResult {
                 pack_id: id.to_string(),
                 from: entry.version.clone(),
                 to: candidate.manifest.version.clone(),
-                changes: capdiff::diff(&old, &candidate.manifest),
+                from_digest: entry.digest.clone(),
+                to_digest: candidate.digest.clone(),
+                changes: installed.diff_to(&candidate.content, &candidate.manifest),
                 applied: false,
-                digest: candidate.digest.clone(),
+                reason,
             };
             plans.push((result, candidate));
         }
         Ok(plans)
     }
 
+    /// The packs to look at: those named (each installed and locked), or
+    /// every locked pack.
+    fn upgrade_ids(&self, lock: &LockFile, named: &[String]) -> Result<Vec<PackId>> {
+        if named.is_empty() {
+            return Ok(lock.packs.keys().cloned().collect());
+        }
+        let mut ids = Vec::new();
+        for text in named {
+            let id = checked_id(text)?;
+            if !lock.packs.contains_key(&id) && !self.store().is_installed(&id) {
+                return Err(self.unknown_or_not_installed(text));
+            }
+            if !lock.packs.contains_key(&id) {
+                return Err(Error::new(
+                    ErrorCode::NotFound,
+                    format!("{id} is not recorded in hcp.lock, so its source is unknown"),
+                )
+                .pack(text.as_str())
+                .hint(
+                    "install it again from its source (hcpx install --force SOURCE) to record it",
+                ));
+            }
+            ids.push(id);
+        }
+        Ok(ids)
+    }
+
     /// Where the newest version of a locked pack is (None: not looked at).
     fn newest(&self, id: &PackId, entry: &LockEntry) -> Result<Option<Newest>> {
         match entry.source.kind {
-            SourceKind::Dir => Ok(None),
-            SourceKind::Catalog => Ok(self.own_catalog_pack(id, entry).map(Newest::Folder)),
+            SourceKind::Dir => Ok(entry
+                .source
+                .folder_path()
+                .filter(|dir| dir.is_dir())
+                .map(|dir| Newest::Folder(dir, SourceKind::Dir))),
+            SourceKind::Catalog => Ok(self
+                .own_catalog_pack(id, entry)
+                .map(|dir| Newest::Folder(dir, SourceKind::Catalog))),
             SourceKind::Git => {
                 let source = git_source(entry)?;
                 Ok(Some(
@@ -310,37 +414,41 @@ impl Engine {
         catalog_index::find(&index_dir, &own, id.as_str()).map(|p| p.dir)
     }
 
-    /// The newest version's number (for `outdated`).
-    fn newest_version(&self, id: &PackId, entry: &LockEntry) -> Result<Option<String>> {
-        match self.newest(id, entry)? {
-            None => Ok(None),
-            Some(Newest::Tag(version, _)) => Ok(Some(version.to_string())),
-            newest => Ok(self.candidate(id, newest)?.map(|c| c.manifest.version)),
-        }
-    }
-
-    /// The newest version, found or fetched, linted.
-    fn candidate(&self, id: &PackId, newest: Option<Newest>) -> Result<Option<Candidate>> {
+    /// The newest version, found or fetched, linted. A folder anyone may
+    /// write is, `to_install`, first copied to a private folder, which is
+    /// then read, diffed and installed.
+    fn candidate(
+        &self,
+        id: &PackId,
+        entry: &LockEntry,
+        newest: Option<Newest>,
+        to_install: bool,
+    ) -> Result<Option<Candidate>> {
         let (dir, recorded, fetched) = match newest {
             None => return Ok(None),
-            Some(Newest::Folder(dir)) => {
-                let recorded = LockedSource::folder(SourceKind::Catalog, &dir);
+            Some(Newest::Folder(dir, kind)) if to_install => {
+                let recorded = LockedSource::folder(kind, &dir);
+                let (tmp, copy) = private_copy(&dir)?;
+                (copy, recorded, Some(tmp))
+            }
+            Some(Newest::Folder(dir, kind)) => {
+                let recorded = LockedSource::folder(kind, &dir);
                 (dir, recorded, None)
             }
-            Some(Newest::Tag(_, tag)) => self.fetch_candidate(id, Some(tag))?,
-            Some(Newest::DefaultBranch) => self.fetch_candidate(id, None)?,
+            Some(Newest::Tag(_, tag)) => self.fetch_candidate(entry, Some(tag))?,
+            Some(Newest::DefaultBranch) => self.fetch_candidate(entry, None)?,
         };
-        let report = lint_pack(&dir, LintOptions::default());
-        let Some(manifest) = report.manifest.filter(|m| report.ok && m.id == id.as_str()) else {
+        let content = Content::read(&dir)?;
+        let Some(manifest) = content.manifest.clone().filter(|m| m.id == id.as_str()) else {
             return Ok(None);
         };
-        let digest = digest::digest(&dir)?;
         Ok(Some(Candidate {
             pack_id: id.clone(),
             dir,
             manifest,
             recorded,
-            digest,
+            digest: content.digest().to_string(),
+            content,
             _fetched: fetched,
         }))
     }
@@ -348,11 +456,9 @@ impl Engine {
     /// Fetches a git source at `reference` into a private temporary folder.
     fn fetch_candidate(
         &self,
-        id: &PackId,
+        entry: &LockEntry,
         reference: Option<String>,
     ) -> Result<(PathBuf, LockedSource, Option<tempfile::TempDir>)> {
-        let lock = self.store().read_lockfile()?;
-        let entry = lock.packs.get(id).ok_or_else(|| super::not_installed(id))?;
         let mut source = git_source(entry)?;
         source.reference = reference;
         let tmp = tempfile::Builder::new()
@@ -376,14 +482,34 @@ impl Engine {
     }
 }
 
+/// `confirmation_required` when a change escalates and `yes` is not given.
+fn confirmed(results: &[UpgradeResult], yes: bool) -> Result<()> {
+    let escalating: Vec<&str> = results
+        .iter()
+        .filter(|r| capdiff::escalates(&r.changes))
+        .map(|r| r.pack_id.as_str())
+        .collect();
+    if escalating.is_empty() || yes {
+        return Ok(());
+    }
+    Err(Error::new(
+        ErrorCode::ConfirmationRequired,
+        format!(
+            "upgrading {} grants more reach (see `changes`); nothing was changed",
+            escalating.join(", ")
+        ),
+    )
+    .hint("review the changes, then run the upgrade again with --yes"))
+}
+
 /// `confirmation_required` when a new version the user saw the diff of is
 /// not the one found now: another digest, or no newer version at all.
 fn unmet_expectation(expect: &[Expected], results: &[UpgradeResult]) -> Result<()> {
     for expected in expect {
         let found = results.iter().find(|r| r.pack_id == expected.pack_id);
         let now = match found {
-            Some(r) if r.digest == expected.digest => continue,
-            Some(r) => format!("its new version is now {} ({})", r.to, r.digest),
+            Some(r) if r.to_digest == expected.digest => continue,
+            Some(r) => format!("its new version is now {} ({})", r.to, r.to_digest),
             None => "it has no newer version now".to_string(),
         };
         return Err(Error::new(
@@ -410,7 +536,7 @@ fn unmet_expectation(expect: &[Expected], results: &[UpgradeResult]) -> Result<(
             ErrorCode::ConfirmationRequired,
             format!(
                 "{} has a new version {} ({}) whose diff was not confirmed (no --expect names it); nothing was changed",
-                r.pack_id, r.to, r.digest
+                r.pack_id, r.to, r.to_digest
             ),
         )
         .pack(r.pack_id.as_str())
@@ -459,6 +585,14 @@ fn is_newer(latest: &str, installed: &str) -> bool {
     ) {
         (Ok(latest), Ok(installed)) => latest > installed,
         _ => false,
+    }
+}
+
+/// Whether two versions are the same (as SemVer where both parse).
+fn same_version(a: &str, b: &str) -> bool {
+    match (semver::Version::parse(a), semver::Version::parse(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
     }
 }
 

@@ -5,6 +5,7 @@
 
 pub mod availability;
 pub mod capdiff;
+pub mod capdiff_files;
 pub mod grants;
 pub mod refusal;
 pub mod why;

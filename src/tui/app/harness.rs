@@ -3,6 +3,7 @@
 //! target in a worker, said as `hcpx harness enable|disable TARGET`.
 
 use super::*;
+use crate::engine::ops::upgrade::UpdateReason;
 
 impl App {
     /// `H`: opens the view and reads the targets again (off the loop).
@@ -125,20 +126,25 @@ impl App {
             Ok(packs) => {
                 self.marks.outdated = packs
                     .iter()
-                    .map(|p| (p.pack_id.clone(), p.latest.clone()))
+                    .map(|p| (p.pack_id.clone(), crate::tui::marks::update_words(p)))
                     .collect();
                 let text = match packs.len() {
                     0 => "every pack is up to date".to_string(),
                     _ => {
                         let list: Vec<String> = packs
                             .iter()
-                            .map(|p| {
-                                format!(
+                            .map(|p| match p.reason {
+                                UpdateReason::Version => format!(
                                     "{} {} → {}",
                                     p.pack_id,
                                     text::safe(&p.installed),
                                     text::safe(&p.latest)
-                                )
+                                ),
+                                UpdateReason::Content => format!(
+                                    "{} {} new content",
+                                    p.pack_id,
+                                    text::safe(&p.installed)
+                                ),
                             })
                             .collect();
                         format!("updates: {} (U upgrades)", list.join(", "))

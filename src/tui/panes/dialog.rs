@@ -434,11 +434,15 @@ fn upgrade<'a>(
     let mut lines = Vec::new();
     let mut escalates = false;
     for r in results {
-        lines.extend(wrap(
-            &text::safe(&format!("{} {} → {}", r.pack_id, r.from, r.to)),
-            width,
-            theme.bold(),
-        ));
+        let head = match r.reason {
+            crate::engine::ops::upgrade::UpdateReason::Version => {
+                format!("{} {} → {}", r.pack_id, r.from, r.to)
+            }
+            crate::engine::ops::upgrade::UpdateReason::Content => {
+                format!("{} {}: new content", r.pack_id, r.from)
+            }
+        };
+        lines.extend(wrap(&text::safe(&head), width, theme.bold()));
         if r.changes.is_empty() {
             lines.push(Line::styled(
                 "  no change of reach".to_string(),
@@ -504,6 +508,31 @@ fn change_text(change: &crate::engine::policy::capdiff::Change) -> String {
             format!("plane {} → {}", from.as_str(), to.as_str())
         }
         Change::SenseOnlyDropped => "no longer sense-only: its commands can run".into(),
+        Change::SkillChanged {
+            lines_added,
+            lines_removed,
+        } => format!("Skill changed: +{lines_added} −{lines_removed} lines"),
+        Change::FileAdded { path, executable } => {
+            format!(
+                "new file {path}{}",
+                if *executable { " (executable)" } else { "" }
+            )
+        }
+        Change::FileRemoved { path, .. } => format!("file {path} removed"),
+        Change::FileChanged {
+            path,
+            executable,
+            was_executable,
+        } => match (was_executable, executable) {
+            (false, true) => format!("file {path} changed, now executable"),
+            (true, false) => format!("file {path} changed, no longer executable"),
+            _ => format!("file {path} changed"),
+        },
+        Change::AdapterEnvAdded { verb_key, name } => {
+            format!("{verb_key} sets the environment variable {name}")
+        }
+        Change::SchemeDowngraded { host } => format!("talks to {host} over http, not https"),
+        Change::MaterialSent { host, name } => format!("sends {name} to the host {host}"),
     }
 }
 
