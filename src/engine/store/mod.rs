@@ -773,7 +773,11 @@ fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
 /// with SIGKILL on reaching STEP; `HCPX_TEST_FAIL_AT=STEP` makes STEP fail
 /// with `io`; `HCPX_TEST_STOP_AT=STEP` stops this process (SIGSTOP) there
 /// until a test has changed something and sent SIGCONT. Unset, a step does
-/// nothing.
+/// nothing. They exist only in debug builds (§14.11): a release binary has
+/// the no-op twin below, and reads no `HCPX_TEST_*` variable at all (the
+/// `test_hooks_only_in_debug_builds` check in `engine/layering.rs` holds
+/// every such read to this function).
+#[cfg(debug_assertions)]
 pub fn step(name: &str) -> Result<()> {
     let hit = |var: &str| std::env::var_os(var).is_some_and(|v| v == name);
     if hit("HCPX_TEST_STOP_AT") {
@@ -791,6 +795,13 @@ pub fn step(name: &str) -> Result<()> {
             format!("{name} failed (HCPX_TEST_FAIL_AT)"),
         ));
     }
+    Ok(())
+}
+
+/// A named step of a change: in a release build, nothing (§14.11).
+#[cfg(not(debug_assertions))]
+#[inline(always)]
+pub fn step(_name: &str) -> Result<()> {
     Ok(())
 }
 
