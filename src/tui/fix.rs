@@ -5,7 +5,7 @@
 //! selected or marked packs): after `:exec other.pack …`, `press i` would
 //! install the selection instead, so only the command line is shown.
 
-use crate::cli::fix::{FixFlags, command_line};
+use crate::fixline::{FixFlags, command_line};
 use crate::engine::error::{Error, Fix};
 use crate::tui::app::Config;
 

@@ -19,6 +19,7 @@
 
 use super::Engine;
 use crate::engine::error::{Error, ErrorCode, Result};
+use crate::engine::policy::grants::PACK_INSTALL;
 use crate::engine::store::config::{self, CatalogSource};
 use crate::engine::store::source::{GitSource, InstallSource, redact_source};
 use crate::engine::store::{Transaction, catalog};
@@ -96,6 +97,7 @@ impl Engine {
             }
         };
         let mut tx = self.store().lock()?;
+        self.require_unscoped(&tx.state, PACK_INSTALL)?;
         let base = self.store().root().to_path_buf();
         let added = config::catalog_source(&base, &written)?;
         let current = config::read(&self.store().config_path())?;
@@ -129,6 +131,7 @@ impl Engine {
     /// Removes a catalog from `config.yaml` (and a git one's local copy).
     pub fn catalog_remove(&self, source: &str) -> Result<CatalogChange> {
         let mut tx = self.store().lock()?;
+        self.require_unscoped(&tx.state, PACK_INSTALL)?;
         let current = config::read(&self.store().config_path())?;
         let wanted = std::path::absolute(source).ok();
         let found = current.catalog_sources.iter().position(|c| {
@@ -167,6 +170,7 @@ impl Engine {
     /// Fetches every git catalog again; all or none are replaced.
     pub fn catalog_update(&self) -> Result<Vec<CatalogInfo>> {
         let mut tx = self.store().lock()?;
+        self.require_unscoped(&tx.state, PACK_INSTALL)?;
         let current = config::read(&self.store().config_path())?;
         for source in &current.catalog_sources {
             if let Some(git) = &source.git {

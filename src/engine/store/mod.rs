@@ -23,6 +23,7 @@ pub mod digest;
 pub mod grant;
 pub mod lockfile;
 pub mod parallel;
+pub mod principal;
 pub mod snapshot;
 pub mod source;
 pub mod state;
@@ -262,14 +263,25 @@ impl Store {
             Ok(None) => return Ok(State::default()),
             Err(err) => return Err(Error::io("cannot read", &path, &err)),
         };
-        serde_json::from_slice(&bytes).map_err(|err| {
+        let corrupt = |why: String| {
             Error::new(
                 ErrorCode::StoreCorrupt,
-                format!("{} is corrupt: {err}", path.display()),
+                format!("{} is corrupt: {why}", path.display()),
             )
             .path(path.display().to_string())
             .hint("hcpx never replaces it: repair the JSON by hand, or move the file away to start from an empty state")
-        })
+        };
+        let state: State = serde_json::from_slice(&bytes).map_err(|err| corrupt(err.to_string()))?;
+        // A principal in `grants` is checked like one on the command line
+        // (§9.1): a name that is not one is no grant anyone can hold.
+        let names = state.grants.iter().flat_map(|g| g.keys());
+        if let Some(bad) = names.into_iter().find(|p| !principal::is_principal(p)) {
+            return Err(corrupt(format!(
+                "`grants` names `{}`, which is not a principal name",
+                bad.escape_default()
+            )));
+        }
+        Ok(state)
     }
 
     /// Takes the store's exclusive lock (waiting for other hcpx processes,
