@@ -48,6 +48,7 @@ mod ids_safety;
 mod lintext_safety;
 mod lock_safety;
 mod perf_safety;
+mod safety3_git;
 mod safety3_grants;
 mod safety3_principal;
 mod signals_safety;

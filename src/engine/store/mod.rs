@@ -84,6 +84,9 @@ pub fn read_store_file(path: &Path) -> std::io::Result<Option<Vec<u8>>> {
 
 pub const STATE_FILE: &str = "state.json";
 pub const CONFIG_FILE: &str = "config.yaml";
+/// The mode of `state.json` and `config.yaml` (§14.9): they name grants,
+/// catalogs and sources, so only their owner reads them.
+pub const PRIVATE_FILE_MODE: u32 = 0o600;
 const LOCK_FILE: &str = ".lock";
 const TMP_DIR: &str = ".tmp";
 
@@ -204,12 +207,15 @@ impl Store {
                     &self.tmp_dir(),
                     &self.config_path(),
                     CONFIG_TEMPLATE.as_bytes(),
-                    0o644,
+                    PRIVATE_FILE_MODE,
                 )?;
             }
             if !self.state_path().exists() {
                 tx.write_state(&State::default())?;
             }
+        }
+        for path in [self.config_path(), self.state_path()] {
+            make_private(&path);
         }
         Ok(())
     }
@@ -582,7 +588,7 @@ impl Transaction<'_> {
             &self.store.tmp_dir(),
             &self.store.state_path(),
             &text,
-            0o644,
+            PRIVATE_FILE_MODE,
         )
     }
 
@@ -815,6 +821,18 @@ pub fn step(name: &str) -> Result<()> {
 #[inline(always)]
 pub fn step(_name: &str) -> Result<()> {
     Ok(())
+}
+
+/// Takes group and other access away from a store file an earlier release
+/// (or another program) left readable (§14.9); a link is not followed, and
+/// a file that cannot be changed is left for `doctor` to name.
+fn make_private(path: &Path) {
+    let Ok(meta) = fs::symlink_metadata(path) else {
+        return;
+    };
+    if meta.is_file() && meta.permissions().mode() & 0o077 != 0 {
+        let _ = fs::set_permissions(path, fs::Permissions::from_mode(PRIVATE_FILE_MODE));
+    }
 }
 
 /// Writes `bytes` to `path` atomically: a temporary file in `tmp_dir`,
