@@ -4,6 +4,6 @@
 //! headless front-end; `tui` the interactive one.
 
 pub mod cli;
-pub mod fixline;
 pub mod engine;
+pub mod fixline;
 pub mod tui;

@@ -42,6 +42,9 @@ mod tests {
             Some("hcpx activate acme.x")
         );
         let words = Error::usage("no").hint("do this");
-        assert_eq!(hint(&words, &FixFlags::default()).as_deref(), Some("do this"));
+        assert_eq!(
+            hint(&words, &FixFlags::default()).as_deref(),
+            Some("do this")
+        );
     }
 }

@@ -65,7 +65,11 @@ fn writable_by_others(dir: &Path, out: &mut Vec<String>) {
     for entry in std::fs::read_dir(dir).unwrap().flatten() {
         let meta = std::fs::symlink_metadata(entry.path()).unwrap();
         if meta.file_type().is_symlink() || meta.permissions().mode() & 0o022 != 0 {
-            out.push(format!("{} {:o}", entry.path().display(), meta.permissions().mode()));
+            out.push(format!(
+                "{} {:o}",
+                entry.path().display(),
+                meta.permissions().mode()
+            ));
         }
         if meta.is_dir() {
             writable_by_others(&entry.path(), out);
@@ -92,11 +96,20 @@ fn git_catalog_copies_keep_no_group_or_other_write_under_umask_000() {
         .find(|e| e.path().is_dir())
         .unwrap()
         .path();
-    let mode = |p: &str| std::fs::metadata(copy.join(p)).unwrap().permissions().mode() & 0o7777;
+    let mode = |p: &str| {
+        std::fs::metadata(copy.join(p))
+            .unwrap()
+            .permissions()
+            .mode()
+            & 0o7777
+    };
     assert_eq!(mode("p/bin/run"), 0o755);
     assert_eq!(mode("p/pack.yaml"), 0o644);
     assert_eq!(mode("p"), 0o755);
-    assert!(!copy.join(".git").exists(), "the copy holds git's repository");
+    assert!(
+        !copy.join(".git").exists(),
+        "the copy holds git's repository"
+    );
 }
 
 #[test]
@@ -120,10 +133,19 @@ fn a_repositorys_gitattributes_run_no_filter_of_the_users() {
     let source = format!("git+file://{}//p", work.display());
     hcpx_sh(&sb, "022", &env, &["install", &source], 0);
     assert!(!marker.exists(), "a filter ran installing {source}");
-    hcpx_sh(&sb, "022", &env, &["catalog", "add", &format!("git+file://{}", work.display())], 0);
+    hcpx_sh(
+        &sb,
+        "022",
+        &env,
+        &["catalog", "add", &format!("git+file://{}", work.display())],
+        0,
+    );
     assert!(!marker.exists(), "a filter ran adding the catalog");
     let installed = sb.home().join("packs/acme.gitty/bin/run");
-    assert_eq!(std::fs::read_to_string(installed).unwrap(), "#!/bin/sh\necho run\n");
+    assert_eq!(
+        std::fs::read_to_string(installed).unwrap(),
+        "#!/bin/sh\necho run\n"
+    );
 }
 
 /// Bytes git cannot compress (an LCG's output).
@@ -184,7 +206,13 @@ fn a_fetch_past_its_bound_fails_and_leaves_nothing() {
     }
     // The fallback works under a bound it fits in.
     let source = format!("git+file://{}//p", work.display());
-    hcpx_sh(&sb, "022", &[("HCPX_FETCH_MAX_BYTES", "67108864")], &["install", &source], 0);
+    hcpx_sh(
+        &sb,
+        "022",
+        &[("HCPX_FETCH_MAX_BYTES", "67108864")],
+        &["install", &source],
+        0,
+    );
 }
 
 #[test]
@@ -205,9 +233,15 @@ fn a_catalogs_credential_is_not_stored_and_store_files_are_0600() {
     assert!(!doc.to_string().contains("s3cr3t"), "{doc}");
     let config = std::fs::read_to_string(sb.home().join("config.yaml")).unwrap();
     assert!(!config.contains("s3cr3t"), "{config}");
-    assert!(config.contains(&format!("git+file://hcpx@localhost{}", work.display())), "{config}");
+    assert!(
+        config.contains(&format!("git+file://hcpx@localhost{}", work.display())),
+        "{config}"
+    );
     for file in ["config.yaml", "state.json"] {
-        let mode = std::fs::metadata(sb.home().join(file)).unwrap().permissions().mode();
+        let mode = std::fs::metadata(sb.home().join(file))
+            .unwrap()
+            .permissions()
+            .mode();
         assert_eq!(mode & 0o777, 0o600, "{file}");
     }
     let list = sb.json(&["catalog", "list"], 0);

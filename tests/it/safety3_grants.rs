@@ -58,11 +58,9 @@ fn snapshot(sb: &Sandbox) -> Vec<(PathBuf, usize, u64)> {
                 walk(&path, out);
             } else {
                 let bytes = std::fs::read(&path).unwrap_or_default();
-                let sum = bytes
-                    .iter()
-                    .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
-                        (h ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3)
-                    });
+                let sum = bytes.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+                    (h ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3)
+                });
                 out.push((path.clone(), bytes.len(), sum));
             }
         }
@@ -115,7 +113,12 @@ fn install_and_uninstall_need_the_unscoped_pack_install() {
     let doc = as_agent(&sb, &["install", src.to_str().unwrap()], 4);
     assert_refused(&doc, "pack.install");
     assert!(!sb.home().join("packs/acme.x").exists());
-    assert!(doc["error"]["hint"].as_str().unwrap().contains("pack.install"));
+    assert!(
+        doc["error"]["hint"]
+            .as_str()
+            .unwrap()
+            .contains("pack.install")
+    );
 
     sb.json(&["install", src.to_str().unwrap()], 0);
     let doc = as_agent(&sb, &["uninstall", "acme.x"], 4);
@@ -130,8 +133,11 @@ fn install_and_uninstall_need_the_unscoped_pack_install() {
 /// a file `probed` in the sandbox when it runs.
 fn probed_pack(sb: &Sandbox) -> PathBuf {
     let marker = sb.dir.path().join("probed");
-    let manifest = simple_manifest("acme.y", "1.0.0", "{kind: env, env: [ACME_Y], probe: check}")
-        + "  - key: check\n    summary: Probe\n    effect: read\n    adapter: {kind: process, program: ./bin/check}\n";
+    let manifest = simple_manifest(
+        "acme.y",
+        "1.0.0",
+        "{kind: env, env: [ACME_Y], probe: check}",
+    ) + "  - key: check\n    summary: Probe\n    effect: read\n    adapter: {kind: process, program: ./bin/check}\n";
     let src = sb.pack(
         "probed",
         &[

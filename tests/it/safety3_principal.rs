@@ -31,7 +31,10 @@ fn run(sb: &Sandbox, args: &[&str], env: Option<&str>, code: i32) -> Value {
 fn assert_usage_escaped(doc: &Value, name: &str) {
     assert_eq!(doc["error"]["code"], "usage", "{doc}");
     let message = doc["error"]["message"].as_str().unwrap();
-    assert!(message.contains(&name.escape_default().to_string()), "{message}");
+    assert!(
+        message.contains(&name.escape_default().to_string()),
+        "{message}"
+    );
     for c in ['\u{202e}', '\u{200b}'] {
         assert!(!message.contains(c), "{message:?}");
     }
@@ -63,7 +66,12 @@ fn a_principal_outside_the_grammar_is_a_usage_error() {
     let long = "a".repeat(65);
     run(&sb, &["grant", &long, "verb.exec.read"], None, 2);
     run(&sb, &["grant", &"a".repeat(64), "verb.exec.read"], None, 0);
-    run(&sb, &["grant", "bot@host.example", "verb.exec.read"], None, 0);
+    run(
+        &sb,
+        &["grant", "bot@host.example", "verb.exec.read"],
+        None,
+        0,
+    );
 }
 
 #[test]
@@ -88,16 +96,27 @@ fn no_hint_hands_a_shell_an_unquoted_principal() {
     // refused grant was `hcpx grant $(touch pwned) '*'`.
     let out = sb
         .hcpx()
-        .args(["--principal", "$(touch pwned)", "grant", "bot", "pack.connect"])
+        .args([
+            "--principal",
+            "$(touch pwned)",
+            "grant",
+            "bot",
+            "pack.connect",
+        ])
         .output()
         .unwrap();
-    let said = String::from_utf8_lossy(&out.stderr).to_string()
-        + &String::from_utf8_lossy(&out.stdout);
+    let said =
+        String::from_utf8_lossy(&out.stderr).to_string() + &String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(2), "{said}");
     assert!(!said.contains("hcpx grant $("), "{said}");
     // A principal that may not change grants is shown the grant to ask for
     // as a command line, every word quoted where a shell needs it.
-    let doc = run(&sb, &["--principal", "agent", "grant", "bot", "pack.connect"], None, 4);
+    let doc = run(
+        &sb,
+        &["--principal", "agent", "grant", "bot", "pack.connect"],
+        None,
+        4,
+    );
     assert_eq!(doc["error"]["grant"], "*");
     assert_eq!(doc["error"]["hint"], "hcpx grant agent '*'");
 }

@@ -111,17 +111,16 @@ struct Fetch<'a> {
 impl Fetch<'_> {
     fn fetch_into(&self, into: &Path) -> Result<Fetched> {
         let fail = |what: &str, out: &ToolOutput| unavailable(self.source, what, out);
-        let out = git(None, &["init", "-q", "--bare", "--template=", "--"], &[self.repo.as_os_str()])?;
+        let out = git(
+            None,
+            &["init", "-q", "--bare", "--template=", "--"],
+            &[self.repo.as_os_str()],
+        )?;
         if out.exit_code != 0 {
             return Err(fail("git init failed", &out));
         }
         let commit = self.fetch_commit()?;
-        let listing = self.run(&["ls-tree", "-r", "-z", "--full-tree", "--end-of-options"], &[commit.as_ref()])?;
-        if listing.exit_code != 0 {
-            return Err(fail("cannot read the commit's tree", &listing));
-        }
-        let entries = gittree::entries(&listing.stdout, self.source.subdir.as_deref())
-            .map_err(|err| self.named(err))?;
+        let entries = self.list(&commit)?;
         if self.source.subdir.is_some() {
             self.fetch_blobs(&entries)?;
         }
@@ -158,7 +157,10 @@ impl Fetch<'_> {
                 args.push("--filter=blob:none");
             }
             args.extend(["--", "origin"]);
-            let refs = ["+refs/heads/*:refs/remotes/origin/*", "+refs/tags/*:refs/tags/*"];
+            let refs = [
+                "+refs/heads/*:refs/remotes/origin/*",
+                "+refs/tags/*:refs/tags/*",
+            ];
             let full = self.run(&args, &refs.map(std::ffi::OsStr::new))?;
             if full.exit_code != 0 {
                 return Err(fail("cannot fetch", &full));
@@ -168,7 +170,10 @@ impl Fetch<'_> {
             return Err(fail("cannot fetch", &shallow));
         };
         let peeled = format!("{target}^{{commit}}");
-        let resolved = self.run(&["rev-parse", "-q", "--verify", "--end-of-options"], &[peeled.as_ref()])?;
+        let resolved = self.run(
+            &["rev-parse", "-q", "--verify", "--end-of-options"],
+            &[peeled.as_ref()],
+        )?;
         let commit = String::from_utf8_lossy(&resolved.stdout).trim().to_string();
         if resolved.exit_code != 0 || !is_commit_id(&commit) {
             return Err(fail(
@@ -177,6 +182,34 @@ impl Fetch<'_> {
             ));
         }
         Ok(commit)
+    }
+
+    /// The files of the commit's tree (below SUBDIR), listed by `git
+    /// ls-tree` into a file of the repository (so the bound counts it and
+    /// no output cap cuts a long listing).
+    fn list(&self, commit: &str) -> Result<Vec<gittree::Entry>> {
+        let path = self.repo.join("hcpx-tree");
+        let file =
+            std::fs::File::create(&path).map_err(|e| Error::io("cannot write", &path, &e))?;
+        // `commit` is a checked hex id (no `-`): with `--end-of-options`
+        // before it, git would take the `--` for a pathspec.
+        let args = ["ls-tree", "-r", "-z", "--full-tree", commit, "--"];
+        let subdir: Vec<&std::ffi::OsStr> = self.source.subdir.iter().map(|s| s.as_ref()).collect();
+        let mut cmd = self.command(&args, &subdir);
+        cmd.env("GIT_LITERAL_PATHSPECS", "1")
+            .env("GIT_NO_LAZY_FETCH", "1")
+            .stdin(std::process::Stdio::null())
+            .stdout(file);
+        let out = self.watched(&mut cmd)?;
+        if out.exit_code != 0 {
+            return Err(unavailable(
+                self.source,
+                "cannot read the commit's tree",
+                &out,
+            ));
+        }
+        let listing = std::fs::read(&path).map_err(|e| Error::io("cannot read", &path, &e))?;
+        gittree::entries(&listing, self.source.subdir.as_deref()).map_err(|err| self.named(err))
     }
 
     /// After a partial fetch, fetches the blobs of `entries` (those the
@@ -198,7 +231,11 @@ impl Fetch<'_> {
             ];
             let out = self.run(&args, &oids)?;
             if out.exit_code != 0 {
-                return Err(unavailable(self.source, "cannot fetch the SUBDIR's files", &out));
+                return Err(unavailable(
+                    self.source,
+                    "cannot fetch the SUBDIR's files",
+                    &out,
+                ));
             }
         }
         Ok(())
@@ -213,7 +250,9 @@ impl Fetch<'_> {
         let stdin = std::fs::File::open(&list).map_err(|e| io(&list, e))?;
         let stdout = std::fs::File::create(batch).map_err(|e| io(batch, e))?;
         let mut cmd = self.command(&["cat-file", "--batch"], &[]);
-        cmd.env("GIT_NO_LAZY_FETCH", "1").stdin(stdin).stdout(stdout);
+        cmd.env("GIT_NO_LAZY_FETCH", "1")
+            .stdin(stdin)
+            .stdout(stdout);
         self.watched(&mut cmd)
     }
 

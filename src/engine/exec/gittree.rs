@@ -38,7 +38,10 @@ pub fn entries(listing: &[u8], subdir: Option<&str>) -> Result<Vec<Entry>> {
     for record in listing.split(|b| *b == 0).filter(|r| !r.is_empty()) {
         let text = String::from_utf8_lossy(record);
         let Some((meta, path)) = text.split_once('\t') else {
-            return Err(hostile(&format!("unreadable tree entry `{}`", text.escape_default())));
+            return Err(hostile(&format!(
+                "unreadable tree entry `{}`",
+                text.escape_default()
+            )));
         };
         let mut fields = meta.split(' ');
         let (mode, kind, oid) = (fields.next(), fields.next(), fields.next());
@@ -132,7 +135,8 @@ fn blob_size(header: &str, oid: &str) -> Result<u64> {
 }
 
 fn target(into: &Path, path: &str) -> PathBuf {
-    path.split('/').fold(into.to_path_buf(), |p, part| p.join(part))
+    path.split('/')
+        .fold(into.to_path_buf(), |p, part| p.join(part))
 }
 
 /// Creates `dir` and its missing parents, 0755 (the umask only takes bits
@@ -188,7 +192,15 @@ mod tests {
     #[test]
     fn a_path_that_could_leave_the_folder_is_refused() {
         let oid = "b".repeat(40);
-        for bad in ["../x", "a/../../x", "/etc/x", "a//b", ".git/config", "a/.GIT/hooks/x", "./a"] {
+        for bad in [
+            "../x",
+            "a/../../x",
+            "/etc/x",
+            "a//b",
+            ".git/config",
+            "a/.GIT/hooks/x",
+            "./a",
+        ] {
             let text = listing(&[&format!("100644 blob {oid}\t{bad}")]);
             let code = entries(&text, None).err().map(|e| e.code);
             assert_eq!(code, Some(ErrorCode::SourceUnavailable), "{bad}");

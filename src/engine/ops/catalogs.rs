@@ -270,7 +270,11 @@ fn write_catalogs(tx: &mut Transaction<'_>, items: &[String]) -> Result<()> {
         Err(err) => return Err(Error::io("cannot read", &path, &err)),
     };
     let new = config::set_list(&text, "catalogs", items);
-    tx.replace_file(&path, new.as_bytes(), crate::engine::store::PRIVATE_FILE_MODE)?;
+    tx.replace_file(
+        &path,
+        new.as_bytes(),
+        crate::engine::store::PRIVATE_FILE_MODE,
+    )?;
     let read = config::read(&path)?;
     let written: Vec<&String> = read.catalog_sources.iter().map(|c| &c.written).collect();
     if written != items.iter().collect::<Vec<_>>() {

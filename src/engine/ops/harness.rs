@@ -238,7 +238,11 @@ impl Engine {
         };
         let names: Vec<String> = names.iter().map(|n| n.as_str().to_string()).collect();
         let text = config::set_list(&text, "harnesses", &names);
-        tx.replace_file(&path, text.as_bytes(), crate::engine::store::PRIVATE_FILE_MODE)
+        tx.replace_file(
+            &path,
+            text.as_bytes(),
+            crate::engine::store::PRIVATE_FILE_MODE,
+        )
     }
 }
 

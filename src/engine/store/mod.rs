@@ -277,7 +277,8 @@ impl Store {
             .path(path.display().to_string())
             .hint("hcpx never replaces it: repair the JSON by hand, or move the file away to start from an empty state")
         };
-        let state: State = serde_json::from_slice(&bytes).map_err(|err| corrupt(err.to_string()))?;
+        let state: State =
+            serde_json::from_slice(&bytes).map_err(|err| corrupt(err.to_string()))?;
         // A principal in `grants` is checked like one on the command line
         // (§9.1): a name that is not one is no grant anyone can hold.
         let names = state.grants.iter().flat_map(|g| g.keys());
