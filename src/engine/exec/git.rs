@@ -122,10 +122,11 @@ impl Fetch<'_> {
         let commit = self.fetch_commit()?;
         let entries = self.list(&commit)?;
         if self.source.subdir.is_some() {
-            self.fetch_blobs(&entries)?;
+            let missing = self.missing(&entries)?;
+            self.fetch_blobs(&missing)?;
         }
         let batch = self.repo.join("hcpx-batch");
-        let out = self.cat_file(&entries, &batch)?;
+        let out = self.cat_file("--batch", &entries, &batch)?;
         if out.exit_code != 0 {
             return Err(fail("cannot read the commit's files", &out));
         }
@@ -212,8 +213,33 @@ impl Fetch<'_> {
         gittree::entries(&listing, self.source.subdir.as_deref()).map_err(|err| self.named(err))
     }
 
-    /// After a partial fetch, fetches the blobs of `entries` (those the
-    /// server already sent are not sent again).
+    /// The entries whose blobs the repository lacks: after a partial fetch,
+    /// all; none where the server sent everything (it supports no filter),
+    /// so such a server is never asked for single objects.
+    fn missing(&self, entries: &[gittree::Entry]) -> Result<Vec<gittree::Entry>> {
+        let check = self.repo.join("hcpx-check");
+        let out = self.cat_file("--batch-check=%(objectname)", entries, &check)?;
+        if out.exit_code != 0 {
+            return Err(unavailable(
+                self.source,
+                "cannot read the commit's files",
+                &out,
+            ));
+        }
+        let text =
+            std::fs::read_to_string(&check).map_err(|e| Error::io("cannot read", &check, &e))?;
+        let absent: std::collections::HashSet<&str> = text
+            .lines()
+            .filter_map(|l| l.strip_suffix(" missing"))
+            .collect();
+        Ok(entries
+            .iter()
+            .filter(|e| absent.contains(&e.oid.as_str()))
+            .cloned()
+            .collect())
+    }
+
+    /// After a partial fetch, fetches the blobs of `entries`.
     fn fetch_blobs(&self, entries: &[gittree::Entry]) -> Result<()> {
         for chunk in entries.chunks(500) {
             let oids: Vec<&std::ffi::OsStr> = chunk.iter().map(|e| e.oid.as_ref()).collect();
@@ -241,15 +267,16 @@ impl Fetch<'_> {
         Ok(())
     }
 
-    /// `git cat-file --batch` of the entries' blobs into the file `batch`.
-    fn cat_file(&self, entries: &[gittree::Entry], batch: &Path) -> Result<ToolOutput> {
+    /// `git cat-file MODE` (`--batch`, `--batch-check=..`) of the entries'
+    /// blobs into the file `batch`; a missing blob is never fetched here.
+    fn cat_file(&self, mode: &str, entries: &[gittree::Entry], batch: &Path) -> Result<ToolOutput> {
         let list = self.repo.join("hcpx-oids");
         let oids: String = entries.iter().map(|e| format!("{}\n", e.oid)).collect();
         let io = |path: &Path, err: std::io::Error| Error::io("cannot write", path, &err);
         std::fs::write(&list, oids).map_err(|e| io(&list, e))?;
         let stdin = std::fs::File::open(&list).map_err(|e| io(&list, e))?;
         let stdout = std::fs::File::create(batch).map_err(|e| io(batch, e))?;
-        let mut cmd = self.command(&["cat-file", "--batch"], &[]);
+        let mut cmd = self.command(&["cat-file", mode], &[]);
         cmd.env("GIT_NO_LAZY_FETCH", "1")
             .stdin(stdin)
             .stdout(stdout);
