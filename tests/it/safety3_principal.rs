@@ -120,3 +120,27 @@ fn no_hint_hands_a_shell_an_unquoted_principal() {
     assert_eq!(doc["error"]["grant"], "*");
     assert_eq!(doc["error"]["hint"], "hcpx grant agent '*'");
 }
+
+#[test]
+fn doctor_hands_no_shell_a_grant_from_state_json() {
+    let sb = Sandbox::new();
+    sb.json(&["grant", "agent", "verb.exec.read"], 0);
+    let path = sb.home().join("state.json");
+    let mut state = sb.state();
+    state["grants"]["agent"] = json!(["verb.exec.read'; touch pwned; '"]);
+    std::fs::write(&path, serde_json::to_vec(&state).unwrap()).unwrap();
+    let doc = run(&sb, &["doctor"], None, 1);
+    let checks = doc["checks"].as_array().unwrap();
+    let grants: Vec<&Value> = checks
+        .iter()
+        .filter(|c| c["check"] == "store.grants")
+        .collect();
+    assert!(!grants.is_empty(), "{doc}");
+    for check in grants {
+        let fix = check["fix"].as_str().unwrap_or_default();
+        assert!(
+            !fix.contains("hcpx revoke"),
+            "a command line from the file: {fix}"
+        );
+    }
+}
