@@ -10,8 +10,10 @@
 //! (`160000`); a SUBDIR that is one is then missing (`not_found`), and a
 //! pack whose `SKILL.md` or manifest was a link fails lint for the missing
 //! file. A path with an empty, `.` or `..` part, or a `.git` part (any
-//! case), or that is absolute, is refused (`source_unavailable`): git
-//! never makes one, so a tree holding one is hostile.
+//! case), or that is absolute, or that is not UTF-8, is refused
+//! (`source_unavailable`): git never makes the first ones, so a tree
+//! holding one is hostile. Each file counts at least [`BLOCK`] bytes against
+//! the fetch's bound, so many empty files are bounded too.
 
 use crate::engine::error::{Error, ErrorCode, Result};
 use std::fs;
@@ -36,7 +38,12 @@ pub fn entries(listing: &[u8], subdir: Option<&str>) -> Result<Vec<Entry>> {
     let prefix = subdir.map(|s| format!("{s}/"));
     let mut out = Vec::new();
     for record in listing.split(|b| *b == 0).filter(|r| !r.is_empty()) {
-        let text = String::from_utf8_lossy(record);
+        let Ok(text) = std::str::from_utf8(record) else {
+            return Err(hostile(&format!(
+                "the tree holds a file name that is not UTF-8 ({}), which is never written",
+                String::from_utf8_lossy(record).escape_default()
+            )));
+        };
         let Some((meta, path)) = text.split_once('\t') else {
             return Err(hostile(&format!(
                 "unreadable tree entry `{}`",
@@ -78,9 +85,13 @@ pub fn safe_path(path: &str) -> bool {
             .all(|p| !(p.is_empty() || p == "." || p == ".." || p.eq_ignore_ascii_case(".git")))
 }
 
+/// What each file written counts against the bound at least: one block.
+pub const BLOCK: u64 = 4096;
+
 /// Writes `entries` below the new folder `into` from `batch`, the output of
 /// `git cat-file --batch` for their oids in the same order. `budget` is how
-/// many bytes may still be written: past it, nothing more is, and the
+/// many bytes may still be written (each file counting at least
+/// [`BLOCK`]): past it, nothing more is, and the
 /// error is `source_unavailable` (the caller removes what was written).
 pub fn write(entries: &[Entry], batch: &Path, into: &Path, budget: u64) -> Result<u64> {
     let io = |what: &str, path: &Path, err: std::io::Error| Error::io(what, path, &err);
@@ -94,7 +105,9 @@ pub fn write(entries: &[Entry], batch: &Path, into: &Path, budget: u64) -> Resul
             .read_line(&mut header)
             .map_err(|e| io("cannot read", batch, e))?;
         let size = blob_size(&header, &entry.oid)?;
-        written = written.saturating_add(size);
+        // A file takes at least a block, so a tree of many empty files is
+        // bounded too.
+        written = written.saturating_add(size.max(BLOCK));
         if written > budget {
             return Err(too_large(budget));
         }
@@ -190,6 +203,37 @@ mod tests {
     }
 
     #[test]
+    fn files_get_the_modes_of_14_1_and_count_a_block_each() {
+        use std::os::unix::fs::PermissionsExt;
+        let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let (a, b) = ("a".repeat(40), "b".repeat(40));
+        let batch = tmp.path().join("batch");
+        let text = format!("{a} blob 3\nabc\n{b} blob 2\nhi\n");
+        std::fs::write(&batch, text).unwrap_or_else(|e| panic!("{e}"));
+        let entry = |oid: &str, path: &str, executable| Entry {
+            oid: oid.to_string(),
+            path: path.to_string(),
+            executable,
+        };
+        let list = [entry(&a, "p/x.txt", false), entry(&b, "p/bin/run", true)];
+        let small = tmp.path().join("small");
+        let err = write(&list, &batch, &small, 2 * BLOCK - 1).err();
+        assert_eq!(err.map(|e| e.code), Some(ErrorCode::SourceUnavailable));
+        let into = tmp.path().join("into");
+        assert_eq!(write(&list, &batch, &into, 2 * BLOCK).ok(), Some(2 * BLOCK));
+        let mode = |p: &str| {
+            let meta = std::fs::metadata(into.join(p)).unwrap_or_else(|e| panic!("{e}"));
+            meta.permissions().mode() & 0o7777
+        };
+        assert_eq!(
+            (mode("p/x.txt"), mode("p/bin/run"), mode("p/bin")),
+            (0o644, 0o755, 0o755)
+        );
+        let text = std::fs::read_to_string(into.join("p/bin/run")).unwrap_or_default();
+        assert_eq!(text, "hi");
+    }
+
+    #[test]
     fn a_path_that_could_leave_the_folder_is_refused() {
         let oid = "b".repeat(40);
         for bad in [
@@ -206,5 +250,9 @@ mod tests {
             assert_eq!(code, Some(ErrorCode::SourceUnavailable), "{bad}");
         }
         assert!(safe_path("a/.github/x") && safe_path(".gitattributes"));
+        let mut latin1 = format!("100644 blob {oid}\tcaf").into_bytes();
+        latin1.extend([0xe9, 0]);
+        let code = entries(&latin1, None).err().map(|e| e.code);
+        assert_eq!(code, Some(ErrorCode::SourceUnavailable));
     }
 }
