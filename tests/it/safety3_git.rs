@@ -246,4 +246,8 @@ fn a_catalogs_credential_is_not_stored_and_store_files_are_0600() {
     }
     let list = sb.json(&["catalog", "list"], 0);
     assert_eq!(list["catalogs"][0]["packs"], 1, "{list}");
+    // Removed as it was added, credential and all.
+    sb.json(&["catalog", "remove", &source], 0);
+    let list = sb.json(&["catalog", "list"], 0);
+    assert_eq!(list["catalogs"], serde_json::json!([]), "{list}");
 }

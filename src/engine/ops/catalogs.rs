@@ -137,8 +137,12 @@ impl Engine {
         self.require_unscoped(&tx.state, PACK_INSTALL)?;
         let current = config::read(&self.store().config_path())?;
         let wanted = std::path::absolute(source).ok();
+        // Given with the credential it was added with, it is found as
+        // written (without it).
+        let stripped = without_credentials(source);
         let found = current.catalog_sources.iter().position(|c| {
             c.written == source
+                || c.written == stripped
                 || (c.git.is_none() && wanted.as_ref().is_some_and(|w| same_dir(&c.path, w)))
         });
         let Some(at) = found else {
