@@ -5,4 +5,5 @@
 
 pub mod cli;
 pub mod engine;
+pub mod fixline;
 pub mod tui;

@@ -11,6 +11,7 @@ Environment:
   HCPX_LOG              the file the terminal UI logs to
   HCPX_LOG_LEVEL        how much it logs: error, warn, info (default), debug, trace
   HCPX_LOCK_TIMEOUT_MS  how long a change waits for the store lock (default: 30000)
+  HCPX_FETCH_MAX_BYTES  the most one git fetch may write (default: 1073741824)
   NO_COLOR              set to print no colours
 
 Exit status: 0 success, 1 the operation failed, 2 usage error, 3 a precondition
@@ -42,6 +43,10 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
     (
         "HCPX_LOCK_TIMEOUT_MS",
         "How long a change waits for the store lock, in milliseconds. Default: 30000.",
+    ),
+    (
+        "HCPX_FETCH_MAX_BYTES",
+        "The most one git fetch may write, in bytes; past it the fetch fails and nothing is kept. Default: 1073741824 (1 GiB).",
     ),
     ("NO_COLOR", "When set, hcpx prints no colours."),
 ];

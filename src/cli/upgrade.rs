@@ -16,7 +16,7 @@ use crate::cli::output::{ERROR, terminal_safe};
 use crate::engine::error::{Error, ErrorCode};
 use crate::engine::ops::upgrade::{Expected, UpdateReason, UpgradeOptions, UpgradeResult};
 use crate::engine::pack::grammar;
-use crate::tui::text::shell_quote;
+use crate::fixline::shell_quote;
 use std::io::Write;
 
 /// Upgrade packs to the newest version of their recorded source, showing what they gain

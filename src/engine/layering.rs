@@ -103,3 +103,37 @@ fn engine_uses_no_terminal_or_cli_crate_and_never_prints() {
         "the engine must not use these:\n{found:#?}"
     );
 }
+
+/// The test hooks (§14.11) exist only in debug builds: every `HCPX_TEST_`
+/// the source reads (the engine's and the front-ends') is inside the one
+/// `#[cfg(debug_assertions)]` hook function of `store/mod.rs`, whose
+/// release twin does nothing.
+#[test]
+fn test_hooks_only_in_debug_builds() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut outside = Vec::new();
+    let mut inside = 0;
+    for file in files.iter().filter(|f| !f.ends_with("layering.rs")) {
+        let text = code(&std::fs::read_to_string(file).unwrap_or_default());
+        let hooks = if file.ends_with("store/mod.rs") {
+            let start = text.find("#[cfg(debug_assertions)]\npub fn step(");
+            let end = start.and_then(|s| text[s..].find("\n}\n").map(|e| s + e));
+            start.zip(end)
+        } else {
+            None
+        };
+        for (at, _) in text.match_indices("HCPX_TEST_") {
+            match hooks {
+                Some((start, end)) if (start..end).contains(&at) => inside += 1,
+                _ => outside.push(format!("{}: byte {at}", file.display())),
+            }
+        }
+    }
+    assert!(inside >= 3, "the debug-only hook function was not found");
+    assert!(
+        outside.is_empty(),
+        "HCPX_TEST_ read outside the #[cfg(debug_assertions)] hook:\n{outside:#?}"
+    );
+}

@@ -5,8 +5,8 @@
 //! selected or marked packs): after `:exec other.pack …`, `press i` would
 //! install the selection instead, so only the command line is shown.
 
-use crate::cli::fix::{FixFlags, command_line};
 use crate::engine::error::{Error, Fix};
+use crate::fixline::{FixFlags, command_line};
 use crate::tui::app::Config;
 
 /// `fix` as the key to press and the command line: `press a, or run hcpx

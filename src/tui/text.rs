@@ -234,19 +234,6 @@ pub fn count(n: usize, noun: &str) -> String {
     }
 }
 
-/// Quotes `word` for a POSIX shell when it needs it.
-pub fn shell_quote(word: &str) -> String {
-    let safe = !word.is_empty()
-        && word
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,@%+".contains(c));
-    if safe {
-        word.to_string()
-    } else {
-        format!("'{}'", word.replace('\'', r"'\''"))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -315,12 +302,5 @@ mod tests {
         assert_eq!(wrap("abcdefghij", 4), vec!["abcd", "efgh", "ij"]);
         assert_eq!(wrap("a\n\nb", 5), vec!["a", "", "b"]);
         assert_eq!(wrap("  indented text", 20), vec!["  indented text"]);
-    }
-
-    #[test]
-    fn quotes_only_what_a_shell_would_split() {
-        assert_eq!(shell_quote("tz=UTC"), "tz=UTC");
-        assert_eq!(shell_quote("msg=hello world"), "'msg=hello world'");
-        assert_eq!(shell_quote("it's"), r"'it'\''s'");
     }
 }

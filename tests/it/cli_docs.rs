@@ -58,13 +58,14 @@ fn help_of(args: &[&str]) -> String {
 }
 
 /// The environment variables `hcpx --help` and the man page both name.
-const ENV_VARS: [&str; 6] = [
+const ENV_VARS: [&str; 7] = [
     "HCP_HOME",
     "HCP_PRINCIPAL",
     "HCPX_LOG",
     "HCPX_LOG_LEVEL",
     "NO_COLOR",
     "HCPX_LOCK_TIMEOUT_MS",
+    "HCPX_FETCH_MAX_BYTES",
 ];
 
 #[test]

@@ -143,7 +143,7 @@ fn doctor_reports_an_unknown_capability_written_by_hand() {
         assert!(
             found.iter().any(|c| c["check"] == "store.grants"
                 && c["message"].as_str().unwrap().contains(text)
-                && c["fix"].as_str().unwrap().contains("hcpx revoke bot")),
+                && c["fix"].as_str().unwrap().contains("from `bot`")),
             "{text}: {doc}"
         );
     }

@@ -12,14 +12,28 @@
 //!   only the fresh repository is touched;
 //! - options before `--` and the URL and ref after it.
 //!
-//! The fetch is shallow where the ref allows: `git init`, then `git fetch
-//! --depth 1 -- URL REF` (the remote's `HEAD` when no ref is given); a full
-//! commit id is fetched the same way when the server allows it, else by a
-//! full fetch of every branch and tag, in which the commit is then looked
-//! up. The fetched commit is checked out (detached) and resolved with
-//! `rev-parse`. A failure is `source_unavailable`, naming the source (its
-//! password removed) and git's own message (the password blanked out).
+//! The fetch is shallow where the ref allows: `git init --bare` in a
+//! folder beside the one to write (`<into>.git`), then `git fetch --depth 1
+//! -- URL REF` (the remote's `HEAD` when no ref is given); a full commit id
+//! is fetched the same way when the server allows it, else by a full fetch
+//! of every branch and tag, in which the commit is then looked up, and
+//! resolved with `rev-parse`. Nothing is checked out (§14.8): the commit's
+//! tree is written by [`gittree`] from `git ls-tree` and `git cat-file`,
+//! with the modes of §14.1, so no filter, smudge or `.gitattributes`-driven
+//! program runs, and no symbolic link is written.
+//!
+//! With a SUBDIR the fetch is a partial one (`--filter=blob:none`: commits
+//! and trees only), and then only the SUBDIR's blobs are fetched; a server
+//! that does not support filters sends everything (git says so and goes
+//! on), which is the fallback. Every git run of a fetch is watched: once
+//! the repository and the files written pass [`max_fetch_bytes`]
+//! (`HCPX_FETCH_MAX_BYTES`, default 1 GiB) git's process group is killed,
+//! both folders are removed and the fetch fails with `source_unavailable`.
+//!
+//! A failure is `source_unavailable`, naming the source (its password
+//! removed) and git's own message (the password blanked out).
 
+use super::gittree;
 use super::process::{self, ToolOutput};
 use crate::engine::error::{Error, ErrorCode, Result};
 use crate::engine::store::source::{GitSource, is_commit_id, url_credentials};
@@ -49,74 +63,273 @@ pub struct Fetched {
     pub commit: String,
 }
 
-/// Fetches `source` into the new folder `into` (which must not exist) and
-/// checks the resolved commit out there.
+/// The default bound on what one fetch may write (§14.8): 1 GiB.
+pub const DEFAULT_FETCH_MAX_BYTES: u64 = 1 << 30;
+
+/// The bound on what one fetch may write: `HCPX_FETCH_MAX_BYTES` when it is
+/// a number of bytes, else [`DEFAULT_FETCH_MAX_BYTES`].
+pub fn max_fetch_bytes() -> u64 {
+    std::env::var("HCPX_FETCH_MAX_BYTES")
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(DEFAULT_FETCH_MAX_BYTES)
+}
+
+/// Fetches `source` and writes its commit's tree (only the SUBDIR's files
+/// when it has one) into the new folder `into`, which must not exist; the
+/// repository lives beside it in `<into>.git` (the caller's scratch space
+/// removes both). On a failure neither is left.
 pub fn fetch(source: &GitSource, into: &Path) -> Result<Fetched> {
-    let fail = |what: &str, out: &ToolOutput| unavailable(source, what, out);
-    let out = git(
-        None,
-        &["init", "-q", "--template=", "--"],
-        &[into.as_os_str()],
-    )?;
-    if out.exit_code != 0 {
-        return Err(fail("git init failed", &out));
-    }
-    let reference = source.reference.as_deref().unwrap_or("HEAD");
-    let shallow = git(
-        Some(into),
-        &["fetch", "-q", "--no-tags", "--depth", "1", "--"],
-        &[source.url.as_ref(), reference.as_ref()],
-    )?;
-    let target = if shallow.exit_code == 0 {
-        "FETCH_HEAD".to_string()
-    } else if source.reference_is_commit() {
-        let full = git(
-            Some(into),
-            &["fetch", "-q", "--no-tags", "--"],
-            &[
-                source.url.as_ref(),
-                "+refs/heads/*:refs/remotes/origin/*".as_ref(),
-                "+refs/tags/*:refs/tags/*".as_ref(),
-            ],
-        )?;
-        if full.exit_code != 0 {
-            return Err(fail("cannot fetch", &full));
-        }
-        reference.to_string()
-    } else {
-        return Err(fail("cannot fetch", &shallow));
+    let repo = repo_dir(into);
+    let run = Fetch {
+        source,
+        repo: &repo,
+        budget: max_fetch_bytes(),
     };
-    let peeled = format!("{target}^{{commit}}");
-    let resolved = git(
-        Some(into),
-        &["rev-parse", "-q", "--verify", "--end-of-options"],
-        &[peeled.as_ref()],
-    )?;
-    let commit = String::from_utf8_lossy(&resolved.stdout).trim().to_string();
-    if resolved.exit_code != 0 || !is_commit_id(&commit) {
-        return Err(fail(
-            &format!("`{reference}` is not a commit of the repository"),
-            &resolved,
-        ));
+    let result = run.fetch_into(into);
+    if result.is_err() {
+        let _ = std::fs::remove_dir_all(into);
+        let _ = std::fs::remove_dir_all(&repo);
     }
-    let checkout = git(
-        Some(into),
-        &[
-            "-c",
-            "advice.detachedHead=false",
-            "checkout",
-            "-q",
-            "--detach",
-        ],
-        &[commit.as_ref()],
-    )?;
-    if checkout.exit_code != 0 {
-        return Err(fail("cannot check the commit out", &checkout));
+    result
+}
+
+/// `<into>.git`, beside `into`.
+fn repo_dir(into: &Path) -> PathBuf {
+    let mut name = into.file_name().unwrap_or_default().to_os_string();
+    name.push(".git");
+    into.with_file_name(name)
+}
+
+/// One fetch: its source, its bare repository and its bound.
+struct Fetch<'a> {
+    source: &'a GitSource,
+    repo: &'a Path,
+    budget: u64,
+}
+
+impl Fetch<'_> {
+    fn fetch_into(&self, into: &Path) -> Result<Fetched> {
+        let fail = |what: &str, out: &ToolOutput| unavailable(self.source, what, out);
+        let out = git(
+            None,
+            &["init", "-q", "--bare", "--template=", "--"],
+            &[self.repo.as_os_str()],
+        )?;
+        if out.exit_code != 0 {
+            return Err(fail("git init failed", &out));
+        }
+        let commit = self.fetch_commit()?;
+        let entries = self.list(&commit)?;
+        if self.source.subdir.is_some() {
+            let missing = self.missing(&entries)?;
+            self.fetch_blobs(&missing)?;
+        }
+        let batch = self.repo.join("hcpx-batch");
+        let out = self.cat_file("--batch", &entries, &batch)?;
+        if out.exit_code != 0 {
+            return Err(fail("cannot read the commit's files", &out));
+        }
+        let left = self.budget.saturating_sub(tree_bytes(self.repo));
+        gittree::write(&entries, &batch, into, left).map_err(|err| self.named(err))?;
+        let _ = std::fs::remove_file(&batch);
+        Ok(Fetched {
+            root: into.to_path_buf(),
+            commit,
+        })
     }
-    Ok(Fetched {
-        root: into.to_path_buf(),
-        commit,
-    })
+
+    /// Fetches REF (partially, with a SUBDIR) and resolves it to a commit.
+    fn fetch_commit(&self) -> Result<String> {
+        let source = self.source;
+        let fail = |what: &str, out: &ToolOutput| unavailable(source, what, out);
+        let reference = source.reference.as_deref().unwrap_or("HEAD");
+        let mut args = vec!["fetch", "-q", "--no-tags", "--depth", "1"];
+        if source.subdir.is_some() {
+            args.push("--filter=blob:none");
+        }
+        args.extend(["--", "origin"]);
+        let shallow = self.run(&args, &[reference.as_ref()])?;
+        let target = if shallow.exit_code == 0 {
+            "FETCH_HEAD".to_string()
+        } else if source.reference_is_commit() {
+            let mut args = vec!["fetch", "-q", "--no-tags"];
+            if source.subdir.is_some() {
+                args.push("--filter=blob:none");
+            }
+            args.extend(["--", "origin"]);
+            let refs = [
+                "+refs/heads/*:refs/remotes/origin/*",
+                "+refs/tags/*:refs/tags/*",
+            ];
+            let full = self.run(&args, &refs.map(std::ffi::OsStr::new))?;
+            if full.exit_code != 0 {
+                return Err(fail("cannot fetch", &full));
+            }
+            reference.to_string()
+        } else {
+            return Err(fail("cannot fetch", &shallow));
+        };
+        let peeled = format!("{target}^{{commit}}");
+        let resolved = self.run(
+            &["rev-parse", "-q", "--verify", "--end-of-options"],
+            &[peeled.as_ref()],
+        )?;
+        let commit = String::from_utf8_lossy(&resolved.stdout).trim().to_string();
+        if resolved.exit_code != 0 || !is_commit_id(&commit) {
+            return Err(fail(
+                &format!("`{reference}` is not a commit of the repository"),
+                &resolved,
+            ));
+        }
+        Ok(commit)
+    }
+
+    /// The files of the commit's tree (below SUBDIR), listed by `git
+    /// ls-tree` into a file of the repository (so the bound counts it and
+    /// no output cap cuts a long listing).
+    fn list(&self, commit: &str) -> Result<Vec<gittree::Entry>> {
+        let path = self.repo.join("hcpx-tree");
+        let file =
+            std::fs::File::create(&path).map_err(|e| Error::io("cannot write", &path, &e))?;
+        // `commit` is a checked hex id (no `-`): with `--end-of-options`
+        // before it, git would take the `--` for a pathspec.
+        let args = ["ls-tree", "-r", "-z", "--full-tree", commit, "--"];
+        let subdir: Vec<&std::ffi::OsStr> = self.source.subdir.iter().map(|s| s.as_ref()).collect();
+        let mut cmd = self.command(&args, &subdir);
+        cmd.env("GIT_LITERAL_PATHSPECS", "1")
+            .env("GIT_NO_LAZY_FETCH", "1")
+            .stdin(std::process::Stdio::null())
+            .stdout(file);
+        let out = self.watched(&mut cmd)?;
+        if out.exit_code != 0 {
+            return Err(unavailable(
+                self.source,
+                "cannot read the commit's tree",
+                &out,
+            ));
+        }
+        let listing = std::fs::read(&path).map_err(|e| Error::io("cannot read", &path, &e))?;
+        gittree::entries(&listing, self.source.subdir.as_deref()).map_err(|err| self.named(err))
+    }
+
+    /// The entries whose blobs the repository lacks: after a partial fetch,
+    /// all; none where the server sent everything (it supports no filter),
+    /// so such a server is never asked for single objects.
+    fn missing(&self, entries: &[gittree::Entry]) -> Result<Vec<gittree::Entry>> {
+        let check = self.repo.join("hcpx-check");
+        let out = self.cat_file("--batch-check=%(objectname)", entries, &check)?;
+        if out.exit_code != 0 {
+            return Err(unavailable(
+                self.source,
+                "cannot read the commit's files",
+                &out,
+            ));
+        }
+        let text =
+            std::fs::read_to_string(&check).map_err(|e| Error::io("cannot read", &check, &e))?;
+        let absent: std::collections::HashSet<&str> = text
+            .lines()
+            .filter_map(|l| l.strip_suffix(" missing"))
+            .collect();
+        Ok(entries
+            .iter()
+            .filter(|e| absent.contains(&e.oid.as_str()))
+            .cloned()
+            .collect())
+    }
+
+    /// After a partial fetch, fetches the blobs of `entries`.
+    fn fetch_blobs(&self, entries: &[gittree::Entry]) -> Result<()> {
+        for chunk in entries.chunks(500) {
+            let oids: Vec<&std::ffi::OsStr> = chunk.iter().map(|e| e.oid.as_ref()).collect();
+            let args = [
+                "-c",
+                "fetch.negotiationAlgorithm=noop",
+                "fetch",
+                "-q",
+                "--no-tags",
+                "--no-write-fetch-head",
+                "--recurse-submodules=no",
+                "--filter=blob:none",
+                "--",
+                "origin",
+            ];
+            let out = self.run(&args, &oids)?;
+            if out.exit_code != 0 {
+                return Err(unavailable(
+                    self.source,
+                    "cannot fetch the SUBDIR's files",
+                    &out,
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// `git cat-file MODE` (`--batch`, `--batch-check=..`) of the entries'
+    /// blobs into the file `batch`; a missing blob is never fetched here.
+    fn cat_file(&self, mode: &str, entries: &[gittree::Entry], batch: &Path) -> Result<ToolOutput> {
+        let list = self.repo.join("hcpx-oids");
+        let oids: String = entries.iter().map(|e| format!("{}\n", e.oid)).collect();
+        let io = |path: &Path, err: std::io::Error| Error::io("cannot write", path, &err);
+        std::fs::write(&list, oids).map_err(|e| io(&list, e))?;
+        let stdin = std::fs::File::open(&list).map_err(|e| io(&list, e))?;
+        let stdout = std::fs::File::create(batch).map_err(|e| io(batch, e))?;
+        let mut cmd = self.command(&["cat-file", mode], &[]);
+        cmd.env("GIT_NO_LAZY_FETCH", "1")
+            .stdin(stdin)
+            .stdout(stdout);
+        self.watched(&mut cmd)
+    }
+
+    /// Runs `git -C <repo>` with the source's URL as the remote `origin`
+    /// (given on the command line, never written to a file), watched.
+    fn run(&self, args: &[&str], operands: &[&std::ffi::OsStr]) -> Result<ToolOutput> {
+        let mut cmd = self.command(args, operands);
+        cmd.stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped());
+        self.watched(&mut cmd)
+    }
+
+    fn command(&self, args: &[&str], operands: &[&std::ffi::OsStr]) -> Command {
+        let url = format!("remote.origin.url={}", self.source.url);
+        let mut remote: Vec<&str> = vec!["-c", &url, "-c", "remote.origin.promisor=true"];
+        remote.extend(["-c", "extensions.partialClone=origin"]);
+        remote.extend(args);
+        command(Some(self.repo), &remote, operands)
+    }
+
+    /// Runs `cmd`, killing it once the repository passes the bound.
+    fn watched(&self, cmd: &mut Command) -> Result<ToolOutput> {
+        let over = || tree_bytes(self.repo) > self.budget;
+        let (out, stopped) = process::run_tool_watched(cmd, "git", &over).map_err(git_missing)?;
+        if stopped || over() {
+            return Err(self.named(gittree::too_large(self.budget)));
+        }
+        Ok(out)
+    }
+
+    /// `err` with the source named first.
+    fn named(&self, mut err: Error) -> Error {
+        err.message = format!("{}: {}", self.source.display(), err.message);
+        err
+    }
+}
+
+/// The bytes of the regular files below `dir` (links not followed).
+fn tree_bytes(dir: &Path) -> u64 {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    entries
+        .flatten()
+        .map(|entry| match entry.file_type() {
+            Ok(t) if t.is_dir() => tree_bytes(&entry.path()),
+            Ok(t) if t.is_file() => entry.metadata().map_or(0, |m| m.len()),
+            _ => 0,
+        })
+        .sum()
 }
 
 /// The tag names of a remote repository (`git ls-remote --tags`), peeled
@@ -158,6 +371,11 @@ pub fn available() -> bool {
 /// Runs `git [-C dir] <safety options> ARGS OPERANDS` (ARGS end with `--`
 /// where the subcommand takes it to end its options).
 fn git(dir: Option<&Path>, args: &[&str], operands: &[&std::ffi::OsStr]) -> Result<ToolOutput> {
+    process::run_tool(&mut command(dir, args, operands), "git").map_err(git_missing)
+}
+
+/// The command `git [-C dir] <safety options> ARGS OPERANDS`.
+fn command(dir: Option<&Path>, args: &[&str], operands: &[&std::ffi::OsStr]) -> Command {
     let mut cmd = Command::new("git");
     if let Some(dir) = dir {
         cmd.arg("-C").arg(dir);
@@ -179,14 +397,19 @@ fn git(dir: Option<&Path>, args: &[&str], operands: &[&std::ffi::OsStr]) -> Resu
     cmd.env("GIT_TERMINAL_PROMPT", "0")
         .env("GCM_INTERACTIVE", "never")
         .env("LC_ALL", "C");
-    process::run_tool(&mut cmd, "git").map_err(|err| match err.code {
+    cmd
+}
+
+/// `git` not on PATH, said for git sources.
+fn git_missing(err: Error) -> Error {
+    match err.code {
         ErrorCode::ProgramNotFound => Error::new(
             ErrorCode::SourceUnavailable,
             "git sources need the `git` program, which is not on PATH",
         )
         .hint("install git (or add its folder to PATH)"),
         _ => err,
-    })
+    }
 }
 
 /// `source_unavailable` naming the source and what git said.

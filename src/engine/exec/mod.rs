@@ -50,6 +50,7 @@
 
 pub mod args;
 pub mod git;
+pub mod gittree;
 pub mod http;
 pub mod process;
 pub mod redact;

@@ -399,10 +399,24 @@ const TOOL_OUTPUT_BYTES: usize = 4 * 1024 * 1024;
 /// stderr are captured (each up to 4 MiB). No timeout: the caller's user
 /// interrupts a tool that hangs.
 pub fn run_tool(cmd: &mut std::process::Command, program: &str) -> Result<ToolOutput, Error> {
-    cmd.stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0);
+    cmd.stdin(Stdio::null()).stdout(Stdio::piped());
+    run_tool_watched(cmd, program, &|| false).map(|(out, _)| out)
+}
+
+/// How often [`run_tool_watched`] asks whether to stop the tool.
+const TOOL_WATCH_EVERY: Duration = Duration::from_millis(50);
+
+/// [`run_tool`] with stdin and stdout as the caller set them on `cmd`
+/// (a file, say), stderr captured, and `stop` asked every 50 ms while the
+/// tool runs: when it says so, the tool's whole process group is killed
+/// (SIGKILL) and the second value is true. A git fetch is bounded this way
+/// (§14.8).
+pub fn run_tool_watched(
+    cmd: &mut std::process::Command,
+    program: &str,
+    stop: &dyn Fn() -> bool,
+) -> Result<(ToolOutput, bool), Error> {
+    cmd.stderr(Stdio::piped()).process_group(0);
     let (release, released) = mpsc::channel();
     let (child, registration) = spawn_registered(cmd, program, OutputMode::Capture, release)?;
     let (registration, rx, mut pending) = watch(
@@ -413,22 +427,33 @@ pub fn run_tool(cmd: &mut std::process::Command, program: &str) -> Result<ToolOu
         &format!("`{program}`"),
     )?;
     let (mut status, mut stdout, mut stderr) = (None, Vec::new(), Vec::new());
+    let mut stopped = false;
     while pending > 0 {
-        match rx.recv() {
+        match rx.recv_timeout(TOOL_WATCH_EVERY) {
             Ok(Event::Exited(s)) => status = Some(s),
             Ok(Event::Stdout(c)) => stdout = c.map(|c| c.bytes).unwrap_or_default(),
             Ok(Event::Stderr(c)) => stderr = c.map(|c| c.bytes).unwrap_or_default(),
-            Err(_) => break,
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                if !stopped && status.is_none() && stop() {
+                    stopped = true;
+                    kill_group(registration.group);
+                }
+                continue;
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
         }
         pending -= 1;
     }
     drop(registration);
     match status {
-        Some(Ok(status)) => Ok(ToolOutput {
-            exit_code: exit_code(status),
-            stdout,
-            stderr,
-        }),
+        Some(Ok(status)) => Ok((
+            ToolOutput {
+                exit_code: exit_code(status),
+                stdout,
+                stderr,
+            },
+            stopped,
+        )),
         Some(Err(e)) => Err(Error::new(
             ErrorCode::Io,
             format!("could not wait for `{program}`: {e}"),

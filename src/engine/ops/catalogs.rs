@@ -19,6 +19,7 @@
 
 use super::Engine;
 use crate::engine::error::{Error, ErrorCode, Result};
+use crate::engine::policy::grants::PACK_INSTALL;
 use crate::engine::store::config::{self, CatalogSource};
 use crate::engine::store::source::{GitSource, InstallSource, redact_source};
 use crate::engine::store::{Transaction, catalog};
@@ -77,8 +78,10 @@ impl Engine {
 
     /// Adds a catalog to `config.yaml` (fetching a git one first).
     pub fn catalog_add(&self, source: &str) -> Result<CatalogChange> {
+        // A credential in the URL is used for this fetch only, and removed
+        // before the source is written anywhere (§14.9).
         let written = match InstallSource::parse(source) {
-            Ok(InstallSource::Git(_)) => source.to_string(),
+            Ok(InstallSource::Git(_)) => without_credentials(source),
             // A malformed git source, or a URL without `git+`, is the
             // parser's usage error (its password removed), not a folder to
             // look for.
@@ -99,6 +102,7 @@ impl Engine {
             }
         };
         let mut tx = self.store().lock()?;
+        self.require_unscoped(&tx.state, PACK_INSTALL)?;
         let base = self.store().root().to_path_buf();
         let added = config::catalog_source(&base, &written)?;
         let current = config::read(&self.store().config_path())?;
@@ -113,7 +117,8 @@ impl Engine {
             });
         }
         if let Some(git) = &added.git {
-            fetch_into_place(&mut tx, git)?;
+            let with_credentials = config::catalog_source(&base, source)?.git;
+            fetch_into_place(&mut tx, with_credentials.as_ref().unwrap_or(git), git)?;
         }
         let mut items: Vec<String> = current
             .catalog_sources
@@ -132,10 +137,15 @@ impl Engine {
     /// Removes a catalog from `config.yaml` (and a git one's local copy).
     pub fn catalog_remove(&self, source: &str) -> Result<CatalogChange> {
         let mut tx = self.store().lock()?;
+        self.require_unscoped(&tx.state, PACK_INSTALL)?;
         let current = config::read(&self.store().config_path())?;
         let wanted = std::path::absolute(source).ok();
+        // Given with the credential it was added with, it is found as
+        // written (without it).
+        let stripped = without_credentials(source);
         let found = current.catalog_sources.iter().position(|c| {
             c.written == source
+                || c.written == stripped
                 || (c.git.is_none() && wanted.as_ref().is_some_and(|w| same_dir(&c.path, w)))
         });
         let Some(at) = found else {
@@ -170,10 +180,11 @@ impl Engine {
     /// Fetches every git catalog again; all or none are replaced.
     pub fn catalog_update(&self) -> Result<Vec<CatalogInfo>> {
         let mut tx = self.store().lock()?;
+        self.require_unscoped(&tx.state, PACK_INSTALL)?;
         let current = config::read(&self.store().config_path())?;
         for source in &current.catalog_sources {
             if let Some(git) = &source.git {
-                fetch_into_place(&mut tx, git)?;
+                fetch_into_place(&mut tx, git, git)?;
             }
         }
         tx.commit()?;
@@ -233,13 +244,24 @@ fn read_record(root: &Path) -> Option<FetchRecord> {
     serde_json::from_slice(&std::fs::read(record_path(root)).ok()?).ok()
 }
 
-/// Fetches a git catalog into `.tmp/` and swaps it in as its local copy.
-fn fetch_into_place(tx: &mut Transaction<'_>, git: &GitSource) -> Result<()> {
+/// A source as `config.yaml` keeps it: a `git+` URL without the password
+/// (over `http(s)://`, without the whole userinfo).
+fn without_credentials(source: &str) -> String {
+    if source.starts_with("git+") {
+        redact_source(source)
+    } else {
+        source.to_string()
+    }
+}
+
+/// Fetches `fetch` (a git catalog, with the credential it was given) into
+/// `.tmp/` and swaps it in as the local copy of `git` (as written).
+fn fetch_into_place(tx: &mut Transaction<'_>, fetch: &GitSource, git: &GitSource) -> Result<()> {
     let root = config::git_catalog_dir(tx.store().root(), git);
     let checkout = tx.scratch_path("catalog")?;
     // As for a pack: a SUBDIR reached through a link (out of the
     // checkout) is refused, so the catalog read later is the repository's.
-    let fetched = super::fetch::fetch_to(git, &checkout)?;
+    let fetched = super::fetch::fetch_to(fetch, &checkout)?;
     if let Some(parent) = root.parent() {
         tx.create_dir(parent)?;
     }
@@ -262,7 +284,11 @@ fn write_catalogs(tx: &mut Transaction<'_>, items: &[String]) -> Result<()> {
         Err(err) => return Err(Error::io("cannot read", &path, &err)),
     };
     let new = config::set_list(&text, "catalogs", items);
-    tx.replace_file(&path, new.as_bytes(), 0o644)?;
+    tx.replace_file(
+        &path,
+        new.as_bytes(),
+        crate::engine::store::PRIVATE_FILE_MODE,
+    )?;
     let read = config::read(&path)?;
     let written: Vec<&String> = read.catalog_sources.iter().map(|c| &c.written).collect();
     if written != items.iter().collect::<Vec<_>>() {

@@ -14,7 +14,7 @@ use crate::engine::error::{Error, ErrorCode, Fix, Result};
 use crate::engine::exec::{self, OutputMode};
 use crate::engine::pack::id::PackId;
 use crate::engine::pack::manifest::{Binding, BindingKind, Manifest, SecretSpec};
-use crate::engine::policy::grants::PACK_CONNECT;
+use crate::engine::policy::grants::{Capability, PACK_CONNECT};
 use serde::Serialize;
 
 /// Where a `secret` Binding's secret comes from: called only once steps
@@ -84,6 +84,11 @@ impl Engine {
         }
         // (3)
         self.require_grant(&state, PACK_CONNECT, pack_id)?;
+        // A probe is an exec (§9.2): the principal also needs the grant its
+        // effect needs, or nothing runs and nothing is recorded.
+        if let Some(probe) = binding.probe.as_deref().and_then(|k| manifest.command(k)) {
+            self.require_grant(&state, Capability::from(probe.effect), pack_id)?;
+        }
         // (4)
         let (material, secret) = gather(pack_id, binding, secret_input)?;
         // (5)

@@ -184,7 +184,9 @@ fn grant_checks(state: &State) -> Vec<Check> {
             fail(
                 "store.grants",
                 format!("state.json grants `{principal}` `{text}`, which is no grant: {why}"),
-                format!("hcpx revoke {principal} '{text}' (a principal holding `*` can), then grant what was meant"),
+                // Not a command line: the text comes from the file, and a
+                // shell would run what a quote in it let out.
+                format!("remove `{text}` from `{principal}` in state.json's grants (or revoke it, as a principal holding `*`), then grant what was meant"),
             )
         })
         .collect();

@@ -10,6 +10,7 @@ use crate::engine::harness::{
 };
 use crate::engine::pack::id::PackId;
 use crate::engine::policy::availability::PackAvailability;
+use crate::engine::policy::grants::PACK_INSTALL;
 use crate::engine::store::state::State;
 use crate::engine::store::{Transaction, config};
 
@@ -80,6 +81,7 @@ impl Engine {
     /// Brings every enabled target in step (§12.8 `harness sync`).
     pub fn harness_sync(&self, force: bool) -> Result<Vec<TargetStatus>> {
         let mut tx = self.store().lock()?;
+        self.require_unscoped(&tx.state, PACK_INSTALL)?;
         let enabled = self.enabled_harnesses()?;
         let wanted = self.wanted_skills(&tx.state);
         let env = self.harness_env()?;
@@ -168,6 +170,7 @@ impl Engine {
     /// and `config.yaml` is left as it was.
     pub fn harness_enable(&self, names: &[TargetName]) -> Result<HarnessChange> {
         let mut tx = self.store().lock()?;
+        self.require_unscoped(&tx.state, PACK_INSTALL)?;
         let env = self.harness_env()?;
         let before = self.enabled_harnesses()?;
         let added: Vec<TargetName> = dedup(names)
@@ -193,6 +196,7 @@ impl Engine {
     /// (edited copies are left to the user, without the marker).
     pub fn harness_disable(&self, names: &[TargetName]) -> Result<HarnessChange> {
         let mut tx = self.store().lock()?;
+        self.require_unscoped(&tx.state, PACK_INSTALL)?;
         let env = self.harness_env()?;
         let before = self.enabled_harnesses()?;
         let removed: Vec<TargetName> = dedup(names)
@@ -234,7 +238,11 @@ impl Engine {
         };
         let names: Vec<String> = names.iter().map(|n| n.as_str().to_string()).collect();
         let text = config::set_list(&text, "harnesses", &names);
-        tx.replace_file(&path, text.as_bytes(), 0o644)
+        tx.replace_file(
+            &path,
+            text.as_bytes(),
+            crate::engine::store::PRIVATE_FILE_MODE,
+        )
     }
 }
 

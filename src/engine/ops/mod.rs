@@ -247,13 +247,20 @@ impl Engine {
         }
     }
 
-    /// Refuses unless the principal holds `capability` for `pack_id`.
+    /// Refuses unless the principal holds `capability` for `pack_id`; for
+    /// `pack.install` (install, uninstall, and so upgrade and sync), only
+    /// the unscoped grant counts (§9.2).
     fn require_grant(
         &self,
         state: &State,
         capability: grants::Capability,
         pack_id: &str,
     ) -> Result<()> {
+        if capability == grants::PACK_INSTALL {
+            return self
+                .require_unscoped(state, capability)
+                .map_err(|err| err.pack(pack_id));
+        }
         if grants::holds(state.grants.as_ref(), self.principal(), capability, pack_id) {
             return Ok(());
         }
@@ -270,6 +277,32 @@ impl Engine {
         .fix(Fix::Grant {
             principal: self.principal().to_string(),
             grant: scoped,
+        }))
+    }
+
+    /// Refuses unless the principal holds `capability` unscoped (§9.2:
+    /// `pack.install` guards `catalog add|remove|update` and `harness
+    /// enable|disable|sync` as it does install), with `grant_missing`
+    /// naming it.
+    pub(super) fn require_unscoped(
+        &self,
+        state: &State,
+        capability: grants::Capability,
+    ) -> Result<()> {
+        if grants::holds_unscoped(state.grants.as_ref(), self.principal(), capability) {
+            return Ok(());
+        }
+        Err(Error::new(
+            ErrorCode::GrantMissing,
+            format!(
+                "principal `{}` does not hold `{capability}` (unscoped), which this change needs",
+                self.principal
+            ),
+        )
+        .grant(capability.as_str())
+        .fix(Fix::Grant {
+            principal: self.principal().to_string(),
+            grant: capability.as_str().to_string(),
         }))
     }
 

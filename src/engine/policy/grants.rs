@@ -4,7 +4,7 @@
 //! (§9.4). The grants themselves are parsed when the state is read
 //! (`store::grant`).
 
-use crate::engine::error::{Error, ErrorCode, Result};
+use crate::engine::error::{Error, ErrorCode, Fix, Result};
 use crate::engine::store::state::State;
 use std::collections::BTreeMap;
 
@@ -37,6 +37,17 @@ pub fn holds(
     })
 }
 
+/// Whether `principal` holds `capability` unscoped (§9.2: what changes
+/// where packs come from or go, `pack.install`, counts only unscoped).
+pub fn holds_unscoped(grants: Option<&Grants>, principal: &str, capability: Capability) -> bool {
+    let Some(grants) = grants else { return true };
+    grants.get(principal).is_some_and(|list| {
+        list.iter()
+            .filter_map(GrantEntry::grant)
+            .any(|g| g.scope.is_none() && g.capability.covers(capability))
+    })
+}
+
 /// Whether `principal` holds the unscoped `*` in `grants`.
 fn holds_all(grants: &Grants, principal: &str) -> bool {
     let all = GrantEntry::Valid(Grant::all());
@@ -54,9 +65,10 @@ pub fn require_admin(state: &State, principal: &str) -> Result<()> {
             format!("principal `{principal}` does not hold `*`, which changing grants needs"),
         )
         .grant("*")
-        .hint(format!(
-            "a principal holding `*` can run: hcpx grant {principal} '*'"
-        ))),
+        .fix(Fix::Grant {
+            principal: principal.to_string(),
+            grant: "*".to_string(),
+        })),
         _ => Ok(()),
     }
 }
@@ -66,35 +78,7 @@ pub fn parse_grant(text: &str) -> Result<Grant> {
     Grant::parse(text).map_err(|why| Error::usage(why.to_string()).grant(text))
 }
 
-/// A principal's name, checked (§9.1): 1 to 128 printable characters
-/// without white space.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Principal(String);
-
-impl Principal {
-    pub fn parse(name: &str) -> Result<Principal> {
-        if name.is_empty()
-            || name.len() > 128
-            || name.chars().any(|c| c.is_whitespace() || c.is_control())
-        {
-            return Err(Error::usage(format!(
-                "`{}` is not a principal name: use 1 to 128 printable characters without spaces",
-                name.escape_default()
-            )));
-        }
-        Ok(Principal(name.to_string()))
-    }
-
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-
-impl std::fmt::Display for Principal {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
+pub use crate::engine::store::principal::Principal;
 
 /// Checks a principal's name (see [`Principal::parse`]).
 pub fn parse_principal(name: &str) -> Result<()> {

@@ -24,6 +24,7 @@ pub mod digest;
 pub mod grant;
 pub mod lockfile;
 pub mod parallel;
+pub mod principal;
 pub mod snapshot;
 pub mod source;
 pub mod state;
@@ -84,6 +85,9 @@ pub fn read_store_file(path: &Path) -> std::io::Result<Option<Vec<u8>>> {
 
 pub const STATE_FILE: &str = "state.json";
 pub const CONFIG_FILE: &str = "config.yaml";
+/// The mode of `state.json` and `config.yaml` (§14.9): they name grants,
+/// catalogs and sources, so only their owner reads them.
+pub const PRIVATE_FILE_MODE: u32 = 0o600;
 const LOCK_FILE: &str = ".lock";
 const TMP_DIR: &str = ".tmp";
 
@@ -204,12 +208,15 @@ impl Store {
                     &self.tmp_dir(),
                     &self.config_path(),
                     CONFIG_TEMPLATE.as_bytes(),
-                    0o644,
+                    PRIVATE_FILE_MODE,
                 )?;
             }
             if !self.state_path().exists() {
                 tx.write_state(&State::default())?;
             }
+        }
+        for path in [self.config_path(), self.state_path()] {
+            make_private(&path);
         }
         Ok(())
     }
@@ -263,14 +270,26 @@ impl Store {
             Ok(None) => return Ok(State::default()),
             Err(err) => return Err(Error::io("cannot read", &path, &err)),
         };
-        serde_json::from_slice(&bytes).map_err(|err| {
+        let corrupt = |why: String| {
             Error::new(
                 ErrorCode::StoreCorrupt,
-                format!("{} is corrupt: {err}", path.display()),
+                format!("{} is corrupt: {why}", path.display()),
             )
             .path(path.display().to_string())
             .hint("hcpx never replaces it: repair the JSON by hand, or move the file away to start from an empty state")
-        })
+        };
+        let state: State =
+            serde_json::from_slice(&bytes).map_err(|err| corrupt(err.to_string()))?;
+        // A principal in `grants` is checked like one on the command line
+        // (§9.1): a name that is not one is no grant anyone can hold.
+        let names = state.grants.iter().flat_map(|g| g.keys());
+        if let Some(bad) = names.into_iter().find(|p| !principal::is_principal(p)) {
+            return Err(corrupt(format!(
+                "`grants` names `{}`, which is not a principal name",
+                bad.escape_default()
+            )));
+        }
+        Ok(state)
     }
 
     /// Takes the store's exclusive lock (waiting for other hcpx processes,
@@ -571,7 +590,7 @@ impl Transaction<'_> {
             &self.store.tmp_dir(),
             &self.store.state_path(),
             &text,
-            0o644,
+            PRIVATE_FILE_MODE,
         )
     }
 
@@ -774,7 +793,11 @@ fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
 /// with SIGKILL on reaching STEP; `HCPX_TEST_FAIL_AT=STEP` makes STEP fail
 /// with `io`; `HCPX_TEST_STOP_AT=STEP` stops this process (SIGSTOP) there
 /// until a test has changed something and sent SIGCONT. Unset, a step does
-/// nothing.
+/// nothing. They exist only in debug builds (§14.11): a release binary has
+/// the no-op twin below, and reads no `HCPX_TEST_*` variable at all (the
+/// `test_hooks_only_in_debug_builds` check in `engine/layering.rs` holds
+/// every such read to this function).
+#[cfg(debug_assertions)]
 pub fn step(name: &str) -> Result<()> {
     let hit = |var: &str| std::env::var_os(var).is_some_and(|v| v == name);
     if hit("HCPX_TEST_STOP_AT") {
@@ -793,6 +816,25 @@ pub fn step(name: &str) -> Result<()> {
         ));
     }
     Ok(())
+}
+
+/// A named step of a change: in a release build, nothing (§14.11).
+#[cfg(not(debug_assertions))]
+#[inline(always)]
+pub fn step(_name: &str) -> Result<()> {
+    Ok(())
+}
+
+/// Takes group and other access away from a store file an earlier release
+/// (or another program) left readable (§14.9); a link is not followed, and
+/// a file that cannot be changed is left for `doctor` to name.
+fn make_private(path: &Path) {
+    let Ok(meta) = fs::symlink_metadata(path) else {
+        return;
+    };
+    if meta.is_file() && meta.permissions().mode() & 0o077 != 0 {
+        let _ = fs::set_permissions(path, fs::Permissions::from_mode(PRIVATE_FILE_MODE));
+    }
 }
 
 /// Writes `bytes` to `path` atomically: a temporary file in `tmp_dir`,
