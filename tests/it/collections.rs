@@ -410,3 +410,90 @@ fn a_stale_index_never_picks_a_later_catalogs_pack() {
         "show and install agree: {shown}"
     );
 }
+
+/// A sandbox whose git sends `https://github.com/` to folders of its own
+/// (`url.<base>.insteadOf` in the user's git config): the GitHub forms
+/// people paste, tested without the network.
+fn github_here(sb: &Sandbox) -> (PathBuf, PathBuf) {
+    let user = sb.dir.path().join("user");
+    let hub = sb.dir.path().join("gh");
+    std::fs::create_dir_all(hub.join("acme")).unwrap();
+    std::fs::create_dir_all(&user).unwrap();
+    std::fs::write(
+        user.join(".gitconfig"),
+        format!(
+            "[url \"file://{}/\"]\n\tinsteadOf = https://github.com/\n",
+            hub.display()
+        ),
+    )
+    .unwrap();
+    let root = skills_repo(sb);
+    let bare = published(sb, &root);
+    let bare = PathBuf::from(bare.trim_start_matches("file://"));
+    std::fs::rename(&bare, hub.join("acme/skills.git")).unwrap();
+    (user, hub)
+}
+
+#[test]
+fn the_github_forms_people_paste_install_and_add_catalogs() {
+    if !common::require_tool("git") {
+        return;
+    }
+    let sb = Sandbox::new();
+    let (user, _hub) = github_here(&sb);
+    let run = |args: &[&str], code: i32| {
+        let out = sb
+            .hcpx()
+            .args(args)
+            .arg("--json")
+            .env("HOME", &user)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        assert_eq!(out.status.code(), Some(code), "{args:?}: {text}");
+        serde_json::from_str::<Value>(&text).unwrap()
+    };
+    // `OWNER/REPO` (no such folder here) is the GitHub repository.
+    let listed = run(&["install", "acme/skills", "--list"], 0);
+    assert!(
+        ids(&listed, "packs").contains(&"pure".to_string()),
+        "{listed}"
+    );
+    // A URL of a folder on GitHub, as the browser shows it.
+    let one = run(
+        &[
+            "install",
+            "https://github.com/acme/skills/tree/main/skills/pure",
+        ],
+        0,
+    );
+    assert_eq!(one["pack_id"], "pure", "{one}");
+    assert_eq!(
+        one["source"]["url"], "https://github.com/acme/skills.git",
+        "{one}"
+    );
+    assert_eq!(one["source"]["subdir"], "skills/pure", "{one}");
+    // A catalog added as OWNER/REPO is written as the git source it means,
+    // and lists the repository's packs.
+    let added = run(&["catalog", "add", "acme/skills"], 0);
+    assert_eq!(
+        added["catalog"]["source"], "git+https://github.com/acme/skills.git",
+        "{added}"
+    );
+    assert_eq!(added["catalog"]["packs"], 5, "{added}");
+    let config = std::fs::read_to_string(sb.home().join("config.yaml")).unwrap();
+    assert!(
+        config.contains("git+https://github.com/acme/skills.git"),
+        "{config}"
+    );
+    // A folder of that name, made later, is a folder again.
+    let local = sb.dir.path().join("acme/skills/skills/solo");
+    std::fs::create_dir_all(&local).unwrap();
+    std::fs::write(
+        local.join("SKILL.md"),
+        "---\nname: solo\ndescription: A local Skill.\n---\nHello.\n",
+    )
+    .unwrap();
+    let here = run(&["install", "acme/skills", "--list"], 0);
+    assert_eq!(ids(&here, "packs"), ["solo"], "{here}");
+}

@@ -80,8 +80,18 @@ impl Engine {
     pub fn catalog_add(&self, source: &str) -> Result<CatalogChange> {
         // A credential in the URL is used for this fetch only, and removed
         // before the source is written anywhere (§14.9).
+        // What people paste (`OWNER/REPO`, a GitHub URL) is written in
+        // config.yaml as the git source it means (§13.1).
         let written = match InstallSource::parse(source) {
-            Ok(InstallSource::Git(_)) => without_credentials(source),
+            Ok(InstallSource::Git(_))
+                if source.starts_with("git+") || source.starts_with("github:") =>
+            {
+                without_credentials(source)
+            }
+            Ok(InstallSource::Git(git)) => git.display(),
+            Ok(InstallSource::DirOrGithub(path, git)) if path.symlink_metadata().is_err() => {
+                git.display()
+            }
             // A malformed git source, or a URL without `git+`, is the
             // parser's usage error (its password removed), not a folder to
             // look for.
@@ -117,7 +127,10 @@ impl Engine {
             });
         }
         if let Some(git) = &added.git {
-            let with_credentials = config::catalog_source(&base, source)?.git;
+            let with_credentials = match InstallSource::parse(source)? {
+                InstallSource::Git(typed) | InstallSource::DirOrGithub(_, typed) => Some(typed),
+                _ => None,
+            };
             fetch_into_place(&mut tx, with_credentials.as_ref().unwrap_or(git), git)?;
         }
         let mut items: Vec<String> = current
