@@ -19,6 +19,7 @@
 pub mod catalog;
 pub mod catalog_index;
 pub mod config;
+pub mod copy;
 pub mod digest;
 pub mod grant;
 pub mod lockfile;
