@@ -6,7 +6,7 @@ use super::Engine;
 use crate::engine::error::{Error, Result};
 use crate::engine::harness::plan::SkillState;
 use crate::engine::harness::{
-    self, HarnessEnv, HarnessLine, TargetInfo, TargetName, TargetStatus, plan::Wanted,
+    self, HarnessEnv, HarnessLine, Owner, TargetInfo, TargetName, TargetStatus, plan::Wanted,
 };
 use crate::engine::pack::id::PackId;
 use crate::engine::policy::availability::PackAvailability;
@@ -67,8 +67,12 @@ impl Engine {
             return Ok(Vec::new());
         }
         let state = self.store().read_state()?;
-        let mut targets =
-            harness::status(&self.harness_env()?, &enabled, &self.wanted_skills(&state))?;
+        let mut targets = harness::status(
+            &self.harness_env()?,
+            &enabled,
+            &self.wanted_skills(&state),
+            &Owner::of(self.store()),
+        )?;
         if let Some(id) = pack {
             for target in &mut targets {
                 target.skills.retain(|s| s.pack_id == id);
@@ -139,7 +143,7 @@ impl Engine {
         }
         let env = self.harness_env()?;
         let wanted = self.wanted_skills(&tx.state);
-        let before = harness::status(&env, &enabled, &wanted)?;
+        let before = harness::status(&env, &enabled, &wanted, &Owner::of(tx.store()))?;
         harness::sync(tx, &env, &enabled, &[], &wanted, false)?;
         let repaired = before.iter().flat_map(|t| {
             t.skills
@@ -181,7 +185,7 @@ impl Engine {
         let wanted = self.wanted_skills(&tx.state);
         harness::sync(&mut tx, &env, &added, &[], &wanted, false)?;
         self.write_enabled(&mut tx, &after)?;
-        let targets = harness::status(&env, &after, &wanted)?;
+        let targets = harness::status(&env, &after, &wanted, &Owner::of(tx.store()))?;
         tx.commit()?;
         Ok(HarnessChange {
             changed: added,
@@ -206,7 +210,8 @@ impl Engine {
             .collect();
         harness::sync(&mut tx, &env, &[], &removed, &[], false)?;
         self.write_enabled(&mut tx, &after)?;
-        let targets = harness::status(&env, &after, &self.wanted_skills(&tx.state))?;
+        let wanted = self.wanted_skills(&tx.state);
+        let targets = harness::status(&env, &after, &wanted, &Owner::of(tx.store()))?;
         tx.commit()?;
         Ok(HarnessChange {
             changed: removed,
