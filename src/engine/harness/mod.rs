@@ -189,16 +189,22 @@ pub fn sync(
     Ok(after)
 }
 
-/// The staging folders a crash left in the enabled targets (§14.10).
-pub fn leftovers(env: &HarnessEnv, enabled: &[TargetName]) -> Vec<(TargetName, PathBuf)> {
-    enabled
-        .iter()
-        .flat_map(|&name| {
-            place::leftovers(&env.locate(name).folder)
-                .into_iter()
-                .map(move |path| (name, path))
-        })
-        .collect()
+/// The staging folders a crash left in the targets' folders (§14.10),
+/// enabled or not (a crash during `enable` leaves them in one that is not).
+pub fn leftovers(env: &HarnessEnv, owner: &Owner) -> Vec<(TargetName, PathBuf)> {
+    let mut seen = std::collections::BTreeSet::new();
+    let mut found = Vec::new();
+    for name in TargetName::ALL {
+        let folder = env.locate(name).folder;
+        if seen.insert(folder.clone()) {
+            found.extend(
+                place::leftovers(&folder, owner)
+                    .into_iter()
+                    .map(|path| (name, path)),
+            );
+        }
+    }
+    found
 }
 
 /// One line of a lifecycle result (§12.8 `harnesses`): where a touched

@@ -115,19 +115,36 @@ pub fn is_leftover(name: &str) -> bool {
 }
 
 /// The folders a crash left in `folder` under hcpx's staging names (never
-/// a link, never a file).
-pub fn leftovers(folder: &Path) -> Vec<PathBuf> {
+/// a link, never a file), but those whose marker names another store (a
+/// folder two stores share: that store's change may be running).
+pub fn leftovers(folder: &Path, owner: &Owner) -> Vec<PathBuf> {
     let Ok(entries) = fs::read_dir(folder) else {
         return Vec::new();
+    };
+    let another_store = |dir: &Path| {
+        read_bounded(&dir.join(MARKER))
+            .and_then(|bytes| serde_json::from_slice::<Marker>(&bytes).ok())
+            .and_then(|m| m.store)
+            .is_some_and(|store| store != owner.store)
     };
     let mut found: Vec<PathBuf> = entries
         .flatten()
         .filter(|e| e.file_name().to_str().is_some_and(is_leftover))
         .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
         .map(|e| e.path())
+        .filter(|dir| !another_store(dir))
         .collect();
     found.sort();
     found
+}
+
+/// Removes a leftover staging folder [`leftovers`] named, if it still is a
+/// folder (a link put there since is left alone).
+pub fn remove_leftover(dir: &Path) -> Result<()> {
+    if !fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir()) {
+        return Ok(());
+    }
+    fs::remove_dir_all(dir).map_err(|e| Error::io("cannot remove", dir, &e))
 }
 
 /// What `folder` holds: one entry per sub-folder named like a Skill. A

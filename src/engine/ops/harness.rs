@@ -12,6 +12,7 @@ use crate::engine::pack::id::PackId;
 use crate::engine::policy::availability::PackAvailability;
 use crate::engine::store::state::State;
 use crate::engine::store::{Transaction, config};
+use std::path::PathBuf;
 
 /// What `enable` or `disable` changed, and where every enabled target
 /// stands afterwards.
@@ -134,12 +135,29 @@ impl Engine {
         Ok(())
     }
 
-    /// `doctor --fix`: brings every enabled target in step with `tx`'s
-    /// state; returns what it repaired, in words.
+    /// The staging folders a crash left in the targets' folders (§14.10).
+    pub(super) fn harness_leftovers(&self) -> Result<Vec<(TargetName, PathBuf)>> {
+        Ok(harness::leftovers(
+            &self.harness_env()?,
+            &Owner::of(self.store()),
+        ))
+    }
+
+    /// `doctor --fix`: removes the staging folders a crash left in the
+    /// targets, then brings every enabled target in step with `tx`'s state;
+    /// returns what it repaired, in words.
     pub(super) fn harness_repair(&self, tx: &mut Transaction<'_>) -> Result<Vec<String>> {
+        let mut removed = Vec::new();
+        for (target, path) in self.harness_leftovers()? {
+            harness::place::remove_leftover(&path)?;
+            removed.push(format!(
+                "{target}: removed {}, left by an interrupted change",
+                path.display()
+            ));
+        }
         let enabled = self.enabled_harnesses()?;
         if enabled.is_empty() {
-            return Ok(Vec::new());
+            return Ok(removed);
         }
         let env = self.harness_env()?;
         let wanted = self.wanted_skills(&tx.state);
@@ -164,7 +182,8 @@ impl Engine {
                     )
                 })
         });
-        Ok(repaired.collect())
+        removed.extend(repaired);
+        Ok(removed)
     }
 
     /// Enables targets and places the activated packs' Skills there, in one
