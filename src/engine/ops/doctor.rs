@@ -463,9 +463,13 @@ fn harness_checks(engine: &Engine) -> Vec<Check> {
 /// Why a Skill is in `conflict` in a target, in words (§12.7, §14.10).
 fn conflict_reason(taken: Option<&Taken>) -> std::borrow::Cow<'static, str> {
     match taken {
-        Some(Taken::Pack(holder)) => format!("is held by the Skill of the same name of {holder}").into(),
+        Some(Taken::Pack(holder)) => {
+            format!("is held by the Skill of the same name of {holder}").into()
+        }
         Some(Taken::Store(store)) => format!("was placed by another store ({store})").into(),
-        Some(Taken::Reserved) => "has a name only the bootstrap pack may use (hcp-cli, hcp-*)".into(),
+        Some(Taken::Reserved) => {
+            "has a name only the bootstrap pack may use (hcp-cli, hcp-*)".into()
+        }
         Some(Taken::Foreign) | None => "is taken by a folder hcpx did not place".into(),
     }
 }

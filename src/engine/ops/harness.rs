@@ -111,6 +111,26 @@ impl Engine {
         Ok(harness::lines_for(&targets, pack))
     }
 
+    /// [`Engine::harness_step`] for several packs at once: the targets are
+    /// brought in step once; returns each pack's lines, in order.
+    pub(super) fn harness_steps(
+        &self,
+        tx: &mut Transaction<'_>,
+        packs: &[PackId],
+    ) -> Result<Vec<Vec<HarnessLine>>> {
+        let enabled = self.enabled_harnesses()?;
+        if enabled.is_empty() || packs.is_empty() {
+            return Ok(vec![Vec::new(); packs.len()]);
+        }
+        let env = self.harness_env()?;
+        let wanted = self.wanted_skills(&tx.state);
+        let targets = harness::sync(tx, &env, &enabled, &[], &wanted, false)?;
+        Ok(packs
+            .iter()
+            .map(|pack| harness::lines_for(&targets, pack))
+            .collect())
+    }
+
     /// Fills `sense.harnesses` (§12.8): the enabled targets where each
     /// pack's Skill is `placed`.
     pub(super) fn add_placed_harnesses(&self, packs: &mut [PackAvailability]) -> Result<()> {
