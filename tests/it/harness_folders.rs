@@ -296,8 +296,6 @@ fn two_stores_sharing_one_target_folder_leave_each_other_s_copies_alone() {
     }
     let dir = agents(&first).join("shared");
     let before = read(&dir.join(".hcpx.json"));
-    let store = std::fs::canonicalize(first.sb.home()).unwrap();
-    assert_eq!(marker(&dir)["store"], store.display().to_string());
     let status = second.json(&["harness", "status"], 1);
     assert_eq!(
         states(&status, "agents")[0],
@@ -317,6 +315,8 @@ fn two_stores_sharing_one_target_folder_leave_each_other_s_copies_alone() {
         states(&status, "agents")[0],
         line("acme.shared", "shared", "placed")
     );
+    let store = std::fs::canonicalize(first.sb.home()).unwrap();
+    assert_eq!(marker(&dir)["store"], store.display().to_string());
 }
 
 #[test]
