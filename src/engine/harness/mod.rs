@@ -1,12 +1,13 @@
-//! Harness targets (HCP.md §12.4–§12.8): placing the Skills of activated
-//! packs where Claude Code, Codex, Cursor, Copilot, OpenCode, Gemini CLI and
-//! Windsurf read them, and telling how each copy stands.
+//! Harness targets (HCP.md §12.4–§12.8, §14.10): placing the Skill folders
+//! of activated packs where Claude Code, Codex, Cursor, Copilot, OpenCode,
+//! Gemini CLI and Windsurf read them, and telling how each copy stands.
 //!
 //! - [`target`]: the table of targets, their folders and detection (§12.4);
 //! - [`plan`]: the state of each Skill in a target and the steps that bring
 //!   it in step — pure (§12.7–§12.8);
-//! - [`place`]: reading a target folder and carrying the steps out, whole or
-//!   not at all per Skill (§12.6).
+//! - [`place`]: reading a target folder (which markers are this store's)
+//!   and carrying the steps out, whole or not at all per Skill (§12.6), and
+//!   the staging folders a crash leaves there (§14.10).
 //!
 //! hcpx writes into a target only when it is enabled (`harnesses:` in
 //! `config.yaml`, §12.5), and only folders that carry its marker.

@@ -9,6 +9,11 @@
 //! fails undoes the ones before it (the transaction's undo log), so no Skill
 //! copy outlives a failed activation and no activation outlives a missing
 //! copy. A crash between two steps leaves an inconsistency `doctor` names.
+//!
+//! Harness targets (§12.6) are kept in step once per call, after every
+//! pack's own steps, so activating many packs at once stays linear; when a
+//! target cannot be written, the call is redone pack by pack so the packs
+//! before the failing one stay done.
 
 use super::{Engine, not_installed};
 use crate::engine::error::{Error, ErrorCode, Result};
