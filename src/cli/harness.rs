@@ -8,7 +8,7 @@ use crate::cli::context::Ctx;
 use crate::cli::output::terminal_safe;
 use crate::cli::output::{GOOD, HINT, STRONG, WARNING};
 use crate::engine::error::Error;
-use crate::engine::harness::plan::SkillState;
+use crate::engine::harness::plan::{SkillState, Taken};
 use crate::engine::harness::{self, HarnessLine, TargetName, TargetStatus};
 use serde::Serialize;
 use std::io::Write;
@@ -257,6 +257,7 @@ pub fn warn_conflicts(targets: &[TargetStatus]) {
                 &target.path.join(&skill.skill),
                 &skill.pack_id,
                 skill.state,
+                skill.taken.as_ref(),
             );
         }
     }
@@ -265,17 +266,38 @@ pub fn warn_conflicts(targets: &[TargetStatus]) {
 /// [`warn_conflicts`] for the `harnesses` lines of a lifecycle result.
 pub fn warn_lines(lines: &[HarnessLine], pack_id: &str) {
     for line in lines {
-        warn(line.target, &line.path, pack_id, line.state);
+        warn(
+            line.target,
+            &line.path,
+            pack_id,
+            line.state,
+            line.taken.as_ref(),
+        );
     }
 }
 
-fn warn(target: TargetName, path: &std::path::Path, pack_id: &str, state: SkillState) {
-    let why = match state {
-        SkillState::Conflict => {
-            "is taken by a folder hcpx did not place (or by another pack's Skill); left alone"
+fn warn(
+    target: TargetName,
+    path: &std::path::Path,
+    pack_id: &str,
+    state: SkillState,
+    taken: Option<&Taken>,
+) {
+    let why = match (state, taken) {
+        (SkillState::Conflict, Some(Taken::Pack(holder))) => format!(
+            "is held by the Skill of the same name of {} (activated first, or its edited copy is there); left alone",
+            terminal_safe(holder)
+        ),
+        (SkillState::Conflict, Some(Taken::Store(store))) => format!(
+            "was placed by another store ({}); left alone",
+            terminal_safe(store)
+        ),
+        (SkillState::Conflict, Some(Taken::Reserved)) => {
+            "is a name only the bootstrap pack may use (hcp-cli, hcp-*); not placed".to_string()
         }
-        SkillState::Modified => {
-            "was edited by someone; left as it is (`hcpx harness sync --force` replaces it while the pack is activated)"
+        (SkillState::Conflict, _) => "is taken by a folder hcpx did not place; left alone".to_string(),
+        (SkillState::Modified, _) => {
+            "was edited by someone; left as it is (`hcpx harness sync --force` replaces it while the pack is activated)".to_string()
         }
         _ => return,
     };
@@ -283,7 +305,7 @@ fn warn(target: TargetName, path: &std::path::Path, pack_id: &str, state: SkillS
         anstream::stderr().lock(),
         "{WARNING}warning{WARNING:#}: {}: {} of {} {why}",
         target.as_str(),
-        path.display(),
+        terminal_safe(&path.display().to_string()),
         terminal_safe(pack_id)
     );
 }

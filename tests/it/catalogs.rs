@@ -55,8 +55,16 @@ fn a_folder_catalog_is_added_listed_used_and_removed_keeping_comments() {
     assert!(config(&sb).contains("# my own note"));
     let doc = sb.json(&["catalog", "remove", catalog.to_str().unwrap()], 5);
     assert_eq!(doc["error"]["code"], "not_found");
-    let doc = sb.json(&["catalog", "add", "no/such/folder"], 5);
+    // `./` always names a folder (§11.6); `no/such` alone would be the
+    // GitHub repository no/such.
+    let doc = sb.json(&["catalog", "add", "./no/such/folder"], 5);
     assert_eq!(doc["error"]["code"], "not_found");
+    assert!(
+        !sb.home().join("config.yaml").exists() || {
+            let config = std::fs::read_to_string(sb.home().join("config.yaml")).unwrap();
+            !config.contains("no/such")
+        }
+    );
 }
 
 #[test]

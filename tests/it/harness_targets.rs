@@ -8,13 +8,13 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 
 /// A sandbox whose HOME is a fresh folder, with no harness variables set.
-struct Harness {
-    sb: Sandbox,
+pub struct Harness {
+    pub sb: Sandbox,
     env: Vec<(String, String)>,
 }
 
 impl Harness {
-    fn new() -> Self {
+    pub fn new() -> Self {
         let sb = Sandbox::new();
         let user = sb.dir.path().join("user");
         std::fs::create_dir_all(&user).unwrap();
@@ -24,15 +24,15 @@ impl Harness {
         }
     }
 
-    fn user(&self) -> PathBuf {
+    pub fn user(&self) -> PathBuf {
         self.sb.dir.path().join("user")
     }
 
-    fn set(&mut self, name: &str, value: &Path) {
+    pub fn set(&mut self, name: &str, value: &Path) {
         self.env.push((name.into(), value.display().to_string()));
     }
 
-    fn cmd(&self) -> assert_cmd::Command {
+    pub fn cmd(&self) -> assert_cmd::Command {
         let mut cmd = self.sb.hcpx();
         for var in ["CLAUDE_CONFIG_DIR", "CODEX_HOME", "XDG_CONFIG_HOME"] {
             cmd.env_remove(var);
@@ -44,7 +44,7 @@ impl Harness {
     }
 
     /// `hcpx --json ARGS`, checking the exit code.
-    fn json(&self, args: &[&str], code: i32) -> Value {
+    pub fn json(&self, args: &[&str], code: i32) -> Value {
         let out = self.cmd().arg("--json").args(args).output().unwrap();
         let stdout = String::from_utf8_lossy(&out.stdout);
         assert_eq!(
@@ -57,7 +57,7 @@ impl Harness {
     }
 
     /// Writes a small pack whose Skill is named `skill`; returns its folder.
-    fn skill_pack(&self, id: &str, version: &str, skill: &str) -> PathBuf {
+    pub fn skill_pack(&self, id: &str, version: &str, skill: &str) -> PathBuf {
         self.sb.pack(
             &format!("{id}-{version}"),
             &[
@@ -71,21 +71,21 @@ impl Harness {
     }
 
     /// Installs and activates a small pack whose Skill is named `skill`.
-    fn activated_pack(&self, id: &str, version: &str, skill: &str) {
+    pub fn activated_pack(&self, id: &str, version: &str, skill: &str) {
         let dir = self.skill_pack(id, version, skill);
         self.json(&["install", dir.to_str().unwrap()], 0);
         self.json(&["activate", id], 0);
     }
 }
 
-fn skill_text(name: &str, version: &str) -> String {
+pub fn skill_text(name: &str, version: &str) -> String {
     format!(
         "---\nname: {name}\ndescription: Test skill {version}.\n---\nRun `hello` to greet, `touch` to write.\n"
     )
 }
 
 /// `(pack_id, skill, state)` of every Skill line of one target.
-fn states(doc: &Value, target: &str) -> Vec<(String, String, String)> {
+pub fn states(doc: &Value, target: &str) -> Vec<(String, String, String)> {
     let targets = doc["targets"].as_array().unwrap();
     let target = targets
         .iter()
@@ -107,11 +107,11 @@ fn states(doc: &Value, target: &str) -> Vec<(String, String, String)> {
     out
 }
 
-fn line(pack: &str, skill: &str, state: &str) -> (String, String, String) {
+pub fn line(pack: &str, skill: &str, state: &str) -> (String, String, String) {
     (pack.into(), skill.into(), state.into())
 }
 
-fn read(path: &Path) -> String {
+pub fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 

@@ -48,6 +48,7 @@ mod attack_sources;
 mod attack_upgrade;
 mod execout_safety;
 mod grants_safety;
+mod harness_folders;
 mod harness_targets;
 mod ids_safety;
 mod lintext_safety;

@@ -1,12 +1,13 @@
-//! Harness targets (HCP.md §12.4–§12.8): placing the Skills of activated
-//! packs where Claude Code, Codex, Cursor, Copilot, OpenCode, Gemini CLI and
-//! Windsurf read them, and telling how each copy stands.
+//! Harness targets (HCP.md §12.4–§12.8, §14.10): placing the Skill folders
+//! of activated packs where Claude Code, Codex, Cursor, Copilot, OpenCode,
+//! Gemini CLI and Windsurf read them, and telling how each copy stands.
 //!
 //! - [`target`]: the table of targets, their folders and detection (§12.4);
 //! - [`plan`]: the state of each Skill in a target and the steps that bring
 //!   it in step — pure (§12.7–§12.8);
-//! - [`place`]: reading a target folder and carrying the steps out, whole or
-//!   not at all per Skill (§12.6).
+//! - [`place`]: reading a target folder (which markers are this store's)
+//!   and carrying the steps out, whole or not at all per Skill (§12.6), and
+//!   the staging folders a crash leaves there (§14.10).
 //!
 //! hcpx writes into a target only when it is enabled (`harnesses:` in
 //! `config.yaml`, §12.5), and only folders that carry its marker.
@@ -20,6 +21,7 @@ use crate::engine::pack::id::PackId;
 use crate::engine::pack::{document, grammar, skill};
 use crate::engine::store::parallel::parallel_map;
 use crate::engine::store::{Store, Transaction};
+pub use place::Owner;
 use plan::{SkillStatus, Wanted};
 use serde::Serialize;
 use std::path::PathBuf;
@@ -86,19 +88,25 @@ pub fn targets(env: &HarnessEnv, enabled: &[TargetName]) -> Vec<TargetInfo> {
 }
 
 /// The Skills the activated packs want placed, in activation order: each
-/// installed pack's `SKILL.md` name and digest, and its manifest version. A
-/// pack whose Skill cannot be read or has no valid name is left out (lint
-/// and `doctor` report it).
+/// installed pack's `SKILL.md` name and SHA-256, the digest of the files a
+/// placed copy holds (§12.6), and its manifest version. A pack whose Skill
+/// cannot be read or has no valid name is left out (lint and `doctor`
+/// report it).
 pub fn wanted(store: &Store, activated: &[PackId]) -> Vec<Wanted> {
     let read = |id: PackId| {
         let dir = store.pack_dir(&id);
         let bytes = place::read_bounded(&dir.join(place::SKILL_FILE))?;
         let name = skill::parse(std::str::from_utf8(&bytes).ok()?)?.name?;
-        grammar::is_skill_name(&name).then(|| Wanted {
+        if !grammar::is_skill_name(&name) {
+            return None;
+        }
+        let tree = place::placed_tree(&dir).ok()?;
+        Some(Wanted {
             version: installed_version(&dir).unwrap_or_default(),
             pack_id: id,
             skill: name,
             sha256: place::sha256_hex(&bytes),
+            digest: tree.digest,
         })
     };
     // Many activated packs: read on every core, in activation order.
@@ -131,12 +139,13 @@ pub fn status(
     env: &HarnessEnv,
     enabled: &[TargetName],
     wanted: &[Wanted],
+    owner: &Owner,
 ) -> Result<Vec<TargetStatus>> {
     enabled
         .iter()
         .map(|&name| {
             let folder = env.locate(name).folder;
-            let found = place::observe(&folder)?;
+            let found = place::observe(&folder, owner)?;
             Ok(TargetStatus {
                 name,
                 skills: plan::plan(wanted, &found, false).statuses,
@@ -159,38 +168,44 @@ pub fn sync(
     wanted: &[Wanted],
     force: bool,
 ) -> Result<Vec<TargetStatus>> {
-    let store = tx.store().clone();
-    let bytes = |want: &Wanted| -> Result<Vec<u8>> {
-        let path = store.pack_dir(&want.pack_id).join(place::SKILL_FILE);
-        place::read_bounded(&path).ok_or_else(|| {
-            Error::new(ErrorCode::Io, format!("cannot read {}", path.display()))
-                .path(path.display().to_string())
-        })
-    };
+    let owner = Owner::of(tx.store());
     for &name in disabled {
         let folder = env.locate(name).folder;
-        let found = place::observe(&folder)?;
-        place::apply(
-            tx,
-            &folder,
-            &plan::plan(&[], &found, false).steps,
-            false,
-            &bytes,
-        )?;
+        let found = place::observe(&folder, &owner)?;
+        let steps = plan::plan(&[], &found, false).steps;
+        place::apply(tx, &folder, &steps, false, &owner)?;
     }
     let mut released = Vec::new();
     for &name in enabled {
         let folder = env.locate(name).folder;
-        let found = place::observe(&folder)?;
+        let found = place::observe(&folder, &owner)?;
         let plan = plan::plan(wanted, &found, force);
-        place::apply(tx, &folder, &plan.steps, force, &bytes)?;
+        place::apply(tx, &folder, &plan.steps, force, &owner)?;
         released.push(released_copies(&plan));
     }
-    let mut after = status(env, enabled, wanted)?;
+    let mut after = status(env, enabled, wanted, &owner)?;
     for (target, released) in after.iter_mut().zip(released) {
         target.skills.extend(released);
     }
     Ok(after)
+}
+
+/// The staging folders a crash left in the targets' folders (§14.10),
+/// enabled or not (a crash during `enable` leaves them in one that is not).
+pub fn leftovers(env: &HarnessEnv, owner: &Owner) -> Vec<(TargetName, PathBuf)> {
+    let mut seen = std::collections::BTreeSet::new();
+    let mut found = Vec::new();
+    for name in TargetName::ALL {
+        let folder = env.locate(name).folder;
+        if seen.insert(folder.clone()) {
+            found.extend(
+                place::leftovers(&folder, owner)
+                    .into_iter()
+                    .map(|path| (name, path)),
+            );
+        }
+    }
+    found
 }
 
 /// One line of a lifecycle result (§12.8 `harnesses`): where a touched
@@ -201,6 +216,9 @@ pub struct HarnessLine {
     pub skill: String,
     pub state: plan::SkillState,
     pub path: PathBuf,
+    /// For a `conflict`: who holds the name (not part of the JSON shape).
+    #[serde(skip)]
+    pub taken: Option<plan::Taken>,
 }
 
 /// The lines of `targets` that concern `pack`.
@@ -216,6 +234,7 @@ pub fn lines_for(targets: &[TargetStatus], pack: &PackId) -> Vec<HarnessLine> {
                     skill: s.skill.clone(),
                     state: s.state,
                     path: t.path.join(&s.skill),
+                    taken: s.taken.clone(),
                 })
         })
         .collect()

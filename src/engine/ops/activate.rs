@@ -9,6 +9,11 @@
 //! fails undoes the ones before it (the transaction's undo log), so no Skill
 //! copy outlives a failed activation and no activation outlives a missing
 //! copy. A crash between two steps leaves an inconsistency `doctor` names.
+//!
+//! Harness targets (§12.6) are kept in step once per call, after every
+//! pack's own steps, so activating many packs at once stays linear; when a
+//! target cannot be written, the call is redone pack by pack so the packs
+//! before the failing one stay done.
 
 use super::{Engine, not_installed};
 use crate::engine::error::{Error, ErrorCode, Result};
@@ -43,6 +48,12 @@ impl Engine {
         self.toggle(pack_ids, |engine, tx, id| engine.deactivate_one(tx, id))
     }
 
+    /// Runs `one` for each pack, each its own step of one change, then
+    /// keeps the harness targets in step once for all of them (reading and
+    /// planning every target once, not once per pack: activating many packs
+    /// stays linear). When the targets cannot be brought in step, the change
+    /// is redone pack by pack, so the packs before the one that fails stay
+    /// done, as without targets.
     fn toggle(
         &self,
         pack_ids: &[String],
@@ -52,14 +63,51 @@ impl Engine {
             Ok(tx) => tx,
             Err(err) => return (Vec::new(), Some(err)),
         };
+        let start = tx.mark();
+        let (mut done, mut failure) = self.toggle_each(&mut tx, pack_ids, &one, false);
+        let ids: Vec<PackId> = done
+            .iter()
+            .filter_map(|t| PackId::parse(&t.pack_id))
+            .collect();
+        match self.harness_steps(&mut tx, &ids) {
+            Ok(lines) => {
+                for (toggle, lines) in done.iter_mut().zip(lines) {
+                    toggle.harnesses = lines;
+                }
+            }
+            Err(_) => {
+                tx.rollback_to(start);
+                (done, failure) = self.toggle_each(&mut tx, pack_ids, &one, true);
+            }
+        }
+        if let Err(err) = tx.commit() {
+            return (Vec::new(), Some(err));
+        }
+        (done, failure)
+    }
+
+    /// The packs of [`Engine::toggle`] one by one, stopping at the first
+    /// that fails (its steps undone); with `harness`, each pack's change
+    /// also keeps the targets in step.
+    fn toggle_each(
+        &self,
+        tx: &mut Transaction<'_>,
+        pack_ids: &[String],
+        one: &impl Fn(&Engine, &mut Transaction<'_>, &str) -> Result<bool>,
+        harness: bool,
+    ) -> (Vec<Toggle>, Option<Error>) {
         let mut done = Vec::new();
-        let mut failure = None;
         for id in pack_ids {
             let mark = tx.mark();
-            let result = one(self, &mut tx, id).and_then(|changed| {
+            let result = one(self, tx, id).and_then(|changed| {
                 // Valid once `one` succeeded: it checked the id.
                 let pack = PackId::parse(id).ok_or_else(|| self.not_found(id))?;
-                Ok((changed, self.harness_step(&mut tx, &pack)?))
+                let lines = if harness {
+                    self.harness_step(tx, &pack)?
+                } else {
+                    Vec::new()
+                };
+                Ok((changed, lines))
             });
             match result {
                 Ok((changed, harnesses)) => done.push(Toggle {
@@ -70,15 +118,11 @@ impl Engine {
                 Err(err) => {
                     // Undo this pack's steps; the ones before it stay.
                     tx.rollback_to(mark);
-                    failure = Some(err);
-                    break;
+                    return (done, Some(err));
                 }
             }
         }
-        if let Err(err) = tx.commit() {
-            return (Vec::new(), Some(err));
-        }
-        (done, failure)
+        (done, None)
     }
 
     fn activate_one(&self, tx: &mut Transaction<'_>, pack_id: &str) -> Result<bool> {

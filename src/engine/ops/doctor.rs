@@ -18,7 +18,7 @@
 use super::activate::copy_skill;
 use crate::engine::error::Result;
 use crate::engine::exec::process::find_on_path;
-use crate::engine::harness::plan::SkillState;
+use crate::engine::harness::plan::{SkillState, Taken};
 use crate::engine::lint::{LintOptions, lint_pack};
 use crate::engine::ops::Engine;
 use crate::engine::pack::grammar;
@@ -261,6 +261,9 @@ pub fn run(engine: &Engine) -> DoctorReport {
         );
     }
     checks.extend(harness_checks(engine));
+    if checks.iter().any(|c| c.check == "store.lock" && c.ok) {
+        checks.extend(harness_leftover_checks(engine));
+    }
     for id in &installed {
         checks.push(pack_check(store, id, path_var.as_deref()));
     }
@@ -366,6 +369,26 @@ fn pack_check(store: &Store, id: &PackId, path_var: Option<&std::ffi::OsStr>) ->
     }
 }
 
+/// The staging folders a crash left in a harness target (§14.10), looked
+/// at only while no change runs (a running one stages there).
+fn harness_leftover_checks(engine: &Engine) -> Vec<Check> {
+    engine
+        .harness_leftovers()
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(target, path)| {
+            fail(
+                &format!("harness:{target}"),
+                format!(
+                    "{} is a staging folder left by an interrupted change",
+                    path.display().to_string().escape_debug()
+                ),
+                "hcpx doctor --fix (removes it)",
+            )
+        })
+        .collect()
+}
+
 /// Every Skill in an enabled harness target that is not `placed` (§12.8),
 /// with the command that fixes it; one passing check when all are.
 fn harness_checks(engine: &Engine) -> Vec<Check> {
@@ -398,23 +421,23 @@ fn harness_checks(engine: &Engine) -> Vec<Check> {
                     continue;
                 }
                 SkillState::Missing => (
-                    "is missing",
+                    "is missing".into(),
                     "hcpx doctor --fix (or hcpx harness sync)".to_string(),
                 ),
                 SkillState::Outdated => (
-                    "is from another version of the Skill",
+                    "is from another version of the Skill".into(),
                     "hcpx doctor --fix (or hcpx harness sync)".to_string(),
                 ),
                 SkillState::Stale => (
-                    "belongs to a pack that is not activated",
+                    "belongs to a pack that is not activated".into(),
                     "hcpx doctor --fix (or hcpx harness sync)".to_string(),
                 ),
                 SkillState::Modified => (
-                    "was edited by someone",
+                    "was edited by someone".into(),
                     "keep your edit, or replace it: hcpx harness sync --force".to_string(),
                 ),
                 SkillState::Conflict => (
-                    "is taken by a folder hcpx did not place, or by another pack's Skill of the same name",
+                    conflict_reason(skill.taken.as_ref()),
                     format!(
                         "rename or remove {shown}, or deactivate one of the packs sharing the name"
                     ),
@@ -437,6 +460,20 @@ fn harness_checks(engine: &Engine) -> Vec<Check> {
         ));
     }
     checks
+}
+
+/// Why a Skill is in `conflict` in a target, in words (§12.7, §14.10).
+fn conflict_reason(taken: Option<&Taken>) -> std::borrow::Cow<'static, str> {
+    match taken {
+        Some(Taken::Pack(holder)) => {
+            format!("is held by the Skill of the same name of {holder}").into()
+        }
+        Some(Taken::Store(store)) => format!("was placed by another store ({store})").into(),
+        Some(Taken::Reserved) => {
+            "has a name only the bootstrap pack may use (hcp-cli, hcp-*)".into()
+        }
+        Some(Taken::Foreign) | None => "is taken by a folder hcpx did not place".into(),
+    }
 }
 
 /// `verify` (§13.5) as doctor checks: the lock file parses, and each

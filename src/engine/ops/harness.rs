@@ -6,13 +6,14 @@ use super::Engine;
 use crate::engine::error::{Error, Result};
 use crate::engine::harness::plan::SkillState;
 use crate::engine::harness::{
-    self, HarnessEnv, HarnessLine, TargetInfo, TargetName, TargetStatus, plan::Wanted,
+    self, HarnessEnv, HarnessLine, Owner, TargetInfo, TargetName, TargetStatus, plan::Wanted,
 };
 use crate::engine::pack::id::PackId;
 use crate::engine::policy::availability::PackAvailability;
 use crate::engine::policy::grants::PACK_INSTALL;
 use crate::engine::store::state::State;
 use crate::engine::store::{Transaction, config};
+use std::path::PathBuf;
 
 /// What `enable` or `disable` changed, and where every enabled target
 /// stands afterwards.
@@ -68,8 +69,12 @@ impl Engine {
             return Ok(Vec::new());
         }
         let state = self.store().read_state()?;
-        let mut targets =
-            harness::status(&self.harness_env()?, &enabled, &self.wanted_skills(&state))?;
+        let mut targets = harness::status(
+            &self.harness_env()?,
+            &enabled,
+            &self.wanted_skills(&state),
+            &Owner::of(self.store()),
+        )?;
         if let Some(id) = pack {
             for target in &mut targets {
                 target.skills.retain(|s| s.pack_id == id);
@@ -108,6 +113,26 @@ impl Engine {
         Ok(harness::lines_for(&targets, pack))
     }
 
+    /// [`Engine::harness_step`] for several packs at once: the targets are
+    /// brought in step once; returns each pack's lines, in order.
+    pub(super) fn harness_steps(
+        &self,
+        tx: &mut Transaction<'_>,
+        packs: &[PackId],
+    ) -> Result<Vec<Vec<HarnessLine>>> {
+        let enabled = self.enabled_harnesses()?;
+        if enabled.is_empty() || packs.is_empty() {
+            return Ok(vec![Vec::new(); packs.len()]);
+        }
+        let env = self.harness_env()?;
+        let wanted = self.wanted_skills(&tx.state);
+        let targets = harness::sync(tx, &env, &enabled, &[], &wanted, false)?;
+        Ok(packs
+            .iter()
+            .map(|pack| harness::lines_for(&targets, pack))
+            .collect())
+    }
+
     /// Fills `sense.harnesses` (§12.8): the enabled targets where each
     /// pack's Skill is `placed`.
     pub(super) fn add_placed_harnesses(&self, packs: &mut [PackAvailability]) -> Result<()> {
@@ -132,16 +157,33 @@ impl Engine {
         Ok(())
     }
 
-    /// `doctor --fix`: brings every enabled target in step with `tx`'s
-    /// state; returns what it repaired, in words.
+    /// The staging folders a crash left in the targets' folders (§14.10).
+    pub(super) fn harness_leftovers(&self) -> Result<Vec<(TargetName, PathBuf)>> {
+        Ok(harness::leftovers(
+            &self.harness_env()?,
+            &Owner::of(self.store()),
+        ))
+    }
+
+    /// `doctor --fix`: removes the staging folders a crash left in the
+    /// targets, then brings every enabled target in step with `tx`'s state;
+    /// returns what it repaired, in words.
     pub(super) fn harness_repair(&self, tx: &mut Transaction<'_>) -> Result<Vec<String>> {
+        let mut removed = Vec::new();
+        for (target, path) in self.harness_leftovers()? {
+            harness::place::remove_leftover(&path)?;
+            removed.push(format!(
+                "{target}: removed {}, left by an interrupted change",
+                path.display()
+            ));
+        }
         let enabled = self.enabled_harnesses()?;
         if enabled.is_empty() {
-            return Ok(Vec::new());
+            return Ok(removed);
         }
         let env = self.harness_env()?;
         let wanted = self.wanted_skills(&tx.state);
-        let before = harness::status(&env, &enabled, &wanted)?;
+        let before = harness::status(&env, &enabled, &wanted, &Owner::of(tx.store()))?;
         harness::sync(tx, &env, &enabled, &[], &wanted, false)?;
         let repaired = before.iter().flat_map(|t| {
             t.skills
@@ -162,7 +204,8 @@ impl Engine {
                     )
                 })
         });
-        Ok(repaired.collect())
+        removed.extend(repaired);
+        Ok(removed)
     }
 
     /// Enables targets and places the activated packs' Skills there, in one
@@ -184,7 +227,7 @@ impl Engine {
         let wanted = self.wanted_skills(&tx.state);
         harness::sync(&mut tx, &env, &added, &[], &wanted, false)?;
         self.write_enabled(&mut tx, &after)?;
-        let targets = harness::status(&env, &after, &wanted)?;
+        let targets = harness::status(&env, &after, &wanted, &Owner::of(tx.store()))?;
         tx.commit()?;
         Ok(HarnessChange {
             changed: added,
@@ -210,7 +253,8 @@ impl Engine {
             .collect();
         harness::sync(&mut tx, &env, &[], &removed, &[], false)?;
         self.write_enabled(&mut tx, &after)?;
-        let targets = harness::status(&env, &after, &self.wanted_skills(&tx.state))?;
+        let wanted = self.wanted_skills(&tx.state);
+        let targets = harness::status(&env, &after, &wanted, &Owner::of(tx.store()))?;
         tx.commit()?;
         Ok(HarnessChange {
             changed: removed,

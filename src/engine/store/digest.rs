@@ -43,11 +43,20 @@ pub fn digest(dir: &Path) -> Result<String> {
 
 /// Reads every file of the tree at `dir` once, and computes its digest.
 pub fn scan(dir: &Path) -> Result<Tree> {
+    scan_except(dir, &[])
+}
+
+/// [`scan`], leaving out the entries named `skip_root` at the root (a
+/// harness copy's marker, a pack's manifest: HCP.md §12.6).
+pub fn scan_except(dir: &Path, skip_root: &[&str]) -> Result<Tree> {
     let mut tree = Tree::default();
+    let skipped = |e: &walkdir::DirEntry| {
+        e.depth() == 1 && skip_root.iter().any(|name| e.file_name() == *name)
+    };
     let walk = walkdir::WalkDir::new(dir)
         .follow_links(false)
         .into_iter()
-        .filter_entry(|e| !is_root_git_dir(e));
+        .filter_entry(|e| !is_root_git_dir(e) && !skipped(e));
     let mut paths = Vec::new();
     for entry in walk {
         let entry = entry.map_err(|err| {

@@ -20,6 +20,7 @@ pub mod catalog;
 pub mod catalog_index;
 pub mod collection;
 pub mod config;
+pub mod copy;
 pub mod digest;
 pub mod grant;
 pub mod lockfile;

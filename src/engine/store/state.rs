@@ -34,8 +34,16 @@ impl State {
     }
 
     /// Adds `pack_id` to `activated`; false if it was there.
+    ///
+    /// `activated` is kept in activation order (HCP.md §12.7: the pack
+    /// activated first keeps a Skill name it shares): a new one goes to the
+    /// end, and one activated again after a deactivation too.
     pub fn activate(&mut self, pack_id: &PackId) -> bool {
-        insert(&mut self.activated, pack_id)
+        if self.activated.contains(pack_id) {
+            return false;
+        }
+        self.activated.push(pack_id.clone());
+        true
     }
 
     /// Removes activation and connection (§11.1 rule 4); false if neither
@@ -60,10 +68,10 @@ impl State {
     }
 }
 
-/// Whether `list` holds `id`. hcpx keeps the lists sorted, so a binary
-/// search finds an id at once (reports over 1,000 activated packs asked
-/// for each one); a list another runtime wrote out of order is still
-/// searched in full when that finds nothing.
+/// Whether `list` holds `id`. hcpx keeps `connected` sorted, so a binary
+/// search finds an id at once; `activated` is in activation order, and a
+/// list another runtime wrote out of order, are searched in full when that
+/// finds nothing.
 fn contains(list: &[PackId], id: &str) -> bool {
     list.binary_search_by(|p| p.as_str().cmp(id)).is_ok() || list.iter().any(|p| p == id)
 }
@@ -86,6 +94,21 @@ fn remove(list: &mut Vec<PackId>, id: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn activated_is_in_activation_order() {
+        let mut s = State::default();
+        let id = |v: &str| PackId::parse(v).unwrap_or_else(|| panic!("valid id"));
+        for v in ["z.z", "a.a", "m.m"] {
+            assert!(s.activate(&id(v)));
+        }
+        assert!(!s.activate(&id("a.a")));
+        s.deactivate("z.z");
+        s.activate(&id("z.z"));
+        let order: Vec<&str> = s.activated.iter().map(|p| p.as_str()).collect();
+        assert_eq!(order, ["a.a", "m.m", "z.z"]);
+        assert!(s.is_activated("m.m") && !s.is_activated("b.b"));
+    }
 
     #[test]
     fn deactivate_drops_connected() {

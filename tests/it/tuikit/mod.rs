@@ -172,8 +172,12 @@ impl Tui {
         serde_json::from_str(&text).unwrap()
     }
 
+    /// The activated packs, sorted (`state.json` keeps them in activation
+    /// order).
     pub fn activated(&self) -> Vec<String> {
-        list(&self.state()["activated"])
+        let mut ids = list(&self.state()["activated"]);
+        ids.sort();
+        ids
     }
 
     pub fn connected(&self) -> Vec<String> {
