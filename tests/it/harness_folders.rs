@@ -463,3 +463,34 @@ fn a_crash_while_placing_leaves_a_staging_folder_doctor_names_and_fix_removes() 
     h.json(&["doctor", "--fix"], 0);
     assert!(agents(&h).join(".hcpx-mine").is_dir());
 }
+
+/// A plain Agent Skill (§2.6: no manifest) is placed whole, its marker
+/// carrying the implicit manifest's version.
+#[test]
+fn a_skill_pack_is_placed_whole_with_its_implicit_version() {
+    let h = Harness::new();
+    h.json(&["harness", "enable", "agents"], 0);
+    let dir = h.sb.pack(
+        "doc-tools",
+        &[
+            (
+                "SKILL.md",
+                "---\nname: doc-tools\ndescription: Edit documents.\n---\nRun `scripts/fix.sh`.\n",
+            ),
+            ("scripts/fix.sh", "#!/bin/sh\necho fixed\n"),
+            ("reference.md", "# Reference\n"),
+        ],
+    );
+    common::make_executable(&dir.join("scripts/fix.sh"));
+    h.json(&["install", dir.to_str().unwrap()], 0);
+    h.json(&["activate", "doc-tools"], 0);
+    let placed = agents(&h).join("doc-tools");
+    assert_eq!(
+        tree(&placed),
+        [".hcpx.json", "SKILL.md", "reference.md", "scripts/fix.sh"]
+    );
+    assert_eq!(mode(&placed.join("scripts/fix.sh")), 0o755);
+    let m = marker(&placed);
+    assert_eq!(m["pack_id"], "doc-tools");
+    assert_eq!(m["version"], "0.0.0", "{m}");
+}

@@ -18,7 +18,7 @@ pub mod target;
 
 use crate::engine::error::{Error, ErrorCode, Result};
 use crate::engine::pack::id::PackId;
-use crate::engine::pack::{document, grammar, skill};
+use crate::engine::pack::{grammar, skill};
 use crate::engine::store::parallel::parallel_map;
 use crate::engine::store::{Store, Transaction};
 pub use place::Owner;
@@ -117,19 +117,11 @@ pub fn wanted(store: &Store, activated: &[PackId]) -> Vec<Wanted> {
 }
 
 /// The `version` of an installed pack's manifest, read without linting it
-/// (the copy was linted when installed; `doctor` lints it again).
+/// (the copy was linted when installed; `doctor` lints it again); for a
+/// Skill pack, its implicit manifest's (§2.6: `metadata.version`, else
+/// `0.0.0`).
 fn installed_version(dir: &std::path::Path) -> Option<String> {
-    let (bytes, json) = match place::read_bounded(&dir.join("pack.yaml")) {
-        Some(bytes) => (bytes, false),
-        None => (place::read_bounded(&dir.join("pack.json"))?, true),
-    };
-    let text = std::str::from_utf8(&bytes).ok()?;
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let doc = if json {
-        document::parse_json(text).ok()?
-    } else {
-        document::parse_yaml(text).ok()?
-    };
+    let doc = crate::engine::lint::declared_manifest(dir)?;
     doc.get("version")?.as_str().map(str::to_string)
 }
 
