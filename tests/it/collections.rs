@@ -36,7 +36,7 @@ fn hcp_pack(root: &Path, rel: &str, id: &str) {
 /// The mixed collection: three HCP packs in the public layouts, a Skill
 /// pack, a broken Skill, a README, and a link out of the repository to a
 /// folder holding a pack (never followed).
-fn skills_repo(sb: &Sandbox) -> PathBuf {
+pub(crate) fn skills_repo(sb: &Sandbox) -> PathBuf {
     let root = sb.dir.path().join("repo");
     hcp_pack(&root, "skills/alpha", "acme.alpha");
     hcp_pack(&root, "skills/.curated/beta", "acme.beta");
@@ -56,7 +56,7 @@ fn skills_repo(sb: &Sandbox) -> PathBuf {
 
 /// [`skills_repo`] committed and published as a bare repository: its
 /// `file://` URL.
-fn published(sb: &Sandbox, root: &Path) -> String {
+pub(crate) fn published(sb: &Sandbox, root: &Path) -> String {
     git(root, &["init", "-q"]);
     git(root, &["add", "-A"]);
     git(root, &["commit", "-qm", "skills"]);

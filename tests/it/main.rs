@@ -16,6 +16,7 @@ mod cli_exec;
 mod cli_lifecycle;
 mod cli_lint;
 mod cli_list;
+mod cli_picker;
 mod cli_show;
 mod collections;
 mod concurrency;

@@ -178,6 +178,20 @@ impl Engine {
                 Ok(SourceRun::Done(vec![installed(outcome)]))
             }
             Resolved::Folder(dir) => self.run_collection(None, &dir, Origin::Folder, options),
+            Resolved::Git(git) if options.chooser.is_some() => {
+                // The user may take minutes to choose: fetched into a
+                // private folder outside the store, so no lock is held
+                // meanwhile (a lock holder may clear `.tmp/`).
+                let private = private_fetch_dir()?;
+                let checkout = private.path().join("fetch");
+                if let Some(on_fetch) = &options.on_fetch {
+                    on_fetch(&git.display());
+                }
+                let fetched = super::fetch::fetch_to(&git, &checkout)?;
+                let origin = Origin::Git(&git, &fetched.commit);
+                self.run_collection(None, &fetched.dir, origin, options)
+                    .map_err(|err| super::fetch::name_source(err, &fetched.dir, &git))
+            }
             Resolved::Git(git) => {
                 // Fetched under the lock: every lock holder may clear `.tmp/`.
                 let mut tx = self.store().lock()?;
@@ -489,6 +503,21 @@ fn choose(
             ids.iter().map(|w| find_listed(listed, w, shown)).collect()
         }
     }
+}
+
+/// A folder of this user's alone (0700, removed when dropped) in the
+/// system's temporary folder, for a fetch made without the store lock.
+fn private_fetch_dir() -> Result<tempfile::TempDir> {
+    tempfile::Builder::new()
+        .prefix("hcpx-fetch-")
+        .tempdir()
+        .map_err(|err| {
+            Error::io(
+                "cannot create a folder for the fetch in",
+                &std::env::temp_dir(),
+                &err,
+            )
+        })
 }
 
 /// The `usage` error of a collection of several packs and no selection.
