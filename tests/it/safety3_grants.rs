@@ -185,3 +185,28 @@ fn connect_with_a_probe_needs_the_probes_exec_grant() {
     assert_eq!(doc["probe"]["verb_key"], "check", "{doc}");
     assert!(sb.dir.path().join("probed").exists());
 }
+
+/// `upgrade` and `sync` fetch before they install: a principal that may not
+/// install is refused before anything is fetched (the remote is gone here,
+/// so a fetch would fail as `source_unavailable` instead).
+#[test]
+fn upgrade_and_sync_refuse_before_they_fetch() {
+    let Some((sb, repo, _)) = crate::sources::notes_installed_at_v1() else {
+        return;
+    };
+    restricted(&sb);
+    let lock = sb.home().join("hcp.lock");
+    let team_lock = sb.dir.path().join("team.lock");
+    std::fs::copy(&lock, &team_lock).unwrap();
+    std::fs::remove_dir_all(repo.url.trim_start_matches("file://")).unwrap();
+    let refused = |args: &[&str]| {
+        let doc = as_agent(&sb, args, 4);
+        assert_eq!(doc["error"]["code"], "grant_missing", "{args:?}: {doc}");
+        assert_eq!(doc["error"]["grant"], "pack.install", "{args:?}: {doc}");
+    };
+    refused(&["upgrade", "--yes"]);
+    // A dry run changes nothing and needs no grant.
+    as_agent(&sb, &["upgrade", "--dry-run", "--offline"], 0);
+    sb.json(&["uninstall", "acme.notes"], 0);
+    refused(&["sync", team_lock.to_str().unwrap()]);
+}

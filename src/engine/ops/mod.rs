@@ -280,6 +280,15 @@ impl Engine {
         }))
     }
 
+    /// Refuses, from the state as it is now, a principal that does not hold
+    /// `pack.install` unscoped: for changes that fetch before they take the
+    /// lock (upgrade, sync), so nothing is fetched for a principal that could
+    /// not install it. The install under the lock checks again.
+    pub(super) fn require_install_grant(&self) -> Result<()> {
+        let state = self.store().read_state()?;
+        self.require_unscoped(&state, grants::PACK_INSTALL)
+    }
+
     /// Refuses unless the principal holds `capability` unscoped (§9.2:
     /// `pack.install` guards `catalog add|remove|update` and `harness
     /// enable|disable|sync` as it does install), with `grant_missing`

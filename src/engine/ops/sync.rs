@@ -85,6 +85,8 @@ impl Engine {
     }
 
     fn sync_into(&self, options: &SyncOptions, results: &mut Vec<SyncResult>) -> Result<()> {
+        // Refused before anything is read from a source (§9.2).
+        self.require_install_grant()?;
         let wanted = read_wanted(&options.lockfile)?;
         let have = self.store().read_lockfile()?;
         for (id, entry) in &wanted.packs {

@@ -268,6 +268,13 @@ impl Engine {
     /// source (§13.7). Returns every result so far, and the error that
     /// stopped it, if any.
     pub fn upgrade(&self, options: &UpgradeOptions) -> (Vec<UpgradeResult>, Option<Error>) {
+        // A principal that may not install is refused before anything is
+        // fetched (§9.2); a dry run changes nothing and needs no grant.
+        if !options.dry_run
+            && let Err(err) = self.require_install_grant()
+        {
+            return (Vec::new(), Some(err));
+        }
         let plans = match self.plan_upgrades(options) {
             Ok(plans) => plans,
             Err(err) => return (Vec::new(), Some(err)),
