@@ -76,6 +76,7 @@ fn print_change(change: &CatalogChange, verb: &str) {
     let source = terminal_safe(&change.catalog.source);
     if change.changed {
         println!("{verb} catalog {source} ({})", packs_line(&change.catalog));
+        print_ids(&change.pack_ids);
     } else {
         println!("catalog {source} is already listed");
     }
@@ -109,5 +110,24 @@ fn packs_line(c: &CatalogInfo) -> String {
     match &c.reason {
         Some(why) => format!("{} packs: {why}", c.packs),
         None => format!("{} packs", c.packs),
+    }
+}
+
+/// The ids a catalog added holds, a few to a line: what `hcpx install ID`
+/// now takes.
+fn print_ids(ids: &[String]) {
+    const SHOWN: usize = 40;
+    for line in ids.iter().take(SHOWN).collect::<Vec<_>>().chunks(6) {
+        let words: Vec<String> = line
+            .iter()
+            .map(|id| terminal_safe(id).into_owned())
+            .collect();
+        println!("  {}", words.join("  "));
+    }
+    if ids.len() > SHOWN {
+        println!(
+            "  … and {} more (hcpx list shows them all)",
+            ids.len() - SHOWN
+        );
     }
 }

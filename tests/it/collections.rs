@@ -481,6 +481,18 @@ fn the_github_forms_people_paste_install_and_add_catalogs() {
         "{added}"
     );
     assert_eq!(added["catalog"]["packs"], 5, "{added}");
+    let mut listed: Vec<&str> = added["pack_ids"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|id| id.as_str().unwrap())
+        .collect();
+    listed.sort();
+    assert_eq!(
+        listed,
+        ["acme.alpha", "acme.beta", "acme.gamma", "broken", "pure"],
+        "{added}"
+    );
     let config = std::fs::read_to_string(sb.home().join("config.yaml")).unwrap();
     assert!(
         config.contains("git+https://github.com/acme/skills.git"),

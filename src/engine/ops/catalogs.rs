@@ -52,6 +52,10 @@ pub enum CatalogKind {
 pub struct CatalogChange {
     pub catalog: CatalogInfo,
     pub changed: bool,
+    /// The ids of the packs the added catalog holds (§13.2: `catalog add`
+    /// of a skill repository lists its Skill packs); empty for `remove`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub pack_ids: Vec<String>,
 }
 
 /// `<store>/catalogs/git-<hash>.json`: what was fetched.
@@ -124,6 +128,7 @@ impl Engine {
             return Ok(CatalogChange {
                 catalog: info(known),
                 changed: false,
+                pack_ids: Vec::new(),
             });
         }
         if let Some(git) = &added.git {
@@ -141,9 +146,20 @@ impl Engine {
         items.push(written);
         write_catalogs(&mut tx, &items)?;
         tx.commit()?;
+        let pack_ids = catalog::pack_dirs(std::slice::from_ref(&added.path))
+            .iter()
+            .map(|(_, dir)| {
+                // A pack whose id cannot be read is named by its folder.
+                crate::engine::lint::declared_id(dir).unwrap_or_else(|| {
+                    let name = dir.file_name().unwrap_or_default();
+                    name.to_string_lossy().into_owned()
+                })
+            })
+            .collect();
         Ok(CatalogChange {
             catalog: info(&added),
             changed: true,
+            pack_ids,
         })
     }
 
@@ -187,6 +203,7 @@ impl Engine {
         Ok(CatalogChange {
             catalog: shown,
             changed: true,
+            pack_ids: Vec::new(),
         })
     }
 
