@@ -199,13 +199,41 @@ fn print(o: &InstallOutcome) {
 }
 
 fn print_listing(listing: &Listing) {
+    let count = match listing.packs.len() {
+        1 => "1 pack".to_string(),
+        n => format!("{n} packs"),
+    };
+    println!("{} holds {count}:", terminal_safe(&listing.source));
+    let width = |f: fn(&ListedPack) -> usize| listing.packs.iter().map(f).max().unwrap_or(0);
+    let id_width = width(|p| p.pack_id.chars().count()).max("PACK_ID".len());
+    let path_width = width(|p| p.path.chars().count()).max("PATH".len());
     println!(
-        "{} holds {} pack(s):",
-        terminal_safe(&listing.source),
-        listing.packs.len()
+        "  {:id_width$}  KIND   {:path_width$}  DESCRIPTION",
+        "PACK_ID", "PATH"
     );
     for p in &listing.packs {
-        println!("  {}", terminal_safe(&listed_line(p)));
+        let kind = match p.kind {
+            ListedKind::Pack => "pack",
+            ListedKind::Skill => "skill",
+        };
+        let broken = if p.lint_ok { "" } else { "[fails lint] " };
+        let line = format!(
+            "  {:id_width$}  {kind:5}  {:path_width$}  {broken}{}",
+            p.pack_id,
+            p.path,
+            first_line_cut(&p.description, 70)
+        );
+        println!("{}", terminal_safe(&line));
+    }
+}
+
+/// The first line of `text`, at most `max` characters (cut with `…`).
+fn first_line_cut(text: &str, max: usize) -> String {
+    let line = text.lines().next().unwrap_or("");
+    if line.chars().count() > max {
+        line.chars().take(max - 1).collect::<String>() + "…"
+    } else {
+        line.to_string()
     }
 }
 
@@ -216,10 +244,7 @@ fn listed_line(p: &ListedPack) -> String {
         ListedKind::Skill => "skill",
     };
     let broken = if p.lint_ok { "" } else { "  [fails lint]" };
-    let mut description: String = p.description.lines().next().unwrap_or("").into();
-    if description.chars().count() > 70 {
-        description = description.chars().take(69).collect::<String>() + "…";
-    }
+    let description = first_line_cut(&p.description, 70);
     format!("{}  ({kind}, {}){broken}  {description}", p.pack_id, p.path)
 }
 

@@ -418,7 +418,7 @@ fn doctor_fix_repairs_state_entries_and_strays_but_leaves_what_is_not_ours() {
         "store.skills: skills/acme.lost is a Skill copy of a pack that is not activated",
         "store.secrets: secrets/acme.lost is the secret of a pack that is not installed",
         "store.packs: packs/not a pack is not a pack hcpx installed",
-        "store.tmp: .tmp/ holds 1 leftover(s) of an interrupted change",
+        "store.tmp: .tmp/ holds 1 leftover of an interrupted change",
     ] {
         assert!(found.iter().any(|p| p == expected), "{expected}: {found:?}");
     }

@@ -237,3 +237,52 @@ fn every_pack_installs_connects_and_every_read_command_runs_offline() {
     assert_eq!(style["packs"][0]["sense"]["active"], true);
     assert!(sb.home().join("skills/demo.style-guide/SKILL.md").is_file());
 }
+
+/// The example Skill collection (`assets/skills`): every Skill lints clean,
+/// `--list` names them in columns, and `--all` installs them whole.
+#[test]
+fn the_example_skill_collection_lists_and_installs_whole() {
+    let skills = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/skills");
+    let sb = Sandbox::new();
+    let out = sb
+        .hcpx()
+        .args(["install", skills.to_str().unwrap(), "--list"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("holds 3 packs:"), "{text}");
+    let header = text.lines().nth(1).unwrap_or_default();
+    for column in ["PACK_ID", "KIND", "PATH", "DESCRIPTION"] {
+        assert!(header.contains(column), "{text}");
+    }
+    let row = text
+        .lines()
+        .find(|l| l.contains("commit-message"))
+        .unwrap_or_default();
+    assert!(
+        row.contains("skill") && row.contains("skills/.curated/commit-message"),
+        "{text}"
+    );
+
+    let doc = sb.json(&["install", skills.to_str().unwrap(), "--all"], 0);
+    let results = doc["results"].as_array().unwrap();
+    assert_eq!(results.len(), 3, "{doc}");
+    assert!(results.iter().all(|r| r["ok"] == true), "{doc}");
+    let script = sb
+        .home()
+        .join("packs/release-notes/scripts/collect-changes.sh");
+    use std::os::unix::fs::PermissionsExt;
+    assert_eq!(
+        std::fs::metadata(&script).unwrap().permissions().mode() & 0o777,
+        0o755
+    );
+    let listed = sb.json(&["list"], 0);
+    let version = listed["packs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["pack_id"] == "release-notes")
+        .map(|p| p["version"].clone());
+    assert_eq!(version, Some(Value::from("1.1.0")), "{listed}");
+}

@@ -72,16 +72,21 @@ impl std::ops::Add for FindingCounts {
 
 impl std::fmt::Display for FindingCounts {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let plural = |n: usize, word: &str| match n {
-            1 => format!("1 {word}"),
-            n => format!("{n} {word}s"),
-        };
         write!(
             f,
             "{} and {}",
-            plural(self.errors, "error"),
-            plural(self.warnings, "warning")
+            counted(self.errors, "error"),
+            counted(self.warnings, "warning")
         )
+    }
+}
+
+/// `1 error`, `3 errors`: a count said as words, one way everywhere (a
+/// word whose plural is not `-s` is not passed here).
+pub fn counted(n: usize, word: &str) -> String {
+    match n {
+        1 => format!("1 {word}"),
+        n => format!("{n} {word}s"),
     }
 }
 

@@ -618,7 +618,10 @@ fn consistency(store: &Store, state: &State, lock_free: bool) -> Vec<Finding> {
         found.push(Finding {
             check: fail(
                 "store.tmp",
-                format!(".tmp/ holds {leftovers} leftover(s) of an interrupted change"),
+                format!(
+                    ".tmp/ holds {} of an interrupted change",
+                    crate::engine::lint::counted(leftovers, "leftover")
+                ),
                 "hcpx doctor --fix (removes them)",
             ),
             // Taking the lock removes them.
@@ -765,7 +768,10 @@ pub fn fix(engine: &Engine) -> Result<FixReport> {
     if leftovers > 0 && entries(&store.tmp_dir()).is_empty() {
         fixed.push(Fixed {
             check: "store.tmp".into(),
-            message: format!(".tmp/ held {leftovers} leftover(s) of an interrupted change"),
+            message: format!(
+                ".tmp/ held {} of an interrupted change",
+                crate::engine::lint::counted(leftovers, "leftover")
+            ),
         });
     }
     // Anything but a regular file at hcp.lock is left for the report.

@@ -387,9 +387,9 @@ pub(super) fn lint_failed(report: &LintReport) -> Error {
     let mut err = Error::new(
         ErrorCode::LintFailed,
         format!(
-            "{} fails lint with {} error(s){first}",
+            "{} fails lint with {}{first}",
             report.path,
-            errors.len()
+            crate::engine::lint::counted(errors.len(), "error")
         ),
     )
     .path(report.path.clone())

@@ -51,8 +51,11 @@ impl VerifyReport {
         let mut err = Error::new(
             ErrorCode::Integrity,
             format!(
-                "{} installed pack(s) differ from the lock file: {}",
-                bad.len(),
+                "{} from the lock file: {}",
+                match bad.len() {
+                    1 => "1 installed pack differs".to_string(),
+                    n => format!("{n} installed packs differ"),
+                },
                 bad.join(", ")
             ),
         )
