@@ -183,7 +183,7 @@ fn the_tour_replays_against_the_real_binary() {
     );
     let state: Value =
         serde_json::from_str(&std::fs::read_to_string(hcp.join("state.json")).unwrap()).unwrap();
-    for id in ["demo.sysinfo", "demo.weather-api"] {
+    for id in ["demo.sysinfo", "demo.weather-api", "release-notes"] {
         assert!(
             hcp.join("packs").join(id).is_dir(),
             "{id} not installed by the tour"

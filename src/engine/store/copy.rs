@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 pub struct CopyOptions<'a> {
     /// Names at the root that are not copied (besides `.git/`).
     pub skip_root: &'a [&'a str],
-    /// Flush every file and the root folder to disk.
+    /// Flush the copy (every file and folder) to disk before returning.
     pub flush: bool,
 }
 
@@ -79,7 +79,8 @@ pub fn copy_tree(from: &Path, to: &Path, options: CopyOptions<'_>) -> Result<()>
                         rustix::fs::openat(&dir, name, flags | OFlags::CLOEXEC, Mode::empty())
                             .map_err(|err| read_err(&child, err))?;
                     let (src, dst) = (from.join(&child), to.join(&child));
-                    copy_open_file(fs::File::from(file), &src, &dst, options.flush)?;
+                    // Flushed all at once below, not file by file.
+                    copy_open_file(fs::File::from(file), &src, &dst, false)?;
                 }
                 // Links and special files: never copied (lint refuses them
                 // in a pack).
@@ -88,8 +89,20 @@ pub fn copy_tree(from: &Path, to: &Path, options: CopyOptions<'_>) -> Result<()>
         }
     }
     if options.flush {
-        sync_dir(to);
+        flush_tree(to)?;
     }
+    Ok(())
+}
+
+/// Makes the copy at `to` durable before it is renamed into place: one
+/// `syncfs` of its file system (every file and folder written, in one
+/// journal commit, instead of an fsync per file: a Skill pack of 15 files is
+/// 15 waits on the disk otherwise), then the root folder itself.
+fn flush_tree(to: &Path) -> Result<()> {
+    let root = fs::File::open(to).map_err(|err| Error::io("cannot open", to, &err))?;
+    rustix::fs::syncfs(&root)
+        .map_err(|err| Error::io("cannot flush", to, &std::io::Error::from(err)))?;
+    sync_dir(to);
     Ok(())
 }
 
