@@ -8,17 +8,7 @@ use crate::engine::ops::docs::Packs;
 use crate::engine::policy::availability::PackAvailability;
 use std::io::Write;
 
-/// Report the availability flags of packs and whether each command is executable
-#[derive(Debug, clap::Args)]
-#[command(after_help = crate::cli::help::AVAILABILITY)]
-pub struct AvailabilityArgs {
-    /// Only this pack (default: every installed and catalog pack)
-    #[arg(value_name = "PACK_ID", add = crate::cli::complete::pack_ids())]
-    pub pack: Option<String>,
-    #[command(flatten)]
-    pub flags: crate::cli::EngineFlags,
-}
-
+pub use crate::command::args::availability::AvailabilityArgs;
 pub fn availability(args: &AvailabilityArgs, ctx: &Ctx) -> i32 {
     ctx.with_engine(|engine| match engine.availability(args.pack.as_deref()) {
         Ok(packs) => ctx.success(

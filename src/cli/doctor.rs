@@ -8,22 +8,7 @@ use crate::cli::output::{ERROR, GOOD, HINT, terminal_safe};
 use crate::engine::ops::{docs, doctor};
 use std::io::Write;
 
-/// Check the store, its permissions and lock, the catalogs, and the programs installed packs need
-#[derive(Debug, clap::Args)]
-#[command(after_help = crate::cli::help::DOCTOR)]
-pub struct DoctorArgs {
-    /// Repair, under the store lock, what an interrupted change left behind
-    /// (Skill copies, state entries, secrets, .tmp leftovers); record the
-    /// installed packs hcp.lock does not list; set a corrupt hcp.lock aside
-    /// and write a new one
-    #[arg(long)]
-    pub fix: bool,
-    #[command(flatten)]
-    pub json: crate::cli::JsonArg,
-    #[command(flatten)]
-    pub catalog: crate::cli::CatalogArg,
-}
-
+pub use crate::command::args::doctor::DoctorArgs;
 pub fn run(args: &DoctorArgs, ctx: &Ctx) -> i32 {
     // A broken config.yaml or bootstrap pack does not stop doctor: it is
     // what doctor reports.

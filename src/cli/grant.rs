@@ -3,21 +3,7 @@
 use crate::cli::context::Ctx;
 use serde::Serialize;
 
-/// A principal and a grant
-#[derive(Debug, clap::Args)]
-pub struct GrantArgs {
-    /// The principal whose grants change, e.g. agent
-    #[arg(value_name = "PRINCIPAL")]
-    pub principal_name: String,
-    /// A capability (pack.install, pack.connect, verb.exec.read, verb.exec.write or *), optionally scoped to one pack as CAPABILITY:PACK_ID
-    #[arg(value_name = "GRANT")]
-    pub grant: String,
-    #[command(flatten)]
-    pub json: crate::cli::JsonArg,
-    #[command(flatten)]
-    pub principal: crate::cli::PrincipalArg,
-}
-
+pub use crate::command::args::grant::GrantArgs;
 #[derive(Serialize)]
 struct Changed<'a> {
     principal: &'a str,

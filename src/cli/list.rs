@@ -8,14 +8,7 @@ use crate::engine::policy::availability::Status;
 use std::io::Write;
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
-/// List installed and catalog packs with their status
-#[derive(Debug, clap::Args)]
-#[command(after_help = crate::cli::help::LIST)]
-pub struct ListArgs {
-    #[command(flatten)]
-    pub flags: crate::cli::EngineFlags,
-}
-
+pub use crate::command::args::list::ListArgs;
 pub fn list(_args: &ListArgs, ctx: &Ctx) -> i32 {
     ctx.with_engine(|engine| match list::list(engine) {
         Ok(rows) => ctx.success(

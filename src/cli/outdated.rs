@@ -8,20 +8,7 @@ use crate::cli::output::terminal_safe;
 use crate::engine::ops::upgrade::{OutdatedPack, UpdateReason};
 use serde::Serialize;
 
-/// List installed packs whose source has a newer version or new content
-#[derive(Debug, clap::Args)]
-#[command(after_help = crate::cli::help::OUTDATED)]
-pub struct OutdatedArgs {
-    #[command(flatten)]
-    pub json: crate::cli::JsonArg,
-    #[command(flatten)]
-    pub catalog: crate::cli::CatalogArg,
-    /// Do not bring git catalogs up to date first, and leave out packs from
-    /// git sources (no network)
-    #[arg(long)]
-    pub offline: bool,
-}
-
+pub use crate::command::args::outdated::OutdatedArgs;
 #[derive(Serialize)]
 struct Doc {
     packs: Vec<OutdatedPack>,

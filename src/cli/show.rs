@@ -13,17 +13,7 @@ use crate::engine::ops::show::{self, CommandDetails, PackDetails};
 use crate::engine::pack::manifest::{Arg, Binding};
 use std::io::Write;
 
-/// Show everything about one pack: manifest, commands and their arguments, Binding, where it is installed
-#[derive(Debug, clap::Args)]
-#[command(after_help = crate::cli::help::SHOW)]
-pub struct ShowArgs {
-    /// The pack to show (installed or in a catalog), e.g. demo.clock
-    #[arg(value_name = "PACK_ID", add = crate::cli::complete::pack_ids())]
-    pub pack: String,
-    #[command(flatten)]
-    pub flags: crate::cli::EngineFlags,
-}
-
+pub use crate::command::args::show::ShowArgs;
 pub fn run(args: &ShowArgs, ctx: &Ctx) -> i32 {
     ctx.with_engine(|engine| match show::show(engine, &args.pack) {
         Ok(details) => ctx.success(details, print),

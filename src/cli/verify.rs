@@ -10,18 +10,7 @@ use crate::engine::ops::{VerifyPack, VerifyReport};
 use serde::Serialize;
 use std::io::Write;
 
-/// Check installed packs against the digests in the store's hcp.lock
-#[derive(Debug, clap::Args)]
-#[command(after_help = crate::cli::help::VERIFY)]
-pub struct VerifyArgs {
-    /// The packs to check (default: every installed and locked pack)
-    /// Only these packs (default: every installed and locked pack)
-    #[arg(value_name = "PACK_ID", add = crate::cli::complete::pack_ids())]
-    pub packs: Vec<String>,
-    #[command(flatten)]
-    pub json: crate::cli::JsonArg,
-}
-
+pub use crate::command::args::verify::VerifyArgs;
 #[derive(Serialize)]
 struct Doc<'a> {
     ok: bool,

@@ -8,20 +8,7 @@ use crate::engine::policy::why::{self, WhyReason};
 use serde::Serialize;
 use std::io::Write;
 
-/// Explain why a pack or command is not executable, and the command that fixes it
-#[derive(Debug, clap::Args)]
-#[command(after_help = crate::cli::help::WHY)]
-pub struct WhyArgs {
-    /// The pack to explain
-    #[arg(value_name = "PACK_ID", add = crate::cli::complete::pack_ids())]
-    pub pack: String,
-    /// One of its commands (verb_key); without it, the pack as a whole
-    #[arg(value_name = "VERB", add = crate::cli::complete::verbs())]
-    pub verb: Option<String>,
-    #[command(flatten)]
-    pub flags: crate::cli::EngineFlags,
-}
-
+pub use crate::command::args::why::WhyArgs;
 pub fn why(args: &WhyArgs, ctx: &Ctx) -> i32 {
     ctx.with_engine(|engine| {
         let view = match engine.pack_view(&args.pack) {
