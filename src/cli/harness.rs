@@ -5,7 +5,9 @@
 
 use crate::cli::context::Ctx;
 use crate::cli::output::terminal_safe;
-use crate::cli::output::{GOOD, HINT, STRONG, WARNING};
+use crate::cli::output::{GOOD, WARNING};
+use crate::cli::report;
+use crate::command::{Outcome, Request};
 use crate::engine::error::Error;
 use crate::engine::harness::plan::SkillState;
 use crate::engine::harness::{self, HarnessLine, TargetName, TargetStatus};
@@ -21,8 +23,11 @@ struct Change<'a> {
 
 pub fn run(args: &HarnessArgs, ctx: &Ctx) -> i32 {
     match &args.command {
-        HarnessCommand::List { .. } => list(ctx),
-        HarnessCommand::Status { pack, .. } => status(pack.as_deref(), ctx),
+        HarnessCommand::List { .. } => report::run(&Request::HarnessList, ctx),
+        HarnessCommand::Status { pack, .. } => {
+            let pack = pack.clone();
+            report::run(&Request::HarnessStatus { pack }, ctx)
+        }
         HarnessCommand::Enable {
             targets, detected, ..
         } => enable(targets, *detected, ctx),
@@ -31,64 +36,14 @@ pub fn run(args: &HarnessArgs, ctx: &Ctx) -> i32 {
     }
 }
 
-fn list(ctx: &Ctx) -> i32 {
-    ctx.with_engine(|engine| match engine.harness_list() {
-        Ok(targets) => ctx.success(serde_json::json!({ "targets": targets }), |_| {
-            anstream::println!("{STRONG}{:<12} {:<9} {:<8} FOLDER{STRONG:#}", "TARGET", "DETECTED", "ENABLED");
-            for t in &targets {
-                let yes = |b: bool| if b { "yes" } else { "-" };
-                anstream::println!(
-                    "{:<12} {:<9} {:<8} {}",
-                    t.name.as_str(),
-                    yes(t.detected),
-                    yes(t.enabled),
-                    t.path.display()
-                );
-            }
-            if !targets.iter().any(|t| t.enabled) {
-                anstream::println!("{HINT}hint{HINT:#}: `hcpx harness enable --detected` places your activated packs' Skills in every detected harness");
-            }
-        }),
-        Err(err) => ctx.fail(&err),
-    })
-}
-
-fn status(pack: Option<&str>, ctx: &Ctx) -> i32 {
-    ctx.with_engine(|engine| match engine.harness_status(pack) {
-        Ok(targets) => report(&targets, ctx),
-        Err(err) => ctx.fail(&err),
-    })
-}
-
 fn sync(force: bool, ctx: &Ctx) -> i32 {
     ctx.with_engine(|engine| match engine.harness_sync(force) {
         Ok(targets) => {
             warn_conflicts(&targets);
-            report(&targets, ctx)
+            report::print(&Outcome::HarnessStatus(targets), ctx)
         }
         Err(err) => ctx.fail(&err),
     })
-}
-
-/// Prints target states; `ok` (and exit 0) only when every Skill is placed.
-fn report(targets: &[TargetStatus], ctx: &Ctx) -> i32 {
-    let ok = all_placed(targets);
-    if ctx.out.json {
-        ctx.out
-            .json(&serde_json::json!({"ok": ok, "targets": targets}));
-    } else {
-        print_targets(targets);
-        if targets.is_empty() {
-            anstream::println!("no harness target is enabled: `hcpx harness list` shows them");
-        }
-    }
-    i32::from(!ok)
-}
-
-fn all_placed(targets: &[TargetStatus]) -> bool {
-    targets
-        .iter()
-        .all(|t| t.skills.iter().all(|s| s.state == SkillState::Placed))
 }
 
 fn enable(names: &[String], detected: bool, ctx: &Ctx) -> i32 {
@@ -152,27 +107,9 @@ fn parse_targets(names: &[String]) -> Result<Vec<TargetName>, Error> {
 }
 
 fn print_targets(targets: &[TargetStatus]) {
-    for target in targets {
-        let placed = target
-            .skills
-            .iter()
-            .filter(|s| s.state == SkillState::Placed)
-            .count();
-        anstream::println!(
-            "{STRONG}{}{STRONG:#} {} ({placed} of {} placed)",
-            target.name.as_str(),
-            target.path.display(),
-            target.skills.len()
-        );
-        for skill in &target.skills {
-            anstream::println!(
-                "  {:<9} {} ({})",
-                skill.state.as_str(),
-                skill.pack_id,
-                skill.skill
-            );
-        }
-    }
+    let mut words = String::new();
+    let _ = crate::command::text::harness::write_targets(&mut words, targets);
+    anstream::print!("{words}");
 }
 
 /// `warning:` lines on stderr for conflicts and edited copies (§12.7).

@@ -20,6 +20,7 @@ pub mod list;
 pub mod man;
 pub mod outdated;
 pub mod output;
+pub mod report;
 pub mod show;
 pub mod signals;
 pub mod sync;
@@ -71,45 +72,53 @@ pub fn main() -> ExitCode {
     };
     let ctx = context::Ctx::new(global);
     warn_missing_catalogs(&ctx.global.catalogs);
+    let code = run(cli.command, help_at.is_some(), &ctx);
+    signals::hold_if_ending();
+    ExitCode::from(u8::try_from(code).unwrap_or(125))
+}
+
+/// Runs a subcommand; the reports run through the command layer
+/// (`report`).
+fn run(command: Option<Command>, exec_help: bool, ctx: &context::Ctx) -> i32 {
     let out = ctx.out.clone();
-    let code = match cli.command {
-        Some(Command::Exec(args)) if help_at.is_some() => {
-            show::exec_help(&args.pack, &args.verb, &ctx)
+    match command {
+        Some(Command::Exec(args)) if exec_help => {
+            show::exec_help(&args.pack, &args.verb, ctx)
         }
         Some(Command::Lint(args)) => lint::run(&args, &out),
-        Some(Command::Install(args)) => install::run(&args, &ctx),
-        Some(Command::Activate(args)) => activate::activate(&args, &ctx),
-        Some(Command::Connect(args)) => connect::run(&args, &ctx),
-        Some(Command::Exec(args)) => exec::run(&args, &ctx),
-        Some(Command::Deactivate(args)) => deactivate::deactivate(&args, &ctx),
-        Some(Command::Uninstall(args)) => uninstall::run(&args, &ctx),
-        Some(Command::List(args)) => list::list(&args, &ctx),
-        Some(Command::Show(args)) => show::run(&args, &ctx),
-        Some(Command::Availability(args)) => availability::availability(&args, &ctx),
-        Some(Command::Why(args)) => why::why(&args, &ctx),
-        Some(Command::Doctor(args)) => doctor::run(&args, &ctx),
-        Some(Command::Verify(args)) => verify::run(&args, &ctx),
-        Some(Command::Catalog(args)) => catalog::run(&args, &ctx),
-        Some(Command::Outdated(args)) => outdated::run(&args, &ctx),
-        Some(Command::Upgrade(args)) => upgrade::run(&args, &ctx),
-        Some(Command::Sync(args)) => sync::run(&args, &ctx),
+        Some(Command::Install(args)) => install::run(&args, ctx),
+        Some(Command::Activate(args)) => activate::activate(&args, ctx),
+        Some(Command::Connect(args)) => connect::run(&args, ctx),
+        Some(Command::Exec(args)) => exec::run(&args, ctx),
+        Some(Command::Deactivate(args)) => deactivate::deactivate(&args, ctx),
+        Some(Command::Uninstall(args)) => uninstall::run(&args, ctx),
+        Some(
+            command @ (Command::List(_)
+            | Command::Show(_)
+            | Command::Availability(_)
+            | Command::Why(_)
+            | Command::Doctor(_)
+            | Command::Verify(_)
+            | Command::Outdated(_)),
+        ) => report::command(&command, ctx),
+        Some(Command::Catalog(args)) => catalog::run(&args, ctx),
+        Some(Command::Upgrade(args)) => upgrade::run(&args, ctx),
+        Some(Command::Sync(args)) => sync::run(&args, ctx),
         Some(Command::Completions(args)) => completions::completions(&args, &out),
         Some(Command::Man(args)) => man::man(&args, &out),
-        Some(Command::Grant(args)) => grant::grant(&args, &ctx),
-        Some(Command::Revoke(args)) => grant::revoke(&args, &ctx),
-        Some(Command::Harness(args)) => harness::run(&args, &ctx),
-        Some(Command::Tui(args)) => tui::run(&args, &ctx),
+        Some(Command::Grant(args)) => grant::grant(&args, ctx),
+        Some(Command::Revoke(args)) => grant::revoke(&args, ctx),
+        Some(Command::Harness(args)) => harness::run(&args, ctx),
+        Some(Command::Tui(args)) => tui::run(&args, ctx),
         // On a terminal, `hcpx` alone starts the TUI; otherwise it prints help.
-        None if is_interactive() => tui::run(&tui::TuiArgs::default(), &ctx),
+        None if is_interactive() => tui::run(&tui::TuiArgs::default(), ctx),
         None => {
             use clap::CommandFactory;
             let mut cmd = Cli::command();
             let _ = cmd.print_help();
             0
         }
-    };
-    signals::hold_if_ending();
-    ExitCode::from(u8::try_from(code).unwrap_or(125))
+    }
 }
 
 /// A `--catalog` folder that is not there is a warning on stderr, not
