@@ -7,6 +7,7 @@
 //! - `execute`: the engine call that answers it, an [`Outcome`];
 //! - `outcome`: each outcome's one `Serialize` (the `--json` document) and
 //!   one `Display` (the words, written by `text`, styled by `style`);
+//! - `line`: words (the TUI's `:` line) parsed with that tree;
 //! - `help`, `complete`: the help words and the shell completion of the
 //!   tree.
 //!
@@ -17,6 +18,7 @@ pub mod args;
 pub mod complete;
 pub mod execute;
 pub mod help;
+pub mod line;
 pub mod outcome;
 pub mod request;
 pub mod style;

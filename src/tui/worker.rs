@@ -189,6 +189,13 @@ pub enum Job {
     HarnessToggle { target: TargetName, enable: bool },
     /// A report subcommand from the `:` line (`tui::query`).
     Query(crate::tui::query::Query),
+    /// A `:` line's job run with that line's `--principal` and
+    /// `--catalog` (§9.1, §11.6) instead of the TUI's.
+    Scoped {
+        principal: Option<crate::engine::store::principal::Principal>,
+        catalogs: Vec<std::path::PathBuf>,
+        job: Box<Job>,
+    },
     /// `hcpx exec PACK VERB -- WORDS`, output captured.
     Exec {
         pack_id: String,
@@ -224,6 +231,7 @@ impl Job {
             Job::Exec { pack_id, verb, .. } => format!("running {pack_id} {verb}"),
             Job::Harnesses => "reading the harness targets".into(),
             Job::Query(q) => q.label(),
+            Job::Scoped { job, .. } => job.label(),
             Job::Marks => "verifying".into(),
             Job::Outdated => "checking for updates".into(),
             Job::Upgrade { ids, yes, .. } => format!(
@@ -402,6 +410,11 @@ pub fn run(engine: &Engine, job: Job, actions: &UnboundedSender<Action>) -> JobR
             })
         }),
         Job::Harnesses => JobResult::Harnesses(harnesses::read(engine)),
+        Job::Scoped {
+            principal,
+            catalogs,
+            job,
+        } => run(&engine.scoped(principal.as_ref(), &catalogs), *job, actions),
         Job::Query(query) => JobResult::Queried {
             result: crate::tui::query::run(engine, &query),
             query,
