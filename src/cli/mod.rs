@@ -82,9 +82,7 @@ pub fn main() -> ExitCode {
 fn run(command: Option<Command>, exec_help: bool, ctx: &context::Ctx) -> i32 {
     let out = ctx.out.clone();
     match command {
-        Some(Command::Exec(args)) if exec_help => {
-            show::exec_help(&args.pack, &args.verb, ctx)
-        }
+        Some(Command::Exec(args)) if exec_help => show::exec_help(&args.pack, &args.verb, ctx),
         Some(Command::Lint(args)) => lint::run(&args, &out),
         Some(Command::Install(args)) => install::run(&args, ctx),
         Some(Command::Activate(args)) => activate::activate(&args, ctx),

@@ -37,6 +37,11 @@ pub fn parse(words: &[String]) -> Result<Invocation, LineError> {
         ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
             LineError::Help(err.render().to_string())
         }
+        ErrorKind::InvalidSubcommand => LineError::Usage(format!(
+            "{}; one of {}",
+            first_line(&err.render().to_string()),
+            subcommands(&[]).join(", ")
+        )),
         _ => LineError::Usage(first_line(&err.render().to_string())),
     })?;
     let Some(command) = cli.command else {

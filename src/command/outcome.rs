@@ -105,9 +105,7 @@ impl Serialize for Outcome {
             })
             .serialize(s),
             Outcome::Catalogs(all) => Success::new(docs::Catalogs { catalogs: all }).serialize(s),
-            Outcome::HarnessList(targets) => {
-                Success::new(docs::Targets { targets }).serialize(s)
-            }
+            Outcome::HarnessList(targets) => Success::new(docs::Targets { targets }).serialize(s),
             Outcome::HarnessStatus(targets) => docs::HarnessReport::new(targets).serialize(s),
             Outcome::Outdated(packs) => Success::new(docs::Outdated { packs }).serialize(s),
         }

@@ -64,7 +64,9 @@ impl Request {
             },
             Command::Harness(a) => match &a.command {
                 HarnessCommand::List { .. } => Request::HarnessList,
-                HarnessCommand::Status { pack, .. } => Request::HarnessStatus { pack: pack.clone() },
+                HarnessCommand::Status { pack, .. } => {
+                    Request::HarnessStatus { pack: pack.clone() }
+                }
                 _ => return None,
             },
             Command::Outdated(a) => Request::Outdated { offline: a.offline },

@@ -235,7 +235,9 @@ fn to_parsed(command: Command) -> Result<Parsed, String> {
         }),
         Command::Tui(_) => return Err("the TUI is running already".into()),
         Command::Completions(_) | Command::Man(_) => {
-            return Err(in_a_shell("completions and man print for a shell; they are"));
+            return Err(in_a_shell(
+                "completions and man print for a shell; they are",
+            ));
         }
         // The reports, taken above.
         _ => return Err("a report".into()),
@@ -510,7 +512,10 @@ mod tests {
             complete("exec demo.clock no", &ids, verbs).0,
             "exec demo.clock now "
         );
-        assert_eq!(complete("install x --fo", &ids, verbs).0, "install x --force ");
+        assert_eq!(
+            complete("install x --fo", &ids, verbs).0,
+            "install x --force "
+        );
         assert_eq!(complete("harness st", &ids, verbs).0, "harness status ");
         assert_eq!(
             complete("availability --pri", &ids, verbs).0,

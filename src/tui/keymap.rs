@@ -323,13 +323,7 @@ pub const KEYS: &[Binding] = &[
         "sort id → status → version",
     ),
     bind(Cmd::Wrap, &[k('w')], "w", None, "wrap or cut long lines"),
-    bind(
-        Cmd::Json,
-        &[k('J')],
-        "J",
-        None,
-        "a : report's --json document, or its words",
-    ),
+    bind(Cmd::Json, &[k('J')], "J", None, "report: JSON or words"),
     bind(
         Cmd::Quit,
         &[k('q'), ctrl('c')],

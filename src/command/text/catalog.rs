@@ -7,7 +7,11 @@ use std::fmt::{Result, Write};
 pub fn write_change(w: &mut impl Write, change: &CatalogChange, verb: &str) -> Result {
     let source = terminal_safe(&change.catalog.source);
     if change.changed {
-        writeln!(w, "{verb} catalog {source} ({})", packs_line(&change.catalog))
+        writeln!(
+            w,
+            "{verb} catalog {source} ({})",
+            packs_line(&change.catalog)
+        )
     } else {
         writeln!(w, "catalog {source} is already listed")
     }

@@ -159,4 +159,3 @@ pub fn arg_line(arg: &Arg) -> String {
 pub fn one_line(text: &str) -> String {
     terminal_safe(&text.replace(['\n', '\t'], " ")).into_owned()
 }
-
