@@ -525,4 +525,124 @@ mod tests {
         assert!(choices.contains(&"principal".to_string()), "{choices:?}");
         assert_eq!(choices.len(), line::subcommands(&[]).len() + 1);
     }
+
+    /// A word for an argument of the tree: one of its values, else one that
+    /// fits its value name.
+    fn value_for(arg: &clap::Arg) -> String {
+        if let Some(v) = arg.get_possible_values().first() {
+            return v.get_name().to_string();
+        }
+        let name = arg
+            .get_value_names()
+            .and_then(|n| n.first())
+            .map(|n| n.to_string())
+            .unwrap_or_default();
+        match name.as_str() {
+            "PACK_ID" | "ID" => "acme.x".into(),
+            "VERB" => "now".into(),
+            "TARGET" => "claude-code".into(),
+            "PRINCIPAL" | "NAME" => "agent".into(),
+            "GRANT" => "verb.exec.read".into(),
+            "PACK_ID=DIGEST" => format!("acme.x=sha256:{}", "0".repeat(64)),
+            "LOCKFILE" => "hcp.lock".into(),
+            _ => "./x".into(),
+        }
+    }
+
+    /// Every subcommand path of the tree that runs (no subcommand of its
+    /// own), with its clap command.
+    fn leaves(cmd: &clap::Command, path: Vec<String>, out: &mut Vec<(Vec<String>, clap::Command)>) {
+        let subs: Vec<&clap::Command> = cmd
+            .get_subcommands()
+            .filter(|c| c.get_name() != "help")
+            .collect();
+        if subs.is_empty() && !path.is_empty() {
+            out.push((path, cmd.clone()));
+            return;
+        }
+        for sub in subs {
+            let mut next = path.clone();
+            next.push(sub.get_name().to_string());
+            leaves(sub, next, out);
+        }
+    }
+
+    /// Walks the clap tree: every subcommand, alone and with each of its
+    /// flags, that clap takes (`Cli::try_parse_from`) is taken by the `:`
+    /// parser too, except the few the TUI says it does not run (listed, so
+    /// that a new one is a decision, not an accident).
+    #[test]
+    fn the_line_takes_every_subcommand_and_flag_clap_takes() {
+        use crate::command::args::Cli;
+        use clap::{CommandFactory, Parser};
+        let mut all = Vec::new();
+        leaves(&Cli::command(), Vec::new(), &mut all);
+        let (mut tried, mut refused) = (0, std::collections::BTreeSet::new());
+        for (path, cmd) in &all {
+            let positional: Vec<&clap::Arg> = cmd
+                .get_arguments()
+                .filter(|a| a.is_positional() && !a.is_last_set())
+                .collect();
+            let required: Vec<String> = positional
+                .iter()
+                .filter(|a| a.is_required_set())
+                .map(|a| value_for(a))
+                .collect();
+            let every: Vec<String> = positional.iter().map(|a| value_for(a)).collect();
+            let mut flags: Vec<Vec<String>> = vec![Vec::new()];
+            for arg in cmd.get_arguments() {
+                let Some(long) = arg.get_long() else { continue };
+                if matches!(long, "help" | "version") {
+                    continue;
+                }
+                let mut words = vec![format!("--{long}")];
+                if arg.get_action().takes_values() {
+                    words.push(value_for(arg));
+                }
+                flags.push(words);
+            }
+            for flag in flags {
+                let name = format!("{} {}", path.join(" "), flag.join(" "));
+                let lines: Vec<Vec<String>> = [&required, &every]
+                    .iter()
+                    .map(|args| [path.clone(), (*args).clone(), flag.clone()].concat())
+                    .filter(|words| {
+                        let argv = std::iter::once("hcpx".to_string()).chain(words.iter().cloned());
+                        Cli::try_parse_from(argv).is_ok()
+                    })
+                    .collect();
+                if lines.is_empty() {
+                    continue;
+                }
+                tried += 1;
+                if !lines.iter().any(|words| parse(words).is_ok()) {
+                    refused.insert(name.trim().to_string());
+                }
+            }
+        }
+        assert!(tried > 80, "only {tried} lines tried");
+        let expected: std::collections::BTreeSet<String> = [
+            "completions",
+            "completions --json",
+            "connect --secret-stdin",
+            "harness enable --detected",
+            "install --all",
+            "install --force",
+            "install --list",
+            "install --skill acme.x",
+            "man",
+            "man --json",
+            "tui",
+            "tui --catalog ./x",
+            "tui --principal agent",
+            "upgrade --dry-run",
+            "upgrade --expect acme.x=sha256:0000000000000000000000000000000000000000000000000000000000000000",
+            "upgrade --offline",
+            "upgrade --yes",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        assert_eq!(refused, expected);
+    }
 }
