@@ -18,6 +18,7 @@ mod cli_lint;
 mod cli_list;
 mod cli_show;
 mod collections;
+mod command_layer;
 mod concurrency;
 mod content_updates;
 mod demo_recording;
