@@ -8,6 +8,7 @@ use crate::engine::ops::Toggle;
 use crate::engine::ops::docs::Toggled;
 
 pub use crate::command::args::activate::ActivateArgs;
+
 pub fn activate(args: &ActivateArgs, ctx: &Ctx) -> i32 {
     ctx.with_engine(|engine| {
         let (done, err) = engine.activate(&args.packs);

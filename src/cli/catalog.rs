@@ -7,14 +7,12 @@ use crate::command::Request;
 use crate::engine::ops::catalogs::CatalogChange;
 
 pub use crate::command::args::catalog::{CatalogArgs, CatalogCommand};
+
 pub fn run(args: &CatalogArgs, ctx: &Ctx) -> i32 {
     match &args.command {
-        CatalogCommand::List => return report::run(&Request::CatalogList, ctx),
-        CatalogCommand::Update => return report::run(&Request::CatalogUpdate, ctx),
-        _ => {}
-    }
-    ctx.with_engine(|engine| match &args.command {
-        CatalogCommand::Add { source } => {
+        CatalogCommand::List => report::run(&Request::CatalogList, ctx),
+        CatalogCommand::Update => report::run(&Request::CatalogUpdate, ctx),
+        CatalogCommand::Add { source } => ctx.with_engine(|engine| {
             if let Some(say) = fetch_progress().filter(|_| is_git(source)) {
                 say(source);
             }
@@ -22,13 +20,14 @@ pub fn run(args: &CatalogArgs, ctx: &Ctx) -> i32 {
                 Ok(change) => ctx.success(change, |c| print_change(c, "added")),
                 Err(err) => ctx.fail(&err),
             }
+        }),
+        CatalogCommand::Remove { source } => {
+            ctx.with_engine(|engine| match engine.catalog_remove(source) {
+                Ok(change) => ctx.success(change, |c| print_change(c, "removed")),
+                Err(err) => ctx.fail(&err),
+            })
         }
-        CatalogCommand::Remove { source } => match engine.catalog_remove(source) {
-            Ok(change) => ctx.success(change, |c| print_change(c, "removed")),
-            Err(err) => ctx.fail(&err),
-        },
-        CatalogCommand::List | CatalogCommand::Update => report::run(&Request::CatalogList, ctx),
-    })
+    }
 }
 
 fn is_git(source: &str) -> bool {

@@ -10,6 +10,7 @@ use crate::engine::error::{Error, ErrorCode};
 use std::io::Write;
 
 pub use crate::command::args::completions::CompletionsArgs;
+
 pub fn completions(args: &CompletionsArgs, out: &Output) -> i32 {
     let name = args.shell.to_string();
     let shells = clap_complete::env::Shells::builtins();

@@ -13,6 +13,7 @@ use std::io::{IsTerminal, Read};
 const MAX_SECRET_BYTES: u64 = 64 * 1024;
 
 pub use crate::command::args::connect::ConnectArgs;
+
 pub fn run(args: &ConnectArgs, ctx: &Ctx) -> i32 {
     ctx.with_engine(|engine| {
         let mut input = |spec: &SecretSpec| read_secret(&args.pack, spec, args.secret_stdin);

@@ -4,6 +4,7 @@ use crate::cli::activate::report;
 use crate::cli::context::Ctx;
 
 pub use crate::command::args::deactivate::DeactivateArgs;
+
 pub fn deactivate(args: &DeactivateArgs, ctx: &Ctx) -> i32 {
     ctx.with_engine(|engine| {
         let (done, err) = engine.deactivate(&args.packs);

@@ -10,6 +10,7 @@ use crate::engine::exec::OutputMode;
 use std::io::Write;
 
 pub use crate::command::args::exec::ExecArgs;
+
 pub fn run(args: &ExecArgs, ctx: &Ctx) -> i32 {
     let engine = match ctx.engine() {
         Ok(engine) => engine,

@@ -4,6 +4,7 @@ use crate::cli::context::Ctx;
 use serde::Serialize;
 
 pub use crate::command::args::grant::GrantArgs;
+
 #[derive(Serialize)]
 struct Changed<'a> {
     principal: &'a str,

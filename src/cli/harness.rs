@@ -15,6 +15,7 @@ use serde::Serialize;
 use std::io::Write;
 
 pub use crate::command::args::harness::{HarnessArgs, HarnessCommand};
+
 #[derive(Serialize)]
 struct Change<'a> {
     changed: Vec<&'static str>,

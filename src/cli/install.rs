@@ -25,6 +25,7 @@ use serde::Serialize;
 use std::io::IsTerminal;
 
 pub use crate::command::args::install::InstallArgs;
+
 /// What one SOURCE came to.
 enum Run {
     Listed(Listing),

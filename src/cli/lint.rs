@@ -9,6 +9,7 @@ use std::io::Write;
 use std::path::Path;
 
 pub use crate::command::args::lint::LintArgs;
+
 #[derive(Serialize)]
 struct Many<'a> {
     ok: bool,

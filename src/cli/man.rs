@@ -12,6 +12,7 @@ use clap::CommandFactory;
 use std::io::Write;
 
 pub use crate::command::args::man::ManArgs;
+
 pub fn man(_args: &ManArgs, out: &Output) -> i32 {
     match render() {
         Ok(page) => emit(out, &page, serde_json::json!({"ok": true}), "roff"),

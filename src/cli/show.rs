@@ -13,6 +13,7 @@ use crate::engine::ops::show::{self, CommandDetails};
 use std::io::Write;
 
 pub use crate::command::args::show::ShowArgs;
+
 /// `hcpx exec PACK_ID VERB --help`: the command's summary, its usage and its
 /// arg table; with `--json`, the command's entry of `show --json`.
 pub fn exec_help(pack: &str, verb: &str, ctx: &Ctx) -> i32 {

@@ -10,6 +10,7 @@ use crate::cli::output::terminal_safe;
 use crate::engine::ops::sync::{SyncAction, SyncOptions, SyncResult};
 
 pub use crate::command::args::sync::SyncArgs;
+
 pub fn run(args: &SyncArgs, ctx: &Ctx) -> i32 {
     let options = SyncOptions {
         lockfile: args.lockfile.clone(),

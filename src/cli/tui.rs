@@ -10,6 +10,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 pub use crate::command::args::tui::TuiArgs;
+
 pub fn run(_args: &TuiArgs, ctx: &Ctx) -> i32 {
     if ctx.out.json {
         return ctx.fail(

@@ -11,6 +11,7 @@ use crate::engine::ops::UninstallOutcome;
 use serde::Serialize;
 
 pub use crate::command::args::uninstall::UninstallArgs;
+
 /// One pack's line of several.
 #[derive(Serialize)]
 #[serde(untagged)]

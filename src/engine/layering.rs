@@ -163,6 +163,7 @@ const COMMAND_LINES_LEFT: &[(&str, usize)] = &[
     ("ops/activate.rs", 2),
     ("ops/connect.rs", 1),
     ("ops/doctor.rs", 21),
+    ("ops/install.rs", 1),
     ("ops/mod.rs", 2),
     ("ops/upgrade.rs", 3),
     ("ops/verify.rs", 3),

@@ -21,7 +21,7 @@
 //! old state.
 
 use super::{Engine, RUNTIME_VERSION};
-use crate::engine::error::{Error, ErrorCode, Fix, Result};
+use crate::engine::error::{Error, ErrorCode, Result};
 use crate::engine::lint::{LintOptions, LintReport, lint_pack};
 use crate::engine::pack::id::PackId;
 use crate::engine::pack::manifest::Manifest;
@@ -395,9 +395,7 @@ pub(super) fn lint_failed(report: &LintReport) -> Error {
         ),
     )
     .path(report.path.clone())
-    .fix(Fix::Lint {
-        path: report.path.clone(),
-    });
+    .hint(format!("run `hcpx lint {}` for every finding", report.path));
     if let Some(id) = &report.pack_id {
         err = err.pack(id.clone());
     }
