@@ -97,15 +97,15 @@ fn run(command: Option<Command>, exec_help: bool, ctx: &context::Ctx) -> i32 {
             | Command::Why(_)
             | Command::Doctor(_)
             | Command::Verify(_)
-            | Command::Outdated(_)),
+            | Command::Outdated(_)
+            | Command::Grant(_)
+            | Command::Revoke(_)),
         ) => report::command(&command, ctx),
         Some(Command::Catalog(args)) => catalog::run(&args, ctx),
         Some(Command::Upgrade(args)) => upgrade::run(&args, ctx),
         Some(Command::Sync(args)) => sync::run(&args, ctx),
         Some(Command::Completions(args)) => completions::completions(&args, &out),
         Some(Command::Man(args)) => man::man(&args, &out),
-        Some(Command::Grant(args)) => grant::grant(&args, ctx),
-        Some(Command::Revoke(args)) => grant::revoke(&args, ctx),
         Some(Command::Harness(args)) => harness::run(&args, ctx),
         Some(Command::Tui(args)) => tui::run(&args, ctx),
         // On a terminal, `hcpx` alone starts the TUI; otherwise it prints help.

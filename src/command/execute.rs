@@ -38,6 +38,25 @@ pub fn execute(engine: &Engine, request: &Request, flags: &FixFlags) -> Result<O
         }
         Request::Outdated { offline: true } => Outcome::Outdated(engine.outdated_offline()?),
         Request::Outdated { offline: false } => Outcome::Outdated(engine.outdated()?),
+        Request::Grant {
+            principal,
+            grant,
+            revoke,
+        } => {
+            let (changed, enforced_now) = if *revoke {
+                (engine.revoke(principal, grant)?, false)
+            } else {
+                let change = engine.grant(principal, grant)?;
+                (change.changed, change.enforced_now)
+            };
+            Outcome::Granted {
+                principal: principal.clone(),
+                grant: grant.clone(),
+                revoke: *revoke,
+                changed,
+                enforced_now,
+            }
+        }
     })
 }
 

@@ -43,6 +43,14 @@ pub enum Outcome {
     HarnessList(Vec<TargetInfo>),
     HarnessStatus(Vec<TargetStatus>),
     Outdated(Vec<OutdatedPack>),
+    /// `grant` or `revoke`: what changed.
+    Granted {
+        principal: String,
+        grant: String,
+        revoke: bool,
+        changed: bool,
+        enforced_now: bool,
+    },
 }
 
 impl Outcome {
@@ -108,6 +116,19 @@ impl Serialize for Outcome {
             Outcome::HarnessList(targets) => Success::new(docs::Targets { targets }).serialize(s),
             Outcome::HarnessStatus(targets) => docs::HarnessReport::new(targets).serialize(s),
             Outcome::Outdated(packs) => Success::new(docs::Outdated { packs }).serialize(s),
+            Outcome::Granted {
+                principal,
+                grant,
+                changed,
+                enforced_now,
+                ..
+            } => Success::new(docs::Granted {
+                principal,
+                grant,
+                changed: *changed,
+                enforced_now: *enforced_now,
+            })
+            .serialize(s),
         }
     }
 }
@@ -125,6 +146,13 @@ impl fmt::Display for Outcome {
             Outcome::HarnessList(targets) => text::harness::write_list(f, targets),
             Outcome::HarnessStatus(targets) => text::harness::write_report(f, targets),
             Outcome::Outdated(packs) => text::outdated::write(f, packs),
+            Outcome::Granted {
+                principal,
+                grant,
+                revoke,
+                changed,
+                enforced_now,
+            } => text::grant::write(f, principal, grant, (*revoke, *changed, *enforced_now)),
         }
     }
 }

@@ -1,5 +1,5 @@
 //! What a front-end asks the engine for, parsed (HCP.md §10, §11.5): one
-//! [`Request`] per report subcommand, built from the clap tree's
+//! [`Request`] per report subcommand (and `grant`/`revoke`), built from the clap tree's
 //! [`Command`], so the CLI and the TUI's `:` line make the same request
 //! from the same words.
 //!
@@ -36,10 +36,17 @@ pub enum Request {
     HarnessStatus { pack: Option<String> },
     /// `outdated [--offline]` (§13.6).
     Outdated { offline: bool },
+    /// `grant PRINCIPAL GRANT`, or with `revoke` `revoke PRINCIPAL GRANT`
+    /// (§9.4).
+    Grant {
+        principal: String,
+        grant: String,
+        revoke: bool,
+    },
 }
 
 impl Request {
-    /// The request `command` makes, when it is a report.
+    /// The request `command` makes, when the command layer runs it.
     pub fn from_command(command: &Command) -> Option<Request> {
         Some(match command {
             Command::Doctor(a) => Request::Doctor { fix: a.fix },
@@ -70,6 +77,11 @@ impl Request {
                 _ => return None,
             },
             Command::Outdated(a) => Request::Outdated { offline: a.offline },
+            Command::Grant(a) | Command::Revoke(a) => Request::Grant {
+                principal: a.principal_name.clone(),
+                grant: a.grant.clone(),
+                revoke: matches!(command, Command::Revoke(_)),
+            },
             _ => return None,
         })
     }
@@ -89,6 +101,14 @@ impl Request {
             Request::HarnessList => vec!["harness".into(), "list".into()],
             Request::HarnessStatus { .. } => vec!["harness".into(), "status".into()],
             Request::Outdated { .. } => vec!["outdated".into()],
+            Request::Grant {
+                principal,
+                grant,
+                revoke,
+            } => {
+                let sub = if *revoke { "revoke" } else { "grant" };
+                vec![sub.into(), principal.clone(), grant.clone()]
+            }
         };
         match self {
             Request::Doctor { fix: true } => words.push("--fix".into()),
@@ -111,7 +131,10 @@ impl Request {
     pub fn changes(&self) -> bool {
         matches!(
             self,
-            Request::Doctor { fix: true } | Request::CatalogUpdate | Request::Outdated { .. }
+            Request::Doctor { fix: true }
+                | Request::CatalogUpdate
+                | Request::Outdated { .. }
+                | Request::Grant { .. }
         )
     }
 

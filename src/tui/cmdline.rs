@@ -54,11 +54,6 @@ pub enum Parsed {
         verb: String,
         words: Vec<String>,
     },
-    Grant {
-        principal: String,
-        grant: String,
-        revoke: bool,
-    },
     /// `harness` alone opens the Harnesses view.
     HarnessView,
     Harness {
@@ -208,8 +203,6 @@ fn to_parsed(command: Command) -> Result<Parsed, String> {
             verb: a.verb,
             words: a.words,
         },
-        Command::Grant(a) => grant(a, false),
-        Command::Revoke(a) => grant(a, true),
         Command::Harness(a) => harness(a.command)?,
         Command::Catalog(a) => match a.command {
             CatalogCommand::Add { source } => Parsed::Query(Query::CatalogAdd(source)),
@@ -242,14 +235,6 @@ fn to_parsed(command: Command) -> Result<Parsed, String> {
         // The reports, taken above.
         _ => return Err("a report".into()),
     })
-}
-
-fn grant(a: crate::command::args::grant::GrantArgs, revoke: bool) -> Parsed {
-    Parsed::Grant {
-        principal: a.principal_name,
-        grant: a.grant,
-        revoke,
-    }
 }
 
 /// `harness enable|disable TARGET`, `harness sync [--force]`; `list` and
@@ -433,11 +418,11 @@ mod tests {
         );
         assert_eq!(
             parsed("grant agent verb.exec.read"),
-            Ok(Parsed::Grant {
+            Ok(Parsed::Report(Request::Grant {
                 principal: "agent".into(),
                 grant: "verb.exec.read".into(),
                 revoke: false
-            })
+            }))
         );
         assert_eq!(
             parsed("doctor --fix"),

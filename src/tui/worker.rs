@@ -164,12 +164,6 @@ pub enum Job {
     /// The packs chosen in the picker, installed from the collection
     /// `source` (HCP.md §13.1), by id, as `--skill ID...` takes them.
     InstallChosen { source: String, ids: Vec<String> },
-    /// `hcpx grant|revoke PRINCIPAL GRANT` (§9.4), from the `:` line.
-    Grant {
-        principal: String,
-        grant: String,
-        revoke: bool,
-    },
     /// Every harness target and its Skills' states (`H`, §12.4–§12.8).
     Harnesses,
     /// The browser's marks that need no network: verify, harness states.
@@ -246,16 +240,6 @@ impl Job {
             Job::HarnessToggle { target, enable } => format!(
                 "{} {target}",
                 if *enable { "enabling" } else { "disabling" }
-            ),
-            Job::Grant {
-                principal, revoke, ..
-            } => format!(
-                "{} {principal}",
-                if *revoke {
-                    "revoking for"
-                } else {
-                    "granting to"
-                }
             ),
         }
     }
@@ -340,8 +324,6 @@ pub enum JobResult {
         args: Vec<(String, String)>,
         result: Result<ExecResult, Error>,
     },
-    /// A grant or revoke: what changed, in words.
-    Granted(Result<String, Error>),
     /// The browser's marks (verify, harness states).
     Marks(Marks),
     /// Packs with a newer version in their recorded source.
@@ -392,23 +374,6 @@ pub fn run(engine: &Engine, job: Job, actions: &UnboundedSender<Action>) -> JobR
         Job::InstallChosen { source, ids } => {
             JobResult::InstalledChosen(install_chosen(engine, &source, ids))
         }
-        Job::Grant {
-            principal,
-            grant,
-            revoke,
-        } => JobResult::Granted(if revoke {
-            engine
-                .revoke(&principal, &grant)
-                .map(|changed| match changed {
-                    true => format!("revoked {grant} from {principal}"),
-                    false => format!("{principal} did not have {grant}"),
-                })
-        } else {
-            engine.grant(&principal, &grant).map(|c| match c.changed {
-                true => format!("granted {grant} to {principal}"),
-                false => format!("{principal} already has {grant}"),
-            })
-        }),
         Job::Harnesses => JobResult::Harnesses(harnesses::read(engine)),
         Job::Scoped {
             principal,

@@ -134,3 +134,23 @@ async fn a_lines_principal_is_the_clis() {
     let doc: Value = serde_json::from_str(&doc.unwrap()).unwrap();
     assert_eq!(doc["principal"], "agent");
 }
+
+/// `grant` runs through the command layer too: the TUI says the CLI's
+/// words (it used to say `already has` where the CLI says `already holds`).
+#[tokio::test]
+async fn grant_says_the_clis_words() {
+    let dir = sandbox();
+    notes_pack(&catalog(&dir));
+    let mut tui = Tui::start(dir, 140, 50).await;
+    let first = cli(&tui.dir, &["grant", "agent", "verb.exec.read"], false);
+    assert!(
+        first.starts_with("granted verb.exec.read to agent"),
+        "{first}"
+    );
+    let (text, doc) = tui_report(&mut tui, "grant agent verb.exec.read").await;
+    assert_eq!(text.trim_end(), "agent already holds verb.exec.read");
+    let doc: Value = serde_json::from_str(&doc.unwrap()).unwrap();
+    let cli_doc: Value =
+        serde_json::from_str(&cli(&tui.dir, &["grant", "agent", "verb.exec.read"], true)).unwrap();
+    assert_eq!(doc, cli_doc);
+}

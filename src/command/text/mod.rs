@@ -6,6 +6,7 @@
 pub mod availability;
 pub mod catalog;
 pub mod doctor;
+pub mod grant;
 pub mod harness;
 pub mod list;
 pub mod outdated;

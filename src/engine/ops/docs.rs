@@ -125,3 +125,14 @@ impl<'a> HarnessReport<'a> {
         HarnessReport { ok, targets }
     }
 }
+
+/// `grant` and `revoke` (§9.4): what changed.
+#[derive(Debug, Serialize)]
+pub struct Granted<'a> {
+    pub principal: &'a str,
+    pub grant: &'a str,
+    pub changed: bool,
+    /// True when this grant turned on enforcement (§9.3).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub enforced_now: bool,
+}

@@ -148,11 +148,6 @@ impl App {
                 verb,
                 words,
             } => self.run_exec(pack_id, verb, words),
-            Parsed::Grant {
-                principal,
-                grant,
-                revoke,
-            } => self.grant(principal, grant, revoke),
             Parsed::HarnessView => self.show_harnesses(),
             Parsed::Harness { target, enable } => self.set_harness(target, enable),
             Parsed::Upgrade(ids) => self.upgrade_ids(ids),
@@ -211,20 +206,6 @@ impl App {
         self.say(Outcome::Done, text, None);
     }
 
-    /// `:grant` / `:revoke PRINCIPAL GRANT` (§9) in a worker.
-    fn grant(&mut self, principal: String, grant: String, revoke: bool) -> Vec<Job> {
-        let sub = if revoke { "revoke" } else { "grant" };
-        let args = [sub.to_string(), principal.clone(), grant.clone()];
-        self.last_command = Some(self.hcpx(&args, false));
-        let job = Job::Grant {
-            principal,
-            grant,
-            revoke,
-        };
-        self.work.start(job.label());
-        vec![job]
-    }
-
     /// Runs a report subcommand in a worker, said as its `hcpx` line.
     pub(super) fn run_query(&mut self, query: Query) -> Vec<Job> {
         if !self.not_busy() {
@@ -250,7 +231,11 @@ impl App {
             Ok(answer) => {
                 let ok = !matches!(&answer, Answer::Outcome(o) if o.exit_code() != 0);
                 let (words, doc) = answer.texts();
-                let summary = format!("hcpx {}: see Output", query.args()[0]);
+                // A one-line answer (`grant`) is said as it is.
+                let summary = match words.trim_end().lines().collect::<Vec<_>>()[..] {
+                    [one] => one.to_string(),
+                    _ => format!("hcpx {}: see Output", query.args()[0]),
+                };
                 let outcome = if ok { Outcome::Done } else { Outcome::Failed };
                 (outcome, summary, words, Some(doc))
             }
