@@ -4,6 +4,7 @@
 //! headless front-end; `tui` the interactive one.
 
 pub mod cli;
+pub mod command;
 pub mod engine;
 pub mod fixline;
 pub mod tui;

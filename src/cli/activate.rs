@@ -7,18 +7,7 @@ use crate::engine::error::Error;
 use crate::engine::ops::Toggle;
 use crate::engine::ops::docs::Toggled;
 
-/// Activate installed packs: their commands become loadable and their Skills are copied to the store
-#[derive(Debug, clap::Args)]
-#[command(after_help = crate::cli::help::ACTIVATE)]
-pub struct ActivateArgs {
-    /// The installed packs to activate
-    #[arg(required = true, value_name = "PACK_ID", add = crate::cli::complete::pack_ids())]
-    pub packs: Vec<String>,
-    #[command(flatten)]
-    pub json: crate::cli::JsonArg,
-    #[command(flatten)]
-    pub catalog: crate::cli::CatalogArg,
-}
+pub use crate::command::args::activate::ActivateArgs;
 
 pub fn activate(args: &ActivateArgs, ctx: &Ctx) -> i32 {
     ctx.with_engine(|engine| {

@@ -2,49 +2,17 @@
 
 use crate::cli::context::Ctx;
 use crate::cli::install::fetch_progress;
-use crate::cli::output::terminal_safe;
-use crate::engine::ops::catalogs::{CatalogChange, CatalogInfo, CatalogKind};
-use serde::Serialize;
+use crate::cli::report;
+use crate::command::Request;
+use crate::engine::ops::catalogs::CatalogChange;
 
-/// Manage the catalogs (folders or git repositories of packs) in config.yaml
-#[derive(Debug, clap::Args)]
-#[command(after_help = crate::cli::help::CATALOG)]
-pub struct CatalogArgs {
-    #[command(subcommand)]
-    pub command: CatalogCommand,
-    /// Print exactly one JSON document on stdout, also on failure
-    #[arg(long, global = true)]
-    pub json: bool,
-}
-
-#[derive(Debug, clap::Subcommand)]
-pub enum CatalogCommand {
-    /// Add a catalog: a folder, git+URL[//SUBDIR][#REF] or github:OWNER/REPO[/SUBDIR][#REF] (fetched now)
-    Add {
-        /// A folder, git+URL[//SUBDIR][#REF] or github:OWNER/REPO[/SUBDIR][#REF]
-        #[arg(value_name = "SOURCE")]
-        source: String,
-    },
-    /// Remove a catalog (and the local copy of a git one)
-    Remove {
-        /// The catalog as `hcpx catalog list` shows it
-        #[arg(value_name = "SOURCE")]
-        source: String,
-    },
-    /// List the catalogs
-    List,
-    /// Fetch every git catalog again
-    Update,
-}
-
-#[derive(Serialize)]
-struct Listing<'a> {
-    catalogs: &'a [CatalogInfo],
-}
+pub use crate::command::args::catalog::{CatalogArgs, CatalogCommand};
 
 pub fn run(args: &CatalogArgs, ctx: &Ctx) -> i32 {
-    ctx.with_engine(|engine| match &args.command {
-        CatalogCommand::Add { source } => {
+    match &args.command {
+        CatalogCommand::List => report::run(&Request::CatalogList, ctx),
+        CatalogCommand::Update => report::run(&Request::CatalogUpdate, ctx),
+        CatalogCommand::Add { source } => ctx.with_engine(|engine| {
             if let Some(say) = fetch_progress().filter(|_| is_git(source)) {
                 say(source);
             }
@@ -52,20 +20,14 @@ pub fn run(args: &CatalogArgs, ctx: &Ctx) -> i32 {
                 Ok(change) => ctx.success(change, |c| print_change(c, "added")),
                 Err(err) => ctx.fail(&err),
             }
+        }),
+        CatalogCommand::Remove { source } => {
+            ctx.with_engine(|engine| match engine.catalog_remove(source) {
+                Ok(change) => ctx.success(change, |c| print_change(c, "removed")),
+                Err(err) => ctx.fail(&err),
+            })
         }
-        CatalogCommand::Remove { source } => match engine.catalog_remove(source) {
-            Ok(change) => ctx.success(change, |c| print_change(c, "removed")),
-            Err(err) => ctx.fail(&err),
-        },
-        CatalogCommand::List => match engine.catalog_list() {
-            Ok(all) => ctx.success(Listing { catalogs: &all }, |l| print_list(l.catalogs)),
-            Err(err) => ctx.fail(&err),
-        },
-        CatalogCommand::Update => match engine.catalog_update() {
-            Ok(all) => ctx.success(Listing { catalogs: &all }, |l| print_list(l.catalogs)),
-            Err(err) => ctx.fail(&err),
-        },
-    })
+    }
 }
 
 fn is_git(source: &str) -> bool {
@@ -73,61 +35,7 @@ fn is_git(source: &str) -> bool {
 }
 
 fn print_change(change: &CatalogChange, verb: &str) {
-    let source = terminal_safe(&change.catalog.source);
-    if change.changed {
-        println!("{verb} catalog {source} ({})", packs_line(&change.catalog));
-        print_ids(&change.pack_ids);
-    } else {
-        println!("catalog {source} is already listed");
-    }
-}
-
-fn print_list(all: &[CatalogInfo]) {
-    if all.is_empty() {
-        println!("no catalogs: add one with `hcpx catalog add SOURCE`");
-    }
-    for c in all {
-        let kind = match c.kind {
-            CatalogKind::Dir => "dir",
-            CatalogKind::Git => "git",
-        };
-        let commit = c
-            .commit
-            .as_deref()
-            .map(|s| format!(" @ {}", &s[..s.len().min(12)]));
-        println!(
-            "{kind:<4} {}{}  {}  ({})",
-            terminal_safe(&c.source),
-            commit.unwrap_or_default(),
-            packs_line(c),
-            terminal_safe(&c.path)
-        );
-    }
-}
-
-/// `3 packs`, or `0 packs: WHY` (HCP.md §13.2).
-fn packs_line(c: &CatalogInfo) -> String {
-    match &c.reason {
-        Some(why) => format!("{} packs: {why}", c.packs),
-        None => format!("{} packs", c.packs),
-    }
-}
-
-/// The ids a catalog added holds, a few to a line: what `hcpx install ID`
-/// now takes.
-fn print_ids(ids: &[String]) {
-    const SHOWN: usize = 40;
-    for line in ids.iter().take(SHOWN).collect::<Vec<_>>().chunks(6) {
-        let words: Vec<String> = line
-            .iter()
-            .map(|id| terminal_safe(id).into_owned())
-            .collect();
-        println!("  {}", words.join("  "));
-    }
-    if ids.len() > SHOWN {
-        println!(
-            "  … and {} more (hcpx list shows them all)",
-            ids.len() - SHOWN
-        );
-    }
+    let mut words = String::new();
+    let _ = crate::command::text::catalog::write_change(&mut words, change, verb);
+    print!("{words}");
 }

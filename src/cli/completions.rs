@@ -9,16 +9,7 @@ use crate::cli::output::Output;
 use crate::engine::error::{Error, ErrorCode};
 use std::io::Write;
 
-/// Print the shell code that completes hcpx: subcommands, flags, pack ids and verbs
-#[derive(Debug, clap::Args)]
-#[command(after_help = crate::cli::help::COMPLETIONS)]
-pub struct CompletionsArgs {
-    /// The shell to complete for
-    #[arg(value_enum, value_name = "SHELL")]
-    pub shell: clap_complete::Shell,
-    #[command(flatten)]
-    pub json: crate::cli::JsonArg,
-}
+pub use crate::command::args::completions::CompletionsArgs;
 
 pub fn completions(args: &CompletionsArgs, out: &Output) -> i32 {
     let name = args.shell.to_string();

@@ -12,20 +12,7 @@ use std::io::{IsTerminal, Read};
 /// Most bytes read as a secret from stdin.
 const MAX_SECRET_BYTES: u64 = 64 * 1024;
 
-/// Establish a pack's Binding: check env variables, take a secret, run the probe
-#[derive(Debug, clap::Args)]
-#[command(after_help = crate::cli::help::CONNECT)]
-pub struct ConnectArgs {
-    /// The activated pack to connect
-    #[arg(value_name = "PACK_ID", add = crate::cli::complete::pack_ids())]
-    pub pack: String,
-
-    /// Read the secret of a `secret` Binding from stdin instead of prompting
-    #[arg(long)]
-    pub secret_stdin: bool,
-    #[command(flatten)]
-    pub flags: crate::cli::EngineFlags,
-}
+pub use crate::command::args::connect::ConnectArgs;
 
 pub fn run(args: &ConnectArgs, ctx: &Ctx) -> i32 {
     ctx.with_engine(|engine| {

@@ -9,24 +9,7 @@ use crate::cli::context::Ctx;
 use crate::engine::exec::OutputMode;
 use std::io::Write;
 
-/// Run a command of an activated pack (`hcpx exec PACK_ID VERB --help` shows its arguments)
-#[derive(Debug, clap::Args)]
-#[command(after_help = crate::cli::help::EXEC)]
-pub struct ExecArgs {
-    /// The activated pack whose command runs
-    #[arg(value_name = "PACK_ID", add = crate::cli::complete::pack_ids())]
-    pub pack: String,
-
-    /// The command (verb_key) to run, e.g. now; `hcpx show PACK_ID` lists them
-    #[arg(value_name = "VERB", add = crate::cli::complete::verbs())]
-    pub verb: String,
-
-    /// The command's arguments as name=value words, after `--`
-    #[arg(last = true, value_name = "K=V")]
-    pub words: Vec<String>,
-    #[command(flatten)]
-    pub flags: crate::cli::EngineFlags,
-}
+pub use crate::command::args::exec::ExecArgs;
 
 pub fn run(args: &ExecArgs, ctx: &Ctx) -> i32 {
     let engine = match ctx.engine() {

@@ -3,88 +3,18 @@
 //! of activated packs where Claude Code, Codex, Cursor, Copilot, OpenCode,
 //! Gemini CLI and Windsurf read them.
 
-use crate::cli::JsonArg;
 use crate::cli::context::Ctx;
 use crate::cli::output::terminal_safe;
-use crate::cli::output::{GOOD, HINT, STRONG, WARNING};
+use crate::cli::output::{GOOD, WARNING};
+use crate::cli::report;
+use crate::command::{Outcome, Request};
 use crate::engine::error::Error;
 use crate::engine::harness::plan::{SkillState, Taken};
 use crate::engine::harness::{self, HarnessLine, TargetName, TargetStatus};
 use serde::Serialize;
 use std::io::Write;
 
-/// Place the Skills of activated packs where agent harnesses read them
-#[derive(Debug, clap::Args)]
-#[command(after_help = crate::cli::help::HARNESS)]
-pub struct HarnessArgs {
-    #[command(subcommand)]
-    pub command: HarnessCommand,
-}
-
-#[derive(Debug, clap::Subcommand)]
-pub enum HarnessCommand {
-    /// Every harness target: its folder, whether it is detected here and enabled
-    List {
-        #[command(flatten)]
-        json: JsonArg,
-    },
-    /// How each activated pack's Skill stands in each enabled target (exit 1 unless all are placed)
-    Status {
-        /// Only this pack's Skill
-        #[arg(value_name = "PACK_ID")]
-        pack: Option<String>,
-        #[command(flatten)]
-        json: JsonArg,
-    },
-    /// Start placing Skills in these targets (agents, claude-code, codex, cursor, copilot, opencode, gemini, windsurf)
-    Enable {
-        /// Targets to enable: agents, claude-code, codex, cursor, copilot, opencode, gemini, windsurf
-        #[arg(
-            value_name = "TARGET",
-            required_unless_present = "detected",
-            add = crate::cli::complete::harness_targets()
-        )]
-        targets: Vec<String>,
-        /// Enable every target detected on this machine
-        #[arg(long, conflicts_with = "targets")]
-        detected: bool,
-        #[command(flatten)]
-        json: JsonArg,
-    },
-    /// Stop placing Skills in these targets and remove the copies hcpx placed there
-    Disable {
-        /// Targets to disable
-        #[arg(
-            value_name = "TARGET",
-            required = true,
-            add = crate::cli::complete::harness_targets()
-        )]
-        targets: Vec<String>,
-        #[command(flatten)]
-        json: JsonArg,
-    },
-    /// Repair missing, outdated and stale copies in every enabled target (exit 1 when anything is left)
-    Sync {
-        /// Also replace copies someone edited (never folders hcpx did not create)
-        #[arg(long)]
-        force: bool,
-        #[command(flatten)]
-        json: JsonArg,
-    },
-}
-
-impl HarnessArgs {
-    /// The `--json` given after the harness subcommand.
-    pub fn json(&self) -> &JsonArg {
-        match &self.command {
-            HarnessCommand::List { json }
-            | HarnessCommand::Status { json, .. }
-            | HarnessCommand::Enable { json, .. }
-            | HarnessCommand::Disable { json, .. }
-            | HarnessCommand::Sync { json, .. } => json,
-        }
-    }
-}
+pub use crate::command::args::harness::{HarnessArgs, HarnessCommand};
 
 #[derive(Serialize)]
 struct Change<'a> {
@@ -94,8 +24,11 @@ struct Change<'a> {
 
 pub fn run(args: &HarnessArgs, ctx: &Ctx) -> i32 {
     match &args.command {
-        HarnessCommand::List { .. } => list(ctx),
-        HarnessCommand::Status { pack, .. } => status(pack.as_deref(), ctx),
+        HarnessCommand::List { .. } => report::run(&Request::HarnessList, ctx),
+        HarnessCommand::Status { pack, .. } => {
+            let pack = pack.clone();
+            report::run(&Request::HarnessStatus { pack }, ctx)
+        }
         HarnessCommand::Enable {
             targets, detected, ..
         } => enable(targets, *detected, ctx),
@@ -104,64 +37,14 @@ pub fn run(args: &HarnessArgs, ctx: &Ctx) -> i32 {
     }
 }
 
-fn list(ctx: &Ctx) -> i32 {
-    ctx.with_engine(|engine| match engine.harness_list() {
-        Ok(targets) => ctx.success(serde_json::json!({ "targets": targets }), |_| {
-            anstream::println!("{STRONG}{:<12} {:<9} {:<8} FOLDER{STRONG:#}", "TARGET", "DETECTED", "ENABLED");
-            for t in &targets {
-                let yes = |b: bool| if b { "yes" } else { "-" };
-                anstream::println!(
-                    "{:<12} {:<9} {:<8} {}",
-                    t.name.as_str(),
-                    yes(t.detected),
-                    yes(t.enabled),
-                    t.path.display()
-                );
-            }
-            if !targets.iter().any(|t| t.enabled) {
-                anstream::println!("{HINT}hint{HINT:#}: `hcpx harness enable --detected` places your activated packs' Skills in every detected harness");
-            }
-        }),
-        Err(err) => ctx.fail(&err),
-    })
-}
-
-fn status(pack: Option<&str>, ctx: &Ctx) -> i32 {
-    ctx.with_engine(|engine| match engine.harness_status(pack) {
-        Ok(targets) => report(&targets, ctx),
-        Err(err) => ctx.fail(&err),
-    })
-}
-
 fn sync(force: bool, ctx: &Ctx) -> i32 {
     ctx.with_engine(|engine| match engine.harness_sync(force) {
         Ok(targets) => {
             warn_conflicts(&targets);
-            report(&targets, ctx)
+            report::print(&Outcome::HarnessStatus(targets), ctx)
         }
         Err(err) => ctx.fail(&err),
     })
-}
-
-/// Prints target states; `ok` (and exit 0) only when every Skill is placed.
-fn report(targets: &[TargetStatus], ctx: &Ctx) -> i32 {
-    let ok = all_placed(targets);
-    if ctx.out.json {
-        ctx.out
-            .json(&serde_json::json!({"ok": ok, "targets": targets}));
-    } else {
-        print_targets(targets);
-        if targets.is_empty() {
-            anstream::println!("no harness target is enabled: `hcpx harness list` shows them");
-        }
-    }
-    i32::from(!ok)
-}
-
-fn all_placed(targets: &[TargetStatus]) -> bool {
-    targets
-        .iter()
-        .all(|t| t.skills.iter().all(|s| s.state == SkillState::Placed))
 }
 
 fn enable(names: &[String], detected: bool, ctx: &Ctx) -> i32 {
@@ -225,27 +108,9 @@ fn parse_targets(names: &[String]) -> Result<Vec<TargetName>, Error> {
 }
 
 fn print_targets(targets: &[TargetStatus]) {
-    for target in targets {
-        let placed = target
-            .skills
-            .iter()
-            .filter(|s| s.state == SkillState::Placed)
-            .count();
-        anstream::println!(
-            "{STRONG}{}{STRONG:#} {} ({placed} of {} placed)",
-            target.name.as_str(),
-            target.path.display(),
-            target.skills.len()
-        );
-        for skill in &target.skills {
-            anstream::println!(
-                "  {:<9} {} ({})",
-                skill.state.as_str(),
-                skill.pack_id,
-                skill.skill
-            );
-        }
-    }
+    let mut words = String::new();
+    let _ = crate::command::text::harness::write_targets(&mut words, targets);
+    anstream::print!("{words}");
 }
 
 /// `warning:` lines on stderr for conflicts and edited copies (§12.7).

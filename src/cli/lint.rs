@@ -6,22 +6,9 @@ use crate::engine::lint::{FindingCounts, LintOptions, LintReport, lint_pack};
 use crate::engine::ops::bootstrap::is_bootstrap_copy;
 use serde::Serialize;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-/// Check pack directories against the HCP rules, without changing anything
-#[derive(Debug, clap::Args)]
-#[command(after_help = crate::cli::help::LINT)]
-pub struct LintArgs {
-    /// Pack directories to lint
-    #[arg(required = true, value_name = "PATH", value_hint = clap::ValueHint::DirPath)]
-    pub paths: Vec<PathBuf>,
-
-    /// Fail (exit 1) on warnings too
-    #[arg(long)]
-    pub deny_warnings: bool,
-    #[command(flatten)]
-    pub json: crate::cli::JsonArg,
-}
+pub use crate::command::args::lint::LintArgs;
 
 #[derive(Serialize)]
 struct Many<'a> {

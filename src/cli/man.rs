@@ -11,13 +11,7 @@ use crate::engine::error::{Error, ErrorCode};
 use clap::CommandFactory;
 use std::io::Write;
 
-/// Print the man page (roff) on stdout
-#[derive(Debug, clap::Args)]
-#[command(after_help = crate::cli::help::MAN)]
-pub struct ManArgs {
-    #[command(flatten)]
-    pub json: crate::cli::JsonArg,
-}
+pub use crate::command::args::man::ManArgs;
 
 pub fn man(_args: &ManArgs, out: &Output) -> i32 {
     match render() {

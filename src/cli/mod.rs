@@ -5,7 +5,6 @@
 pub mod activate;
 pub mod availability;
 pub mod catalog;
-pub mod complete;
 pub mod completions;
 pub mod connect;
 pub mod context;
@@ -15,13 +14,13 @@ pub mod exec;
 pub mod fix;
 pub mod grant;
 pub mod harness;
-pub mod help;
 pub mod install;
 pub mod lint;
 pub mod list;
 pub mod man;
 pub mod outdated;
 pub mod output;
+pub mod report;
 pub mod show;
 pub mod signals;
 pub mod sync;
@@ -31,180 +30,16 @@ pub mod upgrade;
 pub mod verify;
 pub mod why;
 
-use clap::{Parser, Subcommand};
+pub use crate::command::{complete, help};
+
+use clap::Parser;
 use output::Output;
 use std::io::Write;
 use std::process::ExitCode;
 
-/// Pack manager for the Harness Context Protocol.
-#[derive(Debug, Parser)]
-#[command(
-    name = "hcpx",
-    version,
-    about,
-    long_about = None,
-    propagate_version = true,
-    after_help = help::ROOT
-)]
-pub struct Cli {
-    #[command(flatten)]
-    pub global: GlobalArgs,
-
-    #[command(subcommand)]
-    pub command: Option<Command>,
-}
-
-/// The flags before the subcommand (`hcpx --json list`), merged with the
-/// same flags after it (`hcpx list --json`) where that subcommand has them:
-/// what one run uses.
-#[derive(Debug, Clone, Default, clap::Args)]
-pub struct GlobalArgs {
-    /// Print exactly one JSON document on stdout, also on failure
-    #[arg(long)]
-    pub json: bool,
-
-    /// Act on behalf of this principal (default: $HCP_PRINCIPAL, else user)
-    #[arg(long, value_name = "NAME")]
-    pub principal: Option<String>,
-
-    /// Also search this catalog folder for packs (repeatable)
-    #[arg(long = "catalog", value_name = "DIR", value_hint = clap::ValueHint::DirPath)]
-    pub catalogs: Vec<std::path::PathBuf>,
-}
-
-/// `--json`, on the subcommands that print a document.
-#[derive(Debug, Clone, Default, clap::Args)]
-pub struct JsonArg {
-    /// Print exactly one JSON document on stdout, also on failure
-    #[arg(long)]
-    pub json: bool,
-}
-
-impl JsonArg {
-    /// A `--json` given as a plain flag (a subcommand whose own
-    /// subcommands take it), as the static `JsonArg` value it stands for.
-    fn from_flag(json: bool) -> &'static JsonArg {
-        static ON: JsonArg = JsonArg { json: true };
-        static OFF: JsonArg = JsonArg { json: false };
-        if json { &ON } else { &OFF }
-    }
-}
-
-/// `--principal`, on the subcommands whose answer depends on grants.
-#[derive(Debug, Clone, Default, clap::Args)]
-pub struct PrincipalArg {
-    /// Act on behalf of this principal (default: $HCP_PRINCIPAL, else user)
-    #[arg(long, value_name = "NAME")]
-    pub principal: Option<String>,
-}
-
-/// `--catalog`, on the subcommands that look packs up in catalogs.
-#[derive(Debug, Clone, Default, clap::Args)]
-pub struct CatalogArg {
-    /// Also search this catalog folder for packs (repeatable)
-    #[arg(long = "catalog", value_name = "DIR", value_hint = clap::ValueHint::DirPath)]
-    pub catalogs: Vec<std::path::PathBuf>,
-}
-
-/// `--json`, `--principal` and `--catalog` together, on the subcommands
-/// that print a document, depend on grants and look packs up in catalogs.
-#[derive(Debug, Clone, Default, clap::Args)]
-pub struct EngineFlags {
-    #[command(flatten)]
-    pub json: JsonArg,
-    #[command(flatten)]
-    pub principal: PrincipalArg,
-    #[command(flatten)]
-    pub catalog: CatalogArg,
-}
-
-impl EngineFlags {
-    fn own(&self) -> OwnFlags<'_> {
-        (Some(&self.json), Some(&self.principal), Some(&self.catalog))
-    }
-}
-
-/// This subcommand's own `--json`, `--principal` and `--catalog`, where it
-/// has them.
-type OwnFlags<'a> = (
-    Option<&'a JsonArg>,
-    Option<&'a PrincipalArg>,
-    Option<&'a CatalogArg>,
-);
-
-impl Command {
-    fn own_flags(&self) -> OwnFlags<'_> {
-        match self {
-            Command::Lint(a) => (Some(&a.json), None, None),
-            Command::Install(a) => a.flags.own(),
-            Command::Activate(a) => (Some(&a.json), None, Some(&a.catalog)),
-            Command::Deactivate(a) => (Some(&a.json), None, Some(&a.catalog)),
-            Command::Connect(a) => a.flags.own(),
-            Command::Exec(a) => a.flags.own(),
-            Command::Uninstall(a) => a.flags.own(),
-            Command::List(a) => a.flags.own(),
-            Command::Show(a) => a.flags.own(),
-            Command::Availability(a) => a.flags.own(),
-            Command::Why(a) => a.flags.own(),
-            Command::Grant(a) | Command::Revoke(a) => (Some(&a.json), Some(&a.principal), None),
-            Command::Tui(a) => (None, Some(&a.principal), Some(&a.catalog)),
-            Command::Doctor(a) => (Some(&a.json), None, Some(&a.catalog)),
-            Command::Completions(a) => (Some(&a.json), None, None),
-            Command::Man(a) => (Some(&a.json), None, None),
-            Command::Harness(a) => (Some(a.json()), None, None),
-            Command::Verify(a) => (Some(&a.json), None, None),
-            Command::Catalog(a) => (Some(JsonArg::from_flag(a.json)), None, None),
-            Command::Outdated(a) => (Some(&a.json), None, Some(&a.catalog)),
-            Command::Upgrade(a) => a.flags.own(),
-            Command::Sync(a) => a.flags.own(),
-        }
-    }
-
-    /// `global` (the flags before the subcommand) with this subcommand's
-    /// own flags added; a `--principal` after the subcommand wins.
-    fn merge_flags(&self, mut global: GlobalArgs) -> GlobalArgs {
-        let (json, principal, catalog) = self.own_flags();
-        global.json |= json.is_some_and(|j| j.json);
-        if let Some(name) = principal.and_then(|p| p.principal.clone()) {
-            global.principal = Some(name);
-        }
-        if let Some(catalog) = catalog {
-            global.catalogs.extend(catalog.catalogs.iter().cloned());
-        }
-        global
-    }
-}
-
-#[derive(Debug, Subcommand)]
-pub enum Command {
-    Lint(lint::LintArgs),
-    Install(install::InstallArgs),
-    Activate(activate::ActivateArgs),
-    Connect(connect::ConnectArgs),
-    Exec(exec::ExecArgs),
-    Deactivate(deactivate::DeactivateArgs),
-    Uninstall(uninstall::UninstallArgs),
-    List(list::ListArgs),
-    Show(show::ShowArgs),
-    Availability(availability::AvailabilityArgs),
-    Why(why::WhyArgs),
-    /// Give a principal a capability (pack.install, pack.connect, verb.exec.read, verb.exec.write or *), optionally scoped as CAPABILITY:PACK_ID
-    #[command(after_help = help::GRANT)]
-    Grant(grant::GrantArgs),
-    /// Take a grant away from a principal
-    #[command(after_help = help::REVOKE)]
-    Revoke(grant::GrantArgs),
-    Harness(harness::HarnessArgs),
-    Tui(tui::TuiArgs),
-    Doctor(doctor::DoctorArgs),
-    Verify(verify::VerifyArgs),
-    Catalog(catalog::CatalogArgs),
-    Outdated(outdated::OutdatedArgs),
-    Upgrade(upgrade::UpgradeArgs),
-    Sync(sync::SyncArgs),
-    Completions(completions::CompletionsArgs),
-    Man(man::ManArgs),
-}
+pub use crate::command::args::{
+    CatalogArg, Cli, Command, EngineFlags, GlobalArgs, JsonArg, OwnFlags, PrincipalArg,
+};
 
 /// Runs hcpx with the process arguments; the entry point of both binaries.
 pub fn main() -> ExitCode {
@@ -237,45 +72,51 @@ pub fn main() -> ExitCode {
     };
     let ctx = context::Ctx::new(global);
     warn_missing_catalogs(&ctx.global.catalogs);
+    let code = run(cli.command, help_at.is_some(), &ctx);
+    signals::hold_if_ending();
+    ExitCode::from(u8::try_from(code).unwrap_or(125))
+}
+
+/// Runs a subcommand; the reports run through the command layer
+/// (`report`).
+fn run(command: Option<Command>, exec_help: bool, ctx: &context::Ctx) -> i32 {
     let out = ctx.out.clone();
-    let code = match cli.command {
-        Some(Command::Exec(args)) if help_at.is_some() => {
-            show::exec_help(&args.pack, &args.verb, &ctx)
-        }
+    match command {
+        Some(Command::Exec(args)) if exec_help => show::exec_help(&args.pack, &args.verb, ctx),
         Some(Command::Lint(args)) => lint::run(&args, &out),
-        Some(Command::Install(args)) => install::run(&args, &ctx),
-        Some(Command::Activate(args)) => activate::activate(&args, &ctx),
-        Some(Command::Connect(args)) => connect::run(&args, &ctx),
-        Some(Command::Exec(args)) => exec::run(&args, &ctx),
-        Some(Command::Deactivate(args)) => deactivate::deactivate(&args, &ctx),
-        Some(Command::Uninstall(args)) => uninstall::run(&args, &ctx),
-        Some(Command::List(args)) => list::list(&args, &ctx),
-        Some(Command::Show(args)) => show::run(&args, &ctx),
-        Some(Command::Availability(args)) => availability::availability(&args, &ctx),
-        Some(Command::Why(args)) => why::why(&args, &ctx),
-        Some(Command::Doctor(args)) => doctor::run(&args, &ctx),
-        Some(Command::Verify(args)) => verify::run(&args, &ctx),
-        Some(Command::Catalog(args)) => catalog::run(&args, &ctx),
-        Some(Command::Outdated(args)) => outdated::run(&args, &ctx),
-        Some(Command::Upgrade(args)) => upgrade::run(&args, &ctx),
-        Some(Command::Sync(args)) => sync::run(&args, &ctx),
+        Some(Command::Install(args)) => install::run(&args, ctx),
+        Some(Command::Activate(args)) => activate::activate(&args, ctx),
+        Some(Command::Connect(args)) => connect::run(&args, ctx),
+        Some(Command::Exec(args)) => exec::run(&args, ctx),
+        Some(Command::Deactivate(args)) => deactivate::deactivate(&args, ctx),
+        Some(Command::Uninstall(args)) => uninstall::run(&args, ctx),
+        Some(
+            command @ (Command::List(_)
+            | Command::Show(_)
+            | Command::Availability(_)
+            | Command::Why(_)
+            | Command::Doctor(_)
+            | Command::Verify(_)
+            | Command::Outdated(_)
+            | Command::Grant(_)
+            | Command::Revoke(_)),
+        ) => report::command(&command, ctx),
+        Some(Command::Catalog(args)) => catalog::run(&args, ctx),
+        Some(Command::Upgrade(args)) => upgrade::run(&args, ctx),
+        Some(Command::Sync(args)) => sync::run(&args, ctx),
         Some(Command::Completions(args)) => completions::completions(&args, &out),
         Some(Command::Man(args)) => man::man(&args, &out),
-        Some(Command::Grant(args)) => grant::grant(&args, &ctx),
-        Some(Command::Revoke(args)) => grant::revoke(&args, &ctx),
-        Some(Command::Harness(args)) => harness::run(&args, &ctx),
-        Some(Command::Tui(args)) => tui::run(&args, &ctx),
+        Some(Command::Harness(args)) => harness::run(&args, ctx),
+        Some(Command::Tui(args)) => tui::run(&args, ctx),
         // On a terminal, `hcpx` alone starts the TUI; otherwise it prints help.
-        None if is_interactive() => tui::run(&tui::TuiArgs::default(), &ctx),
+        None if is_interactive() => tui::run(&tui::TuiArgs::default(), ctx),
         None => {
             use clap::CommandFactory;
             let mut cmd = Cli::command();
             let _ = cmd.print_help();
             0
         }
-    };
-    signals::hold_if_ending();
-    ExitCode::from(u8::try_from(code).unwrap_or(125))
+    }
 }
 
 /// A `--catalog` folder that is not there is a warning on stderr, not

@@ -7,17 +7,12 @@
 use crate::cli::fix::{FixFlags, command_line, hint, with_hint};
 use crate::engine::error::{Error, Fix};
 use crate::engine::ops::docs::Failure;
-use anstyle::{AnsiColor, Style};
 use serde::Serialize;
 use std::io::Write;
 
 pub use crate::engine::pack::text::terminal_safe;
 
-pub const ERROR: Style = AnsiColor::Red.on_default().bold();
-pub const WARNING: Style = AnsiColor::Yellow.on_default().bold();
-pub const HINT: Style = AnsiColor::Cyan.on_default();
-pub const STRONG: Style = Style::new().bold();
-pub const GOOD: Style = AnsiColor::Green.on_default().bold();
+pub use crate::command::style::{ERROR, GOOD, HINT, STRONG, WARNING};
 
 /// The output mode of one invocation.
 #[derive(Debug, Clone)]

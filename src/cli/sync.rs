@@ -9,26 +9,7 @@ use crate::cli::context::Ctx;
 use crate::cli::output::terminal_safe;
 use crate::engine::ops::sync::{SyncAction, SyncOptions, SyncResult};
 
-/// Make the store hold exactly the packs of a lock file (another machine's hcp.lock)
-#[derive(Debug, clap::Args)]
-#[command(after_help = crate::cli::help::SYNC)]
-pub struct SyncArgs {
-    /// The lock file to follow
-    /// Another machine's hcp.lock
-    #[arg(value_name = "LOCKFILE", value_hint = clap::ValueHint::FilePath)]
-    pub lockfile: std::path::PathBuf,
-    #[command(flatten)]
-    pub flags: crate::cli::EngineFlags,
-    /// Fail (integrity) when a source's digest differs from the lock file's
-    #[arg(long)]
-    pub frozen: bool,
-    /// Also uninstall packs the lock file does not name
-    #[arg(long)]
-    pub prune: bool,
-    /// Accept replacing an installed pack with one that has more reach
-    #[arg(long)]
-    pub yes: bool,
-}
+pub use crate::command::args::sync::SyncArgs;
 
 pub fn run(args: &SyncArgs, ctx: &Ctx) -> i32 {
     let options = SyncOptions {

@@ -9,15 +9,7 @@ use std::io::IsTerminal;
 use std::path::Path;
 use std::sync::Arc;
 
-/// Browse, install, activate, connect and run packs in an interactive terminal UI
-#[derive(Debug, Default, clap::Args)]
-#[command(after_help = crate::cli::help::TUI)]
-pub struct TuiArgs {
-    #[command(flatten)]
-    pub principal: crate::cli::PrincipalArg,
-    #[command(flatten)]
-    pub catalog: crate::cli::CatalogArg,
-}
+pub use crate::command::args::tui::TuiArgs;
 
 pub fn run(_args: &TuiArgs, ctx: &Ctx) -> i32 {
     if ctx.out.json {

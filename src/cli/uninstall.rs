@@ -10,16 +10,7 @@ use crate::engine::error::Error;
 use crate::engine::ops::UninstallOutcome;
 use serde::Serialize;
 
-/// Remove installed packs, their Skill copies and their stored secrets
-#[derive(Debug, clap::Args)]
-#[command(after_help = crate::cli::help::UNINSTALL)]
-pub struct UninstallArgs {
-    /// The installed packs to remove
-    #[arg(value_name = "PACK_ID", required = true, add = crate::cli::complete::pack_ids())]
-    pub packs: Vec<String>,
-    #[command(flatten)]
-    pub flags: crate::cli::EngineFlags,
-}
+pub use crate::command::args::uninstall::UninstallArgs;
 
 /// One pack's line of several.
 #[derive(Serialize)]

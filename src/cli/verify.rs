@@ -2,71 +2,8 @@
 //! lock file. A mismatch exits 1 with `integrity`; with `--json` the
 //! document is §13.5's, with the error beside it: `{"ok": false, "packs":
 //! [..], "error": {"code": "integrity", ..}}`.
+//!
+//! A report: its request, outcome, words and document are in
+//! `crate::command` (run by `cli::report`).
 
-use crate::cli::context::Ctx;
-use crate::cli::output::{ERROR, GOOD, terminal_safe};
-use crate::engine::error::Error;
-use crate::engine::ops::{VerifyPack, VerifyReport};
-use serde::Serialize;
-use std::io::Write;
-
-/// Check installed packs against the digests in the store's hcp.lock
-#[derive(Debug, clap::Args)]
-#[command(after_help = crate::cli::help::VERIFY)]
-pub struct VerifyArgs {
-    /// The packs to check (default: every installed and locked pack)
-    /// Only these packs (default: every installed and locked pack)
-    #[arg(value_name = "PACK_ID", add = crate::cli::complete::pack_ids())]
-    pub packs: Vec<String>,
-    #[command(flatten)]
-    pub json: crate::cli::JsonArg,
-}
-
-#[derive(Serialize)]
-struct Doc<'a> {
-    ok: bool,
-    packs: &'a [VerifyPack],
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<&'a Error>,
-}
-
-pub fn run(args: &VerifyArgs, ctx: &Ctx) -> i32 {
-    ctx.with_engine(|engine| match engine.verify(&args.packs) {
-        Ok(report) => print(ctx, &report),
-        Err(err) => ctx.fail(&err),
-    })
-}
-
-fn print(ctx: &Ctx, report: &VerifyReport) -> i32 {
-    let error = report.error();
-    if ctx.out.json {
-        ctx.out.json(&Doc {
-            ok: report.ok,
-            packs: &report.packs,
-            error: error.as_ref(),
-        });
-    } else {
-        let mut w = anstream::stdout().lock();
-        for p in &report.packs {
-            let id = terminal_safe(&p.pack_id);
-            if p.ok {
-                let _ = writeln!(w, "{GOOD}ok{GOOD:#}       {id}");
-                continue;
-            }
-            let why = match (p.expected.is_empty(), p.actual.is_empty()) {
-                (true, _) => "not in the lock file".to_string(),
-                (_, true) => "in the lock file but not installed".to_string(),
-                _ => format!("expected {}, found {}", p.expected, p.actual),
-            };
-            let _ = writeln!(w, "{ERROR}changed{ERROR:#}  {id}: {why}");
-            for path in &p.changed {
-                let _ = writeln!(w, "         {}", terminal_safe(path));
-            }
-        }
-        drop(w);
-        if let Some(err) = &error {
-            ctx.out.error(err);
-        }
-    }
-    error.map_or(0, |e| e.code.exit_code())
-}
+pub use crate::command::args::verify::VerifyArgs;

@@ -121,6 +121,8 @@ pub enum Fix {
     Lint {
         path: String,
     },
+    /// List the catalogs, as `catalog remove` takes them (§13.2).
+    CatalogList,
 }
 
 /// An engine error: a code, a message in plain words, and the fields that

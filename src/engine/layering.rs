@@ -137,3 +137,92 @@ fn test_hooks_only_in_debug_builds() {
         "HCPX_TEST_ read outside the #[cfg(debug_assertions)] hook:\n{outside:#?}"
     );
 }
+
+/// Where `text` (code, comments left out) holds a command line: `hcpx`
+/// followed by one of its subcommands, as a hint in words would write it.
+fn command_lines(text: &str) -> usize {
+    let subs = crate::command::line::subcommands(&[]);
+    text.match_indices("hcpx ")
+        .filter(|(at, _)| {
+            let rest = &text[at + 5..];
+            subs.iter().any(|sub| {
+                rest.strip_prefix(sub.as_str())
+                    .is_some_and(|after| after.starts_with([' ', '`', '"', ')', ',']))
+            })
+        })
+        .count()
+}
+
+/// The command lines the engine still writes in words, by file: each is to
+/// become a [`crate::engine::error::Fix`] the front-ends render (issue 18).
+/// Pinned, so that none is added and the list only shrinks.
+const COMMAND_LINES_LEFT: &[(&str, usize)] = &[
+    ("exec/args.rs", 1),
+    ("exec/http.rs", 1),
+    ("harness/place.rs", 1),
+    ("ops/activate.rs", 2),
+    ("ops/connect.rs", 1),
+    ("ops/doctor.rs", 22),
+    ("ops/install.rs", 1),
+    ("ops/mod.rs", 2),
+    ("ops/upgrade.rs", 3),
+    ("ops/verify.rs", 3),
+    ("policy/refusal.rs", 1),
+    ("store/lockfile.rs", 1),
+    ("store/mod.rs", 1),
+    ("store/source.rs", 1),
+];
+
+/// The engine never formats a command line (a fix is data, rendered by the
+/// front-ends with the user's flags), except the pinned ones left.
+#[test]
+fn engine_writes_no_new_command_line() {
+    let mut files = Vec::new();
+    rust_files(&engine_dir(), &mut files);
+    let mut found: std::collections::BTreeMap<String, usize> = Default::default();
+    for file in files.iter().filter(|f| !f.ends_with("layering.rs")) {
+        let text = code(&std::fs::read_to_string(file).unwrap_or_default());
+        let n = command_lines(&text);
+        if n > 0 {
+            let name = file.strip_prefix(engine_dir()).unwrap_or(file);
+            *found.entry(name.display().to_string()).or_default() += n;
+        }
+    }
+    let left: std::collections::BTreeMap<String, usize> = COMMAND_LINES_LEFT
+        .iter()
+        .map(|(f, n)| (f.to_string(), *n))
+        .collect();
+    assert_eq!(
+        found, left,
+        "a command line in the engine: return a Fix instead (or, when one was converted, shrink COMMAND_LINES_LEFT)"
+    );
+    assert_eq!(command_lines("run `hcpx lint {}` for every finding"), 1);
+    assert_eq!(command_lines("hcpx is stopping; hcpx writes Skills"), 0);
+}
+
+/// The two front-ends do not import each other (the command layer is what
+/// they share); `hcpx tui` is the one place the CLI starts the TUI. The
+/// command layer uses neither.
+#[test]
+fn front_ends_do_not_import_each_other() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut wrong = Vec::new();
+    for (dir, forbidden) in [
+        ("tui", &["crate::cli"][..]),
+        ("cli", &["crate::tui"][..]),
+        ("command", &["crate::cli", "crate::tui"][..]),
+    ] {
+        let mut files = Vec::new();
+        rust_files(&src.join(dir), &mut files);
+        for file in files.iter().filter(|f| !f.ends_with("cli/tui.rs")) {
+            let text = code(&std::fs::read_to_string(file).unwrap_or_default());
+            for word in forbidden.iter().filter(|w| text.contains(**w)) {
+                wrong.push(format!("{}: {word}", file.display()));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "front-ends importing each other:\n{wrong:#?}"
+    );
+}

@@ -92,6 +92,8 @@ pub enum Action {
     ShowLog,
     /// `w`: wrap long lines in the text panes, or cut them.
     ToggleWrap,
+    /// `J`: the last report's `--json` document instead of its words.
+    ToggleJson,
     /// `Ctrl-L`: draw the whole screen again.
     Redraw,
 

@@ -1,43 +1,26 @@
-//! The `:` command line (k9s): an `hcpx` subcommand line, run by the same
-//! engine call as the CLI, with `Tab` completing subcommands, pack ids and
-//! a pack's verbs (HCP.md §11.1 lifecycle, §9.4 grants). `:install
-//! demo.git`, `:exec demo.clock now -- tz=UTC`, `:grant agent
-//! verb.exec.read`, `:doctor`, `:why demo.clock now`, `:catalog list`
-//! (§13.2), `:upgrade demo.clock` (§13.7). Words are split as a POSIX shell would for plain and
-//! quoted words; nothing is ever run through a shell.
+//! The `:` command line (k9s): an `hcpx` subcommand line, parsed with THE
+//! clap tree of `hcpx` (`command::line`), so every subcommand and flag of
+//! the CLI is taken here, with the CLI's usage errors (HCP.md §11.5);
+//! reports run through the command layer (`command::execute`) and show its
+//! words, `J` its `--json` document. `Tab` completes subcommands and flags
+//! from the same tree, pack ids and a pack's verbs. `:principal NAME`
+//! (TUI only) switches the principal the TUI acts for (§9.1). Words are
+//! split as a POSIX shell would for plain and quoted words; nothing is ever
+//! run through a shell.
 
+use crate::command::Request;
+use crate::command::args::Command;
+use crate::command::args::catalog::CatalogCommand;
+use crate::command::args::harness::HarnessCommand;
+use crate::command::line::{self, LineError};
+use crate::engine::harness::TargetName;
+use crate::engine::store::principal::Principal;
 use crate::tui::query::Query;
 use crate::tui::worker::Stage;
+use std::path::PathBuf;
 
-/// The subcommands the line takes, as `hcpx` spells them.
-pub const SUBCOMMANDS: &[&str] = &[
-    "activate",
-    "availability",
-    "catalog",
-    "connect",
-    "deactivate",
-    "doctor",
-    "exec",
-    "grant",
-    "harness",
-    "install",
-    "lint",
-    "list",
-    "outdated",
-    "revoke",
-    "show",
-    "sync",
-    "uninstall",
-    "upgrade",
-    "verify",
-    "why",
-];
-
-/// `harness` sub-subcommands.
-const HARNESS_SUBS: &[&str] = &["disable", "enable", "list", "status", "sync"];
-
-/// `catalog` sub-subcommands.
-const CATALOG_SUBS: &[&str] = &["add", "list", "remove", "update"];
+/// The TUI's own subcommand, beside the tree's.
+pub const PRINCIPAL: &str = "principal";
 
 /// The line being typed.
 #[derive(Debug, Clone, Default)]
@@ -49,7 +32,19 @@ pub struct CmdLine {
     pub choices: Vec<String>,
 }
 
-/// A parsed line: what to run.
+/// A parsed line: what to run, and the flags it runs with.
+#[derive(Debug)]
+pub struct Line {
+    pub parsed: Parsed,
+    /// `--principal`: this command acts for it (§9.1).
+    pub principal: Option<Principal>,
+    /// `--catalog`: this command searches these too (§11.6).
+    pub catalogs: Vec<PathBuf>,
+    /// `--json`: a report shows its document first.
+    pub json: bool,
+}
+
+/// What a line runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Parsed {
     Stage(Stage, Vec<String>),
@@ -59,23 +54,22 @@ pub enum Parsed {
         verb: String,
         words: Vec<String>,
     },
-    Grant {
-        principal: String,
-        grant: String,
-        revoke: bool,
-    },
-    List,
     /// `harness` alone opens the Harnesses view.
     HarnessView,
     Harness {
-        target: crate::engine::harness::TargetName,
+        target: TargetName,
         enable: bool,
     },
-    Outdated,
     /// `upgrade ID...`: the dry run, then the diff to confirm (§13.7).
     Upgrade(Vec<String>),
-    /// A report subcommand (`tui::query`).
+    /// A report of the command layer (`command::Request`).
+    Report(Request),
+    /// A subcommand the TUI runs in a worker (`tui::query`).
     Query(Query),
+    /// `principal NAME`: act for NAME from now on.
+    Principal(Principal),
+    /// `--help` or `--version`: clap's text, for the Output pane.
+    Help(String),
 }
 
 /// Splits a line into words: whitespace separates, `'…'` and `"…"` quote,
@@ -131,183 +125,216 @@ pub fn split(line: &str) -> Result<Vec<String>, String> {
 }
 
 /// What the words ask for, or what is wrong with them, in `hcpx`'s terms.
-pub fn parse(words: &[String]) -> Result<Parsed, String> {
-    let Some((sub, rest)) = words.split_first() else {
-        return Err("type an hcpx subcommand (Tab completes)".into());
+pub fn parse(words: &[String]) -> Result<Line, String> {
+    if let Some(parsed) = principal(words)? {
+        return Ok(plain(parsed));
+    }
+    if words == ["harness"] {
+        return Ok(plain(Parsed::HarnessView));
+    }
+    let invocation = match line::parse(words) {
+        Ok(invocation) => invocation,
+        Err(LineError::Help(text)) => return Ok(plain(Parsed::Help(text))),
+        Err(LineError::Usage(why)) => return Err(why),
     };
-    let rest: Vec<String> = rest.to_vec();
-    let need_ids = |what: &str| -> Result<Vec<String>, String> {
-        if rest.is_empty() {
-            Err(format!("{what} needs a pack id (Tab completes)"))
-        } else if let Some(flag) = rest.iter().find(|w| w.starts_with('-')) {
-            Err(format!(
-                "{what}: {flag} is not taken here; run it in a shell"
-            ))
-        } else {
-            Ok(rest.clone())
-        }
-    };
-    let one = |what: &str| -> Result<Vec<String>, String> {
-        let ids = need_ids(what)?;
-        match ids.len() {
-            1 => Ok(ids),
-            _ => Err(format!("{what} takes one pack id")),
-        }
-    };
-    match sub.as_str() {
-        "install" => one("install").map(|ids| Parsed::Stage(Stage::Install, ids)),
-        "activate" => need_ids("activate").map(|ids| Parsed::Stage(Stage::Activate, ids)),
-        "deactivate" => need_ids("deactivate").map(|ids| Parsed::Stage(Stage::Deactivate, ids)),
-        "connect" => one("connect").map(|ids| Parsed::Stage(Stage::Connect, ids)),
-        "uninstall" => one("uninstall").map(|ids| Parsed::Stage(Stage::Uninstall, ids)),
-        "lint" => need_ids("lint").map(Parsed::Lint),
-        "list" => Ok(Parsed::List),
-        "outdated" => Ok(Parsed::Outdated),
-        "upgrade" => need_ids("upgrade").map(Parsed::Upgrade),
-        "verify" | "show" | "why" | "availability" | "doctor" => {
-            parse_report(sub, &rest).map(Parsed::Query)
-        }
-        "catalog" => parse_catalog(&rest),
-        "sync" => parse_sync(&rest),
-        "harness" => parse_harness(&rest),
-        "exec" => {
-            let (pack_id, verb) = match (rest.first(), rest.get(1)) {
-                (Some(p), Some(v)) => (p.clone(), v.clone()),
-                _ => return Err("exec needs a pack id and a verb (Tab completes)".into()),
-            };
-            let mut words: Vec<String> = rest[2..].to_vec();
-            if words.first().map(String::as_str) == Some("--") {
-                words.remove(0);
+    Ok(Line {
+        parsed: to_parsed(invocation.command)?,
+        principal: invocation.principal,
+        catalogs: invocation.catalogs,
+        json: invocation.json,
+    })
+}
+
+fn plain(parsed: Parsed) -> Line {
+    Line {
+        parsed,
+        principal: None,
+        catalogs: Vec::new(),
+        json: false,
+    }
+}
+
+/// `principal NAME`, the TUI's own subcommand.
+fn principal(words: &[String]) -> Result<Option<Parsed>, String> {
+    match words {
+        [sub, name] if sub == PRINCIPAL => Principal::parse(name)
+            .map(|p| Some(Parsed::Principal(p)))
+            .map_err(|e| e.message),
+        [sub, ..] if sub == PRINCIPAL => Err("principal takes one name: principal NAME".into()),
+        _ => Ok(None),
+    }
+}
+
+/// A flag the TUI does not act on yet, said with the line to run instead.
+fn in_a_shell(what: &str) -> String {
+    format!("{what} is not run from the TUI; run it in a shell")
+}
+
+/// The parsed subcommand as the work the TUI starts.
+fn to_parsed(command: Command) -> Result<Parsed, String> {
+    if let Some(request) = Request::from_command(&command) {
+        return Ok(Parsed::Report(request));
+    }
+    Ok(match command {
+        Command::Install(a) => {
+            if a.list || a.all || a.force || !a.skill.is_empty() {
+                return Err(in_a_shell("install --list, --skill, --all or --force"));
             }
-            Ok(Parsed::Exec {
-                pack_id,
-                verb,
-                words,
-            })
+            match a.sources.as_slice() {
+                [_] => Parsed::Stage(Stage::Install, a.sources),
+                _ => return Err("install takes one source here".into()),
+            }
         }
-        "grant" | "revoke" => match rest.as_slice() {
-            [principal, grant] => Ok(Parsed::Grant {
-                principal: principal.clone(),
-                grant: grant.clone(),
-                revoke: sub == "revoke",
-            }),
-            _ => Err(format!("{sub} takes a principal and a grant")),
-        },
-        other => Err(format!(
-            "`{other}` is not a subcommand here; one of {}",
-            SUBCOMMANDS.join(", ")
-        )),
-    }
-}
-
-/// `verify [ID...]`, `show ID`, `why ID [VERB]`, `availability [ID]`,
-/// `doctor [--fix]`.
-fn parse_report(sub: &str, rest: &[String]) -> Result<Query, String> {
-    let flag = rest.iter().find(|w| w.starts_with('-'));
-    match sub {
-        "verify" => match flag {
-            Some(flag) => Err(format!(
-                "verify: {flag} is not taken here; run it in a shell"
-            )),
-            None => Ok(Query::Verify(rest.to_vec())),
-        },
-        "show" => match (rest, flag) {
-            ([id], None) => Ok(Query::Show(id.clone())),
-            _ => Err("show takes one pack id (Tab completes)".into()),
-        },
-        "why" => match (rest, flag) {
-            ([pack], None) | ([pack, _], None) => Ok(Query::Why {
-                pack: pack.clone(),
-                verb: rest.get(1).cloned(),
-            }),
-            _ => Err("why takes a pack id and, optionally, a verb (Tab completes)".into()),
-        },
-        "availability" => match (rest, flag) {
-            ([], _) => Ok(Query::Availability(None)),
-            ([id], None) => Ok(Query::Availability(Some(id.clone()))),
-            _ => Err("availability takes at most one pack id".into()),
-        },
-        _ => match rest {
-            [] => Ok(Query::Doctor { fix: false }),
-            [f] if f == "--fix" => Ok(Query::Doctor { fix: true }),
-            _ => Err("doctor takes nothing or --fix".into()),
-        },
-    }
-}
-
-/// `catalog list|add SOURCE|remove SOURCE|update` (§13.2).
-fn parse_catalog(rest: &[String]) -> Result<Parsed, String> {
-    let query = match rest {
-        [sub] if sub == "list" => Query::CatalogList,
-        [sub] if sub == "update" => Query::CatalogUpdate,
-        [sub, source] if sub == "add" && !source.starts_with('-') => {
-            Query::CatalogAdd(source.clone())
+        Command::Activate(a) => Parsed::Stage(Stage::Activate, a.packs),
+        Command::Deactivate(a) => Parsed::Stage(Stage::Deactivate, a.packs),
+        Command::Connect(a) if a.secret_stdin => {
+            return Err("connect --secret-stdin: the TUI asks for the secret itself".into());
         }
-        [sub, source] if sub == "remove" && !source.starts_with('-') => {
-            Query::CatalogRemove(source.clone())
+        Command::Connect(a) => Parsed::Stage(Stage::Connect, vec![a.pack]),
+        Command::Uninstall(a) => Parsed::Stage(Stage::Uninstall, a.packs),
+        Command::Lint(a) => Parsed::Lint(
+            a.paths
+                .iter()
+                .map(|p| p.to_string_lossy().into_owned())
+                .collect(),
+        ),
+        Command::Exec(a) => Parsed::Exec {
+            pack_id: a.pack,
+            verb: a.verb,
+            words: a.words,
+        },
+        Command::Harness(a) => harness(a.command)?,
+        Command::Catalog(a) => match a.command {
+            CatalogCommand::Add { source } => Parsed::Query(Query::CatalogAdd(source)),
+            CatalogCommand::Remove { source } => Parsed::Query(Query::CatalogRemove(source)),
+            // Reports, taken above.
+            CatalogCommand::List | CatalogCommand::Update => {
+                return Err("catalog: a report".into());
+            }
+        },
+        Command::Upgrade(a) => {
+            if a.dry_run || a.yes || a.offline || !a.expect.is_empty() {
+                return Err(in_a_shell(
+                    "upgrade --dry-run, --yes, --expect or --offline (the TUI shows the diff to confirm)",
+                ));
+            }
+            Parsed::Upgrade(a.packs)
         }
-        _ => {
-            return Err(format!(
-                "catalog takes one of {}: list, add SOURCE, remove SOURCE, update",
-                CATALOG_SUBS.join(", ")
+        Command::Sync(a) => Parsed::Query(Query::Sync {
+            lockfile: a.lockfile.to_string_lossy().into_owned(),
+            frozen: a.frozen,
+            prune: a.prune,
+            yes: a.yes,
+        }),
+        Command::Tui(_) => return Err("the TUI is running already".into()),
+        Command::Completions(_) | Command::Man(_) => {
+            return Err(in_a_shell(
+                "completions and man print for a shell; they are",
             ));
         }
+        // The reports, taken above.
+        _ => return Err("a report".into()),
+    })
+}
+
+/// `harness enable|disable TARGET`, `harness sync [--force]`; `list` and
+/// `status` are reports.
+fn harness(command: HarnessCommand) -> Result<Parsed, String> {
+    let one = |targets: &[String]| match targets {
+        [name] => TargetName::parse(name).ok_or_else(|| {
+            format!(
+                "unknown harness target `{}`; one of {}",
+                name.escape_default(),
+                crate::engine::harness::names_list()
+            )
+        }),
+        _ => Err("name one harness target here".to_string()),
     };
-    Ok(Parsed::Query(query))
-}
-
-/// `sync LOCKFILE [--frozen] [--prune] [--yes]` (§13.8).
-fn parse_sync(rest: &[String]) -> Result<Parsed, String> {
-    let (mut lockfile, mut frozen, mut prune, mut yes) = (None, false, false, false);
-    for word in rest {
-        match word.as_str() {
-            "--frozen" => frozen = true,
-            "--prune" => prune = true,
-            "--yes" => yes = true,
-            flag if flag.starts_with('-') => {
-                return Err(format!("sync: {flag} is not taken here; run it in a shell"));
-            }
-            _ if lockfile.is_some() => return Err("sync takes one lock file".into()),
-            path => lockfile = Some(path.to_string()),
+    Ok(match command {
+        HarnessCommand::Enable { detected: true, .. } => {
+            return Err(in_a_shell("harness enable --detected"));
         }
-    }
-    let lockfile =
-        lockfile.ok_or("sync needs a lock file: sync LOCKFILE [--frozen] [--prune] [--yes]")?;
-    Ok(Parsed::Query(Query::Sync {
-        lockfile,
-        frozen,
-        prune,
-        yes,
-    }))
-}
-
-/// `harness [enable|disable TARGET | list | status [ID] | sync]` (§12.4–§12.8).
-fn parse_harness(rest: &[String]) -> Result<Parsed, String> {
-    use crate::engine::harness::{TargetName, names_list};
-    match rest {
-        [] => Ok(Parsed::HarnessView),
-        [sub] if sub == "list" => Ok(Parsed::Query(Query::HarnessList)),
-        [sub] if sub == "sync" => Ok(Parsed::Query(Query::HarnessSync)),
-        [sub] if sub == "status" => Ok(Parsed::Query(Query::HarnessStatus(None))),
-        [sub, id] if sub == "status" && !id.starts_with('-') => {
-            Ok(Parsed::Query(Query::HarnessStatus(Some(id.clone()))))
+        HarnessCommand::Enable { targets, .. } => Parsed::Harness {
+            target: one(&targets)?,
+            enable: true,
+        },
+        HarnessCommand::Disable { targets, .. } => Parsed::Harness {
+            target: one(&targets)?,
+            enable: false,
+        },
+        HarnessCommand::Sync { force, .. } => Parsed::Query(Query::HarnessSync { force }),
+        HarnessCommand::List { .. } | HarnessCommand::Status { .. } => {
+            return Err("a report".into());
         }
-        [verb, target] if verb == "enable" || verb == "disable" => TargetName::parse(target)
-            .map(|target| Parsed::Harness {
-                target,
-                enable: verb == "enable",
-            })
-            .ok_or_else(|| format!("unknown harness target `{target}`; one of {}", names_list())),
-        _ => Err(format!(
-            "harness takes one of {}: enable TARGET, disable TARGET, list, status [ID], sync (or nothing: the view)",
-            HARNESS_SUBS.join(", ")
-        )),
+    })
+}
+
+/// The subcommands whose words after the subcommand are pack ids.
+const TAKES_IDS: &[&str] = &[
+    "activate",
+    "availability",
+    "connect",
+    "deactivate",
+    "exec",
+    "install",
+    "lint",
+    "show",
+    "uninstall",
+    "upgrade",
+    "verify",
+    "why",
+];
+
+/// The subcommands that take more than one pack id.
+const TAKES_MANY_IDS: &[&str] = &[
+    "activate",
+    "deactivate",
+    "lint",
+    "uninstall",
+    "upgrade",
+    "verify",
+];
+
+/// What `Tab` offers for the word at `position` of `words`: subcommands
+/// and flags from the clap tree, pack ids (`ids`), harness targets, and for
+/// `exec` and `why` the pack's verbs (`verbs_of`).
+fn candidates(
+    words: &[String],
+    position: usize,
+    ids: &[&str],
+    verbs_of: impl Fn(&str) -> Vec<String>,
+) -> Vec<String> {
+    let first = words[0].as_str();
+    let has_subs = !line::subcommands(&[first]).is_empty();
+    let path: Vec<&str> = match words.get(1) {
+        Some(sub) if has_subs && position > 1 => vec![first, sub.as_str()],
+        _ => vec![first],
+    };
+    let ids = || ids.iter().map(|s| s.to_string()).collect();
+    if position == 0 {
+        let mut subs = line::subcommands(&[]);
+        subs.push(PRINCIPAL.into());
+        return subs;
+    }
+    if words[position].starts_with('-') {
+        return line::flags(&path);
+    }
+    match (path.as_slice(), position) {
+        (_, 1) if has_subs => line::subcommands(&[first]),
+        (["harness", "enable" | "disable"], _) => TargetName::ALL
+            .iter()
+            .map(|t| t.as_str().to_string())
+            .collect(),
+        (["harness", "status"], 2) => ids(),
+        (["exec" | "why"], 2) => verbs_of(&words[1]),
+        ([sub], 1) if TAKES_IDS.contains(sub) => ids(),
+        ([sub], _) if TAKES_MANY_IDS.contains(sub) => ids(),
+        _ => Vec::new(),
     }
 }
 
-/// Completes the last word of `input`: a subcommand first, then pack ids
-/// (`ids`), and for `exec` the pack's verbs (`verbs_of`). Returns the new
-/// input and, when several fit, the choices.
+/// Completes the last word of `input`. Returns the new input and, when
+/// several fit, the choices.
 pub fn complete(
     input: &str,
     ids: &[&str],
@@ -320,44 +347,7 @@ pub fn complete(
     }
     let position = words.len() - 1;
     let prefix = words[position].clone();
-    let candidates: Vec<String> = match position {
-        0 => SUBCOMMANDS.iter().map(|s| s.to_string()).collect(),
-        1 if words[0] == "harness" => HARNESS_SUBS.iter().map(|s| s.to_string()).collect(),
-        1 if words[0] == "catalog" => CATALOG_SUBS.iter().map(|s| s.to_string()).collect(),
-        1 if words[0] == "doctor" => vec!["--fix".into()],
-        2 if words[0] == "harness" && matches!(words[1].as_str(), "enable" | "disable") => {
-            crate::engine::harness::TargetName::ALL
-                .iter()
-                .map(|t| t.as_str().to_string())
-                .collect()
-        }
-        2 if words[0] == "harness" && words[1] == "status" => {
-            ids.iter().map(|s| s.to_string()).collect()
-        }
-        _ if words[0] == "sync" && position >= 2 => {
-            vec!["--frozen".into(), "--prune".into(), "--yes".into()]
-        }
-        _ if matches!(
-            words[0].as_str(),
-            "harness" | "outdated" | "catalog" | "doctor" | "sync"
-        ) =>
-        {
-            Vec::new()
-        }
-        2 if matches!(words[0].as_str(), "exec" | "why") => verbs_of(&words[1]),
-        1 if !matches!(words[0].as_str(), "grant" | "revoke" | "list") => {
-            ids.iter().map(|s| s.to_string()).collect()
-        }
-        _ if matches!(
-            words[0].as_str(),
-            "activate" | "deactivate" | "lint" | "verify" | "upgrade"
-        ) =>
-        {
-            ids.iter().map(|s| s.to_string()).collect()
-        }
-        _ => Vec::new(),
-    };
-    let fits: Vec<String> = candidates
+    let fits: Vec<String> = candidates(&words, position, ids, verbs_of)
         .into_iter()
         .filter(|c| c.starts_with(&prefix))
         .collect();
@@ -398,6 +388,10 @@ mod tests {
         split(s).unwrap()
     }
 
+    fn parsed(s: &str) -> Result<Parsed, String> {
+        parse(&words(s)).map(|l| l.parsed)
+    }
+
     #[test]
     fn splits_like_a_shell_without_one() {
         assert_eq!(
@@ -409,13 +403,13 @@ mod tests {
     }
 
     #[test]
-    fn parses_the_subcommands_it_runs() {
+    fn parses_with_the_clap_tree() {
         assert_eq!(
-            parse(&words("install demo.git")),
+            parsed("install demo.git"),
             Ok(Parsed::Stage(Stage::Install, vec!["demo.git".into()]))
         );
         assert_eq!(
-            parse(&words("exec demo.clock now -- tz=UTC")),
+            parsed("exec demo.clock now -- tz=UTC"),
             Ok(Parsed::Exec {
                 pack_id: "demo.clock".into(),
                 verb: "now".into(),
@@ -423,41 +417,26 @@ mod tests {
             })
         );
         assert_eq!(
-            parse(&words("grant agent verb.exec.read")),
-            Ok(Parsed::Grant {
+            parsed("grant agent verb.exec.read"),
+            Ok(Parsed::Report(Request::Grant {
                 principal: "agent".into(),
                 grant: "verb.exec.read".into(),
                 revoke: false
-            })
-        );
-        assert!(
-            parse(&words("frobnicate"))
-                .unwrap_err()
-                .contains("not a subcommand")
-        );
-        assert!(
-            parse(&words("install"))
-                .unwrap_err()
-                .contains("needs a pack id")
-        );
-        assert!(parse(&words("install --force x")).is_err());
-    }
-
-    #[test]
-    fn parses_the_report_subcommands() {
-        assert_eq!(
-            parse(&words("doctor --fix")),
-            Ok(Parsed::Query(Query::Doctor { fix: true }))
+            }))
         );
         assert_eq!(
-            parse(&words("why demo.clock now")),
-            Ok(Parsed::Query(Query::Why {
+            parsed("doctor --fix"),
+            Ok(Parsed::Report(Request::Doctor { fix: true }))
+        );
+        assert_eq!(
+            parsed("why demo.clock now"),
+            Ok(Parsed::Report(Request::Why {
                 pack: "demo.clock".into(),
                 verb: Some("now".into())
             }))
         );
         assert_eq!(
-            parse(&words("sync hcp.lock --prune")),
+            parsed("sync hcp.lock --prune"),
             Ok(Parsed::Query(Query::Sync {
                 lockfile: "hcp.lock".into(),
                 frozen: false,
@@ -466,32 +445,37 @@ mod tests {
             }))
         );
         assert_eq!(
-            parse(&words("sync hcp.lock --yes")),
-            Ok(Parsed::Query(Query::Sync {
-                lockfile: "hcp.lock".into(),
-                frozen: false,
-                prune: false,
-                yes: true
-            }))
-        );
-        assert_eq!(
-            parse(&words("catalog add ./cat")),
-            Ok(Parsed::Query(Query::CatalogAdd("./cat".into())))
-        );
-        assert_eq!(
-            parse(&words("upgrade a b")),
+            parsed("upgrade a b"),
             Ok(Parsed::Upgrade(vec!["a".into(), "b".into()]))
         );
-        assert!(parse(&words("doctor --force")).is_err());
-        assert!(parse(&words("catalog frob")).is_err());
-        assert!(parse(&words("sync")).is_err());
-        assert!(parse(&words("sync a --force")).is_err());
-        assert!(parse(&words("harness frob")).is_err());
-        assert!(parse(&words("why")).is_err());
+        // clap's own words for what it refuses.
+        let err = parsed("frobnicate").unwrap_err();
+        assert!(err.contains("unrecognized subcommand"), "{err}");
+        let err = parsed("doctor --force").unwrap_err();
+        assert!(err.contains("--force"), "{err}");
+        assert!(parsed("why").is_err());
+        assert!(parsed("sync").is_err());
+        assert!(matches!(parsed("install --help"), Ok(Parsed::Help(_))));
     }
 
     #[test]
-    fn tab_completes_subcommands_ids_and_verbs() {
+    fn global_flags_before_and_after_the_subcommand() {
+        let line = parse(&words("--principal agent availability --json")).unwrap();
+        assert_eq!(line.principal.as_ref().map(|p| p.as_str()), Some("agent"));
+        assert!(line.json);
+        let line = parse(&words("show demo.clock --catalog ./c --principal bot")).unwrap();
+        assert_eq!(line.principal.as_ref().map(|p| p.as_str()), Some("bot"));
+        assert_eq!(line.catalogs, [PathBuf::from("./c")]);
+        assert!(parse(&words("list --principal '$(x)'")).is_err());
+        assert!(matches!(
+            parsed("principal agent"),
+            Ok(Parsed::Principal(p)) if p.as_str() == "agent"
+        ));
+        assert!(parsed("principal").is_err());
+    }
+
+    #[test]
+    fn tab_completes_subcommands_flags_ids_and_verbs() {
         let ids = ["demo.clock", "demo.files", "hcp-cli"];
         let verbs = |id: &str| match id {
             "demo.clock" => vec!["now".to_string(), "next".to_string()],
@@ -513,7 +497,137 @@ mod tests {
             complete("exec demo.clock no", &ids, verbs).0,
             "exec demo.clock now "
         );
+        assert_eq!(
+            complete("install x --fo", &ids, verbs).0,
+            "install x --force "
+        );
+        assert_eq!(complete("harness st", &ids, verbs).0, "harness status ");
+        assert_eq!(
+            complete("availability --pri", &ids, verbs).0,
+            "availability --principal "
+        );
         let (_, choices) = complete("", &ids, verbs);
-        assert_eq!(choices.len(), SUBCOMMANDS.len());
+        assert!(choices.contains(&"principal".to_string()), "{choices:?}");
+        assert_eq!(choices.len(), line::subcommands(&[]).len() + 1);
+    }
+
+    /// A word for an argument of the tree: one of its values, else one that
+    /// fits its value name.
+    fn value_for(arg: &clap::Arg) -> String {
+        if let Some(v) = arg.get_possible_values().first() {
+            return v.get_name().to_string();
+        }
+        let name = arg
+            .get_value_names()
+            .and_then(|n| n.first())
+            .map(|n| n.to_string())
+            .unwrap_or_default();
+        match name.as_str() {
+            "PACK_ID" | "ID" => "acme.x".into(),
+            "VERB" => "now".into(),
+            "TARGET" => "claude-code".into(),
+            "PRINCIPAL" | "NAME" => "agent".into(),
+            "GRANT" => "verb.exec.read".into(),
+            "PACK_ID=DIGEST" => format!("acme.x=sha256:{}", "0".repeat(64)),
+            "LOCKFILE" => "hcp.lock".into(),
+            _ => "./x".into(),
+        }
+    }
+
+    /// Every subcommand path of the tree that runs (no subcommand of its
+    /// own), with its clap command.
+    fn leaves(cmd: &clap::Command, path: Vec<String>, out: &mut Vec<(Vec<String>, clap::Command)>) {
+        let subs: Vec<&clap::Command> = cmd
+            .get_subcommands()
+            .filter(|c| c.get_name() != "help")
+            .collect();
+        if subs.is_empty() && !path.is_empty() {
+            out.push((path, cmd.clone()));
+            return;
+        }
+        for sub in subs {
+            let mut next = path.clone();
+            next.push(sub.get_name().to_string());
+            leaves(sub, next, out);
+        }
+    }
+
+    /// Walks the clap tree: every subcommand, alone and with each of its
+    /// flags, that clap takes (`Cli::try_parse_from`) is taken by the `:`
+    /// parser too, except the few the TUI says it does not run (listed, so
+    /// that a new one is a decision, not an accident).
+    #[test]
+    fn the_line_takes_every_subcommand_and_flag_clap_takes() {
+        use crate::command::args::Cli;
+        use clap::{CommandFactory, Parser};
+        let mut all = Vec::new();
+        leaves(&Cli::command(), Vec::new(), &mut all);
+        let (mut tried, mut refused) = (0, std::collections::BTreeSet::new());
+        for (path, cmd) in &all {
+            let positional: Vec<&clap::Arg> = cmd
+                .get_arguments()
+                .filter(|a| a.is_positional() && !a.is_last_set())
+                .collect();
+            let required: Vec<String> = positional
+                .iter()
+                .filter(|a| a.is_required_set())
+                .map(|a| value_for(a))
+                .collect();
+            let every: Vec<String> = positional.iter().map(|a| value_for(a)).collect();
+            let mut flags: Vec<Vec<String>> = vec![Vec::new()];
+            for arg in cmd.get_arguments() {
+                let Some(long) = arg.get_long() else { continue };
+                if matches!(long, "help" | "version") {
+                    continue;
+                }
+                let mut words = vec![format!("--{long}")];
+                if arg.get_action().takes_values() {
+                    words.push(value_for(arg));
+                }
+                flags.push(words);
+            }
+            for flag in flags {
+                let name = format!("{} {}", path.join(" "), flag.join(" "));
+                let lines: Vec<Vec<String>> = [&required, &every]
+                    .iter()
+                    .map(|args| [path.clone(), (*args).clone(), flag.clone()].concat())
+                    .filter(|words| {
+                        let argv = std::iter::once("hcpx".to_string()).chain(words.iter().cloned());
+                        Cli::try_parse_from(argv).is_ok()
+                    })
+                    .collect();
+                if lines.is_empty() {
+                    continue;
+                }
+                tried += 1;
+                if !lines.iter().any(|words| parse(words).is_ok()) {
+                    refused.insert(name.trim().to_string());
+                }
+            }
+        }
+        assert!(tried > 80, "only {tried} lines tried");
+        let expected: std::collections::BTreeSet<String> = [
+            "completions",
+            "completions --json",
+            "connect --secret-stdin",
+            "harness enable --detected",
+            "install --all",
+            "install --force",
+            "install --list",
+            "install --skill acme.x",
+            "man",
+            "man --json",
+            "tui",
+            "tui --catalog ./x",
+            "tui --principal agent",
+            "upgrade --dry-run",
+            "upgrade --expect acme.x=sha256:0000000000000000000000000000000000000000000000000000000000000000",
+            "upgrade --offline",
+            "upgrade --yes",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        assert_eq!(refused, expected);
     }
 }

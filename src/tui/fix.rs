@@ -30,7 +30,7 @@ pub fn fix_line(fix: &Fix, config: &Config, keyed: &[&str]) -> String {
                 .and_then(|n| n.to_str())
                 .unwrap_or(path),
         ),
-        Fix::Grant { .. } | Fix::SetEnv { .. } => return line,
+        Fix::Grant { .. } | Fix::SetEnv { .. } | Fix::CatalogList => return line,
     };
     if keyed.contains(&pack) {
         format!("press {key}, or run {line}")

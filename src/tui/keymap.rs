@@ -50,6 +50,7 @@ pub enum Cmd {
     Upgrade,
     CommandLine,
     Wrap,
+    Json,
     Redraw,
     Help,
     Quit,
@@ -93,6 +94,7 @@ impl Cmd {
             Cmd::Upgrade => Action::Upgrade,
             Cmd::CommandLine => Action::CmdLineStart,
             Cmd::Wrap => Action::ToggleWrap,
+            Cmd::Json => Action::ToggleJson,
             Cmd::Redraw => Action::Redraw,
             Cmd::Help => Action::Help,
             Cmd::Quit => Action::Quit,
@@ -321,6 +323,7 @@ pub const KEYS: &[Binding] = &[
         "sort id → status → version",
     ),
     bind(Cmd::Wrap, &[k('w')], "w", None, "wrap or cut long lines"),
+    bind(Cmd::Json, &[k('J')], "J", None, "report: JSON or words"),
     bind(
         Cmd::Quit,
         &[k('q'), ctrl('c')],

@@ -1,36 +1,30 @@
-//! The `:` line's reports: the `hcpx` subcommands that answer with a
-//! document rather than a change the browser shows — `doctor [--fix]`
-//! (§14.7), `verify` (§13.5), `why` (§11.3), `show` (§3, §4, §11.2),
-//! `availability` (§11.2), `catalog` (§13.2), `sync` (§13.8) and `harness
-//! list|status|sync` (§12.4–§12.8). Each runs in a worker by the engine
-//! call its CLI subcommand makes; the result is the subcommand's JSON
-//! document, pretty-printed, for the Output pane (pack text in it goes
-//! through `terminal_safe` there, §14.5).
+//! The `:` line's subcommands that run in a worker and answer in the Output
+//! pane (HCP.md §11.5): the reports of the command layer
+//! (`command::Request`, run by `command::execute`: the same outcome, words
+//! and `--json` document as the CLI's), and `catalog add|remove` (§13.2),
+//! `sync` (§13.8) and `harness sync` (§12.7), whose documents are the
+//! CLI's too.
 
+use crate::command::{Outcome, Request, execute};
 use crate::engine::error::Error;
 use crate::engine::ops::Engine;
-use crate::engine::ops::doctor;
+use crate::engine::ops::docs::{self, Success};
 use crate::engine::ops::sync::SyncOptions;
-use crate::engine::policy::why::{self, Explanation};
+use crate::fixline::FixFlags;
 use serde::Serialize;
 
-/// One report subcommand and its words.
+/// One subcommand and its words.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Query {
-    Doctor {
-        fix: bool,
+    /// A report; `flags` are the ones its fix lines repeat; `json`
+    /// shows its document first (`--json`).
+    Report {
+        request: Request,
+        flags: FixFlags,
+        json: bool,
     },
-    Verify(Vec<String>),
-    Why {
-        pack: String,
-        verb: Option<String>,
-    },
-    Show(String),
-    Availability(Option<String>),
-    CatalogList,
     CatalogAdd(String),
     CatalogRemove(String),
-    CatalogUpdate,
     Sync {
         lockfile: String,
         frozen: bool,
@@ -38,18 +32,31 @@ pub enum Query {
         /// Accept replacements with more reach (§13.8).
         yes: bool,
     },
-    HarnessList,
-    HarnessStatus(Option<String>),
-    HarnessSync,
+    HarnessSync {
+        force: bool,
+    },
 }
 
-/// What a report answered.
+/// What it answered.
 #[derive(Debug, Clone)]
 pub enum Answer {
+    /// A report's outcome: its words, and `J` its document.
+    Outcome(Box<Outcome>),
     /// The subcommand's JSON document, pretty-printed.
     Json(String),
-    /// `why`: rendered by the app, whose fix lines carry its flags.
-    Why(Explanation),
+}
+
+impl Answer {
+    /// The words (styles dropped) and the `--json` document.
+    pub fn texts(&self) -> (String, String) {
+        match self {
+            Answer::Outcome(outcome) => (
+                crate::command::style::plain(&outcome.to_string()),
+                pretty(outcome),
+            ),
+            Answer::Json(doc) => (doc.clone(), doc.clone()),
+        }
+    }
 }
 
 impl Query {
@@ -57,26 +64,9 @@ impl Query {
     pub fn args(&self) -> Vec<String> {
         let s = |w: &str| w.to_string();
         match self {
-            Query::Doctor { fix } => {
-                let mut v = vec![s("doctor")];
-                if *fix {
-                    v.push(s("--fix"));
-                }
-                v
-            }
-            Query::Verify(ids) => std::iter::once(s("verify")).chain(ids.clone()).collect(),
-            Query::Why { pack, verb } => std::iter::once(s("why"))
-                .chain(std::iter::once(pack.clone()))
-                .chain(verb.clone())
-                .collect(),
-            Query::Show(id) => vec![s("show"), id.clone()],
-            Query::Availability(id) => std::iter::once(s("availability"))
-                .chain(id.clone())
-                .collect(),
-            Query::CatalogList => vec![s("catalog"), s("list")],
+            Query::Report { request, .. } => request.words(),
             Query::CatalogAdd(src) => vec![s("catalog"), s("add"), src.clone()],
             Query::CatalogRemove(src) => vec![s("catalog"), s("remove"), src.clone()],
-            Query::CatalogUpdate => vec![s("catalog"), s("update")],
             Query::Sync {
                 lockfile,
                 frozen,
@@ -84,48 +74,44 @@ impl Query {
                 yes,
             } => {
                 let mut v = vec![s("sync"), lockfile.clone()];
-                if *frozen {
-                    v.push(s("--frozen"));
-                }
-                if *prune {
-                    v.push(s("--prune"));
-                }
-                if *yes {
-                    v.push(s("--yes"));
+                for (on, flag) in [(frozen, "--frozen"), (prune, "--prune"), (yes, "--yes")] {
+                    if *on {
+                        v.push(s(flag));
+                    }
                 }
                 v
             }
-            Query::HarnessList => vec![s("harness"), s("list")],
-            Query::HarnessStatus(id) => vec![s("harness"), s("status")]
-                .into_iter()
-                .chain(id.clone())
-                .collect(),
-            Query::HarnessSync => vec![s("harness"), s("sync")],
+            Query::HarnessSync { force } => {
+                let mut v = vec![s("harness"), s("sync")];
+                if *force {
+                    v.push(s("--force"));
+                }
+                v
+            }
         }
     }
 
     /// Whether it may change the store, so the browser reads it again.
     pub fn changes(&self) -> bool {
-        matches!(
-            self,
-            Query::Doctor { fix: true }
-                | Query::CatalogAdd(_)
-                | Query::CatalogRemove(_)
-                | Query::CatalogUpdate
-                | Query::Sync { .. }
-                | Query::HarnessSync
-        )
+        match self {
+            Query::Report { request, .. } => request.changes(),
+            _ => true,
+        }
     }
 
     /// Whether it asks y/n first.
     pub fn asks(&self) -> bool {
-        matches!(self, Query::Doctor { fix: true } | Query::Sync { .. })
+        match self {
+            Query::Report { request, .. } => request.asks(),
+            Query::Sync { .. } => true,
+            _ => false,
+        }
     }
 
     /// The question asked before it runs.
     pub fn question(&self) -> String {
         match self {
-            Query::Doctor { .. } => {
+            Query::Report { .. } => {
                 "Repair what an interrupted change left, record installed packs hcp.lock does not list, and set a corrupt hcp.lock aside (hcpx doctor --fix)?".into()
             }
             Query::Sync {
@@ -148,55 +134,22 @@ impl Query {
     }
 }
 
+fn pretty<T: Serialize>(doc: &T) -> String {
+    serde_json::to_string_pretty(doc).unwrap_or_else(|e| e.to_string())
+}
+
 fn json<T: Serialize>(doc: &T) -> Answer {
-    Answer::Json(serde_json::to_string_pretty(doc).unwrap_or_else(|e| e.to_string()))
+    Answer::Json(pretty(doc))
 }
 
 /// Runs the query by the engine call its subcommand makes.
 pub fn run(engine: &Engine, query: &Query) -> Result<Answer, Error> {
-    use serde_json::json;
     Ok(match query {
-        Query::Doctor { fix } => {
-            let (report, fixed) = if *fix {
-                let done = doctor::fix(engine)?;
-                (done.report, Some(done.fixed))
-            } else {
-                (doctor::run(engine), None)
-            };
-            json(&json!({ "ok": report.ok(), "report": report, "fixed": fixed }))
+        Query::Report { request, flags, .. } => {
+            Answer::Outcome(Box::new(execute(engine, request, flags)?))
         }
-        Query::Verify(ids) => json(&engine.verify(ids)?),
-        Query::Why { pack, verb } => {
-            let view = engine.pack_view(pack)?;
-            let state = engine.store().read_state()?;
-            let avail = engine.pack_availability(&view, &state);
-            let dir = view.dir().map(|d| d.display().to_string());
-            let answer = why::explain(
-                &avail,
-                view.manifest(),
-                verb.as_deref(),
-                engine.principal(),
-                dir.as_deref(),
-            );
-            if answer.reason() == Some(&why::WhyReason::NotFound) {
-                let mut err = Error::new(
-                    crate::engine::error::ErrorCode::NotFound,
-                    answer.explanation.clone(),
-                )
-                .pack(pack);
-                if let Some(verb) = verb {
-                    err = err.verb(verb.clone());
-                }
-                return Err(err);
-            }
-            Answer::Why(answer)
-        }
-        Query::Show(id) => json(&crate::engine::ops::show::show(engine, id)?),
-        Query::Availability(id) => json(&json!({ "packs": engine.availability(id.as_deref())? })),
-        Query::CatalogList => json(&json!({ "catalogs": engine.catalog_list()? })),
-        Query::CatalogAdd(src) => json(&engine.catalog_add(src)?),
-        Query::CatalogRemove(src) => json(&engine.catalog_remove(src)?),
-        Query::CatalogUpdate => json(&json!({ "catalogs": engine.catalog_update()? })),
+        Query::CatalogAdd(src) => json(&Success::new(engine.catalog_add(src)?)),
+        Query::CatalogRemove(src) => json(&Success::new(engine.catalog_remove(src)?)),
         Query::Sync {
             lockfile,
             frozen,
@@ -212,12 +165,11 @@ pub fn run(engine: &Engine, query: &Query) -> Result<Answer, Error> {
             if let Some(err) = error {
                 return Err(err);
             }
-            json(&json!({ "ok": true, "results": results }))
+            json(&serde_json::json!({ "ok": true, "results": results }))
         }
-        Query::HarnessList => json(&json!({ "targets": engine.harness_list()? })),
-        Query::HarnessStatus(id) => {
-            json(&json!({ "targets": engine.harness_status(id.as_deref())? }))
+        Query::HarnessSync { force } => {
+            let targets = engine.harness_sync(*force)?;
+            json(&docs::HarnessReport::new(&targets))
         }
-        Query::HarnessSync => json(&json!({ "targets": engine.harness_sync(false)? })),
     })
 }

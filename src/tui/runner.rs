@@ -141,6 +141,9 @@ impl<B: Backend> Runner<B> {
         let done = matches!(action, Action::Done(_));
         let jobs = self.app.update(action);
         self.spawn_all(jobs);
+        if let Some(principal) = self.app.principal_switch.take() {
+            self.switch_principal(&principal);
+        }
         if done && self.in_flight == 0 {
             // Every job has reported, and none started another.
             tracing::debug!("idle");
@@ -168,6 +171,16 @@ impl<B: Backend> Runner<B> {
             self.keys += 1;
             tracing::debug!(key = self.keys, in_flight = self.in_flight, "key handled");
         }
+    }
+
+    /// `:principal NAME`: the engine acts for `principal` from now on (a
+    /// new loader thread holds it), and the browser is read again.
+    fn switch_principal(&mut self, principal: &crate::engine::store::principal::Principal) {
+        let engine = Arc::new(self.engine.scoped(Some(principal), &[]));
+        self.heavy = start_loader(Arc::clone(&engine), self.tx.clone(), self.app.scope);
+        self.engine = engine;
+        let jobs = self.app.update(Action::Reload);
+        self.spawn_all(jobs);
     }
 
     fn spawn_all(&mut self, jobs: Vec<Job>) {

@@ -25,8 +25,22 @@ pub struct Report {
     /// The equivalent `hcpx` command.
     pub command: String,
     pub ok: bool,
-    /// Its document or words, terminal-safe.
+    /// Its words (or its error), terminal-safe.
     pub text: String,
+    /// Its `--json` document, terminal-safe, when it has one.
+    pub json: Option<String>,
+    /// Whether the Output pane shows the document (`J`, or `--json`).
+    pub show_json: bool,
+}
+
+impl Report {
+    /// What the Output pane shows: the words, or with `J` the document.
+    pub fn shown(&self) -> &str {
+        match (&self.json, self.show_json) {
+            (Some(doc), true) => doc,
+            _ => &self.text,
+        }
+    }
 }
 
 /// An exec that ran, as `.` runs it again: `hcpx exec PACK VERB -- WORDS`.
@@ -84,6 +98,13 @@ impl Runs {
     pub fn show_report(&mut self, report: Report) {
         self.output = None;
         self.report = Some(report);
+    }
+
+    /// `J`: the last report's document instead of its words, or back.
+    pub fn toggle_json(&mut self) {
+        if let Some(report) = &mut self.report {
+            report.show_json = !report.show_json;
+        }
     }
 
     /// The last exec's result, unless a report came after it.
@@ -169,6 +190,8 @@ mod tests {
             command: "hcpx doctor".into(),
             ok: true,
             text: "{}".into(),
+            json: None,
+            show_json: false,
         });
         assert!(runs.output().is_none());
         assert_eq!(runs.report().map(|r| r.ok), Some(true));

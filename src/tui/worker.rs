@@ -164,12 +164,6 @@ pub enum Job {
     /// The packs chosen in the picker, installed from the collection
     /// `source` (HCP.md §13.1), by id, as `--skill ID...` takes them.
     InstallChosen { source: String, ids: Vec<String> },
-    /// `hcpx grant|revoke PRINCIPAL GRANT` (§9.4), from the `:` line.
-    Grant {
-        principal: String,
-        grant: String,
-        revoke: bool,
-    },
     /// Every harness target and its Skills' states (`H`, §12.4–§12.8).
     Harnesses,
     /// The browser's marks that need no network: verify, harness states.
@@ -189,6 +183,13 @@ pub enum Job {
     HarnessToggle { target: TargetName, enable: bool },
     /// A report subcommand from the `:` line (`tui::query`).
     Query(crate::tui::query::Query),
+    /// A `:` line's job run with that line's `--principal` and
+    /// `--catalog` (§9.1, §11.6) instead of the TUI's.
+    Scoped {
+        principal: Option<crate::engine::store::principal::Principal>,
+        catalogs: Vec<std::path::PathBuf>,
+        job: Box<Job>,
+    },
     /// `hcpx exec PACK VERB -- WORDS`, output captured.
     Exec {
         pack_id: String,
@@ -224,6 +225,7 @@ impl Job {
             Job::Exec { pack_id, verb, .. } => format!("running {pack_id} {verb}"),
             Job::Harnesses => "reading the harness targets".into(),
             Job::Query(q) => q.label(),
+            Job::Scoped { job, .. } => job.label(),
             Job::Marks => "verifying".into(),
             Job::Outdated => "checking for updates".into(),
             Job::Upgrade { ids, yes, .. } => format!(
@@ -238,16 +240,6 @@ impl Job {
             Job::HarnessToggle { target, enable } => format!(
                 "{} {target}",
                 if *enable { "enabling" } else { "disabling" }
-            ),
-            Job::Grant {
-                principal, revoke, ..
-            } => format!(
-                "{} {principal}",
-                if *revoke {
-                    "revoking for"
-                } else {
-                    "granting to"
-                }
             ),
         }
     }
@@ -332,8 +324,6 @@ pub enum JobResult {
         args: Vec<(String, String)>,
         result: Result<ExecResult, Error>,
     },
-    /// A grant or revoke: what changed, in words.
-    Granted(Result<String, Error>),
     /// The browser's marks (verify, harness states).
     Marks(Marks),
     /// Packs with a newer version in their recorded source.
@@ -384,24 +374,12 @@ pub fn run(engine: &Engine, job: Job, actions: &UnboundedSender<Action>) -> JobR
         Job::InstallChosen { source, ids } => {
             JobResult::InstalledChosen(install_chosen(engine, &source, ids))
         }
-        Job::Grant {
-            principal,
-            grant,
-            revoke,
-        } => JobResult::Granted(if revoke {
-            engine
-                .revoke(&principal, &grant)
-                .map(|changed| match changed {
-                    true => format!("revoked {grant} from {principal}"),
-                    false => format!("{principal} did not have {grant}"),
-                })
-        } else {
-            engine.grant(&principal, &grant).map(|c| match c.changed {
-                true => format!("granted {grant} to {principal}"),
-                false => format!("{principal} already has {grant}"),
-            })
-        }),
         Job::Harnesses => JobResult::Harnesses(harnesses::read(engine)),
+        Job::Scoped {
+            principal,
+            catalogs,
+            job,
+        } => run(&engine.scoped(principal.as_ref(), &catalogs), *job, actions),
         Job::Query(query) => JobResult::Queried {
             result: crate::tui::query::run(engine, &query),
             query,

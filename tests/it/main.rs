@@ -19,6 +19,7 @@ mod cli_list;
 mod cli_picker;
 mod cli_show;
 mod collections;
+mod command_layer;
 mod concurrency;
 mod content_updates;
 mod demo_recording;

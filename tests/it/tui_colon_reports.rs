@@ -1,8 +1,9 @@
-//! The `:` line's report subcommands (GitHub-style issue 11, item 4):
-//! `doctor`, `why`, `show`, `verify`, `catalog list`, `harness list` run
-//! by the engine call their `hcpx` subcommand makes, their document in
-//! the Output pane and the equivalent line in the command log; `doctor
-//! --fix` and `sync` ask first; `upgrade ID` goes through the `U` diff.
+//! The `:` line's report subcommands (GitHub-style issue 11, item 4; issue
+//! 18): `doctor`, `why`, `show`, `verify`, `catalog list`, `harness list`
+//! run through the command layer, their words (the CLI's) in the Output
+//! pane, `J` or `--json` their document, and the equivalent line in the
+//! command log; `doctor --fix` and `sync` ask first; `upgrade ID` goes
+//! through the `U` diff.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -24,7 +25,7 @@ fn report(tui: &Tui) -> String {
     tui.runner
         .app
         .report()
-        .map(|r| r.text.clone())
+        .map(|r| r.shown().to_string())
         .unwrap_or_default()
 }
 
@@ -42,14 +43,19 @@ async fn doctor_show_why_verify_and_catalog_list_answer_in_the_output_pane() {
     let entry = last(&tui);
     assert_eq!(entry.command.as_deref(), Some("hcpx doctor"), "{entry:?}");
     assert!(tui.screen().contains("$ hcpx doctor"), "{}", tui.screen());
+    // The CLI's words; `J` the document, and back.
+    assert!(report(&tui).contains("is writable"), "{}", report(&tui));
+    tui.keys("J").await;
     assert!(report(&tui).contains("\"checks\""), "{}", report(&tui));
+    tui.keys("J").await;
+    assert!(!report(&tui).contains("\"checks\""), "{}", report(&tui));
 
     run(&mut tui, "show acme.notes").await;
     assert_eq!(last(&tui).command.as_deref(), Some("hcpx show acme.notes"));
     assert_eq!(last(&tui).outcome, Outcome::Done);
     let screen = tui.screen();
     assert!(screen.contains("$ hcpx show acme.notes"), "{screen}");
-    assert!(screen.contains("\"pack_id\": \"acme.notes\""), "{screen}");
+    assert!(screen.contains("installed at:"), "{screen}");
 
     run(&mut tui, "why acme.notes hello").await;
     assert_eq!(
@@ -58,7 +64,7 @@ async fn doctor_show_why_verify_and_catalog_list_answer_in_the_output_pane() {
     );
     let screen = tui.screen();
     assert!(screen.contains("$ hcpx why acme.notes hello"), "{screen}");
-    assert!(screen.contains("run hcpx activate acme.notes"), "{screen}");
+    assert!(screen.contains("fix: hcpx activate acme.notes"), "{screen}");
 
     run(&mut tui, "verify acme.notes").await;
     assert_eq!(
@@ -68,13 +74,14 @@ async fn doctor_show_why_verify_and_catalog_list_answer_in_the_output_pane() {
     assert_eq!(last(&tui).outcome, Outcome::Done, "{:?}", last(&tui));
     assert!(report(&tui).contains("acme.notes"), "{}", report(&tui));
 
-    run(&mut tui, "catalog list").await;
+    run(&mut tui, "catalog list --json").await;
     assert_eq!(last(&tui).command.as_deref(), Some("hcpx catalog list"));
     let screen = tui.screen();
     assert!(screen.contains("\"catalogs\""), "{screen}");
 
     run(&mut tui, "harness list").await;
     assert_eq!(last(&tui).command.as_deref(), Some("hcpx harness list"));
+    tui.keys("J").await;
     assert!(report(&tui).contains("\"targets\""), "{}", report(&tui));
 
     // An engine error is said, with the line, and shown.
@@ -105,6 +112,7 @@ async fn doctor_fix_and_sync_ask_first() {
     tui.keys("y").await;
     assert!(tui.runner.app.dialog().is_none());
     assert_eq!(last(&tui).command.as_deref(), Some("hcpx doctor --fix"));
+    tui.keys("J").await;
     assert!(report(&tui).contains("\"fixed\""), "{}", report(&tui));
 
     run(&mut tui, "sync /nonexistent/hcp.lock --prune").await;

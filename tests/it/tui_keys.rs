@@ -425,7 +425,8 @@ async fn the_colon_line_runs_hcpx_subcommands_with_tab_completion() {
     // A word that is not a subcommand, an unknown pack: refused, said.
     tui.keys(":frob").await;
     tui.press(KeyCode::Enter).await;
-    assert!(tui.screen().contains("`frob` is not a subcommand"));
+    // clap's own words, as `hcpx frob` says them.
+    assert!(tui.screen().contains("unrecognized subcommand 'frob'"));
     tui.keys(":activate acme.nope").await;
     tui.press(KeyCode::Enter).await;
     assert!(tui.screen().contains("no pack `acme.nope`"));

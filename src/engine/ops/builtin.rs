@@ -141,13 +141,8 @@ impl Engine {
             }
             BuiltinOp::HarnessStatus => match self.harness_status(args.text("pack").as_deref()) {
                 Ok(targets) => {
-                    let ok = targets.iter().all(|t| {
-                        t.skills
-                            .iter()
-                            .all(|s| s.state == crate::engine::harness::plan::SkillState::Placed)
-                    });
-                    let doc = serde_json::json!({"ok": ok, "targets": targets});
-                    (i32::from(!ok), doc)
+                    let doc = docs::HarnessReport::new(&targets);
+                    (i32::from(!doc.ok), to_value(&doc))
                 }
                 Err(err) => (err.code.exit_code(), to_value(&Failure::new(&err))),
             },

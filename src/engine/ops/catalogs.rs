@@ -18,7 +18,7 @@
 //! link is `not_found` at `add` and `update`, as a pack's is at install.
 
 use super::Engine;
-use crate::engine::error::{Error, ErrorCode, Result};
+use crate::engine::error::{Error, ErrorCode, Fix, Result};
 use crate::engine::policy::grants::PACK_INSTALL;
 use crate::engine::store::config::{self, CatalogSource};
 use crate::engine::store::source::{GitSource, InstallSource, redact_source};
@@ -182,7 +182,7 @@ impl Engine {
                 ErrorCode::NotFound,
                 format!("no catalog `{}` in config.yaml", redact_source(source)),
             )
-            .hint("`hcpx catalog list` shows the catalogs"));
+            .fix(Fix::CatalogList));
         };
         let removed = current.catalog_sources[at].clone();
         let shown = info(&removed);

@@ -63,3 +63,76 @@ pub struct Doctor<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fixed: Option<&'a [Fixed]>,
 }
+
+/// `verify` (§13.5): each pack against the lock file, and the `integrity`
+/// error beside them when one differs.
+#[derive(Debug, Serialize)]
+pub struct Verify<'a> {
+    pub ok: bool,
+    pub packs: &'a [crate::engine::ops::VerifyPack],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<&'a Error>,
+}
+
+/// `why` (§11.3): the first unmet condition (`reason`, `explanation`,
+/// `fix`) and every one (`reasons`, and `fixes` beside them: the command
+/// line for each, `null` where there is none). The front-end renders the
+/// fixes, with the flags it was given.
+#[derive(Debug, Serialize)]
+pub struct Why<'a> {
+    pub pack_id: &'a str,
+    pub verb_key: Option<&'a str>,
+    pub executable: bool,
+    pub reason: Option<&'a crate::engine::policy::why::WhyReason>,
+    pub explanation: &'a str,
+    pub fix: Option<String>,
+    pub reasons: Vec<&'a crate::engine::policy::why::WhyReason>,
+    pub fixes: Vec<Option<String>>,
+}
+
+/// `outdated` (§13.6): the packs with a newer version or new content.
+#[derive(Debug, Serialize)]
+pub struct Outdated<'a> {
+    pub packs: &'a [crate::engine::ops::upgrade::OutdatedPack],
+}
+
+/// `catalog list` and `catalog update` (§13.2).
+#[derive(Debug, Serialize)]
+pub struct Catalogs<'a> {
+    pub catalogs: &'a [crate::engine::ops::catalogs::CatalogInfo],
+}
+
+/// `harness list` (§12.4): every target.
+#[derive(Debug, Serialize)]
+pub struct Targets<'a, T: Serialize> {
+    pub targets: &'a [T],
+}
+
+/// `harness status` and `harness sync` (§12.6–§12.7): `ok` only when every
+/// Skill is placed.
+#[derive(Debug, Serialize)]
+pub struct HarnessReport<'a> {
+    pub ok: bool,
+    pub targets: &'a [crate::engine::harness::TargetStatus],
+}
+
+impl<'a> HarnessReport<'a> {
+    pub fn new(targets: &'a [crate::engine::harness::TargetStatus]) -> Self {
+        use crate::engine::harness::plan::SkillState;
+        let ok = targets
+            .iter()
+            .all(|t| t.skills.iter().all(|s| s.state == SkillState::Placed));
+        HarnessReport { ok, targets }
+    }
+}
+
+/// `grant` and `revoke` (§9.4): what changed.
+#[derive(Debug, Serialize)]
+pub struct Granted<'a> {
+    pub principal: &'a str,
+    pub grant: &'a str,
+    pub changed: bool,
+    /// True when this grant turned on enforcement (§9.3).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub enforced_now: bool,
+}

@@ -148,6 +148,27 @@ impl Engine {
         self.harness_env = Some(env);
     }
 
+    /// This engine acting for `principal` (when given), with
+    /// `extra_catalogs` searched after its own (§9.1, §11.6): one
+    /// command's `--principal` and `--catalog` in a front-end that keeps an
+    /// engine open.
+    pub fn scoped(
+        &self,
+        principal: Option<&grants::Principal>,
+        extra_catalogs: &[PathBuf],
+    ) -> Engine {
+        let mut engine = self.clone();
+        if let Some(principal) = principal {
+            engine.principal = principal.clone();
+        }
+        for dir in extra_catalogs {
+            if !engine.catalogs.contains(dir) {
+                engine.catalogs.push(dir.clone());
+            }
+        }
+        engine
+    }
+
     pub fn store(&self) -> &Store {
         &self.store
     }

@@ -15,7 +15,7 @@
 
 use super::Engine;
 use super::activate::remove_skill;
-use crate::engine::error::{Error, ErrorCode, Result};
+use crate::engine::error::{Error, ErrorCode, Fix, Result};
 use crate::engine::pack::id::PackId;
 use crate::engine::policy::grants::PACK_INSTALL;
 use crate::engine::store::snapshot::BOOTSTRAP_ID;
@@ -40,7 +40,9 @@ impl Engine {
                 "hcp-cli is the runtime's bootstrap pack and cannot be uninstalled",
             )
             .pack(pack_id)
-            .hint("deactivate it instead: hcpx deactivate hcp-cli"));
+            .fix(Fix::Deactivate {
+                pack: pack_id.to_string(),
+            }));
         }
         let mut tx = self.store().lock()?;
         let Some(id) = PackId::parse(pack_id).filter(|id| self.store().is_installed(id)) else {

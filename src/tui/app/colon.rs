@@ -1,11 +1,17 @@
 //! The `:` command line: typing, completion, and running a line (see
-//! `tui::cmdline`). Reports (`doctor`, `verify`, `why`, `show`,
-//! `availability`, `catalog`, `sync`, `harness list|status|sync`; HCP.md
-//! §11.2–§11.3, §12.4–§12.8, §13.2, §13.5, §13.8, §14.7) run in a worker
-//! (`tui::query`) and show in the Output pane; `doctor --fix` and `sync`
-//! ask y/n first; `upgrade ID...` goes through `U`'s diff (§13.7).
+//! `tui::cmdline`, which parses it with the clap tree of `hcpx`). Reports
+//! (`doctor`, `verify`, `why`, `show`, `availability`, `list`, `catalog
+//! list|update`, `harness list|status`, `outdated`; HCP.md §11.2–§11.3,
+//! §12.4–§12.8, §13.2, §13.5–§13.6, §14.7) run through the command layer in
+//! a worker and show its words in the Output pane, `J` (or `--json`) its
+//! document; `catalog add|remove`, `sync` and `harness sync` too.
+//! `doctor --fix` and `sync` ask y/n first; `upgrade ID...` goes through
+//! `U`'s diff (§13.7). A line's `--principal` and `--catalog` hold for the
+//! work it starts; `:principal NAME` switches the TUI's principal.
 
 use super::*;
+use crate::engine::store::principal::Principal;
+use crate::fixline::FixFlags;
 use crate::tui::query::{Answer, Query};
 
 impl App {
@@ -40,26 +46,70 @@ impl App {
     }
 
     /// `Enter` in the `:` line: the same engine call as `hcpx` with those
-    /// words, or why not.
+    /// words (parsed with its clap tree), or why not.
     pub(super) fn submit_cmdline(&mut self) -> Vec<Job> {
-        let line = std::mem::take(&mut self.cmdline);
-        let parsed = cmdline::split(&line.input).and_then(|w| cmdline::parse(&w));
-        let parsed = match parsed {
-            Ok(p) => p,
+        let typed = std::mem::take(&mut self.cmdline);
+        let line = match cmdline::split(&typed.input).and_then(|w| cmdline::parse(&w)) {
+            Ok(line) => line,
             Err(why) => {
-                let text = format!(":{}: {why}", line.input.trim());
+                let text = format!(":{}: {}", typed.input.trim(), text::safe(&why));
                 self.say(Outcome::Refused, text, None);
                 return Vec::new();
             }
         };
+        match line.parsed {
+            Parsed::Help(help) => return self.show_help_text(&typed.input, help),
+            Parsed::Principal(principal) => {
+                self.set_principal(principal);
+                return Vec::new();
+            }
+            _ => {}
+        }
         if let Some(reason) = self.work.refusal() {
             self.say(Outcome::Refused, reason, None);
             return Vec::new();
         }
-        match self.unknown_pack(&parsed) {
-            Some(id) => self.refuse_unknown(&id),
-            None => self.run_parsed(parsed),
+        let scoped = line.principal.is_some() || !line.catalogs.is_empty();
+        if scoped && asks_first(&line.parsed) {
+            let text = "--principal and --catalog are not taken by a command that asks first; switch with :principal NAME, or run it in a shell";
+            self.say(Outcome::Refused, text.into(), None);
+            return Vec::new();
         }
+        if line.catalogs.is_empty()
+            && let Some(id) = self.unknown_pack(&line.parsed)
+        {
+            return self.refuse_unknown(&id);
+        }
+        let (principal, catalogs) = (line.principal.clone(), line.catalogs.clone());
+        self.line_flags = LineFlags::of(&line);
+        let jobs = self.run_parsed(line.parsed, line.json);
+        self.line_flags = LineFlags::default();
+        if !scoped {
+            return jobs;
+        }
+        jobs.into_iter()
+            .map(|job| Job::Scoped {
+                principal: principal.clone(),
+                catalogs: catalogs.clone(),
+                job: Box::new(job),
+            })
+            .collect()
+    }
+
+    /// `--help` or `--version` on the `:` line: clap's text in the Output
+    /// pane.
+    fn show_help_text(&mut self, input: &str, help: String) -> Vec<Job> {
+        let command = format!("hcpx {}", input.trim());
+        self.runs.show_report(Report {
+            command: text::safe(&command).to_string(),
+            ok: true,
+            text: text::safe(&help).to_string(),
+            json: None,
+            show_json: false,
+        });
+        self.focus.set(Pane::Output);
+        self.text.output = 0;
+        Vec::new()
     }
 
     /// The first pack id of `parsed` in neither the store nor a catalog
@@ -76,7 +126,7 @@ impl App {
     }
 
     /// A `:` line that parsed, its packs known: the work it starts.
-    fn run_parsed(&mut self, parsed: Parsed) -> Vec<Job> {
+    fn run_parsed(&mut self, parsed: Parsed, json: bool) -> Vec<Job> {
         match parsed {
             Parsed::Stage(Stage::Uninstall, ids) => {
                 self.dialog = Some(Dialog::ConfirmUninstall { ids });
@@ -98,36 +148,62 @@ impl App {
                 verb,
                 words,
             } => self.run_exec(pack_id, verb, words),
-            Parsed::Grant {
-                principal,
-                grant,
-                revoke,
-            } => self.grant(principal, grant, revoke),
-            Parsed::List => self.lifecycle(Action::Reload),
             Parsed::HarnessView => self.show_harnesses(),
             Parsed::Harness { target, enable } => self.set_harness(target, enable),
-            Parsed::Outdated => self.check_updates(),
             Parsed::Upgrade(ids) => self.upgrade_ids(ids),
-            Parsed::Query(query) if query.asks() => {
-                self.dialog = Some(Dialog::ConfirmQuery { query });
+            Parsed::Report(request) => {
+                let flags = self.fix_flags();
+                self.ask_or_run(Query::Report {
+                    request,
+                    flags,
+                    json,
+                })
+            }
+            Parsed::Query(query) => self.ask_or_run(query),
+            Parsed::Principal(principal) => {
+                self.set_principal(principal);
                 Vec::new()
             }
-            Parsed::Query(query) => self.run_query(query),
+            Parsed::Help(_) => Vec::new(),
         }
     }
 
-    /// `:grant` / `:revoke PRINCIPAL GRANT` (§9) in a worker.
-    fn grant(&mut self, principal: String, grant: String, revoke: bool) -> Vec<Job> {
-        let sub = if revoke { "revoke" } else { "grant" };
-        let args = [sub.to_string(), principal.clone(), grant.clone()];
-        self.last_command = Some(self.hcpx(&args, false));
-        let job = Job::Grant {
-            principal,
-            grant,
-            revoke,
-        };
-        self.work.start(job.label());
-        vec![job]
+    /// A query that asks y/n first opens its dialog; any other runs.
+    fn ask_or_run(&mut self, query: Query) -> Vec<Job> {
+        if query.asks() {
+            self.dialog = Some(Dialog::ConfirmQuery { query });
+            return Vec::new();
+        }
+        self.run_query(query)
+    }
+
+    /// The `--principal` and `--catalog` fix lines repeat: this line's,
+    /// else the TUI's.
+    fn fix_flags(&self) -> FixFlags {
+        FixFlags {
+            principal: self
+                .line_flags
+                .principal
+                .clone()
+                .or_else(|| self.config.principal_arg.clone()),
+            catalogs: self
+                .config
+                .catalog_args
+                .iter()
+                .chain(&self.line_flags.catalogs)
+                .cloned()
+                .collect(),
+        }
+    }
+
+    /// `:principal NAME`: the TUI acts for NAME from now on (§9.1); the
+    /// browser is read again for it.
+    pub fn set_principal(&mut self, principal: Principal) {
+        self.config.principal = principal.as_str().to_string();
+        self.config.principal_arg = Some(principal.as_str().to_string());
+        let text = format!("acting for {}", text::safe(principal.as_str()));
+        self.principal_switch = Some(principal);
+        self.say(Outcome::Done, text, None);
     }
 
     /// Runs a report subcommand in a worker, said as its `hcpx` line.
@@ -135,36 +211,46 @@ impl App {
         if !self.not_busy() {
             return Vec::new();
         }
-        self.last_command = Some(self.hcpx(&query.args(), false));
+        self.last_command = Some(self.line_command(&query.args()));
         let job = Job::Query(query);
         self.work.start(job.label());
         vec![job]
     }
 
-    /// A report answered: its document in the Output pane, a line in the
-    /// log; the browser read again when it may have changed the store.
+    /// A report answered: its words (or with `J`, its document) in the
+    /// Output pane, a line in the log; the browser read again when it may
+    /// have changed the store.
     pub(super) fn query_done(&mut self, query: Query, result: Result<Answer, Error>) -> Vec<Job> {
         self.work.finish();
-        let command = self.hcpx(&query.args(), false);
-        let (outcome, text, body) = match result {
+        let command = self
+            .last_command
+            .clone()
+            .unwrap_or_else(|| self.hcpx(&query.args(), false));
+        let show_json = matches!(query, Query::Report { json: true, .. });
+        let (outcome, summary, body, json) = match result {
             Ok(answer) => {
-                let body = match answer {
-                    Answer::Json(doc) => doc,
-                    Answer::Why(why) => self.why_text(&why),
+                let ok = !matches!(&answer, Answer::Outcome(o) if o.exit_code() != 0);
+                let (words, doc) = answer.texts();
+                // A one-line answer (`grant`) is said as it is.
+                let summary = match words.trim_end().lines().collect::<Vec<_>>()[..] {
+                    [one] => one.to_string(),
+                    _ => format!("hcpx {}: see Output", query.args()[0]),
                 };
-                let summary = format!("hcpx {}: see Output", query.args()[0]);
-                (Outcome::Done, summary, body)
+                let outcome = if ok { Outcome::Done } else { Outcome::Failed };
+                (outcome, summary, words, Some(doc))
             }
             Err(err) => {
                 let text = self.error_text(&err).text;
-                (Outcome::Failed, text.clone(), text)
+                (Outcome::Failed, text.clone(), text, None)
             }
         };
-        self.say(outcome, text, Some(command.clone()));
+        self.say(outcome, summary, Some(command.clone()));
         self.runs.show_report(Report {
             command,
             ok: outcome == Outcome::Done,
             text: text::safe(&body).to_string(),
+            json: json.map(|d| text::safe(&d).to_string()),
+            show_json,
         });
         self.focus.set(Pane::Output);
         self.text.output = 0;
@@ -174,24 +260,62 @@ impl App {
         Vec::new()
     }
 
-    /// `why` in words, with the command line that fixes each condition.
-    fn why_text(&self, why: &crate::engine::policy::why::Explanation) -> String {
-        let mut lines = Vec::new();
-        if why.unmet.is_empty() {
-            lines.push(why.explanation.clone());
+    /// `hcpx ARGS` with this line's `--catalog` and `--principal` when it
+    /// gave them, else the TUI's.
+    fn line_command(&self, args: &[String]) -> String {
+        if self.line_flags.principal.is_none() && self.line_flags.catalogs.is_empty() {
+            return self.hcpx(args, false);
         }
-        for unmet in &why.unmet {
-            lines.push(unmet.explanation.clone());
-            if let Some(fix) = &unmet.fix {
-                lines.push(format!("  fix: {}", self.fix_line(fix)));
-            }
+        let mut words = args.to_vec();
+        for dir in &self.line_flags.catalogs {
+            words.extend(["--catalog".to_string(), dir.clone()]);
         }
-        lines.join("\n")
+        let principal = self.line_flags.principal.clone();
+        if let Some(p) = principal.or_else(|| self.config.principal_arg.clone()) {
+            words.extend(["--principal".to_string(), p]);
+        }
+        let mut line = String::from("hcpx");
+        for word in &words {
+            line.push(' ');
+            line.push_str(&crate::fixline::shell_quote(word));
+        }
+        line
     }
 
     pub(super) fn refuse_unknown(&mut self, id: &str) -> Vec<Job> {
         let text = format!("no pack `{}` in the store or a catalog", text::safe(id));
         self.say(Outcome::Refused, text, None);
         Vec::new()
+    }
+}
+
+/// Whether the work a line starts asks y/n (or shows a diff) first.
+fn asks_first(parsed: &Parsed) -> bool {
+    match parsed {
+        Parsed::Stage(Stage::Uninstall, _) | Parsed::Upgrade(_) => true,
+        Parsed::Query(query) => query.asks(),
+        Parsed::Report(request) => request.asks(),
+        _ => false,
+    }
+}
+
+/// One `:` line's own `--principal` and `--catalog`, as typed, while its
+/// work is started.
+#[derive(Debug, Clone, Default)]
+pub struct LineFlags {
+    pub principal: Option<String>,
+    pub catalogs: Vec<String>,
+}
+
+impl LineFlags {
+    fn of(line: &cmdline::Line) -> LineFlags {
+        LineFlags {
+            principal: line.principal.as_ref().map(|p| p.as_str().to_string()),
+            catalogs: line
+                .catalogs
+                .iter()
+                .map(|d| d.display().to_string())
+                .collect(),
+        }
     }
 }

@@ -124,6 +124,11 @@ pub struct App {
     pub(crate) inspected: Option<Inspection>,
     /// The `hcpx` command equivalent to the last action.
     pub(crate) last_command: Option<String>,
+    /// The `:` line's own `--principal` and `--catalog` while the work it
+    /// asks for is started.
+    pub(crate) line_flags: colon::LineFlags,
+    /// `:principal NAME`: the principal the runner's engine switches to.
+    pub principal_switch: Option<crate::engine::store::principal::Principal>,
     pub(crate) dialog: Option<Dialog>,
     /// The commands the app's jobs start (the runner runs them in it).
     pub(crate) scope: Scope,
@@ -156,6 +161,8 @@ impl App {
             listed: None,
             inspected: None,
             last_command: None,
+            line_flags: colon::LineFlags::default(),
+            principal_switch: None,
             dialog: None,
             scope: Scope::new(),
             redraw: false,
@@ -290,6 +297,7 @@ impl App {
             | Action::PaneRight
             | Action::ShowLog
             | Action::ToggleWrap
+            | Action::ToggleJson
             | Action::Escape
             | Action::Mark
             | Action::CycleSort

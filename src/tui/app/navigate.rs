@@ -31,6 +31,7 @@ impl App {
                 self.text.log = u16::MAX;
             }
             Action::ToggleWrap => self.toggle_wrap(),
+            Action::ToggleJson => self.runs.toggle_json(),
             Action::Escape => self.escape(),
             Action::Mark => self.mark(),
             Action::CycleSort => self.cycle_sort(),

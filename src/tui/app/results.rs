@@ -45,7 +45,6 @@ impl App {
                 Vec::new()
             }
             JobResult::Queried { query, result } => self.query_done(query, result),
-            JobResult::Granted(result) => self.granted_done(result),
             JobResult::Panicked(message) => {
                 self.fatal = Some(message);
                 self.quit = true;
@@ -123,21 +122,6 @@ impl App {
         let outdated = std::mem::take(&mut self.marks.outdated);
         self.marks = Marks { outdated, ..marks };
         self.loads.marks_read()
-    }
-
-    /// A grant or revoke done: said in the log, then the store reloaded.
-    fn granted_done(&mut self, result: Result<String, Error>) -> Vec<Job> {
-        self.work.finish();
-        let command = self.last_command.clone();
-        match result {
-            Ok(text) => self.say(Outcome::Done, text, command),
-            Err(err) => {
-                self.say(Outcome::Failed, self.error_text(&err).text, command);
-                self.dialog = Some(Dialog::Error(err));
-            }
-        }
-        // Grants change what is executable.
-        self.loads.request()
     }
 
     /// After an install, the Lint pane of an installed pack: the one

@@ -43,7 +43,7 @@ fn finished<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
         if !report.ok {
             lines.push(Line::styled("failed", theme.bad()));
         }
-        lines.extend(raw_lines(&report.text, width));
+        lines.extend(raw_lines(report.shown(), width));
         return lines;
     }
     let Some(out) = app.runs.output() else {

@@ -34,7 +34,7 @@ pub fn handle() {
     }
     clap_complete::CompleteEnv::with_factory(|| {
         use clap::CommandFactory;
-        crate::cli::Cli::command()
+        crate::command::args::Cli::command()
     })
     .var(VAR)
     .complete();

@@ -1,0 +1,114 @@
+//! A command line given as words (the TUI's `:` line, HCP.md §11.5) parsed
+//! with THE clap tree of `hcpx` (`try_parse_from`), so it takes every
+//! subcommand and flag the CLI takes, with the CLI's own usage errors; the
+//! flags before and after the subcommand merged as the CLI merges them.
+
+use crate::command::args::{Cli, Command};
+use crate::engine::store::principal::Principal;
+use clap::Parser;
+use clap::error::ErrorKind;
+use std::path::PathBuf;
+
+/// A parsed line: the subcommand and the flags it runs with.
+#[derive(Debug)]
+pub struct Invocation {
+    pub command: Command,
+    /// `--json`: show the document rather than the words.
+    pub json: bool,
+    /// `--principal NAME`, checked (§9.1).
+    pub principal: Option<Principal>,
+    /// `--catalog DIR`, each (§11.6).
+    pub catalogs: Vec<PathBuf>,
+}
+
+/// Why a line does not run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LineError {
+    /// `--help` or `--version`: the text clap shows.
+    Help(String),
+    /// A usage error, in clap's words (its first line).
+    Usage(String),
+}
+
+/// Parses `words` (without the program name) as `hcpx` does.
+pub fn parse(words: &[String]) -> Result<Invocation, LineError> {
+    let argv = std::iter::once("hcpx").chain(words.iter().map(String::as_str));
+    let cli = Cli::try_parse_from(argv).map_err(|err| match err.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            LineError::Help(err.render().to_string())
+        }
+        ErrorKind::InvalidSubcommand => LineError::Usage(format!(
+            "{}; one of {}",
+            first_line(&err.render().to_string()),
+            subcommands(&[]).join(", ")
+        )),
+        _ => LineError::Usage(first_line(&err.render().to_string())),
+    })?;
+    let Some(command) = cli.command else {
+        return Err(LineError::Usage(
+            "type an hcpx subcommand (Tab completes)".into(),
+        ));
+    };
+    let global = command.merge_flags(cli.global);
+    let principal = match &global.principal {
+        Some(name) => Some(Principal::parse(name).map_err(|e| LineError::Usage(e.message))?),
+        None => None,
+    };
+    Ok(Invocation {
+        command,
+        json: global.json,
+        principal,
+        catalogs: global.catalogs,
+    })
+}
+
+/// clap's first line, without its `error: `.
+fn first_line(text: &str) -> String {
+    let line = text.lines().next().unwrap_or_default();
+    line.trim_start_matches("error: ").to_string()
+}
+
+/// The subcommand names of the tree (`help` aside), and of `sub`'s own
+/// subcommands when given, in the tree's order: what `Tab` offers.
+pub fn subcommands(path: &[&str]) -> Vec<String> {
+    use clap::CommandFactory;
+    let root = Cli::command();
+    let mut at = &root;
+    for name in path {
+        match at.find_subcommand(name) {
+            Some(sub) => at = sub,
+            None => return Vec::new(),
+        }
+    }
+    at.get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .filter(|n| n != "help")
+        .collect()
+}
+
+/// The long flags of the subcommand at `path`, as typed (the root's
+/// flags go before the subcommand).
+pub fn flags(path: &[&str]) -> Vec<String> {
+    use clap::CommandFactory;
+    let root = Cli::command();
+    let mut at = &root;
+    let mut out: Vec<String> = Vec::new();
+    let mut push = |cmd: &clap::Command| {
+        for arg in cmd.get_arguments() {
+            if let Some(long) = arg.get_long() {
+                let flag = format!("--{long}");
+                if !out.contains(&flag) {
+                    out.push(flag);
+                }
+            }
+        }
+    };
+    for name in path {
+        match at.find_subcommand(name) {
+            Some(sub) => at = sub,
+            None => break,
+        }
+    }
+    push(at);
+    out
+}

@@ -1,0 +1,29 @@
+//! The one command layer between the engine and every front-end (HCP.md
+//! §10, §11.4, §11.5), after cargo's `commands/*.rs` → `ops::*`:
+//!
+//! - `args`: the clap tree both the CLI and the TUI's `:` line parse with
+//!   (`try_parse_from`), so both take every subcommand and flag;
+//! - `request`: a parsed [`Request`], built from that tree;
+//! - `execute`: the engine call that answers it, an [`Outcome`];
+//! - `outcome`: each outcome's one `Serialize` (the `--json` document) and
+//!   one `Display` (the words, written by `text`, styled by `style`);
+//! - `line`: words (the TUI's `:` line) parsed with that tree;
+//! - `help`, `complete`: the help words and the shell completion of the
+//!   tree.
+//!
+//! It may use clap; it never reads or draws the terminal, and it never
+//! prints: the front-ends do.
+
+pub mod args;
+pub mod complete;
+pub mod execute;
+pub mod help;
+pub mod line;
+pub mod outcome;
+pub mod request;
+pub mod style;
+pub mod text;
+
+pub use execute::execute;
+pub use outcome::Outcome;
+pub use request::Request;

@@ -1,0 +1,45 @@
+//! `availability` in words (§11.2–§11.3): each pack's flags, and each
+//! command, executable or the reasons it is not.
+
+use super::list::status_style;
+use super::yes_no;
+use crate::command::style::{ERROR, GOOD, STRONG, WARNING};
+use crate::engine::pack::text::terminal_safe;
+use crate::engine::policy::availability::PackAvailability;
+use std::fmt::{Result, Write};
+
+pub fn write(w: &mut impl Write, packs: &[PackAvailability]) -> Result {
+    for p in packs {
+        let style = status_style(p.status);
+        writeln!(
+            w,
+            "{STRONG}{}{STRONG:#} {}  {style}{}{style:#}  installed: {}  activated: {}  connected: {}  sense: {}",
+            terminal_safe(&p.pack_id),
+            terminal_safe(p.version.as_deref().unwrap_or("-")),
+            p.status.as_str(),
+            yes_no(p.installed),
+            yes_no(p.activated),
+            yes_no(p.connected),
+            if p.sense.active { "active" } else { "inactive" },
+        )?;
+        for problem in &p.problems {
+            writeln!(w, "  {ERROR}problem{ERROR:#}: {}", terminal_safe(problem))?;
+        }
+        for c in &p.commands {
+            let (mark, style) = if c.executable {
+                ("✓", GOOD)
+            } else {
+                ("✗", WARNING)
+            };
+            let reasons: Vec<String> = c.reasons.iter().map(ToString::to_string).collect();
+            writeln!(
+                w,
+                "  {style}{mark}{style:#} {:24} {:5}  {}",
+                terminal_safe(&c.verb_key),
+                c.effect,
+                terminal_safe(&reasons.join(", "))
+            )?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,73 @@
+//! `catalog` in words (§13.2): the catalogs, or what `add`/`remove` changed.
+
+use crate::engine::ops::catalogs::{CatalogChange, CatalogInfo, CatalogKind};
+use crate::engine::pack::text::terminal_safe;
+use std::fmt::{Result, Write};
+
+pub fn write_change(w: &mut impl Write, change: &CatalogChange, verb: &str) -> Result {
+    let source = terminal_safe(&change.catalog.source);
+    if change.changed {
+        writeln!(
+            w,
+            "{verb} catalog {source} ({})",
+            packs_line(&change.catalog)
+        )?;
+        write_ids(w, &change.pack_ids)
+    } else {
+        writeln!(w, "catalog {source} is already listed")
+    }
+}
+
+/// The ids a catalog added holds, a few to a line: what `hcpx install ID`
+/// now takes.
+fn write_ids(w: &mut impl Write, ids: &[String]) -> Result {
+    const SHOWN: usize = 40;
+    for line in ids.iter().take(SHOWN).collect::<Vec<_>>().chunks(6) {
+        let words: Vec<String> = line
+            .iter()
+            .map(|id| terminal_safe(id).into_owned())
+            .collect();
+        writeln!(w, "  {}", words.join("  "))?;
+    }
+    if ids.len() > SHOWN {
+        writeln!(
+            w,
+            "  … and {} more (hcpx list shows them all)",
+            ids.len() - SHOWN
+        )?;
+    }
+    Ok(())
+}
+
+pub fn write_list(w: &mut impl Write, all: &[CatalogInfo]) -> Result {
+    if all.is_empty() {
+        writeln!(w, "no catalogs: add one with `hcpx catalog add SOURCE`")?;
+    }
+    for c in all {
+        let kind = match c.kind {
+            CatalogKind::Dir => "dir",
+            CatalogKind::Git => "git",
+        };
+        let commit = c
+            .commit
+            .as_deref()
+            .map(|s| format!(" @ {}", terminal_safe(s.get(..12).unwrap_or(s))));
+        writeln!(
+            w,
+            "{kind:<4} {}{}  {}  ({})",
+            terminal_safe(&c.source),
+            commit.unwrap_or_default(),
+            packs_line(c),
+            terminal_safe(&c.path)
+        )?;
+    }
+    Ok(())
+}
+
+/// `3 packs`, or `0 packs: WHY` (HCP.md §13.2).
+fn packs_line(c: &CatalogInfo) -> String {
+    match &c.reason {
+        Some(why) => format!("{} packs: {}", c.packs, terminal_safe(why)),
+        None => format!("{} packs", c.packs),
+    }
+}

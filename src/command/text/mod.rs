@@ -1,0 +1,20 @@
+//! The words of each report outcome (HCP.md §10.1: text for people, the
+//! `--json` document for programs): one renderer per report, written into
+//! any [`std::fmt::Write`] with the styles of [`crate::command::style`].
+//! Pack-derived text goes through `terminal_safe` (§14.5).
+
+pub mod availability;
+pub mod catalog;
+pub mod doctor;
+pub mod grant;
+pub mod harness;
+pub mod list;
+pub mod outdated;
+pub mod show;
+pub mod verify;
+pub mod why;
+
+/// `yes` or `no`.
+pub fn yes_no(flag: bool) -> &'static str {
+    if flag { "yes" } else { "no" }
+}

@@ -1,0 +1,25 @@
+//! `why` in words (§11.3): each unmet condition and the line that fixes it.
+
+use crate::command::style::{GOOD, HINT, WARNING};
+use crate::engine::pack::text::terminal_safe;
+use crate::engine::policy::why::Explanation;
+use std::fmt::{Result, Write};
+
+/// `fixes` are the rendered fix of each of `answer.unmet`, in order.
+pub fn write(w: &mut impl Write, answer: &Explanation, fixes: &[Option<String>]) -> Result {
+    if answer.unmet.is_empty() {
+        let style = if answer.executable { GOOD } else { WARNING };
+        writeln!(w, "{style}{}{style:#}", terminal_safe(&answer.explanation))?;
+    }
+    for (unmet, fix) in answer.unmet.iter().zip(fixes) {
+        writeln!(
+            w,
+            "{WARNING}{}{WARNING:#}",
+            terminal_safe(&unmet.explanation)
+        )?;
+        if let Some(fix) = fix {
+            writeln!(w, "  {HINT}fix{HINT:#}: {}", terminal_safe(fix))?;
+        }
+    }
+    Ok(())
+}
