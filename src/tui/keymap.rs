@@ -48,6 +48,8 @@ pub enum Cmd {
     Harnesses,
     Outdated,
     Upgrade,
+    Principal,
+    SetEnv,
     CommandLine,
     Wrap,
     Redraw,
@@ -91,6 +93,8 @@ impl Cmd {
             Cmd::Harnesses => Action::ShowHarnesses,
             Cmd::Outdated => Action::CheckUpdates,
             Cmd::Upgrade => Action::Upgrade,
+            Cmd::Principal => Action::AskPrincipal,
+            Cmd::SetEnv => Action::AskEnv,
             Cmd::CommandLine => Action::CmdLineStart,
             Cmd::Wrap => Action::ToggleWrap,
             Cmd::Redraw => Action::Redraw,
@@ -298,6 +302,20 @@ pub const KEYS: &[Binding] = &[
         "U",
         Some(("U", "upgrade")),
         "upgrade: diff, then y/n",
+    ),
+    bind(
+        Cmd::SetEnv,
+        &[k('e')],
+        "e",
+        Some(("e", "set env")),
+        "set an env variable (masked)",
+    ),
+    bind(
+        Cmd::Principal,
+        &[k('P')],
+        "P",
+        None,
+        "act as another principal",
     ),
     bind(
         Cmd::CommandLine,
@@ -521,7 +539,7 @@ fn dialog_action(dialog: &Dialog, key: &Key) -> Option<Action> {
             _ => None,
         },
         Dialog::Picker(_) => crate::tui::picker::key_for(key).map(Action::Picker),
-        Dialog::Secret(_) | Dialog::ExecForm(_) => match key.code {
+        Dialog::Secret(_) | Dialog::ExecForm(_) | Dialog::Ask(_) => match key.code {
             KeyCode::Esc => Some(Action::InputCancel),
             KeyCode::Enter => Some(Action::InputSubmit),
             KeyCode::Backspace => Some(Action::InputBackspace),
@@ -559,6 +577,7 @@ pub fn dialog_bar(dialog: &Dialog) -> Vec<(&'static str, &'static str)> {
             ("Ctrl-U", "clear"),
             ("Esc", "cancel"),
         ],
+        Dialog::Ask(_) => &[("Enter", "set"), ("Ctrl-U", "clear"), ("Esc", "cancel")],
         Dialog::ExecForm(_) => &[
             ("Enter", "run"),
             ("Tab ↑↓", "field"),

@@ -316,7 +316,8 @@ pub struct StageReport {
 pub enum JobResult {
     Loaded {
         stamp: Stamp,
-        result: Result<Vec<Row>, Error>,
+        /// The packs, and the catalogs and powers they were read with.
+        result: Result<Loaded, Error>,
     },
     Stamp(Stamp),
     Inspected {
@@ -369,11 +370,8 @@ pub enum JobResult {
 pub fn run(engine: &Engine, job: Job, actions: &UnboundedSender<Action>) -> JobResult {
     match job {
         Job::Load => {
-            let stamp = Stamp::read(engine);
-            JobResult::Loaded {
-                stamp,
-                result: load(engine),
-            }
+            let (stamp, result) = load_fresh(engine);
+            JobResult::Loaded { stamp, result }
         }
         Job::Stamp => JobResult::Stamp(Stamp::read(engine)),
         Job::Inspect { rows, lint } => JobResult::Inspected {
@@ -436,6 +434,40 @@ pub fn run(engine: &Engine, job: Job, actions: &UnboundedSender<Action>) -> JobR
             }
         }
     }
+}
+
+/// A snapshot read: its rows, the catalogs `config.yaml` lists now (with
+/// the `--catalog` ones), and what the principal may do.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    pub rows: Vec<Row>,
+    pub catalogs: Vec<std::path::PathBuf>,
+    pub powers: crate::tui::session::Powers,
+}
+
+/// `r` and every reload: the catalogs read again from `config.yaml` (a
+/// catalog added or removed, here or by another process, shows), then the
+/// snapshot with them, and the principal's powers.
+fn load_fresh(engine: &Engine) -> (Stamp, Result<Loaded, Error>) {
+    let mut fresh;
+    let engine = match engine.read_catalogs() {
+        Ok(catalogs) if catalogs != engine.catalogs() => {
+            fresh = engine.clone();
+            fresh.set_catalogs(catalogs);
+            &fresh
+        }
+        // A config.yaml that does not read: the catalogs known so far.
+        _ => engine,
+    };
+    let stamp = Stamp::read(engine);
+    let result = engine.store().read_state().and_then(|state| {
+        Ok(Loaded {
+            rows: load(engine)?,
+            catalogs: engine.catalogs().to_vec(),
+            powers: crate::tui::session::Powers::of(&state, engine.principal()),
+        })
+    });
+    (stamp, result)
 }
 
 /// The snapshot, and each pack's availability (the same calls as

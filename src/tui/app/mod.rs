@@ -24,6 +24,7 @@ mod navigate;
 mod picker;
 mod refuse;
 mod results;
+mod session;
 mod upgrade;
 
 use crate::engine::error::Error;
@@ -72,6 +73,9 @@ pub struct Config {
     pub theme: Theme,
     /// Show durations (off in snapshot tests, where they would vary).
     pub show_timings: bool,
+    /// What the principal may do beyond availability (grant, install),
+    /// read with each snapshot: a fix it would be refused is not offered.
+    pub powers: crate::tui::session::Powers,
 }
 
 impl Config {
@@ -82,6 +86,7 @@ impl Config {
             catalog_args: Vec::new(),
             theme: Theme::COLOR,
             show_timings: true,
+            powers: Default::default(),
         }
     }
 }
@@ -127,6 +132,8 @@ pub struct App {
     pub(crate) dialog: Option<Dialog>,
     /// The commands the app's jobs start (the runner runs them in it).
     pub(crate) scope: Scope,
+    /// The principal, `env` values and catalogs of this session.
+    pub(crate) session: crate::tui::session::Session,
     /// `Ctrl-L`: the runner clears the terminal before the next frame.
     pub(crate) redraw: bool,
     pub(crate) ticks: u64,
@@ -158,6 +165,7 @@ impl App {
             last_command: None,
             dialog: None,
             scope: Scope::new(),
+            session: Default::default(),
             redraw: false,
             ticks: 0,
             quit: false,
@@ -310,7 +318,7 @@ impl App {
             | Action::CmdLineBackspace
             | Action::CmdLineComplete
             | Action::CmdLineCancel => self.edit_cmdline(action),
-            Action::CmdLineSubmit => return self.submit_cmdline(),
+            Action::CmdLineSubmit => return self.submit_line(),
             Action::ShowHarnesses => return self.show_harnesses(),
             Action::HarnessMove(delta) => self.harnesses.move_by(delta),
             Action::HarnessToggle => return self.toggle_harness(),
@@ -319,6 +327,7 @@ impl App {
             Action::PickFrom { source, items } => self.open_picker(source, items),
             Action::CheckUpdates => return self.check_updates(),
             Action::Upgrade => return self.upgrade(),
+            Action::AskPrincipal | Action::AskEnv => return self.ask_open(action),
             Action::Install
             | Action::ToggleActivate
             | Action::Connect
