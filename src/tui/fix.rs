@@ -33,7 +33,7 @@ pub fn fix_line(fix: &Fix, config: &Config, keyed: &[&str]) -> String {
         // Only a holder of `*` may change grants (§9.4): anyone else is
         // told who can, not offered a command it would be refused.
         Fix::Grant { .. } if !config.powers.admin => {
-            return format!("a principal holding `*` (who may change grants) runs {line}");
+            return format!("ask a holder of `*` to run {line}");
         }
         // `e` sets them for this session, in a masked input.
         Fix::SetEnv { names } => {

@@ -210,7 +210,7 @@ pub const KEYS: &[Binding] = &[
         &[k('c')],
         "c",
         Some(("c", "connect")),
-        "connect (asks for secrets)",
+        "connect (e: env variables)",
     ),
     bind(
         Cmd::Exec,
@@ -308,7 +308,7 @@ pub const KEYS: &[Binding] = &[
         &[k('e')],
         "e",
         Some(("e", "set env")),
-        "set an env variable (masked)",
+        "set env variable (masked)",
     ),
     bind(
         Cmd::Principal,

@@ -224,12 +224,11 @@ impl App {
         if missing.is_empty() {
             return None;
         }
+        let them = if missing.len() == 1 { "it" } else { "them" };
         Some(format!(
-            "{} needs {} set — fix: press e to set {} for this session (masked), or export {} before hcpx tui",
+            "{} needs {} set: press e to set {them} for this session, or export {them} before hcpx tui",
             entry.id(),
             missing.join(", "),
-            if missing.len() == 1 { "it" } else { "them" },
-            missing.join(", ")
         ))
     }
 }

@@ -97,8 +97,11 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     };
     let mut why_lines = pack_level(app, entry, width);
     if avail.installed {
-        // A pack that is not installed has one reason, said above.
-        why_lines.extend(reasons(app, entry, cmd, width));
+        why_lines.extend(reasons(app, entry, cmd, width, false));
+    } else if avail.status != Status::Unavailable {
+        // Installing is said above, and activating and connecting follow
+        // it; what would still hold the command back is said too.
+        why_lines.extend(reasons(app, entry, cmd, width, true));
     }
     frame.render_widget(Paragraph::new(why_lines), below);
 }
@@ -259,8 +262,16 @@ fn pack_level<'a>(app: &App, entry: &Entry, width: usize) -> Vec<Line<'a>> {
     out
 }
 
-/// The selected command's reasons, each in words and with its fix.
-fn reasons<'a>(app: &App, entry: &Entry, cmd: &CommandAvailability, width: usize) -> Vec<Line<'a>> {
+/// The selected command's reasons, each in words and with its fix; with
+/// `after_install`, only those installing, activating and connecting
+/// would leave (for a pack not installed yet).
+fn reasons<'a>(
+    app: &App,
+    entry: &Entry,
+    cmd: &CommandAvailability,
+    width: usize,
+    after_install: bool,
+) -> Vec<Line<'a>> {
     let theme = app.theme();
     let principal = &app.config.principal;
     if cmd.executable {
@@ -278,7 +289,14 @@ fn reasons<'a>(app: &App, entry: &Entry, cmd: &CommandAvailability, width: usize
         .collect();
     }
     let mut out = Vec::new();
-    for reason in &cmd.reasons {
+    let lifecycle = |r: &&crate::engine::policy::availability::Refusal| {
+        after_install
+            && matches!(
+                r.condition(),
+                Some(Condition::Activated | Condition::Connected)
+            )
+    };
+    for reason in cmd.reasons.iter().filter(|r| !lifecycle(r)) {
         let (words, fix) = why::describe(
             reason,
             entry.id(),
