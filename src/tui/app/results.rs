@@ -272,7 +272,9 @@ impl App {
             if let Some(dir) = entry.view.dir() {
                 commands.push(self.hcpx(&["lint".into(), dir.display().to_string()], false));
             }
-            self.packs.replace(Row::new(&entry.view, &entry.avail));
+            let skill = inspection.skill.search_text();
+            self.packs
+                .replace(Row::new(&entry.view, &entry.avail, skill));
             if self.selected_row().map(Row::id) == Some(entry.id()) {
                 self.matrix.fit(entry.avail.commands.len());
                 self.inspected = Some(inspection);
