@@ -361,7 +361,7 @@ async fn uninstalling_a_pack_in_no_catalog_removes_its_row() {
         1,
         "only hcp-cli is left"
     );
-    assert!(tui.screen().contains("no pack id matches `acme.notes`"));
+    assert!(tui.screen().contains("no pack matches `acme.notes`"));
     tui.press(KeyCode::Esc).await;
     assert_eq!(tui.runner.app.selected_row().unwrap().id(), "hcp-cli");
 }
