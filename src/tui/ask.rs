@@ -80,7 +80,10 @@ mod tests {
         "v4lue".chars().for_each(|c| p.push(c));
         assert_eq!(p.shown(), "•••••");
         let debug = format!("{p:?}");
-        assert!(!debug.contains("v4lue") && debug.contains("typed: 5"), "{debug}");
+        assert!(
+            !debug.contains("v4lue") && debug.contains("typed: 5"),
+            "{debug}"
+        );
         assert_eq!(p.take(), "v4lue");
     }
 }

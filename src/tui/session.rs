@@ -92,11 +92,7 @@ impl Powers {
     pub fn of(state: &State, principal: &str) -> Powers {
         Powers {
             admin: grants::require_admin(state, principal).is_ok(),
-            install: grants::holds_unscoped(
-                state.grants.as_ref(),
-                principal,
-                grants::PACK_INSTALL,
-            ),
+            install: grants::holds_unscoped(state.grants.as_ref(), principal, grants::PACK_INSTALL),
         }
     }
 }

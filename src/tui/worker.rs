@@ -558,7 +558,11 @@ pub fn load(engine: &Engine) -> Result<Vec<Row>, Error> {
     let check = crate::engine::ops::runnable_memo();
     engine.map_packs(|view, state| {
         let skill = view.dir().map(|d| skill_start(&d)).unwrap_or_default();
-        Row::new(view, &engine.pack_availability_with(view, state, &check), &skill)
+        Row::new(
+            view,
+            &engine.pack_availability_with(view, state, &check),
+            &skill,
+        )
     })
 }
 

@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 const SECRET: &str = "s3cret-Token-42";
 
 /// Log lines written during the tests of this file.
-fn captured_logs() -> Arc<Mutex<Vec<u8>>> {
+pub(crate) fn captured_logs() -> Arc<Mutex<Vec<u8>>> {
     static LOGS: std::sync::OnceLock<Arc<Mutex<Vec<u8>>>> = std::sync::OnceLock::new();
     LOGS.get_or_init(|| {
         let logs = Arc::new(Mutex::new(Vec::new()));

@@ -482,6 +482,16 @@ impl App {
         &self.search
     }
 
+    /// The principal the TUI acts for now (§9.1).
+    pub fn principal(&self) -> &str {
+        &self.config.principal
+    }
+
+    /// The session's principal, `env` values and catalogs.
+    pub fn session(&self) -> &crate::tui::session::Session {
+        &self.session
+    }
+
     /// The Harnesses view.
     pub fn harnesses(&self) -> &HarnessView {
         &self.harnesses

@@ -47,7 +47,7 @@ impl App {
     }
 
     /// Those of `names` set neither in the session nor the environment.
-    pub(super) fn env_unset(&self, names: &[String]) -> Vec<String> {
+    pub fn env_unset(&self, names: &[String]) -> Vec<String> {
         let env = self.session.env();
         names
             .iter()

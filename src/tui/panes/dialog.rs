@@ -250,12 +250,15 @@ fn ask_title_lines<'a>(
         Asked::Principal => (
             "Principal".to_string(),
             format!("Act as which principal? (now {})", app.config.principal),
-            "Letters, digits and _.@- (HCP.md principals); availability, fixes and keys follow it.".to_string(),
+            "Letters, digits and _.@- (HCP.md principals); availability, fixes and keys follow it."
+                .to_string(),
         ),
         Asked::Env { pack_id, name } => (
             format!("Set {name}"),
             format!("Value of {name} for {pack_id}"),
-            format!("Kept in memory for this session only and passed to {pack_id}'s commands as {name}; never shown, stored or logged."),
+            format!(
+                "Kept in memory for this session only and passed to {pack_id}'s commands as {name}; never shown, stored or logged."
+            ),
         ),
     };
     let mut lines = wrap(&what, width, theme.bold());

@@ -6,7 +6,8 @@
 //! and `why`.
 
 use crate::engine::error::Fix;
-use crate::engine::policy::availability::{CommandAvailability, Condition, Status};
+use crate::engine::pack::manifest::BindingKind;
+use crate::engine::policy::availability::{CommandAvailability, Condition, Refusal, Status};
 use crate::engine::policy::why;
 use crate::tui::action::Pane;
 use crate::tui::app::App;
@@ -297,13 +298,16 @@ fn reasons<'a>(
             )
     };
     for reason in cmd.reasons.iter().filter(|r| !lifecycle(r)) {
-        let (words, fix) = why::describe(
+        let (words, mut fix) = why::describe(
             reason,
             entry.id(),
             &cmd.verb_key,
             entry.view.manifest(),
             principal,
         );
+        if *reason == Refusal::NotConnected {
+            fix = env_fix(app, entry).or(fix);
+        }
         let column = reason.condition().map_or("executable", Condition::as_str);
         out.extend(
             text::wrap_hanging(&format!("✗ {column}: {words} [{reason}]"), width, 2)
@@ -315,6 +319,17 @@ fn reasons<'a>(
         }
     }
     out
+}
+
+/// For an `env` pack whose variables are unset: `e` sets them (`c`
+/// would be refused until then).
+fn env_fix(app: &App, entry: &Entry) -> Option<Fix> {
+    let m = entry.view.manifest()?;
+    if m.binding.kind != BindingKind::Env {
+        return None;
+    }
+    let names = app.env_unset(&m.binding.env);
+    (!names.is_empty()).then_some(Fix::SetEnv { names })
 }
 
 fn fix_lines<'a>(app: &App, fix: &Fix, width: usize) -> Vec<Line<'a>> {
