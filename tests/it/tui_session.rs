@@ -369,3 +369,35 @@ async fn catalog_add_and_install_path_show_at_once_and_r_reads_a_catalog_another
     tui.keys("r").await;
     assert!(tui.screen().contains("acme.other"), "{}", tui.screen());
 }
+
+#[test]
+fn real_tui_in_tmux_switches_the_principal_with_p_and_greys_what_it_may_not_run() {
+    if !crate::common::require_tool("tmux") {
+        return;
+    }
+    let dir = sandbox_with(notes_pack);
+    install_connected(&dir, "acme.notes");
+    grant_agent_read(&dir);
+    let (home, cat) = (home(&dir), catalog(&dir));
+    let s = crate::tmuxkit::Session::start(
+        "principal",
+        &[("HCP_HOME", &home)],
+        &["tui", "--catalog", cat.to_str().unwrap()],
+    );
+    s.wait_loaded();
+    s.select("acme.notes");
+    s.wait_text("principal user");
+    s.keys(&["P"]);
+    s.wait_text("Act as which principal?");
+    s.type_text("agent");
+    s.keys(&["Enter"]);
+    s.settle();
+    s.wait_text("Availability acme.notes · principal agent");
+    s.keys(&["Tab", "j"]);
+    s.settle();
+    s.wait_text("✗ grant: principal `agent` does not hold");
+    s.wait_text("ask a holder of `*` to run hcpx grant agent");
+    s.press(&["x"]);
+    s.wait_text("cannot run acme.notes add");
+    s.quit();
+}
