@@ -14,16 +14,6 @@ use hcpx::tui::app::Dialog;
 
 const TOKEN: &str = "env-V4lue-9137";
 
-/// The status line (the row above the key bar).
-fn status(tui: &Tui) -> String {
-    tui.screen()
-        .lines()
-        .rev()
-        .nth(1)
-        .unwrap_or_default()
-        .to_string()
-}
-
 /// `ops` holds `*`; `agent` may read and connect, not write.
 fn grant_agent_read(dir: &tempfile::TempDir) {
     let engine = engine(dir);
