@@ -59,15 +59,15 @@ mod tests {
     #[test]
     fn an_override_wins_and_debug_hides_its_value() {
         let mut env = EnvOverrides::default();
-        env.set("HCPX_TEST_ENVSET_TOKEN", "v4lue-Secret");
+        env.set("HCPX_ENVSET_UNIT_TOKEN", "v4lue-Secret");
         assert_eq!(
-            env.value("HCPX_TEST_ENVSET_TOKEN").as_deref(),
+            env.value("HCPX_ENVSET_UNIT_TOKEN").as_deref(),
             Some("v4lue-Secret")
         );
         let shown = format!("{env:?}");
-        assert!(shown.contains("HCPX_TEST_ENVSET_TOKEN"), "{shown}");
+        assert!(shown.contains("HCPX_ENVSET_UNIT_TOKEN"), "{shown}");
         assert!(!shown.contains("v4lue-Secret"), "{shown}");
-        env.set("HCPX_TEST_ENVSET_TOKEN", "");
-        assert_eq!(env.value("HCPX_TEST_ENVSET_TOKEN"), None);
+        env.set("HCPX_ENVSET_UNIT_TOKEN", "");
+        assert_eq!(env.value("HCPX_ENVSET_UNIT_TOKEN"), None);
     }
 }
