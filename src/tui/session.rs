@@ -36,9 +36,9 @@ impl Session {
         self.generation += 1;
     }
 
-    /// Sets `name` for `env` Bindings, for this session only.
-    pub fn set_env(&mut self, name: &str, value: &str) {
-        self.env.set(name, value);
+    /// Sets `name` for `pack_id`'s `env` Binding, for this session only.
+    pub fn set_env(&mut self, pack_id: &str, name: &str, value: &str) {
+        self.env.set(pack_id, name, value);
         self.generation += 1;
     }
 

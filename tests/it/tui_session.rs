@@ -92,7 +92,16 @@ async fn p_switches_the_principal_and_the_matrix_greys_write_without_offering_th
 }
 
 /// `acme.envy`: an `env` Binding on one variable; `show` prints it.
+/// `acme.copycat` declares the same variable.
 fn env_pack(catalog: &std::path::Path) {
+    one_command_pack(
+        catalog,
+        "acme.copycat",
+        ("Copycat", "Wants the same variable."),
+        "{kind: env, env: [HCPX_TEST_SESSION_ENV_TOKEN]}",
+        "grab",
+        "true",
+    );
     write_pack(
         catalog,
         "acme.envy",
@@ -117,6 +126,7 @@ async fn e_sets_an_env_variable_masked_and_c_then_x_use_it_without_showing_or_lo
     let logs = crate::tui_loop::captured_logs();
     let dir = sandbox_with(env_pack);
     install_active(&dir, "acme.envy");
+    install_active(&dir, "acme.copycat");
     let mut tui = Tui::start_at(dir, "acme.envy", 120, 34).await;
     let info = tui.runner.app.command_info(hcpx::tui::keymap::Cmd::SetEnv);
     assert!(info.available && info.enabled.is_ok(), "{info:?}");
@@ -173,6 +183,12 @@ async fn e_sets_an_env_variable_masked_and_c_then_x_use_it_without_showing_or_lo
     }
     let logged = String::from_utf8_lossy(&logs.lock().unwrap()).to_string();
     assert!(!logged.contains(TOKEN), "the value reached the log");
+    // Another pack declaring the same variable does not get the value.
+    tui.select("acme.copycat").await;
+    tui.keys("c").await;
+    assert!(!tui.connected().contains(&"acme.copycat".to_string()));
+    let said = &tui.runner.app.log().entries.last().unwrap().text;
+    assert!(said.contains("press e to set it"), "{said}");
     // Nothing of it is stored.
     let state = std::fs::read_to_string(tui.home().join("state.json")).unwrap();
     assert!(!state.contains(TOKEN));

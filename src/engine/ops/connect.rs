@@ -190,7 +190,7 @@ fn gather(
     let mut secret = None;
     let material = match binding.kind {
         BindingKind::Env => {
-            let (set, missing) = env_material(&binding.env, overrides);
+            let (set, missing) = env_material(pack_id, &binding.env, overrides);
             if !missing.is_empty() {
                 return Err(env_missing(pack_id, missing));
             }

@@ -220,7 +220,7 @@ impl App {
         if m.binding.kind != crate::engine::pack::manifest::BindingKind::Env {
             return None;
         }
-        let missing = self.env_unset(&m.binding.env);
+        let missing = self.env_unset(entry.id(), &m.binding.env);
         if missing.is_empty() {
             return None;
         }

@@ -28,7 +28,7 @@ impl App {
         let Some((pack_id, names)) = self.env_names() else {
             return;
         };
-        let unset = self.env_unset(&names);
+        let unset = self.env_unset(&pack_id, &names);
         let Some(name) = unset.first().or(names.first()) else {
             return;
         };
@@ -46,12 +46,13 @@ impl App {
             .then(|| (entry.id().to_string(), m.binding.env.clone()))
     }
 
-    /// Those of `names` set neither in the session nor the environment.
-    pub fn env_unset(&self, names: &[String]) -> Vec<String> {
+    /// Those of `pack_id`'s `names` set neither in the session nor the
+    /// environment.
+    pub fn env_unset(&self, pack_id: &str, names: &[String]) -> Vec<String> {
         let env = self.session.env();
         names
             .iter()
-            .filter(|n| env.value(n).is_none())
+            .filter(|n| env.value(pack_id, n).is_none())
             .cloned()
             .collect()
     }
@@ -100,13 +101,13 @@ impl App {
             self.say(Outcome::Refused, why, None);
             return;
         }
-        self.session.set_env(name, value);
-        let text = format!("{name} set for this session (for {pack_id}; never stored)");
+        self.session.set_env(pack_id, name, value);
+        let text = format!("{name} set for {pack_id} for this session (never stored)");
         self.say(Outcome::Done, text, None);
         let unset = self
             .env_names()
             .filter(|(id, _)| id == pack_id)
-            .map(|(_, names)| self.env_unset(&names))
+            .map(|(id, names)| self.env_unset(&id, &names))
             .unwrap_or_default();
         if let Some(next) = unset.first() {
             self.dialog = Some(Dialog::Ask(AskPrompt::new(Asked::Env {

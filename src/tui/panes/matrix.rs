@@ -328,7 +328,7 @@ fn env_fix(app: &App, entry: &Entry) -> Option<Fix> {
     if m.binding.kind != BindingKind::Env {
         return None;
     }
-    let names = app.env_unset(&m.binding.env);
+    let names = app.env_unset(entry.id(), &m.binding.env);
     (!names.is_empty()).then_some(Fix::SetEnv { names })
 }
 
