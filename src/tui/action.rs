@@ -107,6 +107,10 @@ pub enum Action {
     Upgrade,
     /// `o`: check for updates (`hcpx outdated`, §13.6).
     CheckUpdates,
+    /// `P`: ask for the principal to act for (§9.1).
+    AskPrincipal,
+    /// `e`: ask for an unset variable of the selected `env` pack (§8.3).
+    AskEnv,
     /// `H`: the Harnesses view (HCP.md §12.4–§12.8).
     ShowHarnesses,
     /// In the Harnesses view: move the selection by this many targets.

@@ -72,6 +72,16 @@ pub enum Parsed {
     Help(String),
 }
 
+/// `principal NAME`, the TUI's own word (not an `hcpx` subcommand): the
+/// name given, or why not; `None` for any other line.
+pub fn principal_words(words: &[String]) -> Option<Result<String, String>> {
+    match words {
+        [sub, name] if sub == "principal" => Some(Ok(name.clone())),
+        [sub, ..] if sub == "principal" => Some(Err("principal takes one name".into())),
+        _ => None,
+    }
+}
+
 /// Splits a line into words: whitespace separates, `'…'` and `"…"` quote,
 /// `\` escapes outside single quotes.
 pub fn split(line: &str) -> Result<Vec<String>, String> {

@@ -30,7 +30,19 @@ pub fn fix_line(fix: &Fix, config: &Config, keyed: &[&str]) -> String {
                 .and_then(|n| n.to_str())
                 .unwrap_or(path),
         ),
-        Fix::Grant { .. } | Fix::SetEnv { .. } | Fix::CatalogList => return line,
+        // Only a holder of `*` may change grants (§9.4): anyone else is
+        // told who can, not offered a command it would be refused.
+        Fix::Grant { .. } if !config.powers.admin => {
+            return format!("ask a holder of `*` to run {line}");
+        }
+        // `e` sets them for this session, in a masked input.
+        Fix::SetEnv { names } => {
+            return format!(
+                "press e to set {} for this session, or {line}",
+                names.join(", ")
+            );
+        }
+        Fix::Grant { .. } | Fix::CatalogList => return line,
     };
     if keyed.contains(&pack) {
         format!("press {key}, or run {line}")

@@ -48,6 +48,8 @@ pub enum Cmd {
     Harnesses,
     Outdated,
     Upgrade,
+    Principal,
+    SetEnv,
     CommandLine,
     Wrap,
     Json,
@@ -92,6 +94,8 @@ impl Cmd {
             Cmd::Harnesses => Action::ShowHarnesses,
             Cmd::Outdated => Action::CheckUpdates,
             Cmd::Upgrade => Action::Upgrade,
+            Cmd::Principal => Action::AskPrincipal,
+            Cmd::SetEnv => Action::AskEnv,
             Cmd::CommandLine => Action::CmdLineStart,
             Cmd::Wrap => Action::ToggleWrap,
             Cmd::Json => Action::ToggleJson,
@@ -208,7 +212,7 @@ pub const KEYS: &[Binding] = &[
         &[k('c')],
         "c",
         Some(("c", "connect")),
-        "connect (asks for secrets)",
+        "connect (e: env variables)",
     ),
     bind(
         Cmd::Exec,
@@ -300,6 +304,20 @@ pub const KEYS: &[Binding] = &[
         "U",
         Some(("U", "upgrade")),
         "upgrade: diff, then y/n",
+    ),
+    bind(
+        Cmd::SetEnv,
+        &[k('e')],
+        "e",
+        Some(("e", "set env")),
+        "set env variable (masked)",
+    ),
+    bind(
+        Cmd::Principal,
+        &[k('P')],
+        "P",
+        None,
+        "act as another principal",
     ),
     bind(
         Cmd::CommandLine,
@@ -524,7 +542,7 @@ fn dialog_action(dialog: &Dialog, key: &Key) -> Option<Action> {
             _ => None,
         },
         Dialog::Picker(_) => crate::tui::picker::key_for(key).map(Action::Picker),
-        Dialog::Secret(_) | Dialog::ExecForm(_) => match key.code {
+        Dialog::Secret(_) | Dialog::ExecForm(_) | Dialog::Ask(_) => match key.code {
             KeyCode::Esc => Some(Action::InputCancel),
             KeyCode::Enter => Some(Action::InputSubmit),
             KeyCode::Backspace => Some(Action::InputBackspace),
@@ -562,6 +580,7 @@ pub fn dialog_bar(dialog: &Dialog) -> Vec<(&'static str, &'static str)> {
             ("Ctrl-U", "clear"),
             ("Esc", "cancel"),
         ],
+        Dialog::Ask(_) => &[("Enter", "set"), ("Ctrl-U", "clear"), ("Esc", "cancel")],
         Dialog::ExecForm(_) => &[
             ("Enter", "run"),
             ("Tab ↑↓", "field"),

@@ -24,6 +24,7 @@
 
 pub mod action;
 pub mod app;
+pub mod ask;
 pub mod cmdline;
 pub mod files;
 pub mod fix;
@@ -43,6 +44,7 @@ pub mod query;
 pub mod runner;
 pub mod runs;
 pub mod search;
+pub mod session;
 pub mod status;
 pub mod svg;
 pub mod terminal;

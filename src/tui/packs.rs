@@ -3,7 +3,7 @@
 //! marks. It owns that state; the app tells it how many rows are in view.
 
 use crate::tui::text;
-use crate::tui::worker::Row;
+use crate::tui::worker::{Field, Row};
 use fuzzy_matcher::FuzzyMatcher;
 use fuzzy_matcher::skim::SkimMatcherV2;
 use std::cmp::Reverse;
@@ -57,6 +57,8 @@ pub struct PackList {
     rank: Vec<u32>,
     /// Entry indices shown by the browser (filtered and ranked).
     pub visible: Vec<usize>,
+    /// The field the filter matched, by entry index (while it filters).
+    fields: Vec<Option<Field>>,
     pub filter: Filter,
     /// Index into `visible`.
     pub selected: usize,
@@ -79,6 +81,7 @@ impl Default for PackList {
             order: Vec::new(),
             rank: Vec::new(),
             visible: Vec::new(),
+            fields: Vec::new(),
             filter: Filter::default(),
             selected: 0,
             offset: 0,
@@ -231,10 +234,13 @@ impl PackList {
         self.offset = 0;
     }
 
-    /// Ranks the packs by fuzzy score against the query (ties keep the sort
-    /// order). A query that extends the last one only searches its matches.
+    /// Ranks the packs against the query: a fuzzy match of the id first
+    /// (by score), then the name, the description, the commands and the
+    /// Skill holding the query's words (ties keep the sort order). A query
+    /// that extends the last one only searches its matches.
     pub fn refilter(&mut self) {
         let query = self.filter.query.clone();
+        self.fields = vec![None; self.entries.len()];
         if query.is_empty() {
             self.visible = self.order.clone();
             self.filter.ranked_for.clear();
@@ -246,20 +252,39 @@ impl PackList {
             } else {
                 self.order.clone()
             };
-            let mut scored: Vec<(i64, u32, usize)> = candidates
+            let needle = query.trim().to_lowercase();
+            let mut scored: Vec<(Field, i64, u32, usize)> = candidates
                 .into_iter()
                 .filter_map(|i| {
-                    self.matcher
-                        .fuzzy_match(self.entries[i].id(), &query)
-                        .map(|score| (score, self.rank[i], i))
+                    let row = &self.entries[i];
+                    let (field, score) = match self.matcher.fuzzy_match(row.id(), &query) {
+                        Some(score) => (Field::Id, score),
+                        None if needle.is_empty() => return None,
+                        None => (row.haystack.find(&needle)?, 0),
+                    };
+                    Some((field, score, self.rank[i], i))
                 })
                 .collect();
-            scored.sort_unstable_by_key(|&(score, rank, _)| (Reverse(score), rank));
-            self.visible = scored.into_iter().map(|(_, _, i)| i).collect();
+            scored.sort_unstable_by_key(|&(field, score, rank, _)| (field, Reverse(score), rank));
+            for &(field, _, _, i) in &scored {
+                self.fields[i] = Some(field);
+            }
+            self.visible = scored.into_iter().map(|(_, _, _, i)| i).collect();
             self.filter.ranked_for = query;
         }
         self.selected = self.selected.min(self.visible.len().saturating_sub(1));
         self.ensure_visible();
+    }
+
+    /// The field other than the id the filter matched `id` in, while it
+    /// filters (shown beside the row).
+    pub fn matched_field(&self, id: &str) -> Option<Field> {
+        let i = self.entries.binary_search_by(|r| r.id().cmp(id)).ok()?;
+        self.fields
+            .get(i)
+            .copied()
+            .flatten()
+            .filter(|f| *f != Field::Id)
     }
 
     /// The character positions of `id` the filter matched (for highlighting).

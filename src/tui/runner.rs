@@ -37,7 +37,12 @@ const SETTLE_TIMEOUT: Duration = Duration::from_secs(120);
 pub struct Runner<B: Backend> {
     pub app: App,
     pub terminal: Terminal<B>,
+    /// The engine jobs run on: [`Runner::base`] set up for the app's
+    /// session (principal, `env` values, catalogs), made again when the
+    /// session's generation moves.
     engine: Arc<Engine>,
+    base: Engine,
+    generation: u64,
     tx: UnboundedSender<Action>,
     rx: UnboundedReceiver<Action>,
     in_flight: usize,
@@ -48,7 +53,7 @@ pub struct Runner<B: Backend> {
     /// Key presses handled, counted for the `debug` log.
     keys: u64,
     /// The loader thread's queue (see [`is_heavy`]).
-    heavy: std::sync::mpsc::Sender<Job>,
+    heavy: std::sync::mpsc::Sender<(Arc<Engine>, Job)>,
 }
 
 /// Jobs that read every catalog pack (the snapshot; `install ID`, which
@@ -76,15 +81,14 @@ fn run_job(engine: &Engine, job: Job, tx: &UnboundedSender<Action>) {
 
 /// Starts the loader thread; it ends when its queue's sender is dropped.
 fn start_loader(
-    engine: Arc<Engine>,
     tx: UnboundedSender<Action>,
     scope: Scope,
-) -> std::sync::mpsc::Sender<Job> {
-    let (heavy, jobs) = std::sync::mpsc::channel::<Job>();
+) -> std::sync::mpsc::Sender<(Arc<Engine>, Job)> {
+    let (heavy, jobs) = std::sync::mpsc::channel::<(Arc<Engine>, Job)>();
     let spawned = std::thread::Builder::new()
         .name("hcpx-loader".into())
         .spawn(move || {
-            for job in jobs {
+            for (engine, job) in jobs {
                 scope.run(|| run_job(&engine, job, &tx));
             }
         });
@@ -108,12 +112,13 @@ impl<B: Backend> Runner<B> {
         }
         app.warn_missing_catalogs(engine.catalogs());
         let (tx, rx) = unbounded_channel();
-        let engine = Arc::new(engine);
-        let heavy = start_loader(Arc::clone(&engine), tx.clone(), app.scope);
+        let heavy = start_loader(tx.clone(), app.scope);
         Runner {
             app,
             terminal,
-            engine,
+            engine: Arc::new(engine.clone()),
+            base: engine,
+            generation: 0,
             heavy,
             tx,
             rx,
@@ -141,9 +146,6 @@ impl<B: Backend> Runner<B> {
         let done = matches!(action, Action::Done(_));
         let jobs = self.app.update(action);
         self.spawn_all(jobs);
-        if let Some(principal) = self.app.principal_switch.take() {
-            self.switch_principal(&principal);
-        }
         if done && self.in_flight == 0 {
             // Every job has reported, and none started another.
             tracing::debug!("idle");
@@ -173,16 +175,6 @@ impl<B: Backend> Runner<B> {
         }
     }
 
-    /// `:principal NAME`: the engine acts for `principal` from now on (a
-    /// new loader thread holds it), and the browser is read again.
-    fn switch_principal(&mut self, principal: &crate::engine::store::principal::Principal) {
-        let engine = Arc::new(self.engine.scoped(Some(principal), &[]));
-        self.heavy = start_loader(Arc::clone(&engine), self.tx.clone(), self.app.scope);
-        self.engine = engine;
-        let jobs = self.app.update(Action::Reload);
-        self.spawn_all(jobs);
-    }
-
     fn spawn_all(&mut self, jobs: Vec<Job>) {
         for job in jobs {
             self.spawn(job);
@@ -191,18 +183,25 @@ impl<B: Backend> Runner<B> {
 
     fn spawn(&mut self, job: Job) {
         self.in_flight += 1;
+        let session = &self.app.session;
+        if session.generation() != self.generation {
+            let mut engine = self.base.clone();
+            session.apply(&mut engine);
+            self.engine = Arc::new(engine);
+            self.generation = session.generation();
+        }
+        let engine = Arc::clone(&self.engine);
         if is_heavy(&job) {
-            if let Err(std::sync::mpsc::SendError(job)) = self.heavy.send(job) {
+            if let Err(std::sync::mpsc::SendError((engine, job))) = self.heavy.send((engine, job)) {
                 // No loader thread: run it on the blocking pool instead.
-                self.spawn_blocking(job);
+                self.spawn_blocking(engine, job);
             }
             return;
         }
-        self.spawn_blocking(job);
+        self.spawn_blocking(engine, job);
     }
 
-    fn spawn_blocking(&self, job: Job) {
-        let engine = Arc::clone(&self.engine);
+    fn spawn_blocking(&self, engine: Arc<Engine>, job: Job) {
         let tx = self.tx.clone();
         let scope = self.app.scope;
         tokio::task::spawn_blocking(move || scope.run(|| run_job(&engine, job, &tx)));

@@ -30,6 +30,9 @@ use tokio::sync::{mpsc::UnboundedSender, oneshot};
 
 /// Most bytes of a `SKILL.md` shown (the §2.3 limit).
 const MAX_SKILL_BYTES: u64 = 256 * 1024;
+/// Most bytes of a `SKILL.md` the browser's `/` searches, per pack: its
+/// start, read with the snapshot (10,000 packs stay a few MB).
+pub const SEARCH_SKILL_BYTES: u64 = 2 * 1024;
 
 /// One row of the browser: what the list shows and sorts by, taken from
 /// the engine's view and availability when the snapshot loads. Rows are
@@ -51,10 +54,88 @@ pub struct Row {
     pub catalog_dir: Option<Box<Path>>,
     /// The commands' verb keys (for the `:` line's completion).
     pub verbs: Box<[Box<str>]>,
+    /// What `/` searches besides the id, lowercased (see [`Haystack`]).
+    pub haystack: Haystack,
+}
+
+/// The text the browser's `/` looks in besides the id, lowercased and
+/// in rank order: the name, the description, the commands (keys and
+/// summaries), the start of the Skill ([`SEARCH_SKILL_BYTES`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Haystack {
+    text: Box<str>,
+    /// Where the name, the description and the commands end in `text`.
+    ends: [u32; 3],
+}
+
+/// A field `/` matched, in rank order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Field {
+    Id,
+    Name,
+    Description,
+    Command,
+    Skill,
+}
+
+impl Field {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Field::Id => "id",
+            Field::Name => "name",
+            Field::Description => "description",
+            Field::Command => "command",
+            Field::Skill => "skill",
+        }
+    }
+}
+
+impl Haystack {
+    pub fn new(view: &PackView, skill: &str) -> Haystack {
+        let mut text = String::new();
+        let mut ends = [0u32; 3];
+        let mut end = |text: &String, i: usize| ends[i] = text.len() as u32;
+        if let Some(m) = view.manifest() {
+            text.push_str(&m.name.to_lowercase());
+            end(&text, 0);
+            text.push('\n');
+            text.push_str(&m.description.to_lowercase());
+            end(&text, 1);
+            for c in &m.commands {
+                text.push('\n');
+                text.push_str(&c.key.to_lowercase());
+                text.push(' ');
+                text.push_str(&c.summary.to_lowercase());
+            }
+            end(&text, 2);
+        }
+        text.push('\n');
+        text.push_str(&skill.to_lowercase());
+        Haystack {
+            text: text.into(),
+            ends,
+        }
+    }
+
+    /// The first field holding `needle` (already lowercased), if any.
+    pub fn find(&self, needle: &str) -> Option<Field> {
+        let at = self.text.find(needle)? as u32;
+        let [name, description, commands] = self.ends;
+        Some(if at < name {
+            Field::Name
+        } else if at < description {
+            Field::Description
+        } else if at < commands {
+            Field::Command
+        } else {
+            Field::Skill
+        })
+    }
 }
 
 impl Row {
-    pub fn new(view: &PackView, avail: &PackAvailability) -> Row {
+    /// A row; `skill`: the start of the pack's Skill text, for `/`.
+    pub fn new(view: &PackView, avail: &PackAvailability, skill: &str) -> Row {
         Row {
             id: view.pack_id.as_str().into(),
             kind: avail.kind,
@@ -74,6 +155,7 @@ impl Row {
             verbs: view.manifest().map_or_else(Default::default, |m| {
                 m.commands.iter().map(|c| c.key.as_str().into()).collect()
             }),
+            haystack: Haystack::new(view, skill),
         }
     }
 
@@ -308,7 +390,8 @@ pub struct StageReport {
 pub enum JobResult {
     Loaded {
         stamp: Stamp,
-        result: Result<Vec<Row>, Error>,
+        /// The packs, and the catalogs and powers they were read with.
+        result: Result<Loaded, Error>,
     },
     Stamp(Stamp),
     Inspected {
@@ -359,11 +442,8 @@ pub enum JobResult {
 pub fn run(engine: &Engine, job: Job, actions: &UnboundedSender<Action>) -> JobResult {
     match job {
         Job::Load => {
-            let stamp = Stamp::read(engine);
-            JobResult::Loaded {
-                stamp,
-                result: load(engine),
-            }
+            let (stamp, result) = load_fresh(engine);
+            JobResult::Loaded { stamp, result }
         }
         Job::Stamp => JobResult::Stamp(Stamp::read(engine)),
         Job::Inspect { rows, lint } => JobResult::Inspected {
@@ -416,12 +496,51 @@ pub fn run(engine: &Engine, job: Job, actions: &UnboundedSender<Action>) -> JobR
     }
 }
 
+/// A snapshot read: its rows, the catalogs `config.yaml` lists now (with
+/// the `--catalog` ones), and what the principal may do.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    pub rows: Vec<Row>,
+    pub catalogs: Vec<std::path::PathBuf>,
+    pub powers: crate::tui::session::Powers,
+}
+
+/// `r` and every reload: the catalogs read again from `config.yaml` (a
+/// catalog added or removed, here or by another process, shows), then the
+/// snapshot with them, and the principal's powers.
+fn load_fresh(engine: &Engine) -> (Stamp, Result<Loaded, Error>) {
+    let mut fresh;
+    let engine = match engine.read_catalogs() {
+        Ok(catalogs) if catalogs != engine.catalogs() => {
+            fresh = engine.clone();
+            fresh.set_catalogs(catalogs);
+            &fresh
+        }
+        // A config.yaml that does not read: the catalogs known so far.
+        _ => engine,
+    };
+    let stamp = Stamp::read(engine);
+    let result = engine.store().read_state().and_then(|state| {
+        Ok(Loaded {
+            rows: load(engine)?,
+            catalogs: engine.catalogs().to_vec(),
+            powers: crate::tui::session::Powers::of(&state, engine.principal()),
+        })
+    });
+    (stamp, result)
+}
+
 /// The snapshot, and each pack's availability (the same calls as
 /// `hcpx list` and `hcpx availability`), as browser rows.
 pub fn load(engine: &Engine) -> Result<Vec<Row>, Error> {
     let check = crate::engine::ops::runnable_memo();
     engine.map_packs(|view, state| {
-        Row::new(view, &engine.pack_availability_with(view, state, &check))
+        let skill = view.dir().map(|d| skill_start(&d)).unwrap_or_default();
+        Row::new(
+            view,
+            &engine.pack_availability_with(view, state, &check),
+            &skill,
+        )
     })
 }
 
@@ -458,6 +577,34 @@ pub fn inspect(engine: &Engine, rows: &[Row]) -> Result<Inspected, Error> {
         });
     }
     Ok(out)
+}
+
+/// The start of `dir/SKILL.md` for `/` ([`SEARCH_SKILL_BYTES`]); empty
+/// when it does not read. Never a link's target nor a FIFO (§2.3).
+fn skill_start(dir: &Path) -> String {
+    let mut bytes = Vec::new();
+    let read = crate::engine::lint::files::open_regular(&dir.join("SKILL.md"))
+        .and_then(|f| f.take(SEARCH_SKILL_BYTES).read_to_end(&mut bytes));
+    match read {
+        Ok(_) => String::from_utf8_lossy(&bytes).into_owned(),
+        Err(_) => String::new(),
+    }
+}
+
+impl SkillText {
+    /// The start of the text for `/` (as [`skill_start`] reads it).
+    pub fn search_text(&self) -> &str {
+        let text = match self {
+            SkillText::Parsed(doc) => doc.body.as_str(),
+            SkillText::Raw(text) => text.as_str(),
+            SkillText::Missing(_) => "",
+        };
+        let mut end = text.len().min(SEARCH_SKILL_BYTES as usize);
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        &text[..end]
+    }
 }
 
 fn read_skill(dir: &Path) -> SkillText {

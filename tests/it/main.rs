@@ -35,6 +35,7 @@ mod tui_keys;
 mod tui_loop;
 mod tui_marks;
 mod tui_picker;
+mod tui_session;
 mod tui_snapshots;
 mod tui_tmux;
 mod tui_tmux_cancel;

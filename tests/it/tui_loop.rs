@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 const SECRET: &str = "s3cret-Token-42";
 
 /// Log lines written during the tests of this file.
-fn captured_logs() -> Arc<Mutex<Vec<u8>>> {
+pub(crate) fn captured_logs() -> Arc<Mutex<Vec<u8>>> {
     static LOGS: std::sync::OnceLock<Arc<Mutex<Vec<u8>>>> = std::sync::OnceLock::new();
     LOGS.get_or_init(|| {
         let logs = Arc::new(Mutex::new(Vec::new()));
@@ -361,7 +361,7 @@ async fn uninstalling_a_pack_in_no_catalog_removes_its_row() {
         1,
         "only hcp-cli is left"
     );
-    assert!(tui.screen().contains("no pack id matches `acme.notes`"));
+    assert!(tui.screen().contains("no pack matches `acme.notes`"));
     tui.press(KeyCode::Esc).await;
     assert_eq!(tui.runner.app.selected_row().unwrap().id(), "hcp-cli");
 }

@@ -169,8 +169,8 @@ async fn c_on_an_env_pack_says_the_whole_fix_in_the_status_line() {
     let status = tui.screen().lines().rev().nth(1).unwrap().to_string();
     assert!(
         status.contains(
-            "acme.weather-api needs ACME_UX_UNSET_TOKEN in the environment: quit, \
-             export ACME_UX_UNSET_TOKEN=…, run hcpx tui again"
+            "acme.weather-api needs ACME_UX_UNSET_TOKEN set: press e to set it for this \
+             session, or export it before hcpx tui"
         ),
         "{status}"
     );

@@ -90,7 +90,7 @@ impl Engine {
             self.require_grant(&state, Capability::from(probe.effect), pack_id)?;
         }
         // (4)
-        let (material, secret) = gather(pack_id, binding, secret_input)?;
+        let (material, secret) = gather(pack_id, binding, secret_input, &self.env)?;
         // (5)
         let probe = match &binding.probe {
             None => None,
@@ -185,11 +185,12 @@ fn gather(
     pack_id: &str,
     binding: &Binding,
     secret_input: SecretInput<'_>,
+    overrides: &super::EnvOverrides,
 ) -> Result<(Material, Option<String>)> {
     let mut secret = None;
     let material = match binding.kind {
         BindingKind::Env => {
-            let (set, missing) = env_material(&binding.env);
+            let (set, missing) = env_material(pack_id, &binding.env, overrides);
             if !missing.is_empty() {
                 return Err(env_missing(pack_id, missing));
             }

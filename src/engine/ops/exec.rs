@@ -199,7 +199,7 @@ impl Engine {
         let id = manifest.id.as_str();
         match manifest.binding.kind {
             BindingKind::Env => {
-                let (set, missing) = env_material(&manifest.binding.env);
+                let (set, missing) = env_material(id, &manifest.binding.env, &self.env);
                 if missing.is_empty() {
                     Ok(set)
                 } else {
@@ -249,15 +249,20 @@ struct Run<'a> {
     mode: OutputMode,
 }
 
-/// The variables of an `env` Binding that are set and non-empty, and the
-/// names of those that are not.
-pub(super) fn env_material(names: &[String]) -> (Vec<(String, String)>, Vec<String>) {
+/// The variables of `pack_id`'s `env` Binding that are set and non-empty
+/// (in `overrides`, else the process environment), and the names of
+/// those that are not.
+pub(super) fn env_material(
+    pack_id: &str,
+    names: &[String],
+    overrides: &super::EnvOverrides,
+) -> (Vec<(String, String)>, Vec<String>) {
     let mut set = Vec::new();
     let mut missing = Vec::new();
     for name in names {
-        match std::env::var(name) {
-            Ok(value) if !value.is_empty() => set.push((name.clone(), value)),
-            _ => missing.push(name.clone()),
+        match overrides.value(pack_id, name) {
+            Some(value) => set.push((name.clone(), value)),
+            None => missing.push(name.clone()),
         }
     }
     (set, missing)

@@ -16,6 +16,7 @@ mod connect;
 mod content;
 pub mod docs;
 pub mod doctor;
+mod envset;
 mod exec;
 mod fetch;
 pub mod harness;
@@ -31,6 +32,7 @@ mod verify;
 pub use activate::Toggle;
 pub use builtin::BuiltinOp;
 pub use connect::{ConnectOutcome, ProbeRun, SecretInput};
+pub use envset::EnvOverrides;
 pub use exec::{ExecResult, redact};
 pub use install::{FetchObserver, InstallAction, InstallOptions, InstallOutcome, InstallSource};
 pub use uninstall::UninstallOutcome;
@@ -81,7 +83,13 @@ impl std::fmt::Debug for FixLine {
 pub struct Engine {
     store: Store,
     catalogs: Vec<PathBuf>,
+    /// The catalogs given on the command line (`--catalog`), kept after
+    /// `config.yaml`'s when the catalogs are read again.
+    extra_catalogs: Vec<PathBuf>,
     principal: grants::Principal,
+    /// `env` Binding values set for this session (the TUI's), over the
+    /// process environment.
+    env: EnvOverrides,
     fix_line: Option<FixLine>,
     /// The harness targets' environment when set by the caller (tests, the
     /// TUI's tests); else read from the process (§12.4).
@@ -115,7 +123,9 @@ impl Engine {
         let engine = Engine {
             store,
             catalogs,
+            extra_catalogs: extra_catalogs.to_vec(),
             principal,
+            env: EnvOverrides::default(),
             fix_line: None,
             harness_env: None,
         };
@@ -171,6 +181,31 @@ impl Engine {
 
     pub fn store(&self) -> &Store {
         &self.store
+    }
+
+    /// Acts for `principal` from now on (a front-end switching it at
+    /// runtime; the name was checked when it was parsed, §9.1).
+    pub fn set_principal(&mut self, principal: grants::Principal) {
+        self.principal = principal;
+    }
+
+    /// Sets the session's `env` Binding values (see [`EnvOverrides`]).
+    pub fn set_env_overrides(&mut self, env: EnvOverrides) {
+        self.env = env;
+    }
+
+    /// The catalogs as `config.yaml` lists them now, then the extra ones
+    /// the engine was opened with: a catalog another process added or
+    /// removed shows in the answer.
+    pub fn read_catalogs(&self) -> Result<Vec<PathBuf>> {
+        let mut catalogs = config::read(&self.store.config_path())?.catalogs;
+        catalogs.extend(self.extra_catalogs.iter().cloned());
+        Ok(catalogs)
+    }
+
+    /// Uses `catalogs` from now on (from [`Engine::read_catalogs`]).
+    pub fn set_catalogs(&mut self, catalogs: Vec<PathBuf>) {
+        self.catalogs = catalogs;
     }
 
     pub fn principal(&self) -> &str {

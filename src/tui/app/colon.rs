@@ -10,7 +10,6 @@
 //! work it starts; `:principal NAME` switches the TUI's principal.
 
 use super::*;
-use crate::engine::store::principal::Principal;
 use crate::fixline::FixFlags;
 use crate::tui::query::{Answer, Query};
 
@@ -59,10 +58,7 @@ impl App {
         };
         match line.parsed {
             Parsed::Help(help) => return self.show_help_text(&typed.input, help),
-            Parsed::Principal(principal) => {
-                self.set_principal(principal);
-                return Vec::new();
-            }
+            Parsed::Principal(principal) => return self.set_principal(principal),
             _ => {}
         }
         if let Some(reason) = self.work.refusal() {
@@ -160,10 +156,7 @@ impl App {
                 })
             }
             Parsed::Query(query) => self.ask_or_run(query),
-            Parsed::Principal(principal) => {
-                self.set_principal(principal);
-                Vec::new()
-            }
+            Parsed::Principal(principal) => self.set_principal(principal),
             Parsed::Help(_) => Vec::new(),
         }
     }
@@ -194,16 +187,6 @@ impl App {
                 .cloned()
                 .collect(),
         }
-    }
-
-    /// `:principal NAME`: the TUI acts for NAME from now on (§9.1); the
-    /// browser is read again for it.
-    pub fn set_principal(&mut self, principal: Principal) {
-        self.config.principal = principal.as_str().to_string();
-        self.config.principal_arg = Some(principal.as_str().to_string());
-        let text = format!("acting for {}", text::safe(principal.as_str()));
-        self.principal_switch = Some(principal);
-        self.say(Outcome::Done, text, None);
     }
 
     /// Runs a report subcommand in a worker, said as its `hcpx` line.

@@ -71,6 +71,8 @@ pub enum Dialog {
     ConfirmUninstall {
         ids: Vec<String>,
     },
+    /// `P` or `e`: a principal's name, or an `env` variable's value.
+    Ask(crate::tui::ask::AskPrompt),
     /// `:doctor --fix` or `:sync LOCKFILE`: `y` runs it.
     ConfirmQuery {
         query: crate::tui::query::Query,
@@ -152,6 +154,9 @@ impl App {
 
     /// Keys in the masked input and the run form.
     fn input(&mut self, action: Action) -> Vec<Job> {
+        if let Some(Dialog::Ask(_)) = &self.dialog {
+            return self.ask_key(action);
+        }
         if let Some(Dialog::Secret(p)) = &mut self.dialog {
             match action {
                 Action::Input(c) => p.input.push(c),

@@ -24,6 +24,7 @@ mod navigate;
 mod picker;
 mod refuse;
 mod results;
+mod session;
 mod upgrade;
 
 use crate::engine::error::Error;
@@ -72,6 +73,9 @@ pub struct Config {
     pub theme: Theme,
     /// Show durations (off in snapshot tests, where they would vary).
     pub show_timings: bool,
+    /// What the principal may do beyond availability (grant, install),
+    /// read with each snapshot: a fix it would be refused is not offered.
+    pub powers: crate::tui::session::Powers,
 }
 
 impl Config {
@@ -82,6 +86,7 @@ impl Config {
             catalog_args: Vec::new(),
             theme: Theme::COLOR,
             show_timings: true,
+            powers: Default::default(),
         }
     }
 }
@@ -127,11 +132,11 @@ pub struct App {
     /// The `:` line's own `--principal` and `--catalog` while the work it
     /// asks for is started.
     pub(crate) line_flags: colon::LineFlags,
-    /// `:principal NAME`: the principal the runner's engine switches to.
-    pub principal_switch: Option<crate::engine::store::principal::Principal>,
     pub(crate) dialog: Option<Dialog>,
     /// The commands the app's jobs start (the runner runs them in it).
     pub(crate) scope: Scope,
+    /// The principal, `env` values and catalogs of this session.
+    pub(crate) session: crate::tui::session::Session,
     /// `Ctrl-L`: the runner clears the terminal before the next frame.
     pub(crate) redraw: bool,
     pub(crate) ticks: u64,
@@ -162,9 +167,9 @@ impl App {
             inspected: None,
             last_command: None,
             line_flags: colon::LineFlags::default(),
-            principal_switch: None,
             dialog: None,
             scope: Scope::new(),
+            session: Default::default(),
             redraw: false,
             ticks: 0,
             quit: false,
@@ -318,7 +323,7 @@ impl App {
             | Action::CmdLineBackspace
             | Action::CmdLineComplete
             | Action::CmdLineCancel => self.edit_cmdline(action),
-            Action::CmdLineSubmit => return self.submit_cmdline(),
+            Action::CmdLineSubmit => return self.submit_line(),
             Action::ShowHarnesses => return self.show_harnesses(),
             Action::HarnessMove(delta) => self.harnesses.move_by(delta),
             Action::HarnessToggle => return self.toggle_harness(),
@@ -327,6 +332,7 @@ impl App {
             Action::PickFrom { source, items } => self.open_picker(source, items),
             Action::CheckUpdates => return self.check_updates(),
             Action::Upgrade => return self.upgrade(),
+            Action::AskPrincipal | Action::AskEnv => return self.ask_open(action),
             Action::Install
             | Action::ToggleActivate
             | Action::Connect
@@ -479,6 +485,16 @@ impl App {
     /// The search in a text pane.
     pub fn search(&self) -> &Search {
         &self.search
+    }
+
+    /// The principal the TUI acts for now (§9.1).
+    pub fn principal(&self) -> &str {
+        &self.config.principal
+    }
+
+    /// The session's principal, `env` values and catalogs.
+    pub fn session(&self) -> &crate::tui::session::Session {
+        &self.session
     }
 
     /// The Harnesses view.

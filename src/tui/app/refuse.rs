@@ -12,6 +12,8 @@ impl App {
             Cmd::Cancel => self.work.running().is_some(),
             Cmd::Rerun => self.runs.last().is_some(),
             Cmd::Open => matches!(self.focus.pane(), Pane::Browser | Pane::Matrix),
+            // In the bar only for an `env` pack.
+            Cmd::SetEnv => self.env_names().is_some(),
             Cmd::NextMatch | Cmd::PrevMatch => {
                 self.search.pane.is_some() && !self.search.query.is_empty()
             }
@@ -61,8 +63,11 @@ impl App {
             _ => format!("{} are not {what} — fix: press {key}", names()),
         };
         let not_installed = || unmet("installed", "i", |pack| Fix::Install { pack, force: false });
+        // `pack.install` unscoped guards install, uninstall and upgrade (§9.2).
+        let no_install = || self.lacks_install();
         match cmd {
-            Cmd::Install => none_selected().or_else(busy).or_else(|| {
+            Cmd::SetEnv => none_selected().or_else(|| self.env_refusal()),
+            Cmd::Install => none_selected().or_else(busy).or_else(no_install).or_else(|| {
                 (!targets.iter().any(|r| r.catalog_dir.is_some())).then(|| {
                     format!(
                         "{} is in no catalog; install a folder with hcpx install DIR",
@@ -83,6 +88,7 @@ impl App {
                 .or_else(|| self.env_missing()),
             Cmd::Uninstall => none_selected()
                 .or_else(busy)
+                .or_else(no_install)
                 .or_else(|| (!targets.iter().any(|r| r.installed)).then(|| {
                     format!("{} is not installed; there is nothing to uninstall", names())
                 }))
@@ -97,6 +103,7 @@ impl App {
             Cmd::Outdated => busy(),
             Cmd::Upgrade => none_selected()
                 .or_else(busy)
+                .or_else(no_install)
                 .or_else(|| (!targets.iter().any(|r| r.installed)).then(not_installed))
                 .or_else(|| {
                     (!targets.iter().any(|r| r.installed && r.id() != BOOTSTRAP_ID)).then(|| {
@@ -144,19 +151,65 @@ impl App {
         let Some(cmd) = entry.avail.commands.get(self.matrix.selected()) else {
             return (manifest.commands.is_empty()).then(|| format!("{} has no commands", row.id()));
         };
-        let reason = cmd.reasons.first()?;
-        let (words, fix) = crate::engine::policy::why::describe(
-            reason,
-            entry.id(),
-            &cmd.verb_key,
-            Some(manifest),
-            &self.config.principal,
-        );
-        let mut text = format!("cannot run {} {}: {words}", entry.id(), cmd.verb_key);
-        if let Some(fix) = fix {
-            text.push_str(&format!(" — fix: {}", self.fix_line(&fix)));
+        if cmd.executable {
+            return None;
         }
-        Some(text)
+        // Every unmet condition, each with its fix: fixing the first alone
+        // would leave the command refused on the next.
+        let said: Vec<String> = cmd
+            .reasons
+            .iter()
+            .map(|reason| {
+                let (words, fix) = crate::engine::policy::why::describe(
+                    reason,
+                    entry.id(),
+                    &cmd.verb_key,
+                    Some(manifest),
+                    &self.config.principal,
+                );
+                match fix {
+                    Some(fix) => format!("{words} — fix: {}", self.fix_line(&fix)),
+                    None => words,
+                }
+            })
+            .collect();
+        Some(format!(
+            "cannot run {} {}: {}",
+            entry.id(),
+            cmd.verb_key,
+            said.join("; ")
+        ))
+    }
+
+    /// Why the principal may not install, uninstall or upgrade, if so.
+    fn lacks_install(&self) -> Option<String> {
+        if self.config.powers.install {
+            return None;
+        }
+        let principal = &self.config.principal;
+        let fix = Fix::Grant {
+            principal: principal.clone(),
+            grant: "pack.install".into(),
+        };
+        Some(format!(
+            "principal `{principal}` does not hold `pack.install` (unscoped), which installing, uninstalling and upgrading need — fix: {}",
+            self.fix_line(&fix)
+        ))
+    }
+
+    /// Why `e` does nothing for the selection: no `env` Binding.
+    fn env_refusal(&self) -> Option<String> {
+        let row = self.selected_row()?;
+        if self.env_names().is_some() {
+            return None;
+        }
+        Some(match self.selected_view() {
+            None => format!("still reading {}; try again", row.id()),
+            Some(_) => format!(
+                "{} has no env binding; e sets the variables an env pack reads",
+                row.id()
+            ),
+        })
     }
 
     /// For an `env` Binding (§8.5): the variables the environment lacks,
@@ -167,22 +220,15 @@ impl App {
         if m.binding.kind != crate::engine::pack::manifest::BindingKind::Env {
             return None;
         }
-        let missing: Vec<&str> = m
-            .binding
-            .env
-            .iter()
-            .map(String::as_str)
-            .filter(|v| std::env::var_os(v).is_none_or(|x| x.is_empty()))
-            .collect();
+        let missing = self.env_unset(entry.id(), &m.binding.env);
         if missing.is_empty() {
             return None;
         }
-        let set: Vec<String> = missing.iter().map(|v| format!("export {v}=…")).collect();
+        let them = if missing.len() == 1 { "it" } else { "them" };
         Some(format!(
-            "{} needs {} in the environment: quit, {}, run hcpx tui again",
+            "{} needs {} set: press e to set {them} for this session, or export {them} before hcpx tui",
             entry.id(),
             missing.join(", "),
-            set.join("; ")
         ))
     }
 }

@@ -55,13 +55,20 @@ impl App {
 
     /// The store's packs read (or not); a reload asked for with `r` says
     /// how it went.
-    fn loaded_done(&mut self, stamp: Stamp, result: Result<Vec<Row>, Error>) -> Vec<Job> {
+    fn loaded_done(
+        &mut self,
+        stamp: Stamp,
+        result: Result<crate::tui::worker::Loaded, Error>,
+    ) -> Vec<Job> {
         let mut jobs = match result {
-            Ok(entries) => {
+            Ok(loaded) => {
                 if self.loads.read(stamp) {
                     self.status.info("the store reads again".into());
                 }
-                self.packs.set_entries(entries);
+                // The jobs after it look packs up in these catalogs.
+                self.session.set_catalogs(loaded.catalogs);
+                self.config.powers = loaded.powers;
+                self.packs.set_entries(loaded.rows);
                 let mut jobs = self.inspect_job();
                 jobs.extend(self.loads.marks());
                 jobs
@@ -180,11 +187,18 @@ impl App {
             .collect();
         // Busy until the rows are read again: a key pressed meanwhile
         // would be judged on the rows before the stage.
+        // A source no row is (`:install PATH`, a git URL): the new pack
+        // has no row yet, so the whole snapshot is read again.
+        let unknown = rows.len() < report.ids.len();
         if !rows.is_empty() {
             let ids = rows.iter().map(|r| r.id().to_string()).collect();
             self.work.refresh(ids, &report.ids);
         }
-        vec![Job::Inspect { rows, lint: false }]
+        let mut jobs = vec![Job::Inspect { rows, lint: false }];
+        if unknown {
+            jobs.extend(self.loads.request());
+        }
+        jobs
     }
 
     pub(super) fn exec_done(
@@ -242,7 +256,9 @@ impl App {
             if let Some(dir) = entry.view.dir() {
                 commands.push(self.hcpx(&["lint".into(), dir.display().to_string()], false));
             }
-            self.packs.replace(Row::new(&entry.view, &entry.avail));
+            let skill = inspection.skill.search_text();
+            self.packs
+                .replace(Row::new(&entry.view, &entry.avail, skill));
             if self.selected_row().map(Row::id) == Some(entry.id()) {
                 self.matrix.fit(entry.avail.commands.len());
                 self.inspected = Some(inspection);

@@ -254,7 +254,7 @@ fn below_table(app: &App, width: usize) -> Vec<Line<'static>> {
         let msg = if app.packs.filter.query.is_empty() {
             "no packs".to_string()
         } else {
-            format!("no pack id matches `{}`", app.packs.filter.query)
+            format!("no pack matches `{}`", app.packs.filter.query)
         };
         below.push(Line::styled(msg, theme.dim()));
     }
@@ -326,6 +326,15 @@ fn pack_row<'a>(
 /// `skill` tag, so it reads apart from the packs that declare commands.
 fn description_spans<'a>(app: &App, entry: &Row, w: usize) -> Line<'a> {
     let theme = app.theme();
+    if let Some(field) = app.packs.matched_field(entry.id()) {
+        // While filtering: where the query was found, when not in the id.
+        let tag = format!("in {} ", field.as_str());
+        let rest = w.saturating_sub(tag.len());
+        return Line::from(vec![
+            Span::styled(text::fit(&tag, w.min(tag.len())), theme.hint()),
+            Span::styled(text::fit(&entry.description, rest), theme.dim()),
+        ]);
+    }
     if entry.kind != PackKind::Skill {
         return Line::from(Span::styled(text::fit(&entry.description, w), theme.dim()));
     }

@@ -62,6 +62,7 @@ pub fn draw(frame: &mut Frame<'_>, screen: Rect, app: &App, dialog: &Dialog) {
             format!("Connect {}", prompt.pack_id),
             secret(app, prompt, inner_w),
         ),
+        Dialog::Ask(prompt) => ask_title_lines(app, prompt, inner_w),
         Dialog::ExecForm(form) => (
             format!("Run {} {}", form.pack_id, form.verb),
             exec_form(app, form, inner_w, room),
@@ -235,6 +236,51 @@ fn secret<'a>(app: &App, prompt: &SecretPrompt, width: usize) -> Vec<Line<'a>> {
         Span::raw(" cancel"),
     ]));
     lines
+}
+
+/// `P` or `e`: what is asked, the input line (masked for a value), keys.
+fn ask_title_lines<'a>(
+    app: &App,
+    prompt: &crate::tui::ask::AskPrompt,
+    width: usize,
+) -> (String, Vec<Line<'a>>) {
+    use crate::tui::ask::Asked;
+    let theme = app.theme();
+    let (title, what, meaning) = match &prompt.asked {
+        Asked::Principal => (
+            "Principal".to_string(),
+            format!("Act as which principal? (now {})", app.config.principal),
+            "Letters, digits and _.@- (HCP.md principals); availability, fixes and keys follow it."
+                .to_string(),
+        ),
+        Asked::Env { pack_id, name } => (
+            format!("Set {name}"),
+            format!("Value of {name} for {pack_id}"),
+            format!(
+                "Kept in memory for this session only and passed to {pack_id}'s commands as {name}; never shown, stored or logged."
+            ),
+        ),
+    };
+    let mut lines = wrap(&what, width, theme.bold());
+    lines.extend(wrap(&meaning, width, theme.dim()));
+    lines.push(Line::raw(""));
+    let mut shown = prompt.shown();
+    let room = width.saturating_sub(4);
+    if text::width(&shown) > room {
+        shown = text::fit(&shown, room);
+    }
+    lines.push(Line::from(vec![
+        Span::styled("> ", theme.key()),
+        Span::styled(format!("{shown}▏"), theme.bold()),
+    ]));
+    lines.push(Line::raw(""));
+    lines.push(Line::from(vec![
+        Span::styled("Enter", theme.key()),
+        Span::raw(" set   "),
+        Span::styled("Esc", theme.key()),
+        Span::raw(" cancel"),
+    ]));
+    (title, lines)
 }
 
 /// The run form: the command's summary, one field per arg with what it

@@ -6,7 +6,8 @@
 //! and `why`.
 
 use crate::engine::error::Fix;
-use crate::engine::policy::availability::{CommandAvailability, Condition, Status};
+use crate::engine::pack::manifest::BindingKind;
+use crate::engine::policy::availability::{CommandAvailability, Condition, Refusal, Status};
 use crate::engine::policy::why;
 use crate::tui::action::Pane;
 use crate::tui::app::App;
@@ -97,8 +98,11 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     };
     let mut why_lines = pack_level(app, entry, width);
     if avail.installed {
-        // A pack that is not installed has one reason, said above.
-        why_lines.extend(reasons(app, entry, cmd, width));
+        why_lines.extend(reasons(app, entry, cmd, width, false));
+    } else if avail.status != Status::Unavailable {
+        // Installing is said above, and activating and connecting follow
+        // it; what would still hold the command back is said too.
+        why_lines.extend(reasons(app, entry, cmd, width, true));
     }
     frame.render_widget(Paragraph::new(why_lines), below);
 }
@@ -259,8 +263,16 @@ fn pack_level<'a>(app: &App, entry: &Entry, width: usize) -> Vec<Line<'a>> {
     out
 }
 
-/// The selected command's reasons, each in words and with its fix.
-fn reasons<'a>(app: &App, entry: &Entry, cmd: &CommandAvailability, width: usize) -> Vec<Line<'a>> {
+/// The selected command's reasons, each in words and with its fix; with
+/// `after_install`, only those installing, activating and connecting
+/// would leave (for a pack not installed yet).
+fn reasons<'a>(
+    app: &App,
+    entry: &Entry,
+    cmd: &CommandAvailability,
+    width: usize,
+    after_install: bool,
+) -> Vec<Line<'a>> {
     let theme = app.theme();
     let principal = &app.config.principal;
     if cmd.executable {
@@ -278,14 +290,24 @@ fn reasons<'a>(app: &App, entry: &Entry, cmd: &CommandAvailability, width: usize
         .collect();
     }
     let mut out = Vec::new();
-    for reason in &cmd.reasons {
-        let (words, fix) = why::describe(
+    let lifecycle = |r: &&crate::engine::policy::availability::Refusal| {
+        after_install
+            && matches!(
+                r.condition(),
+                Some(Condition::Activated | Condition::Connected)
+            )
+    };
+    for reason in cmd.reasons.iter().filter(|r| !lifecycle(r)) {
+        let (words, mut fix) = why::describe(
             reason,
             entry.id(),
             &cmd.verb_key,
             entry.view.manifest(),
             principal,
         );
+        if *reason == Refusal::NotConnected {
+            fix = env_fix(app, entry).or(fix);
+        }
         let column = reason.condition().map_or("executable", Condition::as_str);
         out.extend(
             text::wrap_hanging(&format!("✗ {column}: {words} [{reason}]"), width, 2)
@@ -297,6 +319,17 @@ fn reasons<'a>(app: &App, entry: &Entry, cmd: &CommandAvailability, width: usize
         }
     }
     out
+}
+
+/// For an `env` pack whose variables are unset: `e` sets them (`c`
+/// would be refused until then).
+fn env_fix(app: &App, entry: &Entry) -> Option<Fix> {
+    let m = entry.view.manifest()?;
+    if m.binding.kind != BindingKind::Env {
+        return None;
+    }
+    let names = app.env_unset(entry.id(), &m.binding.env);
+    (!names.is_empty()).then_some(Fix::SetEnv { names })
 }
 
 fn fix_lines<'a>(app: &App, fix: &Fix, width: usize) -> Vec<Line<'a>> {
