@@ -28,6 +28,7 @@ mod lint_rules;
 mod screenshots;
 mod skill_packs;
 mod tui_colon_reports;
+mod tui_flow;
 mod tui_harnesses;
 mod tui_keys;
 mod tui_loop;

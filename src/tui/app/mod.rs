@@ -122,6 +122,8 @@ pub struct App {
     pub(crate) listed: Option<(String, Vec<crate::tui::picker::PickerItem>)>,
     /// The selected pack read in full (view, availability, Skill).
     pub(crate) inspected: Option<Inspection>,
+    /// Reads of packs in full (`Job::Inspect`) started and not reported.
+    pub(crate) reading: usize,
     /// The `hcpx` command equivalent to the last action.
     pub(crate) last_command: Option<String>,
     pub(crate) dialog: Option<Dialog>,
@@ -155,6 +157,7 @@ impl App {
             runs: Runs::default(),
             listed: None,
             inspected: None,
+            reading: 0,
             last_command: None,
             dialog: None,
             scope: Scope::new(),
@@ -254,6 +257,24 @@ impl App {
 
     /// Changes the state; returns the work to start.
     pub fn update(&mut self, action: Action) -> Vec<Job> {
+        if matches!(action, Action::Done(JobResult::Inspected { .. })) {
+            self.reading = self.reading.saturating_sub(1);
+        }
+        let jobs = self.update_state(action);
+        self.reading += jobs
+            .iter()
+            .filter(|j| matches!(j, Job::Inspect { .. }))
+            .count();
+        jobs
+    }
+
+    /// Whether the selected pack's full read is pending: what it shows in
+    /// Availability, Details and Lint is not there yet.
+    pub fn reading_selected(&self) -> bool {
+        self.reading > 0 && self.selected_row().is_some() && self.selected_view().is_none()
+    }
+
+    fn update_state(&mut self, action: Action) -> Vec<Job> {
         let before = self.selected_row().map(|e| e.id().to_string());
         self.packs.rows = ui::browser_rows(self).max(1);
         let mut jobs = self.apply(action);
@@ -441,6 +462,11 @@ impl App {
     /// The pane that has the keys.
     pub fn focus(&self) -> Pane {
         self.focus.pane()
+    }
+
+    /// The command row selected in the availability matrix.
+    pub fn matrix_row(&self) -> usize {
+        self.matrix.selected()
     }
 
     /// The pane shown in the lower-right area.

