@@ -2,7 +2,9 @@
 //! on the selected pack read in full (its commands in Availability, its
 //! Details and Lint text, what a lifecycle key may do to it) waits while
 //! that read is pending, and every key after it waits behind it, so each
-//! is applied, in the order typed, to the state it was typed for. A key is
+//! is applied, in the order typed, to the state it was typed for; after a
+//! stage, a key that acts on a pack waits for the packs it changed to be
+//! read again, instead of being refused as busy. A key is
 //! turned into an [`Action`] only when it is applied: `x` then `q` types a
 //! `q` into the run form `x` opens. `Ctrl-C` and `Ctrl-L` never wait.
 
@@ -57,12 +59,13 @@ pub fn never_waits(event: &Event) -> bool {
 }
 
 /// Whether `action` must wait: the first snapshot is still being read, or
-/// the selected pack's full read is pending and `action` depends on it.
+/// the selected pack's full read (or the read again of the packs a stage
+/// just changed) is pending and `action` depends on it.
 pub fn waits(app: &App, action: &Action) -> bool {
     if !app.loads.loaded() && app.loads.loading() {
         return !matches!(action, Action::Quit | Action::Redraw | Action::Resize(..));
     }
-    app.reading_selected() && reads_selection(action, app.focus.pane())
+    (app.reading_selected() || app.work.refreshing()) && reads_selection(action, app.focus.pane())
 }
 
 /// Whether `action`, with `focus` where it is, reads the selected pack in

@@ -34,6 +34,12 @@ impl Work {
         self.running.as_deref()
     }
 
+    /// Whether the packs a finished stage touched are still being read
+    /// again.
+    pub fn refreshing(&self) -> bool {
+        !self.refreshing.is_empty()
+    }
+
     /// Why a key that starts work is refused now, if it is.
     pub fn refusal(&self) -> Option<String> {
         self.busy

@@ -306,6 +306,9 @@ pub struct StageReport {
     /// One line per pack done, in the words `hcpx` prints.
     pub done: Vec<String>,
     pub error: Option<Error>,
+    /// `Esc` in the masked input ended it: nothing failed (`error` holds
+    /// the engine's words for it, which are not shown as a failure).
+    pub cancelled: bool,
     /// The store's stamp right after the stage: the change it made
     /// itself is not taken for another process's.
     pub stamp: Stamp,
@@ -509,6 +512,7 @@ fn run_stage(
         ids: ids.to_vec(),
         done: Vec::new(),
         error: None,
+        cancelled: false,
         stamp: Stamp(Vec::new()),
     };
     match stage {
@@ -531,10 +535,12 @@ fn run_stage(
         }
         Stage::Install | Stage::Connect | Stage::Uninstall => {
             for id in ids {
+                let mut cancelled = false;
                 let line = match stage {
                     Stage::Install => install_or_pick(engine, actions, id),
                     Stage::Connect => {
-                        let mut input = |spec: &SecretSpec| ask_secret(actions, id, spec);
+                        let mut input =
+                            |spec: &SecretSpec| ask_secret(actions, id, spec, &mut cancelled);
                         engine.connect(id, &mut input).map(|o| connect_line(&o))
                     }
                     _ => engine
@@ -545,6 +551,7 @@ fn run_stage(
                     Ok(line) => report.done.push(line),
                     Err(err) => {
                         report.error = Some(err);
+                        report.cancelled = cancelled;
                         break;
                     }
                 }
@@ -623,6 +630,7 @@ fn install_chosen(engine: &Engine, source: &str, ids: Vec<String>) -> StageRepor
         ids,
         done: Vec::new(),
         error: None,
+        cancelled: false,
         stamp: Stamp(Vec::new()),
     };
     // One call, as `hcpx install SOURCE --skill ID...`: the engine finds
@@ -771,13 +779,16 @@ fn connect_line(o: &ConnectOutcome) -> String {
     }
 }
 
-/// Asks the UI for a secret and waits for the masked input's answer.
+/// Asks the UI for a secret and waits for the masked input's answer;
+/// `cancelled` is set when the user cancelled it (`Esc`, or the prompt
+/// closed).
 fn ask_secret(
     actions: &UnboundedSender<Action>,
     pack_id: &str,
     spec: &SecretSpec,
+    cancelled: &mut bool,
 ) -> Result<String, Error> {
-    let cancelled = || {
+    let cancelled_error = || {
         Error::new(
             ErrorCode::Usage,
             format!("connecting {pack_id} was cancelled; nothing was recorded"),
@@ -796,6 +807,12 @@ fn ask_secret(
     };
     actions
         .send(Action::SecretNeeded(request))
-        .map_err(|_| cancelled())?;
-    answer.blocking_recv().unwrap_or_else(|_| Err(cancelled()))
+        .map_err(|_| cancelled_error())?;
+    match answer.blocking_recv() {
+        Ok(Some(secret)) => Ok(secret),
+        Ok(None) | Err(_) => {
+            *cancelled = true;
+            Err(cancelled_error())
+        }
+    }
 }

@@ -51,3 +51,45 @@ async fn a_burst_right_after_the_selection_changes_loses_no_key() {
         assert_eq!(at.as_deref(), Some("acme.mixed"), "round {round}");
     }
 }
+
+#[tokio::test]
+async fn esc_in_the_masked_input_cancels_quietly_and_the_next_key_works() {
+    use hcpx::tui::log::Outcome;
+    let dir = sandbox_with(vault_pack);
+    notes_pack(&catalog(&dir));
+    let mut tui = Tui::start(dir, 100, 30).await;
+    // acme.notes, acme.vault, hcp-cli: `j` selects acme.vault.
+    tui.keys("j").await;
+    tui.keys("ia").await;
+    tui.keys("c").await;
+    assert!(
+        matches!(
+            tui.runner.app.dialog(),
+            Some(hcpx::tui::app::Dialog::Secret(_))
+        ),
+        "{}",
+        tui.screen()
+    );
+    tui.press(KeyCode::Esc).await;
+    assert!(tui.runner.app.dialog().is_none(), "{}", tui.screen());
+    let last = tui.runner.app.log().entries.last().unwrap().clone();
+    assert_eq!(last.outcome, Outcome::Cancelled, "{last:?}");
+    assert!(last.text.contains("cancelled"), "{last:?}");
+    assert!(!tui.screen().contains("usage"), "{}", tui.screen());
+    assert!(!tui.connected().contains(&"acme.vault".to_string()));
+    // No modal eats the next key: `c` right after the Esc asks for the
+    // secret again (not "busy"), and `k` typed with the Esc moves.
+    tui.keys("c").await;
+    assert!(
+        matches!(
+            tui.runner.app.dialog(),
+            Some(hcpx::tui::app::Dialog::Secret(_))
+        ),
+        "{}",
+        tui.screen()
+    );
+    burst(&mut tui, vec![key(KeyCode::Esc), key(KeyCode::Char('k'))]).await;
+    assert!(tui.runner.app.dialog().is_none(), "{}", tui.screen());
+    let at = tui.runner.app.selected_row().map(|r| r.id().to_string());
+    assert_eq!(at.as_deref(), Some("acme.notes"), "{}", tui.screen());
+}

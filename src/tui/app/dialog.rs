@@ -4,7 +4,6 @@
 //! command runs asks first, and `y` ends its process group (§14.6).
 
 use super::*;
-use crate::engine::error::ErrorCode;
 use tokio::sync::oneshot;
 
 /// The masked input of a `secret` Binding. The typed text is private: the
@@ -15,7 +14,7 @@ pub struct SecretPrompt {
     pub prompt: String,
     pub name: String,
     input: String,
-    reply: Option<oneshot::Sender<Result<String, Error>>>,
+    reply: Option<oneshot::Sender<Option<String>>>,
 }
 
 impl SecretPrompt {
@@ -24,23 +23,16 @@ impl SecretPrompt {
         self.input.chars().count()
     }
 
-    fn answer(&mut self, answer: Result<String, Error>) {
+    fn answer(&mut self, answer: Option<String>) {
         if let Some(reply) = self.reply.take() {
             let _ = reply.send(answer);
         }
     }
 
+    /// `Esc`, or the prompt closed: the connect ends, recording nothing.
     fn cancel(&mut self) {
         self.input.clear();
-        let error = Error::new(
-            ErrorCode::Usage,
-            format!(
-                "connecting {} was cancelled; nothing was recorded",
-                self.pack_id
-            ),
-        )
-        .pack(self.pack_id.clone());
-        self.answer(Err(error));
+        self.answer(None);
     }
 }
 
@@ -177,6 +169,7 @@ impl App {
             Action::InputSubmit => self.submit(),
             Action::InputCancel => {
                 match self.dialog.take() {
+                    // The connect ends quietly, said once its job reports.
                     Some(Dialog::Secret(mut p)) => p.cancel(),
                     Some(Dialog::ExecForm(form)) => {
                         self.runs.remember(&form);
@@ -195,7 +188,7 @@ impl App {
         match self.dialog.take() {
             Some(Dialog::Secret(mut p)) => {
                 let secret = std::mem::take(&mut p.input);
-                p.answer(Ok(secret));
+                p.answer(Some(secret));
                 self.work.start(format!("connecting {}", p.pack_id));
                 Vec::new()
             }

@@ -167,6 +167,13 @@ impl App {
         let done = report.done.join("; ");
         let command = self.last_command.clone();
         match report.error {
+            // `Esc` in the masked input: no failure, no dialog.
+            Some(err) if report.cancelled => {
+                if !done.is_empty() {
+                    self.say(Outcome::Done, done, None);
+                }
+                self.say(Outcome::Cancelled, err.message, command);
+            }
             Some(err) => {
                 if !done.is_empty() {
                     self.say(Outcome::Done, done, None);
