@@ -93,3 +93,34 @@ async fn esc_in_the_masked_input_cancels_quietly_and_the_next_key_works() {
     let at = tui.runner.app.selected_row().map(|r| r.id().to_string());
     assert_eq!(at.as_deref(), Some("acme.notes"), "{}", tui.screen());
 }
+
+#[tokio::test]
+async fn after_an_exec_the_focus_stays_and_output_says_new_until_focused() {
+    let dir = sandbox_with(notes_pack);
+    install_connected(&dir, "acme.notes");
+    let mut config = config();
+    config.theme = hcpx::tui::theme::Theme::NO_COLOR;
+    let mut tui = Tui::start_with(dir, 100, 30, config).await;
+    tui.select("acme.notes").await;
+    tui.press(KeyCode::Tab).await;
+    // Without colour the focused pane's title is marked.
+    let screen = tui.screen();
+    assert!(screen.contains("▶ Availability acme.notes"), "{screen}");
+    assert!(!screen.contains("▶ Packs"), "{screen}");
+    tui.keys("x").await;
+    tui.press(KeyCode::Enter).await;
+    let screen = tui.screen();
+    assert_eq!(tui.runner.app.focus(), Pane::Matrix, "{screen}");
+    assert_eq!(tui.runner.app.lower(), Pane::Output, "{screen}");
+    assert!(screen.contains("hello world"), "{screen}");
+    assert!(screen.contains(" new output "), "{screen}");
+    // `j` still moves in Availability, where the user was.
+    tui.keys("j").await;
+    assert_eq!(tui.runner.app.matrix_row(), 1);
+    // Seen once Output has the keys.
+    tui.press(KeyCode::Right).await;
+    let screen = tui.screen();
+    assert_eq!(tui.runner.app.focus(), Pane::Output, "{screen}");
+    assert!(!screen.contains("new output"), "{screen}");
+    assert!(screen.contains("▶Output"), "{screen}");
+}

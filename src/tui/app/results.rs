@@ -242,7 +242,9 @@ impl App {
             command,
             result,
         });
-        self.focus.set(Pane::Output);
+        // The keys stay where the user put them (Output's tab says
+        // "new output" until it is focused).
+        self.focus.output_arrived();
         self.text.output = 0;
     }
 
