@@ -67,6 +67,11 @@ pub struct SecretRequest {
 #[derive(Debug)]
 pub enum Action {
     Quit,
+    /// A chunk of what the running exec `run` printed (redacted).
+    ExecOutput {
+        run: u64,
+        chunk: crate::engine::exec::live::Chunk,
+    },
     Resize(u16, u16),
     /// The clock (every [`crate::tui::runner::TICK`]): spinner, store poll.
     Tick,

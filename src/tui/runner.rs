@@ -264,6 +264,21 @@ impl<B: Backend> Runner<B> {
         self.draw()
     }
 
+    /// Handles the next worker report (waiting at most `bound` for it) and
+    /// the keys that waited for it, then draws: for a test that looks at
+    /// the screen while a job runs. Returns whether a report came.
+    pub async fn pump(&mut self, bound: Duration) -> io::Result<bool> {
+        let got = match tokio::time::timeout(bound, self.rx.recv()).await {
+            Ok(Some(action)) => {
+                self.report(action);
+                true
+            }
+            _ => false,
+        };
+        self.draw()?;
+        Ok(got)
+    }
+
     /// The interactive loop, until the app quits or `events` ends.
     pub async fn run<S>(&mut self, mut events: S) -> io::Result<()>
     where

@@ -1,10 +1,13 @@
 //! The pack commands run from the TUI (HCP.md §6 exec) and the `:` line's
 //! reports: the last exec (from the run form or `:exec`), for `.` (rerun); what was typed in each
 //! command's form, for the next time it opens; and what the Output pane
-//! shows: the last exec's result (§6.7, redacted by the engine, §14.3) or
-//! the last report, whichever came last.
+//! shows: the running exec's output as it comes (redacted by the engine as
+//! the result is, §14.3, and bounded by the same cap), else the last exec's
+//! result (§6.7, redacted by the engine, §14.3) or the last report,
+//! whichever came last.
 
 use crate::engine::error::Error;
+use crate::engine::exec::live::{Chunk, Stream};
 use crate::engine::ops::ExecResult;
 use crate::tui::form::ExecForm;
 use std::collections::HashMap;
@@ -38,9 +41,43 @@ pub struct LastRun {
     pub words: Vec<String>,
 }
 
+/// The exec running now: what it printed so far.
+#[derive(Debug, Clone)]
+pub struct LiveRun {
+    /// Which run (chunks of an earlier one are not shown).
+    pub id: u64,
+    /// `PACK VERB`.
+    pub what: String,
+    /// The equivalent `hcpx exec` command.
+    pub command: String,
+    pub started: std::time::Instant,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl LiveRun {
+    /// Adds a chunk, keeping each stream within the capture cap.
+    fn push(&mut self, chunk: &Chunk) {
+        let stream = match chunk.stream {
+            Stream::Stdout => &mut self.stdout,
+            Stream::Stderr => &mut self.stderr,
+        };
+        let room = crate::engine::exec::OUTPUT_LIMIT.saturating_sub(stream.len());
+        let mut end = chunk.text.len().min(room);
+        while !chunk.text.is_char_boundary(end) {
+            end -= 1;
+        }
+        stream.push_str(&chunk.text[..end]);
+    }
+}
+
 /// Runs and their results.
 #[derive(Debug, Default)]
 pub struct Runs {
+    /// The exec running now, if one runs.
+    live: Option<LiveRun>,
+    /// The id the next run gets.
+    next_id: u64,
     /// The last exec, for `.` (rerun).
     last: Option<LastRun>,
     /// What was typed in each command's form, by (pack, verb).
@@ -74,8 +111,36 @@ impl Runs {
         self.last.as_ref()
     }
 
+    /// An exec starts: the Output pane shows what it prints, and not the
+    /// previous result. Returns its id, for its chunks.
+    pub fn start_live(&mut self, what: String, command: String) -> u64 {
+        self.next_id += 1;
+        self.live = Some(LiveRun {
+            id: self.next_id,
+            what,
+            command,
+            started: std::time::Instant::now(),
+            stdout: String::new(),
+            stderr: String::new(),
+        });
+        self.next_id
+    }
+
+    /// A chunk of run `id`'s output.
+    pub fn live_chunk(&mut self, id: u64, chunk: &Chunk) {
+        if let Some(live) = self.live.as_mut().filter(|l| l.id == id) {
+            live.push(chunk);
+        }
+    }
+
+    /// The exec running now, with what it printed so far.
+    pub fn live(&self) -> Option<&LiveRun> {
+        self.live.as_ref()
+    }
+
     /// An exec finished: the Output pane shows its result.
     pub fn show_exec(&mut self, output: ExecOutput) {
+        self.live = None;
         self.report = None;
         self.output = Some(output);
     }

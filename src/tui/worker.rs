@@ -5,7 +5,7 @@
 //! is made here: preconditions, grants and errors are the engine's.
 
 use crate::engine::error::{Error, ErrorCode};
-use crate::engine::exec::OutputMode;
+use crate::engine::exec::live::Tap;
 use crate::engine::harness::TargetName;
 use crate::engine::harness::plan::SkillState;
 use crate::engine::ops::sources::{ListedKind, PackResult, Selection, SourceRun};
@@ -189,8 +189,10 @@ pub enum Job {
     HarnessToggle { target: TargetName, enable: bool },
     /// A report subcommand from the `:` line (`tui::query`).
     Query(crate::tui::query::Query),
-    /// `hcpx exec PACK VERB -- WORDS`, output captured.
+    /// `hcpx exec PACK VERB -- WORDS`, output captured, and sent to the
+    /// UI as it comes (`Action::ExecOutput` of run `run`).
     Exec {
+        run: u64,
         pack_id: String,
         verb: String,
         /// The form's `(name, value)` pairs.
@@ -426,11 +428,16 @@ pub fn run(engine: &Engine, job: Job, actions: &UnboundedSender<Action>) -> JobR
             }
         }
         Job::Exec {
+            run,
             pack_id,
             verb,
             args,
         } => {
-            let result = engine.exec_named(&pack_id, &verb, &args, OutputMode::Capture);
+            let tx = actions.clone();
+            let tap = Tap::new(move |chunk| {
+                let _ = tx.send(Action::ExecOutput { run, chunk });
+            });
+            let result = engine.exec_named_live(&pack_id, &verb, &args, &tap);
             JobResult::Executed {
                 pack_id,
                 verb,

@@ -124,3 +124,125 @@ async fn after_an_exec_the_focus_stays_and_output_says_new_until_focused() {
     assert!(!screen.contains("new output"), "{screen}");
     assert!(screen.contains("▶Output"), "{screen}");
 }
+
+const TOKEN: &str = "s3cret-Token42";
+
+/// `acme.slow`: a `secret` Binding; `wait` prints a line, then the first
+/// half of the secret, waits for the file `gate` names, then prints the
+/// rest of the secret and `done`.
+fn slow_pack(catalog: &std::path::Path) {
+    write_pack(
+        catalog,
+        "acme.slow",
+        r#"hcp: "1"
+id: acme.slow
+name: Acme slow
+version: 1.0.0
+description: Prints, waits for a file, prints again.
+binding:
+  kind: secret
+  secret: {name: SLOW_TOKEN, prompt: Slow token}
+commands:
+  - key: wait
+    summary: Print and wait
+    effect: read
+    args:
+      - {name: gate, type: string, required: true}
+    adapter:
+      kind: process
+      program: sh
+      argv: ["wait.sh"]
+"#,
+        "---\nname: acme-slow\ndescription: Slow.\n---\nRun `wait`.\n",
+    );
+    let script = "echo started\n\
+        printf 'half=%s' \"$(printf %s \"$SLOW_TOKEN\" | cut -d- -f1)\"\n\
+        while [ ! -e \"$HCP_ARG_GATE\" ]; do sleep 0.02; done\n\
+        printf -- '-%s\\n' \"$(printf %s \"$SLOW_TOKEN\" | cut -d- -f2-)\"\n\
+        echo done\n";
+    std::fs::write(catalog.join("acme.slow/wait.sh"), script).unwrap();
+}
+
+/// Starts `acme.slow wait` with `gate` from the run form, in one burst.
+fn run_wait(gate: &std::path::Path) -> Vec<Event> {
+    // The form opens with what was typed last: Ctrl-U clears it.
+    let mut keys = chars("x");
+    keys.push(ctrl('u'));
+    keys.extend(chars(gate.to_str().unwrap()));
+    keys.push(key(KeyCode::Enter));
+    keys
+}
+
+/// Handles worker reports until `ok` holds for the screen (bounded); every
+/// frame on the way is checked never to show the token.
+async fn pump_until(tui: &mut Tui, what: &str, ok: impl Fn(&str) -> bool) -> String {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        let screen = tui.screen();
+        assert!(
+            !screen.contains("s3cret"),
+            "a frame shows the token:\n{screen}"
+        );
+        if ok(&screen) {
+            return screen;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{what}: last seen\n{screen}"
+        );
+        let bound = std::time::Duration::from_millis(200);
+        tui.runner.pump(bound).await.unwrap();
+    }
+}
+
+#[tokio::test]
+async fn a_running_command_streams_its_output_live_and_redacted() {
+    if !crate::common::require_tool("sh") {
+        return;
+    }
+    let dir = sandbox_with(slow_pack);
+    let gates = tempfile::tempdir().unwrap();
+    let engine = install_active(&dir, "acme.slow");
+    engine
+        .connect("acme.slow", &mut |_| Ok(TOKEN.to_string()))
+        .unwrap();
+    let mut tui = Tui::start_with(dir, 120, 40, config()).await;
+    tui.select("acme.slow").await;
+    tui.press(KeyCode::Tab).await;
+
+    // A first run, to the end.
+    let first = gates.path().join("first");
+    std::fs::write(&first, "").unwrap();
+    burst(&mut tui, run_wait(&first)).await;
+    let screen = tui.screen();
+    assert!(screen.contains("│half=******** "), "{screen}");
+    assert!(!screen.contains("Token42"), "{screen}");
+    assert!(screen.contains("done"), "{screen}");
+
+    // A second run: its output shows while it waits for the gate.
+    let gate = gates.path().join("second");
+    for event in run_wait(&gate) {
+        tui.runner.handle_event(&event);
+    }
+    let screen = pump_until(&mut tui, "the live output", |s| {
+        s.contains("running acme.slow wait") && s.contains("started") && s.contains("half=")
+    })
+    .await;
+    assert!(tui.runner.in_flight() > 0, "it still runs:\n{screen}");
+    assert!(
+        !screen.contains("│done "),
+        "the first run's output:\n{screen}"
+    );
+    assert!(
+        !screen.contains("│exit 0"),
+        "the first run's output:\n{screen}"
+    );
+    // The half of the token it printed is held back, never shown.
+    assert!(!screen.contains("s3cret"), "{screen}");
+
+    std::fs::write(&gate, "").unwrap();
+    let screen = pump_until(&mut tui, "the end of the run", |s| s.contains("│exit 0")).await;
+    assert!(screen.contains("│half=******** "), "{screen}");
+    assert!(screen.contains("│done "), "{screen}");
+    assert!(!screen.contains("running acme.slow"), "{screen}");
+}

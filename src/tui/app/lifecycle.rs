@@ -227,9 +227,14 @@ impl App {
             words,
         });
         let running = format!("{pack_id} {verb}");
-        // The Output tab says what runs and how to cancel it.
+        // The Output tab says what runs and how to cancel it, and shows
+        // what it prints as it comes.
         self.focus.show(Pane::Output);
+        let command = self.last_command.clone().unwrap_or_default();
+        let run = self.runs.start_live(running.clone(), command);
+        self.text.output = 0;
         let job = Job::Exec {
+            run,
             pack_id,
             verb,
             args,

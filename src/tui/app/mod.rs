@@ -292,6 +292,7 @@ impl App {
     fn apply(&mut self, action: Action) -> Vec<Job> {
         match action {
             Action::Quit => self.ask_quit(),
+            Action::ExecOutput { run, chunk } => self.runs.live_chunk(run, &chunk),
             Action::CancelRun => self.cancel_run(),
             Action::Tick => return self.tick(),
             Action::Redraw => self.redraw = true,

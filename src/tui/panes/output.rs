@@ -2,11 +2,14 @@
 //! command, the exit code, stdout and stderr (each with a line saying so
 //! when the output cap cut it); or, for a refused or failed
 //! exec, the engine's error in the words of §10 with its exit code (§10.3).
+//! While a command runs: what it printed so far, under the time it has
+//! run, and not the previous command's output.
 
 use crate::engine::error::Error;
 use crate::engine::ops::ExecResult;
 use crate::tui::action::Pane;
 use crate::tui::app::App;
+use crate::tui::runs::LiveRun;
 use crate::tui::text;
 use crate::tui::ui::draw_text_pane;
 use ratatui::Frame;
@@ -18,6 +21,9 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
 }
 
 pub fn lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
+    if let Some(live) = app.runs.live() {
+        return live_lines(app, live, width);
+    }
     let theme = app.theme();
     let mut running: Vec<Line<'a>> = app
         .work
@@ -33,6 +39,30 @@ pub fn lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
         running.append(&mut finished(app, width));
     }
     running
+}
+
+/// The exec running now: what runs, for how long (a clock that ticks),
+/// the command, and what it printed so far (redacted by the engine).
+fn live_lines<'a>(app: &App, live: &LiveRun, width: usize) -> Vec<Line<'a>> {
+    let theme = app.theme();
+    let mut head = format!("running {}", live.what);
+    if app.config.show_timings {
+        let secs = live.started.elapsed().as_secs_f64();
+        head.push_str(&format!(" — {secs:.1} s"));
+    }
+    head.push_str(" · X cancels it");
+    let mut lines: Vec<Line<'a>> = text::wrap(&head, width)
+        .into_iter()
+        .map(|l| Line::styled(l, theme.hint()))
+        .collect();
+    lines.extend(command_lines(app, &live.command, width));
+    for (name, stream) in [("stdout", &live.stdout), ("stderr", &live.stderr)] {
+        if !stream.is_empty() {
+            lines.push(Line::styled(format!("── {name} ──"), theme.dim()));
+            lines.extend(raw_lines(stream, width));
+        }
+    }
+    lines
 }
 
 /// The last finished exec, or the last report, whichever came last.
