@@ -37,6 +37,7 @@ mod tui_picker;
 mod tui_snapshots;
 mod tui_tmux;
 mod tui_tmux_cancel;
+mod tui_tmux_flow;
 mod tui_upgrade;
 mod tui_ux;
 mod upgrade;
