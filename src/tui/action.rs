@@ -67,6 +67,8 @@ pub struct SecretRequest {
 #[derive(Debug)]
 pub enum Action {
     Quit,
+    /// `J`: the Output pane shows the next running exec.
+    NextJob,
     /// A chunk of what the running exec `run` printed (redacted).
     ExecOutput {
         run: u64,

@@ -53,6 +53,10 @@ pub struct LiveRun {
     pub started: std::time::Instant,
     pub stdout: String,
     pub stderr: String,
+    /// The commands it starts (`X` ends them, and only them).
+    pub scope: crate::engine::exec::process::Scope,
+    /// `X` ended its process group: its result says "cancelled".
+    pub cancelled: bool,
 }
 
 impl LiveRun {
@@ -74,8 +78,10 @@ impl LiveRun {
 /// Runs and their results.
 #[derive(Debug, Default)]
 pub struct Runs {
-    /// The exec running now, if one runs.
-    live: Option<LiveRun>,
+    /// The execs running now, oldest first.
+    live: Vec<LiveRun>,
+    /// Which of them the Output pane shows and `X` cancels.
+    shown: usize,
     /// The id the next run gets.
     next_id: u64,
     /// The last exec, for `.` (rerun).
@@ -112,35 +118,75 @@ impl Runs {
     }
 
     /// An exec starts: the Output pane shows what it prints, and not the
-    /// previous result. Returns its id, for its chunks.
-    pub fn start_live(&mut self, what: String, command: String) -> u64 {
+    /// previous result. Returns its id (for its chunks) and the scope its
+    /// commands run in.
+    pub fn start_live(
+        &mut self,
+        what: String,
+        command: String,
+    ) -> (u64, crate::engine::exec::process::Scope) {
         self.next_id += 1;
-        self.live = Some(LiveRun {
+        let scope = crate::engine::exec::process::Scope::new();
+        self.live.push(LiveRun {
             id: self.next_id,
             what,
             command,
             started: std::time::Instant::now(),
             stdout: String::new(),
             stderr: String::new(),
+            scope,
+            cancelled: false,
         });
-        self.next_id
+        self.shown = self.live.len() - 1;
+        (self.next_id, scope)
     }
 
     /// A chunk of run `id`'s output.
     pub fn live_chunk(&mut self, id: u64, chunk: &Chunk) {
-        if let Some(live) = self.live.as_mut().filter(|l| l.id == id) {
+        if let Some(live) = self.live.iter_mut().find(|l| l.id == id) {
             live.push(chunk);
         }
     }
 
-    /// The exec running now, with what it printed so far.
+    /// The exec the Output pane shows, with what it printed so far.
     pub fn live(&self) -> Option<&LiveRun> {
-        self.live.as_ref()
+        self.live.get(self.shown)
+    }
+
+    /// [`Runs::live`], to cancel it.
+    pub fn live_mut(&mut self) -> Option<&mut LiveRun> {
+        self.live.get_mut(self.shown)
+    }
+
+    /// Every exec running, oldest first.
+    pub fn lives(&self) -> &[LiveRun] {
+        &self.live
+    }
+
+    /// Which of [`Runs::lives`] is shown.
+    pub fn shown(&self) -> usize {
+        self.shown
+    }
+
+    /// `J`: show (and let `X` cancel) the next running exec.
+    pub fn show_next(&mut self) {
+        if !self.live.is_empty() {
+            self.shown = (self.shown + 1) % self.live.len();
+        }
+    }
+
+    /// Run `id` ended: it leaves the running ones.
+    pub fn end_live(&mut self, id: u64) -> Option<LiveRun> {
+        let at = self.live.iter().position(|l| l.id == id)?;
+        let run = self.live.remove(at);
+        if self.shown > at || self.shown >= self.live.len() {
+            self.shown = self.shown.saturating_sub(1);
+        }
+        Some(run)
     }
 
     /// An exec finished: the Output pane shows its result.
     pub fn show_exec(&mut self, output: ExecOutput) {
-        self.live = None;
         self.report = None;
         self.output = Some(output);
     }

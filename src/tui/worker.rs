@@ -193,6 +193,8 @@ pub enum Job {
     /// UI as it comes (`Action::ExecOutput` of run `run`).
     Exec {
         run: u64,
+        /// The scope its commands run in (`X` cancels this run only).
+        scope: crate::engine::exec::process::Scope,
         pack_id: String,
         verb: String,
         /// The form's `(name, value)` pairs.
@@ -332,6 +334,8 @@ pub enum JobResult {
     /// The packs chosen from a collection, installed (or not).
     InstalledChosen(StageReport),
     Executed {
+        /// The run's id (`Job::Exec`'s).
+        run: u64,
         pack_id: String,
         verb: String,
         args: Vec<(String, String)>,
@@ -429,6 +433,7 @@ pub fn run(engine: &Engine, job: Job, actions: &UnboundedSender<Action>) -> JobR
         }
         Job::Exec {
             run,
+            scope,
             pack_id,
             verb,
             args,
@@ -437,8 +442,9 @@ pub fn run(engine: &Engine, job: Job, actions: &UnboundedSender<Action>) -> JobR
             let tap = Tap::new(move |chunk| {
                 let _ = tx.send(Action::ExecOutput { run, chunk });
             });
-            let result = engine.exec_named_live(&pack_id, &verb, &args, &tap);
+            let result = scope.run(|| engine.exec_named_live(&pack_id, &verb, &args, &tap));
             JobResult::Executed {
+                run,
                 pack_id,
                 verb,
                 args,

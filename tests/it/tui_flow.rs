@@ -246,3 +246,52 @@ async fn a_running_command_streams_its_output_live_and_redacted() {
     assert!(screen.contains("│done "), "{screen}");
     assert!(!screen.contains("running acme.slow"), "{screen}");
 }
+
+#[tokio::test]
+async fn two_running_commands_are_listed_and_x_cancels_the_one_shown() {
+    if !crate::common::require_tool("sh") {
+        return;
+    }
+    let dir = sandbox_with(slow_pack);
+    let gates = tempfile::tempdir().unwrap();
+    let engine = install_active(&dir, "acme.slow");
+    engine
+        .connect("acme.slow", &mut |_| Ok(TOKEN.to_string()))
+        .unwrap();
+    let mut tui = Tui::start_with(dir, 120, 40, config()).await;
+    tui.select("acme.slow").await;
+    tui.press(KeyCode::Tab).await;
+    let (one, two) = (gates.path().join("one"), gates.path().join("two"));
+    for event in run_wait(&one) {
+        tui.runner.handle_event(&event);
+    }
+    pump_until(&mut tui, "the first run", |s| s.contains("started")).await;
+    // A second run while the first waits: not refused as busy.
+    for event in run_wait(&two) {
+        tui.runner.handle_event(&event);
+    }
+    let screen = pump_until(&mut tui, "two runs listed", |s| {
+        s.contains("2 commands running")
+    })
+    .await;
+    assert!(
+        screen.matches("acme.slow wait").count() >= 3,
+        "a line per run and the one shown:\n{screen}"
+    );
+    assert!(screen.contains("▶ acme.slow wait"), "{screen}");
+    // J shows the first; X cancels it, and the second goes on.
+    tui.runner.handle_event(&key(KeyCode::Char('J')));
+    tui.runner.handle_event(&key(KeyCode::Char('X')));
+    let screen = pump_until(&mut tui, "the first cancelled", |s| s.contains("cancelled")).await;
+    assert!(
+        screen.contains("running acme.slow wait"),
+        "the second runs:\n{screen}"
+    );
+    assert!(!screen.contains("2 commands running"), "{screen}");
+    let log = tui.runner.app.log().entries.last().unwrap().clone();
+    assert!(log.command.unwrap().contains("gate="), "its own command");
+    std::fs::write(&two, "").unwrap();
+    let screen = pump_until(&mut tui, "the second to end", |s| s.contains("│exit 0")).await;
+    assert!(screen.contains("│done "), "{screen}");
+    let _ = one;
+}

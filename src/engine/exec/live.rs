@@ -8,9 +8,11 @@
 //! Where the spec is silent:
 //! - **A value split across reads.** The end of what was read that could
 //!   begin some form of a value is held back until the next read shows
-//!   whether it is one; when the stream ends it is passed on as it is, or,
-//!   for a stream cut at the cap, replaced by `********` (as the final
-//!   result's tail is). An incomplete UTF-8 character is held back too.
+//!   whether it is one. When the stream ends with such a tail it is
+//!   replaced by `********`: a command cancelled (or ended) in the middle
+//!   of printing a value must not show its first part, and the live view
+//!   cannot know whether the rest would have come. An incomplete UTF-8
+//!   character is held back too.
 //! - Only a `process` command's streams are tapped; an `http` body reaches
 //!   the result only.
 
@@ -86,15 +88,17 @@ impl Live {
     }
 
     /// The stream ended (`cut`: at the cap): what was held back goes, a
-    /// tail that begins a value as `********` when the stream was cut.
+    /// tail that begins a value as `********`.
     pub(crate) fn finish(mut self, cut: bool) {
         let mut rest = std::mem::take(&mut self.pending);
+        let keep = self.redactor.held_back(&rest);
+        if keep > 0 {
+            rest.truncate(rest.len() - keep);
+            rest.extend_from_slice(MARKER.as_bytes());
+        }
         if cut {
-            let keep = self.redactor.held_back(&rest);
-            if keep > 0 {
-                rest.truncate(rest.len() - keep);
-                rest.extend_from_slice(MARKER.as_bytes());
-            }
+            // An incomplete character at the cap is dropped, as in the
+            // result.
             rest.truncate(complete_utf8(&rest));
         }
         if !rest.is_empty() {
@@ -127,8 +131,8 @@ mod tests {
             live.push(read);
         }
         live.finish(cut);
-        let out = got.lock().unwrap().clone();
-        out
+        let seen = got.lock().unwrap();
+        seen.clone()
     }
 
     #[test]
@@ -151,12 +155,15 @@ mod tests {
 
     #[test]
     fn a_tail_that_begins_a_value_is_held_then_passed_or_hidden() {
-        // Not a value after all: passed on when the stream ends.
-        let chunks = seen("hunter2", &[b"a hunt"], false);
-        assert_eq!(chunks, ["a ", "hunt"]);
-        // Cut at the cap there: it may be the value's start.
-        let chunks = seen("hunter2", &[b"a hunt"], true);
-        assert_eq!(chunks.concat(), "a ********");
+        // Not a value after all: passed on once more comes.
+        let chunks = seen("hunter2", &[b"a hunt", b"ing\n"], false);
+        assert_eq!(chunks.concat(), "a hunting\n");
+        // The stream ends there (killed, or cut at the cap): it may be
+        // the value's start.
+        for cut in [false, true] {
+            let chunks = seen("hunter2", &[b"a hunt"], cut);
+            assert_eq!(chunks.concat(), "a ********");
+        }
     }
 
     #[test]

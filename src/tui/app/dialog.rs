@@ -211,7 +211,7 @@ impl App {
     /// `q` / Ctrl-C: quits at once when no pack command runs; otherwise asks
     /// (and a second Ctrl-C, or `y`, ends the command and quits).
     pub(super) fn ask_quit(&mut self) {
-        match (&self.dialog, self.work.running()) {
+        match (&self.dialog, self.running()) {
             (Some(Dialog::ConfirmQuit { .. }), _) => self.end_and_quit(),
             // A connect waiting for its secret runs nothing yet; dropping
             // the prompt cancels it.
@@ -230,7 +230,8 @@ impl App {
     /// Ends every command the engine started (their whole process groups)
     /// and lets no other start, then quits (§14.6).
     fn end_and_quit(&mut self) {
-        let ended = self.scope.end();
+        let runs: usize = self.runs.lives().iter().map(|l| l.scope.end()).sum();
+        let ended = self.scope.end() + runs;
         tracing::info!(groups = ended, "quit: ended the running commands");
         self.dialog = None;
         self.quit = true;

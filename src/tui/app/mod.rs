@@ -293,6 +293,10 @@ impl App {
         match action {
             Action::Quit => self.ask_quit(),
             Action::ExecOutput { run, chunk } => self.runs.live_chunk(run, &chunk),
+            Action::NextJob => {
+                self.runs.show_next();
+                self.text.output = 0;
+            }
             Action::CancelRun => self.cancel_run(),
             Action::Tick => return self.tick(),
             Action::Redraw => self.redraw = true,
@@ -450,9 +454,13 @@ impl App {
         self.work.busy()
     }
 
-    /// The pack command that may be running (quitting asks first).
+    /// The pack command that may be running (quitting asks first): the
+    /// exec the Output pane shows, else a connect's probe.
     pub fn running(&self) -> Option<&str> {
-        self.work.running()
+        self.runs
+            .live()
+            .map(|l| l.what.as_str())
+            .or_else(|| self.work.running())
     }
 
     /// The browser's packs.

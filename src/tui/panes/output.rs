@@ -41,20 +41,48 @@ pub fn lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
     running
 }
 
+/// `PACK VERB`, and for how long it has run (a clock that ticks).
+fn running_for(app: &App, live: &LiveRun) -> String {
+    let mut what = live.what.clone();
+    if app.config.show_timings {
+        let secs = live.started.elapsed().as_secs_f64();
+        what.push_str(&format!(" — {secs:.1} s"));
+    }
+    what
+}
+
+/// The execs running, one line each, when there are several: the one
+/// shown is marked, `J` shows the next, `X` cancels the one shown.
+fn jobs_lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
+    let theme = app.theme();
+    let lives = app.runs.lives();
+    if lives.len() < 2 {
+        return Vec::new();
+    }
+    let head = format!("{} commands running · J next · X cancels ▶", lives.len());
+    let mut lines: Vec<Line<'a>> = text::wrap(&head, width)
+        .into_iter()
+        .map(|l| Line::styled(l, theme.bold()))
+        .collect();
+    for (i, live) in lives.iter().enumerate() {
+        let mark = if i == app.runs.shown() { "▶" } else { " " };
+        let line = text::truncate(&format!("{mark} {}", running_for(app, live)), width);
+        lines.push(Line::styled(line, theme.hint()));
+    }
+    lines
+}
+
 /// The exec running now: what runs, for how long (a clock that ticks),
 /// the command, and what it printed so far (redacted by the engine).
 fn live_lines<'a>(app: &App, live: &LiveRun, width: usize) -> Vec<Line<'a>> {
     let theme = app.theme();
-    let mut head = format!("running {}", live.what);
-    if app.config.show_timings {
-        let secs = live.started.elapsed().as_secs_f64();
-        head.push_str(&format!(" — {secs:.1} s"));
-    }
-    head.push_str(" · X cancels it");
-    let mut lines: Vec<Line<'a>> = text::wrap(&head, width)
-        .into_iter()
-        .map(|l| Line::styled(l, theme.hint()))
-        .collect();
+    let head = format!("running {} · X cancels it", running_for(app, live));
+    let mut lines = jobs_lines(app, width);
+    lines.extend(
+        text::wrap(&head, width)
+            .into_iter()
+            .map(|l| Line::styled(l, theme.hint())),
+    );
     lines.extend(command_lines(app, &live.command, width));
     for (name, stream) in [("stdout", &live.stdout), ("stderr", &live.stderr)] {
         if !stream.is_empty() {
