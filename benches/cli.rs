@@ -73,6 +73,7 @@ fn exec_in_process(runs: usize) -> Duration {
         material: &[],
         base_url: None,
         mode: OutputMode::Capture,
+        live: None,
     };
     time_runs(runs, || {
         let out = exec::run_with(&req, &Limits::default()).unwrap();

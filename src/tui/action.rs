@@ -2,7 +2,6 @@
 //! clicks mean (see `keymap`), the clock, and what the workers report back.
 //! `App::update` is the only place an [`Action`] changes state.
 
-use crate::engine::error::Error;
 use crate::tui::picker::PickerKey;
 use crate::tui::worker::JobResult;
 use tokio::sync::oneshot;
@@ -60,13 +59,21 @@ pub struct SecretRequest {
     pub prompt: String,
     /// The variable that will carry it (`secret.name`).
     pub name: String,
-    pub reply: oneshot::Sender<Result<String, Error>>,
+    /// The secret typed, or `None` when the user cancelled.
+    pub reply: oneshot::Sender<Option<String>>,
 }
 
 /// One thing that happened.
 #[derive(Debug)]
 pub enum Action {
     Quit,
+    /// `J`: the Output pane shows the next running exec.
+    NextJob,
+    /// A chunk of what the running exec `run` printed (redacted).
+    ExecOutput {
+        run: u64,
+        chunk: crate::engine::exec::live::Chunk,
+    },
     Resize(u16, u16),
     /// The clock (every [`crate::tui::runner::TICK`]): spinner, store poll.
     Tick,

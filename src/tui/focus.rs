@@ -5,11 +5,13 @@
 
 use crate::tui::action::Pane;
 
-/// The focused pane and the lower pane shown.
+/// The focused pane, the lower pane shown, and whether the Output pane
+/// holds output the user has not focused yet.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Focus {
     pane: Pane,
     lower: Pane,
+    new_output: bool,
 }
 
 impl Default for Focus {
@@ -17,6 +19,7 @@ impl Default for Focus {
         Focus {
             pane: Pane::Browser,
             lower: Pane::Details,
+            new_output: false,
         }
     }
 }
@@ -32,9 +35,13 @@ impl Focus {
         self.lower
     }
 
-    /// Gives `pane` the keys; a lower pane shows too.
+    /// Gives `pane` the keys; a lower pane shows too. Focusing Output
+    /// sees its new output.
     pub fn set(&mut self, pane: Pane) {
         self.pane = pane;
+        if pane == Pane::Output {
+            self.new_output = false;
+        }
         if pane.is_lower() {
             self.lower = pane;
         }
@@ -46,6 +53,18 @@ impl Focus {
         if pane.is_lower() {
             self.lower = pane;
         }
+    }
+
+    /// A command finished: the Output pane shows, the keys stay where the
+    /// user put them, and until Output is focused its tab says so.
+    pub fn output_arrived(&mut self) {
+        self.show(Pane::Output);
+        self.new_output = self.pane != Pane::Output;
+    }
+
+    /// Whether Output holds output not focused since it came.
+    pub fn new_output(&self) -> bool {
+        self.new_output
     }
 
     /// `Tab` (`step` 1) and `Shift-Tab` (`step` one less than the panes):
@@ -90,6 +109,21 @@ mod tests {
             step(&mut focus, pane);
             assert_eq!((focus.pane(), focus.lower()), want, "step {i}");
         }
+    }
+
+    #[test]
+    fn new_output_leaves_the_keys_alone_until_output_is_focused() {
+        let mut focus = Focus::default();
+        focus.set(Pane::Matrix);
+        focus.output_arrived();
+        assert_eq!((focus.pane(), focus.lower()), (Pane::Matrix, Pane::Output));
+        assert!(focus.new_output());
+        focus.set(Pane::Browser);
+        assert!(focus.new_output(), "not seen yet");
+        focus.set(Pane::Output);
+        assert!(!focus.new_output());
+        focus.output_arrived();
+        assert!(!focus.new_output(), "it came while Output had the keys");
     }
 
     #[test]

@@ -7,7 +7,8 @@
 //! engine function the matching `hcpx` subcommand calls, and shows the
 //! equivalent command. Its shape:
 //!
-//! - [`action`]: the one `Action` enum; [`keymap`]: keys and mouse to actions.
+//! - [`action`]: the one `Action` enum; [`keymap`]: keys and mouse to actions;
+//!   [`keyqueue`]: keys that wait for the selected pack's read.
 //! - [`app`]: the state and `update`; [`worker`]: jobs off the loop.
 //! - The components `App` holds, each owning its state: [`packs`] (the
 //!   browser), [`matrix`] (the command selected), [`focus`], [`textpanes`]
@@ -32,6 +33,7 @@ pub mod focus;
 pub mod form;
 pub mod harnesses;
 pub mod keymap;
+pub mod keyqueue;
 pub mod loads;
 pub mod log;
 pub mod logging;

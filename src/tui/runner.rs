@@ -14,6 +14,7 @@ use crate::engine::ops::Engine;
 use crate::tui::action::Action;
 use crate::tui::app::App;
 use crate::tui::keymap;
+use crate::tui::keyqueue::{self, KeyQueue};
 use crate::tui::ui;
 use crate::tui::worker::{self, Job, JobResult};
 use crossterm::event::{Event, KeyEventKind};
@@ -54,6 +55,8 @@ pub struct Runner<B: Backend> {
     keys: u64,
     /// The loader thread's queue (see [`is_heavy`]).
     heavy: std::sync::mpsc::Sender<(Arc<Engine>, Job)>,
+    /// Keys waiting for the selected pack's read (see [`keyqueue`]).
+    queue: KeyQueue,
 }
 
 /// Jobs that read every catalog pack (the snapshot; `install ID`, which
@@ -127,6 +130,7 @@ impl<B: Backend> Runner<B> {
             last_draw: None,
             frames: 0,
             keys: 0,
+            queue: KeyQueue::default(),
         }
     }
 
@@ -161,9 +165,39 @@ impl<B: Backend> Runner<B> {
         }
     }
 
-    /// Turns a terminal event into an action and dispatches it.
+    /// Turns a terminal event into an action and dispatches it, unless it
+    /// must wait for a read (then it waits, with every event after it, and
+    /// is applied once the read is in: see [`keyqueue`]).
     pub fn handle_event(&mut self, event: &Event) {
-        if let Some(action) = keymap::action_for(&self.app, event) {
+        if keyqueue::never_waits(event) || self.queue.is_empty() {
+            let action = keymap::action_for(&self.app, event);
+            if !action
+                .as_ref()
+                .is_some_and(|a| keyqueue::waits(&self.app, a))
+            {
+                self.apply_event(event, action);
+                return;
+            }
+        }
+        self.queue.push(event.clone());
+        tracing::debug!(waiting = self.queue.len(), "key waits for a read");
+    }
+
+    /// Applies the waiting events that may be applied now, in order.
+    fn drain_queue(&mut self) {
+        while let Some((event, action)) = self.queue.pop_ready(&self.app) {
+            self.apply_event(&event, action);
+        }
+    }
+
+    /// Dispatches a worker's report, then the keys that waited for it.
+    fn report(&mut self, action: Action) {
+        self.dispatch(action);
+        self.drain_queue();
+    }
+
+    fn apply_event(&mut self, event: &Event, action: Option<Action>) {
+        if let Some(action) = action {
             self.dispatch(action);
         }
         if let Event::Key(key) = event
@@ -229,17 +263,32 @@ impl<B: Backend> Runner<B> {
     pub async fn settle(&mut self) -> io::Result<()> {
         loop {
             while let Ok(action) = self.rx.try_recv() {
-                self.dispatch(action);
+                self.report(action);
             }
             if self.in_flight == 0 || self.app.awaits_input() {
                 break;
             }
             match tokio::time::timeout(SETTLE_TIMEOUT, self.rx.recv()).await {
-                Ok(Some(action)) => self.dispatch(action),
+                Ok(Some(action)) => self.report(action),
                 _ => break,
             }
         }
         self.draw()
+    }
+
+    /// Handles the next worker report (waiting at most `bound` for it) and
+    /// the keys that waited for it, then draws: for a test that looks at
+    /// the screen while a job runs. Returns whether a report came.
+    pub async fn pump(&mut self, bound: Duration) -> io::Result<bool> {
+        let got = match tokio::time::timeout(bound, self.rx.recv()).await {
+            Ok(Some(action)) => {
+                self.report(action);
+                true
+            }
+            _ => false,
+        };
+        self.draw()?;
+        Ok(got)
     }
 
     /// The interactive loop, until the app quits or `events` ends.
@@ -261,7 +310,7 @@ impl<B: Backend> Runner<B> {
                     None => break,
                 },
                 _ = ticker.tick() => self.dispatch(Action::Tick),
-                Some(action) = self.rx.recv() => self.dispatch(action),
+                Some(action) = self.rx.recv() => self.report(action),
                 _ = tokio::time::sleep_until(next_frame), if self.dirty => self.draw()?,
             }
         }

@@ -1,10 +1,13 @@
 //! The pack commands run from the TUI (HCP.md §6 exec) and the `:` line's
 //! reports: the last exec (from the run form or `:exec`), for `.` (rerun); what was typed in each
 //! command's form, for the next time it opens; and what the Output pane
-//! shows: the last exec's result (§6.7, redacted by the engine, §14.3) or
-//! the last report, whichever came last.
+//! shows: the running exec's output as it comes (redacted by the engine as
+//! the result is, §14.3, and bounded by the same cap), else the last exec's
+//! result (§6.7, redacted by the engine, §14.3) or the last report,
+//! whichever came last.
 
 use crate::engine::error::Error;
+use crate::engine::exec::live::{Chunk, Stream};
 use crate::engine::ops::ExecResult;
 use crate::tui::form::ExecForm;
 use std::collections::HashMap;
@@ -52,9 +55,49 @@ pub struct LastRun {
     pub words: Vec<String>,
 }
 
+/// The exec running now: what it printed so far.
+#[derive(Debug, Clone)]
+pub struct LiveRun {
+    /// Which run (chunks of an earlier one are not shown).
+    pub id: u64,
+    /// `PACK VERB`.
+    pub what: String,
+    /// The equivalent `hcpx exec` command.
+    pub command: String,
+    pub started: std::time::Instant,
+    pub stdout: String,
+    pub stderr: String,
+    /// The commands it starts (`X` ends them, and only them).
+    pub scope: crate::engine::exec::process::Scope,
+    /// `X` ended its process group: its result says "cancelled".
+    pub cancelled: bool,
+}
+
+impl LiveRun {
+    /// Adds a chunk, keeping each stream within the capture cap.
+    fn push(&mut self, chunk: &Chunk) {
+        let stream = match chunk.stream {
+            Stream::Stdout => &mut self.stdout,
+            Stream::Stderr => &mut self.stderr,
+        };
+        let room = crate::engine::exec::OUTPUT_LIMIT.saturating_sub(stream.len());
+        let mut end = chunk.text.len().min(room);
+        while !chunk.text.is_char_boundary(end) {
+            end -= 1;
+        }
+        stream.push_str(&chunk.text[..end]);
+    }
+}
+
 /// Runs and their results.
 #[derive(Debug, Default)]
 pub struct Runs {
+    /// The execs running now, oldest first.
+    live: Vec<LiveRun>,
+    /// Which of them the Output pane shows and `X` cancels.
+    shown: usize,
+    /// The id the next run gets.
+    next_id: u64,
     /// The last exec, for `.` (rerun).
     last: Option<LastRun>,
     /// What was typed in each command's form, by (pack, verb).
@@ -86,6 +129,74 @@ impl Runs {
     /// The exec `.` runs again, if one ran.
     pub fn last(&self) -> Option<&LastRun> {
         self.last.as_ref()
+    }
+
+    /// An exec starts: the Output pane shows what it prints, and not the
+    /// previous result. Returns its id (for its chunks) and the scope its
+    /// commands run in.
+    pub fn start_live(
+        &mut self,
+        what: String,
+        command: String,
+    ) -> (u64, crate::engine::exec::process::Scope) {
+        self.next_id += 1;
+        let scope = crate::engine::exec::process::Scope::new();
+        self.live.push(LiveRun {
+            id: self.next_id,
+            what,
+            command,
+            started: std::time::Instant::now(),
+            stdout: String::new(),
+            stderr: String::new(),
+            scope,
+            cancelled: false,
+        });
+        self.shown = self.live.len() - 1;
+        (self.next_id, scope)
+    }
+
+    /// A chunk of run `id`'s output.
+    pub fn live_chunk(&mut self, id: u64, chunk: &Chunk) {
+        if let Some(live) = self.live.iter_mut().find(|l| l.id == id) {
+            live.push(chunk);
+        }
+    }
+
+    /// The exec the Output pane shows, with what it printed so far.
+    pub fn live(&self) -> Option<&LiveRun> {
+        self.live.get(self.shown)
+    }
+
+    /// [`Runs::live`], to cancel it.
+    pub fn live_mut(&mut self) -> Option<&mut LiveRun> {
+        self.live.get_mut(self.shown)
+    }
+
+    /// Every exec running, oldest first.
+    pub fn lives(&self) -> &[LiveRun] {
+        &self.live
+    }
+
+    /// Which of [`Runs::lives`] is shown.
+    pub fn shown(&self) -> usize {
+        self.shown
+    }
+
+    /// `J`: show (and let `X` cancel) the next running exec.
+    pub fn show_next(&mut self) {
+        if !self.live.is_empty() {
+            self.shown = (self.shown + 1) % self.live.len();
+        }
+    }
+
+    /// Run `id` ended: it leaves the running ones.
+    pub fn end_live(&mut self, id: u64) -> Option<LiveRun> {
+        let at = self.live.iter().position(|l| l.id == id)?;
+        let run = self.live.remove(at);
+        if self.shown > at || self.shown >= self.live.len() {
+            self.shown = self.shown.saturating_sub(1);
+        }
+        Some(run)
     }
 
     /// An exec finished: the Output pane shows its result.

@@ -132,8 +132,9 @@ pub fn pane_at(app: &App, column: u16, row: u16) -> Option<Pane> {
 }
 
 /// The lower area's tabs: each pane with its title's column and width.
-/// The titles are padded with a space each side where all four fit so,
-/// else not: a narrow window still shows every tab, `Log` included.
+/// The titles are padded with a space each side where all four fit so
+/// (the left one takes the focus mark), else with one on the left, else
+/// not: a narrow window still shows every tab, `Log` included.
 pub fn lower_tabs(lower: Rect) -> Vec<(Pane, u16, u16)> {
     let tabs = |pad: u16| {
         let mut x = lower.x + 1;
@@ -145,12 +146,17 @@ pub fn lower_tabs(lower: Rect) -> Vec<(Pane, u16, u16)> {
         }
         out
     };
-    let padded = tabs(2);
-    match padded.last() {
-        Some(&(_, x, w)) if x + w >= lower.right() => tabs(0),
-        _ => padded,
-    }
+    let fits =
+        |tabs: &[(Pane, u16, u16)]| tabs.last().is_none_or(|&(_, x, w)| x + w < lower.right());
+    [tabs(2), tabs(1)]
+        .into_iter()
+        .find(|t| fits(t))
+        .unwrap_or_else(|| tabs(0))
 }
+
+/// The mark of the focused pane's title: it shows without colour
+/// (`NO_COLOR`, a monochrome terminal, a snapshot).
+pub const FOCUS_MARK: &str = "▶";
 
 /// The tab whose title is at a screen position.
 pub fn lower_tab_at(app: &App, column: u16, row: u16) -> Option<Pane> {
@@ -292,15 +298,14 @@ pub fn pane_block<'a>(app: &App, pane: Pane, title: Vec<Span<'a>>) -> Block<'a> 
         .title(Line::from(spans))
 }
 
-/// The title of a pane: its name, bold, with a marker when focused.
+/// The title of a pane: its name, bold, with [`FOCUS_MARK`] when focused.
 pub fn pane_title<'a>(app: &App, pane: Pane) -> Span<'a> {
     let theme = app.theme();
-    let style = if app.focus.pane() == pane {
-        theme.title().add_modifier(Modifier::UNDERLINED)
-    } else {
-        theme.title()
-    };
-    Span::styled(pane.title(), style)
+    if app.focus.pane() == pane {
+        let style = theme.title().add_modifier(Modifier::UNDERLINED);
+        return Span::styled(format!("{FOCUS_MARK} {}", pane.title()), style);
+    }
+    Span::styled(pane.title(), theme.title())
 }
 
 /// Draws the whole screen from the state.
@@ -329,7 +334,18 @@ pub fn draw(frame: &mut Frame<'_>, app: &App) {
 fn draw_lower_tabs(frame: &mut Frame<'_>, lower: Rect, app: &App) {
     let theme = app.theme();
     let buf = frame.buffer_mut();
-    for (pane, x, w) in lower_tabs(lower) {
+    let tabs = lower_tabs(lower);
+    if let Some(&(_, x, w)) = tabs.last()
+        && app.focus.new_output()
+    {
+        // After the tabs, where it fits: Output has unseen output.
+        let note = " new output ";
+        let at = x + w + 1;
+        if at + note.len() as u16 + 1 < lower.right() {
+            buf.set_string(at, lower.y, note, theme.good().add_modifier(Modifier::BOLD));
+        }
+    }
+    for (pane, x, w) in tabs {
         if x + w >= lower.right() {
             break;
         }
@@ -343,10 +359,12 @@ fn draw_lower_tabs(frame: &mut Frame<'_>, lower: Rect, app: &App) {
         } else {
             theme.dim()
         };
-        let label = if usize::from(w) > pane.title().len() {
-            format!(" {} ", pane.title())
-        } else {
-            pane.title().to_string()
+        let focused = app.focus.pane() == pane;
+        let mark = if focused { FOCUS_MARK } else { " " };
+        let label = match usize::from(w) - pane.title().len() {
+            0 => pane.title().to_string(),
+            1 => format!("{mark}{}", pane.title()),
+            _ => format!("{mark}{} ", pane.title()),
         };
         buf.set_string(x, lower.y, label, style);
         if x + w < lower.right() - 1 {

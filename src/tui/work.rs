@@ -1,9 +1,10 @@
 //! The lifecycle work in flight: the one job that may run at a time (a
-//! stage of HCP.md §11, an exec of §6, a lint, a report, a grant, an
-//! upgrade), the pack command it may start (quitting asks first and `X`
-//! ends it, §14.6), and the packs read again after a stage. A key that
-//! would start more work while one runs is refused, in the same words
-//! everywhere ([`Work::refusal`]).
+//! stage of HCP.md §11, a lint, a report, a grant, an upgrade), the pack
+//! command it may start (quitting asks first and `X` ends it, §14.6), the
+//! packs read again after a stage, and the execs of §6 running (several
+//! may run at once, each its own job). A key that would start more work
+//! while one runs is refused, in the same words everywhere
+//! ([`Work::refusal`]); another exec is not ([`Work::exec_refusal`]).
 
 use std::collections::BTreeSet;
 
@@ -21,24 +22,53 @@ pub struct Work {
     cancelled: bool,
     /// `y` on the upgrade's diff: the upgrade runs unless the diff changed.
     upgrade_asked: bool,
+    /// The execs running: their run id and what the spinner says.
+    execs: Vec<(u64, String)>,
 }
 
 impl Work {
-    /// What the running job is doing, if one runs.
+    /// What the running job is doing, if one runs (else the last exec
+    /// started).
     pub fn busy(&self) -> Option<&str> {
-        self.busy.as_deref()
+        self.busy
+            .as_deref()
+            .or_else(|| self.execs.last().map(|(_, label)| label.as_str()))
     }
 
-    /// The pack command that may be running, if any.
+    /// The pack command that may be running (a connect's probe), if any.
     pub fn running(&self) -> Option<&str> {
         self.running.as_deref()
     }
 
-    /// Why a key that starts work is refused now, if it is.
+    /// Whether the packs a finished stage touched are still being read
+    /// again.
+    pub fn refreshing(&self) -> bool {
+        !self.refreshing.is_empty()
+    }
+
+    /// Why a key that starts work is refused now, if it is: a job or an
+    /// exec runs.
     pub fn refusal(&self) -> Option<String> {
+        self.busy()
+            .map(|what| format!("busy: wait until {what} finishes"))
+    }
+
+    /// Why an exec is refused now, if it is: a job that is not an exec
+    /// runs (execs run side by side).
+    pub fn exec_refusal(&self) -> Option<String> {
         self.busy
             .as_ref()
             .map(|what| format!("busy: wait until {what} finishes"))
+    }
+
+    /// Exec `run` starts, said as `label`.
+    pub fn start_exec(&mut self, run: u64, label: String) {
+        self.execs.push((run, label));
+    }
+
+    /// Exec `run` finished.
+    pub fn finish_exec(&mut self, run: u64) {
+        self.execs.retain(|(id, _)| *id != run);
     }
 
     /// A job starts, said as `label` (the spinner's words).
@@ -118,6 +148,24 @@ mod tests {
         );
         work.finish();
         assert_eq!(work.refusal(), None);
+    }
+
+    #[test]
+    fn execs_run_side_by_side_but_hold_off_other_work() {
+        let mut work = Work::default();
+        work.start_exec(1, "running a.one wait".into());
+        work.start_exec(2, "running a.two go".into());
+        assert_eq!(work.exec_refusal(), None, "another exec may start");
+        assert_eq!(
+            work.refusal().as_deref(),
+            Some("busy: wait until running a.two go finishes")
+        );
+        work.finish_exec(2);
+        assert_eq!(work.busy(), Some("running a.one wait"));
+        work.finish_exec(1);
+        assert_eq!(work.refusal(), None);
+        work.start("linting a.one".into());
+        assert!(work.exec_refusal().is_some(), "a lint holds off an exec");
     }
 
     #[test]

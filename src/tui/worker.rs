@@ -5,7 +5,7 @@
 //! is made here: preconditions, grants and errors are the engine's.
 
 use crate::engine::error::{Error, ErrorCode};
-use crate::engine::exec::OutputMode;
+use crate::engine::exec::live::Tap;
 use crate::engine::harness::TargetName;
 use crate::engine::harness::plan::SkillState;
 use crate::engine::ops::sources::{ListedKind, PackResult, Selection, SourceRun};
@@ -272,8 +272,12 @@ pub enum Job {
         catalogs: Vec<std::path::PathBuf>,
         job: Box<Job>,
     },
-    /// `hcpx exec PACK VERB -- WORDS`, output captured.
+    /// `hcpx exec PACK VERB -- WORDS`, output captured, and sent to the
+    /// UI as it comes (`Action::ExecOutput` of run `run`).
     Exec {
+        run: u64,
+        /// The scope its commands run in (`X` cancels this run only).
+        scope: crate::engine::exec::process::Scope,
         pack_id: String,
         verb: String,
         /// The form's `(name, value)` pairs.
@@ -380,6 +384,9 @@ pub struct StageReport {
     /// One line per pack done, in the words `hcpx` prints.
     pub done: Vec<String>,
     pub error: Option<Error>,
+    /// `Esc` in the masked input ended it: nothing failed (`error` holds
+    /// the engine's words for it, which are not shown as a failure).
+    pub cancelled: bool,
     /// The store's stamp right after the stage: the change it made
     /// itself is not taken for another process's.
     pub stamp: Stamp,
@@ -402,6 +409,8 @@ pub enum JobResult {
     /// The packs chosen from a collection, installed (or not).
     InstalledChosen(StageReport),
     Executed {
+        /// The run's id (`Job::Exec`'s).
+        run: u64,
         pack_id: String,
         verb: String,
         args: Vec<(String, String)>,
@@ -481,12 +490,19 @@ pub fn run(engine: &Engine, job: Job, actions: &UnboundedSender<Action>) -> JobR
             }
         }
         Job::Exec {
+            run,
+            scope,
             pack_id,
             verb,
             args,
         } => {
-            let result = engine.exec_named(&pack_id, &verb, &args, OutputMode::Capture);
+            let tx = actions.clone();
+            let tap = Tap::new(move |chunk| {
+                let _ = tx.send(Action::ExecOutput { run, chunk });
+            });
+            let result = scope.run(|| engine.exec_named_live(&pack_id, &verb, &args, &tap));
             JobResult::Executed {
+                run,
                 pack_id,
                 verb,
                 args,
@@ -634,6 +650,7 @@ fn run_stage(
         ids: ids.to_vec(),
         done: Vec::new(),
         error: None,
+        cancelled: false,
         stamp: Stamp(Vec::new()),
     };
     match stage {
@@ -656,10 +673,12 @@ fn run_stage(
         }
         Stage::Install | Stage::Connect | Stage::Uninstall => {
             for id in ids {
+                let mut cancelled = false;
                 let line = match stage {
                     Stage::Install => install_or_pick(engine, actions, id),
                     Stage::Connect => {
-                        let mut input = |spec: &SecretSpec| ask_secret(actions, id, spec);
+                        let mut input =
+                            |spec: &SecretSpec| ask_secret(actions, id, spec, &mut cancelled);
                         engine.connect(id, &mut input).map(|o| connect_line(&o))
                     }
                     _ => engine
@@ -670,6 +689,7 @@ fn run_stage(
                     Ok(line) => report.done.push(line),
                     Err(err) => {
                         report.error = Some(err);
+                        report.cancelled = cancelled;
                         break;
                     }
                 }
@@ -748,6 +768,7 @@ fn install_chosen(engine: &Engine, source: &str, ids: Vec<String>) -> StageRepor
         ids,
         done: Vec::new(),
         error: None,
+        cancelled: false,
         stamp: Stamp(Vec::new()),
     };
     // One call, as `hcpx install SOURCE --skill ID...`: the engine finds
@@ -896,13 +917,16 @@ fn connect_line(o: &ConnectOutcome) -> String {
     }
 }
 
-/// Asks the UI for a secret and waits for the masked input's answer.
+/// Asks the UI for a secret and waits for the masked input's answer;
+/// `cancelled` is set when the user cancelled it (`Esc`, or the prompt
+/// closed).
 fn ask_secret(
     actions: &UnboundedSender<Action>,
     pack_id: &str,
     spec: &SecretSpec,
+    cancelled: &mut bool,
 ) -> Result<String, Error> {
-    let cancelled = || {
+    let cancelled_error = || {
         Error::new(
             ErrorCode::Usage,
             format!("connecting {pack_id} was cancelled; nothing was recorded"),
@@ -921,6 +945,12 @@ fn ask_secret(
     };
     actions
         .send(Action::SecretNeeded(request))
-        .map_err(|_| cancelled())?;
-    answer.blocking_recv().unwrap_or_else(|_| Err(cancelled()))
+        .map_err(|_| cancelled_error())?;
+    match answer.blocking_recv() {
+        Ok(Some(secret)) => Ok(secret),
+        Ok(None) | Err(_) => {
+            *cancelled = true;
+            Err(cancelled_error())
+        }
+    }
 }

@@ -138,6 +138,7 @@ impl<'a> Run<'a> {
             material: &self.material,
             base_url: self.base_url.as_deref(),
             mode: self.mode,
+            live: None,
         };
         exec::run_with(&req, &self.limits)
     }

@@ -52,6 +52,7 @@ pub mod args;
 pub mod git;
 pub mod gittree;
 pub mod http;
+pub mod live;
 pub mod process;
 pub mod redact;
 
@@ -108,6 +109,9 @@ pub struct ExecRequest<'a> {
     /// The Binding's `base_url`, for relative `http` urls.
     pub base_url: Option<&'a str>,
     pub mode: OutputMode,
+    /// Called with the output as it is read (`process` commands in
+    /// [`OutputMode::Capture`]); see [`live`].
+    pub live: Option<&'a live::Tap>,
 }
 
 impl fmt::Debug for ExecRequest<'_> {
@@ -120,6 +124,7 @@ impl fmt::Debug for ExecRequest<'_> {
             .field("material", &RedactedMaterial(self.material))
             .field("base_url", &self.base_url)
             .field("mode", &self.mode)
+            .field("live", &self.live.is_some())
             .finish()
     }
 }
@@ -186,7 +191,9 @@ pub fn run_to(
     redactor: &redact::Redactor,
 ) -> Result<ExecOutcome, Error> {
     let result = match &req.command.adapter {
-        Adapter::Process { program, argv, env } => process::run(req, program, argv, env, limits),
+        Adapter::Process { program, argv, env } => {
+            process::run(req, program, argv, env, limits, redactor)
+        }
         Adapter::Http {
             method,
             url,
@@ -305,7 +312,7 @@ impl Captured {
 }
 
 /// The length of `bytes` without an incomplete UTF-8 sequence at its end.
-fn complete_utf8_len(bytes: &[u8]) -> usize {
+pub(crate) fn complete_utf8_len(bytes: &[u8]) -> usize {
     let len = bytes.len();
     for back in 1..=len.min(3) {
         let b = bytes[len - back];
@@ -326,14 +333,25 @@ fn complete_utf8_len(bytes: &[u8]) -> usize {
 /// Reads `reader` to its end keeping at most `limit` bytes. With `drain`,
 /// what is past the limit is read and discarded (so a writer is never blocked
 /// on a full pipe); without, reading stops there.
-pub(crate) fn read_capped(
+pub(crate) fn read_capped(reader: impl Read, limit: usize, drain: bool) -> io::Result<Captured> {
+    read_capped_live(reader, limit, drain, None)
+}
+
+/// [`read_capped`], passing what is kept to `live` as it is read.
+pub(crate) fn read_capped_live(
     mut reader: impl Read,
     limit: usize,
     drain: bool,
+    mut live: Option<live::Live>,
 ) -> io::Result<Captured> {
     let mut bytes = Vec::new();
     let cap = u64::try_from(limit).unwrap_or(u64::MAX);
-    reader.by_ref().take(cap).read_to_end(&mut bytes)?;
+    match live.as_mut() {
+        None => {
+            reader.by_ref().take(cap).read_to_end(&mut bytes)?;
+        }
+        Some(live) => read_live(reader.by_ref().take(cap), &mut bytes, live)?,
+    }
     let mut probe = [0u8; 1];
     let more = loop {
         match reader.read(&mut probe) {
@@ -342,6 +360,9 @@ pub(crate) fn read_capped(
             Err(e) => return Err(e),
         }
     };
+    if let Some(live) = live {
+        live.finish(more);
+    }
     if more && drain {
         io::copy(&mut reader, &mut io::sink())?;
     }
@@ -349,6 +370,22 @@ pub(crate) fn read_capped(
         bytes,
         truncated: more,
     })
+}
+
+/// Reads `reader` to its end into `bytes`, each read passed to `live`.
+fn read_live(mut reader: impl Read, bytes: &mut Vec<u8>, live: &mut live::Live) -> io::Result<()> {
+    let mut buf = [0u8; 8192];
+    loop {
+        match reader.read(&mut buf) {
+            Ok(0) => return Ok(()),
+            Ok(n) => {
+                bytes.extend_from_slice(&buf[..n]);
+                live.push(&buf[..n]);
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        }
+    }
 }
 
 fn elapsed_ms(start: std::time::Instant) -> u64 {
@@ -463,6 +500,7 @@ mod tests {
             material: &material,
             base_url: None,
             mode: OutputMode::Capture,
+            live: None,
         };
         let shown = format!("{req:?} {req:#?}");
         assert!(shown.contains("API_TOKEN"));

@@ -50,7 +50,9 @@
 //!   the terminal; whatever is left of its group when the leader exits is
 //!   killed then. A second signal kills the group at once.
 
-use super::{Captured, ExecOutcome, ExecRequest, Limits, OutputMode, elapsed_ms, read_capped};
+use super::live::{Live, Stream, Tap};
+use super::redact::Redactor;
+use super::{Captured, ExecOutcome, ExecRequest, Limits, OutputMode, elapsed_ms, read_capped_live};
 use crate::engine::error::{Error, ErrorCode};
 use crate::engine::exec::args::{BoundArgs, value_text};
 use crate::engine::pack::grammar::{self, Piece, template_pieces};
@@ -181,6 +183,7 @@ pub(super) fn run(
     argv: &[String],
     env: &BTreeMap<String, String>,
     limits: &Limits,
+    redactor: &Redactor,
 ) -> Result<ExecOutcome, Error> {
     let path = resolve_program(program, req.pack_dir).map_err(|e| e.to_error())?;
     let pack_dir = std::path::absolute(req.pack_dir)
@@ -200,11 +203,12 @@ pub(super) fn run(
     let (release, released) = mpsc::channel();
     let (child, registration) = spawn_registered(&mut cmd, program, req.mode, release)?;
     let group = registration.group;
+    let live = req.live.map(|tap| (tap.clone(), redactor.clone()));
     let (_registration, rx, pending) = watch(
         child,
         registration,
         released,
-        limits.output_bytes,
+        (limits.output_bytes, live),
         "the command",
     )?;
 
@@ -423,7 +427,7 @@ pub fn run_tool_watched(
         child,
         registration,
         released,
-        TOOL_OUTPUT_BYTES,
+        (TOOL_OUTPUT_BYTES, None),
         &format!("`{program}`"),
     )?;
     let (mut status, mut stdout, mut stderr) = (None, Vec::new(), Vec::new());
@@ -475,13 +479,13 @@ fn watch(
     mut child: Child,
     registration: Registration,
     released: mpsc::Receiver<()>,
-    limit: usize,
+    read: Reading,
     what: &str,
 ) -> Result<(Registration, mpsc::Receiver<Event>, usize), Error> {
     let group = registration.group;
     let (tx, rx) = mpsc::channel();
     let (child_tx, child_rx) = mpsc::channel();
-    let pending = match start_watchers(&mut child, &tx, child_rx, released, limit) {
+    let pending = match start_watchers(&mut child, &tx, child_rx, released, read) {
         Ok(readers) => readers + 1,
         Err(e) => {
             kill_group(group);
@@ -502,6 +506,10 @@ fn watch(
     Ok((registration, rx, pending))
 }
 
+/// How the streams are read: the cap on each, and the tap that sees them
+/// live with the redactor that hides the material in what it sees.
+type Reading = (usize, Option<(Tap, Redactor)>);
+
 /// Starts the threads that watch a child: one that waits for it (once it is
 /// sent the child) and one per piped stream that reads it. Returns how many
 /// readers were started.
@@ -510,8 +518,12 @@ fn start_watchers(
     tx: &mpsc::Sender<Event>,
     child_rx: mpsc::Receiver<Child>,
     released: mpsc::Receiver<()>,
-    limit: usize,
+    (limit, tap): Reading,
 ) -> io::Result<usize> {
+    let live = |stream| {
+        tap.as_ref()
+            .map(|(tap, redactor)| Live::new(tap.clone(), stream, redactor.clone()))
+    };
     let waiter_tx = tx.clone();
     thread::Builder::new()
         .name("hcpx-exec-wait".into())
@@ -527,16 +539,18 @@ fn start_watchers(
     let mut readers = 0;
     if let Some(stdout) = child.stdout.take() {
         let tx = tx.clone();
+        let live = live(Stream::Stdout);
         thread::Builder::new()
             .name("hcpx-exec-stdout".into())
-            .spawn(move || tx.send(Event::Stdout(read_capped(stdout, limit, true))))?;
+            .spawn(move || tx.send(Event::Stdout(read_capped_live(stdout, limit, true, live))))?;
         readers += 1;
     }
     if let Some(stderr) = child.stderr.take() {
         let tx = tx.clone();
+        let live = live(Stream::Stderr);
         thread::Builder::new()
             .name("hcpx-exec-stderr".into())
-            .spawn(move || tx.send(Event::Stderr(read_capped(stderr, limit, true))))?;
+            .spawn(move || tx.send(Event::Stderr(read_capped_live(stderr, limit, true, live))))?;
         readers += 1;
     }
     Ok(readers)
@@ -1007,6 +1021,7 @@ mod tests {
                 material: &[],
                 base_url: None,
                 mode: OutputMode::Capture,
+                live: None,
             };
             scope.run(|| super::super::run(&req))
         })

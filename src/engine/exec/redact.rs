@@ -174,6 +174,28 @@ impl Redactor {
         }
     }
 
+    /// Replaces every form of every value in `bytes` by [`MARKER`].
+    pub(crate) fn replace_bytes(&self, bytes: &mut Vec<u8>) {
+        for form in &self.forms {
+            replace_bytes(bytes, form.as_bytes(), MARKER.as_bytes());
+        }
+    }
+
+    /// How many bytes at the end of `bytes` begin some form of a value
+    /// (the longest such tail; 0 when none does).
+    pub(crate) fn held_back(&self, bytes: &[u8]) -> usize {
+        self.forms
+            .iter()
+            .filter_map(|form| {
+                let form = form.as_bytes();
+                (1..form.len().min(bytes.len() + 1))
+                    .rev()
+                    .find(|&n| bytes.ends_with(&form[..n]))
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
     fn longest_form(&self) -> usize {
         self.forms.first().map_or(0, String::len)
     }

@@ -74,7 +74,8 @@ impl Engine {
         mode: OutputMode,
         sink: Option<&mut dyn Write>,
     ) -> Result<ExecResult> {
-        self.exec_with(pack_id, verb_key, ArgInput::Words(words), mode, sink)
+        let input = ArgInput::Words(words);
+        self.exec_with(pack_id, verb_key, input, (mode, None), sink)
     }
 
     /// [`Engine::exec`] with the args as `(name, value text)` pairs (a
@@ -86,7 +87,23 @@ impl Engine {
         args: &[(String, String)],
         mode: OutputMode,
     ) -> Result<ExecResult> {
-        self.exec_with(pack_id, verb_key, ArgInput::Named(args), mode, None)
+        let input = ArgInput::Named(args);
+        self.exec_with(pack_id, verb_key, input, (mode, None), None)
+    }
+
+    /// [`Engine::exec_named`], output captured, and `tap` called with it
+    /// as it is read, redacted as the result is (§14.3; see
+    /// [`exec::live`]). The result is the same as without a tap.
+    pub fn exec_named_live(
+        &self,
+        pack_id: &str,
+        verb_key: &str,
+        args: &[(String, String)],
+        tap: &exec::live::Tap,
+    ) -> Result<ExecResult> {
+        let input = ArgInput::Named(args);
+        let how = (OutputMode::Capture, Some(tap));
+        self.exec_with(pack_id, verb_key, input, how, None)
     }
 
     fn exec_with(
@@ -94,7 +111,7 @@ impl Engine {
         pack_id: &str,
         verb_key: &str,
         input: ArgInput<'_>,
-        mode: OutputMode,
+        (mode, live): (OutputMode, Option<&exec::live::Tap>),
         sink: Option<&mut dyn Write>,
     ) -> Result<ExecResult> {
         let view = self.pack_view(pack_id)?;
@@ -145,6 +162,7 @@ impl Engine {
             args: &args,
             material: &material,
             mode,
+            live,
         };
         let outcome = self.run_command_to(&run, sink)?;
         Ok(ExecResult::new(pack_id, verb_key, outcome))
@@ -170,6 +188,7 @@ impl Engine {
             args,
             material,
             mode,
+            live: None,
         };
         self.run_command_to(&run, None)
     }
@@ -188,6 +207,7 @@ impl Engine {
             material: run.material,
             base_url: run.manifest.binding.base_url.as_deref(),
             mode: run.mode,
+            live: run.live,
         };
         let redactor = exec::redact::Redactor::for_material(run.material);
         exec::run_to(&request, &exec::Limits::default(), sink, &redactor)
@@ -247,6 +267,8 @@ struct Run<'a> {
     args: &'a BoundArgs,
     material: &'a [(String, String)],
     mode: OutputMode,
+    /// Sees the output as it is read (see [`exec::live`]).
+    live: Option<&'a exec::live::Tap>,
 }
 
 /// The variables of `pack_id`'s `env` Binding that are set and non-empty

@@ -4,7 +4,6 @@
 //! command runs asks first, and `y` ends its process group (§14.6).
 
 use super::*;
-use crate::engine::error::ErrorCode;
 use tokio::sync::oneshot;
 
 /// The masked input of a `secret` Binding. The typed text is private: the
@@ -15,7 +14,7 @@ pub struct SecretPrompt {
     pub prompt: String,
     pub name: String,
     input: String,
-    reply: Option<oneshot::Sender<Result<String, Error>>>,
+    reply: Option<oneshot::Sender<Option<String>>>,
 }
 
 impl SecretPrompt {
@@ -24,23 +23,16 @@ impl SecretPrompt {
         self.input.chars().count()
     }
 
-    fn answer(&mut self, answer: Result<String, Error>) {
+    fn answer(&mut self, answer: Option<String>) {
         if let Some(reply) = self.reply.take() {
             let _ = reply.send(answer);
         }
     }
 
+    /// `Esc`, or the prompt closed: the connect ends, recording nothing.
     fn cancel(&mut self) {
         self.input.clear();
-        let error = Error::new(
-            ErrorCode::Usage,
-            format!(
-                "connecting {} was cancelled; nothing was recorded",
-                self.pack_id
-            ),
-        )
-        .pack(self.pack_id.clone());
-        self.answer(Err(error));
+        self.answer(None);
     }
 }
 
@@ -182,6 +174,7 @@ impl App {
             Action::InputSubmit => self.submit(),
             Action::InputCancel => {
                 match self.dialog.take() {
+                    // The connect ends quietly, said once its job reports.
                     Some(Dialog::Secret(mut p)) => p.cancel(),
                     Some(Dialog::ExecForm(form)) => {
                         self.runs.remember(&form);
@@ -200,7 +193,7 @@ impl App {
         match self.dialog.take() {
             Some(Dialog::Secret(mut p)) => {
                 let secret = std::mem::take(&mut p.input);
-                p.answer(Ok(secret));
+                p.answer(Some(secret));
                 self.work.start(format!("connecting {}", p.pack_id));
                 Vec::new()
             }
@@ -223,7 +216,7 @@ impl App {
     /// `q` / Ctrl-C: quits at once when no pack command runs; otherwise asks
     /// (and a second Ctrl-C, or `y`, ends the command and quits).
     pub(super) fn ask_quit(&mut self) {
-        match (&self.dialog, self.work.running()) {
+        match (&self.dialog, self.running()) {
             (Some(Dialog::ConfirmQuit { .. }), _) => self.end_and_quit(),
             // A connect waiting for its secret runs nothing yet; dropping
             // the prompt cancels it.
@@ -242,7 +235,8 @@ impl App {
     /// Ends every command the engine started (their whole process groups)
     /// and lets no other start, then quits (§14.6).
     fn end_and_quit(&mut self) {
-        let ended = self.scope.end();
+        let runs: usize = self.runs.lives().iter().map(|l| l.scope.end()).sum();
+        let ended = self.scope.end() + runs;
         tracing::info!(groups = ended, "quit: ended the running commands");
         self.dialog = None;
         self.quit = true;

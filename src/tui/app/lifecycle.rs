@@ -43,7 +43,7 @@ impl App {
             Cmd::Lint => self.lint(),
             Cmd::Exec => self.open_exec(),
             Cmd::Rerun => match self.runs.last().cloned() {
-                Some(run) if self.not_busy() => self.run_exec(run.pack_id, run.verb, run.words),
+                Some(run) if self.may_exec() => self.run_exec(run.pack_id, run.verb, run.words),
                 _ => Vec::new(),
             },
             _ => {
@@ -56,6 +56,19 @@ impl App {
     /// `X`: ends the running command's process group; the job then reports
     /// the command as cancelled.
     pub(super) fn cancel_run(&mut self) {
+        if let Some(live) = self.runs.live_mut() {
+            // The exec shown: its own process groups, no other's.
+            let ended = live.scope.cancel();
+            live.cancelled |= ended > 0;
+            let what = live.what.clone();
+            tracing::info!(groups = ended, "cancel: ended the running command");
+            self.status.set(if ended > 0 {
+                Notice::info(format!("cancelling {what}"))
+            } else {
+                Notice::error(format!("{what} has not started a process yet; try again"))
+            });
+            return;
+        }
         let Some(running) = self.work.running().map(str::to_string) else {
             self.say(Outcome::Refused, "no command is running".into(), None);
             return;
@@ -80,6 +93,16 @@ impl App {
         if let Some(what) = self.work.busy() {
             tracing::info!(busy = %what, "refused: busy");
         }
+        self.status.error(why);
+        false
+    }
+
+    /// Whether an exec may start now (others may be running); if not, the
+    /// status line says why.
+    pub(super) fn may_exec(&mut self) -> bool {
+        let Some(why) = self.work.exec_refusal() else {
+            return true;
+        };
         self.status.error(why);
         false
     }
@@ -175,7 +198,7 @@ impl App {
     }
 
     pub(super) fn start_exec(&mut self, form: ExecForm) -> Vec<Job> {
-        if !self.not_busy() {
+        if !self.may_exec() {
             return Vec::new();
         }
         let words = form.words();
@@ -227,14 +250,20 @@ impl App {
             words,
         });
         let running = format!("{pack_id} {verb}");
-        // The Output tab says what runs and how to cancel it.
+        // The Output tab says what runs and how to cancel it, and shows
+        // what it prints as it comes.
         self.focus.show(Pane::Output);
+        let command = self.last_command.clone().unwrap_or_default();
+        let (run, scope) = self.runs.start_live(running, command);
+        self.text.output = 0;
         let job = Job::Exec {
+            run,
+            scope,
             pack_id,
             verb,
             args,
         };
-        self.work.start_running(job.label(), running);
+        self.work.start_exec(run, job.label());
         vec![job]
     }
 }

@@ -127,6 +127,8 @@ pub struct App {
     pub(crate) listed: Option<(String, Vec<crate::tui::picker::PickerItem>)>,
     /// The selected pack read in full (view, availability, Skill).
     pub(crate) inspected: Option<Inspection>,
+    /// Reads of packs in full (`Job::Inspect`) started and not reported.
+    pub(crate) reading: usize,
     /// The `hcpx` command equivalent to the last action.
     pub(crate) last_command: Option<String>,
     /// The `:` line's own `--principal` and `--catalog` while the work it
@@ -165,6 +167,7 @@ impl App {
             runs: Runs::default(),
             listed: None,
             inspected: None,
+            reading: 0,
             last_command: None,
             line_flags: colon::LineFlags::default(),
             dialog: None,
@@ -266,6 +269,24 @@ impl App {
 
     /// Changes the state; returns the work to start.
     pub fn update(&mut self, action: Action) -> Vec<Job> {
+        if matches!(action, Action::Done(JobResult::Inspected { .. })) {
+            self.reading = self.reading.saturating_sub(1);
+        }
+        let jobs = self.update_state(action);
+        self.reading += jobs
+            .iter()
+            .filter(|j| matches!(j, Job::Inspect { .. }))
+            .count();
+        jobs
+    }
+
+    /// Whether the selected pack's full read is pending: what it shows in
+    /// Availability, Details and Lint is not there yet.
+    pub fn reading_selected(&self) -> bool {
+        self.reading > 0 && self.selected_row().is_some() && self.selected_view().is_none()
+    }
+
+    fn update_state(&mut self, action: Action) -> Vec<Job> {
         let before = self.selected_row().map(|e| e.id().to_string());
         self.packs.rows = ui::browser_rows(self).max(1);
         let mut jobs = self.apply(action);
@@ -283,6 +304,11 @@ impl App {
     fn apply(&mut self, action: Action) -> Vec<Job> {
         match action {
             Action::Quit => self.ask_quit(),
+            Action::ExecOutput { run, chunk } => self.runs.live_chunk(run, &chunk),
+            Action::NextJob => {
+                self.runs.show_next();
+                self.text.output = 0;
+            }
             Action::CancelRun => self.cancel_run(),
             Action::Tick => return self.tick(),
             Action::Redraw => self.redraw = true,
@@ -442,9 +468,13 @@ impl App {
         self.work.busy()
     }
 
-    /// The pack command that may be running (quitting asks first).
+    /// The pack command that may be running (quitting asks first): the
+    /// exec the Output pane shows, else a connect's probe.
     pub fn running(&self) -> Option<&str> {
-        self.work.running()
+        self.runs
+            .live()
+            .map(|l| l.what.as_str())
+            .or_else(|| self.work.running())
     }
 
     /// The browser's packs.
@@ -455,6 +485,11 @@ impl App {
     /// The pane that has the keys.
     pub fn focus(&self) -> Pane {
         self.focus.pane()
+    }
+
+    /// The command row selected in the availability matrix.
+    pub fn matrix_row(&self) -> usize {
+        self.matrix.selected()
     }
 
     /// The pane shown in the lower-right area.

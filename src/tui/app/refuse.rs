@@ -9,8 +9,9 @@ impl App {
     /// greys it; the key says the reason).
     pub fn command_info(&self, cmd: Cmd) -> CommandInfo {
         let available = match cmd {
-            Cmd::Cancel => self.work.running().is_some(),
+            Cmd::Cancel => self.running().is_some(),
             Cmd::Rerun => self.runs.last().is_some(),
+            Cmd::NextJob => self.runs.lives().len() > 1,
             Cmd::Open => matches!(self.focus.pane(), Pane::Browser | Pane::Matrix),
             // In the bar only for an `env` pack.
             Cmd::SetEnv => self.env_names().is_some(),
@@ -47,6 +48,8 @@ impl App {
 
     pub(super) fn refusal(&self, cmd: Cmd) -> Option<String> {
         let busy = || self.work.refusal();
+        // Execs run side by side: only other work holds one off.
+        let exec_busy = || self.work.exec_refusal();
         let targets = self.targets();
         let names = || {
             let ids: Vec<&str> = targets.iter().map(|r| r.id()).collect();
@@ -110,15 +113,14 @@ impl App {
                         format!("{BOOTSTRAP_ID} is built into hcpx; it upgrades with hcpx")
                     })
                 }),
-            Cmd::Exec => busy().or_else(|| self.exec_refusal()),
-            Cmd::Rerun => busy().or_else(|| {
+            Cmd::Exec => exec_busy().or_else(|| self.exec_refusal()),
+            Cmd::Rerun => exec_busy().or_else(|| {
                 self.runs
                     .last()
                     .is_none()
                     .then(|| "nothing run yet; x runs the selected command".to_string())
             }),
             Cmd::Cancel => self
-                .work
                 .running()
                 .is_none()
                 .then(|| "no command is running".to_string()),

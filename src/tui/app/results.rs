@@ -36,12 +36,13 @@ impl App {
                 rows,
             } => self.harness_toggled(target, enable, result, rows),
             JobResult::Executed {
+                run,
                 pack_id,
                 verb,
                 args: _,
                 result,
             } => {
-                self.exec_done(pack_id, verb, result);
+                self.exec_done(run, pack_id, verb, result);
                 Vec::new()
             }
             JobResult::Queried { query, result } => self.query_done(query, result),
@@ -158,6 +159,13 @@ impl App {
         let done = report.done.join("; ");
         let command = self.last_command.clone();
         match report.error {
+            // `Esc` in the masked input: no failure, no dialog.
+            Some(err) if report.cancelled => {
+                if !done.is_empty() {
+                    self.say(Outcome::Done, done, None);
+                }
+                self.say(Outcome::Cancelled, err.message, command);
+            }
             Some(err) => {
                 if !done.is_empty() {
                     self.say(Outcome::Done, done, None);
@@ -203,11 +211,14 @@ impl App {
 
     pub(super) fn exec_done(
         &mut self,
+        run: u64,
         pack_id: String,
         verb: String,
         result: Result<ExecResult, Error>,
     ) {
-        let cancelled = self.work.finish_run();
+        self.work.finish_exec(run);
+        let live = self.runs.end_live(run);
+        let cancelled = live.as_ref().is_some_and(|l| l.cancelled);
         let (outcome, text) = match &result {
             _ if cancelled => (
                 Outcome::Cancelled,
@@ -220,7 +231,11 @@ impl App {
             ),
             Err(e) => (Outcome::Failed, self.error_text(e).text),
         };
-        let command = self.last_command.clone().unwrap_or_default();
+        // Its own command line: another exec may have started since.
+        let command = live
+            .map(|l| l.command)
+            .or_else(|| self.last_command.clone())
+            .unwrap_or_default();
         self.say(outcome, text, Some(command.clone()));
         if cancelled {
             // A cancel is said in red: the command did not finish.
@@ -233,7 +248,9 @@ impl App {
             command,
             result,
         });
-        self.focus.set(Pane::Output);
+        // The keys stay where the user put them (Output's tab says
+        // "new output" until it is focused).
+        self.focus.output_arrived();
         self.text.output = 0;
     }
 

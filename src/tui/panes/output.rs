@@ -2,11 +2,14 @@
 //! command, the exit code, stdout and stderr (each with a line saying so
 //! when the output cap cut it); or, for a refused or failed
 //! exec, the engine's error in the words of §10 with its exit code (§10.3).
+//! While a command runs: what it printed so far, under the time it has
+//! run, and not the previous command's output.
 
 use crate::engine::error::Error;
 use crate::engine::ops::ExecResult;
 use crate::tui::action::Pane;
 use crate::tui::app::App;
+use crate::tui::runs::LiveRun;
 use crate::tui::text;
 use crate::tui::ui::draw_text_pane;
 use ratatui::Frame;
@@ -18,6 +21,9 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
 }
 
 pub fn lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
+    if let Some(live) = app.runs.live() {
+        return live_lines(app, live, width);
+    }
     let theme = app.theme();
     let mut running: Vec<Line<'a>> = app
         .work
@@ -33,6 +39,58 @@ pub fn lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
         running.append(&mut finished(app, width));
     }
     running
+}
+
+/// `PACK VERB`, and for how long it has run (a clock that ticks).
+fn running_for(app: &App, live: &LiveRun) -> String {
+    let mut what = live.what.clone();
+    if app.config.show_timings {
+        let secs = live.started.elapsed().as_secs_f64();
+        what.push_str(&format!(" — {secs:.1} s"));
+    }
+    what
+}
+
+/// The execs running, one line each, when there are several: the one
+/// shown is marked, `J` shows the next, `X` cancels the one shown.
+fn jobs_lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
+    let theme = app.theme();
+    let lives = app.runs.lives();
+    if lives.len() < 2 {
+        return Vec::new();
+    }
+    let head = format!("{} commands running · J next · X cancels ▶", lives.len());
+    let mut lines: Vec<Line<'a>> = text::wrap(&head, width)
+        .into_iter()
+        .map(|l| Line::styled(l, theme.bold()))
+        .collect();
+    for (i, live) in lives.iter().enumerate() {
+        let mark = if i == app.runs.shown() { "▶" } else { " " };
+        let line = text::truncate(&format!("{mark} {}", running_for(app, live)), width);
+        lines.push(Line::styled(line, theme.hint()));
+    }
+    lines
+}
+
+/// The exec running now: what runs, for how long (a clock that ticks),
+/// the command, and what it printed so far (redacted by the engine).
+fn live_lines<'a>(app: &App, live: &LiveRun, width: usize) -> Vec<Line<'a>> {
+    let theme = app.theme();
+    let head = format!("running {} · X cancels it", running_for(app, live));
+    let mut lines = jobs_lines(app, width);
+    lines.extend(
+        text::wrap(&head, width)
+            .into_iter()
+            .map(|l| Line::styled(l, theme.hint())),
+    );
+    lines.extend(command_lines(app, &live.command, width));
+    for (name, stream) in [("stdout", &live.stdout), ("stderr", &live.stderr)] {
+        if !stream.is_empty() {
+            lines.push(Line::styled(format!("── {name} ──"), theme.dim()));
+            lines.extend(raw_lines(stream, width));
+        }
+    }
+    lines
 }
 
 /// The last finished exec, or the last report, whichever came last.
