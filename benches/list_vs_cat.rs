@@ -112,7 +112,9 @@ fn main() {
     let (cat, list, avail) = (median(cats), median(lists), median(avails));
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
     let ratio = |d: Duration| d.as_secs_f64() / cat.as_secs_f64();
-    println!("1,000 installed packs, medians of {ROUNDS} rounds (cat, list, availability in turn):");
+    println!(
+        "1,000 installed packs, medians of {ROUNDS} rounds (cat, list, availability in turn):"
+    );
     println!("cat of pack.yaml and SKILL.md:    {:8.2} ms", ms(cat));
     println!(
         "list --json:                      {:8.2} ms  ({:.2}x cat; target <= 1.2x; first run {:.2} ms)",

@@ -22,6 +22,7 @@ pub mod collection;
 pub mod config;
 pub mod digest;
 pub mod grant;
+pub mod lint_cache;
 pub mod lockfile;
 pub mod parallel;
 pub mod principal;
