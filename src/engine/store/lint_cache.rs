@@ -39,7 +39,7 @@
 
 use crate::engine::lint::LintReport;
 use crate::engine::lint::diagnostic::Diagnostic;
-use crate::engine::lint::files::{self, MAX_FILES};
+use crate::engine::lint::files::MAX_FILES;
 use crate::engine::pack::id::PackId;
 use crate::engine::pack::manifest::{Manifest, PackKind};
 use crate::engine::store::Store;
@@ -50,6 +50,7 @@ use std::io::{Read, Write};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{DirBuilderExt, MetadataExt};
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// The cache's format; an entry of another format is a miss.
@@ -123,21 +124,23 @@ impl CachedReport {
     }
 }
 
-/// The store's cache folder, checked: `None` when it is not there or not
-/// ours (then nothing is read from it).
-#[derive(Debug, Clone)]
+/// The store's cache folder, checked: its entries are read only when it
+/// and `.cache/` are real folders of ours that others cannot write (then
+/// it is held open, and entries are opened in it).
+#[derive(Debug)]
 pub struct LintCache {
     dir: PathBuf,
-    usable: bool,
+    fd: Option<std::os::fd::OwnedFd>,
 }
 
 impl LintCache {
     /// The cache of `store`, its folders checked once.
     pub fn open(store: &Store) -> LintCache {
-        let root = store.root().join(".cache");
-        let dir = root.join("lint");
-        let usable = private_dir(&root) && private_dir(&dir);
-        LintCache { dir, usable }
+        let dir = store.root().join(".cache").join("lint");
+        LintCache {
+            fd: open_private_dir(&dir),
+            dir,
+        }
     }
 
     /// The lint report of an installed pack: the cached one when the cache
@@ -178,10 +181,8 @@ impl LintCache {
 
     /// The cached report for `pack_id` when its entry is trusted for `key`.
     fn read(&self, pack_id: &PackId, key: &TreeKey, root: &Path) -> Option<LintReport> {
-        if !self.usable {
-            return None;
-        }
-        let bytes = read_entry(&self.entry_path(pack_id))?;
+        let fd = self.fd.as_ref()?;
+        let bytes = read_entry(fd, &format!("{}.json", pack_id.as_str()))?;
         let entry: Entry = serde_json::from_slice(&bytes).ok()?;
         let trusted = entry.format == FORMAT
             && entry.pack_id == pack_id.as_str()
@@ -210,7 +211,7 @@ impl LintCache {
         if bytes.len() as u64 > MAX_ENTRY_BYTES || !reads_back(&bytes, &entry.report) {
             return;
         }
-        if !self.usable && !self.create_dir() {
+        if self.fd.is_none() && !self.create_dir() {
             return;
         }
         let _ = write_entry(&self.dir, &self.entry_path(pack_id), &bytes);
@@ -222,31 +223,54 @@ impl LintCache {
             .recursive(true)
             .mode(0o700)
             .create(&self.dir);
-        self.dir.parent().is_some_and(private_dir) && private_dir(&self.dir)
+        open_private_dir(&self.dir).is_some()
     }
 }
 
-/// Whether `path` is a real folder (not a link) of ours that group and
-/// others cannot write.
-fn private_dir(path: &Path) -> bool {
-    fs::symlink_metadata(path).is_ok_and(|m| m.is_dir() && ours_and_private(&m))
+/// `dir` opened, when it and its parent are real folders (not links) of
+/// ours that group and others cannot write.
+fn open_private_dir(dir: &Path) -> Option<std::os::fd::OwnedFd> {
+    use rustix::fs::{CWD, Mode, OFlags};
+    let parent = dir.parent()?;
+    if !fs::symlink_metadata(parent).is_ok_and(|m| m.is_dir() && ours_and_private(&m)) {
+        return None;
+    }
+    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+    let fd = rustix::fs::openat(CWD, dir, flags, Mode::empty()).ok()?;
+    let stat = rustix::fs::fstat(&fd).ok()?;
+    private_stat(&stat).then_some(fd)
+}
+
+fn euid() -> u32 {
+    static EUID: OnceLock<u32> = OnceLock::new();
+    *EUID.get_or_init(|| rustix::process::geteuid().as_raw())
 }
 
 fn ours_and_private(meta: &fs::Metadata) -> bool {
-    meta.uid() == rustix::process::geteuid().as_raw() && meta.mode() & 0o022 == 0
+    meta.uid() == euid() && meta.mode() & 0o022 == 0
 }
 
-/// An entry's bytes: a regular file of ours, not group or world writable,
-/// of at most [`MAX_ENTRY_BYTES`], opened without following a link or
-/// waiting for a FIFO's writer.
-fn read_entry(path: &Path) -> Option<Vec<u8>> {
-    let file = files::open_regular(path).ok()?;
-    let meta = file.metadata().ok()?;
-    if !ours_and_private(&meta) || meta.len() > MAX_ENTRY_BYTES {
+fn private_stat(stat: &rustix::fs::Stat) -> bool {
+    stat.st_uid == euid() && stat.st_mode & 0o022 == 0
+}
+
+/// The bytes of the entry `name` in the cache folder `dir`: a regular file
+/// of ours, not group or world writable, of at most [`MAX_ENTRY_BYTES`],
+/// opened without following a link or waiting for a FIFO's writer.
+fn read_entry(dir: &std::os::fd::OwnedFd, name: &str) -> Option<Vec<u8>> {
+    use rustix::fs::{Mode, OFlags};
+    let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
+    let fd = rustix::fs::openat(dir, name, flags, Mode::empty()).ok()?;
+    let stat = rustix::fs::fstat(&fd).ok()?;
+    let regular =
+        rustix::fs::FileType::from_raw_mode(stat.st_mode) == rustix::fs::FileType::RegularFile;
+    let len = u64::try_from(stat.st_size).ok()?;
+    if !regular || !private_stat(&stat) || len > MAX_ENTRY_BYTES {
         return None;
     }
-    let mut bytes = Vec::with_capacity(usize::try_from(meta.len() + 1).unwrap_or(0));
-    file.take(MAX_ENTRY_BYTES + 1)
+    let mut bytes = Vec::with_capacity(usize::try_from(len + 1).unwrap_or(0));
+    fs::File::from(fd)
+        .take(MAX_ENTRY_BYTES + 1)
         .read_to_end(&mut bytes)
         .ok()?;
     (bytes.len() as u64 <= MAX_ENTRY_BYTES).then_some(bytes)
@@ -289,30 +313,63 @@ fn now_ns() -> i128 {
         .map_or(0, |d| i128::try_from(d.as_nanos()).unwrap_or(i128::MAX))
 }
 
-/// The key of the tree at `root` as lint walks it; `None` when the walk
-/// meets an error or more than [`MAX_ENTRIES`] entries (never cached).
+/// The key of the tree at `root` as lint walks it (no link followed
+/// inside, the root's `.git/` left out); `None` when the walk meets an
+/// error or more than [`MAX_ENTRIES`] entries (never cached). Each folder
+/// is opened once and its entries are asked of it (`fstatat`), so a path
+/// is resolved once per folder, not once per file.
 pub fn tree_key(root: &Path) -> Option<TreeKey> {
+    use rustix::fs::{AtFlags, CWD, Mode, OFlags};
     let mut hash = Sha256::new();
     hash.update(FORMAT.to_le_bytes());
     hash_bytes(&mut hash, env!("CARGO_PKG_VERSION").as_bytes());
     hash_bytes(&mut hash, root.as_os_str().as_bytes());
     let mut newest = i128::MIN;
-    let meta = fs::metadata(root).ok()?;
-    hash_meta(&mut hash, b".", &meta, &mut newest);
-    let walk = walkdir::WalkDir::new(root)
-        .follow_links(false)
-        .min_depth(1)
-        .sort_by_file_name()
-        .into_iter()
-        .filter_entry(|e| !files::is_root_git_dir(e));
-    for (seen, entry) in walk.enumerate() {
-        if seen == MAX_ENTRIES {
-            return None;
+    let dir_flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+    // The root may be a link to a folder, as lint allows.
+    let root_fd = rustix::fs::openat(CWD, root, dir_flags, Mode::empty()).ok()?;
+    hash_stat(
+        &mut hash,
+        b".",
+        &rustix::fs::fstat(&root_fd).ok()?,
+        &mut newest,
+    );
+    let mut folders: Vec<(std::os::fd::OwnedFd, Vec<u8>)> = vec![(root_fd, Vec::new())];
+    let mut seen = 0usize;
+    while let Some((fd, prefix)) = folders.pop() {
+        let mut names: Vec<std::ffi::CString> = Vec::new();
+        for entry in rustix::fs::Dir::read_from(&fd).ok()? {
+            let name = entry.ok()?.file_name().to_owned();
+            if name.as_bytes() != b"." && name.as_bytes() != b".." {
+                names.push(name);
+            }
         }
-        let entry = entry.ok()?;
-        let meta = entry.metadata().ok()?;
-        let rel = entry.path().strip_prefix(root).unwrap_or(entry.path());
-        hash_meta(&mut hash, rel.as_os_str().as_bytes(), &meta, &mut newest);
+        names.sort();
+        for name in names {
+            seen += 1;
+            if seen > MAX_ENTRIES {
+                return None;
+            }
+            let stat = rustix::fs::statat(&fd, &name, AtFlags::SYMLINK_NOFOLLOW).ok()?;
+            let is_dir = rustix::fs::FileType::from_raw_mode(stat.st_mode)
+                == rustix::fs::FileType::Directory;
+            if is_dir && prefix.is_empty() && name.as_bytes() == b".git" {
+                continue;
+            }
+            let mut rel = prefix.clone();
+            if !rel.is_empty() {
+                rel.push(b'/');
+            }
+            rel.extend_from_slice(name.as_bytes());
+            hash_stat(&mut hash, &rel, &stat, &mut newest);
+            if is_dir {
+                let flags = dir_flags | OFlags::NOFOLLOW;
+                folders.push((
+                    rustix::fs::openat(&fd, &name, flags, Mode::empty()).ok()?,
+                    rel,
+                ));
+            }
+        }
     }
     Some(TreeKey {
         digest: hex(&hash.finalize()),
@@ -326,24 +383,25 @@ fn hash_bytes(hash: &mut Sha256, bytes: &[u8]) {
 }
 
 /// One entry's part of a key; `newest` is raised to its times.
-fn hash_meta(hash: &mut Sha256, rel: &[u8], meta: &fs::Metadata, newest: &mut i128) {
+fn hash_stat(hash: &mut Sha256, rel: &[u8], st: &rustix::fs::Stat, newest: &mut i128) {
+    const NS: i128 = 1_000_000_000;
     hash_bytes(hash, rel);
-    let mtime = i128::from(meta.mtime()) * 1_000_000_000 + i128::from(meta.mtime_nsec());
-    let ctime = i128::from(meta.ctime()) * 1_000_000_000 + i128::from(meta.ctime_nsec());
+    let mtime = i128::from(st.st_mtime) * NS + i128::from(st.st_mtime_nsec);
+    let ctime = i128::from(st.st_ctime) * NS + i128::from(st.st_ctime_nsec);
     *newest = (*newest).max(mtime).max(ctime);
     for n in [
-        u64::from(meta.mode()),
-        meta.size(),
-        meta.ino(),
-        meta.dev(),
-        meta.nlink(),
-        u64::from(meta.uid()),
-        u64::from(meta.gid()),
+        mtime,
+        ctime,
+        i128::from(st.st_mode),
+        i128::from(st.st_size),
+        i128::from(st.st_ino),
+        i128::from(st.st_dev),
+        i128::from(st.st_nlink),
+        i128::from(st.st_uid),
+        i128::from(st.st_gid),
     ] {
         hash.update(n.to_le_bytes());
     }
-    hash.update(mtime.to_le_bytes());
-    hash.update(ctime.to_le_bytes());
 }
 
 fn hex(bytes: &[u8]) -> String {
@@ -384,5 +442,30 @@ mod tests {
         fs::write(dir.path().join("other"), "").unwrap_or_else(|e| panic!("{e}"));
         assert_ne!(first, tree_key(dir.path()));
         assert_eq!(tree_key(&dir.path().join("gone")), None);
+    }
+
+    /// A file in a subfolder counts, a link counts (not what it points
+    /// to), and the root's `.git/` does not (lint ignores it).
+    #[test]
+    fn the_key_covers_the_tree_lint_walks() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let root = dir.path();
+        let ok = |r: std::io::Result<()>| r.unwrap_or_else(|e| panic!("{e}"));
+        ok(fs::create_dir_all(root.join("sub/deeper")));
+        ok(fs::create_dir(root.join(".git")));
+        ok(fs::write(root.join("sub/deeper/f"), "a"));
+        ok(std::os::unix::fs::symlink("sub/deeper/f", root.join("link")));
+        let key = || tree_key(root).unwrap_or_else(|| panic!("no key"));
+        let first = key();
+        ok(fs::write(root.join(".git/HEAD"), "x"));
+        assert_eq!(first, key());
+        let link = fs::symlink_metadata(root.join("link")).map(|m| m.ino());
+        ok(fs::write(root.join("sub/deeper/f"), "b"));
+        let second = key();
+        assert_ne!(first, second);
+        ok(fs::remove_file(root.join("link")));
+        ok(std::os::unix::fs::symlink("sub/deeper/f", root.join("link")));
+        assert!(link.is_ok());
+        assert_ne!(second, key());
     }
 }
