@@ -240,10 +240,13 @@ fn a_racily_clean_or_future_entry_is_not_trusted() {
     assert_eq!(row(&sb, "cache.one")["description"], "FORGED");
 }
 
+/// One way of spoiling an entry.
+type Setup<'a> = Box<dyn Fn() + 'a>;
+
 /// Entries that are garbage, another pack's, huge, a FIFO, a link to a
-/// forged entry outside the store, writable by others, or in a cache
-/// folder that is a link or not private, are ignored: the packs are
-/// linted and listed as they are, and no run fails or waits.
+/// forged entry outside the store, or writable by others, are ignored: the packs are
+/// linted and listed as they are, and no run fails or waits. (The folder
+/// cases are the next test.)
 #[test]
 fn a_corrupt_or_foreign_cache_is_ignored_and_never_followed() {
     let sb = Sandbox::new();
@@ -267,7 +270,7 @@ fn a_corrupt_or_foreign_cache_is_ignored_and_never_followed() {
     other["pack_id"] = "cache.two".into();
     let other = other.to_string();
     // Each setup is made right before `list` (which rewrites the entry).
-    let setups: Vec<(&str, Box<dyn Fn()>)> = vec![
+    let setups: Vec<(&str, Setup)> = vec![
         (
             "garbage",
             Box::new(|| write_private(&path, b"\x00{not json")),
@@ -325,8 +328,25 @@ fn a_corrupt_or_foreign_cache_is_ignored_and_never_followed() {
         setup();
         check(what);
     }
-    // The cache folder a link to a folder of forged entries, then a
-    // folder others can write.
+}
+
+/// A cache folder that is a link to a folder of forged entries, or a
+/// folder others can write, is ignored (and the link's target not written).
+#[test]
+fn a_linked_or_open_cache_folder_is_ignored() {
+    let sb = Sandbox::new();
+    store_of_three(&sb);
+    wait_until_cached(&sb, &IDS);
+    let dir = cache_dir(&sb);
+    let path = dir.join("cache.one.json");
+    let forged = forged_entry(&sb, trusted_time(&sb)).to_string();
+    let check = |what: &str| {
+        assert_eq!(
+            row(&sb, "cache.one")["description"],
+            "A pack for tests.",
+            "{what}"
+        );
+    };
     let elsewhere = sb.dir.path().join("elsewhere");
     fs::create_dir(&elsewhere).unwrap();
     fs::set_permissions(&elsewhere, fs::Permissions::from_mode(0o700)).unwrap();

@@ -454,7 +454,10 @@ mod tests {
         ok(fs::create_dir_all(root.join("sub/deeper")));
         ok(fs::create_dir(root.join(".git")));
         ok(fs::write(root.join("sub/deeper/f"), "a"));
-        ok(std::os::unix::fs::symlink("sub/deeper/f", root.join("link")));
+        ok(std::os::unix::fs::symlink(
+            "sub/deeper/f",
+            root.join("link"),
+        ));
         let key = || tree_key(root).unwrap_or_else(|| panic!("no key"));
         let first = key();
         ok(fs::write(root.join(".git/HEAD"), "x"));
@@ -464,7 +467,10 @@ mod tests {
         let second = key();
         assert_ne!(first, second);
         ok(fs::remove_file(root.join("link")));
-        ok(std::os::unix::fs::symlink("sub/deeper/f", root.join("link")));
+        ok(std::os::unix::fs::symlink(
+            "sub/deeper/f",
+            root.join("link"),
+        ));
         assert!(link.is_ok());
         assert_ne!(second, key());
     }
