@@ -13,7 +13,8 @@ use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
 
 /// Every entry under the store: its kind, mode and, for files, bytes (the
-/// lock file's bytes are not compared).
+/// lock file's bytes are not compared; the lint cache, `.cache/`, which any
+/// lint may rewrite and which never changes an answer, is left out).
 fn tree(root: &Path) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
     walk(root, root, &mut out);
@@ -28,6 +29,9 @@ fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, String>) {
             .expect("prefix")
             .display()
             .to_string();
+        if rel == ".cache" {
+            continue;
+        }
         let meta = fs::symlink_metadata(&path).expect("metadata");
         let mode = meta.permissions().mode() & 0o7777;
         if meta.is_dir() {

@@ -500,6 +500,7 @@ fn serve(responses: usize) -> (u16, std::sync::mpsc::Receiver<String>) {
     (port, rx)
 }
 
+#[allow(clippy::too_many_lines)] // a long scenario, not yet split (issue 18)
 #[test]
 fn http_adapter_against_a_loopback_server() {
     let sb = Sandbox::new();

@@ -1,8 +1,8 @@
 //! What the speed work on `list` and `exec` must not change (README
 //! "Performance"): lint reads the pack folder once (the walk tells what the
 //! manifest and SKILL.md are), `list` trusts the listing of `packs/` it
-//! just made, and nothing is remembered between runs, so a pack changed on
-//! disk is seen by the next run, whatever it changed. A catalog scan
+//! just made, and a pack changed on disk is seen by the next run, whatever
+//! it changed (the lint cache never hides it: `lint_cache.rs`). A catalog scan
 //! learns each folder's id without linting it twice: the id is lint's.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]

@@ -1,11 +1,11 @@
 //! Lint diagnostics: the rule ids and severities of HCP.md §10.5 and the
 //! diagnostic shape of §10.4.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// How bad a finding is (§10.4).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     Error,
@@ -103,10 +103,22 @@ impl Serialize for Rule {
     }
 }
 
+/// A rule read back by its id (the lint cache); an unknown id is an error.
+impl<'de> Deserialize<'de> for Rule {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let id = String::deserialize(d)?;
+        Rule::ALL
+            .iter()
+            .copied()
+            .find(|r| r.id() == id)
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown rule `{id}`")))
+    }
+}
+
 pub use crate::engine::pack::document::Position;
 
 /// One finding, in the JSON shape of §10.4.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Diagnostic {
     pub rule: Rule,
     pub severity: Severity,

@@ -8,11 +8,11 @@
 //! manifest from the Skill's frontmatter (`engine::pack::skill`), with
 //! [`PackKind::Skill`].
 
-use serde::Serialize;
+use serde::{Deserialize, Deserializer, Serialize};
 use std::collections::BTreeMap;
 
 /// What a pack acts on (§2.5).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Plane {
     #[default]
@@ -41,7 +41,7 @@ impl Plane {
 }
 
 /// How a pack reaches what it acts on (§8.1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum BindingKind {
     #[default]
@@ -73,7 +73,7 @@ impl BindingKind {
 }
 
 /// `secret: {name, prompt}` of a `secret` Binding (§8.1).
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct SecretSpec {
     /// The environment variable that carries the secret to the adapter.
     pub name: String,
@@ -81,7 +81,7 @@ pub struct SecretSpec {
 }
 
 /// A pack's Binding (§8).
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Binding {
     pub kind: BindingKind,
     /// Variables an `env` Binding passes through.
@@ -107,7 +107,7 @@ impl Binding {
 }
 
 /// `read` or `write`: selects the grant an exec needs (§4).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Effect {
     #[default]
@@ -133,7 +133,7 @@ impl Effect {
 }
 
 /// How stdout is reported (§4).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum OutputKind {
     #[default]
@@ -151,7 +151,7 @@ impl OutputKind {
 }
 
 /// The type of an arg (§4).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ArgType {
     #[default]
@@ -186,7 +186,7 @@ impl ArgType {
 }
 
 /// One declared argument of a command (§4).
-#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Arg {
     pub name: String,
     #[serde(rename = "type")]
@@ -201,7 +201,7 @@ pub struct Arg {
 pub const HTTP_METHODS: &[&str] = &["GET", "POST", "PUT", "PATCH", "DELETE"];
 
 /// How a command is carried out (§6).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum Adapter {
     Process {
@@ -213,6 +213,13 @@ pub enum Adapter {
         method: String,
         url: String,
         headers: BTreeMap<String, String>,
+        /// `body: null` is a body (`Some(Null)`), kept apart from no body
+        /// when a report is read back from the lint cache.
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "present"
+        )]
         body: Option<serde_json::Value>,
     },
     Builtin {
@@ -236,13 +243,18 @@ impl Adapter {
     }
 }
 
+/// A field that is there, `null` included (absent is `None`, by `default`).
+fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<serde_json::Value>, D::Error> {
+    serde_json::Value::deserialize(d).map(Some)
+}
+
 /// Default `timeout_ms` (§4).
 pub const DEFAULT_TIMEOUT_MS: u64 = 30_000;
 /// Largest `timeout_ms` (§4).
 pub const MAX_TIMEOUT_MS: u64 = 600_000;
 
 /// One command of a pack (§4).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Command {
     pub key: String,
     pub summary: String,
@@ -254,7 +266,7 @@ pub struct Command {
 }
 
 /// `requires` (§3.1).
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Requires {
     /// A SemVer requirement on the runtime version.
     pub hcpx: Option<String>,
@@ -264,7 +276,7 @@ pub struct Requires {
 
 /// What a pack folder is (§2.6): a pack with a manifest, or a plain Agent
 /// Skill read with the implicit manifest of a Skill pack.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum PackKind {
     /// A folder with `pack.yaml` or `pack.json`.
@@ -284,7 +296,7 @@ impl PackKind {
 }
 
 /// A pack manifest (§3), or the implicit one of a Skill pack (§2.6).
-#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Manifest {
     /// Whether the manifest was read from a file or implied by a Skill.
     pub kind: PackKind,

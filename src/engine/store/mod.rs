@@ -23,6 +23,7 @@ pub mod config;
 pub mod copy;
 pub mod digest;
 pub mod grant;
+pub mod lint_cache;
 pub mod lockfile;
 pub mod parallel;
 pub mod principal;

@@ -7,6 +7,7 @@ use crate::engine::pack::id::PackId;
 use crate::engine::pack::manifest::{Manifest, PackKind};
 use crate::engine::store::Store;
 use crate::engine::store::catalog::{self, CatalogPack};
+use crate::engine::store::lint_cache::LintCache;
 use crate::engine::store::parallel::parallel_map;
 use crate::engine::store::state::State;
 use std::collections::{BTreeMap, BTreeSet};
@@ -63,8 +64,14 @@ impl PackView {
 }
 
 /// Lints an installed pack's copy (the bootstrap pack may use its reserved
-/// id and builtin adapters).
+/// id and builtin adapters), or reads the report of its last lint from the
+/// lint cache when its files have not changed since ([`LintCache`]).
 pub fn lint_installed(store: &Store, pack_id: &PackId) -> LintReport {
+    LintCache::open(store).lint_installed(store, pack_id, || lint_fresh(store, pack_id))
+}
+
+/// Lints an installed pack's copy, without the cache.
+pub fn lint_fresh(store: &Store, pack_id: &PackId) -> LintReport {
     let options = LintOptions {
         bootstrap: *pack_id == BOOTSTRAP_ID,
         ..LintOptions::default()
@@ -80,12 +87,9 @@ pub fn lint_installed(store: &Store, pack_id: &PackId) -> LintReport {
 /// Loads one pack's view; `None` when it is neither installed nor in a
 /// catalog.
 pub fn load_pack(store: &Store, catalogs: &[CatalogPack], pack_id: &str) -> Option<PackView> {
-    view(
-        store,
-        pack_id,
-        catalog::find(catalogs, pack_id).cloned(),
-        None,
-    )
+    let cache = LintCache::open(store);
+    let catalog = catalog::find(catalogs, pack_id).cloned();
+    view(store, &cache, pack_id, catalog, None)
 }
 
 /// A pack's view from its catalog copy, if any, and the store. Only a
@@ -95,6 +99,7 @@ pub fn load_pack(store: &Store, catalogs: &[CatalogPack], pack_id: &str) -> Opti
 /// [`Store::is_installed`]), when the caller made one.
 fn view(
     store: &Store,
+    cache: &LintCache,
     pack_id: &str,
     catalog: Option<CatalogPack>,
     listed: Option<bool>,
@@ -103,7 +108,7 @@ fn view(
     let installed = checked
         .as_ref()
         .filter(|id| listed.unwrap_or_else(|| store.is_installed(id)))
-        .map(|id| lint_installed(store, id));
+        .map(|id| cache.lint_installed(store, id, || lint_fresh(store, id)));
     if installed.is_none() && catalog.is_none() {
         return None;
     }
@@ -156,10 +161,11 @@ pub fn map_packs<R: Send>(
             (id, catalog)
         })
         .collect();
+    let cache = LintCache::open(store);
     let results = parallel_map(jobs, |(id, catalog)| {
         let catalog = catalog.map(|(catalog, dir)| catalog::load(&catalog, dir));
         let listed = installed.contains(&id);
-        view(store, &id, catalog, Some(listed)).map(|v| f(&v, &state))
+        view(store, &cache, &id, catalog, Some(listed)).map(|v| f(&v, &state))
     });
     Ok(results.into_iter().flatten().collect())
 }

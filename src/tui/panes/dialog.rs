@@ -14,14 +14,18 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
-pub fn draw(frame: &mut Frame<'_>, screen: Rect, app: &App, dialog: &Dialog) {
-    let max_w = match dialog {
+/// The widest a dialog is drawn.
+fn max_width(dialog: &Dialog) -> u16 {
+    match dialog {
         Dialog::Help => 104,
         Dialog::Harnesses => 96,
         Dialog::Picker(_) => 110,
         _ => 76,
-    };
-    let width = screen.width.saturating_sub(4).min(max_w);
+    }
+}
+
+pub fn draw(frame: &mut Frame<'_>, screen: Rect, app: &App, dialog: &Dialog) {
+    let width = screen.width.saturating_sub(4).min(max_width(dialog));
     let inner_w = width.saturating_sub(4) as usize;
     // Room for the lines inside the frame.
     let room = screen.height.saturating_sub(2) as usize;

@@ -1,0 +1,477 @@
+//! The lint cache of installed packs (HCP.md §11.2, §11.5): an installed
+//! pack whose files have not changed since its last lint is not linted
+//! again. `list`, `availability`, `show` and `exec` read the report from
+//! `<store>/.cache/lint/<pack_id>.json` instead.
+//!
+//! An entry holds the report (ok, diagnostics, the parsed manifest) and the
+//! key of the pack's tree as it was just before that lint: a digest of the
+//! metadata — relative path, mode, size, modification and change times in
+//! nanoseconds, inode, device, owner, link count — of the pack folder and
+//! of every entry the lint walk visits (the same walk: no link followed,
+//! the root's `.git/` left out), with the pack's path and the hcpx version
+//! (another version's rules may differ).
+//! An entry is used only when
+//!
+//! - the tree's key now is the entry's key (one `lstat` per entry, no file
+//!   read: the walk lint does anyway, without its reads and parsing);
+//! - it is not racily clean (git's rule): every time in the tree is more
+//!   than [`RACY_MARGIN`] older than the moment the entry's key was taken,
+//!   since two writes within one tick of the file system's clock can leave
+//!   the same times; and that moment is not in the future;
+//! - the file is ours, a regular file (opened without following a link or
+//!   waiting on a FIFO), at most [`MAX_ENTRY_BYTES`], not writable by
+//!   group or others, in folders `.cache/` and `.cache/lint/` that are ours
+//!   and real folders; it parses, names the pack it is read for, and its
+//!   report is consistent (`ok` exactly when there is no error).
+//!
+//! Anything else is a miss, never an error: the pack is linted, as without
+//! a cache. No write leaves a file's change time as it was, and the change
+//! time cannot be set back, so a pack changed on disk is always seen.
+//!
+//! Who writes: whoever lints an installed pack on a miss (install, list,
+//! availability, show, exec, activate, doctor) writes its entry, without
+//! the store lock: a temporary file in `.cache/lint/` (mode 0600, folders
+//! 0700) renamed over the entry, so a reader sees the old entry or the new
+//! one, never a mix, and two writers of one entry each write one that is
+//! true of the tree they saw. A write that fails (a read-only store, a full
+//! disk) is skipped. An entry is written only when it reads back equal to
+//! the report it holds.
+
+use crate::engine::lint::LintReport;
+use crate::engine::lint::diagnostic::Diagnostic;
+use crate::engine::lint::files::MAX_FILES;
+use crate::engine::pack::id::PackId;
+use crate::engine::pack::manifest::{Manifest, PackKind};
+use crate::engine::store::Store;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::fs;
+use std::io::{Read, Write};
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::{DirBuilderExt, MetadataExt};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+/// The cache's format; an entry of another format is a miss.
+const FORMAT: u32 = 1;
+
+/// How much older than the moment its key was taken every time in a
+/// pack's tree must be for its entry to be trusted (racily clean).
+pub const RACY_MARGIN: Duration = Duration::from_secs(2);
+
+/// The largest entry read (or written).
+pub const MAX_ENTRY_BYTES: u64 = 4 * 1024 * 1024;
+
+/// Entries the key walk visits at most (as lint's walk): a larger tree is
+/// never cached.
+const MAX_ENTRIES: usize = 10 * MAX_FILES;
+
+/// The key of a pack's tree at one moment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TreeKey {
+    /// SHA-256 of the metadata of every entry, hex.
+    pub digest: String,
+    /// The newest modification or change time in the tree, ns since the
+    /// epoch.
+    pub newest_ns: i128,
+}
+
+/// One cache file.
+#[derive(Debug, Serialize, Deserialize)]
+struct Entry {
+    format: u32,
+    pack_id: String,
+    key: String,
+    /// When the key was taken (before the lint), ns since the epoch.
+    keyed_ns: i64,
+    report: CachedReport,
+}
+
+/// A [`LintReport`] with its manifest, as the cache holds it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct CachedReport {
+    ok: bool,
+    pack_id: Option<String>,
+    path: String,
+    kind: PackKind,
+    diagnostics: Vec<Diagnostic>,
+    manifest: Option<Manifest>,
+}
+
+impl CachedReport {
+    fn of(report: &LintReport) -> CachedReport {
+        CachedReport {
+            ok: report.ok,
+            pack_id: report.pack_id.clone(),
+            path: report.path.clone(),
+            kind: report.kind,
+            diagnostics: report.diagnostics.clone(),
+            manifest: report.manifest.clone(),
+        }
+    }
+
+    fn into_report(self, root: PathBuf) -> LintReport {
+        LintReport {
+            ok: self.ok,
+            pack_id: self.pack_id,
+            path: self.path,
+            kind: self.kind,
+            diagnostics: self.diagnostics,
+            manifest: self.manifest,
+            root,
+        }
+    }
+}
+
+/// The store's cache folder, checked: its entries are read only when it
+/// and `.cache/` are real folders of ours that others cannot write (then
+/// it is held open, and entries are opened in it).
+#[derive(Debug)]
+pub struct LintCache {
+    dir: PathBuf,
+    fd: Option<std::os::fd::OwnedFd>,
+}
+
+impl LintCache {
+    /// The cache of `store`, its folders checked once.
+    pub fn open(store: &Store) -> LintCache {
+        let dir = store.root().join(".cache").join("lint");
+        LintCache {
+            fd: open_private_dir(&dir),
+            dir,
+        }
+    }
+
+    /// The lint report of an installed pack: the cached one when the cache
+    /// holds a trusted entry for the pack's tree as it is now, else
+    /// `lint()`'s, written to the cache (best effort).
+    pub fn lint_installed(
+        &self,
+        store: &Store,
+        pack_id: &PackId,
+        lint: impl FnOnce() -> LintReport,
+    ) -> LintReport {
+        let root = store.pack_dir(pack_id);
+        let keyed_ns = now_ns();
+        let key = tree_key(&root);
+        if let Some(key) = &key
+            && let Some(report) = self.read(pack_id, key, &root)
+        {
+            return report;
+        }
+        let report = lint();
+        if let Some(key) = key {
+            self.write(pack_id, &key, keyed_ns, &report);
+        }
+        report
+    }
+
+    /// Whether the cache holds an entry for `pack_id` that a lint of the
+    /// pack now would use (for tests and diagnostics).
+    pub fn trusted(&self, store: &Store, pack_id: &PackId) -> bool {
+        let root = store.pack_dir(pack_id);
+        tree_key(&root).is_some_and(|key| self.read(pack_id, &key, &root).is_some())
+    }
+
+    /// Where the entry of `pack_id` is.
+    pub fn entry_path(&self, pack_id: &PackId) -> PathBuf {
+        self.dir.join(format!("{}.json", pack_id.as_str()))
+    }
+
+    /// The cached report for `pack_id` when its entry is trusted for `key`.
+    fn read(&self, pack_id: &PackId, key: &TreeKey, root: &Path) -> Option<LintReport> {
+        let fd = self.fd.as_ref()?;
+        let bytes = read_entry(fd, &format!("{}.json", pack_id.as_str()))?;
+        let entry: Entry = serde_json::from_slice(&bytes).ok()?;
+        let trusted = entry.format == FORMAT
+            && entry.pack_id == pack_id.as_str()
+            && entry.key == key.digest
+            && !racy(key.newest_ns, i128::from(entry.keyed_ns), now_ns())
+            && consistent(&entry.report, pack_id, root);
+        trusted.then(|| entry.report.into_report(root.to_path_buf()))
+    }
+
+    /// Writes the entry of `pack_id`; any failure leaves the cache as it
+    /// was (or without the entry).
+    fn write(&self, pack_id: &PackId, key: &TreeKey, keyed_ns: i128, report: &LintReport) {
+        let Ok(keyed_ns) = i64::try_from(keyed_ns) else {
+            return;
+        };
+        let entry = Entry {
+            format: FORMAT,
+            pack_id: pack_id.as_str().to_string(),
+            key: key.digest.clone(),
+            keyed_ns,
+            report: CachedReport::of(report),
+        };
+        let Ok(bytes) = serde_json::to_vec(&entry) else {
+            return;
+        };
+        if bytes.len() as u64 > MAX_ENTRY_BYTES || !reads_back(&bytes, &entry.report) {
+            return;
+        }
+        if self.fd.is_none() && !self.create_dir() {
+            return;
+        }
+        let _ = write_entry(&self.dir, &self.entry_path(pack_id), &bytes);
+    }
+
+    /// Makes `.cache/lint/` (0700) when missing; whether it is usable now.
+    fn create_dir(&self) -> bool {
+        let _ = fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(&self.dir);
+        open_private_dir(&self.dir).is_some()
+    }
+}
+
+/// `dir` opened, when it and its parent are real folders (not links) of
+/// ours that group and others cannot write.
+fn open_private_dir(dir: &Path) -> Option<std::os::fd::OwnedFd> {
+    use rustix::fs::{CWD, Mode, OFlags};
+    let parent = dir.parent()?;
+    if !fs::symlink_metadata(parent).is_ok_and(|m| m.is_dir() && ours_and_private(&m)) {
+        return None;
+    }
+    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+    let fd = rustix::fs::openat(CWD, dir, flags, Mode::empty()).ok()?;
+    let stat = rustix::fs::fstat(&fd).ok()?;
+    private_stat(&stat).then_some(fd)
+}
+
+fn euid() -> u32 {
+    static EUID: OnceLock<u32> = OnceLock::new();
+    *EUID.get_or_init(|| rustix::process::geteuid().as_raw())
+}
+
+fn ours_and_private(meta: &fs::Metadata) -> bool {
+    meta.uid() == euid() && meta.mode() & 0o022 == 0
+}
+
+fn private_stat(stat: &rustix::fs::Stat) -> bool {
+    stat.st_uid == euid() && stat.st_mode & 0o022 == 0
+}
+
+/// The bytes of the entry `name` in the cache folder `dir`: a regular file
+/// of ours, not group or world writable, of at most [`MAX_ENTRY_BYTES`],
+/// opened without following a link or waiting for a FIFO's writer.
+fn read_entry(dir: &std::os::fd::OwnedFd, name: &str) -> Option<Vec<u8>> {
+    use rustix::fs::{Mode, OFlags};
+    let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
+    let fd = rustix::fs::openat(dir, name, flags, Mode::empty()).ok()?;
+    let stat = rustix::fs::fstat(&fd).ok()?;
+    let regular =
+        rustix::fs::FileType::from_raw_mode(stat.st_mode) == rustix::fs::FileType::RegularFile;
+    let len = u64::try_from(stat.st_size).ok()?;
+    if !regular || !private_stat(&stat) || len > MAX_ENTRY_BYTES {
+        return None;
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(len + 1).unwrap_or(0));
+    fs::File::from(fd)
+        .take(MAX_ENTRY_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .ok()?;
+    (bytes.len() as u64 <= MAX_ENTRY_BYTES).then_some(bytes)
+}
+
+/// A temporary file (0600) in `dir`, renamed over `path`.
+fn write_entry(dir: &Path, path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".tmp-")
+        .suffix(".json")
+        .tempfile_in(dir)?;
+    tmp.write_all(bytes)?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+/// Whether `bytes` read back as `report`: what a cache hit would return is
+/// what was linted (a value serde cannot carry exactly is never cached).
+fn reads_back(bytes: &[u8], report: &CachedReport) -> bool {
+    serde_json::from_slice::<Entry>(bytes).is_ok_and(|e| e.report == *report)
+}
+
+/// Whether an entry whose key was taken at `keyed_ns` is racily clean for
+/// a tree whose newest time is `newest_ns`, at `now_ns`.
+pub fn racy(newest_ns: i128, keyed_ns: i128, now_ns: i128) -> bool {
+    let margin = i128::try_from(RACY_MARGIN.as_nanos()).unwrap_or(i128::MAX);
+    keyed_ns > now_ns || newest_ns.saturating_add(margin) >= keyed_ns
+}
+
+/// Whether a cached report could be lint's for `pack_id` at `root`.
+fn consistent(report: &CachedReport, pack_id: &PackId, root: &Path) -> bool {
+    let has_error = report.diagnostics.iter().any(Diagnostic::is_error);
+    let own_id = report.pack_id.as_deref() == Some(pack_id.as_str());
+    report.ok == (!has_error && own_id) && report.path == root.display().to_string()
+}
+
+fn now_ns() -> i128 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| i128::try_from(d.as_nanos()).unwrap_or(i128::MAX))
+}
+
+/// The key of the tree at `root` as lint walks it (no link followed
+/// inside, the root's `.git/` left out); `None` when the walk meets an
+/// error or more than [`MAX_ENTRIES`] entries (never cached). Each folder
+/// is opened once and its entries are asked of it (`fstatat`), so a path
+/// is resolved once per folder, not once per file.
+pub fn tree_key(root: &Path) -> Option<TreeKey> {
+    use rustix::fs::{AtFlags, CWD, Mode, OFlags};
+    let mut hash = Sha256::new();
+    hash.update(FORMAT.to_le_bytes());
+    hash_bytes(&mut hash, env!("CARGO_PKG_VERSION").as_bytes());
+    hash_bytes(&mut hash, root.as_os_str().as_bytes());
+    let mut newest = i128::MIN;
+    let dir_flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+    // The root may be a link to a folder, as lint allows.
+    let root_fd = rustix::fs::openat(CWD, root, dir_flags, Mode::empty()).ok()?;
+    hash_stat(
+        &mut hash,
+        b".",
+        &rustix::fs::fstat(&root_fd).ok()?,
+        &mut newest,
+    );
+    let mut folders: Vec<(std::os::fd::OwnedFd, Vec<u8>)> = vec![(root_fd, Vec::new())];
+    let mut seen = 0usize;
+    while let Some((fd, prefix)) = folders.pop() {
+        let mut names: Vec<std::ffi::CString> = Vec::new();
+        for entry in rustix::fs::Dir::read_from(&fd).ok()? {
+            let name = entry.ok()?.file_name().to_owned();
+            if name.as_bytes() != b"." && name.as_bytes() != b".." {
+                names.push(name);
+            }
+        }
+        names.sort();
+        for name in names {
+            seen += 1;
+            if seen > MAX_ENTRIES {
+                return None;
+            }
+            let stat = rustix::fs::statat(&fd, &name, AtFlags::SYMLINK_NOFOLLOW).ok()?;
+            let is_dir = rustix::fs::FileType::from_raw_mode(stat.st_mode)
+                == rustix::fs::FileType::Directory;
+            if is_dir && prefix.is_empty() && name.as_bytes() == b".git" {
+                continue;
+            }
+            let mut rel = prefix.clone();
+            if !rel.is_empty() {
+                rel.push(b'/');
+            }
+            rel.extend_from_slice(name.as_bytes());
+            hash_stat(&mut hash, &rel, &stat, &mut newest);
+            if is_dir {
+                let flags = dir_flags | OFlags::NOFOLLOW;
+                folders.push((
+                    rustix::fs::openat(&fd, &name, flags, Mode::empty()).ok()?,
+                    rel,
+                ));
+            }
+        }
+    }
+    Some(TreeKey {
+        digest: hex(&hash.finalize()),
+        newest_ns: newest,
+    })
+}
+
+fn hash_bytes(hash: &mut Sha256, bytes: &[u8]) {
+    hash.update((bytes.len() as u64).to_le_bytes());
+    hash.update(bytes);
+}
+
+/// One entry's part of a key; `newest` is raised to its times.
+fn hash_stat(hash: &mut Sha256, rel: &[u8], st: &rustix::fs::Stat, newest: &mut i128) {
+    const NS: i128 = 1_000_000_000;
+    hash_bytes(hash, rel);
+    let mtime = i128::from(st.st_mtime) * NS + i128::from(st.st_mtime_nsec);
+    let ctime = i128::from(st.st_ctime) * NS + i128::from(st.st_ctime_nsec);
+    *newest = (*newest).max(mtime).max(ctime);
+    for n in [
+        mtime,
+        ctime,
+        i128::from(st.st_mode),
+        i128::from(st.st_size),
+        i128::from(st.st_ino),
+        i128::from(st.st_dev),
+        i128::from(st.st_nlink),
+        i128::from(st.st_uid),
+        i128::from(st.st_gid),
+    ] {
+        hash.update(n.to_le_bytes());
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write as _;
+    bytes.iter().fold(String::new(), |mut s, b| {
+        let _ = write!(s, "{b:02x}");
+        s
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const S: i128 = 1_000_000_000;
+
+    #[test]
+    fn an_entry_is_trusted_only_past_the_racy_margin() {
+        let now = 1_000 * S;
+        // Keyed 3 s after the newest file time, read now: trusted.
+        assert!(!racy(900 * S, 903 * S, now));
+        // Keyed 2 s or less after it: racily clean, not trusted.
+        assert!(racy(900 * S, 902 * S, now));
+        assert!(racy(900 * S, 901 * S, now));
+        assert!(racy(900 * S, 900 * S, now));
+        // A time in the future (a clock set back since): not trusted.
+        assert!(racy(900 * S, now + 1, now));
+    }
+
+    #[test]
+    fn the_key_changes_with_a_file_and_not_by_itself() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let file = dir.path().join("pack.yaml");
+        fs::write(&file, "a").unwrap_or_else(|e| panic!("{e}"));
+        let first = tree_key(dir.path());
+        assert!(first.is_some());
+        assert_eq!(first, tree_key(dir.path()));
+        fs::write(dir.path().join("other"), "").unwrap_or_else(|e| panic!("{e}"));
+        assert_ne!(first, tree_key(dir.path()));
+        assert_eq!(tree_key(&dir.path().join("gone")), None);
+    }
+
+    /// A file in a subfolder counts, a link counts (not what it points
+    /// to), and the root's `.git/` does not (lint ignores it).
+    #[test]
+    fn the_key_covers_the_tree_lint_walks() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let root = dir.path();
+        let ok = |r: std::io::Result<()>| r.unwrap_or_else(|e| panic!("{e}"));
+        ok(fs::create_dir_all(root.join("sub/deeper")));
+        ok(fs::create_dir(root.join(".git")));
+        ok(fs::write(root.join("sub/deeper/f"), "a"));
+        ok(std::os::unix::fs::symlink(
+            "sub/deeper/f",
+            root.join("link"),
+        ));
+        let key = || tree_key(root).unwrap_or_else(|| panic!("no key"));
+        let first = key();
+        ok(fs::write(root.join(".git/HEAD"), "x"));
+        assert_eq!(first, key());
+        let link = fs::symlink_metadata(root.join("link")).map(|m| m.ino());
+        ok(fs::write(root.join("sub/deeper/f"), "b"));
+        let second = key();
+        assert_ne!(first, second);
+        ok(fs::remove_file(root.join("link")));
+        ok(std::os::unix::fs::symlink(
+            "sub/deeper/f",
+            root.join("link"),
+        ));
+        assert!(link.is_ok());
+        assert_ne!(second, key());
+    }
+}
