@@ -313,6 +313,35 @@ fn now_ns() -> i128 {
         .map_or(0, |d| i128::try_from(d.as_nanos()).unwrap_or(i128::MAX))
 }
 
+/// Which lint wrote an entry: a digest of lint's own source (the rules in
+/// `engine/lint/` and the pack model they read in `engine/pack/`), compiled
+/// in and hashed once per process. A build whose lint differs, at the same
+/// version (a development build), trusts no entry another one wrote.
+fn build_id() -> &'static [u8] {
+    static ID: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    const LINT_SOURCE: &[&str] = &[
+        include_str!("../lint/mod.rs"),
+        include_str!("../lint/diagnostic.rs"),
+        include_str!("../lint/files.rs"),
+        include_str!("../lint/manifest.rs"),
+        include_str!("../lint/skill.rs"),
+        include_str!("../lint/text.rs"),
+        include_str!("../pack/document.rs"),
+        include_str!("../pack/grammar.rs"),
+        include_str!("../pack/id.rs"),
+        include_str!("../pack/manifest.rs"),
+        include_str!("../pack/skill.rs"),
+        include_str!("../pack/text.rs"),
+    ];
+    ID.get_or_init(|| {
+        let mut hash = Sha256::new();
+        for source in LINT_SOURCE {
+            hash_bytes(&mut hash, source.as_bytes());
+        }
+        hash.finalize().to_vec()
+    })
+}
+
 /// The key of the tree at `root` as lint walks it (no link followed
 /// inside, the root's `.git/` left out); `None` when the walk meets an
 /// error or more than [`MAX_ENTRIES`] entries (never cached). Each folder
@@ -323,6 +352,7 @@ pub fn tree_key(root: &Path) -> Option<TreeKey> {
     let mut hash = Sha256::new();
     hash.update(FORMAT.to_le_bytes());
     hash_bytes(&mut hash, env!("CARGO_PKG_VERSION").as_bytes());
+    hash_bytes(&mut hash, build_id());
     hash_bytes(&mut hash, root.as_os_str().as_bytes());
     let mut newest = i128::MIN;
     let dir_flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
