@@ -336,6 +336,7 @@ impl Engine {
                     folder_name_free: pack.path == ROOT && root_of_repo,
                     ..LintOptions::default()
                 },
+                from_collection: pack.path != ROOT,
             };
             let mark = tx.mark();
             match self.install_in(&mut tx, &dir, recorded, &how) {
