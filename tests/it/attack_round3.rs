@@ -153,3 +153,48 @@ fn a_collection_pack_never_takes_over_a_pack_installed_from_elsewhere_unseen() {
         "{doc}"
     );
 }
+
+/// A placed Skill folder someone filled — a Skill's own script leaving a
+/// sparse 4 GiB cache beside itself — used to be read whole into memory by
+/// every command that looks at the target (`harness status`, activate,
+/// doctor): 4 GiB of memory and many seconds, each time. Our copy is of a
+/// linted pack (at most 16 MiB), so a folder holding more is `modified`,
+/// told without reading it; and digests stream their files. Checked with
+/// a bound of 5 CPU seconds on the process: the new code needs a fraction
+/// of one, the old one (4 GiB allocated, read and hashed: 16 CPU seconds
+/// here) was killed by it.
+#[test]
+fn a_placed_folder_someone_filled_is_modified_without_being_read_into_memory() {
+    use crate::harness_targets::Harness;
+    let h = Harness::new();
+    h.activated_pack("acme.big", "1.0.0", "big");
+    h.json(&["harness", "enable", "agents"], 0);
+    let placed = h.user().join(".agents/skills/big");
+    let cache = std::fs::File::create(placed.join("cache.bin")).unwrap();
+    cache.set_len(4 << 30).unwrap();
+    drop(cache);
+    let out = std::process::Command::new("sh")
+        .args(["-c", "ulimit -t 5; exec \"$0\" --json harness status"])
+        .arg(assert_cmd::cargo::cargo_bin("hcpx"))
+        .env("HOME", h.user())
+        .env("HCP_HOME", h.sb.home())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout} {out:?}");
+    let doc: Value = serde_json::from_str(&stdout).unwrap();
+    let skills = doc["targets"][0]["skills"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let big = skills.iter().find(|s| s["skill"] == "big").cloned();
+    assert_eq!(
+        big.map(|s| s["state"].clone()),
+        Some("modified".into()),
+        "{doc}"
+    );
+    // Deactivating leaves the user's folder (and its cache) where it is.
+    h.json(&["deactivate", "acme.big"], 0);
+    assert!(placed.join("cache.bin").is_file());
+    assert!(!placed.join(".hcpx.json").exists());
+}
