@@ -198,3 +198,50 @@ fn a_placed_folder_someone_filled_is_modified_without_being_read_into_memory() {
     assert!(placed.join("cache.bin").is_file());
     assert!(!placed.join(".hcpx.json").exists());
 }
+
+/// `install SOURCE --list` read each pack's `SKILL.md` with a plain read:
+/// one that is a FIFO hung the listing for good, and one that is a link
+/// to a file of the user's outside the repository had that file's
+/// `description` (and `name`, as the pack's id) printed. Now it is read as
+/// lint reads it: a regular file only, within §2.3's limit.
+#[test]
+fn a_listing_reads_no_skill_through_a_link_and_never_waits_on_a_fifo() {
+    let sb = Sandbox::new();
+    let private = sb.dir.path().join("private.md");
+    std::fs::write(
+        &private,
+        "---\nname: mine\ndescription: PRIVATE-NOTE\n---\n",
+    )
+    .unwrap();
+    let repo = sb.dir.path().join("repo");
+    std::fs::create_dir_all(repo.join("skills/linked")).unwrap();
+    std::os::unix::fs::symlink(&private, repo.join("skills/linked/SKILL.md")).unwrap();
+    std::fs::create_dir_all(repo.join("skills/pipe")).unwrap();
+    rustix::fs::mkfifoat(
+        rustix::fs::CWD,
+        repo.join("skills/pipe/SKILL.md"),
+        rustix::fs::Mode::from_raw_mode(0o644),
+    )
+    .unwrap();
+    write(&repo, "skills/fine/SKILL.md", &skill("fine", "Fine."));
+    let out = sb
+        .hcpx()
+        .args(["--json", "install", &repo.display().to_string(), "--list"])
+        .timeout(std::time::Duration::from_secs(20))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout} {out:?}");
+    assert!(
+        !stdout.contains("PRIVATE-NOTE") && !stdout.contains("mine"),
+        "{stdout}"
+    );
+    let doc: Value = serde_json::from_str(&stdout).unwrap();
+    let ids: Vec<&str> = doc["packs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|p| p["pack_id"].as_str())
+        .collect();
+    assert_eq!(ids, ["fine", "linked", "pipe"], "{doc}");
+}

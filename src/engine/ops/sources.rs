@@ -432,9 +432,8 @@ fn list_pack(root: &Path, rel: &str, folder_name_free: bool) -> ListedPack {
         ..LintOptions::default()
     };
     let report = lint_pack(&dir, lint);
-    let skill = std::fs::read_to_string(dir.join(SKILL_FILE))
-        .ok()
-        .and_then(|text| crate::engine::pack::skill::parse(&text));
+    let skill =
+        read_skill(&dir.join(SKILL_FILE)).and_then(|text| crate::engine::pack::skill::parse(&text));
     let skill_name = skill.as_ref().and_then(|s| s.name.clone());
     let folder = match rel {
         ROOT => dir.file_name(),
@@ -467,6 +466,21 @@ fn list_pack(root: &Path, rel: &str, folder_name_free: bool) -> ListedPack {
         report,
         skill_name,
     }
+}
+
+/// A listed pack's `SKILL.md`, read as lint reads it: a regular file only
+/// (a link to a file of the user's is not read through, a FIFO does not
+/// hang the listing) and no more than §2.3's limit.
+fn read_skill(path: &Path) -> Option<String> {
+    use crate::engine::lint::files::{MAX_SKILL_BYTES, open_regular};
+    use std::io::Read;
+    let mut text = String::new();
+    open_regular(path)
+        .ok()?
+        .take(MAX_SKILL_BYTES)
+        .read_to_string(&mut text)
+        .ok()?;
+    Some(text)
 }
 
 /// Whether a pack folder is a Skill pack: a `SKILL.md` and no manifest.
