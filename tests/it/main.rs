@@ -50,6 +50,7 @@ mod why_fixes;
 mod atomic_safety;
 mod attack_lock;
 mod attack_reach;
+mod attack_round3;
 mod attack_sources;
 mod attack_upgrade;
 mod execout_safety;

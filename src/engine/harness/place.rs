@@ -13,7 +13,8 @@
 //! `renameat2(RENAME_EXCHANGE)`; a removal first renames the folder aside.
 //! Entries that are links, hidden, or not named like a Skill are never read
 //! or touched, and a marker of another store (or a store-less one whose
-//! pack is not installed here) is not ours ([`Owner`]).
+//! pack is not installed here) is not ours ([`Owner`]). A placed folder
+//! holding more than a pack may (§2.3) is `modified` without being read.
 //!
 //! Harness copies are derived from the store (which is flushed to disk with
 //! every change), so they are not fsynced: a harness reading the folder sees
@@ -23,6 +24,7 @@
 
 use super::plan::{Found, Marker, Step, Wanted};
 use crate::engine::error::{Error, ErrorCode, Result};
+use crate::engine::lint::files::{MAX_FILES, MAX_TOTAL_BYTES};
 use crate::engine::pack::grammar;
 use crate::engine::store::copy::{CopyOptions, copy_tree};
 use crate::engine::store::digest::{self, Tree};
@@ -193,7 +195,13 @@ pub fn observe_one(dir: &Path, skill: String, owner: &Owner) -> Found {
         found.other_store = marker.store;
         return found;
     }
-    if let Ok(tree) = digest::scan_except(dir, &[MARKER]) {
+    // Our copy is of a linted pack (§2.3): a folder holding more was
+    // edited, and is told so without reading what was put there.
+    let bounds = digest::Bounds {
+        entries: 10 * MAX_FILES,
+        bytes: MAX_TOTAL_BYTES,
+    };
+    if let Ok(Some(tree)) = digest::scan_within(dir, &[MARKER], bounds) {
         found.sha256 = tree
             .files
             .get(SKILL_FILE.as_bytes())

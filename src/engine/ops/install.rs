@@ -5,6 +5,12 @@
 //! keeping activation (re-copying the Skill) and dropping `connected` when
 //! the Binding changed.
 //!
+//! Where the spec is silent: a replacement of a pack recorded from another
+//! source warns, naming both sources and what of the capability diff
+//! (§13.7) grants more reach; for a pack taken from a collection (`--all`,
+//! `--skill`) such a diff is `confirmation_required` without `--force`,
+//! so a collection cannot take over a connected pack's id unseen.
+//!
 //! Modes (§14.1): regular files are written 0644, or 0755 where the source
 //! has an execute bit; folders 0755; no setuid, setgid or sticky bit and no
 //! group/other write is kept, whatever the source or the umask. The path the
@@ -46,6 +52,10 @@ pub(super) struct InstallHow<'a> {
     /// How the pack folder is linted (a Skill at a git repository's root
     /// has no meaningful folder name).
     pub lint: LintOptions,
+    /// A pack taken from a collection (not named by its own folder): one
+    /// replacing a pack recorded from another source with more reach is
+    /// refused without `force` ([`from_elsewhere`]).
+    pub from_collection: bool,
 }
 
 /// Told when a git fetch starts, with the source as shown to the user.
@@ -209,6 +219,7 @@ impl Engine {
             force,
             check,
             lint: lint_options(&recorded),
+            from_collection: false,
         };
         let outcome = self.install_in(&mut tx, dir, recorded, &how)?;
         tx.commit()?;
@@ -271,6 +282,11 @@ impl Engine {
         }
 
         let staged = stage(tx, dir, &pack_id)?;
+        if previous.is_some() && check.is_none() && !force {
+            let how = (&manifest, &recorded, how.from_collection);
+            let warning = from_elsewhere(tx, &pack_id, &staged, how)?;
+            warnings.extend(warning.filter(|_| warnings.is_empty()));
+        }
         let locked = LockEntry {
             digest: digest::digest(&staged)?,
             source: recorded,
@@ -309,6 +325,66 @@ impl Engine {
             ..outcome(action, disconnected)
         })
     }
+}
+
+/// Whether two recorded sources are the same place (a git source at
+/// another commit or ref is the same repository folder).
+fn same_origin(a: &LockedSource, b: &LockedSource) -> bool {
+    a.path.is_some() == b.path.is_some()
+        && (a.path.is_some() || a.url.is_some())
+        && (a.path.as_ref(), a.url.as_ref(), a.subdir.as_ref())
+            == (b.path.as_ref(), b.url.as_ref(), b.subdir.as_ref())
+}
+
+/// For an install that replaces a pack recorded from another source (or
+/// from none): the warning naming both, and what of the capability diff
+/// (§13.7) of the installed copy → `staged` grants more reach. A pack taken
+/// from a collection (`--all`, `--skill`) whose diff escalates is refused
+/// instead (`confirmation_required`, nothing changes): a collection's pack
+/// declaring the id of a pack installed, activated and connected from
+/// elsewhere must not take over its Binding's material unseen. A pack named
+/// by its own folder replaces it as §11.1 says; `--force`, `upgrade` and
+/// `sync` (which show the diff) replace it too.
+fn from_elsewhere(
+    tx: &Transaction<'_>,
+    pack_id: &PackId,
+    staged: &Path,
+    (manifest, recorded, from_collection): (&Manifest, &LockedSource, bool),
+) -> Result<Option<String>> {
+    let lock = tx.store().read_lockfile()?;
+    let old = lock.packs.get(pack_id).map(|e| &e.source);
+    if old.is_some_and(|old| same_origin(old, recorded)) {
+        return Ok(None);
+    }
+    let old = old.map_or_else(|| "an unknown source".to_string(), LockedSource::display);
+    let installed = super::content::Content::read(&tx.store().pack_dir(pack_id))?;
+    let new = super::content::Content::read(staged)?;
+    let escalating: Vec<String> = installed
+        .diff_to(&new, manifest)
+        .iter()
+        .filter(|c| c.escalates)
+        .map(|c| serde_json::to_value(c).map_or_else(|_| String::new(), |v| v.to_string()))
+        .collect();
+    let (version, new_source) = (&manifest.version, recorded.display());
+    if escalating.is_empty() {
+        return Ok(Some(format!(
+            "{pack_id} from {old} is replaced by {version} from {new_source}"
+        )));
+    }
+    let reach = escalating.join(", ");
+    if !from_collection {
+        return Ok(Some(format!(
+            "{pack_id} from {old} is replaced by {version} from {new_source}, which grants more reach: {reach}"
+        )));
+    }
+    Err(Error::new(
+        ErrorCode::ConfirmationRequired,
+        format!(
+            "{pack_id} {version} from {new_source} would replace the one installed from {old} and grants more reach: {reach}; nothing was installed"
+        ),
+    )
+    .pack(pack_id.as_str())
+    .hint("review the changes; install again with --force to replace it, or install the pack from where it came from"))
 }
 
 /// Records an installed pack the lock file does not list yet (installed

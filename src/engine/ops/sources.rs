@@ -19,7 +19,9 @@
 //! the store lock is held for a git source (its checkout lives under
 //! `.tmp/`); a `--skill` word matches a pack id, a Skill's `name`, or the
 //! pack's folder name; a `--skill` word with `/` or that is `.`/`..` is
-//! `usage`.
+//! `usage`, and so is one that names several packs (two folders declaring
+//! one id), naming their paths; `--all` takes none of the packs whose id
+//! another pack of the collection declares too.
 
 use super::Engine;
 use super::install::{InstallHow, InstallOutcome, lint_failed};
@@ -311,6 +313,10 @@ impl Engine {
             Some(tx) => tx,
             None => self.store().lock()?,
         };
+        let duplicated = match options.selection {
+            Selection::All => duplicate_ids(&listed, &shown),
+            _ => Default::default(),
+        };
         let mut results = Vec::new();
         for at in chosen {
             let pack = &listed[at];
@@ -329,6 +335,10 @@ impl Engine {
                     err,
                 )
             };
+            if let Some(err) = duplicated.get(&at) {
+                results.push(fail(err.clone()));
+                continue;
+            }
             if options.selection == Selection::All && !pack.lint_ok {
                 results.push(fail(lint_failed(&pack.report)));
                 continue;
@@ -340,6 +350,7 @@ impl Engine {
                     folder_name_free: pack.path == ROOT && root_of_repo,
                     ..LintOptions::default()
                 },
+                from_collection: pack.path != ROOT,
             };
             let mark = tx.mark();
             match self.install_in(&mut tx, &dir, recorded, &how) {
@@ -435,9 +446,8 @@ fn list_pack(root: &Path, rel: &str, folder_name_free: bool) -> ListedPack {
         ..LintOptions::default()
     };
     let report = lint_pack(&dir, lint);
-    let skill = std::fs::read_to_string(dir.join(SKILL_FILE))
-        .ok()
-        .and_then(|text| crate::engine::pack::skill::parse(&text));
+    let skill =
+        read_skill(&dir.join(SKILL_FILE)).and_then(|text| crate::engine::pack::skill::parse(&text));
     let skill_name = skill.as_ref().and_then(|s| s.name.clone());
     let folder = match rel {
         ROOT => dir.file_name(),
@@ -470,6 +480,21 @@ fn list_pack(root: &Path, rel: &str, folder_name_free: bool) -> ListedPack {
         report,
         skill_name,
     }
+}
+
+/// A listed pack's `SKILL.md`, read as lint reads it: a regular file only
+/// (a link to a file of the user's is not read through, a FIFO does not
+/// hang the listing) and no more than §2.3's limit.
+fn read_skill(path: &Path) -> Option<String> {
+    use crate::engine::lint::files::{MAX_SKILL_BYTES, open_regular};
+    use std::io::Read;
+    let mut text = String::new();
+    open_regular(path)
+        .ok()?
+        .take(MAX_SKILL_BYTES)
+        .read_to_string(&mut text)
+        .ok()?;
+    Some(text)
 }
 
 /// Whether a pack folder is a Skill pack: a `SKILL.md` and no manifest.
@@ -533,8 +558,10 @@ fn several(listed: &[ListedPack], shown: &str) -> Error {
     )
 }
 
-/// The pack a `--skill` word names: its id, its Skill's name, or its
-/// folder's name.
+/// The pack a `--skill` word names: its id, else its Skill's name, else
+/// its folder's name. A word that names several packs at the first of these
+/// that matches (two folders declaring one id) is `usage`, naming their
+/// paths: which one is taken never depends on how the folders sort.
 fn find_listed(listed: &[ListedPack], word: &str, shown: &str) -> Result<usize> {
     if word.contains('/') || word == "." || word == ".." || word.is_empty() {
         return Err(Error::usage(format!(
@@ -544,34 +571,60 @@ fn find_listed(listed: &[ListedPack], word: &str, shown: &str) -> Result<usize> 
         .hint("`--list` shows the ids"));
     }
     let folder_name = |p: &ListedPack| {
-        Path::new(&p.path)
-            .file_name()
-            .map(|n| n.to_string_lossy() == word)
+        p.path != ROOT && Path::new(&p.path).file_name().is_some_and(|n| n == word)
     };
-    let found = listed
-        .iter()
-        .position(|p| p.pack_id == word)
-        .or_else(|| {
-            listed
-                .iter()
-                .position(|p| p.skill_name.as_deref() == Some(word))
-        })
-        .or_else(|| {
-            listed
-                .iter()
-                .position(|p| p.path != ROOT && folder_name(p) == Some(true))
-        });
-    found.ok_or_else(|| {
-        let err = Error::new(
-            ErrorCode::NotFound,
-            format!("{shown} has no pack `{}`", word.escape_default()),
-        );
-        let ids = listed.iter().map(|p| p.pack_id.as_str());
-        match suggest::did_you_mean(word, ids) {
-            Some(hint) => err.hint(hint),
-            None => err.hint("`--list` shows the ids"),
+    let tiers: [&dyn Fn(&ListedPack) -> bool; 3] = [
+        &|p| p.pack_id == word,
+        &|p| p.skill_name.as_deref() == Some(word),
+        &folder_name,
+    ];
+    for tier in tiers {
+        let hits: Vec<usize> = (0..listed.len()).filter(|&i| tier(&listed[i])).collect();
+        match hits.as_slice() {
+            [] => continue,
+            [one] => return Ok(*one),
+            _ => return Err(ambiguous(listed, &hits, word, shown)),
         }
+    }
+    let err = Error::new(
+        ErrorCode::NotFound,
+        format!("{shown} has no pack `{}`", word.escape_default()),
+    );
+    let ids = listed.iter().map(|p| p.pack_id.as_str());
+    Err(match suggest::did_you_mean(word, ids) {
+        Some(hint) => err.hint(hint),
+        None => err.hint("`--list` shows the ids"),
     })
+}
+
+/// The `usage` error of a word (or an id, for `--all`) that several packs
+/// of one collection answer to, naming their paths.
+fn ambiguous(listed: &[ListedPack], hits: &[usize], word: &str, shown: &str) -> Error {
+    let paths: Vec<&str> = hits.iter().map(|&i| listed[i].path.as_str()).collect();
+    Error::usage(format!(
+        "`{}` names {} packs of {shown}: {}",
+        word.escape_default(),
+        hits.len(),
+        paths.join(", ")
+    ))
+    .hint("install the one you mean from its own folder (the source with that path added)")
+}
+
+/// For `--all`: the error of each pack whose id another pack of the
+/// collection declares too (none of them is taken), by index.
+fn duplicate_ids(listed: &[ListedPack], shown: &str) -> std::collections::BTreeMap<usize, Error> {
+    let mut by_id: std::collections::BTreeMap<&str, Vec<usize>> = Default::default();
+    for (i, pack) in listed.iter().enumerate() {
+        by_id.entry(pack.pack_id.as_str()).or_default().push(i);
+    }
+    by_id
+        .into_iter()
+        .filter(|(_, hits)| hits.len() > 1)
+        .flat_map(|(id, hits)| {
+            let err = ambiguous(listed, &hits, id, shown);
+            hits.into_iter().map(move |i| (i, err.clone()))
+        })
+        .collect()
 }
 
 /// For a Skill pack installed at the same version (§11.1): `None` when the

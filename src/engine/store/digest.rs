@@ -6,7 +6,9 @@
 //! Where the spec is silent: the mode is `755` when any execute bit is set
 //! (as install copies it, §14.1). Links and special files are not part of
 //! the digest; [`Tree`] lists them as `others`, so `verify` can report a
-//! tree holding one (an installed pack never does) as changed.
+//! tree holding one (an installed pack never does) as changed. Files are
+//! streamed through the hash (never held in memory), and [`scan_within`]
+//! gives up on a tree larger than its bounds before reading any file.
 
 use crate::engine::error::{Error, Result};
 use crate::engine::lint::files::{is_root_git_dir, open_regular};
@@ -49,6 +51,27 @@ pub fn scan(dir: &Path) -> Result<Tree> {
 /// [`scan`], leaving out the entries named `skip_root` at the root (a
 /// harness copy's marker, a pack's manifest: HCP.md §12.6).
 pub fn scan_except(dir: &Path, skip_root: &[&str]) -> Result<Tree> {
+    let unbounded = Bounds {
+        entries: usize::MAX,
+        bytes: u64::MAX,
+    };
+    Ok(scan_within(dir, skip_root, unbounded)?.unwrap_or_default())
+}
+
+/// How much a [`scan_within`] looks at before it gives up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bounds {
+    /// Entries (files, folders, links) below the root.
+    pub entries: usize,
+    /// The regular files' sizes added up.
+    pub bytes: u64,
+}
+
+/// [`scan_except`], or `None` as soon as the tree holds more than `bounds`
+/// — told by the walk alone, before any file is read: a folder someone
+/// filled (a sparse 100 GB file, a million files) costs no more than the
+/// bound to look at.
+pub fn scan_within(dir: &Path, skip_root: &[&str], bounds: Bounds) -> Result<Option<Tree>> {
     let mut tree = Tree::default();
     let skipped = |e: &walkdir::DirEntry| {
         e.depth() == 1 && skip_root.iter().any(|name| e.file_name() == *name)
@@ -57,7 +80,7 @@ pub fn scan_except(dir: &Path, skip_root: &[&str]) -> Result<Tree> {
         .follow_links(false)
         .into_iter()
         .filter_entry(|e| !is_root_git_dir(e) && !skipped(e));
-    let mut paths = Vec::new();
+    let (mut paths, mut entries, mut bytes) = (Vec::new(), 0usize, 0u64);
     for entry in walk {
         let entry = entry.map_err(|err| {
             Error::io(
@@ -66,12 +89,23 @@ pub fn scan_except(dir: &Path, skip_root: &[&str]) -> Result<Tree> {
                 &std::io::Error::other(err.to_string()),
             )
         })?;
-        if entry.depth() == 0 || entry.file_type().is_dir() {
+        if entry.depth() == 0 {
+            continue;
+        }
+        entries += 1;
+        if entries > bounds.entries {
+            return Ok(None);
+        }
+        if entry.file_type().is_dir() {
             continue;
         }
         let rel = entry.path().strip_prefix(dir).unwrap_or(entry.path());
         let rel = rel.as_os_str().as_bytes().to_vec();
         if entry.file_type().is_file() {
+            bytes = bytes.saturating_add(entry.metadata().map_or(0, |m| m.len()));
+            if bytes > bounds.bytes {
+                return Ok(None);
+            }
             paths.push((rel, entry.path().to_path_buf()));
         } else {
             tree.others.push(rel);
@@ -85,7 +119,7 @@ pub fn scan_except(dir: &Path, skip_root: &[&str]) -> Result<Tree> {
     }
     tree.others.sort();
     tree.digest = format!("sha256:{}", hex(&total.finalize()));
-    Ok(tree)
+    Ok(Some(tree))
 }
 
 /// Hashes one file: its own SHA-256 and size, streaming its contribution
@@ -94,24 +128,41 @@ pub fn scan_except(dir: &Path, skip_root: &[&str]) -> Result<Tree> {
 /// even if the file grows meanwhile.
 fn hash_file(path: &Path, rel: &[u8], total: &mut Sha256) -> Result<FileEntry> {
     let read_err = |err: std::io::Error| Error::io("cannot read", path, &err);
-    // The walk saw a regular file; one swapped since for a link or a FIFO
-    // is refused, not followed or waited on.
-    let mut file = open_regular(path).map_err(read_err)?;
-    let executable = file.metadata().map_err(read_err)?.permissions().mode() & 0o111 != 0;
-    let mut bytes = Vec::new();
-    file.read_to_end(&mut bytes).map_err(read_err)?;
+    let file = open_regular(path).map_err(read_err)?;
+    let meta = file.metadata().map_err(read_err)?;
+    let executable = meta.permissions().mode() & 0o111 != 0;
+    let size = meta.len();
     let mode: &[u8] = if executable { b"755" } else { b"644" };
     total.update(rel);
     total.update([0]);
     total.update(mode);
     total.update([0]);
-    total.update(bytes.len().to_string().as_bytes());
+    total.update(size.to_string().as_bytes());
     total.update([0]);
-    total.update(&bytes);
+    // Streamed: a file costs its length in time, never in memory.
+    let (mut own, mut read) = (Sha256::new(), 0u64);
+    let mut limited = file.take(size.saturating_add(1));
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        let n = match limited.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(err) if err.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(err) => return Err(read_err(err)),
+        };
+        own.update(&buf[..n]);
+        total.update(&buf[..n]);
+        read += n as u64;
+    }
+    if read != size {
+        return Err(read_err(std::io::Error::other(
+            "it changed while it was read",
+        )));
+    }
     Ok(FileEntry {
         executable,
-        size: bytes.len() as u64,
-        sha256: Sha256::digest(&bytes).into(),
+        size,
+        sha256: own.finalize().into(),
     })
 }
 
