@@ -264,15 +264,9 @@ impl Engine {
         };
         let same_version = previous_version.as_deref() == Some(manifest.version.as_str());
         let previous_ok = previous.as_ref().is_some_and(|r| r.ok);
-        let skill_pack = super::sources::is_skill_pack(dir);
         let mut warnings = Vec::new();
         if same_version && previous_ok && !force && check.is_none() {
-            // A Skill pack's identity is its content (§11.1).
-            let replaced = match skill_pack {
-                true => super::sources::skill_replaced(tx, &pack_id, dir, &recorded)?,
-                false => None,
-            };
-            match replaced {
+            match skill_content_changed(tx, &pack_id, dir, &recorded)? {
                 None => {
                     lock_unrecorded(tx, &pack_id, &manifest.version, recorded)?;
                     return Ok(outcome(InstallAction::Unchanged, false));
@@ -404,6 +398,21 @@ fn lock_unrecorded(
         version: version.to_string(),
     };
     tx.record_lock(pack_id, Some(entry))
+}
+
+/// For a Skill pack, whose identity is its content (§11.1), the warning
+/// of an install over the same version with other content; `None` when the
+/// content is the same, and for a pack with a manifest (the version says).
+fn skill_content_changed(
+    tx: &mut Transaction<'_>,
+    pack_id: &PackId,
+    dir: &Path,
+    recorded: &LockedSource,
+) -> Result<Option<String>> {
+    if !super::sources::is_skill_pack(dir) {
+        return Ok(None);
+    }
+    super::sources::skill_replaced(tx, pack_id, dir, recorded)
 }
 
 /// How a pack from `source` is linted: the root of a git checkout has no
