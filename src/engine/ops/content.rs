@@ -80,16 +80,7 @@ impl Content {
 /// §2.4), any other file type refused. Over lint's limits (§2.3) it stops
 /// with `lint_failed` rather than copying without end.
 pub(super) fn private_copy(dir: &Path) -> Result<(tempfile::TempDir, PathBuf)> {
-    let tmp = tempfile::Builder::new()
-        .prefix("hcpx-pack-")
-        .tempdir()
-        .map_err(|err| {
-            Error::io(
-                "cannot create a temporary folder in",
-                &std::env::temp_dir(),
-                &err,
-            )
-        })?;
+    let tmp = super::fetch::private_temp_dir("hcpx-pack-")?;
     let name = dir
         .file_name()
         .unwrap_or_else(|| std::ffi::OsStr::new("pack"));

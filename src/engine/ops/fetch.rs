@@ -36,6 +36,22 @@ pub(super) fn fetch_locked(
     fetch_to(source, &checkout)
 }
 
+/// A folder of this user's alone (0700, removed when dropped) in the
+/// system's temporary folder, named `PREFIX…`: for a fetch or a copy made
+/// without the store lock, which a lock holder could clear from `.tmp/`.
+pub(super) fn private_temp_dir(prefix: &str) -> Result<tempfile::TempDir> {
+    tempfile::Builder::new()
+        .prefix(prefix)
+        .tempdir()
+        .map_err(|err| {
+            Error::io(
+                "cannot create a temporary folder in",
+                &std::env::temp_dir(),
+                &err,
+            )
+        })
+}
+
 /// Fetches `source` into the new folder `checkout` and finds its SUBDIR.
 pub(super) fn fetch_to(source: &GitSource, checkout: &Path) -> Result<FetchedPack> {
     let fetched = git::fetch(source, checkout)?;

@@ -184,7 +184,7 @@ impl Engine {
                 // The user may take minutes to choose: fetched into a
                 // private folder outside the store, so no lock is held
                 // meanwhile (a lock holder may clear `.tmp/`).
-                let private = private_fetch_dir()?;
+                let private = super::fetch::private_temp_dir("hcpx-fetch-")?;
                 let checkout = private.path().join("fetch");
                 if let Some(on_fetch) = &options.on_fetch {
                     on_fetch(&git.display());
@@ -528,21 +528,6 @@ fn choose(
             ids.iter().map(|w| find_listed(listed, w, shown)).collect()
         }
     }
-}
-
-/// A folder of this user's alone (0700, removed when dropped) in the
-/// system's temporary folder, for a fetch made without the store lock.
-fn private_fetch_dir() -> Result<tempfile::TempDir> {
-    tempfile::Builder::new()
-        .prefix("hcpx-fetch-")
-        .tempdir()
-        .map_err(|err| {
-            Error::io(
-                "cannot create a folder for the fetch in",
-                &std::env::temp_dir(),
-                &err,
-            )
-        })
 }
 
 /// The `usage` error of a collection of several packs and no selection.

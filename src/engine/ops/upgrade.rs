@@ -468,16 +468,7 @@ impl Engine {
     ) -> Result<(PathBuf, LockedSource, Option<tempfile::TempDir>)> {
         let mut source = git_source(entry)?;
         source.reference = reference;
-        let tmp = tempfile::Builder::new()
-            .prefix("hcpx-upgrade-")
-            .tempdir()
-            .map_err(|err| {
-                Error::io(
-                    "cannot create a temporary folder in",
-                    &std::env::temp_dir(),
-                    &err,
-                )
-            })?;
+        let tmp = super::fetch::private_temp_dir("hcpx-upgrade-")?;
         let fetched = super::fetch::fetch_to(&source, &tmp.path().join("checkout"))?;
         let recorded = LockedSource::git(
             &source.url,
