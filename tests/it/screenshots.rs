@@ -41,8 +41,11 @@ async fn demo() -> Tui {
          commands:\n  - key: List\n    summary: List things\n    effect: look\n    adapter: {kind: process, program: ls, argv: [\"{path}\"]}\n",
         "---\nname: demo-broken\n---\n",
     );
+    // The example Skill collection, found in the catalog like its packs.
+    copy_dir(&repo().join("assets/skills"), &catalog.join("skills"));
     let engine = engine(&dir);
     for id in [
+        "release-notes",
         "demo.sysinfo",
         "demo.text",
         "demo.fleet",
@@ -52,6 +55,7 @@ async fn demo() -> Tui {
         engine.install(id, false).unwrap();
     }
     let (_, err) = engine.activate(&[
+        "release-notes".into(),
         "demo.sysinfo".into(),
         "demo.text".into(),
         "demo.fleet".into(),
@@ -102,6 +106,19 @@ async fn committed_screenshots_match_the_tui() {
     ])
     .await;
     stale.extend(check("lint", &tui, "hcpx: the lint-results pane"));
+
+    // A Skill pack: its kind, and the files it brings in Details.
+    let mut tui = demo().await;
+    tui.select("release-notes").await;
+    stale.extend(check("skill", &tui, "hcpx: a Skill pack and its bundled files"));
+
+    // `:install` of a collection: the picker, filtered.
+    let mut tui = demo().await;
+    // Relative to the crate root, where tests run: the same on every machine.
+    tui.keys(":install assets/skills").await;
+    tui.press(KeyCode::Enter).await;
+    tui.keys("c").await;
+    stale.extend(check("picker", &tui, "hcpx: choosing Skills from a collection"));
 
     let mut tui = demo().await;
     tui.keys("?").await;
