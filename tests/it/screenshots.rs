@@ -110,7 +110,11 @@ async fn committed_screenshots_match_the_tui() {
     // A Skill pack: its kind, and the files it brings in Details.
     let mut tui = demo().await;
     tui.select("release-notes").await;
-    stale.extend(check("skill", &tui, "hcpx: a Skill pack and its bundled files"));
+    stale.extend(check(
+        "skill",
+        &tui,
+        "hcpx: a Skill pack and its bundled files",
+    ));
 
     // `:install` of a collection: the picker, filtered.
     let mut tui = demo().await;
@@ -118,7 +122,11 @@ async fn committed_screenshots_match_the_tui() {
     tui.keys(":install assets/skills").await;
     tui.press(KeyCode::Enter).await;
     tui.keys("c").await;
-    stale.extend(check("picker", &tui, "hcpx: choosing Skills from a collection"));
+    stale.extend(check(
+        "picker",
+        &tui,
+        "hcpx: choosing Skills from a collection",
+    ));
 
     let mut tui = demo().await;
     tui.keys("?").await;

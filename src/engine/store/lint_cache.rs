@@ -195,6 +195,12 @@ impl LintCache {
     /// Writes the entry of `pack_id`; any failure leaves the cache as it
     /// was (or without the entry).
     fn write(&self, pack_id: &PackId, key: &TreeKey, keyed_ns: i128, report: &LintReport) {
+        // An entry keyed within the racy margin of the tree's newest time
+        // can never be trusted (its key time stays what it is): writing it
+        // would only cost every read right after a change a write per pack.
+        if racy(key.newest_ns, keyed_ns, keyed_ns) {
+            return;
+        }
         let Ok(keyed_ns) = i64::try_from(keyed_ns) else {
             return;
         };
