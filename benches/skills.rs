@@ -198,7 +198,7 @@ fn list(runs: usize) {
         .filter(|p| p.exists())
         .collect();
     let refs: Vec<&Path> = skills.iter().map(PathBuf::as_path).collect();
-    let mut measure = |what: &str| {
+    let measure = |what: &str| {
         let (mut ours, mut floor) = (Vec::new(), Vec::new());
         for _ in 0..runs {
             ours.push(user.hcpx(&["list"]));
