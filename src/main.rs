@@ -1,6 +1,5 @@
 //! The `hcpx` binary.
 
 fn main() -> std::process::ExitCode {
-    let _ = color_eyre::install();
-    hcpx::cli::main()
+    hcpx::binary::main()
 }

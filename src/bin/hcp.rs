@@ -1,6 +1,5 @@
 //! The `hcp` binary: the same program as `hcpx` (HCP §11.5).
 
 fn main() -> std::process::ExitCode {
-    let _ = color_eyre::install();
-    hcpx::cli::main()
+    hcpx::binary::main()
 }

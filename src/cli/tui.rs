@@ -1,10 +1,10 @@
-//! `hcpx tui`: the interactive terminal UI (`src/tui/`). `--catalog` and
+//! `hcpx tui`: the interactive terminal UI (`src/tui/`, started through
+//! the launcher the binary sets, so this module does not import it). `--catalog` and
 //! `--principal` apply as for the headless subcommands; it prints no JSON.
 
 use crate::cli::context::Ctx;
 use crate::engine::error::{Error, ErrorCode};
-use crate::engine::ops::EngineOptions;
-use crate::tui::theme::Theme;
+use crate::engine::ops::{Engine, EngineOptions};
 use std::io::IsTerminal;
 use std::path::Path;
 use std::sync::Arc;
@@ -40,25 +40,43 @@ pub fn run(_args: &TuiArgs, ctx: &Ctx) -> i32 {
         Ok(engine) => engine,
         Err(err) => return ctx.fail(&err),
     };
-    {
-        let engine = &engine;
-        let mut config = crate::tui::Config::new(engine.principal());
-        config.principal_arg = ctx.global.principal.clone();
-        config.catalog_args = ctx
+    let Some(launch) = TUI.get() else {
+        return ctx.fail(&Error::usage(
+            "this binary was built without the terminal UI",
+        ));
+    };
+    let start = TuiStart {
+        principal_arg: ctx.global.principal.clone(),
+        catalog_args: ctx
             .global
             .catalogs
             .iter()
             .map(|p| p.display().to_string())
-            .collect();
-        config.theme = Theme::from_env();
-        // A signal that ends hcpx (§14.6) leaves the terminal as it found it.
-        crate::cli::signals::before_exit(crate::tui::terminal::restore);
-        match crate::tui::run(engine.clone(), config) {
-            Ok(()) => 0,
-            Err(err) => ctx.fail(&Error::new(
-                ErrorCode::Io,
-                format!("the terminal UI stopped: {err}"),
-            )),
-        }
+            .collect(),
+    };
+    match launch(engine, start) {
+        Ok(()) => 0,
+        Err(err) => ctx.fail(&Error::new(
+            ErrorCode::Io,
+            format!("the terminal UI stopped: {err}"),
+        )),
     }
+}
+
+/// What `hcpx tui` hands the terminal UI besides the engine: the flags
+/// the user gave, for the commands the TUI shows.
+pub struct TuiStart {
+    pub principal_arg: Option<String>,
+    pub catalog_args: Vec<String>,
+}
+
+/// Starts the terminal UI. The binary gives it ([`set_launcher`]), so the
+/// CLI never imports the TUI (`src/binary.rs` joins the two).
+pub type TuiLauncher = fn(Engine, TuiStart) -> std::io::Result<()>;
+
+static TUI: std::sync::OnceLock<TuiLauncher> = std::sync::OnceLock::new();
+
+/// Sets how `hcpx tui` starts the terminal UI (once, before `cli::main`).
+pub fn set_launcher(launch: TuiLauncher) {
+    let _ = TUI.set(launch);
 }
