@@ -7,6 +7,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+use common::median;
+
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -32,11 +35,6 @@ fn run(home: &Path, user: &Path, args: &[&str]) -> Duration {
         "hcpx {args:?} failed"
     );
     took
-}
-
-fn median(mut samples: Vec<Duration>) -> Duration {
-    samples.sort();
-    samples[samples.len() / 2]
 }
 
 fn write_pack(dir: &Path, id: &str, skill: &str) {

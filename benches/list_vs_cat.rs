@@ -11,37 +11,15 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+use common::{median, write_pack};
+
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 const HCPX: &str = env!("CARGO_BIN_EXE_hcpx");
 const ROUNDS: usize = 31;
-
-fn median(mut samples: Vec<Duration>) -> Duration {
-    samples.sort();
-    samples[samples.len() / 2]
-}
-
-fn write_pack(dir: &Path, id: &str) {
-    std::fs::create_dir_all(dir).unwrap();
-    std::fs::write(
-        dir.join("pack.yaml"),
-        format!(
-            "hcp: \"1\"\nid: {id}\nname: Bench\nversion: 1.0.0\ndescription: A benchmark pack.\n\
-             binding: {{kind: local}}\ncommands:\n  - key: run\n    summary: Run true\n    effect: read\n\
-             \x20   args: [{{name: n, type: integer, default: 1}}]\n\
-             \x20   adapter: {{kind: process, program: \"true\", argv: [\"{{n}}\"]}}\n\
-             \x20 - key: write\n    summary: Write\n    effect: write\n    adapter: {{kind: process, program: \"true\"}}\n"
-        ),
-    )
-    .unwrap();
-    std::fs::write(
-        dir.join("SKILL.md"),
-        "---\nname: bench\ndescription: Bench.\n---\nUse `run` and `write`.\n",
-    )
-    .unwrap();
-}
 
 /// Runs `cmd` to completion, its output thrown away, and returns how long
 /// it took.
