@@ -320,12 +320,12 @@ fn now_ns() -> i128 {
 }
 
 /// Which lint wrote an entry: a digest of lint's own source (the rules in
-/// `engine/lint/` and the pack model they read in `engine/pack/`), compiled
-/// in and hashed once per process. A build whose lint differs, at the same
-/// version (a development build), trusts no entry another one wrote.
-fn build_id() -> &'static [u8] {
-    static ID: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
-    const LINT_SOURCE: &[&str] = &[
+/// `engine/lint/` and the pack model they read in `engine/pack/`), taken
+/// when hcpx is compiled (FNV-1a, nothing done at run time). A build whose
+/// lint differs at the same version (a development build) trusts no entry
+/// another one wrote.
+const LINT_BUILD: u64 = {
+    const SOURCES: [&str; 12] = [
         include_str!("../lint/mod.rs"),
         include_str!("../lint/diagnostic.rs"),
         include_str!("../lint/files.rs"),
@@ -339,14 +339,20 @@ fn build_id() -> &'static [u8] {
         include_str!("../pack/skill.rs"),
         include_str!("../pack/text.rs"),
     ];
-    ID.get_or_init(|| {
-        let mut hash = Sha256::new();
-        for source in LINT_SOURCE {
-            hash_bytes(&mut hash, source.as_bytes());
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut i = 0;
+    while i < SOURCES.len() {
+        let bytes = SOURCES[i].as_bytes();
+        let mut j = 0;
+        while j < bytes.len() {
+            hash ^= bytes[j] as u64;
+            hash = hash.wrapping_mul(0x0100_0000_01b3);
+            j += 1;
         }
-        hash.finalize().to_vec()
-    })
-}
+        i += 1;
+    }
+    hash
+};
 
 /// The key of the tree at `root` as lint walks it (no link followed
 /// inside, the root's `.git/` left out); `None` when the walk meets an
@@ -358,7 +364,7 @@ pub fn tree_key(root: &Path) -> Option<TreeKey> {
     let mut hash = Sha256::new();
     hash.update(FORMAT.to_le_bytes());
     hash_bytes(&mut hash, env!("CARGO_PKG_VERSION").as_bytes());
-    hash_bytes(&mut hash, build_id());
+    hash_bytes(&mut hash, &LINT_BUILD.to_le_bytes());
     hash_bytes(&mut hash, root.as_os_str().as_bytes());
     let mut newest = i128::MIN;
     let dir_flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
