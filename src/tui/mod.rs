@@ -34,6 +34,8 @@ pub mod form;
 pub mod harnesses;
 pub mod keymap;
 pub mod keyqueue;
+#[cfg(test)]
+mod layering;
 pub mod loads;
 pub mod log;
 pub mod logging;
