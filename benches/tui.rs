@@ -150,7 +150,7 @@ fn main() {
         ];
         for round in 0..10 {
             for q in queries {
-                r.dispatch(Action::FilterStart);
+                r.dispatch(Action::Key(hcpx::tui::keys::Cmd::Filter));
                 r.draw().unwrap();
                 for (n, c) in q.chars().enumerate() {
                     let t0 = Instant::now();

@@ -1,53 +1,13 @@
-//! Everything that can happen to the TUI, as one enum: what keys and mouse
-//! clicks mean (see `keymap`), the clock, and what the workers report back.
-//! `App::update` is the only place an [`Action`] changes state.
+//! Everything that can happen to the TUI, as one enum: a key of the main
+//! screen (its [`Cmd`] in the one key table, `tui::keys`), the keys of the
+//! text inputs and overlays, the mouse, the clock, and what the workers
+//! report back. `App::update` is the only place an [`Action`] changes
+//! state.
 
+use crate::tui::job::JobResult;
+use crate::tui::keys::Cmd;
 use crate::tui::picker::PickerKey;
-use crate::tui::worker::JobResult;
 use tokio::sync::oneshot;
-
-/// A pane of the main screen.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Pane {
-    Browser,
-    Matrix,
-    Details,
-    Lint,
-    Output,
-    /// The command log: every action of the session (lazygit).
-    Log,
-}
-
-impl Pane {
-    /// `Tab` order.
-    pub const ORDER: [Pane; 6] = [
-        Pane::Browser,
-        Pane::Matrix,
-        Pane::Details,
-        Pane::Lint,
-        Pane::Output,
-        Pane::Log,
-    ];
-
-    /// The tabs of the lower-right area, left to right.
-    pub const LOWER: [Pane; 4] = [Pane::Details, Pane::Lint, Pane::Output, Pane::Log];
-
-    pub fn title(self) -> &'static str {
-        match self {
-            Pane::Browser => "Packs",
-            Pane::Matrix => "Availability",
-            Pane::Details => "Details",
-            Pane::Lint => "Lint",
-            Pane::Output => "Output",
-            Pane::Log => "Log",
-        }
-    }
-
-    /// Whether the pane lives in the tabbed lower-right area.
-    pub fn is_lower(self) -> bool {
-        matches!(self, Pane::Details | Pane::Lint | Pane::Output | Pane::Log)
-    }
-}
 
 /// A worker's request for a `secret` Binding's secret (HCP.md §8.5 step 4),
 /// answered from the masked input. The engine asks for it only once the
@@ -66,9 +26,8 @@ pub struct SecretRequest {
 /// One thing that happened.
 #[derive(Debug)]
 pub enum Action {
-    Quit,
-    /// `J`: the Output pane shows the next running exec.
-    NextJob,
+    /// A key of the main screen: the command the key table binds it to.
+    Key(Cmd),
     /// A chunk of what the running exec `run` printed (redacted).
     ExecOutput {
         run: u64,
@@ -78,48 +37,9 @@ pub enum Action {
     /// The clock (every [`crate::tui::runner::TICK`]): spinner, store poll.
     Tick,
 
-    // Moving in the focused pane.
-    Up,
-    Down,
-    PageUp,
-    PageDown,
-    HalfPageUp,
-    HalfPageDown,
-    Top,
-    Bottom,
-    NextPane,
-    PrevPane,
-    /// `←`: to the Packs pane.
-    PaneLeft,
-    /// `→`: Packs → Availability → the lower pane.
-    PaneRight,
-    /// `Enter`: on a pack, focus its commands; on a command, its run form.
-    Open,
-    /// `@`: show the command log.
-    ShowLog,
-    /// `w`: wrap long lines in the text panes, or cut them.
-    ToggleWrap,
-    /// `J`: the last report's `--json` document instead of its words.
-    ToggleJson,
-    /// `Ctrl-L`: draw the whole screen again.
-    Redraw,
-
     // Overlays.
-    Help,
-    /// `Esc` on the main screen: clears the marks, then the filter.
-    Escape,
     /// Closes the help or error overlay, or the Harnesses view.
     CloseDialog,
-    /// `U`: upgrade the selected or marked packs (§13.7), after y/n.
-    Upgrade,
-    /// `o`: check for updates (`hcpx outdated`, §13.6).
-    CheckUpdates,
-    /// `P`: ask for the principal to act for (§9.1).
-    AskPrincipal,
-    /// `e`: ask for an unset variable of the selected `env` pack (§8.3).
-    AskEnv,
-    /// `H`: the Harnesses view (HCP.md §12.4–§12.8).
-    ShowHarnesses,
     /// In the Harnesses view: move the selection by this many targets.
     HarnessMove(isize),
     /// In the Harnesses view: `Space` enables or disables the target.
@@ -139,8 +59,7 @@ pub enum Action {
         items: Vec<crate::tui::picker::PickerItem>,
     },
 
-    // The filter.
-    FilterStart,
+    // Typing the filter (`/` in Packs).
     FilterChar(char),
     FilterBackspace,
     /// `Enter`: keep the filter and leave the input.
@@ -148,18 +67,15 @@ pub enum Action {
     /// `Esc`: clear the filter.
     FilterClear,
 
-    // The search in a text pane (`/` there).
+    // Typing the search in a text pane (`/` there).
     SearchChar(char),
     SearchBackspace,
     /// `Enter`: keep the query, show the first match.
     SearchKeep,
     /// `Esc`: drop the search.
     SearchClear,
-    /// `n` (true) / `N` (false): the next / previous match.
-    SearchNext(bool),
 
-    // The `:` command line.
-    CmdLineStart,
+    // Typing the `:` command line.
     CmdLineChar(char),
     CmdLineBackspace,
     /// `Tab`: complete the last word.
@@ -167,24 +83,8 @@ pub enum Action {
     CmdLineSubmit,
     CmdLineCancel,
 
-    Mark,
-    CycleSort,
-
-    // Lifecycle (each calls the engine function its `hcpx` subcommand calls).
-    Install,
-    ToggleActivate,
-    Connect,
-    Exec,
-    /// `.`: the last exec again, with the same args.
-    Rerun,
-    Lint,
-    Uninstall,
-    Reload,
-
     /// The answer to the uninstall or quit confirmation.
     Confirm(bool),
-    /// `X`: end the running pack command (its whole process group).
-    CancelRun,
 
     // Text input in the masked secret input and the exec form.
     Input(char),

@@ -15,8 +15,8 @@ use crate::command::args::harness::HarnessCommand;
 use crate::command::line::{self, LineError};
 use crate::engine::harness::TargetName;
 use crate::engine::store::principal::Principal;
+use crate::tui::job::Stage;
 use crate::tui::query::Query;
-use crate::tui::worker::Stage;
 use std::path::PathBuf;
 
 /// The TUI's own subcommand, beside the tree's.

@@ -3,7 +3,7 @@
 //! mouse move the focus; a finished action shows its pane (an exec's
 //! Output, §6.7; an install's Lint, §10.4).
 
-use crate::tui::action::Pane;
+use crate::tui::pane::Pane;
 
 /// The focused pane, the lower pane shown, and whether the Output pane
 /// holds output the user has not focused yet.

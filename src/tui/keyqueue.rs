@@ -8,8 +8,10 @@
 //! turned into an [`Action`] only when it is applied: `x` then `q` types a
 //! `q` into the run form `x` opens. `Ctrl-C` and `Ctrl-L` never wait.
 
-use crate::tui::action::{Action, Pane};
+use crate::tui::action::Action;
 use crate::tui::app::App;
+use crate::tui::keys::Cmd;
+use crate::tui::pane::Pane;
 use crossterm::event::{Event, KeyCode, KeyModifiers};
 use std::collections::VecDeque;
 
@@ -63,7 +65,10 @@ pub fn never_waits(event: &Event) -> bool {
 /// just changed) is pending and `action` depends on it.
 pub fn waits(app: &App, action: &Action) -> bool {
     if !app.loads.loaded() && app.loads.loading() {
-        return !matches!(action, Action::Quit | Action::Redraw | Action::Resize(..));
+        return !matches!(
+            action,
+            Action::Key(Cmd::Quit) | Action::Key(Cmd::Redraw) | Action::Resize(..)
+        );
     }
     (app.reading_selected() || app.work.refreshing()) && reads_selection(action, app.focus.pane())
 }
@@ -74,27 +79,27 @@ pub fn waits(app: &App, action: &Action) -> bool {
 fn reads_selection(action: &Action, focus: Pane) -> bool {
     let in_pack_pane = matches!(focus, Pane::Matrix | Pane::Details | Pane::Lint);
     match action {
-        Action::Up
-        | Action::Down
-        | Action::HalfPageUp
-        | Action::HalfPageDown
-        | Action::PageUp
-        | Action::PageDown
-        | Action::Top
-        | Action::Bottom
-        | Action::Open
+        Action::Key(Cmd::Up)
+        | Action::Key(Cmd::Down)
+        | Action::Key(Cmd::HalfUp)
+        | Action::Key(Cmd::HalfDown)
+        | Action::Key(Cmd::PageUp)
+        | Action::Key(Cmd::PageDown)
+        | Action::Key(Cmd::Top)
+        | Action::Key(Cmd::Bottom)
+        | Action::Key(Cmd::Open)
         | Action::SearchKeep
-        | Action::SearchNext(_) => in_pack_pane,
+        | Action::Key(Cmd::NextMatch | Cmd::PrevMatch) => in_pack_pane,
         Action::Click { .. }
         | Action::Scroll { .. }
-        | Action::Install
-        | Action::ToggleActivate
-        | Action::Connect
-        | Action::Exec
-        | Action::Rerun
-        | Action::Lint
-        | Action::Uninstall
-        | Action::Upgrade => true,
+        | Action::Key(Cmd::Install)
+        | Action::Key(Cmd::Activate)
+        | Action::Key(Cmd::Connect)
+        | Action::Key(Cmd::Exec)
+        | Action::Key(Cmd::Rerun)
+        | Action::Key(Cmd::Lint)
+        | Action::Key(Cmd::Uninstall)
+        | Action::Key(Cmd::Upgrade) => true,
         _ => false,
     }
 }

@@ -6,7 +6,7 @@
 //! run twice at once.
 
 use crate::engine::error::Error;
-use crate::tui::worker::{Job, Stamp};
+use crate::tui::job::{Job, Stamp};
 
 /// How many ticks between two looks at the store (10 × 100 ms).
 pub const STAMP_EVERY_TICKS: u64 = 10;

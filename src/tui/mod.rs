@@ -32,8 +32,10 @@ pub mod fix;
 pub mod focus;
 pub mod form;
 pub mod harnesses;
+pub mod job;
 pub mod keymap;
 pub mod keyqueue;
+pub mod keys;
 #[cfg(test)]
 mod layering;
 pub mod loads;
@@ -42,6 +44,7 @@ pub mod logging;
 pub mod marks;
 pub mod matrix;
 pub mod packs;
+pub mod pane;
 pub mod panes;
 pub mod picker;
 pub mod query;

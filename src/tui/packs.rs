@@ -2,8 +2,8 @@
 //! row, the sort, the fuzzy filter, the selection, the scroll offset and the
 //! marks. It owns that state; the app tells it how many rows are in view.
 
+use crate::tui::job::{Field, Row};
 use crate::tui::text;
-use crate::tui::worker::{Field, Row};
 use fuzzy_matcher::FuzzyMatcher;
 use fuzzy_matcher::skim::SkimMatcherV2;
 use std::cmp::Reverse;

@@ -12,7 +12,7 @@
 //! (`Action::InstallChosen`).
 
 use crate::engine::store::source::redact_url;
-use crate::tui::keymap::Key;
+use crate::tui::keys::Key;
 use crate::tui::text;
 use crossterm::event::KeyCode;
 use fuzzy_matcher::FuzzyMatcher;

@@ -3,7 +3,7 @@
 //! pack filter is `/` in the Packs and Availability panes. Pane text is
 //! terminal-safe before it is searched or shown (HCP.md §14.5).
 
-use crate::tui::action::Pane;
+use crate::tui::pane::Pane;
 
 /// A search in one text pane.
 #[derive(Debug, Clone, Default)]

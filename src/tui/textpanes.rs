@@ -3,7 +3,7 @@
 //! offset within the last full page (`ui::draw_text_pane`). What the
 //! panes show is the engine's (HCP.md §10.4 lint, §6.7 exec output).
 
-use crate::tui::action::Pane;
+use crate::tui::pane::Pane;
 
 /// Scroll offsets and wrapping of the four text panes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

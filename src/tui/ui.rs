@@ -12,9 +12,10 @@
 //!  key bar
 //! ```
 
-use crate::tui::action::Pane;
 use crate::tui::app::App;
-use crate::tui::keymap::{self, KEYS};
+use crate::tui::keymap;
+use crate::tui::keys::{Cmd, KEYS};
+use crate::tui::pane::Pane;
 use crate::tui::panes;
 use crate::tui::text;
 use crate::tui::theme::SPINNER;
@@ -475,8 +476,8 @@ fn draw_keybar(frame: &mut Frame<'_>, area: Rect, app: &App) {
                 let (key, word) = b.bar?;
                 let info = app.command_info(b.cmd);
                 let word = match b.cmd {
-                    keymap::Cmd::Open => keymap::open_word(app.focus.pane()),
-                    keymap::Cmd::Filter => keymap::slash_word(app.focus.pane()),
+                    Cmd::Open => keymap::open_word(app.focus.pane()),
+                    Cmd::Filter => keymap::slash_word(app.focus.pane()),
                     _ => word,
                 };
                 info.available.then_some((key, word, info.enabled.is_ok()))

@@ -8,7 +8,7 @@
 
 use crate::tuikit::*;
 use crossterm::event::{Event, KeyCode};
-use hcpx::tui::action::Pane;
+use hcpx::tui::pane::Pane;
 
 /// Hands `events` to the loop as one burst, with no worker result in
 /// between (a typist faster than any read), then lets the work finish.

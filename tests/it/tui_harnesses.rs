@@ -167,7 +167,10 @@ async fn space_while_busy_is_refused_at_once() {
     let mut tui = notes_activated().await;
     tui.keys("H").await;
     // A lint started and not yet run: the app is busy with it.
-    let jobs = tui.runner.app.update(hcpx::tui::action::Action::Lint);
+    let jobs = tui
+        .runner
+        .app
+        .update(hcpx::tui::action::Action::Key(hcpx::tui::keys::Cmd::Lint));
     assert_eq!(jobs.len(), 1);
     assert_eq!(tui.runner.app.busy(), Some("linting acme.notes"));
     tui.keys(" ").await;

@@ -8,10 +8,11 @@
 
 use crate::tuikit::*;
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
-use hcpx::tui::action::{Action, Pane};
+use hcpx::tui::action::Action;
 use hcpx::tui::app::{Dialog, NOTICE_TICKS};
-use hcpx::tui::keymap::Cmd;
+use hcpx::tui::keys::Cmd;
 use hcpx::tui::log::Outcome;
+use hcpx::tui::pane::Pane;
 
 fn alt(c: char) -> Event {
     Event::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::ALT))

@@ -298,11 +298,11 @@ async fn mouse_clicks_select_rows_panes_and_tabs() {
     let areas = hcpx::tui::ui::areas(&tui.runner.app).unwrap();
     let (_, x, _) = hcpx::tui::ui::lower_tabs(areas.lower)[1];
     tui.click(x + 1, areas.lower.y).await;
-    assert_eq!(tui.runner.app.lower(), hcpx::tui::action::Pane::Lint);
+    assert_eq!(tui.runner.app.lower(), hcpx::tui::pane::Pane::Lint);
     assert!(tui.screen().contains("bulk.pack-002 is clean"));
     // A click in the matrix focuses it.
     tui.click(areas.matrix.x + 3, areas.matrix.y + 2).await;
-    assert_eq!(tui.runner.app.focus(), hcpx::tui::action::Pane::Matrix);
+    assert_eq!(tui.runner.app.focus(), hcpx::tui::pane::Pane::Matrix);
 }
 
 #[tokio::test]

@@ -7,9 +7,10 @@
 
 use crate::tuikit::*;
 use crossterm::event::KeyCode;
-use hcpx::tui::action::{Action, Pane};
+use hcpx::tui::action::Action;
 use hcpx::tui::app::Dialog;
 use hcpx::tui::log::Outcome;
+use hcpx::tui::pane::Pane;
 use hcpx::tui::picker::{ItemKind, PickerItem};
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;

@@ -128,7 +128,7 @@ async fn e_sets_an_env_variable_masked_and_c_then_x_use_it_without_showing_or_lo
     install_active(&dir, "acme.envy");
     install_active(&dir, "acme.copycat");
     let mut tui = Tui::start_at(dir, "acme.envy", 120, 34).await;
-    let info = tui.runner.app.command_info(hcpx::tui::keymap::Cmd::SetEnv);
+    let info = tui.runner.app.command_info(hcpx::tui::keys::Cmd::SetEnv);
     assert!(info.available && info.enabled.is_ok(), "{info:?}");
     // The matrix offers `e` for the variable, not a `c` that would fail.
     let screen = tui.screen();

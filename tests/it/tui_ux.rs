@@ -270,9 +270,9 @@ async fn at_60_columns_every_lower_tab_shows_and_a_click_opens_it() {
     };
     let row = screen.lines().position(|l| l.contains("Details")).unwrap() as u16;
     tui.click(at("Lint"), row).await;
-    assert_eq!(tui.runner.app.lower(), hcpx::tui::action::Pane::Lint);
+    assert_eq!(tui.runner.app.lower(), hcpx::tui::pane::Pane::Lint);
     tui.click(at("Log"), row).await;
-    assert_eq!(tui.runner.app.lower(), hcpx::tui::action::Pane::Log);
+    assert_eq!(tui.runner.app.lower(), hcpx::tui::pane::Pane::Log);
 }
 
 /// The status line: the screen's last line but one.
@@ -356,7 +356,7 @@ async fn at_80x24_the_help_shows_every_key() {
     let mut tui = Tui::start(dir, 80, 24).await;
     tui.keys("?").await;
     let screen = tui.screen();
-    for b in hcpx::tui::keymap::KEYS {
+    for b in hcpx::tui::keys::KEYS {
         assert!(screen.contains(b.help), "{}: {screen}", b.help);
     }
     assert!(screen.contains("click; the wheel scrolls"), "{screen}");

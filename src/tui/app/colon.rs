@@ -15,13 +15,15 @@ use crate::tui::query::{Answer, Query};
 
 impl App {
     /// Typing in the `:` line; `Tab` completes.
+    /// `:` opens the line, empty.
+    pub(super) fn start_cmdline(&mut self) {
+        self.cmdline = CmdLine::default();
+        self.cmdline.editing = true;
+    }
+
     pub(super) fn edit_cmdline(&mut self, action: Action) {
         let line = &mut self.cmdline;
         match action {
-            Action::CmdLineStart => {
-                *line = CmdLine::default();
-                line.editing = true;
-            }
             Action::CmdLineChar(c) => line.input.push(c),
             Action::CmdLineBackspace => {
                 line.input.pop();

@@ -91,7 +91,6 @@ impl App {
     /// masked input or the run form; and a worker asking for a secret.
     pub(super) fn dialog_key(&mut self, action: Action) -> Vec<Job> {
         match action {
-            Action::Help => self.dialog = Some(Dialog::Help),
             Action::CloseDialog => {
                 if matches!(
                     self.dialog,

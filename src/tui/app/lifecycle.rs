@@ -7,50 +7,36 @@
 use super::*;
 
 impl App {
-    /// A lifecycle key: refused at once, with availability's reason, when
-    /// it cannot succeed; else the work to start.
-    pub(super) fn lifecycle(&mut self, action: Action) -> Vec<Job> {
-        let cmd = match action {
-            Action::Install => Cmd::Install,
-            Action::ToggleActivate => Cmd::Activate,
-            Action::Connect => Cmd::Connect,
-            Action::Exec => Cmd::Exec,
-            Action::Rerun => Cmd::Rerun,
-            Action::Lint => Cmd::Lint,
-            Action::Uninstall => Cmd::Uninstall,
-            _ => Cmd::Reload,
+    /// `a`: activates the targets when one is not active, else
+    /// deactivates them.
+    pub(super) fn toggle_activate(&mut self) -> Vec<Job> {
+        let any_inactive = self.targets().iter().any(|r| r.installed && !r.activated);
+        let stage = if any_inactive {
+            Stage::Activate
+        } else {
+            Stage::Deactivate
         };
-        if self.refused(cmd) {
-            return Vec::new();
+        self.stage(stage, |r| r.installed)
+    }
+
+    /// `u`: asks first.
+    pub(super) fn ask_uninstall(&mut self) {
+        let ids = self.installed_targets();
+        self.dialog = Some(Dialog::ConfirmUninstall { ids });
+    }
+
+    /// `.`: the last exec again, with the same words.
+    pub(super) fn rerun(&mut self) -> Vec<Job> {
+        match self.runs.last().cloned() {
+            Some(run) if self.may_exec() => self.run_exec(run.pack_id, run.verb, run.words),
+            _ => Vec::new(),
         }
-        match cmd {
-            Cmd::Install => self.stage(Stage::Install, |r| r.catalog_dir.is_some()),
-            Cmd::Activate => {
-                let any_inactive = self.targets().iter().any(|r| r.installed && !r.activated);
-                let stage = if any_inactive {
-                    Stage::Activate
-                } else {
-                    Stage::Deactivate
-                };
-                self.stage(stage, |r| r.installed)
-            }
-            Cmd::Connect => self.stage(Stage::Connect, |r| r.activated),
-            Cmd::Uninstall => {
-                let ids = self.installed_targets();
-                self.dialog = Some(Dialog::ConfirmUninstall { ids });
-                Vec::new()
-            }
-            Cmd::Lint => self.lint(),
-            Cmd::Exec => self.open_exec(),
-            Cmd::Rerun => match self.runs.last().cloned() {
-                Some(run) if self.may_exec() => self.run_exec(run.pack_id, run.verb, run.words),
-                _ => Vec::new(),
-            },
-            _ => {
-                self.last_command = Some(self.hcpx(&["list".into()], false));
-                self.loads.ask()
-            }
-        }
+    }
+
+    /// `r`: the store and catalogs read again.
+    pub(super) fn reload(&mut self) -> Vec<Job> {
+        self.last_command = Some(self.hcpx(&["list".into()], false));
+        self.loads.ask()
     }
 
     /// `X`: ends the running command's process group; the job then reports

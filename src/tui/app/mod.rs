@@ -17,6 +17,7 @@
 //! can do now) and `results` (what the workers report back).
 
 mod colon;
+mod command;
 mod dialog;
 mod harness;
 mod lifecycle;
@@ -35,18 +36,22 @@ use crate::engine::ops::upgrade::OutdatedPack;
 use crate::engine::pack::manifest::{Arg, ArgType};
 use crate::engine::store::snapshot::BOOTSTRAP_ID;
 use crate::fixline::shell_quote;
-use crate::tui::action::{Action, Pane, SecretRequest};
+use crate::tui::action::{Action, SecretRequest};
 use crate::tui::cmdline::{self, CmdLine, Parsed};
 use crate::tui::focus::Focus;
 pub use crate::tui::form::{ExecForm, FormField};
 use crate::tui::harnesses::{HarnessRow, HarnessView};
-use crate::tui::keymap::{Cmd, CommandInfo};
+use crate::tui::job::{
+    Entry, Inspected, Inspection, Job, JobResult, Row, SkillText, Stage, StageReport, Stamp,
+};
+use crate::tui::keys::{Cmd, CommandInfo};
 use crate::tui::loads::Loads;
 pub use crate::tui::loads::STAMP_EVERY_TICKS;
 use crate::tui::log::{CommandLog, LogEntry, Outcome};
 use crate::tui::marks::Marks;
 use crate::tui::matrix::Matrix;
 pub use crate::tui::packs::{Filter, PackList, SortKey};
+use crate::tui::pane::Pane;
 pub use crate::tui::runs::{ExecOutput, Report, Runs};
 use crate::tui::search::Search;
 pub use crate::tui::status::{NOTICE_TICKS, Notice, StatusLine};
@@ -55,9 +60,6 @@ use crate::tui::textpanes::TextPanes;
 use crate::tui::theme::Theme;
 use crate::tui::ui;
 use crate::tui::work::Work;
-use crate::tui::worker::{
-    Entry, Inspected, Inspection, Job, JobResult, Row, SkillText, Stage, StageReport, Stamp,
-};
 pub use dialog::{Dialog, SecretPrompt};
 use std::collections::BTreeSet;
 
@@ -303,72 +305,31 @@ impl App {
 
     fn apply(&mut self, action: Action) -> Vec<Job> {
         match action {
-            Action::Quit => self.ask_quit(),
+            Action::Key(cmd) => return self.command(cmd),
             Action::ExecOutput { run, chunk } => self.runs.live_chunk(run, &chunk),
-            Action::NextJob => {
-                self.runs.show_next();
-                self.text.output = 0;
-            }
-            Action::CancelRun => self.cancel_run(),
             Action::Tick => return self.tick(),
-            Action::Redraw => self.redraw = true,
-            Action::Open => return self.open(),
-            Action::Resize(..)
-            | Action::Up
-            | Action::Down
-            | Action::HalfPageUp
-            | Action::HalfPageDown
-            | Action::PageUp
-            | Action::PageDown
-            | Action::Top
-            | Action::Bottom
-            | Action::NextPane
-            | Action::PrevPane
-            | Action::PaneLeft
-            | Action::PaneRight
-            | Action::ShowLog
-            | Action::ToggleWrap
-            | Action::ToggleJson
-            | Action::Escape
-            | Action::Mark
-            | Action::CycleSort
-            | Action::Click { .. }
-            | Action::Scroll { .. } => self.navigate(action),
-            Action::FilterStart
-            | Action::FilterChar(_)
+            Action::Resize(..) | Action::Click { .. } | Action::Scroll { .. } => {
+                self.navigate(action)
+            }
+            Action::FilterChar(_)
             | Action::FilterBackspace
             | Action::FilterKeep
             | Action::FilterClear
             | Action::SearchChar(_)
             | Action::SearchBackspace
             | Action::SearchKeep
-            | Action::SearchClear
-            | Action::SearchNext(_) => self.filter_or_search(action),
-            Action::CmdLineStart
-            | Action::CmdLineChar(_)
+            | Action::SearchClear => self.filter_or_search(action),
+            Action::CmdLineChar(_)
             | Action::CmdLineBackspace
             | Action::CmdLineComplete
             | Action::CmdLineCancel => self.edit_cmdline(action),
             Action::CmdLineSubmit => return self.submit_line(),
-            Action::ShowHarnesses => return self.show_harnesses(),
             Action::HarnessMove(delta) => self.harnesses.move_by(delta),
             Action::HarnessToggle => return self.toggle_harness(),
             Action::Picker(key) => return self.picker_key(key),
             Action::InstallChosen { source, ids } => return self.install_chosen(source, ids),
             Action::PickFrom { source, items } => self.open_picker(source, items),
-            Action::CheckUpdates => return self.check_updates(),
-            Action::Upgrade => return self.upgrade(),
-            Action::AskPrincipal | Action::AskEnv => return self.ask_open(action),
-            Action::Install
-            | Action::ToggleActivate
-            | Action::Connect
-            | Action::Exec
-            | Action::Rerun
-            | Action::Lint
-            | Action::Uninstall
-            | Action::Reload => return self.lifecycle(action),
-            Action::Help
-            | Action::CloseDialog
+            Action::CloseDialog
             | Action::Confirm(_)
             | Action::Input(_)
             | Action::InputBackspace

@@ -7,50 +7,38 @@
 use super::*;
 
 impl App {
-    /// A key or the mouse moving about.
+    /// The mouse, and the terminal's new size.
     pub(super) fn navigate(&mut self, action: Action) {
         match action {
             Action::Resize(w, h) => {
                 self.size = (w, h);
                 self.fit_browser();
             }
-            Action::Up => self.move_by(-1),
-            Action::Down => self.move_by(1),
-            Action::HalfPageUp => self.move_by(-(self.page().div_ceil(2) as isize)),
-            Action::HalfPageDown => self.move_by(self.page().div_ceil(2) as isize),
-            Action::PageUp => self.move_by(-(self.page() as isize)),
-            Action::PageDown => self.move_by(self.page() as isize),
-            Action::Top => self.move_by(isize::MIN / 2),
-            Action::Bottom => self.bottom(),
-            Action::NextPane => self.focus.cycle(1),
-            Action::PrevPane => self.focus.cycle(Pane::ORDER.len() - 1),
-            Action::PaneLeft => self.focus.set(Pane::Browser),
-            Action::PaneRight => self.focus.right(),
-            Action::ShowLog => {
-                self.focus.set(Pane::Log);
-                self.text.log = u16::MAX;
-            }
-            Action::ToggleWrap => self.toggle_wrap(),
-            Action::ToggleJson => self.runs.toggle_json(),
-            Action::Escape => self.escape(),
-            Action::Mark => self.mark(),
-            Action::CycleSort => self.cycle_sort(),
             Action::Click { column, row } => self.click(column, row),
             Action::Scroll { column, row, down } => self.wheel(column, row, down),
             _ => {}
         }
     }
 
+    /// `@`: the command log, at its end.
+    pub(super) fn show_log(&mut self) {
+        self.focus.set(Pane::Log);
+        self.text.log = u16::MAX;
+    }
+
+    /// `/`: the search of the focused text pane, else the packs' filter.
+    pub(super) fn filter_start(&mut self) {
+        if self.focus.pane().is_lower() {
+            self.search.start(self.focus.pane())
+        } else {
+            self.packs.filter.editing = true;
+            self.focus.set(Pane::Browser);
+        }
+    }
+
     /// `/` and the keys while typing a filter or a search.
     pub(super) fn filter_or_search(&mut self, action: Action) {
         match action {
-            Action::FilterStart if self.focus.pane().is_lower() => {
-                self.search.start(self.focus.pane())
-            }
-            Action::FilterStart => {
-                self.packs.filter.editing = true;
-                self.focus.set(Pane::Browser);
-            }
             Action::SearchChar(c) => self.search.query.push(c),
             Action::SearchBackspace => {
                 self.search.query.pop();
@@ -61,7 +49,6 @@ impl App {
                 self.find(true);
             }
             Action::SearchClear => self.search.clear(),
-            Action::SearchNext(forward) => self.find(forward),
             Action::FilterChar(c) => {
                 let mut q = self.packs.filter.query.clone();
                 q.push(c);
@@ -82,7 +69,7 @@ impl App {
     }
 
     /// `w`: wrap long lines in the text panes, or cut them at the edge.
-    fn toggle_wrap(&mut self) {
+    pub(super) fn toggle_wrap(&mut self) {
         self.text.wrap = !self.text.wrap;
         let how = if self.text.wrap {
             "wrapped"
@@ -104,7 +91,7 @@ impl App {
 
     /// `Esc`: drops the search of the focused text pane; else clears the
     /// marks, then the filter, and goes back to Packs (where that shows).
-    fn escape(&mut self) {
+    pub(super) fn escape(&mut self) {
         if self.search.active_in(self.focus.pane()).is_some() {
             self.search.clear();
             return;
@@ -117,14 +104,14 @@ impl App {
         self.focus.set(Pane::Browser);
     }
 
-    fn mark(&mut self) {
+    pub(super) fn mark(&mut self) {
         self.fit_browser();
         if self.packs.toggle_mark() {
             self.focus.set(Pane::Browser);
         }
     }
 
-    fn cycle_sort(&mut self) {
+    pub(super) fn cycle_sort(&mut self) {
         self.fit_browser();
         self.packs.cycle_sort();
         self.status
@@ -138,14 +125,14 @@ impl App {
                 self.focus.set(Pane::Matrix);
                 Vec::new()
             }
-            Pane::Matrix => self.lifecycle(Action::Exec),
+            Pane::Matrix => self.command(Cmd::Exec),
             _ => Vec::new(),
         }
     }
 
     /// Shows the next (or previous) line that matches the search, and
     /// says which match it is.
-    fn find(&mut self, forward: bool) {
+    pub(super) fn find(&mut self, forward: bool) {
         let Some(pane) = self.search.pane.filter(|_| !self.search.query.is_empty()) else {
             self.status
                 .error("no search: / in a text pane starts one".into());
@@ -175,14 +162,14 @@ impl App {
     }
 
     /// `G`: the last row, or in a text pane the last full page.
-    fn bottom(&mut self) {
+    pub(super) fn bottom(&mut self) {
         match self.focus.pane() {
             Pane::Browser | Pane::Matrix => self.move_by(isize::MAX / 2),
             pane => *self.scroll_mut(pane) = self.last_page(pane),
         }
     }
 
-    fn page(&self) -> usize {
+    pub(super) fn page(&self) -> usize {
         match self.focus.pane() {
             Pane::Browser => ui::browser_rows(self).max(1),
             Pane::Matrix => ui::matrix_window(self).0.max(1),
@@ -190,7 +177,7 @@ impl App {
         }
     }
 
-    fn move_by(&mut self, delta: isize) {
+    pub(super) fn move_by(&mut self, delta: isize) {
         self.move_in(self.focus.pane(), delta);
     }
 

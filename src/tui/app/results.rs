@@ -59,7 +59,7 @@ impl App {
     fn loaded_done(
         &mut self,
         stamp: Stamp,
-        result: Result<crate::tui::worker::Loaded, Error>,
+        result: Result<crate::tui::job::Loaded, Error>,
     ) -> Vec<Job> {
         let mut jobs = match result {
             Ok(loaded) => {

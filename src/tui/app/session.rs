@@ -9,17 +9,17 @@ use crate::engine::policy::grants::Principal;
 use crate::tui::ask::{AskPrompt, Asked};
 
 impl App {
-    /// `P` opens the principal prompt; `e` the masked input of the first
-    /// unset variable of the selected `env` pack.
-    pub(super) fn ask_open(&mut self, action: Action) -> Vec<Job> {
-        match action {
-            Action::AskPrincipal => {
-                self.dialog = Some(Dialog::Ask(AskPrompt::new(Asked::Principal)));
-            }
-            _ if self.refused(Cmd::SetEnv) => {}
-            _ => self.ask_env(),
+    /// `P` opens the principal prompt.
+    pub(super) fn ask_principal(&mut self) {
+        self.dialog = Some(Dialog::Ask(AskPrompt::new(Asked::Principal)));
+    }
+
+    /// `e`: the masked input of the first unset variable of the selected
+    /// `env` pack, unless refused.
+    pub(super) fn set_env(&mut self) {
+        if !self.refused(Cmd::SetEnv) {
+            self.ask_env();
         }
-        Vec::new()
     }
 
     /// The masked input for the selected pack's first unset variable (or

@@ -4,12 +4,12 @@
 //! with the matched characters highlighted; marks.
 
 use crate::engine::pack::manifest::PackKind;
-use crate::tui::action::Pane;
 use crate::tui::app::App;
+use crate::tui::job::Row;
+use crate::tui::pane::Pane;
 use crate::tui::text;
 use crate::tui::theme::{SPINNER, status_symbol};
 use crate::tui::ui::{self, pane_block, pane_title};
-use crate::tui::worker::Row;
 use ratatui::Frame;
 use ratatui::layout::Constraint;
 use ratatui::layout::Rect;

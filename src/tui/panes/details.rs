@@ -7,14 +7,14 @@
 
 use crate::engine::harness::plan::SkillState;
 use crate::engine::pack::manifest::{BindingKind, Manifest, PackKind};
-use crate::tui::action::Pane;
 use crate::tui::app::{App, arg_summary};
 use crate::tui::files::{self, FileKind};
 use crate::tui::harnesses;
+use crate::tui::job::{Entry, SkillText};
+use crate::tui::pane::Pane;
 use crate::tui::text;
 use crate::tui::theme::status_symbol;
 use crate::tui::ui::draw_text_pane;
-use crate::tui::worker::{Entry, SkillText};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};

@@ -5,7 +5,7 @@
 //! (§13.7) and the collection picker (§13.1, `panes::picker`).
 
 use crate::tui::app::{App, Dialog, ExecForm, SecretPrompt, arg_summary};
-use crate::tui::keymap::{Binding, KEYS, MOUSE_HELP};
+use crate::tui::keys::{Binding, KEYS, MOUSE_HELP};
 use crate::tui::panes::picker;
 use crate::tui::text;
 use ratatui::Frame;

@@ -5,8 +5,8 @@
 //! install).
 
 use crate::engine::lint::diagnostic::Diagnostic;
-use crate::tui::action::Pane;
 use crate::tui::app::App;
+use crate::tui::pane::Pane;
 use crate::tui::text;
 use crate::tui::ui::draw_text_pane;
 use ratatui::Frame;

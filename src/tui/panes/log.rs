@@ -2,9 +2,9 @@
 //! oldest first, each with its outcome and the headless `hcpx` command that
 //! does the same (the TUI teaches the CLI, HCP.md §11).
 
-use crate::tui::action::Pane;
 use crate::tui::app::App;
 use crate::tui::log::Outcome;
+use crate::tui::pane::Pane;
 use crate::tui::text;
 use crate::tui::ui::draw_text_pane;
 use ratatui::Frame;

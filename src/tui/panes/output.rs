@@ -7,8 +7,8 @@
 
 use crate::engine::error::Error;
 use crate::engine::ops::ExecResult;
-use crate::tui::action::Pane;
 use crate::tui::app::App;
+use crate::tui::pane::Pane;
 use crate::tui::runs::LiveRun;
 use crate::tui::text;
 use crate::tui::ui::draw_text_pane;

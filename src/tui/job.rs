@@ -1,0 +1,461 @@
+//! What the UI asks a worker to do and what it answers: the [`Job`]s,
+//! their [`JobResult`]s, and the data they carry (the browser's [`Row`]s,
+//! a pack read in full, the store's [`Stamp`]). Plain data every part of
+//! the TUI may use; the worker that runs them is `tui::worker`.
+
+use crate::engine::error::Error;
+use crate::engine::harness::TargetName;
+use crate::engine::ops::upgrade::{OutdatedPack, UpgradeResult};
+use crate::engine::ops::{Engine, ExecResult};
+use crate::engine::pack::skill::SkillDoc;
+use crate::engine::policy::availability::{PackAvailability, Status};
+use crate::engine::store::snapshot::PackView;
+use crate::tui::files::Bundled;
+use crate::tui::harnesses::{HarnessRow, PackHarnesses};
+use crate::tui::marks::Marks;
+use crate::tui::text::first_line;
+use std::os::unix::fs::MetadataExt;
+use std::path::Path;
+use std::time::SystemTime;
+
+/// Most bytes of a `SKILL.md` the browser's `/` searches, per pack: its
+/// start, read with the snapshot (10,000 packs stay a few MB).
+pub const SEARCH_SKILL_BYTES: u64 = 2 * 1024;
+
+/// One row of the browser: what the list shows and sorts by, taken from
+/// the engine's view and availability when the snapshot loads. Rows are
+/// small so that 10,000 packs stay cheap; the selected pack's full view is
+/// read again on demand ([`Job::Inspect`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Row {
+    pub id: Box<str>,
+    /// A pack with a manifest, or a Skill pack (§2.6).
+    pub kind: crate::engine::pack::manifest::PackKind,
+    pub version: Option<Box<str>>,
+    /// The first line of the description.
+    pub description: Box<str>,
+    pub status: Status,
+    pub installed: bool,
+    pub activated: bool,
+    pub connected: bool,
+    /// The folder of the catalog copy, if any.
+    pub catalog_dir: Option<Box<Path>>,
+    /// The commands' verb keys (for the `:` line's completion).
+    pub verbs: Box<[Box<str>]>,
+    /// What `/` searches besides the id, lowercased (see [`Haystack`]).
+    pub haystack: Haystack,
+}
+
+/// The text the browser's `/` looks in besides the id, lowercased and
+/// in rank order: the name, the description, the commands (keys and
+/// summaries), the start of the Skill ([`SEARCH_SKILL_BYTES`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Haystack {
+    text: Box<str>,
+    /// Where the name, the description and the commands end in `text`.
+    ends: [u32; 3],
+}
+
+/// A field `/` matched, in rank order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Field {
+    Id,
+    Name,
+    Description,
+    Command,
+    Skill,
+}
+
+impl Field {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Field::Id => "id",
+            Field::Name => "name",
+            Field::Description => "description",
+            Field::Command => "command",
+            Field::Skill => "skill",
+        }
+    }
+}
+
+impl Haystack {
+    pub fn new(view: &PackView, skill: &str) -> Haystack {
+        let mut text = String::new();
+        let mut ends = [0u32; 3];
+        let mut end = |text: &String, i: usize| ends[i] = text.len() as u32;
+        if let Some(m) = view.manifest() {
+            text.push_str(&m.name.to_lowercase());
+            end(&text, 0);
+            text.push('\n');
+            text.push_str(&m.description.to_lowercase());
+            end(&text, 1);
+            for c in &m.commands {
+                text.push('\n');
+                text.push_str(&c.key.to_lowercase());
+                text.push(' ');
+                text.push_str(&c.summary.to_lowercase());
+            }
+            end(&text, 2);
+        }
+        text.push('\n');
+        text.push_str(&skill.to_lowercase());
+        Haystack {
+            text: text.into(),
+            ends,
+        }
+    }
+
+    /// The first field holding `needle` (already lowercased), if any.
+    pub fn find(&self, needle: &str) -> Option<Field> {
+        let at = self.text.find(needle)? as u32;
+        let [name, description, commands] = self.ends;
+        Some(if at < name {
+            Field::Name
+        } else if at < description {
+            Field::Description
+        } else if at < commands {
+            Field::Command
+        } else {
+            Field::Skill
+        })
+    }
+}
+
+impl Row {
+    /// A row; `skill`: the start of the pack's Skill text, for `/`.
+    pub fn new(view: &PackView, avail: &PackAvailability, skill: &str) -> Row {
+        Row {
+            id: view.pack_id.as_str().into(),
+            kind: avail.kind,
+            version: avail.version.as_deref().map(Into::into),
+            description: view
+                .manifest()
+                .map_or("", |m| first_line(&m.description))
+                .into(),
+            status: avail.status,
+            installed: avail.installed,
+            activated: avail.activated,
+            connected: avail.connected,
+            catalog_dir: view
+                .catalog
+                .as_ref()
+                .map(|c| c.dir.clone().into_boxed_path()),
+            verbs: view.manifest().map_or_else(Default::default, |m| {
+                m.commands.iter().map(|c| c.key.as_str().into()).collect()
+            }),
+            haystack: Haystack::new(view, skill),
+        }
+    }
+
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+}
+
+/// One pack in full: the engine's view and its availability, computed by
+/// the engine's availability function.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    pub view: PackView,
+    pub avail: PackAvailability,
+}
+
+impl Entry {
+    pub fn id(&self) -> &str {
+        &self.view.pack_id
+    }
+}
+
+/// Packs read again: those found, and the ids of those that are gone
+/// (neither installed nor in a catalog any more).
+#[derive(Debug, Clone, Default)]
+pub struct Inspected {
+    pub found: Vec<Inspection>,
+    pub gone: Vec<String>,
+}
+
+/// The selected (or linted) pack read again: its full entry and its Skill.
+#[derive(Debug, Clone)]
+pub struct Inspection {
+    pub entry: Entry,
+    pub skill: SkillText,
+    /// Its Skill's state in each enabled harness target (§12.8).
+    pub harnesses: PackHarnesses,
+    /// Its files but the manifest and `SKILL.md` (§2.6), for Details.
+    pub files: Bundled,
+}
+
+/// A lifecycle stage the TUI runs (§11.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stage {
+    Install,
+    Activate,
+    Deactivate,
+    Connect,
+    Uninstall,
+}
+
+impl Stage {
+    /// The `hcpx` subcommand.
+    pub fn subcommand(self) -> &'static str {
+        match self {
+            Stage::Install => "install",
+            Stage::Activate => "activate",
+            Stage::Deactivate => "deactivate",
+            Stage::Connect => "connect",
+            Stage::Uninstall => "uninstall",
+        }
+    }
+
+    pub fn progress(self) -> &'static str {
+        match self {
+            Stage::Install => "installing",
+            Stage::Activate => "activating",
+            Stage::Deactivate => "deactivating",
+            Stage::Connect => "connecting",
+            Stage::Uninstall => "uninstalling",
+        }
+    }
+}
+
+/// Work for a worker.
+#[derive(Debug, Clone)]
+pub enum Job {
+    /// Read the store and catalogs (`Engine::snapshot`) and every pack's
+    /// availability.
+    Load,
+    /// Look at the store's modification times.
+    Stamp,
+    /// Read packs again from their files: view (linted afresh), availability
+    /// and Skill. For the selected pack, and for `l` (`lint: true`).
+    Inspect { rows: Vec<Row>, lint: bool },
+    /// A lifecycle stage on packs, in order; stops at the first error.
+    Stage { stage: Stage, ids: Vec<String> },
+    /// The packs chosen in the picker, installed from the collection
+    /// `source` (HCP.md §13.1), by id, as `--skill ID...` takes them.
+    InstallChosen { source: String, ids: Vec<String> },
+    /// Every harness target and its Skills' states (`H`, §12.4–§12.8).
+    Harnesses,
+    /// The browser's marks that need no network: verify, harness states.
+    Marks,
+    /// `hcpx outdated` (§13.6): may ask the network (git sources).
+    Outdated,
+    /// `hcpx upgrade IDS --dry-run` (`yes` false) or `--yes` (§13.7).
+    /// With `yes`, the diff the user confirmed: the upgrade installs only
+    /// the new versions it was computed on (their digests).
+    Upgrade {
+        ids: Vec<String>,
+        yes: bool,
+        confirmed: Vec<UpgradeResult>,
+    },
+    /// `hcpx harness enable|disable TARGET` (§12.5–§12.6), then every
+    /// target read again.
+    HarnessToggle { target: TargetName, enable: bool },
+    /// A report subcommand from the `:` line (`tui::query`).
+    Query(crate::tui::query::Query),
+    /// A `:` line's job run with that line's `--principal` and
+    /// `--catalog` (§9.1, §11.6) instead of the TUI's.
+    Scoped {
+        principal: Option<crate::engine::store::principal::Principal>,
+        catalogs: Vec<std::path::PathBuf>,
+        job: Box<Job>,
+    },
+    /// `hcpx exec PACK VERB -- WORDS`, output captured, and sent to the
+    /// UI as it comes (`Action::ExecOutput` of run `run`).
+    Exec {
+        run: u64,
+        /// The scope its commands run in (`X` cancels this run only).
+        scope: crate::engine::exec::process::Scope,
+        pack_id: String,
+        verb: String,
+        /// The form's `(name, value)` pairs.
+        args: Vec<(String, String)>,
+    },
+}
+
+impl Job {
+    /// What the spinner says while it runs.
+    pub fn label(&self) -> String {
+        match self {
+            Job::Load => "loading".into(),
+            Job::Stamp => "checking the store".into(),
+            Job::Inspect { rows, lint } => format!(
+                "{} {}",
+                if *lint { "linting" } else { "reading" },
+                ids_text(rows.iter().map(Row::id))
+            ),
+            Job::Stage { stage, ids } => {
+                format!(
+                    "{} {}",
+                    stage.progress(),
+                    ids_text(ids.iter().map(String::as_str))
+                )
+            }
+            Job::InstallChosen { source, ids } => format!(
+                "installing {} from {}",
+                ids_text(ids.iter().map(String::as_str)),
+                crate::tui::picker::shown_source(source)
+            ),
+            Job::Exec { pack_id, verb, .. } => format!("running {pack_id} {verb}"),
+            Job::Harnesses => "reading the harness targets".into(),
+            Job::Query(q) => q.label(),
+            Job::Scoped { job, .. } => job.label(),
+            Job::Marks => "verifying".into(),
+            Job::Outdated => "checking for updates".into(),
+            Job::Upgrade { ids, yes, .. } => format!(
+                "{} {}",
+                if *yes {
+                    "upgrading"
+                } else {
+                    "comparing the new version of"
+                },
+                ids_text(ids.iter().map(String::as_str))
+            ),
+            Job::HarnessToggle { target, enable } => format!(
+                "{} {target}",
+                if *enable { "enabling" } else { "disabling" }
+            ),
+        }
+    }
+}
+
+fn ids_text<'a>(ids: impl Iterator<Item = &'a str>) -> String {
+    let ids: Vec<&str> = ids.collect();
+    match ids.len() {
+        0..=3 => ids.join(", "),
+        n => format!("{}, {} and {} more", ids[0], ids[1], n - 2),
+    }
+}
+
+/// The modification stamp of the store and catalogs: `state.json`,
+/// `packs/`, and each catalog folder. Another hcpx process changing the
+/// store changes it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stamp(pub(crate) Vec<Option<(SystemTime, u64, u64)>>);
+
+impl Stamp {
+    /// A stamp for the unit tests: `n` tells stamps apart.
+    #[cfg(test)]
+    pub(crate) fn at(n: u64) -> Stamp {
+        Stamp(vec![Some((SystemTime::UNIX_EPOCH, n, n))])
+    }
+
+    pub fn read(engine: &Engine) -> Stamp {
+        let store = engine.store();
+        let mut paths = vec![store.state_path(), store.packs_dir(), store.config_path()];
+        paths.extend(engine.catalogs().iter().cloned());
+        Stamp(paths.iter().map(|p| meta(p)).collect())
+    }
+}
+
+fn meta(path: &Path) -> Option<(SystemTime, u64, u64)> {
+    let m = std::fs::metadata(path).ok()?;
+    Some((m.modified().ok()?, m.len(), m.ino()))
+}
+
+/// A `SKILL.md` for display.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SkillText {
+    Parsed(SkillDoc),
+    /// No frontmatter: the raw text.
+    Raw(String),
+    /// Unreadable: why.
+    Missing(String),
+}
+
+/// What a lifecycle stage did.
+#[derive(Debug, Clone)]
+pub struct StageReport {
+    pub stage: Stage,
+    /// The packs it was asked to act on.
+    pub ids: Vec<String>,
+    /// One line per pack done, in the words `hcpx` prints.
+    pub done: Vec<String>,
+    pub error: Option<Error>,
+    /// `Esc` in the masked input ended it: nothing failed (`error` holds
+    /// the engine's words for it, which are not shown as a failure).
+    pub cancelled: bool,
+    /// The store's stamp right after the stage: the change it made
+    /// itself is not taken for another process's.
+    pub stamp: Stamp,
+}
+
+/// A finished job.
+#[derive(Debug, Clone)]
+pub enum JobResult {
+    Loaded {
+        stamp: Stamp,
+        /// The packs, and the catalogs and powers they were read with.
+        result: Result<Loaded, Error>,
+    },
+    Stamp(Stamp),
+    Inspected {
+        lint: bool,
+        result: Result<Inspected, Error>,
+    },
+    Stage(StageReport),
+    /// The packs chosen from a collection, installed (or not).
+    InstalledChosen(StageReport),
+    Executed {
+        /// The run's id (`Job::Exec`'s).
+        run: u64,
+        pack_id: String,
+        verb: String,
+        args: Vec<(String, String)>,
+        result: Result<ExecResult, Error>,
+    },
+    /// The browser's marks (verify, harness states).
+    Marks(Marks),
+    /// Packs with a newer version in their recorded source.
+    Outdated(Result<Vec<OutdatedPack>, Error>),
+    /// The upgrade (or its dry run): every result, and the error that
+    /// stopped it.
+    Upgraded {
+        ids: Vec<String>,
+        yes: bool,
+        results: Vec<UpgradeResult>,
+        error: Option<Error>,
+    },
+    /// A report subcommand answered.
+    Queried {
+        query: crate::tui::query::Query,
+        result: Result<crate::tui::query::Answer, Error>,
+    },
+    /// The harness targets, read.
+    Harnesses(Result<Vec<HarnessRow>, Error>),
+    /// A target enabled or disabled: what changed, in words; then the
+    /// targets read again.
+    HarnessToggled {
+        target: TargetName,
+        enable: bool,
+        result: Result<String, Error>,
+        rows: Result<Vec<HarnessRow>, Error>,
+    },
+    /// The worker panicked (a bug); the TUI reports it and quits.
+    Panicked(String),
+}
+
+/// A snapshot read: its rows, the catalogs `config.yaml` lists now (with
+/// the `--catalog` ones), and what the principal may do.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    pub rows: Vec<Row>,
+    pub catalogs: Vec<std::path::PathBuf>,
+    pub powers: crate::tui::session::Powers,
+}
+
+impl SkillText {
+    /// The start of the text for `/` (as [`skill_start`] reads it).
+    pub fn search_text(&self) -> &str {
+        let text = match self {
+            SkillText::Parsed(doc) => doc.body.as_str(),
+            SkillText::Raw(text) => text.as_str(),
+            SkillText::Missing(_) => "",
+        };
+        let mut end = text.len().min(SEARCH_SKILL_BYTES as usize);
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        &text[..end]
+    }
+}
