@@ -390,6 +390,27 @@ fn common_prefix(words: &[String]) -> String {
     first[..end].to_string()
 }
 
+/// One `:` line's own `--principal` and `--catalog`, as typed, while its
+/// work is started.
+#[derive(Debug, Clone, Default)]
+pub struct LineFlags {
+    pub principal: Option<String>,
+    pub catalogs: Vec<String>,
+}
+
+impl LineFlags {
+    pub fn of(line: &Line) -> LineFlags {
+        LineFlags {
+            principal: line.principal.as_ref().map(|p| p.as_str().to_string()),
+            catalogs: line
+                .catalogs
+                .iter()
+                .map(|d| d.display().to_string())
+                .collect(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

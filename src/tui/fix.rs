@@ -7,7 +7,7 @@
 
 use crate::engine::error::{Error, Fix};
 use crate::fixline::{FixFlags, command_line};
-use crate::tui::app::Config;
+use crate::tui::config::Config;
 
 /// `fix` as the key to press and the command line: `press a, or run hcpx
 /// activate acme.x`; only the line for a fix no key does, or for a pack

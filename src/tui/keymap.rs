@@ -8,7 +8,8 @@
 //! take text, so they have their own small maps.
 
 use crate::tui::action::Action;
-use crate::tui::app::{App, Dialog};
+use crate::tui::app::App;
+use crate::tui::dialog::Dialog;
 use crate::tui::keys::{Cmd, Key, binding_for, ctrl};
 use crate::tui::pane::Pane;
 use crossterm::event::{

@@ -27,6 +27,8 @@ pub mod action;
 pub mod app;
 pub mod ask;
 pub mod cmdline;
+pub mod config;
+pub mod dialog;
 pub mod files;
 pub mod fix;
 pub mod focus;
@@ -38,6 +40,7 @@ pub mod keyqueue;
 pub mod keys;
 #[cfg(test)]
 mod layering;
+pub mod layout;
 pub mod loads;
 pub mod log;
 pub mod logging;
@@ -62,7 +65,8 @@ pub mod ui;
 pub mod work;
 pub mod worker;
 
-pub use app::{App, Config};
+pub use app::App;
+pub use config::Config;
 pub use runner::{Runner, run_headless};
 
 use crate::engine::ops::Engine;

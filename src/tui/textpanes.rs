@@ -1,6 +1,6 @@
 //! The state of the text panes (Details, Lint, Output, Log): each one's
 //! scroll offset, and whether long lines wrap (`w`). Drawing keeps an
-//! offset within the last full page (`ui::draw_text_pane`). What the
+//! offset within the last full page (`frame::draw_text_pane`). What the
 //! panes show is the engine's (HCP.md §10.4 lint, §6.7 exec output).
 
 use crate::tui::pane::Pane;

@@ -446,7 +446,7 @@ fn a_doctor_fix_killed_mid_way_keeps_both_the_lock_and_its_copy() {
 #[tokio::test]
 async fn tui_y_installs_nothing_when_the_new_version_changed_behind_the_same_diff() {
     use crate::tuikit::*;
-    use hcpx::tui::app::Dialog;
+    use hcpx::tui::dialog::Dialog;
     let dir = sandbox_with(notes_pack);
     engine(&dir).install("acme.notes", false).unwrap();
     let manifest = catalog(&dir).join("acme.notes/pack.yaml");

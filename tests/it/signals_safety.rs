@@ -10,7 +10,7 @@
 
 use crate::common::{self, Sandbox, install_and_activate, make_executable, wait_for};
 use crossterm::event::KeyCode;
-use hcpx::tui::app::Dialog;
+use hcpx::tui::dialog::Dialog;
 use rustix::process::{Pid, Signal};
 use serde_json::Value;
 use std::path::{Path, PathBuf};

@@ -9,7 +9,7 @@
 
 use crate::tuikit::*;
 use crossterm::event::KeyCode;
-use hcpx::tui::app::Dialog;
+use hcpx::tui::dialog::Dialog;
 use hcpx::tui::log::Outcome;
 
 async fn run(tui: &mut Tui, line: &str) {

@@ -65,7 +65,7 @@ async fn esc_in_the_masked_input_cancels_quietly_and_the_next_key_works() {
     assert!(
         matches!(
             tui.runner.app.dialog(),
-            Some(hcpx::tui::app::Dialog::Secret(_))
+            Some(hcpx::tui::dialog::Dialog::Secret(_))
         ),
         "{}",
         tui.screen()
@@ -83,7 +83,7 @@ async fn esc_in_the_masked_input_cancels_quietly_and_the_next_key_works() {
     assert!(
         matches!(
             tui.runner.app.dialog(),
-            Some(hcpx::tui::app::Dialog::Secret(_))
+            Some(hcpx::tui::dialog::Dialog::Secret(_))
         ),
         "{}",
         tui.screen()

@@ -7,7 +7,7 @@
 
 use crate::tuikit::*;
 use crossterm::event::KeyCode;
-use hcpx::tui::app::Dialog;
+use hcpx::tui::dialog::Dialog;
 use hcpx::tui::log::Outcome;
 
 /// `acme.notes` installed and activated; `~/.claude` exists in the fake

@@ -9,7 +9,8 @@
 use crate::tuikit::*;
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use hcpx::tui::action::Action;
-use hcpx::tui::app::{Dialog, NOTICE_TICKS};
+use hcpx::tui::app::NOTICE_TICKS;
+use hcpx::tui::dialog::Dialog;
 use hcpx::tui::keys::Cmd;
 use hcpx::tui::log::Outcome;
 use hcpx::tui::pane::Pane;
@@ -84,7 +85,7 @@ async fn ctrl_d_and_ctrl_u_move_half_a_page_and_ctrl_l_redraws() {
     let dir = sandbox();
     many_packs(&catalog(&dir), 60);
     let mut tui = Tui::start(dir, 100, 30).await;
-    let rows = hcpx::tui::ui::browser_rows(&tui.runner.app);
+    let rows = hcpx::tui::layout::browser_rows(&tui.runner.app);
     tui.send(vec![ctrl('d')]).await;
     assert_eq!(tui.runner.app.packs().selected, rows.div_ceil(2));
     tui.send(vec![ctrl('d'), ctrl('u')]).await;
@@ -341,7 +342,7 @@ async fn capital_g_in_a_text_pane_shows_its_last_full_page() {
     tui.keys("G").await;
     let app = &tui.runner.app;
     let total = hcpx::tui::ui::text_lines(app, Pane::Details);
-    let rows = hcpx::tui::ui::text_rows(app);
+    let rows = hcpx::tui::layout::text_rows(app);
     assert!(total > rows);
     assert_eq!(app.text().details as usize, total - rows);
     // A full page: the last line is on the pane's last row.

@@ -7,7 +7,7 @@
 use crate::tuikit::*;
 use crossterm::event::{Event, KeyCode};
 use hcpx::tui::action::Action;
-use hcpx::tui::app::Dialog;
+use hcpx::tui::dialog::Dialog;
 use std::os::unix::fs::PermissionsExt;
 use std::sync::{Arc, Mutex};
 
@@ -295,8 +295,8 @@ async fn mouse_clicks_select_rows_panes_and_tabs() {
     tui.click(5, 4).await;
     assert_eq!(tui.runner.app.selected_row().unwrap().id(), "bulk.pack-002");
     // The Lint tab's title on the lower pane's top border.
-    let areas = hcpx::tui::ui::areas(&tui.runner.app).unwrap();
-    let (_, x, _) = hcpx::tui::ui::lower_tabs(areas.lower)[1];
+    let areas = hcpx::tui::layout::areas(&tui.runner.app).unwrap();
+    let (_, x, _) = hcpx::tui::layout::lower_tabs(areas.lower)[1];
     tui.click(x + 1, areas.lower.y).await;
     assert_eq!(tui.runner.app.lower(), hcpx::tui::pane::Pane::Lint);
     assert!(tui.screen().contains("bulk.pack-002 is clean"));

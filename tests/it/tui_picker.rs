@@ -8,7 +8,7 @@
 use crate::tuikit::*;
 use crossterm::event::KeyCode;
 use hcpx::tui::action::Action;
-use hcpx::tui::app::Dialog;
+use hcpx::tui::dialog::Dialog;
 use hcpx::tui::log::Outcome;
 use hcpx::tui::pane::Pane;
 use hcpx::tui::picker::{ItemKind, PickerItem};

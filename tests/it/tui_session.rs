@@ -10,7 +10,7 @@
 
 use crate::tuikit::*;
 use crossterm::event::KeyCode;
-use hcpx::tui::app::Dialog;
+use hcpx::tui::dialog::Dialog;
 
 const TOKEN: &str = "env-V4lue-9137";
 

@@ -7,7 +7,7 @@
 
 use crate::tuikit::*;
 use crossterm::event::KeyCode;
-use hcpx::tui::app::Dialog;
+use hcpx::tui::dialog::Dialog;
 use hcpx::tui::theme::Theme;
 use ratatui::style::{Color, Modifier};
 

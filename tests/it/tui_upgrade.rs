@@ -6,7 +6,7 @@
 
 use crate::common;
 use crate::tuikit::*;
-use hcpx::tui::app::Dialog;
+use hcpx::tui::dialog::Dialog;
 use hcpx::tui::log::Outcome;
 
 /// `acme.notes` 1.2.0 installed from the catalog; the catalog then has

@@ -79,9 +79,9 @@ impl App {
             return self.refuse_unknown(&id);
         }
         let (principal, catalogs) = (line.principal.clone(), line.catalogs.clone());
-        self.line_flags = LineFlags::of(&line);
+        self.line_flags = cmdline::LineFlags::of(&line);
         let jobs = self.run_parsed(line.parsed, line.json);
-        self.line_flags = LineFlags::default();
+        self.line_flags = cmdline::LineFlags::default();
         if !scoped {
             return jobs;
         }
@@ -281,26 +281,5 @@ fn asks_first(parsed: &Parsed) -> bool {
         Parsed::Query(query) => query.asks(),
         Parsed::Report(request) => request.asks(),
         _ => false,
-    }
-}
-
-/// One `:` line's own `--principal` and `--catalog`, as typed, while its
-/// work is started.
-#[derive(Debug, Clone, Default)]
-pub struct LineFlags {
-    pub principal: Option<String>,
-    pub catalogs: Vec<String>,
-}
-
-impl LineFlags {
-    fn of(line: &cmdline::Line) -> LineFlags {
-        LineFlags {
-            principal: line.principal.as_ref().map(|p| p.as_str().to_string()),
-            catalogs: line
-                .catalogs
-                .iter()
-                .map(|d| d.display().to_string())
-                .collect(),
-        }
     }
 }

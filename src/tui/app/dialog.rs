@@ -4,87 +4,6 @@
 //! command runs asks first, and `y` ends its process group (§14.6).
 
 use super::*;
-use tokio::sync::oneshot;
-
-/// The masked input of a `secret` Binding. The typed text is private: the
-/// screen only ever sees its length, and it leaves this struct when sent.
-/// Its `Debug` shows the length too, never the text (§14.3).
-pub struct SecretPrompt {
-    pub pack_id: String,
-    pub prompt: String,
-    pub name: String,
-    input: String,
-    reply: Option<oneshot::Sender<Option<String>>>,
-}
-
-impl SecretPrompt {
-    /// How many characters were typed (shown as bullets).
-    pub fn typed(&self) -> usize {
-        self.input.chars().count()
-    }
-
-    fn answer(&mut self, answer: Option<String>) {
-        if let Some(reply) = self.reply.take() {
-            let _ = reply.send(answer);
-        }
-    }
-
-    /// `Esc`, or the prompt closed: the connect ends, recording nothing.
-    fn cancel(&mut self) {
-        self.input.clear();
-        self.answer(None);
-    }
-}
-
-impl std::fmt::Debug for SecretPrompt {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("SecretPrompt")
-            .field("pack_id", &self.pack_id)
-            .field("prompt", &self.prompt)
-            .field("name", &self.name)
-            .field("typed", &self.typed())
-            .field("waiting", &self.reply.is_some())
-            .finish()
-    }
-}
-
-impl Drop for SecretPrompt {
-    fn drop(&mut self) {
-        self.cancel();
-    }
-}
-
-/// A modal overlay.
-#[derive(Debug)]
-pub enum Dialog {
-    Help,
-    /// An engine error, in the words of §10: code, message, hint.
-    Error(Error),
-    ConfirmUninstall {
-        ids: Vec<String>,
-    },
-    /// `P` or `e`: a principal's name, or an `env` variable's value.
-    Ask(crate::tui::ask::AskPrompt),
-    /// `:doctor --fix` or `:sync LOCKFILE`: `y` runs it.
-    ConfirmQuery {
-        query: crate::tui::query::Query,
-    },
-    Secret(SecretPrompt),
-    ExecForm(ExecForm),
-    /// Quit while a pack's command runs (§14.6): `y` ends it and quits.
-    ConfirmQuit {
-        running: String,
-    },
-    /// `H`: the harness targets ([`App::harnesses`]); `Space` toggles one.
-    Harnesses,
-    /// `U`: the capability diff of the upgrade (§13.7), `y` runs it.
-    ConfirmUpgrade {
-        results: Vec<crate::engine::ops::upgrade::UpgradeResult>,
-    },
-    /// The packs of a collection to choose from (§13.1): `Enter` installs
-    /// the marked ones ([`App::open_picker`]).
-    Picker(crate::tui::picker::Picker),
-}
 
 impl App {
     /// The keys of the overlays: `?`, closing one, `y`/`n`, typing in the
@@ -150,11 +69,9 @@ impl App {
         }
         if let Some(Dialog::Secret(p)) = &mut self.dialog {
             match action {
-                Action::Input(c) => p.input.push(c),
-                Action::InputBackspace => {
-                    p.input.pop();
-                }
-                Action::InputClear => p.input.clear(),
+                Action::Input(c) => p.push(c),
+                Action::InputBackspace => p.pop(),
+                Action::InputClear => p.clear(),
                 _ => {}
             }
         }
@@ -191,8 +108,7 @@ impl App {
     fn submit(&mut self) -> Vec<Job> {
         match self.dialog.take() {
             Some(Dialog::Secret(mut p)) => {
-                let secret = std::mem::take(&mut p.input);
-                p.answer(Some(secret));
+                p.send();
                 self.work.start(format!("connecting {}", p.pack_id));
                 Vec::new()
             }
@@ -244,38 +160,7 @@ impl App {
     /// A worker needs a `secret` Binding's secret (§8.5): the masked
     /// input opens, and the job waits on it, no longer busy.
     fn ask_secret(&mut self, request: SecretRequest) {
-        let SecretRequest {
-            pack_id,
-            prompt,
-            name,
-            reply,
-        } = request;
         self.work.finish();
-        self.dialog = Some(Dialog::Secret(SecretPrompt {
-            pack_id,
-            prompt,
-            name,
-            input: String::with_capacity(128),
-            reply: Some(reply),
-        }));
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_typed_secret_never_shows_in_debug_output() {
-        let prompt = SecretPrompt {
-            pack_id: "acme.notes".into(),
-            prompt: "API token".into(),
-            name: "token".into(),
-            input: "hunter2-s3cret".into(),
-            reply: None,
-        };
-        let shown = format!("{:?}", Some(Dialog::Secret(prompt)));
-        assert!(!shown.contains("hunter2"), "{shown}");
-        assert!(shown.contains("typed: 14"), "{shown}");
+        self.dialog = Some(Dialog::Secret(SecretPrompt::new(request)));
     }
 }

@@ -26,6 +26,7 @@ mod picker;
 mod refuse;
 mod results;
 mod session;
+mod update;
 mod upgrade;
 
 use crate::engine::error::Error;
@@ -38,6 +39,8 @@ use crate::engine::store::snapshot::BOOTSTRAP_ID;
 use crate::fixline::shell_quote;
 use crate::tui::action::{Action, SecretRequest};
 use crate::tui::cmdline::{self, CmdLine, Parsed};
+pub use crate::tui::config::Config;
+pub use crate::tui::dialog::{Dialog, SecretPrompt};
 use crate::tui::focus::Focus;
 pub use crate::tui::form::{ExecForm, FormField};
 use crate::tui::harnesses::{HarnessRow, HarnessView};
@@ -58,40 +61,8 @@ pub use crate::tui::status::{NOTICE_TICKS, Notice, StatusLine};
 use crate::tui::text;
 use crate::tui::textpanes::TextPanes;
 use crate::tui::theme::Theme;
-use crate::tui::ui;
 use crate::tui::work::Work;
-pub use dialog::{Dialog, SecretPrompt};
 use std::collections::BTreeSet;
-
-/// Settings fixed for one run.
-#[derive(Debug, Clone)]
-pub struct Config {
-    /// The principal the engine acts for (§9.1).
-    pub principal: String,
-    /// `--principal` as given, repeated in the equivalent commands.
-    pub principal_arg: Option<String>,
-    /// `--catalog` folders as given, repeated where a command needs them.
-    pub catalog_args: Vec<String>,
-    pub theme: Theme,
-    /// Show durations (off in snapshot tests, where they would vary).
-    pub show_timings: bool,
-    /// What the principal may do beyond availability (grant, install),
-    /// read with each snapshot: a fix it would be refused is not offered.
-    pub powers: crate::tui::session::Powers,
-}
-
-impl Config {
-    pub fn new(principal: impl Into<String>) -> Config {
-        Config {
-            principal: principal.into(),
-            principal_arg: None,
-            catalog_args: Vec::new(),
-            theme: Theme::COLOR,
-            show_timings: true,
-            powers: Default::default(),
-        }
-    }
-}
 
 /// The whole TUI state: components, each with the state it owns.
 pub struct App {
@@ -135,7 +106,7 @@ pub struct App {
     pub(crate) last_command: Option<String>,
     /// The `:` line's own `--principal` and `--catalog` while the work it
     /// asks for is started.
-    pub(crate) line_flags: colon::LineFlags,
+    pub(crate) line_flags: cmdline::LineFlags,
     pub(crate) dialog: Option<Dialog>,
     /// The commands the app's jobs start (the runner runs them in it).
     pub(crate) scope: Scope,
@@ -171,7 +142,7 @@ impl App {
             inspected: None,
             reading: 0,
             last_command: None,
-            line_flags: colon::LineFlags::default(),
+            line_flags: cmdline::LineFlags::default(),
             dialog: None,
             scope: Scope::new(),
             session: Default::default(),
@@ -269,88 +240,10 @@ impl App {
         matches!(self.dialog, Some(Dialog::Secret(_)))
     }
 
-    /// Changes the state; returns the work to start.
-    pub fn update(&mut self, action: Action) -> Vec<Job> {
-        if matches!(action, Action::Done(JobResult::Inspected { .. })) {
-            self.reading = self.reading.saturating_sub(1);
-        }
-        let jobs = self.update_state(action);
-        self.reading += jobs
-            .iter()
-            .filter(|j| matches!(j, Job::Inspect { .. }))
-            .count();
-        jobs
-    }
-
     /// Whether the selected pack's full read is pending: what it shows in
     /// Availability, Details and Lint is not there yet.
     pub fn reading_selected(&self) -> bool {
         self.reading > 0 && self.selected_row().is_some() && self.selected_view().is_none()
-    }
-
-    fn update_state(&mut self, action: Action) -> Vec<Job> {
-        let before = self.selected_row().map(|e| e.id().to_string());
-        self.packs.rows = ui::browser_rows(self).max(1);
-        let mut jobs = self.apply(action);
-        self.fit_browser();
-        let after = self.selected_row().map(|e| e.id().to_string());
-        if before != after {
-            self.matrix.reset();
-            self.text.details = 0;
-            self.text.lint = 0;
-            jobs.extend(self.inspect_job());
-        }
-        jobs
-    }
-
-    fn apply(&mut self, action: Action) -> Vec<Job> {
-        match action {
-            Action::Key(cmd) => return self.command(cmd),
-            Action::ExecOutput { run, chunk } => self.runs.live_chunk(run, &chunk),
-            Action::Tick => return self.tick(),
-            Action::Resize(..) | Action::Click { .. } | Action::Scroll { .. } => {
-                self.navigate(action)
-            }
-            Action::FilterChar(_)
-            | Action::FilterBackspace
-            | Action::FilterKeep
-            | Action::FilterClear
-            | Action::SearchChar(_)
-            | Action::SearchBackspace
-            | Action::SearchKeep
-            | Action::SearchClear => self.filter_or_search(action),
-            Action::CmdLineChar(_)
-            | Action::CmdLineBackspace
-            | Action::CmdLineComplete
-            | Action::CmdLineCancel => self.edit_cmdline(action),
-            Action::CmdLineSubmit => return self.submit_line(),
-            Action::HarnessMove(delta) => self.harnesses.move_by(delta),
-            Action::HarnessToggle => return self.toggle_harness(),
-            Action::Picker(key) => return self.picker_key(key),
-            Action::InstallChosen { source, ids } => return self.install_chosen(source, ids),
-            Action::PickFrom { source, items } => self.open_picker(source, items),
-            Action::CloseDialog
-            | Action::Confirm(_)
-            | Action::Input(_)
-            | Action::InputBackspace
-            | Action::InputClear
-            | Action::FieldNext
-            | Action::FieldPrev
-            | Action::FieldCycle(_)
-            | Action::InputSubmit
-            | Action::InputCancel
-            | Action::SecretNeeded(_) => return self.dialog_key(action),
-            Action::Done(result) => return self.done(result),
-        }
-        Vec::new()
-    }
-
-    /// The clock: expires the status line's message, and now and then
-    /// looks at the store.
-    fn tick(&mut self) -> Vec<Job> {
-        self.ticks += 1;
-        self.status.tick(self.ticks);
-        self.loads.stamp_due(self.ticks)
     }
 
     /// Says how an action ended: the status line for a few seconds, a line
@@ -372,46 +265,9 @@ impl App {
         });
     }
 
-    /// `hcpx ARGS`, with `--principal` when one was given and the catalogs
-    /// when the command looks packs up by id in them.
+    /// `hcpx ARGS`, as [`Config::hcpx`] writes it.
     pub fn hcpx(&self, args: &[String], catalogs: bool) -> String {
-        let mut line = String::from("hcpx");
-        for arg in args {
-            line.push(' ');
-            line.push_str(&shell_quote(arg));
-        }
-        if catalogs {
-            for dir in &self.config.catalog_args {
-                line.push_str(" --catalog ");
-                line.push_str(&shell_quote(dir));
-            }
-        }
-        if let Some(p) = &self.config.principal_arg {
-            line.push_str(" --principal ");
-            line.push_str(&shell_quote(p));
-        }
-        line
-    }
-
-    /// Reads the selected pack in full (off the loop).
-    fn inspect_job(&mut self) -> Vec<Job> {
-        match self.selected_row() {
-            Some(row) => vec![Job::Inspect {
-                rows: vec![row.clone()],
-                lint: false,
-            }],
-            None => {
-                self.inspected = None;
-                Vec::new()
-            }
-        }
-    }
-
-    /// Tells the pack list how many rows are in view, and keeps the
-    /// selection among them.
-    fn fit_browser(&mut self) {
-        self.packs.rows = ui::browser_rows(self).max(1);
-        self.packs.ensure_visible();
+        self.config.hcpx(args, catalogs)
     }
 
     /// The character positions of `id` the filter matched (for highlighting).

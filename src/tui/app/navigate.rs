@@ -5,6 +5,8 @@
 //! terminal-safe before it is searched or shown (HCP.md §14.5).
 
 use super::*;
+use crate::tui::layout;
+use crate::tui::ui;
 
 impl App {
     /// The mouse, and the terminal's new size.
@@ -83,7 +85,7 @@ impl App {
     /// The wheel scrolls the pane under the pointer, focused or not.
     fn wheel(&mut self, column: u16, row: u16, down: bool) {
         if self.dialog.is_none()
-            && let Some(pane) = ui::pane_at(self, column, row)
+            && let Some(pane) = layout::pane_at(self, column, row)
         {
             self.move_in(pane, if down { 3 } else { -3 });
         }
@@ -171,9 +173,9 @@ impl App {
 
     pub(super) fn page(&self) -> usize {
         match self.focus.pane() {
-            Pane::Browser => ui::browser_rows(self).max(1),
-            Pane::Matrix => ui::matrix_window(self).0.max(1),
-            _ => ui::text_rows(self).max(1),
+            Pane::Browser => layout::browser_rows(self).max(1),
+            Pane::Matrix => layout::matrix_window(self).0.max(1),
+            _ => layout::text_rows(self).max(1),
         }
     }
 
@@ -205,7 +207,7 @@ impl App {
     fn last_page(&self, pane: Pane) -> u16 {
         let total = ui::text_lines(self, pane);
         total
-            .saturating_sub(ui::text_rows(self))
+            .saturating_sub(layout::text_rows(self))
             .min(u16::MAX as usize) as u16
     }
 
@@ -225,23 +227,23 @@ impl App {
             }
             return;
         }
-        if let Some(tab) = ui::lower_tab_at(self, column, row) {
+        if let Some(tab) = layout::lower_tab_at(self, column, row) {
             self.focus.set(tab);
             return;
         }
-        let Some(pane) = ui::pane_at(self, column, row) else {
+        let Some(pane) = layout::pane_at(self, column, row) else {
             return;
         };
         self.focus.set(pane);
         match pane {
             Pane::Browser => {
-                if let Some(i) = ui::browser_row_at(self, row) {
+                if let Some(i) = layout::browser_row_at(self, row) {
                     self.packs.selected = i;
                     self.fit_browser();
                 }
             }
             Pane::Matrix => {
-                if let Some(i) = ui::matrix_row_at(self, row) {
+                if let Some(i) = layout::matrix_row_at(self, row) {
                     self.matrix.select(i);
                 }
             }

@@ -6,10 +6,11 @@
 use crate::engine::pack::manifest::PackKind;
 use crate::tui::app::App;
 use crate::tui::job::Row;
+use crate::tui::layout;
 use crate::tui::pane::Pane;
+use crate::tui::panes::frame::{pane_block, pane_title};
 use crate::tui::text;
 use crate::tui::theme::{SPINNER, status_symbol};
-use crate::tui::ui::{self, pane_block, pane_title};
 use ratatui::Frame;
 use ratatui::layout::Constraint;
 use ratatui::layout::Rect;
@@ -80,7 +81,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     frame.render_widget(block, area);
     let width = inner.width as usize;
     let mut above: Vec<Line<'_>> = Vec::new();
-    if ui::shows_filter(app) {
+    if layout::shows_filter(app) {
         above.push(filter_line(app, width));
     }
     if !app.loaded() {
@@ -184,7 +185,7 @@ fn draw_table(frame: &mut Frame<'_>, area: Rect, app: &App) {
         .iter()
         .enumerate()
         .skip(app.packs.offset)
-        .take(ui::browser_rows(app))
+        .take(layout::browser_rows(app))
         .map(|(n, &i)| {
             pack_row(
                 app,
@@ -209,7 +210,7 @@ fn draw_table(frame: &mut Frame<'_>, area: Rect, app: &App) {
     frame.render_stateful_widget(table, area, &mut state);
     let below = below_table(app, width);
     let used = 1
-        + (app.packs.visible.len().saturating_sub(app.packs.offset)).min(ui::browser_rows(app))
+        + (app.packs.visible.len().saturating_sub(app.packs.offset)).min(layout::browser_rows(app))
             as u16;
     if !below.is_empty() && used < area.height {
         let rest = Rect::new(area.x, area.y + used, area.width, area.height - used);

@@ -4,7 +4,9 @@
 //! the Harnesses view (§12.4–§12.8), the upgrade's capability diff
 //! (§13.7) and the collection picker (§13.1, `panes::picker`).
 
-use crate::tui::app::{App, Dialog, ExecForm, SecretPrompt, arg_summary};
+use crate::tui::app::{App, arg_summary};
+use crate::tui::dialog::{Dialog, SecretPrompt};
+use crate::tui::form::ExecForm;
 use crate::tui::keys::{Binding, KEYS, MOUSE_HELP};
 use crate::tui::panes::picker;
 use crate::tui::text;

@@ -7,8 +7,8 @@
 use crate::engine::lint::diagnostic::Diagnostic;
 use crate::tui::app::App;
 use crate::tui::pane::Pane;
+use crate::tui::panes::frame::draw_text_pane;
 use crate::tui::text;
-use crate::tui::ui::draw_text_pane;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Line;

@@ -5,8 +5,8 @@
 use crate::tui::app::App;
 use crate::tui::log::Outcome;
 use crate::tui::pane::Pane;
+use crate::tui::panes::frame::draw_text_pane;
 use crate::tui::text;
-use crate::tui::ui::draw_text_pane;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Line;

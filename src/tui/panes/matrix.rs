@@ -11,10 +11,11 @@ use crate::engine::policy::availability::{CommandAvailability, Condition, Refusa
 use crate::engine::policy::why;
 use crate::tui::app::App;
 use crate::tui::job::Entry;
+use crate::tui::layout;
 use crate::tui::pane::Pane;
+use crate::tui::panes::frame::{pane_block, pane_title};
 use crate::tui::text;
 use crate::tui::theme::check;
-use crate::tui::ui::{self, pane_block, pane_title};
 use ratatui::Frame;
 use ratatui::layout::Constraint;
 use ratatui::layout::Rect;
@@ -76,7 +77,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     }
 
     let layout = Layout::fit(entry, width);
-    let (rows, first) = ui::matrix_window(app);
+    let (rows, first) = layout::matrix_window(app);
     let table_h =
         ((1 + rows.min(avail.commands.len().saturating_sub(first))) as u16).min(inner.height);
     draw_table(
@@ -176,7 +177,7 @@ fn draw_table(frame: &mut Frame<'_>, area: Rect, app: &App, entry: &Entry, layou
             .and_then(|m| m.commands.iter().find(|c| c.key == key))
             .map_or(String::new(), |c| text::fit(&c.summary, layout.summary_w))
     };
-    let (rows, first) = ui::matrix_window(app);
+    let (rows, first) = layout::matrix_window(app);
     let table_rows: Vec<TableRow<'_>> = entry
         .avail
         .commands

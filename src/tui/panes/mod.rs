@@ -5,6 +5,7 @@
 pub mod browser;
 pub mod details;
 pub mod dialog;
+pub mod frame;
 pub mod lint;
 pub mod log;
 pub mod matrix;
