@@ -4,9 +4,9 @@
 //! report back. `App::update` is the only place an [`Action`] changes
 //! state.
 
+use crate::tui::dialog::picker::PickerKey;
 use crate::tui::job::JobResult;
 use crate::tui::keys::Cmd;
-use crate::tui::picker::PickerKey;
 use tokio::sync::oneshot;
 
 /// A worker's request for a `secret` Binding's secret (HCP.md §8.5 step 4),
@@ -56,7 +56,7 @@ pub enum Action {
     /// picker over its listing.
     PickFrom {
         source: String,
-        items: Vec<crate::tui::picker::PickerItem>,
+        items: Vec<crate::tui::dialog::picker::PickerItem>,
     },
 
     // Typing the filter (`/` in Packs).

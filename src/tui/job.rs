@@ -11,8 +11,8 @@ use crate::engine::pack::skill::SkillDoc;
 use crate::engine::policy::availability::{PackAvailability, Status};
 use crate::engine::store::snapshot::PackView;
 use crate::tui::files::Bundled;
-use crate::tui::harnesses::{HarnessRow, PackHarnesses};
 use crate::tui::marks::Marks;
+use crate::tui::targets::{HarnessRow, PackHarnesses};
 use crate::tui::text::first_line;
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
@@ -294,7 +294,7 @@ impl Job {
             Job::InstallChosen { source, ids } => format!(
                 "installing {} from {}",
                 ids_text(ids.iter().map(String::as_str)),
-                crate::tui::picker::shown_source(source)
+                crate::tui::dialog::picker::shown_source(source)
             ),
             Job::Exec { pack_id, verb, .. } => format!("running {pack_id} {verb}"),
             Job::Harnesses => "reading the harness targets".into(),

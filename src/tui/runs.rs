@@ -9,7 +9,7 @@
 use crate::engine::error::Error;
 use crate::engine::exec::live::{Chunk, Stream};
 use crate::engine::ops::ExecResult;
-use crate::tui::form::ExecForm;
+use crate::tui::dialog::run_form::ExecForm;
 use std::collections::HashMap;
 
 /// The last exec's result, for the output pane.
@@ -232,7 +232,7 @@ impl Runs {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tui::form::FormField;
+    use crate::tui::dialog::run_form::FormField;
 
     fn form(verb: &str, value: &str) -> ExecForm {
         ExecForm {

@@ -191,7 +191,8 @@ fn draw_status(frame: &mut Frame<'_>, area: Rect, app: &App) {
 fn draw_keybar(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let theme = app.theme();
     let owned: Vec<(&str, &str, bool)> = if let Some(dialog) = &app.dialog {
-        keymap::dialog_bar(dialog)
+        dialog
+            .bar()
             .into_iter()
             .map(|(key, what)| (key, what, true))
             .collect()

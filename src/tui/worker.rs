@@ -18,9 +18,9 @@ use crate::engine::store::snapshot::{self};
 use crate::engine::store::source::InstallSource;
 use crate::tui::action::{Action, SecretRequest};
 use crate::tui::files::{self, Bundled};
-use crate::tui::harnesses::{self};
 use crate::tui::job::*;
 use crate::tui::marks::{self};
+use crate::tui::targets;
 use std::io::Read;
 use std::path::Path;
 use tokio::sync::{mpsc::UnboundedSender, oneshot};
@@ -44,7 +44,7 @@ pub fn run(engine: &Engine, job: Job, actions: &UnboundedSender<Action>) -> JobR
         Job::InstallChosen { source, ids } => {
             JobResult::InstalledChosen(install_chosen(engine, &source, ids))
         }
-        Job::Harnesses => JobResult::Harnesses(harnesses::read(engine)),
+        Job::Harnesses => JobResult::Harnesses(targets::read(engine)),
         Job::Scoped {
             principal,
             catalogs,
@@ -67,7 +67,7 @@ pub fn run(engine: &Engine, job: Job, actions: &UnboundedSender<Action>) -> JobR
                 target,
                 enable,
                 result,
-                rows: harnesses::read(engine),
+                rows: targets::read(engine),
             }
         }
         Job::Exec {
@@ -154,9 +154,7 @@ pub fn inspect(engine: &Engine, rows: &[Row]) -> Result<Inspected, Error> {
         let files = view
             .dir()
             .map_or_else(Bundled::default, |d| files::read(&d));
-        let harnesses = avail
-            .installed
-            .then(|| harnesses::for_pack(engine, row.id()));
+        let harnesses = avail.installed.then(|| targets::for_pack(engine, row.id()));
         out.found.push(Inspection {
             entry: Entry { view, avail },
             skill,
@@ -304,8 +302,10 @@ fn install_or_pick(
     ))
 }
 
-fn picker_item(pack: crate::engine::ops::sources::ListedPack) -> crate::tui::picker::PickerItem {
-    use crate::tui::picker::{ItemKind, PickerItem};
+fn picker_item(
+    pack: crate::engine::ops::sources::ListedPack,
+) -> crate::tui::dialog::picker::PickerItem {
+    use crate::tui::dialog::picker::{ItemKind, PickerItem};
     PickerItem {
         id: pack.pack_id,
         kind: match pack.kind {

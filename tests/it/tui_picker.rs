@@ -9,9 +9,9 @@ use crate::tuikit::*;
 use crossterm::event::KeyCode;
 use hcpx::tui::action::Action;
 use hcpx::tui::dialog::Dialog;
+use hcpx::tui::dialog::picker::{ItemKind, PickerItem};
 use hcpx::tui::log::Outcome;
 use hcpx::tui::pane::Pane;
-use hcpx::tui::picker::{ItemKind, PickerItem};
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 

@@ -34,16 +34,15 @@ use crate::engine::exec::process::Scope;
 use crate::engine::harness::TargetName;
 use crate::engine::ops::ExecResult;
 use crate::engine::ops::upgrade::OutdatedPack;
-use crate::engine::pack::manifest::{Arg, ArgType};
 use crate::engine::store::snapshot::BOOTSTRAP_ID;
 use crate::fixline::shell_quote;
 use crate::tui::action::{Action, SecretRequest};
 use crate::tui::cmdline::{self, CmdLine, Parsed};
 pub use crate::tui::config::Config;
+use crate::tui::dialog::harnesses::HarnessView;
+pub use crate::tui::dialog::run_form::{ExecForm, FormField};
 pub use crate::tui::dialog::{Dialog, SecretPrompt};
 use crate::tui::focus::Focus;
-pub use crate::tui::form::{ExecForm, FormField};
-use crate::tui::harnesses::{HarnessRow, HarnessView};
 use crate::tui::job::{
     Entry, Inspected, Inspection, Job, JobResult, Row, SkillText, Stage, StageReport, Stamp,
 };
@@ -58,6 +57,7 @@ use crate::tui::pane::Pane;
 pub use crate::tui::runs::{ExecOutput, Report, Runs};
 use crate::tui::search::Search;
 pub use crate::tui::status::{NOTICE_TICKS, Notice, StatusLine};
+use crate::tui::targets::HarnessRow;
 use crate::tui::text;
 use crate::tui::textpanes::TextPanes;
 use crate::tui::theme::Theme;
@@ -97,7 +97,7 @@ pub struct App {
     pub(crate) runs: Runs,
     /// The last collection listing the picker showed (its source and
     /// packs): where each chosen id's folder is.
-    pub(crate) listed: Option<(String, Vec<crate::tui::picker::PickerItem>)>,
+    pub(crate) listed: Option<(String, Vec<crate::tui::dialog::picker::PickerItem>)>,
     /// The selected pack read in full (view, availability, Skill).
     pub(crate) inspected: Option<Inspection>,
     /// Reads of packs in full (`Job::Inspect`) started and not reported.
@@ -379,23 +379,4 @@ pub fn error_text(err: &Error, config: &Config, keyed: &[&str]) -> Notice {
         text.push_str(hint);
     }
     Notice::error(text)
-}
-
-/// A description of an arg for the exec form: type, required, default,
-/// values.
-pub fn arg_summary(arg: &Arg) -> String {
-    let mut parts = vec![arg.kind.as_str().to_string()];
-    if arg.required {
-        parts.push("required".into());
-    }
-    if let Some(default) = &arg.default {
-        parts.push(format!(
-            "default {}",
-            crate::engine::exec::value_text(default)
-        ));
-    }
-    if arg.kind == ArgType::Enum && !arg.values.is_empty() {
-        parts.push(format!("one of {}", arg.values.join("|")));
-    }
-    parts.join(", ")
 }

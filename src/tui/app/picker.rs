@@ -1,11 +1,11 @@
 //! The collection picker's actions (HCP.md §13.1): [`App::open_picker`]
 //! opens it over a collection's listing; its keys go to
-//! [`crate::tui::picker::Picker::press`]; `Enter` becomes
+//! [`crate::tui::dialog::picker::Picker::press`]; `Enter` becomes
 //! `Action::InstallChosen`, which installs the chosen ids in a worker, said
 //! as `hcpx install SOURCE --skill ID...`; `Esc` is logged `cancelled`.
 
 use super::*;
-use crate::tui::picker::{Picker, PickerItem, PickerKey, Pressed, shown_source};
+use crate::tui::dialog::picker::{Picker, PickerItem, PickerKey, Pressed, shown_source};
 
 impl App {
     /// Opens the picker over the packs of the collection `source` (its

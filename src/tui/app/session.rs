@@ -6,7 +6,7 @@
 use super::*;
 use crate::engine::pack::manifest::BindingKind;
 use crate::engine::policy::grants::Principal;
-use crate::tui::ask::{AskPrompt, Asked};
+use crate::tui::dialog::ask::{AskPrompt, Asked};
 
 impl App {
     /// `P` opens the principal prompt.

@@ -1,9 +1,21 @@
 //! The overlays, one module each for those with state of their own, and
 //! [`Dialog`]: which one is open. An overlay takes every key while open.
 
+pub mod ask;
+pub mod confirm;
+pub mod harnesses;
+pub mod help;
+pub mod lines;
+pub mod picker;
+pub mod run_form;
 pub mod secret;
+pub mod upgrade;
 
 pub use secret::SecretPrompt;
+
+use crate::tui::action::Action;
+use crate::tui::keys::Key;
+use crossterm::event::KeyCode;
 
 /// A modal overlay.
 #[derive(Debug)]
@@ -15,13 +27,13 @@ pub enum Dialog {
         ids: Vec<String>,
     },
     /// `P` or `e`: a principal's name, or an `env` variable's value.
-    Ask(crate::tui::ask::AskPrompt),
+    Ask(ask::AskPrompt),
     /// `:doctor --fix` or `:sync LOCKFILE`: `y` runs it.
     ConfirmQuery {
         query: crate::tui::query::Query,
     },
     Secret(SecretPrompt),
-    ExecForm(crate::tui::form::ExecForm),
+    ExecForm(run_form::ExecForm),
     /// Quit while a pack's command runs (§14.6): `y` ends it and quits.
     ConfirmQuit {
         running: String,
@@ -34,5 +46,58 @@ pub enum Dialog {
     },
     /// The packs of a collection to choose from (§13.1): `Enter` installs
     /// the marked ones ([`App::open_picker`]).
-    Picker(crate::tui::picker::Picker),
+    Picker(picker::Picker),
+}
+
+impl Dialog {
+    /// What a key does while this overlay is open: it takes every key.
+    pub fn action(&self, key: &Key) -> Option<Action> {
+        match self {
+            // Any key closes the help and error overlays.
+            Dialog::Help | Dialog::Error(_) => Some(Action::CloseDialog),
+            Dialog::ConfirmUninstall { .. }
+            | Dialog::ConfirmQuery { .. }
+            | Dialog::ConfirmQuit { .. }
+            | Dialog::ConfirmUpgrade { .. } => confirm::action(key),
+            Dialog::Harnesses => harnesses::action(key),
+            Dialog::Picker(_) => picker::key_for(key).map(Action::Picker),
+            Dialog::Secret(_) | Dialog::ExecForm(_) | Dialog::Ask(_) => input_action(key),
+        }
+    }
+
+    /// The key bar while this overlay is open: the keys [`Dialog::action`]
+    /// takes there, not the main screen's (which would type into a form
+    /// instead).
+    pub fn bar(&self) -> Vec<(&'static str, &'static str)> {
+        match self {
+            Dialog::Picker(_) => picker::bar(),
+            Dialog::Help | Dialog::Error(_) => vec![("any key", "closes")],
+            Dialog::ConfirmUninstall { .. }
+            | Dialog::ConfirmQuery { .. }
+            | Dialog::ConfirmQuit { .. }
+            | Dialog::ConfirmUpgrade { .. } => confirm::BAR.to_vec(),
+            Dialog::Harnesses => harnesses::BAR.to_vec(),
+            Dialog::Secret(_) => secret::BAR.to_vec(),
+            Dialog::Ask(_) => ask::BAR.to_vec(),
+            Dialog::ExecForm(form) => run_form::bar(form),
+        }
+    }
+}
+
+/// The keys of a text input (the masked secret, the `P` and `e` prompts,
+/// the run form): typing, and moving between a form's fields.
+fn input_action(key: &Key) -> Option<Action> {
+    let modified = key.ctrl || key.alt;
+    match key.code {
+        KeyCode::Esc => Some(Action::InputCancel),
+        KeyCode::Enter => Some(Action::InputSubmit),
+        KeyCode::Backspace => Some(Action::InputBackspace),
+        KeyCode::Tab | KeyCode::Down => Some(Action::FieldNext),
+        KeyCode::BackTab | KeyCode::Up => Some(Action::FieldPrev),
+        KeyCode::Left => Some(Action::FieldCycle(false)),
+        KeyCode::Right => Some(Action::FieldCycle(true)),
+        KeyCode::Char('u') if key.ctrl => Some(Action::InputClear),
+        KeyCode::Char(c) if !modified => Some(Action::Input(c)),
+        _ => None,
+    }
 }

@@ -4,6 +4,9 @@
 //! draws only its length, and its `Debug` shows the length too (§14.3).
 
 use crate::tui::action::SecretRequest;
+use crate::tui::config::Config;
+use crate::tui::dialog::lines::wrap;
+use ratatui::text::{Line, Span};
 use tokio::sync::oneshot;
 
 /// The masked input of a `secret` Binding. The typed text is private: the
@@ -85,6 +88,44 @@ impl Drop for SecretPrompt {
     fn drop(&mut self) {
         self.cancel();
     }
+}
+
+/// The prompt's key bar (its keys are every text input's).
+pub const BAR: &[(&str, &str)] = &[
+    ("type", "the secret"),
+    ("Enter", "connect"),
+    ("Ctrl-U", "clear"),
+    ("Esc", "cancel"),
+];
+
+// Drawing.
+
+pub fn lines<'a>(config: &Config, prompt: &SecretPrompt, width: usize) -> Vec<Line<'a>> {
+    let theme = config.theme;
+    let mut lines = wrap(&prompt.prompt, width, theme.bold());
+    lines.extend(wrap(
+        &format!(
+            "Stored in the store's secrets/ with mode 0600 and passed to commands as {}; never shown.",
+            prompt.name
+        ),
+        width,
+        theme.dim(),
+    ));
+    lines.push(Line::raw(""));
+    // Only the length of the input is ever drawn, never its characters.
+    let masked = "•".repeat(prompt.typed().min(width.saturating_sub(4)));
+    lines.push(Line::from(vec![
+        Span::styled("> ", theme.key()),
+        Span::styled(format!("{masked}▏"), theme.bold()),
+    ]));
+    lines.push(Line::raw(""));
+    lines.push(Line::from(vec![
+        Span::styled("Enter", theme.key()),
+        Span::raw(" connect   "),
+        Span::styled("Esc", theme.key()),
+        Span::raw(" cancel"),
+    ]));
+    lines
 }
 
 #[cfg(test)]

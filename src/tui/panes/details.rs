@@ -7,12 +7,13 @@
 
 use crate::engine::harness::plan::SkillState;
 use crate::engine::pack::manifest::{BindingKind, Manifest, PackKind};
-use crate::tui::app::{App, arg_summary};
+use crate::tui::app::App;
+use crate::tui::dialog::run_form::arg_summary;
 use crate::tui::files::{self, FileKind};
-use crate::tui::harnesses;
 use crate::tui::job::{Entry, SkillText};
 use crate::tui::pane::Pane;
 use crate::tui::panes::frame::draw_text_pane;
+use crate::tui::targets;
 use crate::tui::text;
 use crate::tui::theme::status_symbol;
 use ratatui::Frame;
@@ -199,7 +200,7 @@ fn harness_lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
             text::safe(&line.skill),
             line.state.as_str()
         );
-        if let Some((fix, does)) = harnesses::fix_for(line.state) {
+        if let Some((fix, does)) = targets::fix_for(line.state) {
             let parts: Vec<String> = fix.split(' ').map(String::from).collect();
             words.push_str(&format!(" — fix: {} ({does})", app.hcpx(&parts, false)));
         }

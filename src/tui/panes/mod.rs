@@ -10,4 +10,3 @@ pub mod lint;
 pub mod log;
 pub mod matrix;
 pub mod output;
-pub mod picker;

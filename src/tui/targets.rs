@@ -1,10 +1,9 @@
-//! The Harnesses view (`H`): every harness target of HCP.md §12.4 — its
-//! name, whether it is detected here and enabled (§12.5), its folder, and
-//! how many activated packs' Skills are placed there or in conflict
-//! (§12.8 states) — read by a worker from `Engine::harness_list` and
-//! `Engine::harness_status`; `Space` enables or disables the selected
-//! target through `Engine::harness_enable` / `harness_disable` (§12.6), as
-//! `hcpx harness enable|disable TARGET` does.
+//! The harness targets as the TUI shows them (HCP.md §12.4): each target's
+//! folder, whether it is detected and enabled (§12.5), and how many Skills
+//! are placed there, in conflict or behind (§12.8 states), read by a worker
+//! from `Engine::harness_list` and `Engine::harness_status`; and one pack's
+//! Skill in every enabled target, for Details. Plain data and its reads:
+//! the Harnesses view (`dialog::harnesses`) draws it.
 
 use crate::engine::error::Result;
 use crate::engine::harness::TargetName;
@@ -28,30 +27,6 @@ pub struct HarnessRow {
     /// Skills `missing`, `outdated` or `stale` there: `hcpx harness sync`
     /// brings them in step.
     pub behind: usize,
-}
-
-/// The view's state: the rows once read, the selection.
-#[derive(Debug, Clone, Default)]
-pub struct HarnessView {
-    pub rows: Vec<HarnessRow>,
-    pub selected: usize,
-    /// A read is under way (the first one shows "reading…").
-    pub loading: bool,
-    /// The last read failed: the engine's words.
-    pub error: Option<String>,
-}
-
-impl HarnessView {
-    pub fn selected_row(&self) -> Option<&HarnessRow> {
-        self.rows.get(self.selected)
-    }
-
-    pub fn move_by(&mut self, delta: isize) {
-        let last = self.rows.len().saturating_sub(1) as isize;
-        self.selected = (self.selected as isize)
-            .saturating_add(delta)
-            .clamp(0, last) as usize;
-    }
 }
 
 /// The state of the selected pack's Skill in one enabled target (§12.8),
@@ -161,12 +136,5 @@ mod tests {
             "~/.claude/skills"
         );
         assert_eq!(tilde(Path::new("/srv/x/skills"), home), "/srv/x/skills");
-    }
-
-    #[test]
-    fn the_selection_stays_in_the_list() {
-        let mut view = HarnessView::default();
-        view.move_by(3);
-        assert_eq!(view.selected, 0);
     }
 }

@@ -4,6 +4,11 @@
 //! length is ever drawn, and `Debug` shows the length, never the text,
 //! §14.3).
 
+use crate::tui::config::Config;
+use crate::tui::dialog::lines::wrap;
+use crate::tui::text;
+use ratatui::text::{Line, Span};
+
 /// What the prompt asks for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Asked {
@@ -65,6 +70,55 @@ impl std::fmt::Debug for AskPrompt {
             .field("typed", &self.input.chars().count())
             .finish()
     }
+}
+
+/// The prompt's key bar (its keys are every text input's).
+pub const BAR: &[(&str, &str)] = &[("Enter", "set"), ("Ctrl-U", "clear"), ("Esc", "cancel")];
+
+// Drawing.
+
+/// `P` or `e`: what is asked, the input line (masked for a value), keys.
+pub fn title_lines<'a>(
+    config: &Config,
+    prompt: &AskPrompt,
+    width: usize,
+) -> (String, Vec<Line<'a>>) {
+    let theme = config.theme;
+    let (title, what, meaning) = match &prompt.asked {
+        Asked::Principal => (
+            "Principal".to_string(),
+            format!("Act as which principal? (now {})", config.principal),
+            "Letters, digits and _.@- (HCP.md principals); availability, fixes and keys follow it."
+                .to_string(),
+        ),
+        Asked::Env { pack_id, name } => (
+            format!("Set {name}"),
+            format!("Value of {name} for {pack_id}"),
+            format!(
+                "Kept in memory for this session only and passed to {pack_id}'s commands as {name}; never shown, stored or logged."
+            ),
+        ),
+    };
+    let mut lines = wrap(&what, width, theme.bold());
+    lines.extend(wrap(&meaning, width, theme.dim()));
+    lines.push(Line::raw(""));
+    let mut shown = prompt.shown();
+    let room = width.saturating_sub(4);
+    if text::width(&shown) > room {
+        shown = text::fit(&shown, room);
+    }
+    lines.push(Line::from(vec![
+        Span::styled("> ", theme.key()),
+        Span::styled(format!("{shown}▏"), theme.bold()),
+    ]));
+    lines.push(Line::raw(""));
+    lines.push(Line::from(vec![
+        Span::styled("Enter", theme.key()),
+        Span::raw(" set   "),
+        Span::styled("Esc", theme.key()),
+        Span::raw(" cancel"),
+    ]));
+    (title, lines)
 }
 
 #[cfg(test)]

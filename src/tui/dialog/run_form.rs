@@ -7,6 +7,11 @@
 //! a round trip.
 
 use crate::engine::pack::manifest::{Arg, ArgType, Command};
+use crate::tui::config::Config;
+use crate::tui::dialog::lines::wrap;
+use crate::tui::text;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
 
 /// One field of the form.
 #[derive(Debug, Clone)]
@@ -211,6 +216,171 @@ impl ExecForm {
             self.focus = (self.focus + if forward { 1 } else { n - 1 }) % n;
         }
     }
+}
+
+/// A description of an arg for the exec form: type, required, default,
+/// values.
+pub fn arg_summary(arg: &Arg) -> String {
+    let mut parts = vec![arg.kind.as_str().to_string()];
+    if arg.required {
+        parts.push("required".into());
+    }
+    if let Some(default) = &arg.default {
+        parts.push(format!(
+            "default {}",
+            crate::engine::exec::value_text(default)
+        ));
+    }
+    if arg.kind == ArgType::Enum && !arg.values.is_empty() {
+        parts.push(format!("one of {}", arg.values.join("|")));
+    }
+    parts.join(", ")
+}
+
+/// The form's key bar (its keys are every text input's): `←` `→`
+/// `Space` only where the focused field is an enum or a boolean.
+pub fn bar(form: &ExecForm) -> Vec<(&'static str, &'static str)> {
+    const KEYS: &[(&str, &str)] = &[
+        ("Enter", "run"),
+        ("Tab ↑↓", "field"),
+        ("← → ␣", "choose"),
+        ("Ctrl-U", "clear"),
+        ("Esc", "cancel"),
+    ];
+    let choosing = form.focus_cycles();
+    KEYS.iter()
+        .filter(|(_, what)| choosing || *what != "choose")
+        .copied()
+        .collect()
+}
+
+// Drawing.
+
+/// The run form: the command's summary, one field per arg with what it
+/// takes, the check's complaint under its field; scrolled so the focused
+/// field shows when the fields do not all fit in `room` lines.
+pub fn lines<'a>(config: &Config, form: &ExecForm, width: usize, room: usize) -> Vec<Line<'a>> {
+    let theme = config.theme;
+    let mut head = wrap(
+        &format!("{} (effect {})", form.summary, form.effect),
+        width,
+        theme.dim(),
+    );
+    head.push(Line::raw(""));
+    let name_w = form
+        .fields
+        .iter()
+        .map(|f| text::width(&f.arg.name))
+        .max()
+        .unwrap_or(4)
+        .min(width / 3);
+    let fields: Vec<Vec<Line<'a>>> = form
+        .fields
+        .iter()
+        .enumerate()
+        .map(|(i, field)| form_field(config, form, i, field, name_w, width))
+        .collect();
+    let mut keys = vec![
+        Span::styled("Enter", theme.key()),
+        Span::raw(" run  "),
+        Span::styled("Tab ↑↓", theme.key()),
+        Span::raw(" field  "),
+    ];
+    // `←` `→` `Space` only step an enum's or a boolean's values.
+    if form.focus_cycles() {
+        keys.push(Span::styled("← → ␣", theme.key()));
+        keys.push(Span::raw(" choose  "));
+    }
+    keys.extend([
+        Span::styled("Esc", theme.key()),
+        Span::raw(" cancel  "),
+        Span::styled("empty", theme.key()),
+        Span::raw(" = default"),
+    ]);
+    let foot = vec![Line::raw(""), Line::from(keys)];
+    // The fields from `first` on, as many as fit; `first` keeps the
+    // focused one in view.
+    let budget = room.saturating_sub(head.len() + foot.len() + 2).max(1);
+    let mut first = 0;
+    while first < form.focus
+        && fields[first..=form.focus]
+            .iter()
+            .map(Vec::len)
+            .sum::<usize>()
+            > budget
+    {
+        first += 1;
+    }
+    let mut lines = head;
+    if first > 0 {
+        lines.push(Line::styled(
+            format!("↑ {}", text::count(first, "more field")),
+            theme.dim(),
+        ));
+    }
+    let mut used = 0;
+    let mut shown = first;
+    for block in &fields[first..] {
+        if used + block.len() > budget && shown > form.focus {
+            break;
+        }
+        used += block.len();
+        shown += 1;
+        lines.extend(block.iter().cloned());
+    }
+    if shown < fields.len() {
+        lines.push(Line::styled(
+            format!("↓ {}", text::count(fields.len() - shown, "more field")),
+            theme.dim(),
+        ));
+    }
+    lines.extend(foot);
+    lines
+}
+
+fn form_field<'a>(
+    config: &Config,
+    form: &ExecForm,
+    i: usize,
+    field: &FormField,
+    name_w: usize,
+    width: usize,
+) -> Vec<Line<'a>> {
+    let theme = config.theme;
+    let focused = i == form.focus;
+    let cursor = if focused { "▏" } else { "" };
+    let value_w = width.saturating_sub(name_w + 4);
+    let mut lines = vec![Line::from(vec![
+        Span::styled(if focused { "▶ " } else { "  " }, theme.key()),
+        Span::styled(text::fit(&field.arg.name, name_w), theme.bold()),
+        Span::raw(" "),
+        Span::styled(
+            text::truncate(&format!("{}{cursor}", field.value), value_w),
+            if focused {
+                theme.selected()
+            } else {
+                Style::new()
+            },
+        ),
+    ])];
+    let mut about = arg_summary(&field.arg);
+    if let Some(d) = &field.arg.description {
+        about.push_str(" — ");
+        about.push_str(d);
+    }
+    lines.extend(wrap(
+        &format!("{}{about}", " ".repeat(name_w + 3)),
+        width,
+        theme.dim(),
+    ));
+    if let Some(error) = form.error.as_ref().filter(|_| focused) {
+        lines.extend(wrap(
+            &format!("{}✗ {error}", " ".repeat(name_w + 3)),
+            width,
+            theme.bad(),
+        ));
+    }
+    lines
 }
 
 #[cfg(test)]
