@@ -44,7 +44,7 @@ pub enum Action {
     HarnessMove(isize),
     /// In the Harnesses view: `Space` enables or disables the target.
     HarnessToggle,
-    /// A key in the collection picker (`tui::picker`).
+    /// A key in the collection picker (`tui::dialog::picker`).
     Picker(PickerKey),
     /// Install these ids from the collection `source` (HCP.md §13.1), as
     /// `hcpx install SOURCE --skill ID...`: the picker's `Enter`.

@@ -1,4 +1,5 @@
-//! Terminal events to [`Action`]s, from one key table ([`KEYS`]) that also
+//! Terminal events to [`Action`]s: a key of the main screen is the [`Cmd`]
+//! the one key table (`tui::keys::KEYS`) binds it to, the table that also
 //! draws the `?` help and the key bar (gitui's `CommandInfo`: the bar shows
 //! what applies now and greys what cannot run for the selection; the same
 //! reason refuses the key at once, HCP.md §11.2 availability).

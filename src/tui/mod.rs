@@ -7,21 +7,32 @@
 //! engine function the matching `hcpx` subcommand calls, and shows the
 //! equivalent command. Its shape:
 //!
-//! - [`action`]: the one `Action` enum; [`keymap`]: keys and mouse to actions;
-//!   [`keyqueue`]: keys that wait for the selected pack's read.
-//! - [`app`]: the state and `update`; [`worker`]: jobs off the loop.
+//! - Leaves every part may use: [`keys`] (the one key table: each [`keys::Cmd`]
+//!   and its keys, help and key bar words), [`action`] (the one `Action`
+//!   enum: a key's `Cmd`, text input, mouse, clock, worker answers),
+//!   [`pane`], [`job`] (what a worker is asked and answers), [`config`],
+//!   [`layout`] (where each pane goes), [`targets`], [`text`], [`theme`].
+//! - [`dialog`]: one module per overlay (picker, harnesses, run form,
+//!   secret, ask, upgrade, help, confirm), each with its state, its keys
+//!   and key bar, and its drawing; `Dialog` is which one is open.
 //! - The components `App` holds, each owning its state: [`packs`] (the
 //!   browser), [`matrix`] (the command selected), [`focus`], [`textpanes`]
 //!   and [`search`], [`cmdline`], [`status`] (the status line's message)
 //!   and [`log`], [`loads`] (the store's reads), [`work`] (the job in
 //!   flight), [`runs`] (rerun, remembered values, the Output pane's
-//!   content), [`marks`], [`harnesses`], [`form`] (the run form),
-//!   [`picker`] (choosing packs of a collection, §13.1).
+//!   content), [`marks`], [`session`].
+//! - [`app`]: the state and `update`; [`keymap`]: terminal events to
+//!   actions; [`keyqueue`]: keys that wait for the selected pack's read;
+//!   [`worker`]: jobs off the loop; [`query`]: the `:` line's reports.
 //! - [`files`]: a pack's bundled files for Details, read in the worker.
 //! - [`runner`]: the `select!` loop, coalesced redraws, the headless loop.
-//! - [`ui`] and [`panes`]: drawing, one file per pane; [`theme`]: styles
-//!   (`NO_COLOR` honoured).
+//! - [`ui`] and [`panes`]: drawing the main screen, one file per pane.
 //! - [`terminal`]: setup and restore (also on panic); [`logging`]: to a file.
+//!
+//! No file of the TUI uses itself through others (a test, `layering`,
+//! finds any import circle): the leaves import nothing above them, the
+//! overlays only leaves, the state (`app/mod.rs`) no drawing, the drawing
+//! no `update`.
 
 pub mod action;
 pub mod app;

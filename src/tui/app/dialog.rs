@@ -1,7 +1,9 @@
-//! The overlays (help, an engine error in the words of HCP.md §10, the
-//! y/n confirmations, the masked input of a `secret` Binding, §8.5, and
-//! the run form of a command, §4) and their keys. Quitting while a pack's
-//! command runs asks first, and `y` ends its process group (§14.6).
+//! What the overlays' answers do to the app (each overlay's state, keys
+//! and drawing are in `tui::dialog`): closing one, `y`/`n` on a question,
+//! typing into the masked input of a `secret` Binding (HCP.md §8.5) or the
+//! run form of a command (§4) and sending it, and a worker asking for a
+//! secret. Quitting while a pack's command runs asks first, and `y` ends
+//! its process group (§14.6).
 
 use super::*;
 

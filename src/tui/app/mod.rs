@@ -1,20 +1,23 @@
-//! The TUI's state and its one `update` function. `update` takes an
-//! [`Action`] and returns the [`Job`]s to run off the loop; drawing only
-//! reads this state (`ui::draw`). Nothing here decides a lifecycle fact:
-//! statuses, availability (HCP.md §11.2), lint reports (§10.4) and errors
-//! (§10) all come from the engine through the workers.
+//! The TUI's state, and (in `update`) the one function that changes it.
+//! `update` takes an [`Action`] and returns the [`Job`]s to run off the
+//! loop; drawing only reads this state (`ui::draw`), and this file, the
+//! state, neither draws nor updates. Nothing here decides a lifecycle
+//! fact: statuses, availability (HCP.md §11.2), lint reports (§10.4) and
+//! errors (§10) all come from the engine through the workers.
 //!
 //! `App` holds components that own their state: the browser's
 //! [`PackList`], the matrix's [`Matrix`], the [`Focus`], the [`TextPanes`]
 //! and their [`Search`], the [`CmdLine`], the [`StatusLine`] and the
 //! [`CommandLog`], the reads of the store ([`Loads`]), the job in flight
 //! ([`Work`]), the runs and the Output pane's content ([`Runs`]), the
-//! marks and the Harnesses view. The `impl App` is split by what the keys
-//! do: `navigate` (moving, panes, filter and search), `lifecycle` (the
-//! stages, lint, exec, cancel), `dialog` (the overlays and their keys),
-//! `colon` (the `:` line), `harness`, `picker` (choosing packs of a
-//! collection), `upgrade`, `refuse` (what each key
-//! can do now) and `results` (what the workers report back).
+//! marks, the Harnesses view and the overlay open ([`Dialog`]). The
+//! `impl App` is split by what the keys do: `update` (every action to its
+//! part), `command` (one arm per key of the key table), `navigate`
+//! (moving, panes, filter and search), `lifecycle` (the stages, lint,
+//! exec, cancel), `dialog` (the overlays' answers), `colon` (the `:`
+//! line), `harness`, `picker` (installing what the picker chose),
+//! `upgrade`, `session` (`P`, `e`), `refuse` (what each key can do now)
+//! and `results` (what the workers report back).
 
 mod colon;
 mod command;

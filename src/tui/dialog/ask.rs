@@ -2,7 +2,8 @@
 //! principal name (HCP.md §9.1, shown as typed), `e` for the value of an
 //! `env` Binding's variable (§8.3, masked like the secret input: only its
 //! length is ever drawn, and `Debug` shows the length, never the text,
-//! §14.3).
+//! §14.3). Its keys are every text input's; its key bar and drawing are
+//! here.
 
 use crate::tui::config::Config;
 use crate::tui::dialog::lines::wrap;

@@ -4,7 +4,13 @@
 //! the TUI's counterpart of the CLI's interactive multi-select. It owns its
 //! state (the items, the fuzzy filter, the marks, the highlighted row), its
 //! keys ([`KEYS`], which the key bar and the picker's `?` page read) and
-//! what a key does to it ([`Picker::press`]); `panes::picker` draws it.
+//! what a key does to it ([`Picker::press`]), and its drawing: the filter
+//! and `N of M shown, K marked`, one row per shown pack — mark box, id (the
+//! filter's characters highlighted), kind, path, description, `✗ lint` for
+//! one that does not lint (greyed, it cannot be marked) — then the
+//! highlighted pack in full and the keys. When the overlay is narrow the
+//! description goes first, then the path, then the kind; ids are cut last.
+//! `?` shows the picker's key table instead.
 //!
 //! The picker decides nothing about packs: the items, and whether each
 //! lints, come from the engine's listing of the collection. What it hands

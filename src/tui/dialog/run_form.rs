@@ -3,8 +3,9 @@
 //! arg without a default, `integer`, `number`, `boolean`, `enum` values), so
 //! a mistake is said in the form's words, next to the field, and what was
 //! typed stays. `enum` values cycle with `←`/`→` or `Space`, `boolean` with
-//! `Space` (or `t`/`f`, `y`/`n`). The engine checks the words again (§6.2); the form only spares
-//! a round trip.
+//! `Space` (or `t`/`f`, `y`/`n`). The engine checks the words again (§6.2);
+//! the form only spares a round trip. Its keys are every text input's
+//! (`dialog::input_action`); its key bar and drawing are here.
 
 use crate::engine::pack::manifest::{Arg, ArgType, Command};
 use crate::tui::config::Config;

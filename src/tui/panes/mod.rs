@@ -1,4 +1,7 @@
-//! One file per pane and the overlays. Each `draw` only reads the [`App`].
+//! One file per pane of the main screen, `frame` (what every pane is drawn
+//! in) and `dialog` (the frame of the overlay open; each overlay draws its
+//! lines in its own module of `tui::dialog`). Each `draw` only reads the
+//! [`App`].
 //!
 //! [`App`]: crate::tui::app::App
 
