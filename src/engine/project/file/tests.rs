@@ -1,0 +1,3 @@
+//! Reading and editing `hcp.yaml`: every edit is read back.
+
+use super::*;
