@@ -174,6 +174,7 @@ pub(crate) fn read(text: &str) -> Result<Read> {
         Some(pos) => at(pos.line, pos.column, &err.message),
         None => Error::usage(format!("{FILE_NAME}: {}", err.message)),
     })?;
+    let file = check(&doc)?;
     let spans = match spans::build(text) {
         Ok(Some(spans)) => spans,
         Ok(None) => return Err(Error::usage(format!("{FILE_NAME}: not a YAML document"))),
@@ -185,7 +186,6 @@ pub(crate) fn read(text: &str) -> Result<Read> {
             ));
         }
     };
-    let file = check(&doc)?;
     Ok(Read { file, doc, spans })
 }
 
