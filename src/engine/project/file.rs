@@ -37,9 +37,11 @@
 //! text at the byte spans of the nodes they change, so comments, blank
 //! lines, key order, quoting and line endings (CRLF too) of every other
 //! line stay as they were. Each result is read back and must hold exactly
-//! the intended packs and harnesses; an edit the file's layout does not
-//! allow (a `packs` written as a non-empty flow list `[{..}]`, a document
-//! that is one flow mapping) is a `usage` error that changes nothing.
+//! the intended packs and harnesses, and every other key as before; an
+//! edit the file's layout does not allow (a document written as one flow
+//! mapping `{hcp: .., packs: ..}`, a flow entry `{id: .., x-k: ..}` with
+//! keys of its own) is a `usage` error that changes nothing. A `packs`
+//! written as a flow list `[{id: .., source: ..}]` is edited in flow style.
 
 mod edit;
 mod spans;
@@ -277,9 +279,10 @@ fn check_packs(node: &Node, warnings: &mut Vec<FileWarning>) -> Result<Vec<Entry
         )
     })?;
     let mut entries: Vec<Entry> = Vec::with_capacity(items.len());
+    let mut seen = std::collections::HashSet::with_capacity(items.len());
     for item in items {
         let entry = check_entry(item, warnings)?;
-        if entries.iter().any(|e| e.id == entry.id) {
+        if !seen.insert(entry.id.clone()) {
             let place = item.get("id").unwrap_or(item);
             return Err(at_node(
                 place,
@@ -448,7 +451,20 @@ fn source_kind(source: &str) -> std::result::Result<(ProjectSource, Option<Strin
     }
     let parsed = InstallSource::parse(source).map_err(|err| err.message)?;
     let kind = match parsed {
-        InstallSource::Git(git) => return Ok((ProjectSource::Git(git), None)),
+        InstallSource::Git(git) => {
+            let local = git
+                .url
+                .get(..7)
+                .is_some_and(|s| s.eq_ignore_ascii_case("file://"))
+                || !git.url.contains(':');
+            let warning = local.then(|| {
+                format!(
+                    "`{}` is a repository on this machine: teammates need it at the same place",
+                    shown(source)
+                )
+            });
+            return Ok((ProjectSource::Git(git), warning));
+        }
         InstallSource::DirOrGithub(path, git) => ProjectSource::FolderOrGithub(path, git),
         InstallSource::Dir(path) => ProjectSource::Folder(path),
         InstallSource::Catalog(id) => ProjectSource::Folder(PathBuf::from(id.as_str())),
@@ -490,6 +506,18 @@ fn without_credentials(source: &str) -> Option<String> {
     }
     let prefix = if url.len() < source.len() { "git+" } else { "" };
     Some(format!("{prefix}{}", source::redact_url(url)))
+}
+
+/// The text of `hcp.yaml`'s bytes: a `usage` error naming the line when
+/// they are not UTF-8.
+pub fn decode(bytes: &[u8]) -> Result<&str> {
+    std::str::from_utf8(bytes).map_err(|err| {
+        let valid = &bytes[..err.valid_up_to()];
+        let line = valid.iter().filter(|b| **b == b'\n').count() + 1;
+        let start = valid.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1);
+        let column = String::from_utf8_lossy(&valid[start..]).chars().count() + 1;
+        at(line, column, "not valid UTF-8 text")
+    })
 }
 
 /// What `hcpx init` writes: the version, no packs, and these harnesses.

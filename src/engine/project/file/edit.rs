@@ -7,15 +7,16 @@
 //! first (`  - id:` under `packs:`, or `- id:` when the list is not
 //! indented; two spaces when there is none yet); a `packs` that is absent,
 //! empty-valued or `[]` becomes a block list; lines end as the file's do
-//! (`\r\n` when it uses them). A removed entry takes its lines with it
-//! (from its `-` to its last line, comment lines indented under it
-//! included); comments above it stay.
+//! (`\r\n` when it uses them); a flow list `[{..}]` gets `, {id: ..}`.
+//! A removed entry takes its lines with it (from its `-` to its last line,
+//! comment lines indented under it included); comments above it stay.
 
 use super::spans::{Kind, Spanned};
 use super::{Entry, FILE_NAME, Read, id_problem, read, shown, source_kind};
 use crate::engine::error::{Error, ErrorCode, Result};
 use crate::engine::pack::document::{self, Node, Value};
 use saphyr_parser::ScalarStyle;
+use std::collections::BTreeMap;
 
 /// Adds `entry` after the last one, or, when an entry has its id, changes
 /// that one's `source` and `activate` in place (its comments and other keys
@@ -49,16 +50,32 @@ pub fn without_entry(text: &str, id: &str) -> Result<String> {
         return Ok(text.to_string());
     };
     expected.remove(index);
-    let packs = file.packs()?;
-    let Packs::Block { key, seq } = packs else {
-        return Err(file.refuse_flow(&packs));
+    let splices = match file.packs()? {
+        Packs::Block { key, seq } => {
+            let (start, end) = file.item_region(seq, index);
+            let mut splices = vec![Splice::new(start, end, "")];
+            if seq.items().len() == 1 {
+                splices.push(file.after_colon(key, " []"));
+            }
+            splices
+        }
+        Packs::Flow { seq, .. } => vec![flow_removal(seq, index)],
+        Packs::Absent | Packs::Null { .. } => return Ok(text.to_string()),
     };
-    let (start, end) = file.item_region(seq, index);
-    let mut splices = vec![Splice::new(start, end, "")];
-    if seq.items().len() == 1 {
-        splices.push(file.after_colon(key, " []"));
-    }
     file.finish(splices, &expected, file.read.file.harnesses.as_deref())
+}
+
+/// Item `index` of a flow list out, with the comma that joined it.
+fn flow_removal(seq: &Spanned, index: usize) -> Splice {
+    let items = seq.items();
+    match (items.get(index), items.get(index + 1)) {
+        (Some(item), Some(next)) => Splice::new(item.start, next.start, ""),
+        (Some(item), None) => match index.checked_sub(1).and_then(|i| items.get(i)) {
+            Some(prev) => Splice::new(prev.end, item.end, ""),
+            None => Splice::new(seq.start, seq.end, "[]"),
+        },
+        _ => Splice::new(seq.end, seq.end, ""),
+    }
 }
 
 /// Sets the entry `id`'s `activate`: `false` writes `activate: false`,
@@ -250,17 +267,6 @@ impl<'a> File<'a> {
         })
     }
 
-    /// The refusal for a `packs` written as a non-empty flow list.
-    fn refuse_flow(&self, packs: &Packs<'_>) -> Error {
-        let (line, column) = match packs {
-            Packs::Flow { seq, .. } => self.place(seq.start),
-            _ => (1, 1),
-        };
-        Error::usage(format!(
-            "{FILE_NAME}:{line}:{column}: `packs` is a flow list ([{{id: ..}}, ..]): hcpx edits a block list, one `- id: ID` per entry; rewrite it so, then try again"
-        ))
-    }
-
     /// 1-based line and column of a byte offset.
     fn place(&self, at: usize) -> (usize, usize) {
         let before = &self.body[..at.min(self.body.len())];
@@ -338,22 +344,13 @@ impl<'a> File<'a> {
                 entry.id
             )));
         }
-        let mut text = format!(
-            "{{id: {}, source: {}",
-            scalar(&entry.id, true),
-            scalar(&entry.source, true)
-        );
-        if !entry.activate {
-            text.push_str(", activate: false");
-        }
-        text.push('}');
+        let text = flow_entry(entry);
         Ok(vec![Splice::new(span.start, span.end, text)])
     }
 
     /// A new entry after the last one.
     fn append_entry(&self, entry: &Entry) -> Result<Vec<Splice>> {
-        let packs = self.packs()?;
-        match packs {
+        match self.packs()? {
             Packs::Absent => {
                 let indent = self.read.spans.col;
                 let mut lines = format!("{}packs:{}", spaces(indent), self.eol);
@@ -364,7 +361,14 @@ impl<'a> File<'a> {
             Packs::Flow { key, seq } if seq.items().is_empty() => {
                 Ok(self.open_list(key, seq, entry))
             }
-            Packs::Flow { .. } => Err(self.refuse_flow(&packs)),
+            Packs::Flow { seq, .. } => {
+                let last = seq.items().last().map_or(seq.start + 1, |item| item.end);
+                Ok(vec![Splice::new(
+                    last,
+                    last,
+                    format!(", {}", flow_entry(entry)),
+                )])
+            }
             Packs::Block { seq, .. } => {
                 let last = seq.items().len().saturating_sub(1);
                 let (_, end) = self.item_region(seq, last);
@@ -547,8 +551,13 @@ impl<'a> File<'a> {
         }
         body.push_str(&self.body[at..]);
         let out = format!("{}{body}", self.bom);
+        let kept: Vec<&str> = packs.iter().map(|e| e.id.as_str()).collect();
         match read(&out) {
-            Ok(back) if back.file.packs == packs && back.file.harnesses.as_deref() == harnesses => {
+            Ok(back)
+                if back.file.packs == packs
+                    && back.file.harnesses.as_deref() == harnesses
+                    && residue(&back.doc, &kept) == residue(&self.read.doc, &kept) =>
+            {
                 Ok(out)
             }
             _ => Err(self.cannot_edit()),
@@ -561,6 +570,53 @@ impl<'a> File<'a> {
         ))
         .hint(format!("edit {FILE_NAME} by hand"))
     }
+}
+
+/// What an edit leaves alone: every top-level key but `packs` and
+/// `harnesses`, and the other keys (`x-..`) of the entries in `kept`.
+fn residue(doc: &Node, kept: &[&str]) -> (serde_json::Value, BTreeMap<String, serde_json::Value>) {
+    let mut top = serde_json::Map::new();
+    let mut entries = BTreeMap::new();
+    for (key, value) in doc.as_map().unwrap_or_default() {
+        match key.as_str() {
+            Some("harnesses") => {}
+            Some("packs") => {
+                for item in value.as_seq().unwrap_or_default() {
+                    let Some(id) = item.get("id").and_then(Node::as_str) else {
+                        continue;
+                    };
+                    let rest: serde_json::Map<String, serde_json::Value> = item
+                        .as_map()
+                        .unwrap_or_default()
+                        .iter()
+                        .filter(|(k, _)| !matches!(k.as_str(), Some("id" | "source" | "activate")))
+                        .map(|(k, v)| (k.scalar_text(), v.to_json()))
+                        .collect();
+                    if kept.contains(&id) && !rest.is_empty() {
+                        entries.insert(id.to_string(), serde_json::Value::Object(rest));
+                    }
+                }
+            }
+            _ => {
+                top.insert(key.scalar_text(), value.to_json());
+            }
+        }
+    }
+    (serde_json::Value::Object(top), entries)
+}
+
+/// An entry as a flow mapping, `{id: ID, source: SOURCE}`.
+fn flow_entry(entry: &Entry) -> String {
+    let mut text = format!(
+        "{{id: {}, source: {}",
+        scalar(&entry.id, true),
+        scalar(&entry.source, true)
+    );
+    if !entry.activate {
+        text.push_str(", activate: false");
+    }
+    text.push('}');
+    text
 }
 
 /// The key `name` of a mapping entry: key span, value span, value node.

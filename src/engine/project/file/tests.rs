@@ -4,7 +4,7 @@ use super::*;
 use crate::engine::error::ErrorCode;
 
 fn ok(text: &str) -> ProjectFile {
-    parse(text).unwrap_or_else(|e| panic!("{text:?}: {e}"))
+    parse(text).unwrap_or_else(|e| panic!("{:?}: {e}", &text[..text.len().min(400)]))
 }
 
 fn err(text: &str) -> String {
@@ -511,23 +511,88 @@ fn flow_entries_are_rewritten_when_they_hold_only_known_keys() {
 }
 
 #[test]
-fn a_non_empty_flow_list_is_refused_for_adding_and_removing() {
-    let text = "hcp: \"1\"\npacks: [{id: ab, source: ./x}]\n";
-    for e in [
-        with_entry(text, &Entry::new("cd", "./y")).err(),
-        without_entry(text, "ab").err(),
-    ] {
-        let e = e.unwrap_or_else(|| panic!("edited"));
-        assert_eq!(e.code, ErrorCode::Usage);
+fn a_flow_list_is_edited_in_flow_style() {
+    let text = "hcp: \"1\"\npacks: [{id: ab, source: ./x}]  # c\n";
+    let two = "hcp: \"1\"\npacks: [{id: ab, source: ./x}, {id: cd, source: \"a b,c\", activate: false}]  # c\n";
+    edits(text, two, |t| with_entry(t, &entry("cd", "a b,c", false)));
+    edits(
+        two,
+        "hcp: \"1\"\npacks: [{id: cd, source: \"a b,c\", activate: false}]  # c\n",
+        |t| without_entry(t, "ab"),
+    );
+    edits(two, text, |t| without_entry(t, "cd"));
+    edits(text, "hcp: \"1\"\npacks: []  # c\n", |t| {
+        without_entry(t, "ab")
+    });
+    edits(
+        "hcp: \"1\"\npacks: [\n  {id: ab, source: ./x},\n  {id: cd, source: ./y},\n]\n",
+        "hcp: \"1\"\npacks: [\n  {id: cd, source: ./y},\n]\n",
+        |t| without_entry(t, "ab"),
+    );
+}
+
+#[test]
+fn a_document_written_as_one_flow_mapping_is_refused() {
+    let e = with_entry("{hcp: \"1\"}", &Entry::new("cd", "./y")).err();
+    assert!(
+        e.is_some_and(|e| e.code == ErrorCode::Usage && e.message.contains("one flow mapping"))
+    );
+}
+
+#[test]
+fn other_keys_survive_every_edit() {
+    let text = "hcp: \"1\"\nx-team: {a: [1, 2]}\npacks:\n  - id: ab\n    x-why: [keep]\n    source: ./x\n  - id: cd\n    source: ./y\n    x-n: 1\nextra: 2\n";
+    let outs = [
+        with_entry(text, &entry("ab", "./z", false)),
+        with_entry(text, &Entry::new("ef", "./e")),
+        without_entry(text, "cd"),
+        with_activate(text, "cd", false),
+        with_harnesses(text, &names(&["agents"])),
+    ];
+    for out in outs {
+        let out = out.unwrap_or_else(|e| panic!("{e}"));
+        assert!(out.contains("x-team: {a: [1, 2]}\n"), "{out}");
+        assert!(out.contains("    x-why: [keep]\n"), "{out}");
+        assert!(out.contains("extra: 2\n"), "{out}");
+    }
+}
+
+#[test]
+fn bytes_that_are_not_utf8_name_the_line() {
+    let e = decode(b"hcp: \"1\"\npacks: [\xff]\n").err();
+    assert!(e.is_some_and(|e| e.message == "hcp.yaml:2:9: not valid UTF-8 text"));
+    assert_eq!(decode(b"hcp: \"1\"\n").ok(), Some("hcp: \"1\"\n"));
+}
+
+#[test]
+fn a_repository_on_this_machine_is_a_warning() {
+    for source in ["git+file:///srv/repo//pack", "git+../repo"] {
+        let file = ok(&format!(
+            "hcp: \"1\"\npacks:\n  - id: ab\n    source: {source}\n"
+        ));
+        assert_eq!(file.warnings.len(), 1, "{source}");
         assert!(
-            e.message
-                .starts_with("hcp.yaml:2:8: `packs` is a flow list"),
-            "{}",
-            e.message
+            file.warnings[0].message.contains("on this machine"),
+            "{source}"
         );
     }
-    let e = with_entry("{hcp: \"1\"}", &Entry::new("cd", "./y")).err();
-    assert!(e.is_some_and(|e| e.message.contains("one flow mapping")));
+}
+
+#[test]
+fn many_entries_are_read_and_edited_quickly() {
+    let mut text = String::from("hcp: \"1\"\npacks:\n");
+    for i in 0..10_000 {
+        text.push_str(&format!("  - id: p{i}\n    source: ./p/{i}\n"));
+    }
+    let started = std::time::Instant::now();
+    assert_eq!(ok(&text).packs.len(), 10_000);
+    let out = with_entry(&text, &Entry::new("new", "./n")).unwrap_or_else(|e| panic!("{e}"));
+    let out = without_entry(&out, "p10").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(ok(&out).packs.len(), 10_000);
+    // Generous: the machine may be busy; a quadratic step would take minutes.
+    assert!(started.elapsed() < std::time::Duration::from_secs(60));
+    let dup = format!("{text}  - id: p7\n    source: ./again\n");
+    assert!(err(&dup).contains("a second entry for `p7`"));
 }
 
 #[test]
@@ -650,17 +715,23 @@ fn mutated_files_never_panic() {
             }
             n += 1;
             let read = parse(&text);
-            let _ = with_entry(&text, &Entry::new("ef", "./z"));
-            let _ = with_entry(&text, &entry("ab", "./q", false));
-            let _ = without_entry(&text, "ab");
-            let _ = without_entry(&text, "cd");
-            let _ = with_activate(&text, "cd", false);
-            let _ = with_harnesses(&text, &names(&["codex"]));
-            // An edit that succeeds always gives a file that reads.
-            if read.is_ok()
-                && let Ok(out) = with_entry(&text, &Entry::new("ef", "./z"))
-            {
-                assert!(parse(&out).is_ok(), "{text:?} -> {out:?}");
+            let results = [
+                with_entry(&text, &Entry::new("ef", "./z")),
+                with_entry(&text, &entry("ab", "./q", false)),
+                without_entry(&text, "ab"),
+                without_entry(&text, "cd"),
+                with_activate(&text, "cd", false),
+                with_activate(&text, "ab", true),
+                with_harnesses(&text, &names(&["codex"])),
+            ];
+            // A file that does not read is never edited; an edit that
+            // succeeds gives a file that reads.
+            for out in results {
+                match (&read, out) {
+                    (Err(_), Ok(out)) => panic!("edited a bad file {text:?} -> {out:?}"),
+                    (Ok(_), Ok(out)) => assert!(parse(&out).is_ok(), "{text:?} -> {out:?}"),
+                    _ => {}
+                }
             }
         }
     }
