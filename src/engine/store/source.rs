@@ -513,7 +513,6 @@ mod tests {
             "github:acme",
             "github:-x/r",
             "github:acme/..",
-            "github:acme/r//x",
             "github:acme/r/../x",
             "https://me:s3cret@h/r.git",
             "file:///srv/repo",
