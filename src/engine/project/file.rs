@@ -49,6 +49,7 @@ mod spans;
 use crate::engine::error::{Error, Result};
 use crate::engine::pack::document::{self, Node, Value};
 use crate::engine::pack::grammar;
+use crate::engine::pack::id::PackId;
 use crate::engine::pack::text::terminal_safe;
 use crate::engine::store::source::{self, GitSource, InstallSource};
 use std::path::{Component, Path, PathBuf};
@@ -83,7 +84,20 @@ pub struct Entry {
     pub activate: bool,
 }
 
+impl ProjectFile {
+    /// The entry for `id`, if the file lists it.
+    pub fn entry(&self, id: &str) -> Option<&Entry> {
+        self.packs.iter().find(|e| e.id == id)
+    }
+}
+
 impl Entry {
+    /// The checked id ([`parse`] accepted only pack ids, so this is `Some`
+    /// for every entry it returned).
+    pub fn pack_id(&self) -> Option<PackId> {
+        PackId::parse(&self.id)
+    }
+
     /// An entry that is activated (the default).
     pub fn new(id: impl Into<String>, source: impl Into<String>) -> Entry {
         Entry {
@@ -527,8 +541,8 @@ pub fn initial(harnesses: &[String]) -> String {
         .map(|name| edit::scalar(name, true))
         .collect();
     format!(
-        "# The packs this project's agents use (hcpx add / hcpx remove edit this file;\n\
-         # `hcpx sync` installs them into .hcp/ and places their Skills).\n\
+        "# The packs this project's agents use. Commit this file and hcp.lock;\n\
+         # .hcp/ is rebuilt from them (add, remove and sync keep them in step).\n\
          hcp: \"1\"\n\
          packs: []\n\
          harnesses: [{}]\n",

@@ -53,6 +53,9 @@ fn reads_the_example() {
     );
     assert_eq!(file.harnesses, Some(names(&["agents", "claude-code"])));
     assert!(file.warnings.is_empty(), "{:?}", file.warnings);
+    let notes = file.entry("acme.notes").and_then(Entry::pack_id);
+    assert_eq!(notes.as_ref().map(|id| id.as_str()), Some("acme.notes"));
+    assert_eq!(file.entry("nope"), None);
 }
 
 #[test]
