@@ -513,14 +513,19 @@ impl<'a> File<'a> {
             Kind::Seq { flow: false, items } if !items.is_empty() => {
                 let start = line_start(self.body, value.start);
                 let (_, end) = self.item_region(value, items.len() - 1);
-                if names.is_empty() {
-                    vec![Splice::new(start, end, ""), self.after_colon(key, " []")]
-                } else {
-                    let lines: String = names
+                let lines = |names: &[String]| -> String {
+                    names
                         .iter()
                         .map(|n| format!("{}- {}{}", spaces(value.col), scalar(n, false), self.eol))
-                        .collect();
-                    vec![Splice::new(start, end, lines)]
+                        .collect()
+                };
+                if names.is_empty() {
+                    vec![Splice::new(start, end, ""), self.after_colon(key, " []")]
+                } else if let Some(splices) = self.harness_items_changed(value, node, names, &lines)
+                {
+                    splices
+                } else {
+                    vec![Splice::new(start, end, lines(names))]
                 }
             }
             _ if node.value == Value::Null && value.end == value.start => {
@@ -528,6 +533,42 @@ impl<'a> File<'a> {
             }
             _ => vec![Splice::new(value.start, value.end, flow)],
         })
+    }
+
+    /// A block `harnesses` list brought to `names` by dropping items and
+    /// adding new ones at its end, when that is what `names` asks (the
+    /// items kept, their comments with them); `None` otherwise.
+    fn harness_items_changed(
+        &self,
+        seq: &Spanned,
+        node: &Node,
+        names: &[String],
+        lines: &dyn Fn(&[String]) -> String,
+    ) -> Option<Vec<Splice>> {
+        let old: Vec<&str> = node.as_seq()?.iter().filter_map(Node::as_str).collect();
+        let kept: Vec<&str> = old
+            .iter()
+            .copied()
+            .filter(|n| names.iter().any(|m| m == n))
+            .collect();
+        let (front, added) = names.split_at(kept.len().min(names.len()));
+        if front.iter().map(String::as_str).ne(kept.iter().copied())
+            || added.iter().any(|n| old.contains(&n.as_str()))
+        {
+            return None;
+        }
+        let mut splices: Vec<Splice> = (0..old.len())
+            .filter(|i| !names.iter().any(|m| m == old[*i]))
+            .map(|i| {
+                let (start, end) = self.item_region(seq, i);
+                Splice::new(start, end, "")
+            })
+            .collect();
+        if !added.is_empty() {
+            let (_, end) = self.item_region(seq, old.len().saturating_sub(1));
+            splices.push(self.insert_lines(end, &lines(added)));
+        }
+        Some(splices)
     }
 
     /// Applies the splices and checks the result reads back to `packs`

@@ -622,6 +622,28 @@ fn harnesses_are_set_in_the_lists_own_style() {
         "hcp: \"1\"\nharnesses:\n  - claude-code\n# end\n",
         set(&["claude-code"]),
     );
+    // Dropping and adding keep the other items' lines.
+    let block = "hcp: \"1\"\nharnesses:\n  # ours\n  - agents  # a\n  - codex # b\n# end\n";
+    edits(
+        block,
+        "hcp: \"1\"\nharnesses:\n  # ours\n  - agents  # a\n# end\n",
+        set(&["agents"]),
+    );
+    edits(
+        block,
+        "hcp: \"1\"\nharnesses:\n  # ours\n  - codex # b\n  - windsurf\n# end\n",
+        set(&["codex", "windsurf"]),
+    );
+    edits(
+        block,
+        "hcp: \"1\"\nharnesses:\n  # ours\n  - agents  # a\n  - codex # b\n  - windsurf\n# end\n",
+        set(&["agents", "codex", "windsurf"]),
+    );
+    edits(
+        block,
+        "hcp: \"1\"\nharnesses:\n  # ours\n  - codex\n  - agents\n# end\n",
+        set(&["codex", "agents"]),
+    );
     edits(
         "hcp: \"1\"\nharnesses:\n- agents\npacks: []\n",
         "hcp: \"1\"\nharnesses: []\npacks: []\n",
