@@ -762,3 +762,105 @@ fn mutated_files_never_panic() {
     }
     assert!(n > 1000);
 }
+
+/// Random edit sequences (a fixed seed) over several layouts, checked
+/// against a model after every step: the entries and harnesses are what
+/// was asked, the comments outside entries survive, line endings stay.
+#[test]
+fn random_edit_sequences_match_a_model() {
+    let starts = [
+        SPEC.to_string(),
+        SPEC.replace('\n', "\r\n"),
+        "# top\nhcp: \"1\"\npacks:\n- id: zz\n  source: ./z\n# end".to_string(),
+        "# top\nhcp: \"1\"\npacks: [{id: zz, source: ./z}]\nharnesses:\n  - agents\n# end\n"
+            .to_string(),
+        "# top\nhcp: \"1\"\npacks:\n  -\n    id: zz\n    source: ./z\n\n# end\n".to_string(),
+        format!("# top\n{}# end\n", initial(&names(&["agents"]))),
+    ];
+    let ids = ["aa", "bb", "zz", "pdf", "acme.notes", "1.5"];
+    let sources = [
+        "./x",
+        "github:a/b#v1",
+        "tools/my notes",
+        "a,b",
+        "../up",
+        "git+https://h/r.git//p",
+    ];
+    let harness = ["agents", "claude-code", "windsurf", "codex"];
+    let mut seed: u64 = 0x5eed;
+    let mut next = |n: usize| {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((seed >> 33) as usize) % n
+    };
+    for start in starts {
+        let crlf = start.contains("\r\n");
+        let keep: Vec<&str> = start
+            .lines()
+            .map(str::trim)
+            .filter(|l| {
+                *l == "# top" || *l == "# end" || l.starts_with("harnesses: [agents, claude-code]")
+            })
+            .collect();
+        let mut text = start.clone();
+        let mut packs = ok(&text).packs;
+        let mut harnesses = ok(&text).harnesses;
+        for step in 0..60 {
+            let id = ids[next(ids.len())];
+            let result = match next(4) {
+                0 | 1 => {
+                    let e = entry(id, sources[next(sources.len())], next(2) == 0);
+                    match packs.iter_mut().find(|p| p.id == id) {
+                        Some(p) => *p = e.clone(),
+                        None => packs.push(e.clone()),
+                    }
+                    with_entry(&text, &e)
+                }
+                2 => {
+                    packs.retain(|p| p.id != id);
+                    without_entry(&text, id)
+                }
+                _ if next(2) == 0 => {
+                    let on = next(2) == 0;
+                    match packs.iter_mut().find(|p| p.id == id) {
+                        Some(p) => {
+                            p.activate = on;
+                            with_activate(&text, id, on)
+                        }
+                        None => {
+                            assert!(with_activate(&text, id, on).is_err());
+                            Ok(text.clone())
+                        }
+                    }
+                }
+                _ => {
+                    let list: Vec<String> = harness
+                        .iter()
+                        .filter(|_| next(2) == 0)
+                        .map(|s| s.to_string())
+                        .collect();
+                    harnesses = Some(list.clone());
+                    with_harnesses(&text, &list)
+                }
+            };
+            text = result.unwrap_or_else(|e| panic!("step {step} of {start:?} on {text:?}: {e}"));
+            let read = ok(&text);
+            assert_eq!(read.packs, packs, "step {step}: {text}");
+            assert_eq!(read.harnesses, harnesses, "step {step}: {text}");
+            for line in &keep {
+                let gone = line.starts_with("harnesses") && harnesses.is_some();
+                assert!(
+                    gone || text.contains(line),
+                    "step {step}: lost {line:?}: {text}"
+                );
+            }
+            if crlf {
+                assert!(
+                    !text.replace("\r\n", "").contains('\n'),
+                    "step {step}: {text:?}"
+                );
+            }
+        }
+    }
+}
