@@ -777,16 +777,6 @@ fn random_edit_sequences_match_a_model() {
         "# top\nhcp: \"1\"\npacks:\n  -\n    id: zz\n    source: ./z\n\n# end\n".to_string(),
         format!("# top\n{}# end\n", initial(&names(&["agents"]))),
     ];
-    let ids = ["aa", "bb", "zz", "pdf", "acme.notes", "1.5"];
-    let sources = [
-        "./x",
-        "github:a/b#v1",
-        "tools/my notes",
-        "a,b",
-        "../up",
-        "git+https://h/r.git//p",
-    ];
-    let harness = ["agents", "claude-code", "windsurf", "codex"];
     let mut seed: u64 = 0x5eed;
     let mut next = |n: usize| {
         seed = seed
@@ -807,43 +797,7 @@ fn random_edit_sequences_match_a_model() {
         let mut packs = ok(&text).packs;
         let mut harnesses = ok(&text).harnesses;
         for step in 0..60 {
-            let id = ids[next(ids.len())];
-            let result = match next(4) {
-                0 | 1 => {
-                    let e = entry(id, sources[next(sources.len())], next(2) == 0);
-                    match packs.iter_mut().find(|p| p.id == id) {
-                        Some(p) => *p = e.clone(),
-                        None => packs.push(e.clone()),
-                    }
-                    with_entry(&text, &e)
-                }
-                2 => {
-                    packs.retain(|p| p.id != id);
-                    without_entry(&text, id)
-                }
-                _ if next(2) == 0 => {
-                    let on = next(2) == 0;
-                    match packs.iter_mut().find(|p| p.id == id) {
-                        Some(p) => {
-                            p.activate = on;
-                            with_activate(&text, id, on)
-                        }
-                        None => {
-                            assert!(with_activate(&text, id, on).is_err());
-                            Ok(text.clone())
-                        }
-                    }
-                }
-                _ => {
-                    let list: Vec<String> = harness
-                        .iter()
-                        .filter(|_| next(2) == 0)
-                        .map(|s| s.to_string())
-                        .collect();
-                    harnesses = Some(list.clone());
-                    with_harnesses(&text, &list)
-                }
-            };
+            let result = random_step(&text, &mut packs, &mut harnesses, &mut next);
             text = result.unwrap_or_else(|e| panic!("step {step} of {start:?} on {text:?}: {e}"));
             let read = ok(&text);
             assert_eq!(read.packs, packs, "step {step}: {text}");
@@ -861,6 +815,63 @@ fn random_edit_sequences_match_a_model() {
                     "step {step}: {text:?}"
                 );
             }
+        }
+    }
+}
+
+/// One random edit of [`random_edit_sequences_match_a_model`], applied to
+/// the model too.
+fn random_step(
+    text: &str,
+    packs: &mut Vec<Entry>,
+    harnesses: &mut Option<Vec<String>>,
+    next: &mut dyn FnMut(usize) -> usize,
+) -> Result<String> {
+    let ids = ["aa", "bb", "zz", "pdf", "acme.notes", "1.5"];
+    let sources = [
+        "./x",
+        "github:a/b#v1",
+        "tools/my notes",
+        "a,b",
+        "../up",
+        "git+https://h/r.git//p",
+    ];
+    let harness = ["agents", "claude-code", "windsurf", "codex"];
+    let id = ids[next(ids.len())];
+    match next(4) {
+        0 | 1 => {
+            let e = entry(id, sources[next(sources.len())], next(2) == 0);
+            match packs.iter_mut().find(|p| p.id == id) {
+                Some(p) => *p = e.clone(),
+                None => packs.push(e.clone()),
+            }
+            with_entry(text, &e)
+        }
+        2 => {
+            packs.retain(|p| p.id != id);
+            without_entry(text, id)
+        }
+        _ if next(2) == 0 => {
+            let on = next(2) == 0;
+            match packs.iter_mut().find(|p| p.id == id) {
+                Some(p) => {
+                    p.activate = on;
+                    with_activate(text, id, on)
+                }
+                None => {
+                    assert!(with_activate(text, id, on).is_err());
+                    Ok(text.to_string())
+                }
+            }
+        }
+        _ => {
+            let list: Vec<String> = harness
+                .iter()
+                .filter(|_| next(2) == 0)
+                .map(|s| s.to_string())
+                .collect();
+            *harnesses = Some(list.clone());
+            with_harnesses(text, &list)
         }
     }
 }
