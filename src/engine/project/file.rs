@@ -175,8 +175,8 @@ pub(crate) struct Read {
     pub spans: spans::Spanned,
 }
 
-/// Parses and checks `text` (a leading byte order mark is skipped by the
-/// caller of the edits, here only for reading).
+/// Parses and checks `text`, a leading byte order mark skipped (the
+/// spans are of the text after it; the edits put it back).
 pub(crate) fn read(text: &str) -> Result<Read> {
     if text.len() > MAX_BYTES {
         return Err(Error::usage(format!(
