@@ -33,11 +33,23 @@ pub fn run(request: &Request, ctx: &Ctx) -> i32 {
 }
 
 /// `outcome` on stdout; its error (verify's) after its words on stderr.
+/// Writes a report's words to stdout in one write: styled on a terminal,
+/// plain elsewhere (a long list is not written line by line).
+fn write_text(text: &str) {
+    let stdout = anstream::stdout();
+    if stdout.current_choice() == anstream::ColorChoice::Never {
+        let plain = crate::command::style::plain(text);
+        let _ = std::io::stdout().lock().write_all(plain.as_bytes());
+    } else {
+        let _ = write!(stdout.lock(), "{text}");
+    }
+}
+
 pub fn print(outcome: &Outcome, ctx: &Ctx) -> i32 {
     if ctx.out.json {
         ctx.out.json(outcome);
     } else {
-        let _ = write!(anstream::stdout().lock(), "{outcome}");
+        write_text(&outcome.to_string());
         if let Some(err) = outcome.error() {
             ctx.out.error(&err);
         }
