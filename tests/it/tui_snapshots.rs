@@ -77,7 +77,7 @@ async fn matrix_shows_each_unmet_condition_with_its_reason_in_words() {
     let dir = sandbox_with(mixed_pack);
     let engine = engine(&dir);
     engine.install("acme.mixed", false).unwrap();
-    let (_, err) = engine.activate(&["acme.mixed".to_string()]);
+    let (_, err) = engine.activate(&[pack("acme.mixed")]);
     assert!(err.is_none());
     // `user` may read but not write. Once grants exist only a holder of `*`
     // may change them (HCP.md §9.4): `ops` gets `*` and narrows `user`.

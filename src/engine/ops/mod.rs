@@ -292,6 +292,25 @@ impl Engine {
         ids
     }
 
+    /// A pack id as a user typed it, checked (§3.2): `not_found` naming
+    /// the known id closest to it when it is not one ([`Engine::not_found`]).
+    pub fn pack_id(&self, word: &str) -> Result<PackId> {
+        PackId::parse(word).ok_or_else(|| self.not_found(word))
+    }
+
+    /// [`Engine::pack_id`] for each word, in order, up to the first that is
+    /// not an id: the ids before it, and its error.
+    pub fn pack_ids(&self, words: &[String]) -> (Vec<PackId>, Option<Error>) {
+        let mut ids = Vec::with_capacity(words.len());
+        for word in words {
+            match self.pack_id(word) {
+                Ok(id) => ids.push(id),
+                Err(err) => return (ids, Some(err)),
+            }
+        }
+        (ids, None)
+    }
+
     /// [`not_found`] with a did-you-mean hint naming the known pack id
     /// closest to `pack_id`, when one is close.
     pub fn not_found(&self, pack_id: &str) -> Error {
@@ -397,7 +416,7 @@ impl Engine {
 
 /// The id a front-end passed, checked against §3.2 before any path is
 /// built from it (§14.2); `not_found` when it is not a pack id.
-pub(super) fn checked_id(pack_id: &str) -> Result<PackId> {
+pub fn checked_id(pack_id: &str) -> Result<PackId> {
     PackId::parse(pack_id).ok_or_else(|| not_found(pack_id))
 }
 

@@ -5,6 +5,7 @@
 
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers, MouseEvent, MouseEventKind};
 use hcpx::engine::ops::Engine;
+use hcpx::engine::pack::id::PackId;
 use hcpx::tui::theme::Theme;
 use hcpx::tui::{App, Config, Runner, run_headless};
 use ratatui::Terminal;
@@ -56,19 +57,24 @@ pub fn engine(dir: &TempDir) -> Engine {
     engine
 }
 
+/// `id` as the checked pack id the engine takes.
+pub fn pack(id: &str) -> PackId {
+    PackId::parse(id).unwrap_or_else(|| panic!("`{id}` is not a pack id"))
+}
+
 /// Installs `id` from the catalog and activates it: the usual start of a
 /// test about an active pack. Returns the engine for further changes.
 pub fn install_active(dir: &TempDir, id: &str) -> Engine {
     let engine = engine(dir);
     engine.install(id, false).unwrap();
-    engine.activate(&[id.to_string()]);
+    engine.activate(&[pack(id)]);
     engine
 }
 
 /// [`install_active`], then connects `id` (a pack that needs no secret).
 pub fn install_connected(dir: &TempDir, id: &str) -> Engine {
     let engine = install_active(dir, id);
-    engine.connect(id, &mut no_secret).unwrap();
+    engine.connect(&pack(id), &mut no_secret).unwrap();
     engine
 }
 
