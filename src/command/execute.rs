@@ -89,18 +89,18 @@ fn report(engine: &Engine, request: &Request, flags: &FixFlags) -> Result<Outcom
             Outcome::Doctor { report, fixed }
         }
         Request::Verify { packs } => Outcome::Verify(engine.verify(packs)?),
-        Request::Show { pack } => Outcome::Show(Box::new(show::show(engine, pack)?)),
+        Request::Show { pack } => Outcome::Show(Box::new(show::show(engine, &checked(pack)?)?)),
         Request::Availability { pack } => Outcome::Availability {
             principal: engine.principal().to_string(),
-            packs: engine.availability(pack.as_deref())?,
+            packs: engine.availability(checked_some(pack.as_ref())?.as_ref())?,
         },
-        Request::Why { pack, verb } => why_not(engine, pack, verb.as_deref(), flags)?,
+        Request::Why { pack, verb } => why_not(engine, &checked(pack)?, verb.as_deref(), flags)?,
         Request::List => Outcome::List(list::list(engine)?),
         Request::CatalogList => Outcome::Catalogs(engine.catalog_list()?),
         Request::CatalogUpdate => Outcome::Catalogs(engine.catalog_update()?),
         Request::HarnessList => Outcome::HarnessList(engine.harness_list()?),
         Request::HarnessStatus { pack } => {
-            Outcome::HarnessStatus(engine.harness_status(pack.as_deref())?)
+            Outcome::HarnessStatus(engine.harness_status(checked_some(pack.as_ref())?.as_ref())?)
         }
         Request::Outdated { offline: true } => Outcome::Outdated(engine.outdated_offline()?),
         Request::Outdated { offline: false } => Outcome::Outdated(engine.outdated()?),
@@ -226,6 +226,11 @@ fn checked(pack: &PackArg) -> Result<PackId> {
     }
 }
 
+/// [`checked`] of an optional pack word.
+fn checked_some(pack: Option<&PackArg>) -> Result<Option<PackId>> {
+    pack.map(checked).transpose()
+}
+
 /// `activate`/`deactivate`: the ids before the first word that is not one,
 /// then that word's `not_found`, naming the closest known id.
 fn toggle(engine: &Engine, packs: &[PackArg], activate: bool, flags: &FixFlags) -> Outcome {
@@ -258,7 +263,12 @@ fn toggle(engine: &Engine, packs: &[PackArg], activate: bool, flags: &FixFlags) 
 
 /// `why`: the pack's (or command's) unmet conditions; a pack or verb that
 /// is not there is `not_found`.
-fn why_not(engine: &Engine, pack: &str, verb: Option<&str>, flags: &FixFlags) -> Result<Outcome> {
+fn why_not(
+    engine: &Engine,
+    pack: &PackId,
+    verb: Option<&str>,
+    flags: &FixFlags,
+) -> Result<Outcome> {
     let view = engine.pack_view(pack)?;
     let state = engine.store().read_state()?;
     let avail = engine.pack_availability(&view, &state);
@@ -271,7 +281,8 @@ fn why_not(engine: &Engine, pack: &str, verb: Option<&str>, flags: &FixFlags) ->
         dir.as_deref(),
     );
     if answer.reason() == Some(&WhyReason::NotFound) {
-        let mut err = Error::new(ErrorCode::NotFound, answer.explanation.clone()).pack(pack);
+        let mut err =
+            Error::new(ErrorCode::NotFound, answer.explanation.clone()).pack(pack.as_str());
         if let Some(verb) = verb {
             err = err.verb(verb);
         }

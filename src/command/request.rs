@@ -16,9 +16,8 @@
 //! (which names exist, which types they take) is the command's, which the
 //! engine binds them against once it has read the pack (§6.2).
 //!
-//! The report subcommands' pack ids stay the words the user typed: the
-//! engine's lookups (`pack_view`, `show`) check them and answer
-//! `not_found` in the words the CLI has always used.
+//! `verify`'s pack ids stay the words the user typed: it reads the lock
+//! file before it looks at them, so a broken lock file is its error first.
 
 use crate::command::args::Command;
 use crate::command::args::catalog::CatalogCommand;
@@ -62,6 +61,12 @@ impl PackArg {
     }
 }
 
+impl From<&str> for PackArg {
+    fn from(word: &str) -> PackArg {
+        PackArg::parse(word)
+    }
+}
+
 /// One SOURCE of `install`, parsed (§11.6); one that does not parse is that
 /// source's failed result, the others still run.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -96,11 +101,11 @@ pub enum Request {
     /// `verify [PACK_ID...]` (§13.5).
     Verify { packs: Vec<String> },
     /// `show PACK_ID`.
-    Show { pack: String },
+    Show { pack: PackArg },
     /// `availability [PACK_ID]` (§11.2).
-    Availability { pack: Option<String> },
+    Availability { pack: Option<PackArg> },
     /// `why PACK_ID [VERB]` (§11.3).
-    Why { pack: String, verb: Option<String> },
+    Why { pack: PackArg, verb: Option<String> },
     /// `list` (§11.3).
     List,
     /// `catalog list` (§13.2).
@@ -110,7 +115,7 @@ pub enum Request {
     /// `harness list` (§12.4).
     HarnessList,
     /// `harness status [PACK_ID]` (§12.6).
-    HarnessStatus { pack: Option<String> },
+    HarnessStatus { pack: Option<PackArg> },
     /// `outdated [--offline]` (§13.6).
     Outdated { offline: bool },
     /// `grant PRINCIPAL GRANT`, or with `revoke` `revoke PRINCIPAL GRANT`
@@ -186,13 +191,13 @@ impl Request {
                 packs: a.packs.clone(),
             },
             Command::Show(a) => Request::Show {
-                pack: a.pack.clone(),
+                pack: PackArg::parse(&a.pack),
             },
             Command::Availability(a) => Request::Availability {
-                pack: a.pack.clone(),
+                pack: a.pack.as_deref().map(PackArg::parse),
             },
             Command::Why(a) => Request::Why {
-                pack: a.pack.clone(),
+                pack: PackArg::parse(&a.pack),
                 verb: a.verb.clone(),
             },
             Command::List(_) => Request::List,
@@ -203,9 +208,9 @@ impl Request {
             },
             Command::Harness(a) => match &a.command {
                 HarnessCommand::List { .. } => Request::HarnessList,
-                HarnessCommand::Status { pack, .. } => {
-                    Request::HarnessStatus { pack: pack.clone() }
-                }
+                HarnessCommand::Status { pack, .. } => Request::HarnessStatus {
+                    pack: pack.as_deref().map(PackArg::parse),
+                },
                 _ => return None,
             },
             Command::Outdated(a) => Request::Outdated { offline: a.offline },
@@ -320,12 +325,12 @@ impl Request {
             Request::Doctor { fix: true } => words.push("--fix".into()),
             Request::Outdated { offline: true } => words.push("--offline".into()),
             Request::Verify { packs } => words.extend(packs.iter().cloned()),
-            Request::Show { pack } => words.push(pack.clone()),
+            Request::Show { pack } => words.push(pack.as_str().to_string()),
             Request::Availability { pack } | Request::HarnessStatus { pack } => {
-                words.extend(pack.iter().cloned());
+                words.extend(pack.iter().map(|p| p.as_str().to_string()));
             }
             Request::Why { pack, verb } => {
-                words.push(pack.clone());
+                words.push(pack.as_str().to_string());
                 words.extend(verb.iter().cloned());
             }
             _ => {}

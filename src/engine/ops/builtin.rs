@@ -129,30 +129,19 @@ impl Engine {
             BuiltinOp::Deactivate => {
                 self.toggled(self.toggle_one(&text("pack"), Engine::deactivate))
             }
-            BuiltinOp::Connect => {
-                let mut no_secret = |_: &crate::engine::pack::manifest::SecretSpec| {
-                    Err(
-                        Error::usage("a secret binding is connected by a person").fix(
-                            Fix::Connect {
-                                pack: text("pack"),
-                                secret: true,
-                            },
-                        ),
-                    )
-                };
-                let id = super::checked_id(&text("pack"));
-                self.result(id.and_then(|id| self.connect(&id, &mut no_secret)))
-            }
-            BuiltinOp::HarnessStatus => match self.harness_status(args.text("pack").as_deref()) {
-                Ok(targets) => {
-                    let doc = docs::HarnessReport::new(&targets);
-                    (i32::from(!doc.ok), to_value(&doc))
+            BuiltinOp::Connect => self.connect_op(&text("pack")),
+            BuiltinOp::HarnessStatus => {
+                match pack_arg(args).and_then(|pack| self.harness_status(pack.as_ref())) {
+                    Ok(targets) => {
+                        let doc = docs::HarnessReport::new(&targets);
+                        (i32::from(!doc.ok), to_value(&doc))
+                    }
+                    Err(err) => (err.code.exit_code(), to_value(&Failure::new(&err))),
                 }
-                Err(err) => (err.code.exit_code(), to_value(&Failure::new(&err))),
-            },
+            }
             BuiltinOp::Availability => {
-                let pack = args.text("pack");
-                self.result(self.availability(pack.as_deref()).map(|packs| docs::Packs {
+                let packs = pack_arg(args).and_then(|pack| self.availability(pack.as_ref()));
+                self.result(packs.map(|packs| docs::Packs {
                     principal: Some(self.principal().to_string()),
                     packs,
                 }))
@@ -181,6 +170,20 @@ impl Engine {
                 self.result(done)
             }
         }
+    }
+
+    /// `connect`: a `secret` Binding is refused (a person gives the secret).
+    fn connect_op(&self, word: &str) -> (i32, Value) {
+        let mut no_secret = |_: &crate::engine::pack::manifest::SecretSpec| {
+            Err(
+                Error::usage("a secret binding is connected by a person").fix(Fix::Connect {
+                    pack: word.to_string(),
+                    secret: true,
+                }),
+            )
+        };
+        let id = super::checked_id(word);
+        self.result(id.and_then(|id| self.connect(&id, &mut no_secret)))
     }
 
     /// A result as the subcommand's document: `{"ok": true, ...}` or
@@ -217,6 +220,13 @@ impl Engine {
         };
         (code, to_value(&doc))
     }
+}
+
+/// The optional `pack` arg, checked (§3.2).
+fn pack_arg(args: &BoundArgs) -> Result<Option<PackId>, Error> {
+    args.text("pack")
+        .map(|word| super::checked_id(&word))
+        .transpose()
 }
 
 /// What activate / deactivate return.

@@ -45,7 +45,7 @@ impl Engine {
     /// Connects a pack's Binding.
     pub fn connect(&self, id: &PackId, secret_input: SecretInput<'_>) -> Result<ConnectOutcome> {
         let pack_id = id.as_str();
-        let view = self.pack_view(pack_id)?;
+        let view = self.pack_view(id)?;
         let state = self.store().read_state()?;
         let Some(report) = &view.installed else {
             return Err(super::not_installed(pack_id));

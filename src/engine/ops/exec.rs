@@ -116,7 +116,7 @@ impl Engine {
         sink: Option<&mut dyn Write>,
     ) -> Result<ExecResult> {
         let pack_id = id.as_str();
-        let view = self.pack_view(pack_id)?;
+        let view = self.pack_view(id)?;
         let state = self.store().read_state()?;
         // Commands that run the same program look it up on PATH once.
         let avail = self.pack_availability_with(&view, &state, &super::runnable_memo());

@@ -228,7 +228,7 @@ impl Engine {
     }
 
     /// Availability of every pack, or of one (`not_found` if unknown).
-    pub fn availability(&self, pack_id: Option<&str>) -> Result<Vec<PackAvailability>> {
+    pub fn availability(&self, pack_id: Option<&PackId>) -> Result<Vec<PackAvailability>> {
         let mut packs = match pack_id {
             Some(id) => {
                 let view = self.pack_view(id)?;
@@ -260,11 +260,12 @@ impl Engine {
         availability::pack_availability(view, state, self.principal(), check)
     }
 
-    /// One pack's view: installed copy (linted) and catalog copy. A string
-    /// that is not a pack id is `not_found` (§14.2).
-    pub fn pack_view(&self, pack_id: &str) -> Result<PackView> {
-        let id = checked_id(pack_id)?;
-        let catalogs = if self.store.is_installed(&id) {
+    /// One pack's view: installed copy (linted) and catalog copy; a pack
+    /// in neither is `not_found`. (A word that is not a pack id never gets
+    /// here: [`checked_id`] refuses it first, §14.2.)
+    pub fn pack_view(&self, id: &PackId) -> Result<PackView> {
+        let pack_id = id.as_str();
+        let catalogs = if self.store.is_installed(id) {
             // Only the installed copy matters; skip linting the catalogs.
             Vec::new()
         } else {
