@@ -109,15 +109,16 @@ fn report(engine: &Engine, request: &Request, flags: &FixFlags) -> Result<Outcom
             grant,
             revoke,
         } => {
+            let who = principal.principal.clone()?;
             let (changed, enforced_now) = if *revoke {
-                (engine.revoke(principal, grant)?, false)
+                (engine.revoke(&who, &grant.text)?, false)
             } else {
-                let change = engine.grant(principal, grant)?;
+                let change = engine.grant(&who, &grant.grant.clone()?)?;
                 (change.changed, change.enforced_now)
             };
             Outcome::Granted {
-                principal: principal.clone(),
-                grant: grant.clone(),
+                principal: principal.text.clone(),
+                grant: grant.text.clone(),
                 revoke: *revoke,
                 changed,
                 enforced_now,

@@ -6,7 +6,8 @@
 //! Values are parsed here, once, and the engine is given the types: a pack
 //! id the user names is a [`PackArg`] (a checked [`PackId`], or the word
 //! that is not one), a harness target a [`TargetName`], an install source
-//! an [`InstallSource`]. A word that does not parse is kept with the
+//! an [`InstallSource`], a principal a [`Principal`] and a grant a
+//! [`Grant`] (each with the words typed, for the answer to repeat). A word that does not parse is kept with the
 //! request rather than refused at once, because the command meets it in
 //! its turn: `activate a.b BAD c.d` activates `a.b` before it stops at
 //! `BAD`, `uninstall` goes on past it, and the error names the closest
@@ -29,6 +30,7 @@ use crate::engine::ops::sources::Selection;
 use crate::engine::ops::sync::SyncOptions;
 use crate::engine::ops::upgrade::Expected;
 use crate::engine::pack::id::PackId;
+use crate::engine::policy::grants::{self, Grant, Principal};
 use crate::engine::store::source::redact_source;
 use std::path::PathBuf;
 
@@ -64,6 +66,41 @@ impl PackArg {
 impl From<&str> for PackArg {
     fn from(word: &str) -> PackArg {
         PackArg::parse(word)
+    }
+}
+
+/// A principal's name as the user gave it (§9.1): checked, or refused
+/// (`usage`, the name shown escaped) when the command comes to it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PrincipalArg {
+    pub text: String,
+    pub principal: Result<Principal>,
+}
+
+impl From<&str> for PrincipalArg {
+    fn from(text: &str) -> PrincipalArg {
+        PrincipalArg {
+            text: text.to_string(),
+            principal: Principal::parse(text),
+        }
+    }
+}
+
+/// A grant as the user gave it (§9.2): parsed, or refused (`usage`) when
+/// `grant` comes to it; `revoke` takes the text as written (an entry of
+/// the file that is no grant is removed too).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GrantArg {
+    pub text: String,
+    pub grant: Result<Grant>,
+}
+
+impl From<&str> for GrantArg {
+    fn from(text: &str) -> GrantArg {
+        GrantArg {
+            text: text.to_string(),
+            grant: grants::parse_grant(text),
+        }
     }
 }
 
@@ -121,8 +158,8 @@ pub enum Request {
     /// `grant PRINCIPAL GRANT`, or with `revoke` `revoke PRINCIPAL GRANT`
     /// (§9.4).
     Grant {
-        principal: String,
-        grant: String,
+        principal: PrincipalArg,
+        grant: GrantArg,
         revoke: bool,
     },
     /// `activate PACK_ID...` (§11.1, §5.4).
@@ -215,8 +252,8 @@ impl Request {
             },
             Command::Outdated(a) => Request::Outdated { offline: a.offline },
             Command::Grant(a) | Command::Revoke(a) => Request::Grant {
-                principal: a.principal_name.clone(),
-                grant: a.grant.clone(),
+                principal: a.principal_name.as_str().into(),
+                grant: a.grant.as_str().into(),
                 revoke: matches!(command, Command::Revoke(_)),
             },
             _ => return None,
@@ -317,7 +354,7 @@ impl Request {
                 revoke,
             } => {
                 let sub = if *revoke { "revoke" } else { "grant" };
-                vec![sub.into(), principal.clone(), grant.clone()]
+                vec![sub.into(), principal.text.clone(), grant.text.clone()]
             }
             other => return other.lifecycle_words(),
         };

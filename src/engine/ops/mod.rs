@@ -393,23 +393,26 @@ impl Engine {
 
     /// Adds a grant (§9.4); returns whether the state changed. Once grants
     /// are enforced, only a principal holding the unscoped `*` may.
-    pub fn grant(&self, principal: &str, grant: &str) -> Result<grants::GrantChange> {
-        let principal = grants::Principal::parse(principal)?;
-        let grant = grants::parse_grant(grant)?;
+    pub fn grant(
+        &self,
+        principal: &grants::Principal,
+        grant: &grants::Grant,
+    ) -> Result<grants::GrantChange> {
         let mut tx = self.store.lock()?;
         grants::require_admin(&tx.state, self.principal())?;
-        let change = grants::grant(&mut tx.state, &principal, &grant);
+        let change = grants::grant(&mut tx.state, principal, grant);
         tx.commit()?;
         Ok(change)
     }
 
     /// Removes a grant (§9.4); returns whether the state changed. Once
     /// grants are enforced, only a principal holding the unscoped `*` may.
-    pub fn revoke(&self, principal: &str, grant: &str) -> Result<bool> {
-        let principal = grants::Principal::parse(principal)?;
+    /// `grant` is the entry as written: also one of the file that is no
+    /// grant, to remove it (`doctor` reports those).
+    pub fn revoke(&self, principal: &grants::Principal, grant: &str) -> Result<bool> {
         let mut tx = self.store.lock()?;
         grants::require_admin(&tx.state, self.principal())?;
-        let changed = grants::revoke(&mut tx.state, &principal, grant)?;
+        let changed = grants::revoke(&mut tx.state, principal, grant)?;
         tx.commit()?;
         Ok(changed)
     }

@@ -62,6 +62,22 @@ pub fn pack(id: &str) -> PackId {
     PackId::parse(id).unwrap_or_else(|| panic!("`{id}` is not a pack id"))
 }
 
+/// `engine` grants `grant` to `principal` (§9.4), the words checked.
+pub fn grant(
+    engine: &Engine,
+    principal: &str,
+    grant: &str,
+) -> hcpx::engine::error::Result<hcpx::engine::policy::grants::GrantChange> {
+    use hcpx::engine::policy::grants::{Principal, parse_grant};
+    engine.grant(&Principal::parse(principal)?, &parse_grant(grant)?)
+}
+
+/// `engine` revokes `grant` from `principal` (§9.4).
+pub fn revoke(engine: &Engine, principal: &str, grant: &str) -> hcpx::engine::error::Result<bool> {
+    let principal = hcpx::engine::policy::grants::Principal::parse(principal)?;
+    engine.revoke(&principal, grant)
+}
+
 /// Installs `id` from the catalog and activates it: the usual start of a
 /// test about an active pack. Returns the engine for further changes.
 pub fn install_active(dir: &TempDir, id: &str) -> Engine {
