@@ -1,8 +1,9 @@
 //! Command lines the front-ends show (HCP.md §10.1 `hint`, §9.1, §11.6):
 //! a [`Fix`] the engine returns as data, rendered as a complete `hcpx`
 //! command line a user can paste, and the one shell quoting every such
-//! line uses. The CLI (`cli::fix`, `cli::upgrade`) and the TUI (`tui::fix`,
-//! its equivalent commands) both render through this module, so no word of
+//! line uses. The CLI (`cli::fix`), the command layer (`command::execute`:
+//! the line that confirms an upgrade's diff) and the TUI (`tui::fix`,
+//! its equivalent commands) all render through this module, so no word of
 //! a line they print — a principal, a path, a pack id — reaches a shell
 //! unquoted (`$(cmd)` is shown as `'$(cmd)'`).
 //!
@@ -12,7 +13,7 @@
 //! subject; an administrator runs it, §9.4); `--catalog` for `install` of a
 //! pack id (a folder needs no catalog).
 
-use crate::engine::error::Fix;
+use crate::engine::error::{Error, Fix};
 
 /// The flags the user gave that a fix's command line repeats.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -22,6 +23,22 @@ pub struct FixFlags {
     pub principal: Option<String>,
     /// `--catalog DIR`, each as given.
     pub catalogs: Vec<String>,
+}
+
+/// What an error shows as its `hint`: its fix as a command line, else its
+/// hint in words.
+pub fn hint(err: &Error, flags: &FixFlags) -> Option<String> {
+    match &err.context.fix {
+        Some(fix) => Some(command_line(fix, flags)),
+        None => err.context.hint.clone(),
+    }
+}
+
+/// `err` with its fix rendered into `hint`, for a `--json` error object.
+pub fn with_hint(err: &Error, flags: &FixFlags) -> Error {
+    let mut err = err.clone();
+    err.context.hint = hint(&err, flags);
+    err
 }
 
 /// `fix` as one line: an `hcpx` command, or (for [`Fix::SetEnv`]) words.

@@ -5,8 +5,9 @@
 //!   (`try_parse_from`), so both take every subcommand and flag;
 //! - `request`: a parsed [`Request`], built from that tree;
 //! - `execute`: the engine call that answers it, an [`Outcome`];
-//! - `outcome`: each outcome's one `Serialize` (the `--json` document) and
-//!   one `Display` (the words, written by `text`, styled by `style`);
+//! - `outcome`: each outcome's one `Serialize` (the `--json` document,
+//!   the engine's or one of `docs`) and one `Display` (the words, written
+//!   by `text`, styled by `style`);
 //! - `line`: words (the TUI's `:` line) parsed with that tree;
 //! - `help`, `complete`: the help words and the shell completion of the
 //!   tree.
@@ -16,6 +17,7 @@
 
 pub mod args;
 pub mod complete;
+pub mod docs;
 pub mod execute;
 pub mod help;
 pub mod line;

@@ -43,9 +43,9 @@ pub struct ProbeRun {
 
 impl Engine {
     /// Connects a pack's Binding.
-    pub fn connect(&self, pack_id: &str, secret_input: SecretInput<'_>) -> Result<ConnectOutcome> {
-        let id = super::checked_id(pack_id)?;
-        let view = self.pack_view(pack_id)?;
+    pub fn connect(&self, id: &PackId, secret_input: SecretInput<'_>) -> Result<ConnectOutcome> {
+        let pack_id = id.as_str();
+        let view = self.pack_view(id)?;
         let state = self.store().read_state()?;
         let Some(report) = &view.installed else {
             return Err(super::not_installed(pack_id));
@@ -94,7 +94,7 @@ impl Engine {
         // (5)
         let probe = match &binding.probe {
             None => None,
-            Some(key) => Some(self.probe(&id, manifest, key, &material, secret.as_deref())?),
+            Some(key) => Some(self.probe(id, manifest, key, &material, secret.as_deref())?),
         };
         // (6)
         let mut tx = self.store().lock()?;
@@ -106,9 +106,9 @@ impl Engine {
             .pack(pack_id));
         }
         if let Some(secret) = &secret {
-            tx.replace_file(&self.store().secret_path(&id), secret.as_bytes(), 0o600)?;
+            tx.replace_file(&self.store().secret_path(id), secret.as_bytes(), 0o600)?;
         }
-        let changed = tx.state.connect(&id);
+        let changed = tx.state.connect(id);
         tx.commit()?;
         Ok(outcome(changed, probe))
     }
