@@ -6,21 +6,21 @@
 //! [`crate::fixline`], which shell-quotes every word.
 
 use crate::engine::error::Error;
-pub use crate::fixline::{FixFlags, command_line};
+pub use crate::fixline::{FixFlags, command_line, hint_text};
 
 /// What an error shows as its `hint`: its fix as a command line, else its
-/// hint in words.
+/// hint in words (each command in them a command line).
 pub fn hint(err: &Error, flags: &FixFlags) -> Option<String> {
     match &err.context.fix {
         Some(fix) => Some(command_line(fix, flags)),
-        None => err.context.hint.clone(),
+        None => err.context.hint.as_ref().map(|h| hint_text(h, flags)),
     }
 }
 
 /// `err` with its fix rendered into `hint`, for a `--json` error object.
 pub fn with_hint(err: &Error, flags: &FixFlags) -> Error {
     let mut err = err.clone();
-    err.context.hint = hint(&err, flags);
+    err.context.hint = hint(&err, flags).map(Into::into);
     err
 }
 
@@ -38,6 +38,7 @@ mod tests {
             with_hint(&err, &FixFlags::default())
                 .context
                 .hint
+                .and_then(|h| h.words())
                 .as_deref(),
             Some("hcpx activate acme.x")
         );

@@ -27,7 +27,8 @@ pub enum Outcome {
         /// With `--fix`: what was repaired.
         fixed: Option<Vec<Fixed>>,
     },
-    Verify(VerifyReport),
+    /// The report, and its `integrity` error (with its hint rendered).
+    Verify(VerifyReport, Option<Error>),
     Show(Box<PackDetails>),
     Availability {
         principal: String,
@@ -60,7 +61,7 @@ impl Outcome {
         match self {
             Outcome::Doctor { report, .. } => i32::from(!report.ok()),
             Outcome::HarnessStatus(targets) => i32::from(!docs::HarnessReport::new(targets).ok),
-            Outcome::Verify(report) => report.error().map_or(0, |e| e.code.exit_code()),
+            Outcome::Verify(_, error) => error.as_ref().map_or(0, |e| e.code.exit_code()),
             _ => 0,
         }
     }
@@ -69,7 +70,7 @@ impl Outcome {
     /// `integrity`): in its document with `--json`, after its words else.
     pub fn error(&self) -> Option<Error> {
         match self {
-            Outcome::Verify(report) => report.error(),
+            Outcome::Verify(_, error) => error.clone(),
             _ => None,
         }
     }
@@ -84,10 +85,10 @@ impl Serialize for Outcome {
                 fixed: fixed.as_deref(),
             }
             .serialize(s),
-            Outcome::Verify(report) => docs::Verify {
+            Outcome::Verify(report, error) => docs::Verify {
                 ok: report.ok,
                 packs: &report.packs,
-                error: report.error().as_ref(),
+                error: error.as_ref(),
             }
             .serialize(s),
             Outcome::Show(details) => Success::new(details).serialize(s),
@@ -137,7 +138,7 @@ impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Outcome::Doctor { report, fixed } => text::doctor::write(f, report, fixed.as_deref()),
-            Outcome::Verify(report) => text::verify::write(f, &report.packs),
+            Outcome::Verify(report, _) => text::verify::write(f, &report.packs),
             Outcome::Show(details) => text::show::write(f, details),
             Outcome::Availability { packs, .. } => text::availability::write(f, packs),
             Outcome::Why { answer, fixes } => text::why::write(f, answer, fixes),

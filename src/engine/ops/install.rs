@@ -27,7 +27,7 @@
 //! old state.
 
 use super::{Engine, RUNTIME_VERSION};
-use crate::engine::error::{Error, ErrorCode, Result};
+use crate::engine::error::{Error, ErrorCode, Fix, Hint, Result};
 use crate::engine::lint::{LintOptions, LintReport, lint_pack};
 use crate::engine::pack::id::PackId;
 use crate::engine::pack::manifest::Manifest;
@@ -478,7 +478,13 @@ pub(super) fn lint_failed(report: &LintReport) -> Error {
         ),
     )
     .path(report.path.clone())
-    .hint(format!("run `hcpx lint {}` for every finding", report.path));
+    .hint(
+        Hint::from("run `")
+            .cmd(Fix::Lint {
+                path: report.path.clone(),
+            })
+            .say("` for every finding"),
+    );
     if let Some(id) = &report.pack_id {
         err = err.pack(id.clone());
     }
