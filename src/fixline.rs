@@ -224,6 +224,64 @@ mod tests {
     }
 
     #[test]
+    fn each_command_repeats_the_flags_it_needs() {
+        let pack = || "acme.x".to_string();
+        let catalogs = "--catalog '/tmp/my packs' --catalog cat";
+        let more = [
+            (
+                Fix::Uninstall { pack: pack() },
+                "hcpx uninstall acme.x --principal 'ci bot'".to_string(),
+            ),
+            (Fix::List, format!("hcpx list {catalogs}")),
+            (
+                Fix::Verify { pack: Some(pack()) },
+                "hcpx verify acme.x".into(),
+            ),
+            (
+                Fix::Doctor { fix: true },
+                format!("hcpx doctor --fix {catalogs}"),
+            ),
+            (
+                Fix::Upgrade { dry_run: true },
+                "hcpx upgrade --dry-run".into(),
+            ),
+            (Fix::HarnessStatus, "hcpx harness status".into()),
+            (
+                Fix::HarnessSync { force: true },
+                "hcpx harness sync --force --principal 'ci bot'".into(),
+            ),
+            (
+                Fix::HarnessDisable {
+                    target: "codex".into(),
+                },
+                "hcpx harness disable codex --principal 'ci bot'".into(),
+            ),
+        ];
+        for (fix, line) in more {
+            assert_eq!(command_line(&fix, &flags()), line);
+        }
+    }
+
+    #[test]
+    fn a_hint_keeps_its_words_around_each_command_line() {
+        let hint = Hint::from("run `")
+            .cmd(Fix::Lint {
+                path: "/my pack".into(),
+            })
+            .say("`, or ")
+            .cmd(Fix::Uninstall {
+                pack: "acme.x".into(),
+            });
+        assert_eq!(
+            hint_text(&hint, &flags()),
+            "run `hcpx lint '/my pack'`, or hcpx uninstall acme.x --principal 'ci bot'"
+        );
+        assert_eq!(hint.fixes().count(), 2);
+        assert_eq!(hint.words(), None);
+        assert_eq!(Hint::from("by hand").words().as_deref(), Some("by hand"));
+    }
+
+    #[test]
     fn quotes_only_what_a_shell_would_split() {
         assert_eq!(shell_quote("tz=UTC"), "tz=UTC");
         assert_eq!(shell_quote("msg=hello world"), "'msg=hello world'");
