@@ -34,7 +34,8 @@ pub use builtin::BuiltinOp;
 pub use connect::{ConnectOutcome, ProbeRun, SecretInput};
 pub use envset::EnvOverrides;
 pub use exec::{ExecResult, redact};
-pub use install::{FetchObserver, InstallAction, InstallOptions, InstallOutcome, InstallSource};
+pub use install::{InstallAction, InstallOutcome, InstallSource};
+pub use sources::{FetchObserver, InstallOptions};
 pub use uninstall::UninstallOutcome;
 pub use verify::{VerifyPack, VerifyReport};
 
