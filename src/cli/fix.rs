@@ -5,7 +5,7 @@
 //! TUI shows the same line (`tui::fix`): both render it with
 //! [`crate::fixline`], which shell-quotes every word.
 
-pub use crate::fixline::{FixFlags, command_line, hint, with_hint};
+pub use crate::fixline::{FixFlags, command_line, hint, hint_text, with_hint};
 
 #[cfg(test)]
 mod tests {
@@ -21,6 +21,7 @@ mod tests {
             with_hint(&err, &FixFlags::default())
                 .context
                 .hint
+                .and_then(|h| h.words())
                 .as_deref(),
             Some("hcpx activate acme.x")
         );

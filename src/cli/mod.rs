@@ -41,7 +41,7 @@ pub use crate::command::args::{
 /// Runs hcpx with the process arguments; the entry point of both binaries.
 pub fn main() -> ExitCode {
     // `HCPX_COMPLETE=bash hcpx -- hcpx ...`: a shell asking for completions.
-    complete::handle();
+    crate::command::complete_if_asked();
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     let json = args
         .iter()

@@ -80,15 +80,26 @@ pub fn without_store(request: &Request) -> Option<Outcome> {
 fn report(engine: &Engine, request: &Request, flags: &FixFlags) -> Result<Outcome> {
     Ok(match request {
         Request::Doctor { fix } => {
-            let (report, fixed) = if *fix {
+            let (mut report, fixed) = if *fix {
                 let done = doctor::fix(engine)?;
                 (done.report, Some(done.fixed))
             } else {
                 (doctor::run(engine), None)
             };
+            report.render(&|fix| command_line(fix, flags));
             Outcome::Doctor { report, fixed }
         }
-        Request::Verify { packs } => Outcome::Verify(engine.verify(packs)?),
+        Request::Verify { packs } => {
+            let report = engine.verify(packs)?;
+            let error = report.error().map(|mut err| {
+                err.context.hint = err
+                    .context
+                    .hint
+                    .map(|h| h.rendered(&|fix| command_line(fix, flags)));
+                err
+            });
+            Outcome::Verify(report, error)
+        }
         Request::Show { pack } => Outcome::Show(Box::new(show::show(engine, &checked(pack)?)?)),
         Request::Availability { pack } => Outcome::Availability {
             principal: engine.principal().to_string(),

@@ -41,7 +41,8 @@ pub enum Outcome {
         /// With `--fix`: what was repaired.
         fixed: Option<Vec<Fixed>>,
     },
-    Verify(VerifyReport),
+    /// The report, and its `integrity` error (with its hint rendered).
+    Verify(VerifyReport, Option<Error>),
     Show(Box<PackDetails>),
     Availability {
         principal: String,
@@ -130,7 +131,7 @@ impl Outcome {
             Outcome::HarnessStatus(targets) | Outcome::HarnessSynced(targets) => {
                 i32::from(!docs::HarnessReport::new(targets).ok)
             }
-            Outcome::Verify(report) => report.error().map_or(0, |e| e.code.exit_code()),
+            Outcome::Verify(_, error) => error.as_ref().map_or(0, |e| e.code.exit_code()),
             Outcome::Executed(result) => result.exit_code,
             Outcome::Linted(reports) => i32::from(!reports.iter().all(|r| r.ok)),
             Outcome::InstalledSeveral { runs, .. } => {
@@ -149,7 +150,7 @@ impl Outcome {
     /// with `--json`, after its words and notes else.
     pub fn error(&self) -> Option<Error> {
         match self {
-            Outcome::Verify(report) => report.error(),
+            Outcome::Verify(_, error) => error.clone(),
             Outcome::Toggled { error, .. }
             | Outcome::UninstalledSeveral { error, .. }
             | Outcome::Upgraded { error, .. }
@@ -241,10 +242,10 @@ impl Serialize for Outcome {
                 fixed: fixed.as_deref(),
             }
             .serialize(s),
-            Outcome::Verify(report) => docs::Verify {
+            Outcome::Verify(report, error) => docs::Verify {
                 ok: report.ok,
                 packs: &report.packs,
-                error: report.error().as_ref(),
+                error: error.as_ref(),
             }
             .serialize(s),
             Outcome::Show(details) => Success::new(details).serialize(s),
@@ -388,7 +389,7 @@ impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Outcome::Doctor { report, fixed } => text::doctor::write(f, report, fixed.as_deref()),
-            Outcome::Verify(report) => text::verify::write(f, &report.packs),
+            Outcome::Verify(report, _) => text::verify::write(f, &report.packs),
             Outcome::Show(details) => text::show::write(f, details),
             Outcome::Availability { packs, .. } => text::availability::write(f, packs),
             Outcome::Why { answer, fixes } => text::why::write(f, answer, fixes),

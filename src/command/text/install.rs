@@ -64,7 +64,14 @@ pub fn write_run_notes(w: &mut impl Write, runs: &[SourceRun]) -> Result {
                     let mut err = failed.error.clone();
                     let what = failed.pack_id.as_deref().unwrap_or(&failed.source);
                     err.message = format!("{what}: {}", err.message);
-                    super::error::write(w, &err, err.context.hint.as_deref())?;
+                    // Rendered with the user's flags when the run ended
+                    // (`with_hint`); any command left is shown without them.
+                    let hint = err.context.hint.as_ref().map(|h| {
+                        h.render(&|fix| {
+                            crate::fixline::command_line(fix, &crate::fixline::FixFlags::default())
+                        })
+                    });
+                    super::error::write(w, &err, hint.as_deref())?;
                 }
             }
         }

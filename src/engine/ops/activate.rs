@@ -16,7 +16,7 @@
 //! before the failing one stay done.
 
 use super::{Engine, not_installed};
-use crate::engine::error::{Error, ErrorCode, Result};
+use crate::engine::error::{Error, ErrorCode, Fix, Hint, Result};
 use crate::engine::harness::HarnessLine;
 use crate::engine::pack::grammar;
 use crate::engine::pack::id::PackId;
@@ -133,10 +133,18 @@ impl Engine {
                 format!("the installed copy of `{pack_id}` fails lint, so it cannot be activated"),
             )
             .pack(pack_id)
-            .hint(format!(
-                "run `hcpx lint {}`, then reinstall the pack with `hcpx install DIR --force`",
-                report.path
-            )));
+            .hint(
+                Hint::from("run `")
+                    .cmd(Fix::Lint {
+                        path: report.path.clone(),
+                    })
+                    .say("`, then reinstall the pack with `")
+                    .cmd(Fix::Install {
+                        pack: "DIR".into(),
+                        force: true,
+                    })
+                    .say("`"),
+            ));
         }
         copy_skill(tx, id)?;
         step("activate.after_copy")?;

@@ -104,7 +104,10 @@ impl Engine {
         let text = |name: &str| args.text(name).unwrap_or_default();
         match op {
             BuiltinOp::Doctor => {
-                let report = doctor::run(self);
+                let mut report = doctor::run(self);
+                if let Some(line) = &self.fix_line {
+                    report.render(&*line.0);
+                }
                 let ok = report.ok();
                 let doc = docs::Doctor {
                     ok,

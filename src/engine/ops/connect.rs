@@ -10,7 +10,7 @@
 
 use super::Engine;
 use super::exec::{env_material, env_missing, redact};
-use crate::engine::error::{Error, ErrorCode, Fix, Result};
+use crate::engine::error::{Error, ErrorCode, Fix, Hint, Result};
 use crate::engine::exec::{self, OutputMode};
 use crate::engine::pack::id::PackId;
 use crate::engine::pack::manifest::{Binding, BindingKind, Manifest, SecretSpec};
@@ -203,9 +203,10 @@ fn gather(
             if value.is_empty() {
                 return Err(Error::usage(format!("the secret for {pack_id} is empty"))
                     .pack(pack_id)
-                    .hint(format!(
-                        "printf %s \"$TOKEN\" | hcpx connect {pack_id} --secret-stdin"
-                    )));
+                    .hint(Hint::from("printf %s \"$TOKEN\" | ").cmd(Fix::Connect {
+                        pack: pack_id.to_string(),
+                        secret: true,
+                    })));
             }
             if value.contains('\0') {
                 // It could not reach the adapter's environment (§8.3).

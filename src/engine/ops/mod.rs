@@ -34,11 +34,12 @@ pub use builtin::BuiltinOp;
 pub use connect::{ConnectOutcome, ProbeRun, SecretInput};
 pub use envset::EnvOverrides;
 pub use exec::{ExecResult, redact};
-pub use install::{FetchObserver, InstallAction, InstallOptions, InstallOutcome, InstallSource};
+pub use install::{InstallAction, InstallOutcome, InstallSource};
+pub use sources::{FetchObserver, InstallOptions};
 pub use uninstall::UninstallOutcome;
 pub use verify::{VerifyPack, VerifyReport};
 
-use crate::engine::error::{Error, ErrorCode, Fix, Result};
+use crate::engine::error::{Error, ErrorCode, Fix, Hint, Result};
 use crate::engine::pack::grammar;
 use crate::engine::pack::id::PackId;
 use crate::engine::pack::manifest::Adapter;
@@ -143,10 +144,16 @@ impl Engine {
         self.fix_line = Some(fix_line);
     }
 
-    /// `err` with its fix shown as its `hint` (see [`Engine::set_fix_line`]).
+    /// `err` with its fix shown as its `hint`, or the commands its hint
+    /// names rendered (see [`Engine::set_fix_line`]).
     pub(super) fn shown(&self, mut err: Error) -> Error {
-        if let (Some(fix), Some(line)) = (&err.context.fix, &self.fix_line) {
-            err.context.hint = Some((line.0)(fix));
+        if let Some(line) = &self.fix_line {
+            let hint = match (&err.context.fix, &err.context.hint) {
+                (Some(fix), _) => Some((line.0)(fix).into()),
+                (None, Some(hint)) => Some(hint.rendered(&*line.0)),
+                (None, None) => None,
+            };
+            err.context.hint = hint;
         }
         err
     }
@@ -433,9 +440,17 @@ pub fn not_found(pack_id: &str) -> Error {
     )
     .pack(pack_id);
     if !grammar::is_pack_id(pack_id) {
-        err = err.hint("pack ids look like acme.notes; `hcpx list` shows them");
+        err = err.hint(
+            Hint::from("pack ids look like acme.notes; `")
+                .cmd(Fix::List)
+                .say("` shows them"),
+        );
     } else {
-        err = err.hint("`hcpx list` shows the packs hcpx knows; add a catalog with --catalog DIR");
+        err = err.hint(
+            Hint::from("`")
+                .cmd(Fix::List)
+                .say("` shows the packs hcpx knows; add a catalog with --catalog DIR"),
+        );
     }
     err
 }

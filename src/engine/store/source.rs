@@ -29,7 +29,7 @@
 //! in a URL (`https://user:token@host/..`, `https://token@host/..`) never
 //! reach a message or the lock: [`redact_url`] drops them.
 
-use crate::engine::error::{Error, Result};
+use crate::engine::error::{Error, Fix, Hint, Result};
 use crate::engine::pack::grammar;
 use crate::engine::pack::id::PackId;
 use std::path::PathBuf;
@@ -118,7 +118,10 @@ impl InstallSource {
             return Err(Error::usage(format!(
                 "`{shown}` is a URL, not a folder: a git repository is written git+URL"
             ))
-            .hint(format!("e.g. hcpx install git+{shown}")));
+            .hint(Hint::from("e.g. ").cmd(Fix::Install {
+                pack: format!("git+{shown}"),
+                force: false,
+            })));
         }
         if source.contains('/')
             && let Ok(git) = parse_github(source, source)
