@@ -494,3 +494,71 @@ fn target_names(names: &[String]) -> Result<Vec<TargetName>> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::command::line;
+
+    fn request(words: &str) -> Result<Request> {
+        let words: Vec<String> = words.split(' ').map(str::to_string).collect();
+        let invocation = line::parse(&words).map_err(|e| Error::usage(format!("{e:?}")))?;
+        Request::parse(&invocation.command).unwrap_or_else(|| panic!("{words:?}: not a request"))
+    }
+
+    /// A word that is not a pack id stays in its place, for the command
+    /// to meet in its turn; the ids around it are checked ones.
+    #[test]
+    fn pack_words_are_parsed_in_place() {
+        let Ok(Request::Activate { packs }) = request("activate acme.a Bad acme.c") else {
+            panic!("not an activate");
+        };
+        assert_eq!(
+            packs,
+            vec![
+                PackArg::Id(PackId::parse("acme.a").unwrap_or_else(|| panic!("id"))),
+                PackArg::NotAnId("Bad".into()),
+                PackArg::Id(PackId::parse("acme.c").unwrap_or_else(|| panic!("id"))),
+            ]
+        );
+        let Ok(Request::Exec { pack, words, .. }) = request("exec ../x now -- a=1") else {
+            panic!("not an exec");
+        };
+        assert_eq!(pack, PackArg::NotAnId("../x".into()));
+        assert_eq!(words, vec!["a=1".to_string()]);
+    }
+
+    /// An unknown harness target is the CLI's usage error; `--detected`
+    /// names none.
+    #[test]
+    fn harness_targets_are_parsed() {
+        let err = request("harness enable claude-code bogus").err();
+        assert_eq!(
+            err.map(|e| e.message),
+            Some("unknown harness target `bogus`".to_string())
+        );
+        assert_eq!(
+            request("harness enable --detected").ok(),
+            Some(Request::HarnessEnable {
+                targets: Targets::Detected
+            })
+        );
+    }
+
+    /// A source keeps its words without a password, and one that does not
+    /// parse is its own failure, beside the others.
+    #[test]
+    fn install_sources_are_parsed_each() {
+        let Ok(Request::Install { sources, .. }) =
+            request("install git+https://u:secret@example.com/r.git acme.a")
+        else {
+            panic!("not an install");
+        };
+        assert!(!sources[0].shown.contains("secret"), "{}", sources[0].shown);
+        assert!(sources[1].source.is_ok());
+        assert_eq!(
+            request("uninstall acme.a ../b").map(|r| r.words()).ok(),
+            Some(vec!["uninstall".into(), "acme.a".into(), "../b".into()])
+        );
+    }
+}
