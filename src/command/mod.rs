@@ -19,6 +19,7 @@ pub mod complete;
 pub mod execute;
 pub mod help;
 pub mod line;
+pub mod mcp_config;
 pub mod outcome;
 pub mod request;
 pub mod style;
