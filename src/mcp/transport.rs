@@ -29,7 +29,9 @@
 //! command it started), then tells rmcp the stream closed.
 
 use rmcp::RoleServer;
-use rmcp::model::{ClientJsonRpcMessage, ClientNotification, RequestId, ServerJsonRpcMessage};
+use rmcp::model::{
+    ClientJsonRpcMessage, ClientNotification, ClientRequest, RequestId, ServerJsonRpcMessage,
+};
 use rmcp::transport::Transport;
 use serde_json::{Value, json};
 use std::collections::HashSet;
@@ -44,6 +46,23 @@ pub const MAX_MESSAGE: usize = 4 * 1024 * 1024;
 pub const MAX_IN_FLIGHT: usize = 256;
 /// Messages waiting to be written before reading stops.
 pub const MAX_QUEUED: usize = 64;
+
+/// The client requests MCP defines (up to the revision served).
+const KNOWN_METHODS: &[&str] = &[
+    "initialize",
+    "ping",
+    "tools/list",
+    "tools/call",
+    "resources/list",
+    "resources/read",
+    "resources/templates/list",
+    "resources/subscribe",
+    "resources/unsubscribe",
+    "prompts/list",
+    "prompts/get",
+    "completion/complete",
+    "logging/setLevel",
+];
 
 /// The writing half, shared by every send.
 struct Writer<W> {
@@ -226,6 +245,13 @@ impl<R: AsyncRead + Unpin + Send, W: AsyncWrite + Unpin + Send + 'static> LineTr
             }
         }
         match serde_json::from_value::<ClientJsonRpcMessage>(value) {
+            // rmcp reads a known method with bad params as a custom one.
+            Ok(ClientJsonRpcMessage::Request(r))
+                if matches!(r.request, ClientRequest::CustomRequest(_))
+                    && KNOWN_METHODS.contains(&method.as_str()) =>
+            {
+                Classified::Error(reply_id, -32602, format!("invalid params for {method}"))
+            }
             Ok(message) => Classified::Message(Box::new(message)),
             Err(_) if id.is_none() || is_response => Classified::Skip,
             Err(e) => Classified::Error(
