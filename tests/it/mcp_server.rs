@@ -495,3 +495,68 @@ fn end_of_stdin_ends_the_server_and_every_command_it_started() {
     assert!(status.success(), "{status:?}");
     wait_until("the command ends with the server", || !alive(pid));
 }
+
+#[test]
+fn print_config_names_the_agent_principal_for_each_harness() {
+    let sb = Sandbox::new();
+    for (target, file, key) in [
+        ("claude-code", ".mcp.json", "mcpServers"),
+        ("cursor", ".cursor/mcp.json", "mcpServers"),
+        ("vscode", ".vscode/mcp.json", "servers"),
+        ("gemini", "~/.gemini/settings.json", "mcpServers"),
+    ] {
+        let out = sb
+            .hcpx()
+            .args(["mcp", "--print-config", target])
+            .output()
+            .unwrap();
+        crate::common::assert_success(&out);
+        let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let server = &doc[key]["hcpx"];
+        assert_eq!(server["command"], "hcpx", "{target}");
+        assert_eq!(
+            server["args"],
+            json!(["mcp", "--principal", "agent"]),
+            "{target}"
+        );
+        assert_eq!(server["env"]["HCP_HOME"], sb.home().display().to_string());
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains(file),
+            "{target}"
+        );
+    }
+    let doc = sb.json(&["mcp", "--print-config", "codex"], 0);
+    assert_eq!(doc["ok"], true);
+    assert_eq!(doc["target"], "codex");
+    assert_eq!(doc["format"], "toml");
+    assert_eq!(doc["file"], "~/.codex/config.toml");
+    let config = doc["config"].as_str().unwrap();
+    assert!(
+        config.starts_with("[mcp_servers.hcpx]\ncommand = \"hcpx\"\n"),
+        "{config}"
+    );
+    assert!(
+        config.contains(r#"args = ["mcp", "--principal", "agent"]"#),
+        "{config}"
+    );
+    assert_eq!(
+        doc["command"],
+        "codex mcp add hcpx -- hcpx mcp --principal agent"
+    );
+    let claude = sb.json(&["mcp", "--print-config", "claude-code"], 0);
+    assert!(
+        claude["command"]
+            .as_str()
+            .unwrap()
+            .starts_with("claude mcp add")
+    );
+    // Another target is a usage error; so is --json without --print-config.
+    let out = sb
+        .hcpx()
+        .args(["mcp", "--print-config", "emacs"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let doc = sb.json(&["mcp"], 2);
+    assert_eq!(doc["error"]["code"], "usage");
+}
