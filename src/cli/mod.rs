@@ -18,6 +18,7 @@ pub mod grant;
 pub mod install;
 pub mod list;
 pub mod man;
+pub mod mcp;
 pub mod outdated;
 pub mod output;
 pub mod report;
@@ -86,6 +87,7 @@ fn run(command: Option<Command>, exec_help: bool, ctx: &context::Ctx) -> i32 {
         Some(command @ Command::Catalog(_)) => catalog::run(&command, ctx),
         Some(Command::Completions(args)) => completions::completions(&args, &out),
         Some(Command::Man(args)) => man::man(&args, &out),
+        Some(Command::Mcp(args)) => mcp::run(&args, ctx),
         Some(Command::Tui(args)) => tui::run(&args, ctx),
         Some(command) => report::command(&command, ctx),
         // On a terminal, `hcpx` alone starts the TUI; otherwise it prints help.

@@ -21,6 +21,7 @@ pub mod docs;
 pub mod execute;
 pub mod help;
 pub mod line;
+pub mod mcp_config;
 pub mod outcome;
 pub mod request;
 pub mod style;

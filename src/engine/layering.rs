@@ -177,17 +177,18 @@ fn engine_writes_no_command_line() {
     assert_eq!(command_lines("hcpx is stopping; hcpx writes Skills"), 0);
 }
 
-/// The two front-ends do not import each other (the command layer is what
-/// they share; `src/binary.rs` hands the CLI the TUI's launcher). The
-/// command layer uses neither.
+/// The three front-ends (CLI, TUI, MCP server) do not import each other
+/// (the command layer is what they share; `src/binary.rs` hands the CLI
+/// the TUI's and the server's launchers). The command layer uses none.
 #[test]
 fn front_ends_do_not_import_each_other() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut wrong = Vec::new();
     for (dir, forbidden) in [
-        ("tui", &["crate::cli"][..]),
-        ("cli", &["crate::tui"][..]),
-        ("command", &["crate::cli", "crate::tui"][..]),
+        ("tui", &["crate::cli", "crate::mcp"][..]),
+        ("cli", &["crate::tui", "crate::mcp"][..]),
+        ("mcp", &["crate::cli", "crate::tui"][..]),
+        ("command", &["crate::cli", "crate::tui", "crate::mcp"][..]),
     ] {
         let mut files = Vec::new();
         rust_files(&src.join(dir), &mut files);
