@@ -1,5 +1,6 @@
 //! What the two binaries (`hcpx` and `hcp`, §11.5) run: the CLI, with the
-//! terminal UI as its `tui` subcommand. The one place that knows both
+//! terminal UI as its `tui` subcommand and
+//! the MCP server as its `mcp` subcommand. The one place that knows both
 //! front-ends, so neither imports the other.
 
 use crate::cli::tui::TuiStart;
@@ -9,6 +10,7 @@ use std::process::ExitCode;
 pub fn main() -> ExitCode {
     let _ = color_eyre::install();
     crate::cli::tui::set_launcher(launch_tui);
+    crate::cli::mcp::set_launcher(crate::mcp::serve);
     crate::cli::main()
 }
 

@@ -190,6 +190,12 @@ Examples:
   hcpx tui
   hcpx tui --catalog assets/packs --principal agent";
 
+pub const MCP: &str = "\
+Examples:
+  hcpx mcp --principal agent                 # what an MCP client starts
+  hcpx mcp --print-config claude-code        # the .mcp.json entry that starts it
+  hcpx mcp --print-config codex --json";
+
 pub const DOCTOR: &str = "\
 Examples:
   hcpx doctor

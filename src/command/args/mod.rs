@@ -17,6 +17,7 @@ pub mod install;
 pub mod lint;
 pub mod list;
 pub mod man;
+pub mod mcp;
 pub mod outdated;
 pub mod show;
 pub mod sync;
@@ -144,6 +145,7 @@ impl Command {
             Command::Doctor(a) => (Some(&a.json), None, Some(&a.catalog)),
             Command::Completions(a) => (Some(&a.json), None, None),
             Command::Man(a) => (Some(&a.json), None, None),
+            Command::Mcp(a) => (Some(&a.json), Some(&a.principal), Some(&a.catalog)),
             Command::Harness(a) => (Some(a.json()), None, None),
             Command::Verify(a) => (Some(&a.json), None, None),
             Command::Catalog(a) => (Some(JsonArg::from_flag(a.json)), None, None),
@@ -197,4 +199,5 @@ pub enum Command {
     Sync(sync::SyncArgs),
     Completions(completions::CompletionsArgs),
     Man(man::ManArgs),
+    Mcp(mcp::McpArgs),
 }

@@ -1,0 +1,152 @@
+//! Benchmarks of `hcpx mcp` (HCP.md §16), on the release binary over raw
+//! stdio lines: the overhead of a `tools/call` of a command that runs
+//! `true` over spawning `true` directly (target ≤ 3 ms median), and
+//! `tools/list` over 1,000 activated packs (target ≤ 50 ms). Run with
+//! `cargo bench --bench mcp`.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+use common::{median, write_pack};
+
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const HCPX: &str = env!("CARGO_BIN_EXE_hcpx");
+
+struct Server {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+    next: u64,
+}
+
+impl Server {
+    fn start(home: &std::path::Path) -> Server {
+        let mut child = Command::new(HCPX)
+            .arg("mcp")
+            .env("HCP_HOME", home)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        let mut server = Server {
+            child,
+            stdin,
+            stdout,
+            next: 0,
+        };
+        server.request(
+            "initialize",
+            json!({"protocolVersion": "2025-11-25",
+            "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}),
+        );
+        writeln!(
+            server.stdin,
+            r#"{{"jsonrpc":"2.0","method":"notifications/initialized"}}"#
+        )
+        .unwrap();
+        server
+    }
+
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        self.next += 1;
+        let id = self.next;
+        let line = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        writeln!(self.stdin, "{line}").unwrap();
+        self.stdin.flush().unwrap();
+        loop {
+            let mut text = String::new();
+            assert!(self.stdout.read_line(&mut text).unwrap() > 0);
+            let reply: Value = serde_json::from_str(&text).unwrap();
+            if reply["id"] == id {
+                assert!(reply.get("error").is_none(), "{reply}");
+                return reply;
+            }
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn time_runs(runs: usize, mut f: impl FnMut()) -> Duration {
+    f();
+    median(
+        (0..runs)
+            .map(|_| {
+                let t = Instant::now();
+                f();
+                t.elapsed()
+            })
+            .collect(),
+    )
+}
+
+fn main() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    let status = Command::new(HCPX)
+        .arg("list")
+        .env("HCP_HOME", &home)
+        .stdout(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let ids: Vec<String> = (0..1000).map(|i| format!("bench.p{i:04}")).collect();
+    for id in &ids {
+        write_pack(&home.join("packs").join(id), id);
+    }
+    let mut all = ids.clone();
+    all.push("hcp-cli".into());
+    all.sort();
+    std::fs::write(
+        home.join("state.json"),
+        serde_json::to_string(&json!({"activated": all, "connected": all})).unwrap(),
+    )
+    .unwrap();
+
+    let mut server = Server::start(&home);
+    let listed = server.request("tools/list", json!({}));
+    let tools = listed["result"]["tools"].as_array().unwrap().len();
+    assert!(tools >= 2000, "{tools} tools");
+
+    let spawn_true = time_runs(200, || {
+        Command::new("true").status().unwrap();
+    });
+    let call = time_runs(200, || {
+        let r = server.request(
+            "tools/call",
+            json!({"name": "bench_p0000__run", "arguments": {"n": 3}}),
+        );
+        assert_eq!(r["result"]["isError"], false, "{r}");
+    });
+    let list = time_runs(20, || {
+        server.request("tools/list", json!({}));
+    });
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    println!(
+        "spawn `true` directly:                 {:8.2} ms",
+        ms(spawn_true)
+    );
+    println!(
+        "tools/call of a command running `true`: {:8.2} ms",
+        ms(call)
+    );
+    println!(
+        "tools/call overhead:                   {:8.2} ms  (target <= 3 ms)",
+        ms(call.saturating_sub(spawn_true))
+    );
+    println!(
+        "tools/list, 1,000 packs ({tools} tools):  {:8.2} ms  (target <= 50 ms)",
+        ms(list)
+    );
+}

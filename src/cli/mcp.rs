@@ -1,0 +1,77 @@
+//! `hcpx mcp [--principal NAME]` and `hcpx mcp --print-config TARGET`
+//! (HCP.md §16). The server (`src/mcp/`) is started through the launcher
+//! the binary sets, so this module does not import it; `--print-config`
+//! prints the command layer's entry (`command::mcp_config`), as text or,
+//! with `--json`, as one document.
+
+use crate::cli::context::Ctx;
+use crate::engine::error::{Error, ErrorCode};
+use crate::engine::ops::{Engine, EngineOptions};
+use std::path::Path;
+use std::sync::Arc;
+
+pub use crate::command::args::mcp::McpArgs;
+
+pub fn run(args: &McpArgs, ctx: &Ctx) -> i32 {
+    if let Some(target) = args.print_config {
+        let home = std::env::var("HCP_HOME").ok().filter(|h| !h.is_empty());
+        let entry = crate::command::mcp_config::config(target, home.as_deref());
+        return ctx.success(entry, |entry| {
+            eprintln!("add this to {}:", entry.file);
+            print!("{entry}");
+            if let Some(command) = &entry.command {
+                eprintln!("or run: {command}");
+            }
+        });
+    }
+    if ctx.out.json {
+        return ctx.fail(
+            &Error::usage("hcpx mcp speaks MCP on stdout and prints no --json document")
+                .hint("use --json with --print-config, or run `hcpx mcp` from an MCP client"),
+        );
+    }
+    // stdout is the protocol's: waiting for the store lock is logged on stderr.
+    let options = ctx.lock_wait(Arc::new(|lock: &Path| {
+        eprintln!(
+            "hcpx mcp: waiting for the store lock {} (held by another hcpx)",
+            lock.display()
+        );
+    }));
+    let engine = match options.and_then(|lock_wait| {
+        ctx.engine_with(EngineOptions {
+            lock_wait,
+            diagnose: false,
+        })
+    }) {
+        Ok(engine) => engine,
+        Err(err) => return ctx.fail(&err),
+    };
+    let Some(launch) = MCP.get() else {
+        return ctx.fail(&Error::usage(
+            "this binary was built without the MCP server",
+        ));
+    };
+    // The fixes the server shows repeat the --principal given.
+    let flags = crate::fixline::FixFlags {
+        principal: ctx.global.principal.clone(),
+        catalogs: Vec::new(),
+    };
+    match launch(engine, flags) {
+        Ok(()) => 0,
+        Err(err) => ctx.fail(&Error::new(
+            ErrorCode::Io,
+            format!("the MCP server stopped: {err}"),
+        )),
+    }
+}
+
+/// Runs the MCP server until its client closes stdin. The binary gives it
+/// ([`set_launcher`]), so the CLI never imports the server.
+pub type McpLauncher = fn(Engine, crate::fixline::FixFlags) -> std::io::Result<()>;
+
+static MCP: std::sync::OnceLock<McpLauncher> = std::sync::OnceLock::new();
+
+/// Sets how `hcpx mcp` starts the server (once, before `cli::main`).
+pub fn set_launcher(launch: McpLauncher) {
+    let _ = MCP.set(launch);
+}

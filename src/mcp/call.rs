@@ -1,0 +1,154 @@
+//! A `tools/call` in and out (HCP.md §16.3), pure: the call's JSON
+//! arguments → the `(name, text)` pairs the exec path binds and checks
+//! (§6.2, `Engine::exec_named`), and the exec's result or refusal → the
+//! `CallToolResult`.
+//!
+//! - Each argument must have its JSON type (`string` and `enum` a string,
+//!   `integer` an integer, `number` a number, `boolean` true or false); a
+//!   value of another type is a `usage` error naming the arg, as a word
+//!   that does not parse is for `hcpx exec`. `null` is the arg left out.
+//!   Names, required args, enum values and defaults are then checked by
+//!   the exec path itself, so the words of every refusal are the CLI's.
+//! - `content` is one text item: the stdout, and when the stderr is not
+//!   empty a line `--- stderr ---` and the stderr. `structuredContent` is
+//!   `data` for `output: json`. `isError` is true when the command exits
+//!   non-zero or is refused; a refusal's text is its code, message and fix,
+//!   and nothing ran. `_meta` carries `hcp/exit_code`, `hcp/duration_ms`,
+//!   and `hcp/stdout_truncated`/`hcp/stderr_truncated` when the output cap
+//!   cut a stream; a refusal's `_meta` carries the error object of §10.1.
+
+use crate::engine::error::{Error, ErrorCode};
+use crate::engine::exec::args::value_text;
+use crate::engine::ops::ExecResult;
+use crate::engine::pack::manifest::{ArgType, Command};
+use crate::fixline::{FixFlags, command_line};
+use rmcp::model::{CallToolResult, ContentBlock, JsonObject, MetaObject};
+use serde_json::{Value, json};
+
+/// The line that separates stdout from stderr in a result's text.
+pub const STDERR_LINE: &str = "--- stderr ---";
+
+/// The call's arguments as `(name, text)` pairs for the exec path.
+pub fn named_args(
+    command: &Command,
+    arguments: Option<&JsonObject>,
+) -> Result<Vec<(String, String)>, Error> {
+    let mut pairs = Vec::new();
+    for (name, value) in arguments.into_iter().flatten() {
+        if value.is_null() {
+            continue;
+        }
+        // An unknown name goes through: the exec path names it.
+        if let Some(arg) = command.args.iter().find(|a| &a.name == name) {
+            let fits = match arg.kind {
+                ArgType::String | ArgType::Enum => value.is_string(),
+                ArgType::Integer => value.is_i64() || value.is_u64(),
+                ArgType::Number => value.is_number(),
+                ArgType::Boolean => value.is_boolean(),
+            };
+            if !fits {
+                return Err(Error::usage(format!(
+                    "argument `{name}` of {} must be {}, not {}",
+                    command.key,
+                    type_words(arg.kind),
+                    json_kind(value)
+                ))
+                .verb(&command.key)
+                .arg(name));
+            }
+        } else if !value.is_string() && !value.is_number() && !value.is_boolean() {
+            return Err(
+                Error::usage(format!("{} has no argument `{name}`", command.key))
+                    .verb(&command.key)
+                    .arg(name),
+            );
+        }
+        pairs.push((name.clone(), value_text(value)));
+    }
+    Ok(pairs)
+}
+
+fn type_words(kind: ArgType) -> &'static str {
+    match kind {
+        ArgType::String => "a string",
+        ArgType::Enum => "a string (one of its values)",
+        ArgType::Integer => "an integer",
+        ArgType::Number => "a number",
+        ArgType::Boolean => "true or false",
+    }
+}
+
+fn json_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(n) if n.is_f64() => "a fractional number",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// The result of a command that ran (§16.3).
+pub fn ran(result: &ExecResult) -> CallToolResult {
+    let mut text = result.stdout.clone();
+    if !result.stderr.is_empty() {
+        if !text.is_empty() && !text.ends_with('\n') {
+            text.push('\n');
+        }
+        text.push_str(STDERR_LINE);
+        text.push('\n');
+        text.push_str(&result.stderr);
+    }
+    let content = vec![ContentBlock::text(text)];
+    let mut out = if result.ok {
+        CallToolResult::success(content)
+    } else {
+        CallToolResult::error(content)
+    };
+    if let Some(data) = &result.data {
+        out.structured_content = Some(data.clone());
+    }
+    let mut meta = JsonObject::new();
+    meta.insert("hcp/exit_code".into(), json!(result.exit_code));
+    meta.insert("hcp/duration_ms".into(), json!(result.duration_ms));
+    if result.stdout_truncated {
+        meta.insert("hcp/stdout_truncated".into(), json!(true));
+    }
+    if result.stderr_truncated {
+        meta.insert("hcp/stderr_truncated".into(), json!(true));
+    }
+    out.with_meta(Some(MetaObject(meta)))
+}
+
+/// The result of a refused call: nothing ran (§16.3). `flags` are the
+/// ones the fix's command line repeats.
+pub fn refused(err: &Error, flags: &FixFlags) -> CallToolResult {
+    let fix = err.context.fix.as_ref().map(|f| command_line(f, flags));
+    let hint = crate::fixline::hint(err, flags);
+    let mut text = format!("refused ({}): {}", err.code.as_str(), err.message);
+    if let Some(hint) = &hint {
+        text.push_str(if fix.is_some() { "\nfix: " } else { "\nhint: " });
+        text.push_str(hint);
+    }
+    text.push_str("\nnothing ran");
+    let mut shown = err.clone();
+    shown.context.hint = hint.map(Into::into);
+    let mut meta = JsonObject::new();
+    meta.insert(
+        "hcp/error".into(),
+        serde_json::to_value(&shown).unwrap_or(Value::Null),
+    );
+    CallToolResult::error(vec![ContentBlock::text(text)]).with_meta(Some(MetaObject(meta)))
+}
+
+/// A refusal the server itself makes (the client's listing is out of
+/// date, §16.4), in the same shape.
+pub fn stale(name: &str, why: &str) -> CallToolResult {
+    let err = Error::new(
+        ErrorCode::NotFound,
+        format!("tool `{name}` {why}; list the tools again (tools/list) before calling it"),
+    );
+    refused(&err, &FixFlags::default())
+}

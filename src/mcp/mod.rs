@@ -1,0 +1,63 @@
+//! `hcpx mcp`: the Model Context Protocol server (HCP.md §16), a third
+//! front-end beside the CLI and the TUI. It uses the engine and the
+//! command layer, never `src/cli` or `src/tui`; the binary hands the CLI
+//! [`serve`] as the launcher of `hcpx mcp`.
+//!
+//! - `tools`: executable commands → MCP tools (names, schemas,
+//!   annotations), pure;
+//! - `call`: a call's JSON arguments → the exec path's args, its result or
+//!   refusal → the tool result, pure;
+//! - `listing`: the tools and Skills of one read of the store, and the
+//!   stamp the watcher polls;
+//! - `skills`: Skills and their bundled files as resources;
+//! - `transport`: newline-delimited JSON-RPC on stdio under rmcp, with the
+//!   bad-input errors and bounds of §16.6;
+//! - `server`: rmcp's `ServerHandler`, the calls' scopes and the watcher.
+//!
+//! The protocol itself (framing, `initialize` and version negotiation,
+//! request ids, cancellation) is rmcp's, the MCP organisation's Rust SDK.
+
+pub mod call;
+pub mod listing;
+pub mod server;
+pub mod skills;
+pub mod tools;
+pub mod transport;
+
+use crate::engine::ops::Engine;
+use crate::fixline::FixFlags;
+use rmcp::ServiceExt;
+
+/// Serves MCP on stdin/stdout for `engine`'s principal until stdin ends;
+/// then every command it started is ended (§16.6).
+/// `flags` are what the fixes it shows repeat (the `--principal` given).
+pub fn serve(engine: Engine, flags: FixFlags) -> std::io::Result<()> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    let result = runtime.block_on(run(engine, flags));
+    // A command still running (a call the client did not wait for) ends now.
+    crate::engine::exec::process::end_all();
+    runtime.shutdown_timeout(std::time::Duration::from_secs(1));
+    result
+}
+
+async fn run(engine: Engine, flags: FixFlags) -> std::io::Result<()> {
+    let server = server::Server::new(engine, flags);
+    let on_end = || {
+        crate::engine::exec::process::end_all();
+    };
+    let transport = transport::LineTransport::new(tokio::io::stdin(), tokio::io::stdout(), on_end);
+    let running = match server.clone().serve(transport).await {
+        Ok(running) => running,
+        // The client left (or never said `initialize`): nothing to serve.
+        Err(err) => {
+            tracing::info!("mcp: no session: {err}");
+            return Ok(());
+        }
+    };
+    let watcher = tokio::spawn(server.watch(running.peer().clone()));
+    let _ = running.waiting().await;
+    watcher.abort();
+    Ok(())
+}

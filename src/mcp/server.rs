@@ -1,0 +1,358 @@
+//! The MCP server (HCP.md §16): rmcp's `ServerHandler` over the engine.
+//!
+//! - `tools/list` reads the store now ([`Listing::read`]) and remembers
+//!   what it answered: the listing the client holds.
+//! - `tools/call` finds the tool in that listing (else in the last one
+//!   read; a name in neither is `-32602`), refuses a tool whose pack is now
+//!   at another version with another schema (§16.4), then runs the command
+//!   through the exec path of `hcpx exec --json` (`Engine::exec_named`),
+//!   which checks every §6.1 condition again and the args (§6.2), redacts,
+//!   caps and times out. It runs off the loop, inside a process-group
+//!   [`Scope`] of its own, so that `notifications/cancelled` kills its
+//!   group (and only its group) at once. At most [`MAX_RUNNING`] commands
+//!   run at a time; the other calls wait their turn.
+//! - `resources/list` and `resources/read` serve the Skills (§16.5).
+//! - The watcher ([`watch`]) polls the store's stamp and sends
+//!   `notifications/tools/list_changed` (and `resources/list_changed`)
+//!   when what a `tools/list` would answer changed (§16.4).
+
+use super::call;
+use super::listing::{self, Listing};
+use super::skills;
+use super::tools::{self, ToolEntry};
+use crate::engine::error::Error;
+use crate::engine::exec::OutputMode;
+use crate::engine::exec::process::Scope;
+use crate::engine::ops::Engine;
+use crate::fixline::FixFlags;
+use base64::Engine as _;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, ListResourcesResult,
+    ListToolsResult, PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams,
+    ReadResourceResponse, ReadResourceResult, Resource, ResourceContents, ServerCapabilities,
+    ServerConfig,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, Peer, RoleServer, ServerHandler};
+use std::borrow::Cow;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+use tokio::sync::Semaphore;
+
+/// Commands run at once; further calls wait.
+pub const MAX_RUNNING: usize = 64;
+/// How often the watcher looks at the store (§16.4 wants 2 s at most).
+pub const POLL: Duration = Duration::from_millis(250);
+
+/// The newest protocol revision served: the newest with an `initialize`
+/// handshake (the client's own is taken when it is an older one).
+pub const PROTOCOL: ProtocolVersion = ProtocolVersion::LATEST_WITH_INITIALIZE;
+
+#[derive(Clone)]
+pub struct Server {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    engine: Engine,
+    flags: FixFlags,
+    state: Mutex<Known>,
+    running: Semaphore,
+}
+
+/// What the server knows of the store and of the client.
+#[derive(Default)]
+struct Known {
+    /// The last listing read.
+    current: Listing,
+    /// The tools the client was last sent (`tools/list`).
+    listed: Vec<ToolEntry>,
+}
+
+impl Server {
+    /// A server acting for `engine`'s principal; `flags` are what a fix's
+    /// command line repeats.
+    pub fn new(mut engine: Engine, flags: FixFlags) -> Server {
+        // Catalog packs are never executable: none is read.
+        engine.set_catalogs(Vec::new());
+        Server {
+            inner: Arc::new(Inner {
+                engine,
+                flags,
+                state: Mutex::new(Known::default()),
+                running: Semaphore::new(MAX_RUNNING),
+            }),
+        }
+    }
+
+    fn known(&self) -> std::sync::MutexGuard<'_, Known> {
+        self.inner
+            .state
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Reads the store off the loop.
+    async fn read_listing(&self) -> Result<Listing, ErrorData> {
+        let engine = self.inner.engine.clone();
+        let read = tokio::task::spawn_blocking(move || Listing::read(&engine)).await;
+        match read {
+            Ok(Ok(listing)) => {
+                self.known().current = listing.clone();
+                Ok(listing)
+            }
+            Ok(Err(err)) => Err(internal(&err)),
+            Err(e) => Err(ErrorData::internal_error(e.to_string(), None)),
+        }
+    }
+
+    /// The tool the client calls `name`: as it was listed, else as last
+    /// read.
+    fn find(&self, name: &str) -> Option<ToolEntry> {
+        let known = self.known();
+        known
+            .listed
+            .iter()
+            .find(|t| t.name() == name)
+            .or_else(|| known.current.tool(name))
+            .cloned()
+    }
+
+    /// Runs the call off the loop in its own scope; a cancelled call's
+    /// process group is killed.
+    async fn run(
+        &self,
+        entry: ToolEntry,
+        arguments: Option<rmcp::model::JsonObject>,
+        context: &RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let Ok(_permit) = self.inner.running.acquire().await else {
+            return call::stale(entry.name(), "cannot run: the server is stopping");
+        };
+        let scope = Scope::new();
+        let engine = self.inner.engine.clone();
+        let flags = self.inner.flags.clone();
+        let job = tokio::task::spawn_blocking(move || {
+            scope.run(|| call_blocking(&engine, &flags, &entry, arguments.as_ref()))
+        });
+        tokio::select! {
+            done = job => done.unwrap_or_else(|e| call::refused(&Error::new(crate::engine::error::ErrorCode::Io, e.to_string()), &FixFlags::default())),
+            () = context.ct.cancelled() => {
+                scope.cancel();
+                call::refused(&Error::new(crate::engine::error::ErrorCode::Io, "cancelled by the client"), &FixFlags::default())
+            }
+        }
+    }
+
+    /// The watcher: polls the store, and tells the client when the tools
+    /// or the Skills changed (§16.4). Ends when the client is gone.
+    pub async fn watch(self, peer: Peer<RoleServer>) {
+        let engine = self.inner.engine.clone();
+        let mut last = stamp_of(&engine).await;
+        loop {
+            tokio::time::sleep(POLL).await;
+            if peer.is_transport_closed() {
+                return;
+            }
+            let now = stamp_of(&engine).await;
+            if now == last {
+                continue;
+            }
+            last = now;
+            let before = self.known().current.clone();
+            let Ok(after) = self.read_listing().await else {
+                continue;
+            };
+            if after.tools_differ(&before) && peer.notify_tool_list_changed().await.is_err() {
+                return;
+            }
+            if after.skills_differ(&before) {
+                let _ = peer.notify_resource_list_changed().await;
+            }
+        }
+    }
+}
+
+async fn stamp_of(engine: &Engine) -> Vec<Option<(u64, i64, i64, u64)>> {
+    let engine = engine.clone();
+    tokio::task::spawn_blocking(move || listing::stamp(&engine))
+        .await
+        .unwrap_or_default()
+}
+
+/// One call, blocking: the listing's contract checked against the pack
+/// as it is now (§16.4), the args typed, the command run by the exec path.
+fn call_blocking(
+    engine: &Engine,
+    flags: &FixFlags,
+    entry: &ToolEntry,
+    arguments: Option<&rmcp::model::JsonObject>,
+) -> CallToolResult {
+    let pack_id = match engine.pack_id(&entry.pack_id) {
+        Ok(pack_id) => pack_id,
+        Err(err) => return call::refused(&err, flags),
+    };
+    let view = match engine.pack_view(&pack_id) {
+        Ok(view) => view,
+        Err(err) => return call::refused(&err, flags),
+    };
+    let command = view
+        .manifest()
+        .and_then(|m| m.command(&entry.verb_key).map(|c| (m, c)));
+    if let Some((manifest, command)) = command {
+        if manifest.version != entry.version
+            && tools::input_schema(command) != *entry.tool.input_schema
+        {
+            let why = format!(
+                "was listed for {} {}, which is now {} with other arguments",
+                entry.pack_id, entry.version, manifest.version
+            );
+            return call::stale(entry.name(), &why);
+        }
+        let pairs = match call::named_args(command, arguments) {
+            Ok(pairs) => pairs,
+            Err(err) => return call::refused(&err.pack(&entry.pack_id), flags),
+        };
+        return match engine.exec_named(&pack_id, &entry.verb_key, &pairs, OutputMode::Capture) {
+            Ok(result) => call::ran(&result),
+            Err(err) => call::refused(&err, flags),
+        };
+    }
+    // The pack or command is gone: the exec path says why, running nothing.
+    match engine.exec_named(&pack_id, &entry.verb_key, &[], OutputMode::Capture) {
+        Ok(result) => call::ran(&result),
+        Err(err) => call::refused(&err, flags),
+    }
+}
+
+fn internal(err: &Error) -> ErrorData {
+    ErrorData::internal_error(
+        format!("{}: {}", err.code.as_str(), err.message),
+        serde_json::to_value(err).ok(),
+    )
+}
+
+impl ServerHandler for Server {
+    fn get_info(&self) -> ServerConfig {
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_tool_list_changed()
+            .enable_resources()
+            .enable_resources_list_changed()
+            .build();
+        ServerConfig::new(capabilities)
+            .with_protocol_version(PROTOCOL)
+            .with_server_info(Implementation::new(
+                "hcpx",
+                crate::engine::ops::RUNTIME_VERSION,
+            ))
+            .with_instructions(format!(
+                "The tools are the commands of the HCP packs that principal `{}` may run now; \
+                 the resources are those packs' Skills (hcp://skills/NAME/SKILL.md): read a pack's \
+                 Skill before using its tools.",
+                self.inner.engine.principal()
+            ))
+    }
+
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        Cow::Borrowed(ProtocolVersion::known_up_to(&PROTOCOL))
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let listing = self.read_listing().await?;
+        self.known().listed = listing.tools.clone();
+        Ok(ListToolsResult::with_all_items(
+            listing.tools.into_iter().map(|t| t.tool).collect(),
+        ))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let name = request.name.to_string();
+        let entry = match self.find(&name) {
+            Some(entry) => entry,
+            // Not listed yet: maybe new since the last read.
+            None => match self.read_listing().await?.tool(&name) {
+                Some(entry) => entry.clone(),
+                None => {
+                    return Err(ErrorData::invalid_params(
+                        format!("unknown tool `{}`", name.escape_default()),
+                        None,
+                    ));
+                }
+            },
+        };
+        Ok(self.run(entry, request.arguments, &context).await.into())
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        let listing = self.read_listing().await?;
+        let mut resources = Vec::new();
+        for skill in &listing.skills {
+            for file in &skill.files {
+                let mut r = Resource::new(skill.uri(file), format!("{}/{file}", skill.name))
+                    .with_mime_type(skills::mime_type(file));
+                if file == "SKILL.md" {
+                    let description = crate::engine::pack::text::terminal_safe(&skill.description);
+                    r = r
+                        .with_title(format!("Skill {} ({})", skill.name, skill.pack_id))
+                        .with_description(description.into_owned());
+                }
+                resources.push(r);
+            }
+        }
+        Ok(ListResourcesResult::with_all_items(resources))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let listing = self.read_listing().await?;
+        let uri = request.uri;
+        let found = listing
+            .skills
+            .iter()
+            .find_map(|s| s.file_for(&uri).map(|f| (s.dir.clone(), f.to_string())));
+        let Some((dir, file)) = found else {
+            return Err(ErrorData::resource_not_found(
+                format!("no resource `{}`", uri.escape_default()),
+                None,
+            ));
+        };
+        let read = tokio::task::spawn_blocking({
+            let file = file.clone();
+            move || skills::read_file(&dir, &file)
+        })
+        .await
+        .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+        let contents = match read {
+            Ok(Ok(text)) => {
+                ResourceContents::text(text, uri).with_mime_type(skills::mime_type(&file))
+            }
+            Ok(Err(bytes)) => {
+                let blob = base64::engine::general_purpose::STANDARD.encode(bytes);
+                ResourceContents::blob(blob, uri).with_mime_type("application/octet-stream")
+            }
+            Err(e) => {
+                return Err(ErrorData::internal_error(
+                    format!("cannot read {file}: {e}"),
+                    None,
+                ));
+            }
+        };
+        Ok(ReadResourceResult::new(vec![contents]).into())
+    }
+}

@@ -1,0 +1,363 @@
+//! The stdio transport under rmcp (HCP.md §16.1, §16.6): newline-delimited
+//! JSON-RPC 2.0, read with bounds, answering bad input itself.
+//!
+//! rmcp's own stdio transport reads a line of any length and drops a line
+//! that is not JSON without a word; §16.6 wants an error for each and a
+//! bound on memory, so this one reads the lines and hands rmcp only
+//! messages it can take:
+//!
+//! - a line that is not JSON: `-32700` (id `null`);
+//! - JSON that is not a JSON-RPC 2.0 message (an array, a scalar, no
+//!   `"jsonrpc": "2.0"`, no method, a method that is not a string): `-32600`,
+//!   with the request's id when it has one;
+//! - a request rmcp cannot read (a known method with bad params): `-32602`
+//!   naming the method; an unknown method reaches the server, which answers
+//!   `-32601`; a notification rmcp cannot read is dropped, as the MCP SDKs do;
+//! - a message over [`MAX_MESSAGE`] bytes: its bytes are skipped up to the
+//!   next newline (never held), then `-32600` saying so.
+//!
+//! In every case the server goes on reading. Before the client's
+//! `initialize`, a notification or a response is dropped (rmcp would end
+//! the session on one).
+//!
+//! **Backpressure.** At most [`MAX_IN_FLIGHT`] requests are being answered
+//! and at most [`MAX_QUEUED`] messages wait to be written; past either, the
+//! next line is not read until one is done. A client that never reads
+//! stdout therefore stops being read, and memory stays bounded.
+//!
+//! **End of input** calls the `on_end` hook first (the server ends every
+//! command it started), then tells rmcp the stream closed.
+
+use rmcp::RoleServer;
+use rmcp::model::{
+    ClientJsonRpcMessage, ClientNotification, ClientRequest, RequestId, ServerJsonRpcMessage,
+};
+use rmcp::transport::Transport;
+use serde_json::{Value, json};
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::sync::Notify;
+
+/// The largest message read (§16.6).
+pub const MAX_MESSAGE: usize = 4 * 1024 * 1024;
+/// Requests answered at once before reading stops.
+pub const MAX_IN_FLIGHT: usize = 256;
+/// Messages waiting to be written before reading stops.
+pub const MAX_QUEUED: usize = 64;
+
+/// The client requests MCP defines (up to the revision served).
+const KNOWN_METHODS: &[&str] = &[
+    "initialize",
+    "ping",
+    "tools/list",
+    "tools/call",
+    "resources/list",
+    "resources/read",
+    "resources/templates/list",
+    "resources/subscribe",
+    "resources/unsubscribe",
+    "prompts/list",
+    "prompts/get",
+    "completion/complete",
+    "logging/setLevel",
+];
+
+/// The writing half, shared by every send.
+struct Writer<W> {
+    out: tokio::sync::Mutex<W>,
+    /// Messages handed to [`Transport::send`] and not written yet.
+    queued: AtomicUsize,
+    /// Requests read and not answered yet.
+    in_flight: Mutex<HashSet<RequestId>>,
+    /// Woken when a message was written or a request answered.
+    room: Notify,
+}
+
+impl<W: AsyncWrite + Unpin + Send> Writer<W> {
+    /// Writes one of our own error responses, on a task of its own: the
+    /// read that found the error may be dropped (rmcp's loop selects over
+    /// it) before the write is done.
+    fn reply_error(self: &Arc<Self>, id: Value, code: i64, message: String)
+    where
+        W: 'static,
+    {
+        let doc = json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}});
+        let mut line = doc.to_string().into_bytes();
+        line.push(b'\n');
+        self.queued.fetch_add(1, Ordering::SeqCst);
+        let writer = self.clone();
+        tokio::spawn(async move {
+            let _ = writer.write_line(line).await;
+        });
+    }
+
+    /// Writes a line counted in `queued`; it is uncounted when written or
+    /// when the write is dropped.
+    async fn write_line(&self, line: Vec<u8>) -> std::io::Result<()> {
+        struct Done<'a, W>(&'a Writer<W>);
+        impl<W> Drop for Done<'_, W> {
+            fn drop(&mut self) {
+                self.0.queued.fetch_sub(1, Ordering::SeqCst);
+                self.0.room.notify_waiters();
+            }
+        }
+        let _done = Done(self);
+        let mut out = self.out.lock().await;
+        out.write_all(&line).await?;
+        out.flush().await
+    }
+
+    fn in_flight(&self) -> std::sync::MutexGuard<'_, HashSet<RequestId>> {
+        self.in_flight
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn answered(&self, id: &RequestId) {
+        self.in_flight().remove(id);
+        self.room.notify_waiters();
+    }
+
+    fn full(&self) -> bool {
+        self.queued.load(Ordering::SeqCst) >= MAX_QUEUED || self.in_flight().len() >= MAX_IN_FLIGHT
+    }
+}
+
+/// The transport: lines in from `R`, lines out to `W`.
+pub struct LineTransport<R, W> {
+    read: BufReader<R>,
+    line: Vec<u8>,
+    /// The rest of an over-long line is being skipped.
+    skipping: bool,
+    initialized: bool,
+    writer: Arc<Writer<W>>,
+    on_end: Option<Box<dyn FnOnce() + Send + Sync>>,
+}
+
+impl<R: AsyncRead + Unpin + Send, W: AsyncWrite + Unpin + Send + 'static> LineTransport<R, W> {
+    pub fn new(read: R, write: W, on_end: impl FnOnce() + Send + Sync + 'static) -> Self {
+        LineTransport {
+            read: BufReader::new(read),
+            line: Vec::new(),
+            skipping: false,
+            initialized: false,
+            writer: Arc::new(Writer {
+                out: tokio::sync::Mutex::new(write),
+                queued: AtomicUsize::new(0),
+                in_flight: Mutex::new(HashSet::new()),
+                room: Notify::new(),
+            }),
+            on_end: Some(Box::new(on_end)),
+        }
+    }
+
+    /// The next whole line (without its newline), `Err(())` for one that
+    /// was over [`MAX_MESSAGE`], `None` at the end of input. Cancel-safe:
+    /// what was read stays in `self`.
+    async fn next_line(&mut self) -> Option<Result<Vec<u8>, ()>> {
+        loop {
+            let buf = match self.read.fill_buf().await {
+                Ok(buf) => buf,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(_) => return None,
+            };
+            if buf.is_empty() {
+                // A last line without a newline is a line.
+                if self.skipping || self.line.is_empty() {
+                    return None;
+                }
+                return Some(Ok(std::mem::take(&mut self.line)));
+            }
+            let (chunk, ends) = match buf.iter().position(|b| *b == b'\n') {
+                Some(at) => (&buf[..at], Some(at + 1)),
+                None => (buf, None),
+            };
+            if !self.skipping {
+                if self.line.len() + chunk.len() > MAX_MESSAGE {
+                    self.skipping = true;
+                    self.line = Vec::new();
+                } else {
+                    self.line.extend_from_slice(chunk);
+                }
+            }
+            let used = ends.unwrap_or(buf.len());
+            self.read.consume(used);
+            if ends.is_some() {
+                if std::mem::replace(&mut self.skipping, false) {
+                    return Some(Err(()));
+                }
+                return Some(Ok(std::mem::take(&mut self.line)));
+            }
+        }
+    }
+
+    /// What one line is: a message for rmcp, or an error we answer.
+    fn classify(&mut self, line: &[u8]) -> Classified {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        let line = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);
+        if line.iter().all(u8::is_ascii_whitespace) {
+            return Classified::Skip;
+        }
+        let value: Value = match serde_json::from_slice(line) {
+            Ok(v) => v,
+            Err(e) => return Classified::Error(Value::Null, -32700, format!("parse error: {e}")),
+        };
+        let Some(object) = value.as_object() else {
+            return Classified::Error(
+                Value::Null,
+                -32600,
+                "invalid request: a message is one JSON-RPC object (batches are not taken)".into(),
+            );
+        };
+        let id = object.get("id").cloned();
+        let reply_id = id.clone().unwrap_or(Value::Null);
+        if object.get("jsonrpc") != Some(&json!("2.0")) {
+            return Classified::Error(
+                reply_id,
+                -32600,
+                "invalid request: no \"jsonrpc\": \"2.0\"".into(),
+            );
+        }
+        let method = object.get("method");
+        let is_response = object.contains_key("result") || object.contains_key("error");
+        match method {
+            None if is_response => {}
+            Some(Value::String(_)) => {}
+            _ => {
+                return Classified::Error(
+                    reply_id,
+                    -32600,
+                    "invalid request: \"method\" must be a string".into(),
+                );
+            }
+        }
+        let method = method
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string();
+        if !self.initialized {
+            if method == "initialize" {
+                self.initialized = true;
+            } else if id.is_none() || is_response {
+                return Classified::Skip;
+            }
+        }
+        match serde_json::from_value::<ClientJsonRpcMessage>(value) {
+            // rmcp reads a known method with bad params as a custom one.
+            Ok(ClientJsonRpcMessage::Request(r))
+                if matches!(r.request, ClientRequest::CustomRequest(_))
+                    && KNOWN_METHODS.contains(&method.as_str()) =>
+            {
+                Classified::Error(reply_id, -32602, format!("invalid params for {method}"))
+            }
+            Ok(message) => Classified::Message(Box::new(message)),
+            Err(_) if id.is_none() || is_response => Classified::Skip,
+            Err(e) => Classified::Error(
+                reply_id,
+                -32602,
+                format!("invalid params for {method}: {e}"),
+            ),
+        }
+    }
+}
+
+enum Classified {
+    Message(Box<ClientJsonRpcMessage>),
+    Error(Value, i64, String),
+    Skip,
+}
+
+impl<R, W> Transport<RoleServer> for LineTransport<R, W>
+where
+    R: AsyncRead + Unpin + Send,
+    W: AsyncWrite + Unpin + Send + 'static,
+{
+    type Error = std::io::Error;
+
+    fn send(
+        &mut self,
+        item: ServerJsonRpcMessage,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        let writer = self.writer.clone();
+        let answered = match &item {
+            ServerJsonRpcMessage::Response(r) => Some(r.id.clone()),
+            ServerJsonRpcMessage::Error(e) => e.id.clone(),
+            _ => None,
+        };
+        let line = serde_json::to_vec(&item).map(|mut line| {
+            line.push(b'\n');
+            line
+        });
+        writer.queued.fetch_add(1, Ordering::SeqCst);
+        async move {
+            if let Some(id) = &answered {
+                writer.answered(id);
+            }
+            match line {
+                Ok(line) => writer.write_line(line).await,
+                Err(e) => {
+                    writer.queued.fetch_sub(1, Ordering::SeqCst);
+                    writer.room.notify_waiters();
+                    Err(std::io::Error::other(e))
+                }
+            }
+        }
+    }
+
+    async fn receive(&mut self) -> Option<ClientJsonRpcMessage> {
+        loop {
+            while self.writer.full() {
+                let room = self.writer.room.notified();
+                if !self.writer.full() {
+                    break;
+                }
+                room.await;
+            }
+            let line = match self.next_line().await {
+                Some(line) => line,
+                None => {
+                    if let Some(on_end) = self.on_end.take() {
+                        on_end();
+                    }
+                    return None;
+                }
+            };
+            let line = match line {
+                Ok(line) => line,
+                Err(()) => {
+                    let message = format!("invalid request: a message over {MAX_MESSAGE} bytes");
+                    self.writer.reply_error(Value::Null, -32600, message);
+                    continue;
+                }
+            };
+            match self.classify(&line) {
+                Classified::Skip => {}
+                Classified::Error(id, code, message) => self.writer.reply_error(id, code, message),
+                Classified::Message(message) => {
+                    match message.as_ref() {
+                        ClientJsonRpcMessage::Request(r) => {
+                            self.writer.in_flight().insert(r.id.clone());
+                        }
+                        ClientJsonRpcMessage::Notification(n) => {
+                            if let ClientNotification::CancelledNotification(c) = &n.notification
+                                && let Some(id) = &c.params.request_id
+                            {
+                                // rmcp drops the answer of a cancelled request.
+                                self.writer.answered(id);
+                            }
+                        }
+                        _ => {}
+                    }
+                    return Some(*message);
+                }
+            }
+        }
+    }
+
+    async fn close(&mut self) -> Result<(), Self::Error> {
+        let mut out = self.writer.out.lock().await;
+        out.flush().await
+    }
+}
