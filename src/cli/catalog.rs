@@ -1,41 +1,19 @@
-//! `hcpx catalog add|remove|list|update` (HCP.md §13.2).
+//! `hcpx catalog add|remove|list|update` (HCP.md §13.2), run by the command
+//! layer; what only a terminal does is here: `catalog add` of a git
+//! source says on stderr that it fetches, when stderr is a terminal.
 
 use crate::cli::context::Ctx;
 use crate::cli::install::fetch_progress;
 use crate::cli::report;
-use crate::command::Request;
-use crate::engine::ops::catalogs::CatalogChange;
+use crate::command::args::Command;
+use crate::command::execute::Interaction;
 
 pub use crate::command::args::catalog::{CatalogArgs, CatalogCommand};
 
-pub fn run(args: &CatalogArgs, ctx: &Ctx) -> i32 {
-    match &args.command {
-        CatalogCommand::List => report::run(&Request::CatalogList, ctx),
-        CatalogCommand::Update => report::run(&Request::CatalogUpdate, ctx),
-        CatalogCommand::Add { source } => ctx.with_engine(|engine| {
-            if let Some(say) = fetch_progress().filter(|_| is_git(source)) {
-                say(source);
-            }
-            match engine.catalog_add(source) {
-                Ok(change) => ctx.success(change, |c| print_change(c, "added")),
-                Err(err) => ctx.fail(&err),
-            }
-        }),
-        CatalogCommand::Remove { source } => {
-            ctx.with_engine(|engine| match engine.catalog_remove(source) {
-                Ok(change) => ctx.success(change, |c| print_change(c, "removed")),
-                Err(err) => ctx.fail(&err),
-            })
-        }
-    }
-}
-
-fn is_git(source: &str) -> bool {
-    source.starts_with("git+") || source.starts_with("github:")
-}
-
-fn print_change(change: &CatalogChange, verb: &str) {
-    let mut words = String::new();
-    let _ = crate::command::text::catalog::write_change(&mut words, change, verb);
-    print!("{words}");
+pub fn run(command: &Command, ctx: &Ctx) -> i32 {
+    let io = Interaction {
+        on_fetch: fetch_progress(),
+        ..Interaction::default()
+    };
+    report::command_with(command, ctx, io)
 }

@@ -1,12 +1,15 @@
-//! `hcpx connect PACK_ID [--secret-stdin]` (HCP.md §8.5). A `secret`
-//! Binding's secret comes from stdin with `--secret-stdin`, else from a
-//! masked prompt on the terminal; it is never echoed or printed.
+//! `hcpx connect PACK_ID [--secret-stdin]` (HCP.md §8.5), run by the
+//! command layer; what only a terminal does is here: a `secret` Binding's
+//! secret comes from stdin with `--secret-stdin`, else from a masked
+//! prompt on the terminal; it is never echoed or printed.
 
 use crate::cli::context::Ctx;
 use crate::cli::output::terminal_safe;
+use crate::cli::report;
+use crate::command::args::Command;
+use crate::command::execute::Interaction;
 use crate::engine::error::{Error, ErrorCode, Result};
-use crate::engine::ops::ConnectOutcome;
-use crate::engine::pack::manifest::{BindingKind, SecretSpec};
+use crate::engine::pack::manifest::SecretSpec;
 use std::io::{IsTerminal, Read};
 
 /// Most bytes read as a secret from stdin.
@@ -14,14 +17,16 @@ const MAX_SECRET_BYTES: u64 = 64 * 1024;
 
 pub use crate::command::args::connect::ConnectArgs;
 
-pub fn run(args: &ConnectArgs, ctx: &Ctx) -> i32 {
-    ctx.with_engine(|engine| {
-        let mut input = |spec: &SecretSpec| read_secret(&args.pack, spec, args.secret_stdin);
-        match engine.connect(&args.pack, &mut input) {
-            Ok(outcome) => ctx.success(outcome, print),
-            Err(err) => ctx.fail(&err),
-        }
-    })
+pub fn run(command: &Command, ctx: &Ctx) -> i32 {
+    let Command::Connect(args) = command else {
+        return report::command(command, ctx);
+    };
+    let mut input = |spec: &SecretSpec| read_secret(&args.pack, spec, args.secret_stdin);
+    let io = Interaction {
+        secret: Some(&mut input),
+        ..Interaction::default()
+    };
+    report::command_with(command, ctx, io)
 }
 
 fn read_secret(pack_id: &str, spec: &SecretSpec, from_stdin: bool) -> Result<String> {
@@ -58,21 +63,4 @@ fn read_secret(pack_id: &str, spec: &SecretSpec, from_stdin: bool) -> Result<Str
     rpassword::prompt_password(format!("{}: ", terminal_safe(&prompt))).map_err(|e| {
         Error::new(ErrorCode::Io, format!("cannot read the secret: {e}")).pack(pack_id)
     })
-}
-
-fn print(o: &ConnectOutcome) {
-    let pack_id = terminal_safe(&o.pack_id);
-    if o.binding == BindingKind::Public {
-        println!("{pack_id}: public binding, nothing to connect");
-        return;
-    }
-    if let Some(probe) = &o.probe {
-        let verb = terminal_safe(&probe.verb_key);
-        println!("probe {verb} passed ({} ms)", probe.duration_ms);
-    }
-    if o.changed {
-        println!("connected {pack_id} ({} binding)", o.binding.as_str());
-    } else {
-        println!("{pack_id} is connected ({} binding)", o.binding.as_str());
-    }
 }

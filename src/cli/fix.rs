@@ -5,29 +5,12 @@
 //! TUI shows the same line (`tui::fix`): both render it with
 //! [`crate::fixline`], which shell-quotes every word.
 
-use crate::engine::error::Error;
-pub use crate::fixline::{FixFlags, command_line};
-
-/// What an error shows as its `hint`: its fix as a command line, else its
-/// hint in words.
-pub fn hint(err: &Error, flags: &FixFlags) -> Option<String> {
-    match &err.context.fix {
-        Some(fix) => Some(command_line(fix, flags)),
-        None => err.context.hint.clone(),
-    }
-}
-
-/// `err` with its fix rendered into `hint`, for a `--json` error object.
-pub fn with_hint(err: &Error, flags: &FixFlags) -> Error {
-    let mut err = err.clone();
-    err.context.hint = hint(&err, flags);
-    err
-}
+pub use crate::fixline::{FixFlags, command_line, hint, hint_text, with_hint};
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::error::Fix;
+    use crate::engine::error::{Error, Fix};
 
     #[test]
     fn an_error_shows_its_fix_as_its_hint() {
@@ -38,6 +21,7 @@ mod tests {
             with_hint(&err, &FixFlags::default())
                 .context
                 .hint
+                .and_then(|h| h.words())
                 .as_deref(),
             Some("hcpx activate acme.x")
         );

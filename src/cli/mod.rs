@@ -1,21 +1,21 @@
-//! The headless front-end: clap definitions, one file per subcommand, each
-//! turning arguments into an engine call and printing the result as text or
-//! as the `--json` documents of HCP.md §10. No lifecycle logic lives here.
+//! The headless front-end: the process's arguments parsed with the one
+//! clap tree (`command::args`), the subcommand run by the command layer
+//! (`report`: a `Request`, its `Outcome` printed as text or as the
+//! `--json` documents of HCP.md §10), plus what only a terminal does: the
+//! install picker and fetch lines (`install`, `catalog`), the secret
+//! prompt (`connect`), exec's passthrough and signals (`exec`,
+//! `signals`). No lifecycle logic lives here.
 
-pub mod activate;
 pub mod availability;
 pub mod catalog;
 pub mod completions;
 pub mod connect;
 pub mod context;
-pub mod deactivate;
 pub mod doctor;
 pub mod exec;
 pub mod fix;
 pub mod grant;
-pub mod harness;
 pub mod install;
-pub mod lint;
 pub mod list;
 pub mod man;
 pub mod mcp;
@@ -24,10 +24,7 @@ pub mod output;
 pub mod report;
 pub mod show;
 pub mod signals;
-pub mod sync;
 pub mod tui;
-pub mod uninstall;
-pub mod upgrade;
 pub mod verify;
 pub mod why;
 
@@ -45,7 +42,7 @@ pub use crate::command::args::{
 /// Runs hcpx with the process arguments; the entry point of both binaries.
 pub fn main() -> ExitCode {
     // `HCPX_COMPLETE=bash hcpx -- hcpx ...`: a shell asking for completions.
-    complete::handle();
+    crate::command::complete_if_asked();
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     let json = args
         .iter()
@@ -78,38 +75,21 @@ pub fn main() -> ExitCode {
     ExitCode::from(u8::try_from(code).unwrap_or(125))
 }
 
-/// Runs a subcommand; the reports run through the command layer
-/// (`report`).
+/// Runs a subcommand; all but `completions`, `man` and `tui` run through
+/// the command layer (`report`).
 fn run(command: Option<Command>, exec_help: bool, ctx: &context::Ctx) -> i32 {
     let out = ctx.out.clone();
     match command {
         Some(Command::Exec(args)) if exec_help => show::exec_help(&args.pack, &args.verb, ctx),
-        Some(Command::Lint(args)) => lint::run(&args, &out),
-        Some(Command::Install(args)) => install::run(&args, ctx),
-        Some(Command::Activate(args)) => activate::activate(&args, ctx),
-        Some(Command::Connect(args)) => connect::run(&args, ctx),
-        Some(Command::Exec(args)) => exec::run(&args, ctx),
-        Some(Command::Deactivate(args)) => deactivate::deactivate(&args, ctx),
-        Some(Command::Uninstall(args)) => uninstall::run(&args, ctx),
-        Some(
-            command @ (Command::List(_)
-            | Command::Show(_)
-            | Command::Availability(_)
-            | Command::Why(_)
-            | Command::Doctor(_)
-            | Command::Verify(_)
-            | Command::Outdated(_)
-            | Command::Grant(_)
-            | Command::Revoke(_)),
-        ) => report::command(&command, ctx),
-        Some(Command::Catalog(args)) => catalog::run(&args, ctx),
-        Some(Command::Upgrade(args)) => upgrade::run(&args, ctx),
-        Some(Command::Sync(args)) => sync::run(&args, ctx),
+        Some(command @ Command::Install(_)) => install::run(&command, ctx),
+        Some(command @ Command::Connect(_)) => connect::run(&command, ctx),
+        Some(command @ Command::Exec(_)) => exec::run(&command, ctx),
+        Some(command @ Command::Catalog(_)) => catalog::run(&command, ctx),
         Some(Command::Completions(args)) => completions::completions(&args, &out),
         Some(Command::Man(args)) => man::man(&args, &out),
         Some(Command::Mcp(args)) => mcp::run(&args, ctx),
-        Some(Command::Harness(args)) => harness::run(&args, ctx),
         Some(Command::Tui(args)) => tui::run(&args, ctx),
+        Some(command) => report::command(&command, ctx),
         // On a terminal, `hcpx` alone starts the TUI; otherwise it prints help.
         None if is_interactive() => tui::run(&tui::TuiArgs::default(), ctx),
         None => {

@@ -54,14 +54,9 @@ impl Output {
             self.json(&Failure::new(&error));
             return;
         }
-        let mut stderr = anstream::stderr().lock();
-        let _ = writeln!(
-            stderr,
-            "{ERROR}error{ERROR:#}: {}",
-            terminal_safe(&error.message)
-        );
-        if let Some(hint) = &hint(error, &self.flags) {
-            let _ = writeln!(stderr, "  {HINT}hint{HINT:#}: {}", terminal_safe(hint));
-        }
+        let mut words = String::new();
+        let hint = hint(error, &self.flags);
+        let _ = crate::command::text::error::write(&mut words, error, hint.as_deref());
+        let _ = write!(anstream::stderr().lock(), "{words}");
     }
 }

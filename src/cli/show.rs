@@ -17,9 +17,10 @@ pub use crate::command::args::show::ShowArgs;
 /// `hcpx exec PACK_ID VERB --help`: the command's summary, its usage and its
 /// arg table; with `--json`, the command's entry of `show --json`.
 pub fn exec_help(pack: &str, verb: &str, ctx: &Ctx) -> i32 {
-    let result = ctx
-        .engine()
-        .and_then(|engine| show::command(&engine, pack, verb));
+    let result = ctx.engine().and_then(|engine| {
+        let id = crate::engine::ops::checked_id(pack)?;
+        show::command(&engine, &id, verb)
+    });
     match result {
         Ok(command) => {
             if ctx.out.json {

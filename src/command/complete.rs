@@ -5,6 +5,10 @@
 //! named on the line (§4). `hcpx completions SHELL` prints the shell code
 //! that does this. Completion only reads: it never creates a store, takes
 //! the lock or installs the bootstrap pack.
+//!
+//! This module holds the completers the clap tree (`command::args`) names;
+//! the request is answered with that tree by
+//! [`crate::command::complete_if_asked`], so this module needs no tree.
 
 use crate::engine::lint::{declared_manifest, manifest_id};
 use crate::engine::pack::document::Node;
@@ -26,18 +30,13 @@ pub const VAR: &str = "HCPX_COMPLETE";
 /// The shell a completion request is for (the value of [`VAR`]).
 static SHELL: std::sync::OnceLock<String> = std::sync::OnceLock::new();
 
-/// Answers a completion request and exits, if this run is one.
-pub fn handle() {
-    // clap removes the variable before it asks the completers.
+/// Keeps the shell a completion request is for, if this run is one:
+/// clap removes [`VAR`] before it asks the completers
+/// ([`crate::command::complete_if_asked`] calls this first).
+pub fn remember_shell() {
     if let Ok(shell) = std::env::var(VAR) {
         let _ = SHELL.set(shell);
     }
-    clap_complete::CompleteEnv::with_factory(|| {
-        use clap::CommandFactory;
-        crate::command::args::Cli::command()
-    })
-    .var(VAR)
-    .complete();
 }
 
 /// Completes a PACK_ID argument.

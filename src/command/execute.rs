@@ -1,40 +1,117 @@
 //! A [`Request`] run by the engine call its subcommand makes (HCP.md §10,
 //! §11): the one place the CLI, the TUI's `:` line and its report keys turn
-//! a report request into an [`Outcome`].
+//! a request into an [`Outcome`].
+//!
+//! What only a front-end can do reaches a lifecycle request as an
+//! [`Interaction`] of the engine's own kinds (a secret source, a
+//! `Chooser`, a `FetchObserver`, a sink for `exec`'s output): no terminal
+//! code is here. A pack word that is not an id is refused here, in its
+//! turn, as the engine has always refused it (`not_found`, naming the
+//! closest known id for the commands that did).
 
+use crate::command::docs::UninstallLine;
 use crate::command::outcome::Outcome;
-use crate::command::request::Request;
-use crate::engine::error::{Error, ErrorCode};
-use crate::engine::ops::{Engine, doctor, list, show};
+use crate::command::request::{PackArg, Request, SourceArg, Targets};
+use crate::engine::error::{Error, ErrorCode, Result};
+use crate::engine::exec::OutputMode;
+use crate::engine::lint::{LintOptions, lint_pack};
+use crate::engine::ops::bootstrap::is_bootstrap_copy;
+use crate::engine::ops::sources::{Chooser, PackResult, SourceRun};
+use crate::engine::ops::upgrade::{UpgradeOptions, UpgradeResult};
+use crate::engine::ops::{
+    Engine, FetchObserver, InstallOptions, SecretInput, doctor, list, not_found, show,
+};
+use crate::engine::pack::id::PackId;
+use crate::engine::pack::manifest::SecretSpec;
 use crate::engine::policy::why::{self, WhyReason};
-use crate::fixline::{FixFlags, command_line};
+use crate::fixline::{FixFlags, command_line, shell_quote, with_hint};
+use std::io::Write;
+use std::path::PathBuf;
 
-/// Runs `request`; `flags` are the `--principal` and `--catalog` a fix's
-/// command line repeats (the ones the front-end was given).
-pub fn execute(engine: &Engine, request: &Request, flags: &FixFlags) -> Result<Outcome, Error> {
+/// What a front-end lends a lifecycle request; each piece is optional.
+#[derive(Default)]
+pub struct Interaction<'a> {
+    /// Where a `secret` Binding's secret comes from (`connect`); without
+    /// it such a connect is refused as `usage`.
+    pub secret: Option<SecretInput<'a>>,
+    /// Asked which packs of a collection to install when none were named
+    /// (`install`); without it such a collection is `usage`.
+    pub chooser: Option<Chooser>,
+    /// Told when a git fetch starts (`install`, `catalog add`).
+    pub on_fetch: Option<FetchObserver>,
+    /// Where `exec`'s command writes its output as it runs (§6.7); without
+    /// it the output is captured into the outcome.
+    pub passthrough: Option<&'a mut dyn Write>,
+}
+
+/// Runs a report `request`; `flags` are the `--principal` and `--catalog`
+/// a fix's command line repeats (the ones the front-end was given).
+pub fn execute(engine: &Engine, request: &Request, flags: &FixFlags) -> Result<Outcome> {
+    execute_with(engine, request, flags, Interaction::default())
+}
+
+/// Runs `request`, report or lifecycle, with what the front-end lends it.
+/// An `Err` is the error of a subcommand that did nothing else (one pack,
+/// one source); a run that stopped part-way is an outcome with its error.
+pub fn execute_with(
+    engine: &Engine,
+    request: &Request,
+    flags: &FixFlags,
+    io: Interaction<'_>,
+) -> Result<Outcome> {
+    if let Some(outcome) = lifecycle(engine, request, flags, io) {
+        return outcome;
+    }
+    report(engine, request, flags)
+}
+
+/// A store-free request (`lint`), which needs no engine: `None` for any
+/// other.
+pub fn without_store(request: &Request) -> Option<Outcome> {
+    match request {
+        Request::Lint {
+            paths,
+            deny_warnings,
+        } => Some(lint(paths, *deny_warnings)),
+        _ => None,
+    }
+}
+
+fn report(engine: &Engine, request: &Request, flags: &FixFlags) -> Result<Outcome> {
     Ok(match request {
         Request::Doctor { fix } => {
-            let (report, fixed) = if *fix {
+            let (mut report, fixed) = if *fix {
                 let done = doctor::fix(engine)?;
                 (done.report, Some(done.fixed))
             } else {
                 (doctor::run(engine), None)
             };
+            report.render(&|fix| command_line(fix, flags));
             Outcome::Doctor { report, fixed }
         }
-        Request::Verify { packs } => Outcome::Verify(engine.verify(packs)?),
-        Request::Show { pack } => Outcome::Show(Box::new(show::show(engine, pack)?)),
+        Request::Verify { packs } => {
+            let report = engine.verify(packs)?;
+            let error = report.error().map(|mut err| {
+                err.context.hint = err
+                    .context
+                    .hint
+                    .map(|h| h.rendered(&|fix| command_line(fix, flags)));
+                err
+            });
+            Outcome::Verify(report, error)
+        }
+        Request::Show { pack } => Outcome::Show(Box::new(show::show(engine, &checked(pack)?)?)),
         Request::Availability { pack } => Outcome::Availability {
             principal: engine.principal().to_string(),
-            packs: engine.availability(pack.as_deref())?,
+            packs: engine.availability(checked_some(pack.as_ref())?.as_ref())?,
         },
-        Request::Why { pack, verb } => why_not(engine, pack, verb.as_deref(), flags)?,
+        Request::Why { pack, verb } => why_not(engine, &checked(pack)?, verb.as_deref(), flags)?,
         Request::List => Outcome::List(list::list(engine)?),
         Request::CatalogList => Outcome::Catalogs(engine.catalog_list()?),
         Request::CatalogUpdate => Outcome::Catalogs(engine.catalog_update()?),
         Request::HarnessList => Outcome::HarnessList(engine.harness_list()?),
         Request::HarnessStatus { pack } => {
-            Outcome::HarnessStatus(engine.harness_status(pack.as_deref())?)
+            Outcome::HarnessStatus(engine.harness_status(checked_some(pack.as_ref())?.as_ref())?)
         }
         Request::Outdated { offline: true } => Outcome::Outdated(engine.outdated_offline()?),
         Request::Outdated { offline: false } => Outcome::Outdated(engine.outdated()?),
@@ -43,31 +120,167 @@ pub fn execute(engine: &Engine, request: &Request, flags: &FixFlags) -> Result<O
             grant,
             revoke,
         } => {
+            let who = principal.principal.clone()?;
             let (changed, enforced_now) = if *revoke {
-                (engine.revoke(principal, grant)?, false)
+                (engine.revoke(&who, &grant.text)?, false)
             } else {
-                let change = engine.grant(principal, grant)?;
+                let change = engine.grant(&who, &grant.grant.clone()?)?;
                 (change.changed, change.enforced_now)
             };
             Outcome::Granted {
-                principal: principal.clone(),
-                grant: grant.clone(),
+                principal: principal.text.clone(),
+                grant: grant.text.clone(),
                 revoke: *revoke,
                 changed,
                 enforced_now,
             }
         }
+        other => {
+            return Err(Error::usage(format!(
+                "`{}` is not run by the command layer",
+                other.words().join(" ")
+            )));
+        }
     })
+}
+
+/// A lifecycle request's outcome; `None` for a report.
+fn lifecycle(
+    engine: &Engine,
+    request: &Request,
+    flags: &FixFlags,
+    io: Interaction<'_>,
+) -> Option<Result<Outcome>> {
+    Some(match request {
+        Request::Activate { packs } => Ok(toggle(engine, packs, true, flags)),
+        Request::Deactivate { packs } => Ok(toggle(engine, packs, false, flags)),
+        Request::Uninstall { packs } => uninstall(engine, packs),
+        Request::Connect { pack } => connect(engine, pack, io.secret),
+        Request::Exec { pack, verb, words } => {
+            let id = checked(pack);
+            let (mode, sink) = match io.passthrough {
+                Some(sink) => (OutputMode::Inherit, Some(sink)),
+                None => (OutputMode::Capture, None),
+            };
+            id.and_then(|id| engine.exec_to(&id, verb, words, mode, sink))
+                .map(|r| Outcome::Executed(Box::new(r)))
+        }
+        Request::Install {
+            sources,
+            selection,
+            force,
+        } => {
+            let options = |source| InstallOptions {
+                force: *force,
+                selection: selection.clone(),
+                on_fetch: io.on_fetch.clone(),
+                chooser: io.chooser.clone(),
+                ..InstallOptions::new(source)
+            };
+            install(engine, sources, options, flags)
+        }
+        Request::Lint {
+            paths,
+            deny_warnings,
+        } => Ok(lint(paths, *deny_warnings)),
+        Request::Upgrade { .. } => Ok(upgrade(engine, request, flags)),
+        Request::Sync { .. } => {
+            let options = request.sync_options().unwrap_or_default();
+            let (results, error) = engine.sync(&options);
+            Ok(Outcome::Synced { results, error })
+        }
+        Request::CatalogAdd { source } => {
+            if let Some(say) = io.on_fetch.as_ref().filter(|_| is_git(source)) {
+                say(source);
+            }
+            engine
+                .catalog_add(source)
+                .map(|change| Outcome::CatalogChanged {
+                    change,
+                    added: true,
+                })
+        }
+        Request::CatalogRemove { source } => {
+            engine
+                .catalog_remove(source)
+                .map(|change| Outcome::CatalogChanged {
+                    change,
+                    added: false,
+                })
+        }
+        Request::HarnessEnable { targets } => match targets {
+            Targets::Named(names) => Ok(names.clone()),
+            Targets::Detected => engine.detected_harnesses(),
+        }
+        .and_then(|names| engine.harness_enable(&names))
+        .map(|change| Outcome::HarnessChanged {
+            change,
+            enabled: true,
+        }),
+        Request::HarnessDisable { targets } => {
+            let change = engine.harness_disable(targets);
+            change.map(|change| Outcome::HarnessChanged {
+                change,
+                enabled: false,
+            })
+        }
+        Request::HarnessSync { force } => engine.harness_sync(*force).map(Outcome::HarnessSynced),
+        _ => return None,
+    })
+}
+
+/// The id of a pack word, or the plain `not_found` of a word that is not
+/// one (`connect`, `exec`).
+fn checked(pack: &PackArg) -> Result<PackId> {
+    match pack {
+        PackArg::Id(id) => Ok(id.clone()),
+        PackArg::NotAnId(word) => Err(not_found(word)),
+    }
+}
+
+/// [`checked`] of an optional pack word.
+fn checked_some(pack: Option<&PackArg>) -> Result<Option<PackId>> {
+    pack.map(checked).transpose()
+}
+
+/// `activate`/`deactivate`: the ids before the first word that is not one,
+/// then that word's `not_found`, naming the closest known id.
+fn toggle(engine: &Engine, packs: &[PackArg], activate: bool, flags: &FixFlags) -> Outcome {
+    let end = packs
+        .iter()
+        .position(|p| matches!(p, PackArg::NotAnId(_)))
+        .unwrap_or(packs.len());
+    let ids: Vec<PackId> = packs[..end]
+        .iter()
+        .filter_map(|p| match p {
+            PackArg::Id(id) => Some(id.clone()),
+            PackArg::NotAnId(_) => None,
+        })
+        .collect();
+    // Even with no id before the bad word, the change runs (on none): it
+    // takes the lock and reads the state first, so a store that cannot be
+    // read is the error, as it always was.
+    let (done, error) = if activate {
+        engine.activate(&ids)
+    } else {
+        engine.deactivate(&ids)
+    };
+    let error = error.or_else(|| packs.get(end).map(|bad| engine.not_found(bad.as_str())));
+    Outcome::Toggled {
+        activate,
+        done,
+        error: error.map(|e| with_hint(&e, flags)),
+    }
 }
 
 /// `why`: the pack's (or command's) unmet conditions; a pack or verb that
 /// is not there is `not_found`.
 fn why_not(
     engine: &Engine,
-    pack: &str,
+    pack: &PackId,
     verb: Option<&str>,
     flags: &FixFlags,
-) -> Result<Outcome, Error> {
+) -> Result<Outcome> {
     let view = engine.pack_view(pack)?;
     let state = engine.store().read_state()?;
     let avail = engine.pack_availability(&view, &state);
@@ -80,7 +293,8 @@ fn why_not(
         dir.as_deref(),
     );
     if answer.reason() == Some(&WhyReason::NotFound) {
-        let mut err = Error::new(ErrorCode::NotFound, answer.explanation.clone()).pack(pack);
+        let mut err =
+            Error::new(ErrorCode::NotFound, answer.explanation.clone()).pack(pack.as_str());
         if let Some(verb) = verb {
             err = err.verb(verb);
         }
@@ -92,4 +306,181 @@ fn why_not(
         .map(|u| u.fix.as_ref().map(|f| command_line(f, flags)))
         .collect();
     Ok(Outcome::Why { answer, fixes })
+}
+
+/// `uninstall`: each pack its own change, one failing leaves the others
+/// done. One pack's failure is the error; several are each a line.
+fn uninstall(engine: &Engine, packs: &[PackArg]) -> Result<Outcome> {
+    let one = |pack: &PackArg| match pack {
+        PackArg::Id(id) => engine.uninstall(id),
+        PackArg::NotAnId(word) => Err(engine.uninstall_not_an_id(word)),
+    };
+    if let [pack] = packs {
+        return one(pack).map(Outcome::Uninstalled);
+    }
+    let lines: Vec<UninstallLine> = packs
+        .iter()
+        .map(|pack| match one(pack) {
+            Ok(outcome) => UninstallLine::Done { ok: true, outcome },
+            Err(error) => UninstallLine::Failed {
+                ok: false,
+                pack_id: pack.as_str().to_string(),
+                error,
+            },
+        })
+        .collect();
+    let error = lines.iter().find_map(|l| match l {
+        UninstallLine::Failed { error, .. } => Some(error.clone()),
+        UninstallLine::Done { .. } => None,
+    });
+    Ok(Outcome::UninstalledSeveral { lines, error })
+}
+
+/// `connect`, the secret (if the Binding takes one) from `secret`.
+fn connect(engine: &Engine, pack: &PackArg, secret: Option<SecretInput<'_>>) -> Result<Outcome> {
+    let id = checked(pack)?;
+    let mut none = |_: &SecretSpec| -> Result<String> {
+        Err(Error::usage(format!(
+            "{id} needs a secret, which this front-end cannot ask for"
+        ))
+        .pack(id.as_str()))
+    };
+    let input: &mut dyn FnMut(&SecretSpec) -> Result<String> = match secret {
+        Some(input) => input,
+        None => &mut none,
+    };
+    engine.connect(&id, input).map(Outcome::Connected)
+}
+
+/// `install`: each SOURCE in turn. One source that comes to one pack (or
+/// one listing) is that pack's outcome, or its error; anything else is
+/// one result per pack.
+fn install(
+    engine: &Engine,
+    sources: &[SourceArg],
+    options: impl Fn(crate::engine::ops::InstallSource) -> InstallOptions,
+    flags: &FixFlags,
+) -> Result<Outcome> {
+    let mut runs: Vec<SourceRun> = sources
+        .iter()
+        .map(|arg| {
+            let failed = |err: Error| {
+                SourceRun::Done(vec![PackResult::failed(arg.shown.clone(), None, None, err)])
+            };
+            match &arg.source {
+                Ok(source) => match engine.install_source(&options(source.clone())) {
+                    Ok(run) => run,
+                    Err(err) => failed(err),
+                },
+                Err(err) => failed(err.clone()),
+            }
+        })
+        .collect();
+    if let [run] = runs.as_mut_slice() {
+        match run {
+            SourceRun::Listed(listing) => return Ok(Outcome::Listed(listing.clone())),
+            SourceRun::Done(results) if results.len() == 1 => {
+                return match results.remove(0) {
+                    PackResult::Installed(done) => Ok(Outcome::Installed(Box::new(done.outcome))),
+                    PackResult::Failed(failed) => Err(failed.error),
+                };
+            }
+            SourceRun::Done(_) => {}
+        }
+    }
+    Ok(Outcome::InstalledSeveral {
+        runs,
+        flags: flags.clone(),
+    })
+}
+
+/// `lint`: each path, `ok` under `--deny-warnings` when given.
+fn lint(paths: &[PathBuf], deny_warnings: bool) -> Outcome {
+    let reports = paths
+        .iter()
+        .map(|p| {
+            let bootstrap = is_bootstrap_copy(p);
+            // The root of a git repository is named by whoever cloned it,
+            // not by the Skill's author (§2.6: no `skill.name-folder`).
+            let folder_name_free = p.join(".git").symlink_metadata().is_ok();
+            let mut report = lint_pack(
+                p,
+                LintOptions {
+                    bootstrap,
+                    folder_name_free,
+                },
+            );
+            report.ok = report.passes(deny_warnings);
+            report
+        })
+        .collect();
+    Outcome::Linted(reports)
+}
+
+/// `upgrade`; a refusal that shows a diff gets the command line that
+/// confirms exactly that diff as its hint.
+fn upgrade(engine: &Engine, request: &Request, flags: &FixFlags) -> Outcome {
+    let Request::Upgrade {
+        packs,
+        dry_run,
+        yes,
+        expect,
+        offline,
+    } = request
+    else {
+        return Outcome::Upgraded {
+            results: Vec::new(),
+            error: None,
+            dry_run: false,
+        };
+    };
+    let options = UpgradeOptions {
+        pack_ids: packs.clone(),
+        dry_run: *dry_run,
+        yes: *yes,
+        expect: expect.clone(),
+        offline: *offline,
+    };
+    let (results, error) = engine.upgrade(&options);
+    let error = error.map(|err| confirm_hint(flags, &results, err));
+    Outcome::Upgraded {
+        results,
+        error,
+        dry_run: *dry_run,
+    }
+}
+
+/// A refusal that shows a diff (an escalating upgrade, or a new version
+/// that is not the one expected), with the command line that confirms
+/// exactly that diff as its hint.
+fn confirm_hint(flags: &FixFlags, results: &[UpgradeResult], err: Error) -> Error {
+    let shown = !results.is_empty() && results.iter().all(|r| !r.applied);
+    if err.code != ErrorCode::ConfirmationRequired || !shown {
+        return err;
+    }
+    let mut line = String::from("hcpx upgrade");
+    let mut push = |word: &str| {
+        line.push(' ');
+        line.push_str(&shell_quote(word));
+    };
+    for r in results {
+        push(&r.pack_id);
+    }
+    push("--yes");
+    for r in results {
+        push("--expect");
+        push(&format!("{}={}", r.pack_id, r.to_digest));
+    }
+    for catalog in &flags.catalogs {
+        push("--catalog");
+        push(catalog);
+    }
+    err.hint(format!(
+        "review the changes, then install exactly these versions: {line}"
+    ))
+}
+
+/// Whether `catalog add SOURCE` fetches.
+fn is_git(source: &str) -> bool {
+    source.starts_with("git+") || source.starts_with("github:")
 }

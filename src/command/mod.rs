@@ -5,17 +5,19 @@
 //!   (`try_parse_from`), so both take every subcommand and flag;
 //! - `request`: a parsed [`Request`], built from that tree;
 //! - `execute`: the engine call that answers it, an [`Outcome`];
-//! - `outcome`: each outcome's one `Serialize` (the `--json` document) and
-//!   one `Display` (the words, written by `text`, styled by `style`);
+//! - `outcome`: each outcome's one `Serialize` (the `--json` document,
+//!   the engine's or one of `docs`) and one `Display` (the words, written
+//!   by `text`, styled by `style`);
 //! - `line`: words (the TUI's `:` line) parsed with that tree;
-//! - `help`, `complete`: the help words and the shell completion of the
-//!   tree.
+//! - `help`, `complete`: the help words and the completers of the tree's
+//!   arguments ([`complete_if_asked`] answers a shell with both).
 //!
 //! It may use clap; it never reads or draws the terminal, and it never
 //! prints: the front-ends do.
 
 pub mod args;
 pub mod complete;
+pub mod docs;
 pub mod execute;
 pub mod help;
 pub mod line;
@@ -28,3 +30,16 @@ pub mod text;
 pub use execute::execute;
 pub use outcome::Outcome;
 pub use request::Request;
+
+/// Answers a shell completion request ([`complete::VAR`]) with the clap
+/// tree of [`args`] and the completers of [`complete`], and exits, if this
+/// run is one.
+pub fn complete_if_asked() {
+    complete::remember_shell();
+    clap_complete::CompleteEnv::with_factory(|| {
+        use clap::CommandFactory;
+        args::Cli::command()
+    })
+    .var(complete::VAR)
+    .complete();
+}

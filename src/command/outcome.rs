@@ -1,25 +1,39 @@
-//! What a report answered (HCP.md §10.1): one [`Outcome`] per report, with
-//! ONE `Serialize` — the exact `--json` document of `hcpx`, built from the
-//! engine's documents (`engine::ops::docs`, which the bootstrap pack's
-//! builtin operations answer with too) — and ONE `Display`: the words the
-//! CLI prints and the TUI shows, styled (see `command::style`).
+//! What a subcommand answered (HCP.md §10.1): one [`Outcome`] per report
+//! and lifecycle subcommand, with ONE `Serialize` — the exact `--json`
+//! document of `hcpx`, built from the engine's documents
+//! (`engine::ops::docs`, which the bootstrap pack's builtin operations
+//! answer with too) and the command layer's own (`command::docs`) — and
+//! ONE `Display`: the words the CLI prints on stdout and the TUI shows,
+//! styled (see `command::style`). What goes beside the words (stderr on
+//! the CLI: warnings, the error of one pack of several) is
+//! [`Outcome::notes`], and the error that ended a run that stopped
+//! part-way is [`Outcome::error`].
 
+use crate::command::docs::{self as own, UninstallLine};
 use crate::command::text;
 use crate::engine::error::Error;
 use crate::engine::harness::{TargetInfo, TargetStatus};
+use crate::engine::lint::LintReport;
 use crate::engine::ops::VerifyReport;
+use crate::engine::ops::catalogs::CatalogChange;
 use crate::engine::ops::catalogs::CatalogInfo;
 use crate::engine::ops::docs::{self, Success};
 use crate::engine::ops::doctor::{DoctorReport, Fixed};
+use crate::engine::ops::harness::HarnessChange;
 use crate::engine::ops::list::ListRow;
 use crate::engine::ops::show::PackDetails;
+use crate::engine::ops::sources::{Listing, PackResult, SourceRun};
+use crate::engine::ops::sync::SyncResult;
 use crate::engine::ops::upgrade::OutdatedPack;
+use crate::engine::ops::upgrade::UpgradeResult;
+use crate::engine::ops::{ConnectOutcome, ExecResult, InstallOutcome, Toggle, UninstallOutcome};
 use crate::engine::policy::availability::PackAvailability;
 use crate::engine::policy::why::Explanation;
+use crate::fixline::{FixFlags, with_hint};
 use serde::{Serialize, Serializer};
 use std::fmt;
 
-/// A report's answer.
+/// A subcommand's answer.
 #[derive(Debug, Clone)]
 pub enum Outcome {
     Doctor {
@@ -27,7 +41,8 @@ pub enum Outcome {
         /// With `--fix`: what was repaired.
         fixed: Option<Vec<Fixed>>,
     },
-    Verify(VerifyReport),
+    /// The report, and its `integrity` error (with its hint rendered).
+    Verify(VerifyReport, Option<Error>),
     Show(Box<PackDetails>),
     Availability {
         principal: String,
@@ -51,6 +66,60 @@ pub enum Outcome {
         changed: bool,
         enforced_now: bool,
     },
+    /// `activate` or `deactivate`: each pack done, then the error that
+    /// stopped the run (its fix rendered as its hint).
+    Toggled {
+        activate: bool,
+        done: Vec<Toggle>,
+        error: Option<Error>,
+    },
+    /// `uninstall` of one pack.
+    Uninstalled(UninstallOutcome),
+    /// `uninstall` of several: each its own change; the first failure.
+    UninstalledSeveral {
+        lines: Vec<UninstallLine>,
+        error: Option<Error>,
+    },
+    Connected(ConnectOutcome),
+    /// `exec`: what the command did; without `--json` its output went to
+    /// the front-end's sink as it ran, and what is here is what was
+    /// captured (a builtin operation's text, the runtime's `hcpx:` lines).
+    Executed(Box<ExecResult>),
+    /// `install` of one source that came to one pack.
+    Installed(Box<InstallOutcome>),
+    /// `install --list` of one source.
+    Listed(Listing),
+    /// `install` of several sources or packs; `flags` render the fixes of
+    /// the failures as the front-end's command lines.
+    InstalledSeveral {
+        runs: Vec<SourceRun>,
+        flags: FixFlags,
+    },
+    /// `lint`: one report per path (`ok` already under `--deny-warnings`).
+    Linted(Vec<LintReport>),
+    /// `upgrade`: each pack looked at, and the error that stopped it.
+    Upgraded {
+        results: Vec<UpgradeResult>,
+        error: Option<Error>,
+        dry_run: bool,
+    },
+    /// `sync`: each pack of the lock file, and the error that stopped it.
+    Synced {
+        results: Vec<SyncResult>,
+        error: Option<Error>,
+    },
+    /// `catalog add` (`added`) or `catalog remove`.
+    CatalogChanged {
+        change: CatalogChange,
+        added: bool,
+    },
+    /// `harness enable` (`enabled`) or `harness disable`.
+    HarnessChanged {
+        change: HarnessChange,
+        enabled: bool,
+    },
+    /// `harness sync`: every enabled target afterwards.
+    HarnessSynced(Vec<TargetStatus>),
 }
 
 impl Outcome {
@@ -59,23 +128,112 @@ impl Outcome {
     pub fn exit_code(&self) -> i32 {
         match self {
             Outcome::Doctor { report, .. } => i32::from(!report.ok()),
-            Outcome::HarnessStatus(targets) => i32::from(!docs::HarnessReport::new(targets).ok),
-            Outcome::Verify(report) => report.error().map_or(0, |e| e.code.exit_code()),
+            Outcome::HarnessStatus(targets) | Outcome::HarnessSynced(targets) => {
+                i32::from(!docs::HarnessReport::new(targets).ok)
+            }
+            Outcome::Verify(_, error) => error.as_ref().map_or(0, |e| e.code.exit_code()),
+            Outcome::Executed(result) => result.exit_code,
+            Outcome::Linted(reports) => i32::from(!reports.iter().all(|r| r.ok)),
+            Outcome::InstalledSeveral { runs, .. } => {
+                first_failure(runs).map_or(0, |e| e.code.exit_code())
+            }
+            Outcome::Toggled { error, .. }
+            | Outcome::UninstalledSeveral { error, .. }
+            | Outcome::Upgraded { error, .. }
+            | Outcome::Synced { error, .. } => error.as_ref().map_or(0, |e| e.code.exit_code()),
             _ => 0,
         }
     }
 
-    /// The error a report that ran reports beside its answer (verify's
-    /// `integrity`): in its document with `--json`, after its words else.
+    /// The error a subcommand that ran reports beside its answer (verify's
+    /// `integrity`, the error that stopped a run part-way): in its document
+    /// with `--json`, after its words and notes else.
     pub fn error(&self) -> Option<Error> {
         match self {
-            Outcome::Verify(report) => report.error(),
+            Outcome::Verify(_, error) => error.clone(),
+            Outcome::Toggled { error, .. }
+            | Outcome::UninstalledSeveral { error, .. }
+            | Outcome::Upgraded { error, .. }
+            | Outcome::Synced { error, .. } => error.clone(),
             _ => None,
         }
+    }
+
+    /// The words that go beside the answer (stderr on the CLI), in order:
+    /// warnings of the packs and of harness targets, and the error of a
+    /// pack when the run went on past it; empty for most outcomes. An
+    /// `exec`'s are the captured `stderr`, as it is.
+    pub fn notes(&self) -> String {
+        let mut w = String::new();
+        let _ = match self {
+            Outcome::Toggled { done, .. } => text::activate::write_notes(&mut w, done),
+            Outcome::Uninstalled(o) => text::uninstall::write_notes(&mut w, o),
+            Outcome::UninstalledSeveral { lines, .. } => {
+                text::uninstall::write_line_notes(&mut w, lines)
+            }
+            Outcome::Installed(o) => text::install::write_notes(&mut w, o),
+            Outcome::InstalledSeveral { runs, flags } => {
+                text::install::write_run_notes(&mut w, &hinted(runs, flags))
+            }
+            Outcome::HarnessChanged { change, .. } => {
+                text::harness::write_conflicts(&mut w, &change.targets)
+            }
+            Outcome::HarnessSynced(targets) => text::harness::write_conflicts(&mut w, targets),
+            Outcome::Executed(result) => {
+                w.push_str(&result.stderr);
+                Ok(())
+            }
+            _ => Ok(()),
+        };
+        w
+    }
+}
+
+/// The first pack (or source) of `runs` that failed, its error.
+fn first_failure(runs: &[SourceRun]) -> Option<&Error> {
+    runs.iter().find_map(|run| match run {
+        SourceRun::Done(results) => results.iter().find_map(PackResult::error),
+        SourceRun::Listed(_) => None,
+    })
+}
+
+/// `runs` with each failure's fix rendered as its hint, for its words.
+fn hinted(runs: &[SourceRun], flags: &FixFlags) -> Vec<SourceRun> {
+    let mut runs = runs.to_vec();
+    for run in &mut runs {
+        if let SourceRun::Done(results) = run {
+            for result in results {
+                if let PackResult::Failed(failed) = result {
+                    failed.error = with_hint(&failed.error, flags);
+                }
+            }
+        }
+    }
+    runs
+}
+
+/// The JSON of one SOURCE of `install` of several: its listing with `ok`,
+/// or one entry per pack.
+fn run_values(run: &SourceRun) -> Vec<serde_json::Value> {
+    let value = |v: serde_json::Result<serde_json::Value>| v.unwrap_or_default();
+    match run {
+        SourceRun::Listed(listing) => {
+            let mut doc = value(serde_json::to_value(listing));
+            if let Some(map) = doc.as_object_mut() {
+                map.insert("ok".into(), true.into());
+            }
+            vec![doc]
+        }
+        SourceRun::Done(results) => results
+            .iter()
+            .map(|r| value(serde_json::to_value(r)))
+            .collect(),
     }
 }
 
 impl Serialize for Outcome {
+    /// A report's document here, a lifecycle subcommand's in
+    /// [`Outcome::serialize_lifecycle`].
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self {
             Outcome::Doctor { report, fixed } => docs::Doctor {
@@ -84,10 +242,10 @@ impl Serialize for Outcome {
                 fixed: fixed.as_deref(),
             }
             .serialize(s),
-            Outcome::Verify(report) => docs::Verify {
+            Outcome::Verify(report, error) => docs::Verify {
                 ok: report.ok,
                 packs: &report.packs,
-                error: report.error().as_ref(),
+                error: error.as_ref(),
             }
             .serialize(s),
             Outcome::Show(details) => Success::new(details).serialize(s),
@@ -129,6 +287,100 @@ impl Serialize for Outcome {
                 enforced_now: *enforced_now,
             })
             .serialize(s),
+            lifecycle => lifecycle.serialize_lifecycle(s),
+        }
+    }
+}
+
+impl Outcome {
+    fn serialize_lifecycle<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Outcome::Toggled { done, error, .. } => docs::Toggled {
+                ok: error.is_none(),
+                results: done,
+                error: error.as_ref(),
+            }
+            .serialize(s),
+            Outcome::Uninstalled(o) => Success::new(o).serialize(s),
+            Outcome::UninstalledSeveral { lines, error } => own::Results {
+                ok: error.is_none(),
+                results: lines,
+                error: error.as_ref(),
+            }
+            .serialize(s),
+            Outcome::Connected(o) => Success::new(o).serialize(s),
+            Outcome::Executed(result) => result.serialize(s),
+            Outcome::Installed(o) => Success::new(o).serialize(s),
+            Outcome::Listed(listing) => Success::new(listing).serialize(s),
+            Outcome::InstalledSeveral { runs, flags } => {
+                let error = first_failure(runs).map(|e| with_hint(e, flags));
+                own::Several {
+                    ok: error.is_none(),
+                    results: runs.iter().flat_map(run_values).collect(),
+                    error: error.as_ref(),
+                }
+                .serialize(s)
+            }
+            Outcome::Linted(reports) => match reports.as_slice() {
+                [one] => one.serialize(s),
+                many => own::LintMany {
+                    ok: many.iter().all(|r| r.ok),
+                    results: many,
+                }
+                .serialize(s),
+            },
+            Outcome::Upgraded { results, error, .. } => own::Results {
+                ok: error.is_none(),
+                results,
+                error: error.as_ref(),
+            }
+            .serialize(s),
+            Outcome::Synced { results, error } => own::Results {
+                ok: error.is_none(),
+                results,
+                error: error.as_ref(),
+            }
+            .serialize(s),
+            Outcome::CatalogChanged { change, .. } => Success::new(change).serialize(s),
+            Outcome::HarnessChanged { change, .. } => Success::new(own::HarnessChange {
+                changed: change.changed.iter().map(|t| t.as_str()).collect(),
+                targets: &change.targets,
+            })
+            .serialize(s),
+            Outcome::HarnessSynced(targets) => docs::HarnessReport::new(targets).serialize(s),
+            // The reports' documents are [`Serialize::serialize`]'s.
+            _ => s.serialize_unit(),
+        }
+    }
+
+    /// The words of a lifecycle outcome.
+    fn write_lifecycle(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Outcome::Toggled { activate, done, .. } => text::activate::write(f, done, *activate),
+            Outcome::Uninstalled(o) => text::uninstall::write(f, o),
+            Outcome::UninstalledSeveral { lines, .. } => text::uninstall::write_lines(f, lines),
+            Outcome::Connected(o) => text::connect::write(f, o),
+            Outcome::Executed(result) => f.write_str(&result.stdout),
+            Outcome::Installed(o) => text::install::write(f, o),
+            Outcome::Listed(listing) => text::install::write_listing(f, listing),
+            Outcome::InstalledSeveral { runs, .. } => text::install::write_runs(f, runs),
+            Outcome::Linted(reports) => text::lint::write(f, reports),
+            Outcome::Upgraded {
+                results, dry_run, ..
+            } => text::upgrade::write(f, results, *dry_run),
+            Outcome::Synced { results, .. } => text::sync::write(f, results),
+            Outcome::CatalogChanged { change, added } => {
+                let verb = if *added { "added" } else { "removed" };
+                text::catalog::write_change(f, change, verb)
+            }
+            Outcome::HarnessChanged { change, enabled } => {
+                let verb = if *enabled { "enabled" } else { "disabled" };
+                let changed: Vec<&str> = change.changed.iter().map(|t| t.as_str()).collect();
+                text::harness::write_change(f, &changed, &change.targets, verb)
+            }
+            Outcome::HarnessSynced(targets) => text::harness::write_report(f, targets),
+            // The reports' words are [`fmt::Display::fmt`]'s.
+            _ => Ok(()),
         }
     }
 }
@@ -137,7 +389,7 @@ impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Outcome::Doctor { report, fixed } => text::doctor::write(f, report, fixed.as_deref()),
-            Outcome::Verify(report) => text::verify::write(f, &report.packs),
+            Outcome::Verify(report, _) => text::verify::write(f, &report.packs),
             Outcome::Show(details) => text::show::write(f, details),
             Outcome::Availability { packs, .. } => text::availability::write(f, packs),
             Outcome::Why { answer, fixes } => text::why::write(f, answer, fixes),
@@ -153,6 +405,7 @@ impl fmt::Display for Outcome {
                 changed,
                 enforced_now,
             } => text::grant::write(f, principal, grant, (*revoke, *changed, *enforced_now)),
+            lifecycle => lifecycle.write_lifecycle(f),
         }
     }
 }

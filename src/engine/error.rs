@@ -84,9 +84,11 @@ impl ErrorCode {
 }
 
 /// A step that fixes a refusal or an error (§10.1 `hint`, `why`'s `fix`),
-/// as data. The engine never formats a command line: the CLI renders a fix
-/// as one (with the user's `--catalog` and `--principal`), the TUI as the
-/// key that does it and that line.
+/// as data: the subcommand and its arguments. The engine never formats a
+/// command line: the CLI renders a fix as one (with the user's `--catalog`
+/// and `--principal`), the TUI as the key that does it and that line. A
+/// word in capitals (`SOURCE`, `DIR`, `PACK`) is a placeholder the user
+/// fills in.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Fix {
     /// Install `pack`: a catalog pack's id, or a folder; `force` replaces
@@ -123,6 +125,150 @@ pub enum Fix {
     },
     /// List the catalogs, as `catalog remove` takes them (§13.2).
     CatalogList,
+    Uninstall {
+        pack: String,
+    },
+    /// List the packs hcpx knows.
+    List,
+    /// Compare the installed packs (`pack` alone when given) with the lock
+    /// file (§13.5).
+    Verify {
+        pack: Option<String>,
+    },
+    /// `doctor`; `fix` repairs what a change killed half way left (§14.7).
+    Doctor {
+        fix: bool,
+    },
+    /// Upgrade the packs of the lock file; `dry_run` only shows the diffs
+    /// (§13.6).
+    Upgrade {
+        dry_run: bool,
+    },
+    /// The state of every Skill in the enabled harness targets (§12.8).
+    HarnessStatus,
+    /// Bring the enabled harness targets in step; `force` replaces edited
+    /// copies (§12.7).
+    HarnessSync {
+        force: bool,
+    },
+    /// Disable the harness target `target` (a placeholder when the target
+    /// is not known where the hint is written).
+    HarnessDisable {
+        target: String,
+    },
+}
+
+/// What to do, in words that may name commands (§10.1 `hint`): each
+/// command is a [`Fix`] the front-end renders in place, so the sentence
+/// keeps its words and the command line gets the user's flags and
+/// quoting. A hint in words only is one [`Part::Words`].
+///
+/// Front-ends render a hint ([`Hint::render`]) before they show it or
+/// write it in a document; it serializes as its text (an unrendered
+/// command, which no front-end leaves, as its [`Fix`] in backticks).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Hint {
+    parts: Vec<Part>,
+}
+
+/// A piece of a [`Hint`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Part {
+    Words(String),
+    Run(Fix),
+}
+
+impl Hint {
+    /// These words after the hint so far.
+    #[must_use]
+    pub fn say(mut self, words: impl Into<String>) -> Self {
+        self.parts.push(Part::Words(words.into()));
+        self
+    }
+
+    /// The command of `fix` after the hint so far.
+    #[must_use]
+    pub fn cmd(mut self, fix: Fix) -> Self {
+        self.parts.push(Part::Run(fix));
+        self
+    }
+
+    pub fn parts(&self) -> &[Part] {
+        &self.parts
+    }
+
+    /// The commands the hint names, in order.
+    pub fn fixes(&self) -> impl Iterator<Item = &Fix> {
+        self.parts.iter().filter_map(|p| match p {
+            Part::Run(fix) => Some(fix),
+            Part::Words(_) => None,
+        })
+    }
+
+    /// The hint as one text, each command rendered by `line`.
+    pub fn render(&self, line: &dyn Fn(&Fix) -> String) -> String {
+        self.parts
+            .iter()
+            .map(|p| match p {
+                Part::Words(words) => words.clone(),
+                Part::Run(fix) => line(fix),
+            })
+            .collect()
+    }
+
+    /// The hint rendered by `line`, as words only.
+    #[must_use]
+    pub fn rendered(&self, line: &dyn Fn(&Fix) -> String) -> Hint {
+        Hint::from(self.render(line))
+    }
+
+    /// The words of a hint that names no command.
+    pub fn words(&self) -> Option<String> {
+        self.fixes()
+            .next()
+            .is_none()
+            .then(|| self.render(&|_| String::new()))
+    }
+
+    /// Changes every part in words (redaction, §8.6); commands are data
+    /// from checked ids and stay.
+    pub fn map_words(&mut self, mut change: impl FnMut(&mut String)) {
+        for part in &mut self.parts {
+            if let Part::Words(words) = part {
+                change(words);
+            }
+        }
+    }
+}
+
+impl From<String> for Hint {
+    fn from(words: String) -> Self {
+        Hint::default().say(words)
+    }
+}
+
+impl From<&str> for Hint {
+    fn from(words: &str) -> Self {
+        Hint::default().say(words)
+    }
+}
+
+impl From<Fix> for Hint {
+    fn from(fix: Fix) -> Self {
+        Hint::default().cmd(fix)
+    }
+}
+
+impl std::fmt::Display for Hint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.render(&|fix| format!("`{fix:?}`")))
+    }
+}
+
+impl Serialize for Hint {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
 }
 
 /// An engine error: a code, a message in plain words, and the fields that
@@ -151,9 +297,10 @@ pub struct ErrorContext {
     pub missing: Option<Vec<String>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
-    /// What to change to fix it, in words (a command is a [`Fix`]).
+    /// What to change to fix it, in words that may name commands (each a
+    /// [`Fix`] a front-end renders, see [`Hint`]).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub hint: Option<String>,
+    pub hint: Option<Hint>,
     /// The command that fixes it, as data: a front-end renders it (and
     /// shows it as the `hint`).
     #[serde(skip)]
@@ -206,7 +353,7 @@ impl Error {
         self
     }
 
-    pub fn hint(mut self, hint: impl Into<String>) -> Self {
+    pub fn hint(mut self, hint: impl Into<Hint>) -> Self {
         self.context.hint = Some(hint.into());
         self
     }
@@ -308,7 +455,7 @@ mod tests {
                 &std::io::Error::from_raw_os_error(raw),
             );
             assert_eq!(err.code, ErrorCode::Io);
-            let hint = err.context.hint.unwrap_or_default();
+            let hint = err.context.hint.unwrap_or_default().to_string();
             assert!(hint.contains("free some space"), "{hint}");
             assert!(hint.contains(&path.display().to_string()), "{hint}");
             assert!(hint.contains(" mounted at /"), "{hint}");

@@ -126,7 +126,7 @@ pub fn ran(result: &ExecResult) -> CallToolResult {
 /// ones the fix's command line repeats.
 pub fn refused(err: &Error, flags: &FixFlags) -> CallToolResult {
     let fix = err.context.fix.as_ref().map(|f| command_line(f, flags));
-    let hint = fix.clone().or_else(|| err.context.hint.clone());
+    let hint = crate::fixline::hint(err, flags);
     let mut text = format!("refused ({}): {}", err.code.as_str(), err.message);
     if let Some(hint) = &hint {
         text.push_str(if fix.is_some() { "\nfix: " } else { "\nhint: " });
@@ -134,7 +134,7 @@ pub fn refused(err: &Error, flags: &FixFlags) -> CallToolResult {
     }
     text.push_str("\nnothing ran");
     let mut shown = err.clone();
-    shown.context.hint = hint;
+    shown.context.hint = hint.map(Into::into);
     let mut meta = JsonObject::new();
     meta.insert(
         "hcp/error".into(),

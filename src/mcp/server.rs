@@ -208,7 +208,11 @@ fn call_blocking(
     entry: &ToolEntry,
     arguments: Option<&rmcp::model::JsonObject>,
 ) -> CallToolResult {
-    let view = match engine.pack_view(&entry.pack_id) {
+    let pack_id = match engine.pack_id(&entry.pack_id) {
+        Ok(pack_id) => pack_id,
+        Err(err) => return call::refused(&err, flags),
+    };
+    let view = match engine.pack_view(&pack_id) {
         Ok(view) => view,
         Err(err) => return call::refused(&err, flags),
     };
@@ -229,14 +233,13 @@ fn call_blocking(
             Ok(pairs) => pairs,
             Err(err) => return call::refused(&err.pack(&entry.pack_id), flags),
         };
-        return match engine.exec_named(&entry.pack_id, &entry.verb_key, &pairs, OutputMode::Capture)
-        {
+        return match engine.exec_named(&pack_id, &entry.verb_key, &pairs, OutputMode::Capture) {
             Ok(result) => call::ran(&result),
             Err(err) => call::refused(&err, flags),
         };
     }
     // The pack or command is gone: the exec path says why, running nothing.
-    match engine.exec_named(&entry.pack_id, &entry.verb_key, &[], OutputMode::Capture) {
+    match engine.exec_named(&pack_id, &entry.verb_key, &[], OutputMode::Capture) {
         Ok(result) => call::ran(&result),
         Err(err) => call::refused(&err, flags),
     }

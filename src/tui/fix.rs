@@ -6,18 +6,14 @@
 //! install the selection instead, so only the command line is shown.
 
 use crate::engine::error::{Error, Fix};
-use crate::fixline::{FixFlags, command_line};
+use crate::fixline::{FixFlags, command_line, hint_text};
 use crate::tui::app::Config;
 
 /// `fix` as the key to press and the command line: `press a, or run hcpx
 /// activate acme.x`; only the line for a fix no key does, or for a pack
 /// that is not among `keyed` (the packs the keys act on now).
 pub fn fix_line(fix: &Fix, config: &Config, keyed: &[&str]) -> String {
-    let flags = FixFlags {
-        principal: config.principal_arg.clone(),
-        catalogs: config.catalog_args.clone(),
-    };
-    let line = command_line(fix, &flags);
+    let line = command_line(fix, &flags(config));
     let (key, pack) = match fix {
         Fix::Install { pack, .. } => ("i", pack.as_str()),
         Fix::Activate { pack } | Fix::Deactivate { pack } => ("a", pack.as_str()),
@@ -42,7 +38,16 @@ pub fn fix_line(fix: &Fix, config: &Config, keyed: &[&str]) -> String {
                 names.join(", ")
             );
         }
-        Fix::Grant { .. } | Fix::CatalogList => return line,
+        Fix::Grant { .. }
+        | Fix::CatalogList
+        | Fix::Uninstall { .. }
+        | Fix::List
+        | Fix::Verify { .. }
+        | Fix::Doctor { .. }
+        | Fix::Upgrade { .. }
+        | Fix::HarnessStatus
+        | Fix::HarnessSync { .. }
+        | Fix::HarnessDisable { .. } => return line,
     };
     if keyed.contains(&pack) {
         format!("press {key}, or run {line}")
@@ -51,11 +56,25 @@ pub fn fix_line(fix: &Fix, config: &Config, keyed: &[&str]) -> String {
     }
 }
 
-/// What an error shows as its hint: its fix, else its hint in words.
+/// The `--principal` and `--catalog` the TUI was given, which a fix's
+/// command line repeats.
+pub fn flags(config: &Config) -> FixFlags {
+    FixFlags {
+        principal: config.principal_arg.clone(),
+        catalogs: config.catalog_args.clone(),
+    }
+}
+
+/// What an error shows as its hint: its fix, else its hint in words (each
+/// command in them a command line).
 pub fn hint(err: &Error, config: &Config, keyed: &[&str]) -> Option<String> {
     match &err.context.fix {
         Some(fix) => Some(fix_line(fix, config, keyed)),
-        None => err.context.hint.clone(),
+        None => err
+            .context
+            .hint
+            .as_ref()
+            .map(|h| hint_text(h, &flags(config))),
     }
 }
 

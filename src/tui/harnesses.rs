@@ -71,8 +71,8 @@ pub type PackHarnesses = Option<std::result::Result<Vec<PackHarness>, String>>;
 
 /// The selected pack's lines of `hcpx harness status PACK_ID`.
 pub fn for_pack(engine: &Engine, pack_id: &str) -> std::result::Result<Vec<PackHarness>, String> {
-    let targets = engine
-        .harness_status(Some(pack_id))
+    let targets = crate::engine::ops::checked_id(pack_id)
+        .and_then(|id| engine.harness_status(Some(&id)))
         .map_err(|e| format!("{}: {}", e.code.as_str(), e.message))?;
     Ok(targets
         .into_iter()

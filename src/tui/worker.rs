@@ -10,7 +10,8 @@ use crate::engine::harness::TargetName;
 use crate::engine::harness::plan::SkillState;
 use crate::engine::ops::sources::{ListedKind, PackResult, Selection, SourceRun};
 use crate::engine::ops::upgrade::{Expected, OutdatedPack, UpgradeOptions, UpgradeResult};
-use crate::engine::ops::{ConnectOutcome, Engine, ExecResult, InstallOptions};
+use crate::engine::ops::{ConnectOutcome, Engine, ExecResult, InstallOptions, checked_id};
+use crate::engine::pack::id::PackId;
 use crate::engine::pack::manifest::{BindingKind, SecretSpec};
 use crate::engine::pack::skill::{self, SkillDoc};
 use crate::engine::policy::availability::{PackAvailability, Status};
@@ -500,7 +501,9 @@ pub fn run(engine: &Engine, job: Job, actions: &UnboundedSender<Action>) -> JobR
             let tap = Tap::new(move |chunk| {
                 let _ = tx.send(Action::ExecOutput { run, chunk });
             });
-            let result = scope.run(|| engine.exec_named_live(&pack_id, &verb, &args, &tap));
+            let result = scope.run(|| {
+                checked_id(&pack_id).and_then(|id| engine.exec_named_live(&id, &verb, &args, &tap))
+            });
             JobResult::Executed {
                 run,
                 pack_id,
@@ -655,11 +658,13 @@ fn run_stage(
     };
     match stage {
         Stage::Activate | Stage::Deactivate => {
+            let (ids, bad) = engine.pack_ids(ids);
             let (done, error) = if stage == Stage::Activate {
-                engine.activate(ids)
+                engine.activate(&ids)
             } else {
-                engine.deactivate(ids)
+                engine.deactivate(&ids)
             };
+            let error = error.or(bad);
             let (changed, same) = if stage == Stage::Activate {
                 ("activated", "already activated")
             } else {
@@ -679,11 +684,15 @@ fn run_stage(
                     Stage::Connect => {
                         let mut input =
                             |spec: &SecretSpec| ask_secret(actions, id, spec, &mut cancelled);
-                        engine.connect(id, &mut input).map(|o| connect_line(&o))
+                        checked_id(id)
+                            .and_then(|id| engine.connect(&id, &mut input))
+                            .map(|o| connect_line(&o))
                     }
-                    _ => engine
-                        .uninstall(id)
-                        .map(|o| format!("uninstalled {}", o.pack_id)),
+                    _ => match PackId::parse(id) {
+                        Some(id) => engine.uninstall(&id),
+                        None => Err(engine.uninstall_not_an_id(id)),
+                    }
+                    .map(|o| format!("uninstalled {}", o.pack_id)),
                 };
                 match line {
                     Ok(line) => report.done.push(line),

@@ -2,12 +2,15 @@
 //! same request and get the same outcome. For every report subcommand, the
 //! document the TUI shows with `--json` (its `J` view) is the document
 //! `hcpx --json` prints on stdout, on one store; and the TUI's words are
-//! the CLI's words.
+//! the CLI's words. For every lifecycle subcommand, the document and the
+//! words the command layer's `execute` gives in process are the ones
+//! `hcpx` prints for the same words.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::tuikit::*;
 use crossterm::event::KeyCode;
+use hcpx::engine::ops::Engine;
 use serde_json::Value;
 use tempfile::TempDir;
 
@@ -153,4 +156,214 @@ async fn grant_says_the_clis_words() {
     let cli_doc: Value =
         serde_json::from_str(&cli(&tui.dir, &["grant", "agent", "verb.exec.read"], true)).unwrap();
     assert_eq!(doc, cli_doc);
+}
+
+/// `doc` without what differs between two runs of the same command: how
+/// long it took.
+fn steady_doc(mut doc: Value) -> Value {
+    fn strip(v: &mut Value) {
+        match v {
+            Value::Object(map) => {
+                map.remove("duration_ms");
+                map.values_mut().for_each(strip);
+            }
+            Value::Array(items) => items.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    strip(&mut doc);
+    doc
+}
+
+/// What the command layer answers `words` with, in process, on the test's
+/// store: the outcome's document, or the error's as the CLI prints it; and
+/// the outcome's words and notes (empty for an error).
+fn executed(dir: &TempDir, words: &str) -> (Value, String, String) {
+    use hcpx::command::execute::{Interaction, execute_with};
+    use hcpx::command::{Request, line};
+    use hcpx::engine::ops::docs::Failure;
+    use hcpx::fixline::{FixFlags, with_hint};
+    let words: Vec<String> = words.split(' ').map(str::to_string).collect();
+    let invocation = line::parse(&words).unwrap_or_else(|e| panic!("{words:?}: {e:?}"));
+    let flags = FixFlags {
+        principal: None,
+        catalogs: vec![catalog(dir).display().to_string()],
+    };
+    let engine = engine(dir);
+    let request = Request::parse(&invocation.command).expect("a request of the command layer");
+    match request.and_then(|r| execute_with(&engine, &r, &flags, Interaction::default())) {
+        Ok(outcome) => (
+            steady_doc(serde_json::to_value(&outcome).unwrap()),
+            hcpx::command::style::plain(&outcome.to_string()),
+            hcpx::command::style::plain(&outcome.notes()),
+        ),
+        Err(err) => (
+            steady_doc(serde_json::to_value(Failure::new(&with_hint(&err, &flags))).unwrap()),
+            String::new(),
+            String::new(),
+        ),
+    }
+}
+
+/// `hcpx --json WORDS`'s document, as [`steady_doc`].
+fn cli_doc(dir: &TempDir, words: &str) -> Value {
+    let words: Vec<&str> = words.split(' ').collect();
+    let out = cli(dir, &words, true);
+    steady_doc(serde_json::from_str(&out).unwrap_or_else(|e| panic!("{words:?}: {e}: {out}")))
+}
+
+/// A lifecycle command line, and how to put the store back as it was
+/// before it ran.
+struct Case {
+    words: String,
+    undo: Box<dyn Fn(&Engine)>,
+}
+
+fn case(words: impl Into<String>, undo: impl Fn(&Engine) + 'static) -> Case {
+    Case {
+        words: words.into(),
+        undo: Box::new(undo),
+    }
+}
+
+fn nothing(_: &Engine) {}
+
+/// For every lifecycle subcommand (and its failures: a word that is not an
+/// id among good ones, a pack that is not there, an unknown target), the
+/// document the command layer's `execute` gives is the document `hcpx
+/// --json` prints for the same words, on the same store.
+/// A store with `acme.notes` installed, `acme.echo` (whose `say` echoes)
+/// activated, and a folder `more` outside the catalog holding `acme.more`.
+fn lifecycle_store() -> (TempDir, std::path::PathBuf) {
+    let dir = sandbox();
+    notes_pack(&catalog(&dir));
+    one_command_pack(
+        &catalog(&dir),
+        "acme.echo",
+        ("Acme echo", "Say nothing."),
+        "{kind: public}",
+        "say",
+        "echo",
+    );
+    engine(&dir).install("acme.notes", false).unwrap();
+    install_active(&dir, "acme.echo");
+    let other = dir.path().join("more");
+    std::fs::create_dir_all(&other).unwrap();
+    one_command_pack(
+        &other,
+        "acme.more",
+        ("Acme more", "More."),
+        "{kind: public}",
+        "go",
+        "echo",
+    );
+    (dir, other)
+}
+
+/// The subcommands that name installed packs, and grants.
+fn pack_cases() -> Vec<Case> {
+    vec![
+        case("activate acme.notes", |e| {
+            e.deactivate(&[pack("acme.notes")]);
+        }),
+        case("activate acme.notes Acme.Echo acme.echo", |e| {
+            e.deactivate(&[pack("acme.notes")]);
+        }),
+        case("activate Acme.Notes", nothing),
+        case("activate nope.nope", nothing),
+        case("deactivate acme.echo", |e| {
+            e.activate(&[pack("acme.echo")]);
+        }),
+        case("deactivate acme.notes", nothing),
+        case("deactivate ../x", nothing),
+        case("uninstall acme.notes", |e| {
+            e.install("acme.notes", false).unwrap();
+        }),
+        case("uninstall acme.notes Bad acme.nope", |e| {
+            e.install("acme.notes", false).unwrap();
+        }),
+        case("uninstall hcp-cli", nothing),
+        case("connect acme.echo", nothing),
+        case("connect acme.notes", nothing),
+        case("connect Bad", nothing),
+        case("exec acme.echo say", nothing),
+        case("exec acme.echo nope", nothing),
+        case("exec acme.notes hello", nothing),
+        case("exec Bad say", nothing),
+        case("upgrade --dry-run", nothing),
+        case("upgrade acme.notes", nothing),
+        case("upgrade Bad", nothing),
+        // (A grant that succeeds ends the single-user default, which no
+        // revoke puts back: `grant_says_the_clis_words` has it.)
+        case("grant a$b verb.exec.read", nothing),
+        case("grant agent verb.nope", nothing),
+        case("revoke agent verb.nope", nothing),
+    ]
+}
+
+/// The subcommands that name sources, folders, files and targets.
+fn source_cases(dir: &TempDir, other: &std::path::Path) -> Vec<Case> {
+    let path = |p: &std::path::Path| p.display().to_string();
+    let notes = path(&catalog(dir).join("acme.notes"));
+    let source = path(other);
+    vec![
+        case("install acme.notes", nothing),
+        case("install acme.notes --force", nothing),
+        case("install acme.notes nope.zz", nothing),
+        case(format!("install {}", path(&other.join("acme.more"))), |e| {
+            e.uninstall(&pack("acme.more")).unwrap();
+        }),
+        case(format!("install --list {source}"), nothing),
+        case(format!("lint {notes}"), nothing),
+        case(format!("lint {notes} {source} --deny-warnings"), nothing),
+        case(
+            format!("sync {}", path(&home(dir).join("hcp.lock"))),
+            nothing,
+        ),
+        case("sync /nonexistent/hcp.lock", nothing),
+        case(format!("catalog add {source}"), {
+            let source = source.clone();
+            move |e: &Engine| {
+                e.catalog_remove(&source).unwrap();
+            }
+        }),
+        case("catalog remove /not/a/catalog", nothing),
+        case("harness enable claude-code codex", |e| {
+            e.harness_disable(&[
+                hcpx::engine::harness::TargetName::ClaudeCode,
+                hcpx::engine::harness::TargetName::Codex,
+            ])
+            .unwrap();
+        }),
+        case("harness enable bogus", nothing),
+        case("harness disable cursor", nothing),
+        case("harness sync", nothing),
+    ]
+}
+
+/// For every lifecycle subcommand (and its failures: a word that is not an
+/// id among good ones, a pack that is not there, an unknown target), the
+/// document the command layer's `execute` gives is the document `hcpx
+/// --json` prints for the same words, on the same store, and its words
+/// the words `hcpx` prints.
+#[test]
+fn every_lifecycle_request_is_the_clis_document() {
+    let (dir, other) = lifecycle_store();
+    let cases = pack_cases().into_iter().chain(source_cases(&dir, &other));
+    for Case { words, undo } in cases {
+        let (doc, text, _) = executed(&dir, &words);
+        undo(&engine(&dir));
+        assert_eq!(
+            doc,
+            cli_doc(&dir, &words),
+            "execute and hcpx --json {words}"
+        );
+        undo(&engine(&dir));
+        // The words are the CLI's too (an exec's pass through instead).
+        if !words.starts_with("exec") {
+            let said = cli(&dir, &words.split(' ').collect::<Vec<_>>(), false);
+            undo(&engine(&dir));
+            assert_eq!(text, said, "execute and hcpx {words} say different words");
+        }
+    }
 }

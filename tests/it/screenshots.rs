@@ -55,11 +55,11 @@ async fn demo() -> Tui {
         engine.install(id, false).unwrap();
     }
     let (_, err) = engine.activate(&[
-        "release-notes".into(),
-        "demo.sysinfo".into(),
-        "demo.text".into(),
-        "demo.fleet".into(),
-        "demo.style-guide".into(),
+        pack("release-notes"),
+        pack("demo.sysinfo"),
+        pack("demo.text"),
+        pack("demo.fleet"),
+        pack("demo.style-guide"),
     ]);
     assert!(err.is_none());
     Tui::start(dir, WIDTH, HEIGHT).await

@@ -204,7 +204,7 @@ async fn a_running_command_streams_its_output_live_and_redacted() {
     let gates = tempfile::tempdir().unwrap();
     let engine = install_active(&dir, "acme.slow");
     engine
-        .connect("acme.slow", &mut |_| Ok(TOKEN.to_string()))
+        .connect(&pack("acme.slow"), &mut |_| Ok(TOKEN.to_string()))
         .unwrap();
     let mut tui = Tui::start_with(dir, 120, 40, config()).await;
     tui.select("acme.slow").await;
@@ -256,7 +256,7 @@ async fn two_running_commands_are_listed_and_x_cancels_the_one_shown() {
     let gates = tempfile::tempdir().unwrap();
     let engine = install_active(&dir, "acme.slow");
     engine
-        .connect("acme.slow", &mut |_| Ok(TOKEN.to_string()))
+        .connect(&pack("acme.slow"), &mut |_| Ok(TOKEN.to_string()))
         .unwrap();
     let mut tui = Tui::start_with(dir, 120, 40, config()).await;
     tui.select("acme.slow").await;

@@ -210,7 +210,7 @@ async fn changes_another_process_makes_appear_on_the_next_poll() {
     // Another hcpx process installs and activates the pack.
     let other = tui.engine();
     other.install("acme.notes", false).unwrap();
-    other.activate(&["acme.notes".to_string()]);
+    other.activate(&[pack("acme.notes")]);
     // Nothing changes until the tick polls the store (every tenth tick).
     for _ in 0..9 {
         tui.runner.dispatch(Action::Tick);

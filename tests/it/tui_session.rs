@@ -17,10 +17,10 @@ const TOKEN: &str = "env-V4lue-9137";
 /// `ops` holds `*`; `agent` may read and connect, not write.
 fn grant_agent_read(dir: &tempfile::TempDir) {
     let engine = engine(dir);
-    engine.grant("ops", "*").unwrap();
+    grant(&engine, "ops", "*").unwrap();
     let ops = hcpx::engine::Engine::open(&home(dir), &[], "ops").unwrap();
-    ops.grant("agent", "verb.exec.read").unwrap();
-    ops.grant("agent", "pack.connect").unwrap();
+    grant(&ops, "agent", "verb.exec.read").unwrap();
+    grant(&ops, "agent", "pack.connect").unwrap();
 }
 
 #[tokio::test]
@@ -223,10 +223,10 @@ commands:
 
     install_active(&dir, "acme.twice");
     let engine = engine(&dir);
-    engine.grant("ops", "*").unwrap();
+    grant(&engine, "ops", "*").unwrap();
     let ops = hcpx::engine::Engine::open(&home(&dir), &[], "ops").unwrap();
-    ops.grant("user", "verb.exec.read").unwrap();
-    ops.revoke("user", "*").unwrap();
+    grant(&ops, "user", "verb.exec.read").unwrap();
+    revoke(&ops, "user", "*").unwrap();
     let mut tui = Tui::start_at(dir, "acme.twice", 120, 34).await;
     let screen = tui.screen();
     assert!(screen.contains("✗ grant:"), "{screen}");

@@ -77,15 +77,15 @@ async fn matrix_shows_each_unmet_condition_with_its_reason_in_words() {
     let dir = sandbox_with(mixed_pack);
     let engine = engine(&dir);
     engine.install("acme.mixed", false).unwrap();
-    let (_, err) = engine.activate(&["acme.mixed".to_string()]);
+    let (_, err) = engine.activate(&[pack("acme.mixed")]);
     assert!(err.is_none());
     // `user` may read but not write. Once grants exist only a holder of `*`
     // may change them (HCP.md §9.4): `ops` gets `*` and narrows `user`.
-    engine.grant("ops", "*").unwrap();
+    grant(&engine, "ops", "*").unwrap();
     let ops = hcpx::engine::Engine::open(&home(&dir), &[], "ops").unwrap();
-    ops.grant("user", "verb.exec.read").unwrap();
-    ops.grant("user", "pack.install").unwrap();
-    ops.revoke("user", "*").unwrap();
+    grant(&ops, "user", "verb.exec.read").unwrap();
+    grant(&ops, "user", "pack.install").unwrap();
+    revoke(&ops, "user", "*").unwrap();
     let mut tui = Tui::start_at(dir, "acme.mixed", 110, 34).await;
     tui.press(KeyCode::Tab).await;
     insta::assert_snapshot!("matrix_ok_row", tui.screen());

@@ -211,3 +211,59 @@ fn each_fix_works_when_pasted_into_a_shell() {
     assert_eq!(out["reasons"], json!([]));
     assert_eq!(out["fixes"], json!([]));
 }
+
+/// `doctor` (and `verify`, and the bootstrap pack's `doctor`) name their
+/// fixes in words, each command in them a line with the `--catalog` and
+/// `--principal` the user gave, quoted as a shell needs.
+#[test]
+fn doctor_fixes_carry_the_catalog_and_principal_given() {
+    let (sb, catalog) = setup();
+    sb.json(&["install", "acme.why", "--catalog", &catalog], 0);
+    // A store from before hcp.lock: the pack is not recorded.
+    std::fs::remove_file(sb.home().join("hcp.lock")).unwrap_or_else(|e| panic!("{e}"));
+    let flags = ["--catalog", catalog.as_str(), "--principal", "bot"];
+    let quoted = format!("--catalog '{catalog}'");
+    let expected = format!(
+        "hcpx doctor --fix {quoted} records it as installed now (its source unknown unless a catalog holds that very copy), or reinstall it from its source: hcpx install SOURCE --force {quoted} --principal bot (or hcpx uninstall acme.why --principal bot)"
+    );
+    let fix_of = |doc: &Value| {
+        doc["checks"]
+            .as_array()
+            .and_then(|checks| checks.iter().find(|c| c["check"] == "verify:acme.why"))
+            .map(|c| c["fix"].clone())
+            .unwrap_or_else(|| panic!("no verify:acme.why check: {doc}"))
+    };
+    // The flags before the subcommand, as `doctor` takes them.
+    let doctor = [&flags[..], &["doctor"]].concat();
+    assert_eq!(fix_of(&sb.json(&doctor, 1)), json!(expected));
+    // The words: the same line after `fix:`.
+    let text = sb
+        .hcpx()
+        .args(&doctor)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let stdout = String::from_utf8_lossy(&text.stdout);
+    assert!(stdout.contains(&format!("fix: {expected}")), "{stdout}");
+    // The builtin answers with the same document.
+    let builtin = [&flags[..], &["exec", "hcp-cli", "doctor"]].concat();
+    assert_eq!(fix_of(&sb.json(&builtin, 1)["data"]), json!(expected));
+    // verify's `integrity` error, its hint rendered the same way.
+    let verify = [&flags[..], &["verify"]].concat();
+    let out = sb.json(&verify, 1);
+    assert_eq!(
+        out["error"]["hint"],
+        json!(format!(
+            "reinstall from the recorded source (`hcpx install SOURCE --force {quoted} --principal bot`), or `hcpx uninstall acme.why --principal bot`; `hcpx doctor --fix {quoted}` records the installed packs hcp.lock does not list"
+        )),
+        "{out}"
+    );
+    // Without flags, the lines are the bare commands.
+    assert!(
+        fix_of(&sb.json(&["doctor"], 1))
+            .as_str()
+            .is_some_and(|f| f.starts_with("hcpx doctor --fix records it")
+                && f.contains("hcpx install SOURCE --force (or hcpx uninstall acme.why)")),
+        "{}",
+        sb.json(&["doctor"], 1)
+    );
+}

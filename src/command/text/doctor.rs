@@ -27,7 +27,11 @@ pub fn write(w: &mut impl Write, report: &DoctorReport, fixed: Option<&[Fixed]>)
             terminal_safe(&c.message)
         )?;
         if let Some(fix) = &c.fix {
-            writeln!(w, "         {HINT}fix{HINT:#}: {}", terminal_safe(fix))?;
+            writeln!(
+                w,
+                "         {HINT}fix{HINT:#}: {}",
+                terminal_safe(&fix.to_string())
+            )?;
         }
     }
     Ok(())

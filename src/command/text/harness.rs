@@ -1,11 +1,14 @@
-//! `harness` in words (§12.4–§12.8): the targets, and the Skills placed in
-//! each enabled one.
+//! `harness` in words (§12.4–§12.8): the targets, the Skills placed in
+//! each enabled one, what `enable`/`disable` changed, and the warnings of a
+//! Skill left alone (a conflict, an edited copy, §12.7), which go beside
+//! the answer (stderr on the CLI).
 
-use crate::command::style::{HINT, STRONG};
-use crate::engine::harness::plan::SkillState;
-use crate::engine::harness::{TargetInfo, TargetStatus};
+use crate::command::style::{GOOD, HINT, STRONG, WARNING};
+use crate::engine::harness::plan::{SkillState, Taken};
+use crate::engine::harness::{HarnessLine, TargetInfo, TargetName, TargetStatus};
 use crate::engine::pack::text::terminal_safe;
 use std::fmt::{Result, Write};
+use std::path::Path;
 
 /// `harness list`: every target, detected and enabled.
 pub fn write_list(w: &mut impl Write, targets: &[TargetInfo]) -> Result {
@@ -72,4 +75,86 @@ pub fn write_targets(w: &mut impl Write, targets: &[TargetStatus]) -> Result {
         }
     }
     Ok(())
+}
+
+/// `harness enable|disable`: what changed, then every enabled target.
+pub fn write_change(
+    w: &mut impl Write,
+    changed: &[&str],
+    targets: &[TargetStatus],
+    verb: &str,
+) -> Result {
+    if changed.is_empty() {
+        writeln!(w, "nothing to change: {verb} already")?;
+    } else {
+        writeln!(w, "{GOOD}{verb}{GOOD:#} {}", changed.join(", "))?;
+    }
+    write_targets(w, targets)
+}
+
+/// `warning:` lines for conflicts and edited copies (§12.7), for every
+/// Skill of `targets`.
+pub fn write_conflicts(w: &mut impl Write, targets: &[TargetStatus]) -> Result {
+    for target in targets {
+        for skill in &target.skills {
+            write_warning(
+                w,
+                target.name,
+                &target.path.join(&skill.skill),
+                &skill.pack_id,
+                (skill.state, skill.taken.as_ref()),
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// [`write_conflicts`] for the `harnesses` lines of a lifecycle result.
+pub fn write_warnings(w: &mut impl Write, lines: &[HarnessLine], pack_id: &str) -> Result {
+    for line in lines {
+        write_warning(
+            w,
+            line.target,
+            &line.path,
+            pack_id,
+            (line.state, line.taken.as_ref()),
+        )?;
+    }
+    Ok(())
+}
+
+fn write_warning(
+    w: &mut impl Write,
+    target: TargetName,
+    path: &Path,
+    pack_id: &str,
+    (state, taken): (SkillState, Option<&Taken>),
+) -> Result {
+    let why = match (state, taken) {
+        (SkillState::Conflict, Some(Taken::Pack(holder))) => format!(
+            "is held by the Skill of the same name of {} (activated first, or its edited copy is there); left alone",
+            terminal_safe(holder)
+        ),
+        (SkillState::Conflict, Some(Taken::Store(store))) => format!(
+            "was placed by another store ({}); left alone",
+            terminal_safe(store)
+        ),
+        (SkillState::Conflict, Some(Taken::Reserved)) => {
+            "is a name only the bootstrap pack may use (hcp-cli, hcp-*); not placed".to_string()
+        }
+        (SkillState::Conflict, _) => {
+            "is taken by a folder hcpx did not place; left alone".to_string()
+        }
+        (SkillState::Modified, _) => {
+            "was edited by someone; left as it is (`hcpx harness sync --force` replaces it while the pack is activated)".to_string()
+        }
+        _ => return Ok(()),
+    };
+    writeln!(
+        w,
+        "{WARNING}warning{WARNING:#}: {}: {} of {} {why}",
+        target.as_str(),
+        terminal_safe(&path.display().to_string()),
+        terminal_safe(pack_id)
+    )
 }

@@ -1,16 +1,24 @@
-//! The words of each report outcome (HCP.md §10.1: text for people, the
-//! `--json` document for programs): one renderer per report, written into
+//! The words of each outcome (HCP.md §10.1: text for people, the
+//! `--json` document for programs): one renderer per subcommand, written into
 //! any [`std::fmt::Write`] with the styles of [`crate::command::style`].
 //! Pack-derived text goes through `terminal_safe` (§14.5).
 
+pub mod activate;
 pub mod availability;
 pub mod catalog;
+pub mod connect;
 pub mod doctor;
+pub mod error;
 pub mod grant;
 pub mod harness;
+pub mod install;
+pub mod lint;
 pub mod list;
 pub mod outdated;
 pub mod show;
+pub mod sync;
+pub mod uninstall;
+pub mod upgrade;
 pub mod verify;
 pub mod why;
 

@@ -19,7 +19,7 @@
 //! - a default that does not fit its type (lint rejects such packs) is a
 //!   `lint_failed` error rather than a silent coercion.
 
-use crate::engine::error::{Error, ErrorCode};
+use crate::engine::error::{Error, ErrorCode, Fix, Hint};
 use crate::engine::pack::manifest::{Arg, ArgType, Command};
 use serde::Serialize;
 use serde_json::Value;
@@ -235,7 +235,13 @@ fn typed_default(arg: &Arg, default: &Value) -> Result<Value, Error> {
             ),
         )
         .arg(arg.name.clone())
-        .hint("run `hcpx lint` on the pack")
+        .hint(
+            Hint::from("run `")
+                .cmd(Fix::Lint {
+                    path: "PATH".into(),
+                })
+                .say("` on the pack"),
+        )
     })
 }
 

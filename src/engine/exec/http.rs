@@ -55,7 +55,7 @@
 
 use super::redact::RedactingWriter;
 use super::{ExecOutcome, ExecRequest, Limits, OutputMode, elapsed_ms, read_capped};
-use crate::engine::error::{Error, ErrorCode};
+use crate::engine::error::{Error, ErrorCode, Fix, Hint};
 use crate::engine::exec::args::{BoundArgs, value_text};
 use crate::engine::pack::grammar::{Piece, template_pieces};
 use crate::engine::pack::manifest::HTTP_METHODS;
@@ -252,7 +252,14 @@ fn render_header(
                         format!("the header `{name}` needs `${{{m}}}`, which the Binding did not provide"),
                     )
                     .missing(vec![m.to_string()])
-                    .hint("connect the pack again: `hcpx connect PACK`"));
+                    .hint(
+                        Hint::from("connect the pack again: `")
+                            .cmd(Fix::Connect {
+                                pack: "PACK".into(),
+                                secret: false,
+                            })
+                            .say("`"),
+                    ));
                 };
                 holds_material = true;
                 out.push_str(value);

@@ -156,7 +156,9 @@ impl Redactor {
         }
         self.text(&mut err.message);
         if let Some(hint) = err.context.hint.as_mut() {
-            self.text(hint);
+            hint.map_words(|words| {
+                self.text(words);
+            });
         }
         if let Some(path) = err.context.path.as_mut() {
             self.text(path);

@@ -165,14 +165,14 @@ pub fn sync(
         let folder = env.locate(name).folder;
         let found = place::observe(&folder, &owner)?;
         let steps = plan::plan(&[], &found, false).steps;
-        place::apply(tx, &folder, &steps, false, &owner)?;
+        place::apply(tx, (name, &folder), &steps, false, &owner)?;
     }
     let mut released = Vec::new();
     for &name in enabled {
         let folder = env.locate(name).folder;
         let found = place::observe(&folder, &owner)?;
         let plan = plan::plan(wanted, &found, force);
-        place::apply(tx, &folder, &plan.steps, force, &owner)?;
+        place::apply(tx, (name, &folder), &plan.steps, force, &owner)?;
         released.push(released_copies(&plan));
     }
     let mut after = status(env, enabled, wanted, &owner)?;

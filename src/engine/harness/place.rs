@@ -23,7 +23,7 @@
 //! This keeps `activate` with targets enabled about as fast as without.
 
 use super::plan::{Found, Marker, Step, Wanted};
-use crate::engine::error::{Error, ErrorCode, Result};
+use crate::engine::error::{Error, ErrorCode, Fix, Hint, Result};
 use crate::engine::lint::files::{MAX_FILES, MAX_TOTAL_BYTES};
 use crate::engine::pack::grammar;
 use crate::engine::store::copy::{CopyOptions, copy_tree};
@@ -230,7 +230,7 @@ pub(super) fn read_bounded(path: &Path) -> Option<Vec<u8>> {
 /// staged or set aside is deleted when the change ends.
 pub fn apply(
     tx: &mut Transaction<'_>,
-    folder: &Path,
+    (target, folder): (super::target::TargetName, &Path),
     steps: &[Step],
     force: bool,
     owner: &Owner,
@@ -239,10 +239,16 @@ pub fn apply(
         return Ok(());
     }
     let hint = |err: Error| {
-        err.hint(format!(
-            "hcpx writes Skills into {} because this harness target is enabled; make it writable, or `hcpx harness disable` it",
-            folder.display()
-        ))
+        err.hint(
+            Hint::from(format!(
+                "hcpx writes Skills into {} because this harness target is enabled; make it writable, or `",
+                folder.display()
+            ))
+            .cmd(Fix::HarnessDisable {
+                target: target.to_string(),
+            })
+            .say("` it"),
+        )
     };
     if steps
         .iter()
@@ -420,6 +426,7 @@ fn remove_tree(dir: &Path) {
 mod tests {
     use super::*;
     use crate::engine::harness::plan::{SkillState, plan};
+    use crate::engine::harness::target::TargetName;
     use crate::engine::pack::id::PackId;
 
     fn ok<T, E: std::fmt::Display>(r: std::result::Result<T, E>) -> T {
@@ -466,7 +473,13 @@ mod tests {
             let mut tx = ok(self.store.lock());
             let found = ok(observe(folder, &owner));
             let p = plan(wanted, &found, force);
-            ok(apply(&mut tx, folder, &p.steps, force, &owner));
+            ok(apply(
+                &mut tx,
+                (TargetName::ClaudeCode, folder),
+                &p.steps,
+                force,
+                &owner,
+            ));
             ok(tx.commit());
             let after = ok(observe(folder, &owner));
             plan(wanted, &after, force)
@@ -582,7 +595,13 @@ mod tests {
             let found = ok(observe(&folder, &owner));
             let p = plan(&wanted, &found, false);
             assert_eq!(p.steps.len(), 3, "{p:?}");
-            ok(apply(&mut tx, &folder, &p.steps, false, &owner));
+            ok(apply(
+                &mut tx,
+                (TargetName::ClaudeCode, &folder),
+                &p.steps,
+                false,
+                &owner,
+            ));
             // Dropped without commit: the change failed later.
         }
         assert_eq!(
@@ -615,7 +634,13 @@ mod tests {
         ok(fs::write(folder.join("notes/SKILL.md"), "theirs"));
         ok(fs::write(folder.join("old/SKILL.md"), "edited"));
         let mut tx = ok(fx.store.lock());
-        ok(apply(&mut tx, &folder, &p.steps, false, &owner));
+        ok(apply(
+            &mut tx,
+            (TargetName::ClaudeCode, &folder),
+            &p.steps,
+            false,
+            &owner,
+        ));
         ok(tx.commit());
         assert_eq!(
             fs::read_to_string(folder.join("notes/SKILL.md")).unwrap_or_default(),

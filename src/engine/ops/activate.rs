@@ -16,7 +16,7 @@
 //! before the failing one stay done.
 
 use super::{Engine, not_installed};
-use crate::engine::error::{Error, ErrorCode, Result};
+use crate::engine::error::{Error, ErrorCode, Fix, Hint, Result};
 use crate::engine::harness::HarnessLine;
 use crate::engine::pack::grammar;
 use crate::engine::pack::id::PackId;
@@ -39,12 +39,12 @@ impl Engine {
     /// Activates each pack; stops at the first that cannot be (the ones
     /// before it stay activated) and returns what was done so far with the
     /// error.
-    pub fn activate(&self, pack_ids: &[String]) -> (Vec<Toggle>, Option<Error>) {
+    pub fn activate(&self, pack_ids: &[PackId]) -> (Vec<Toggle>, Option<Error>) {
         self.toggle(pack_ids, |engine, tx, id| engine.activate_one(tx, id))
     }
 
     /// Deactivates each pack (no precondition besides being known).
-    pub fn deactivate(&self, pack_ids: &[String]) -> (Vec<Toggle>, Option<Error>) {
+    pub fn deactivate(&self, pack_ids: &[PackId]) -> (Vec<Toggle>, Option<Error>) {
         self.toggle(pack_ids, |engine, tx, id| engine.deactivate_one(tx, id))
     }
 
@@ -56,8 +56,8 @@ impl Engine {
     /// done, as without targets.
     fn toggle(
         &self,
-        pack_ids: &[String],
-        one: impl Fn(&Engine, &mut Transaction<'_>, &str) -> Result<bool>,
+        pack_ids: &[PackId],
+        one: impl Fn(&Engine, &mut Transaction<'_>, &PackId) -> Result<bool>,
     ) -> (Vec<Toggle>, Option<Error>) {
         let mut tx = match self.store().lock() {
             Ok(tx) => tx,
@@ -65,11 +65,9 @@ impl Engine {
         };
         let start = tx.mark();
         let (mut done, mut failure) = self.toggle_each(&mut tx, pack_ids, &one, false);
-        let ids: Vec<PackId> = done
-            .iter()
-            .filter_map(|t| PackId::parse(&t.pack_id))
-            .collect();
-        match self.harness_steps(&mut tx, &ids) {
+        // `done` is the packs before the one that failed, in order.
+        let ids = &pack_ids[..done.len()];
+        match self.harness_steps(&mut tx, ids) {
             Ok(lines) => {
                 for (toggle, lines) in done.iter_mut().zip(lines) {
                     toggle.harnesses = lines;
@@ -92,18 +90,16 @@ impl Engine {
     fn toggle_each(
         &self,
         tx: &mut Transaction<'_>,
-        pack_ids: &[String],
-        one: &impl Fn(&Engine, &mut Transaction<'_>, &str) -> Result<bool>,
+        pack_ids: &[PackId],
+        one: &impl Fn(&Engine, &mut Transaction<'_>, &PackId) -> Result<bool>,
         harness: bool,
     ) -> (Vec<Toggle>, Option<Error>) {
         let mut done = Vec::new();
         for id in pack_ids {
             let mark = tx.mark();
             let result = one(self, tx, id).and_then(|changed| {
-                // Valid once `one` succeeded: it checked the id.
-                let pack = PackId::parse(id).ok_or_else(|| self.not_found(id))?;
                 let lines = if harness {
-                    self.harness_step(tx, &pack)?
+                    self.harness_step(tx, id)?
                 } else {
                     Vec::new()
                 };
@@ -111,7 +107,7 @@ impl Engine {
             });
             match result {
                 Ok((changed, harnesses)) => done.push(Toggle {
-                    pack_id: id.clone(),
+                    pack_id: id.to_string(),
                     changed,
                     harnesses,
                 }),
@@ -125,40 +121,45 @@ impl Engine {
         (done, None)
     }
 
-    fn activate_one(&self, tx: &mut Transaction<'_>, pack_id: &str) -> Result<bool> {
-        let Some(id) = PackId::parse(pack_id).filter(|id| self.store().is_installed(id)) else {
+    fn activate_one(&self, tx: &mut Transaction<'_>, id: &PackId) -> Result<bool> {
+        let pack_id = id.as_str();
+        if !self.store().is_installed(id) {
             return Err(self.unknown_or_not_installed(pack_id));
-        };
-        let report = lint_installed(self.store(), &id);
+        }
+        let report = lint_installed(self.store(), id);
         if !report.ok {
             return Err(Error::new(
                 ErrorCode::LintFailed,
                 format!("the installed copy of `{pack_id}` fails lint, so it cannot be activated"),
             )
             .pack(pack_id)
-            .hint(format!(
-                "run `hcpx lint {}`, then reinstall the pack with `hcpx install DIR --force`",
-                report.path
-            )));
+            .hint(
+                Hint::from("run `")
+                    .cmd(Fix::Lint {
+                        path: report.path.clone(),
+                    })
+                    .say("`, then reinstall the pack with `")
+                    .cmd(Fix::Install {
+                        pack: "DIR".into(),
+                        force: true,
+                    })
+                    .say("`"),
+            ));
         }
-        copy_skill(tx, &id)?;
+        copy_skill(tx, id)?;
         step("activate.after_copy")?;
-        Ok(tx.state.activate(&id))
+        Ok(tx.state.activate(id))
     }
 
-    fn deactivate_one(&self, tx: &mut Transaction<'_>, pack_id: &str) -> Result<bool> {
-        let Some(id) = PackId::parse(pack_id) else {
-            return Err(self.not_found(pack_id));
-        };
-        let known = tx.state.is_activated(&id)
-            || tx.state.is_connected(&id)
-            || self.store().is_installed(&id);
+    fn deactivate_one(&self, tx: &mut Transaction<'_>, id: &PackId) -> Result<bool> {
+        let known =
+            tx.state.is_activated(id) || tx.state.is_connected(id) || self.store().is_installed(id);
         if !known {
-            return Err(self.unknown_or_not_installed(pack_id));
+            return Err(self.unknown_or_not_installed(id));
         }
-        remove_skill(tx, &id)?;
+        remove_skill(tx, id)?;
         step("deactivate.after_skill")?;
-        Ok(tx.state.deactivate(&id))
+        Ok(tx.state.deactivate(id))
     }
 
     /// `not_installed` for a catalog pack, else `not_found`.

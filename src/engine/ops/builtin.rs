@@ -12,6 +12,7 @@ use crate::engine::lint::{LintOptions, lint_pack};
 use crate::engine::ops::docs::{self, Failure, Success};
 use crate::engine::ops::doctor;
 use crate::engine::ops::list;
+use crate::engine::pack::id::PackId;
 use serde::Serialize;
 use serde_json::Value;
 use std::path::Path;
@@ -103,7 +104,10 @@ impl Engine {
         let text = |name: &str| args.text(name).unwrap_or_default();
         match op {
             BuiltinOp::Doctor => {
-                let report = doctor::run(self);
+                let mut report = doctor::run(self);
+                if let Some(line) = &self.fix_line {
+                    report.render(&*line.0);
+                }
                 let ok = report.ok();
                 let doc = docs::Doctor {
                     ok,
@@ -124,31 +128,23 @@ impl Engine {
                 let force = args.get("force").and_then(Value::as_bool).unwrap_or(false);
                 self.result(self.install(&text("source"), force))
             }
-            BuiltinOp::Activate => self.toggled(self.activate(&[text("pack")])),
-            BuiltinOp::Deactivate => self.toggled(self.deactivate(&[text("pack")])),
-            BuiltinOp::Connect => {
-                let mut no_secret = |_: &crate::engine::pack::manifest::SecretSpec| {
-                    Err(
-                        Error::usage("a secret binding is connected by a person").fix(
-                            Fix::Connect {
-                                pack: text("pack"),
-                                secret: true,
-                            },
-                        ),
-                    )
-                };
-                self.result(self.connect(&text("pack"), &mut no_secret))
+            BuiltinOp::Activate => self.toggled(self.toggle_one(&text("pack"), Engine::activate)),
+            BuiltinOp::Deactivate => {
+                self.toggled(self.toggle_one(&text("pack"), Engine::deactivate))
             }
-            BuiltinOp::HarnessStatus => match self.harness_status(args.text("pack").as_deref()) {
-                Ok(targets) => {
-                    let doc = docs::HarnessReport::new(&targets);
-                    (i32::from(!doc.ok), to_value(&doc))
+            BuiltinOp::Connect => self.connect_op(&text("pack")),
+            BuiltinOp::HarnessStatus => {
+                match pack_arg(args).and_then(|pack| self.harness_status(pack.as_ref())) {
+                    Ok(targets) => {
+                        let doc = docs::HarnessReport::new(&targets);
+                        (i32::from(!doc.ok), to_value(&doc))
+                    }
+                    Err(err) => (err.code.exit_code(), to_value(&Failure::new(&err))),
                 }
-                Err(err) => (err.code.exit_code(), to_value(&Failure::new(&err))),
-            },
+            }
             BuiltinOp::Availability => {
-                let pack = args.text("pack");
-                self.result(self.availability(pack.as_deref()).map(|packs| docs::Packs {
+                let packs = pack_arg(args).and_then(|pack| self.availability(pack.as_ref()));
+                self.result(packs.map(|packs| docs::Packs {
                     principal: Some(self.principal().to_string()),
                     packs,
                 }))
@@ -158,7 +154,9 @@ impl Engine {
                     .split_whitespace()
                     .map(str::to_string)
                     .collect();
-                match self.exec(&text("pack"), &text("verb"), &words, OutputMode::Capture) {
+                let run = super::checked_id(&text("pack"))
+                    .and_then(|id| self.exec(&id, &text("verb"), &words, OutputMode::Capture));
+                match run {
                     Ok(run) => (run.exit_code, to_value(&run)),
                     Err(err) => (
                         err.code.exec_exit_code(),
@@ -166,8 +164,29 @@ impl Engine {
                     ),
                 }
             }
-            BuiltinOp::Uninstall => self.result(self.uninstall(&text("pack"))),
+            BuiltinOp::Uninstall => {
+                let word = text("pack");
+                let done = match PackId::parse(&word) {
+                    Some(id) => self.uninstall(&id),
+                    None => Err(self.uninstall_not_an_id(&word)),
+                };
+                self.result(done)
+            }
         }
+    }
+
+    /// `connect`: a `secret` Binding is refused (a person gives the secret).
+    fn connect_op(&self, word: &str) -> (i32, Value) {
+        let mut no_secret = |_: &crate::engine::pack::manifest::SecretSpec| {
+            Err(
+                Error::usage("a secret binding is connected by a person").fix(Fix::Connect {
+                    pack: word.to_string(),
+                    secret: true,
+                }),
+            )
+        };
+        let id = super::checked_id(word);
+        self.result(id.and_then(|id| self.connect(&id, &mut no_secret)))
     }
 
     /// A result as the subcommand's document: `{"ok": true, ...}` or
@@ -182,6 +201,18 @@ impl Engine {
         }
     }
 
+    /// Activates or deactivates the pack `word` names.
+    fn toggle_one(&self, word: &str, toggle: fn(&Engine, &[PackId]) -> Toggled) -> Toggled {
+        match self.pack_id(word) {
+            Ok(id) => toggle(self, &[id]),
+            // On no pack: the lock and the state come first, as always.
+            Err(err) => {
+                let (done, first) = toggle(self, &[]);
+                (done, first.or(Some(err)))
+            }
+        }
+    }
+
     fn toggled(&self, (done, err): (Vec<super::Toggle>, Option<Error>)) -> (i32, Value) {
         let code = err.as_ref().map_or(0, |e| e.code.exit_code());
         let err = err.map(|e| self.shown(e));
@@ -193,6 +224,16 @@ impl Engine {
         (code, to_value(&doc))
     }
 }
+
+/// The optional `pack` arg, checked (§3.2).
+fn pack_arg(args: &BoundArgs) -> Result<Option<PackId>, Error> {
+    args.text("pack")
+        .map(|word| super::checked_id(&word))
+        .transpose()
+}
+
+/// What activate / deactivate return.
+type Toggled = (Vec<super::Toggle>, Option<Error>);
 
 fn to_value<T: Serialize>(value: &T) -> Value {
     serde_json::to_value(value).unwrap_or(Value::Null)

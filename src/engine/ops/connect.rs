@@ -10,7 +10,7 @@
 
 use super::Engine;
 use super::exec::{env_material, env_missing, redact};
-use crate::engine::error::{Error, ErrorCode, Fix, Result};
+use crate::engine::error::{Error, ErrorCode, Fix, Hint, Result};
 use crate::engine::exec::{self, OutputMode};
 use crate::engine::pack::id::PackId;
 use crate::engine::pack::manifest::{Binding, BindingKind, Manifest, SecretSpec};
@@ -43,9 +43,9 @@ pub struct ProbeRun {
 
 impl Engine {
     /// Connects a pack's Binding.
-    pub fn connect(&self, pack_id: &str, secret_input: SecretInput<'_>) -> Result<ConnectOutcome> {
-        let id = super::checked_id(pack_id)?;
-        let view = self.pack_view(pack_id)?;
+    pub fn connect(&self, id: &PackId, secret_input: SecretInput<'_>) -> Result<ConnectOutcome> {
+        let pack_id = id.as_str();
+        let view = self.pack_view(id)?;
         let state = self.store().read_state()?;
         let Some(report) = &view.installed else {
             return Err(super::not_installed(pack_id));
@@ -94,7 +94,7 @@ impl Engine {
         // (5)
         let probe = match &binding.probe {
             None => None,
-            Some(key) => Some(self.probe(&id, manifest, key, &material, secret.as_deref())?),
+            Some(key) => Some(self.probe(id, manifest, key, &material, secret.as_deref())?),
         };
         // (6)
         let mut tx = self.store().lock()?;
@@ -106,9 +106,9 @@ impl Engine {
             .pack(pack_id));
         }
         if let Some(secret) = &secret {
-            tx.replace_file(&self.store().secret_path(&id), secret.as_bytes(), 0o600)?;
+            tx.replace_file(&self.store().secret_path(id), secret.as_bytes(), 0o600)?;
         }
-        let changed = tx.state.connect(&id);
+        let changed = tx.state.connect(id);
         tx.commit()?;
         Ok(outcome(changed, probe))
     }
@@ -203,9 +203,10 @@ fn gather(
             if value.is_empty() {
                 return Err(Error::usage(format!("the secret for {pack_id} is empty"))
                     .pack(pack_id)
-                    .hint(format!(
-                        "printf %s \"$TOKEN\" | hcpx connect {pack_id} --secret-stdin"
-                    )));
+                    .hint(Hint::from("printf %s \"$TOKEN\" | ").cmd(Fix::Connect {
+                        pack: pack_id.to_string(),
+                        secret: true,
+                    })));
             }
             if value.contains('\0') {
                 // It could not reach the adapter's environment (§8.3).

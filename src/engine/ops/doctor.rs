@@ -16,7 +16,7 @@
 //! recorded (it fails verify whatever the lock says).
 
 use super::activate::copy_skill;
-use crate::engine::error::Result;
+use crate::engine::error::{Fix, Hint, Result};
 use crate::engine::exec::process::find_on_path;
 use crate::engine::harness::plan::{SkillState, Taken};
 use crate::engine::lint::{LintOptions, lint_pack};
@@ -43,8 +43,9 @@ pub struct Check {
     pub check: String,
     pub ok: bool,
     pub message: String,
-    /// What to do about it.
-    pub fix: Option<String>,
+    /// What to do about it: words, and the commands in them as data (a
+    /// front-end renders them, [`DoctorReport::render`]).
+    pub fix: Option<Hint>,
 }
 
 /// Everything `doctor` found.
@@ -58,6 +59,19 @@ impl DoctorReport {
     pub fn ok(&self) -> bool {
         self.checks.iter().all(|c| c.ok)
     }
+
+    /// The report with the commands its fixes name rendered by `line` (the
+    /// front-end's command line, with the user's flags).
+    pub fn render(&mut self, line: &dyn Fn(&Fix) -> String) {
+        for fix in self.checks.iter_mut().filter_map(|c| c.fix.as_mut()) {
+            *fix = fix.rendered(line);
+        }
+    }
+}
+
+/// `hcpx doctor --fix`, as the start of a hint.
+fn doctor_fix() -> Hint {
+    Hint::from(Fix::Doctor { fix: true })
 }
 
 fn pass(check: &str, message: impl Into<String>) -> Check {
@@ -69,7 +83,7 @@ fn pass(check: &str, message: impl Into<String>) -> Check {
     }
 }
 
-fn fail(check: &str, message: impl Into<String>, fix: impl Into<String>) -> Check {
+fn fail(check: &str, message: impl Into<String>, fix: impl Into<Hint>) -> Check {
     Check {
         check: check.into(),
         ok: false,
@@ -337,7 +351,10 @@ fn pack_check(store: &Store, id: &PackId, path_var: Option<&std::ffi::OsStr>) ->
         return fail(
             &check,
             format!("the installed copy of {id} fails lint"),
-            format!("hcpx lint {}, then reinstall it with --force", report.path),
+            Hint::from(Fix::Lint {
+                path: report.path.clone(),
+            })
+            .say(", then reinstall it with --force"),
         );
     };
     let mut missing: Vec<&str> = manifest
@@ -383,7 +400,7 @@ fn harness_leftover_checks(engine: &Engine) -> Vec<Check> {
                     "{} is a staging folder left by an interrupted change",
                     path.display().to_string().escape_debug()
                 ),
-                "hcpx doctor --fix (removes it)",
+                doctor_fix().say(" (removes it)"),
             )
         })
         .collect()
@@ -402,7 +419,7 @@ fn harness_checks(engine: &Engine) -> Vec<Check> {
             return vec![fail(
                 "harness",
                 format!("cannot read the harness targets: {}", err.message),
-                "see `hcpx harness status`",
+                Hint::from("see `").cmd(Fix::HarnessStatus).say("`"),
             )];
         }
     };
@@ -420,27 +437,26 @@ fn harness_checks(engine: &Engine) -> Vec<Check> {
                     placed += 1;
                     continue;
                 }
-                SkillState::Missing => (
-                    "is missing".into(),
-                    "hcpx doctor --fix (or hcpx harness sync)".to_string(),
-                ),
+                SkillState::Missing => ("is missing".into(), doctor_or_sync()),
                 SkillState::Outdated => (
                     "is from another version of the Skill".into(),
-                    "hcpx doctor --fix (or hcpx harness sync)".to_string(),
+                    doctor_or_sync(),
                 ),
                 SkillState::Stale => (
                     "belongs to a pack that is not activated".into(),
-                    "hcpx doctor --fix (or hcpx harness sync)".to_string(),
+                    doctor_or_sync(),
                 ),
                 SkillState::Modified => (
                     "was edited by someone".into(),
-                    "keep your edit, or replace it: hcpx harness sync --force".to_string(),
+                    Hint::from("keep your edit, or replace it: ")
+                        .cmd(Fix::HarnessSync { force: true }),
                 ),
                 SkillState::Conflict => (
                     conflict_reason(skill.taken.as_ref()),
                     format!(
                         "rename or remove {shown}, or deactivate one of the packs sharing the name"
-                    ),
+                    )
+                    .into(),
                 ),
             };
             checks.push(fail(
@@ -460,6 +476,14 @@ fn harness_checks(engine: &Engine) -> Vec<Check> {
         ));
     }
     checks
+}
+
+/// `doctor --fix (or harness sync)`: what brings a Skill copy in step.
+fn doctor_or_sync() -> Hint {
+    doctor_fix()
+        .say(" (or ")
+        .cmd(Fix::HarnessSync { force: false })
+        .say(")")
 }
 
 /// Why a Skill is in `conflict` in a target, in words (§12.7, §14.10).
@@ -497,9 +521,12 @@ fn verify_checks(engine: &Engine) -> Vec<Check> {
         let (message, fix) = match (pack.expected.is_empty(), pack.actual.is_empty()) {
             (true, _) => (
                 format!("{id} is installed but not recorded in hcp.lock"),
-                format!(
-                    "hcpx doctor --fix records it as installed now (its source unknown unless a catalog holds that very copy), or reinstall it from its source: hcpx install --force SOURCE (or hcpx uninstall {id})"
-                ),
+                doctor_fix()
+                    .say(" records it as installed now (its source unknown unless a catalog holds that very copy), or reinstall it from its source: ")
+                    .cmd(reinstall())
+                    .say(" (or ")
+                    .cmd(Fix::Uninstall { pack: id.clone() })
+                    .say(")"),
             ),
             // Named (and repaired) by `consistency`.
             (_, true) => continue,
@@ -514,14 +541,26 @@ fn verify_checks(engine: &Engine) -> Vec<Check> {
                         format!(": {}", pack.changed.join(", "))
                     }
                 ),
-                format!(
-                    "reinstall it from its source with --force, or hcpx uninstall {id}; `hcpx verify {id}` shows it"
-                ),
+                Hint::from("reinstall it from its source with --force, or ")
+                    .cmd(Fix::Uninstall { pack: id.clone() })
+                    .say("; `")
+                    .cmd(Fix::Verify {
+                        pack: Some(id.clone()),
+                    })
+                    .say("` shows it"),
             ),
         };
         checks.push(fail(&format!("verify:{id}"), message, fix));
     }
     checks
+}
+
+/// `install SOURCE --force`: a pack installed again from where it came.
+fn reinstall() -> Fix {
+    Fix::Install {
+        pack: "SOURCE".into(),
+        force: true,
+    }
 }
 
 /// A repair `doctor --fix` can make (§14.7).
@@ -547,7 +586,7 @@ struct Finding {
     repair: Option<Repair>,
 }
 
-fn finding(check: &str, message: String, fix: String, repair: Option<Repair>) -> Finding {
+fn finding(check: &str, message: String, fix: Hint, repair: Option<Repair>) -> Finding {
     Finding {
         check: fail(check, message, fix),
         repair,
@@ -569,7 +608,13 @@ fn consistency(store: &Store, state: &State, lock_free: bool) -> Vec<Finding> {
         found.push(finding(
             &format!("verify:{id}"),
             format!("hcp.lock lists {id}, which is not installed"),
-            format!("hcpx doctor --fix drops the entry (or hcpx install SOURCE for {id})"),
+            doctor_fix()
+                .say(" drops the entry (or ")
+                .cmd(Fix::Install {
+                    pack: "SOURCE".into(),
+                    force: false,
+                })
+                .say(format!(" for {id})")),
             Some(Repair::Unlock(id.clone())),
         ));
     }
@@ -601,7 +646,7 @@ fn consistency(store: &Store, state: &State, lock_free: bool) -> Vec<Finding> {
             found.push(finding(
                 "store.packs",
                 format!("packs/{} is not a pack hcpx installed", name.escape_debug()),
-                format!("move {} out of packs/", shown(&path)),
+                format!("move {} out of packs/", shown(&path)).into(),
                 None,
             ));
         }
@@ -622,7 +667,7 @@ fn consistency(store: &Store, state: &State, lock_free: bool) -> Vec<Finding> {
                     ".tmp/ holds {} of an interrupted change",
                     crate::engine::lint::counted(leftovers, "leftover")
                 ),
-                "hcpx doctor --fix (removes them)",
+                doctor_fix().say(" (removes them)"),
             ),
             // Taking the lock removes them.
             repair: None,
@@ -652,7 +697,10 @@ fn state_findings(store: &Store, state: &State) -> Vec<Finding> {
             found.push(finding(
                 &check,
                 format!("{shown_id} is activated but not installed"),
-                format!("hcpx deactivate {shown_id}"),
+                Fix::Deactivate {
+                    pack: shown_id.to_string(),
+                }
+                .into(),
                 Some(Repair::Deactivate(id.clone())),
             ));
             continue;
@@ -668,7 +716,10 @@ fn state_findings(store: &Store, state: &State) -> Vec<Finding> {
         found.push(finding(
             &check,
             format!("{id} is activated but {problem}"),
-            format!("hcpx activate {id}"),
+            Fix::Activate {
+                pack: id.to_string(),
+            }
+            .into(),
             Some(Repair::CopySkill(id.clone())),
         ));
     }
@@ -677,7 +728,10 @@ fn state_findings(store: &Store, state: &State) -> Vec<Finding> {
         found.push(finding(
             &format!("pack:{shown_id}"),
             format!("{shown_id} is connected but not activated"),
-            format!("hcpx deactivate {shown_id}"),
+            Fix::Deactivate {
+                pack: shown_id.to_string(),
+            }
+            .into(),
             Some(Repair::Disconnect(id.clone())),
         ));
     }
@@ -700,10 +754,13 @@ fn strays(
             continue;
         }
         let (fix, repair) = if let Some(id) = id {
-            let fix = format!("hcpx doctor --fix (removes {})", path.display());
+            let fix = doctor_fix().say(format!(" (removes {})", path.display()));
             (fix, Some(repair(id)))
         } else {
-            (format!("move {} out of {folder}/", shown(&path)), None)
+            (
+                format!("move {} out of {folder}/", shown(&path)).into(),
+                None,
+            )
         };
         let message = format!("{folder}/{} is {what}", name.escape_debug());
         found.push(finding(check, message, fix, repair));

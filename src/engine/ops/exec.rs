@@ -8,6 +8,7 @@
 use super::Engine;
 use crate::engine::error::{Error, ErrorCode, Fix, Result};
 use crate::engine::exec::{self, BoundArgs, ExecOutcome, ExecRequest, OutputMode};
+use crate::engine::pack::id::PackId;
 use crate::engine::pack::manifest::{Adapter, BindingKind, Command, Manifest};
 use crate::engine::policy::availability::Status;
 use crate::engine::policy::why;
@@ -55,7 +56,7 @@ impl Engine {
     /// captured: use [`Engine::exec_to`] to stream it.
     pub fn exec(
         &self,
-        pack_id: &str,
+        pack_id: &PackId,
         verb_key: &str,
         words: &[String],
         mode: OutputMode,
@@ -68,7 +69,7 @@ impl Engine {
     /// `stderr` holds the runtime's `hcpx:` lines for the caller to show.
     pub fn exec_to(
         &self,
-        pack_id: &str,
+        pack_id: &PackId,
         verb_key: &str,
         words: &[String],
         mode: OutputMode,
@@ -82,7 +83,7 @@ impl Engine {
     /// form's fields), checked and typed like `k=v` words (§6.2).
     pub fn exec_named(
         &self,
-        pack_id: &str,
+        pack_id: &PackId,
         verb_key: &str,
         args: &[(String, String)],
         mode: OutputMode,
@@ -96,7 +97,7 @@ impl Engine {
     /// [`exec::live`]). The result is the same as without a tap.
     pub fn exec_named_live(
         &self,
-        pack_id: &str,
+        pack_id: &PackId,
         verb_key: &str,
         args: &[(String, String)],
         tap: &exec::live::Tap,
@@ -108,13 +109,14 @@ impl Engine {
 
     fn exec_with(
         &self,
-        pack_id: &str,
+        id: &PackId,
         verb_key: &str,
         input: ArgInput<'_>,
         (mode, live): (OutputMode, Option<&exec::live::Tap>),
         sink: Option<&mut dyn Write>,
     ) -> Result<ExecResult> {
-        let view = self.pack_view(pack_id)?;
+        let pack_id = id.as_str();
+        let view = self.pack_view(id)?;
         let state = self.store().read_state()?;
         // Commands that run the same program look it up on PATH once.
         let avail = self.pack_availability_with(&view, &state, &super::runnable_memo());

@@ -97,7 +97,7 @@ pub(super) fn name_source(mut err: Error, dir: &Path, source: &GitSource) -> Err
         err.context.path = Some(shown.clone());
     }
     if err.code == ErrorCode::LintFailed {
-        err.context.hint = Some(fetched_lint_hint(&err, source));
+        err.context.hint = Some(fetched_lint_hint(&err, source).into());
     }
     err
 }

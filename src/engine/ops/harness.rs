@@ -59,7 +59,7 @@ impl Engine {
 
     /// The state of each activated pack's Skill in each enabled target; with
     /// `pack`, only that pack's lines.
-    pub fn harness_status(&self, pack: Option<&str>) -> Result<Vec<TargetStatus>> {
+    pub fn harness_status(&self, pack: Option<&PackId>) -> Result<Vec<TargetStatus>> {
         if let Some(id) = pack {
             self.pack_view(id)?;
         }
@@ -77,7 +77,7 @@ impl Engine {
         )?;
         if let Some(id) = pack {
             for target in &mut targets {
-                target.skills.retain(|s| s.pack_id == id);
+                target.skills.retain(|s| s.pack_id == id.as_str());
             }
         }
         Ok(targets)

@@ -1,5 +1,6 @@
-//! install (11-lifecycle.md §11.1; HCP.md §11.1): lint first, then copy the
-//! pack (without `.git/`) into `<store>/packs/<pack_id>/` atomically: staged
+//! install of one pack folder (11-lifecycle.md §11.1; HCP.md §11.1; what a
+//! `SOURCE` names is found by `ops::sources`, which calls this): lint
+//! first, then copy the pack (without `.git/`) into `<store>/packs/<pack_id>/` atomically: staged
 //! under `.tmp/`, linted again as staged, then renamed into place. The same
 //! version is a no-op; another version or `--force` replaces it atomically,
 //! keeping activation (re-copying the Skill) and dropping `connected` when
@@ -27,8 +28,8 @@
 //! old state.
 
 use super::{Engine, RUNTIME_VERSION};
-use crate::engine::error::{Error, ErrorCode, Result};
-use crate::engine::lint::{LintOptions, LintReport, lint_pack};
+use crate::engine::error::{Error, ErrorCode, Fix, Hint, Result};
+use crate::engine::lint::{LintOptions, LintReport, MANIFEST_JSON, MANIFEST_YAML, lint_pack};
 use crate::engine::pack::id::PackId;
 use crate::engine::pack::manifest::Manifest;
 use crate::engine::policy::grants::PACK_INSTALL;
@@ -56,51 +57,6 @@ pub(super) struct InstallHow<'a> {
     /// replacing a pack recorded from another source with more reach is
     /// refused without `force` ([`from_elsewhere`]).
     pub from_collection: bool,
-}
-
-/// Told when a git fetch starts, with the source as shown to the user.
-pub type FetchObserver = std::sync::Arc<dyn Fn(&str) + Send + Sync>;
-
-/// What to install and how: shared by the CLI, the TUI and `sync`, so no
-/// front-end passes source strings around.
-#[derive(Clone)]
-pub struct InstallOptions {
-    pub source: InstallSource,
-    /// Replace the installed copy even when it is the same version.
-    pub force: bool,
-    /// Told when a git fetch starts, with the source as shown to the user
-    /// (no password): the front-end may say so (the engine never prints).
-    pub on_fetch: Option<FetchObserver>,
-    /// What to take from a collection (§13.1).
-    pub selection: super::sources::Selection,
-    /// Asked which packs to take from a collection of several when no
-    /// selection was given (the CLI's picker on a terminal); `None`: such a
-    /// collection is a `usage` error listing its ids.
-    pub chooser: Option<super::sources::Chooser>,
-}
-
-impl InstallOptions {
-    pub fn new(source: InstallSource) -> InstallOptions {
-        InstallOptions {
-            source,
-            force: false,
-            on_fetch: None,
-            selection: super::sources::Selection::Default,
-            chooser: None,
-        }
-    }
-}
-
-impl std::fmt::Debug for InstallOptions {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("InstallOptions")
-            .field("source", &self.source)
-            .field("force", &self.force)
-            .field("on_fetch", &self.on_fetch.is_some())
-            .field("selection", &self.selection)
-            .field("chooser", &self.chooser.is_some())
-            .finish()
-    }
 }
 
 /// What install did.
@@ -158,39 +114,6 @@ impl std::fmt::Display for InstallOutcome {
 }
 
 impl Engine {
-    /// Installs a pack from a directory or, when `source` is not a path, a
-    /// catalog pack by id, or from a git source (§13.1).
-    pub fn install(&self, source: &str, force: bool) -> Result<InstallOutcome> {
-        let mut options = InstallOptions::new(InstallSource::parse(source)?);
-        options.force = force;
-        self.install_with(&options)
-    }
-
-    /// Installs the one pack `options` names (§11.1, §13.1), recording it
-    /// in the lock file (§13.3) as a step of the same change; a collection
-    /// of several packs takes `options.selection` as
-    /// [`Engine::install_source`] does, and this returns the first failure,
-    /// else the first pack installed.
-    pub fn install_with(&self, options: &InstallOptions) -> Result<InstallOutcome> {
-        use super::sources::{PackResult, SourceRun};
-        let results = match self.install_source(options)? {
-            SourceRun::Done(results) => results,
-            SourceRun::Listed(_) => {
-                return Err(Error::usage("a listing installs nothing"));
-            }
-        };
-        let mut first = None;
-        for result in results {
-            match result {
-                PackResult::Failed(failed) => return Err(failed.error),
-                PackResult::Installed(done) => {
-                    first.get_or_insert(done.outcome);
-                }
-            }
-        }
-        first.ok_or_else(|| Error::usage("nothing was chosen to install"))
-    }
-
     /// Installs the pack folder `dir` under the lock `tx` holds, recording
     /// `recorded` as its source in the lock file.
     pub(super) fn install_locked(
@@ -409,10 +332,40 @@ fn skill_content_changed(
     dir: &Path,
     recorded: &LockedSource,
 ) -> Result<Option<String>> {
-    if !super::sources::is_skill_pack(dir) {
+    if !is_skill_pack(dir) {
         return Ok(None);
     }
-    super::sources::skill_replaced(tx, pack_id, dir, recorded)
+    skill_replaced(tx, pack_id, dir, recorded)
+}
+
+/// Whether a pack folder is a Skill pack: a `SKILL.md` and no manifest.
+pub fn is_skill_pack(dir: &Path) -> bool {
+    use crate::engine::lint::has_root_file;
+    !has_root_file(dir, MANIFEST_YAML) && !has_root_file(dir, MANIFEST_JSON)
+}
+
+/// For a Skill pack installed at the same version (§11.1): `None` when the
+/// installed copy has the same content (a no-op), else the warning naming
+/// both sources.
+fn skill_replaced(
+    tx: &Transaction<'_>,
+    pack_id: &PackId,
+    dir: &Path,
+    recorded: &LockedSource,
+) -> Result<Option<String>> {
+    let installed = tx.store().pack_dir(pack_id);
+    if digest::digest(dir)? == digest::digest(&installed)? {
+        return Ok(None);
+    }
+    let lock = tx.store().read_lockfile()?;
+    let old = lock
+        .packs
+        .get(pack_id)
+        .map_or_else(|| "an unknown source".to_string(), |e| e.source.display());
+    Ok(Some(format!(
+        "{pack_id} from {old} is replaced by different content from {}",
+        recorded.display()
+    )))
 }
 
 /// How a pack from `source` is linted: the root of a git checkout has no
@@ -478,7 +431,13 @@ pub(super) fn lint_failed(report: &LintReport) -> Error {
         ),
     )
     .path(report.path.clone())
-    .hint(format!("run `hcpx lint {}` for every finding", report.path));
+    .hint(
+        Hint::from("run `")
+            .cmd(Fix::Lint {
+                path: report.path.clone(),
+            })
+            .say("` for every finding"),
+    );
     if let Some(id) = &report.pack_id {
         err = err.pack(id.clone());
     }

@@ -34,11 +34,12 @@ pub use builtin::BuiltinOp;
 pub use connect::{ConnectOutcome, ProbeRun, SecretInput};
 pub use envset::EnvOverrides;
 pub use exec::{ExecResult, redact};
-pub use install::{FetchObserver, InstallAction, InstallOptions, InstallOutcome, InstallSource};
+pub use install::{InstallAction, InstallOutcome, InstallSource};
+pub use sources::{FetchObserver, InstallOptions};
 pub use uninstall::UninstallOutcome;
 pub use verify::{VerifyPack, VerifyReport};
 
-use crate::engine::error::{Error, ErrorCode, Fix, Result};
+use crate::engine::error::{Error, ErrorCode, Fix, Hint, Result};
 use crate::engine::pack::grammar;
 use crate::engine::pack::id::PackId;
 use crate::engine::pack::manifest::Adapter;
@@ -143,10 +144,16 @@ impl Engine {
         self.fix_line = Some(fix_line);
     }
 
-    /// `err` with its fix shown as its `hint` (see [`Engine::set_fix_line`]).
+    /// `err` with its fix shown as its `hint`, or the commands its hint
+    /// names rendered (see [`Engine::set_fix_line`]).
     pub(super) fn shown(&self, mut err: Error) -> Error {
-        if let (Some(fix), Some(line)) = (&err.context.fix, &self.fix_line) {
-            err.context.hint = Some((line.0)(fix));
+        if let Some(line) = &self.fix_line {
+            let hint = match (&err.context.fix, &err.context.hint) {
+                (Some(fix), _) => Some((line.0)(fix).into()),
+                (None, Some(hint)) => Some(hint.rendered(&*line.0)),
+                (None, None) => None,
+            };
+            err.context.hint = hint;
         }
         err
     }
@@ -228,7 +235,7 @@ impl Engine {
     }
 
     /// Availability of every pack, or of one (`not_found` if unknown).
-    pub fn availability(&self, pack_id: Option<&str>) -> Result<Vec<PackAvailability>> {
+    pub fn availability(&self, pack_id: Option<&PackId>) -> Result<Vec<PackAvailability>> {
         let mut packs = match pack_id {
             Some(id) => {
                 let view = self.pack_view(id)?;
@@ -260,11 +267,12 @@ impl Engine {
         availability::pack_availability(view, state, self.principal(), check)
     }
 
-    /// One pack's view: installed copy (linted) and catalog copy. A string
-    /// that is not a pack id is `not_found` (§14.2).
-    pub fn pack_view(&self, pack_id: &str) -> Result<PackView> {
-        let id = checked_id(pack_id)?;
-        let catalogs = if self.store.is_installed(&id) {
+    /// One pack's view: installed copy (linted) and catalog copy; a pack
+    /// in neither is `not_found`. (A word that is not a pack id never gets
+    /// here: [`checked_id`] refuses it first, §14.2.)
+    pub fn pack_view(&self, id: &PackId) -> Result<PackView> {
+        let pack_id = id.as_str();
+        let catalogs = if self.store.is_installed(id) {
             // Only the installed copy matters; skip linting the catalogs.
             Vec::new()
         } else {
@@ -290,6 +298,25 @@ impl Engine {
                 .map(str::to_string),
         );
         ids
+    }
+
+    /// A pack id as a user typed it, checked (§3.2): `not_found` naming
+    /// the known id closest to it when it is not one ([`Engine::not_found`]).
+    pub fn pack_id(&self, word: &str) -> Result<PackId> {
+        PackId::parse(word).ok_or_else(|| self.not_found(word))
+    }
+
+    /// [`Engine::pack_id`] for each word, in order, up to the first that is
+    /// not an id: the ids before it, and its error.
+    pub fn pack_ids(&self, words: &[String]) -> (Vec<PackId>, Option<Error>) {
+        let mut ids = Vec::with_capacity(words.len());
+        for word in words {
+            match self.pack_id(word) {
+                Ok(id) => ids.push(id),
+                Err(err) => return (ids, Some(err)),
+            }
+        }
+        (ids, None)
     }
 
     /// [`not_found`] with a did-you-mean hint naming the known pack id
@@ -373,23 +400,26 @@ impl Engine {
 
     /// Adds a grant (§9.4); returns whether the state changed. Once grants
     /// are enforced, only a principal holding the unscoped `*` may.
-    pub fn grant(&self, principal: &str, grant: &str) -> Result<grants::GrantChange> {
-        let principal = grants::Principal::parse(principal)?;
-        let grant = grants::parse_grant(grant)?;
+    pub fn grant(
+        &self,
+        principal: &grants::Principal,
+        grant: &grants::Grant,
+    ) -> Result<grants::GrantChange> {
         let mut tx = self.store.lock()?;
         grants::require_admin(&tx.state, self.principal())?;
-        let change = grants::grant(&mut tx.state, &principal, &grant);
+        let change = grants::grant(&mut tx.state, principal, grant);
         tx.commit()?;
         Ok(change)
     }
 
     /// Removes a grant (§9.4); returns whether the state changed. Once
     /// grants are enforced, only a principal holding the unscoped `*` may.
-    pub fn revoke(&self, principal: &str, grant: &str) -> Result<bool> {
-        let principal = grants::Principal::parse(principal)?;
+    /// `grant` is the entry as written: also one of the file that is no
+    /// grant, to remove it (`doctor` reports those).
+    pub fn revoke(&self, principal: &grants::Principal, grant: &str) -> Result<bool> {
         let mut tx = self.store.lock()?;
         grants::require_admin(&tx.state, self.principal())?;
-        let changed = grants::revoke(&mut tx.state, &principal, grant)?;
+        let changed = grants::revoke(&mut tx.state, principal, grant)?;
         tx.commit()?;
         Ok(changed)
     }
@@ -397,7 +427,7 @@ impl Engine {
 
 /// The id a front-end passed, checked against §3.2 before any path is
 /// built from it (§14.2); `not_found` when it is not a pack id.
-pub(super) fn checked_id(pack_id: &str) -> Result<PackId> {
+pub fn checked_id(pack_id: &str) -> Result<PackId> {
     PackId::parse(pack_id).ok_or_else(|| not_found(pack_id))
 }
 
@@ -410,9 +440,17 @@ pub fn not_found(pack_id: &str) -> Error {
     )
     .pack(pack_id);
     if !grammar::is_pack_id(pack_id) {
-        err = err.hint("pack ids look like acme.notes; `hcpx list` shows them");
+        err = err.hint(
+            Hint::from("pack ids look like acme.notes; `")
+                .cmd(Fix::List)
+                .say("` shows them"),
+        );
     } else {
-        err = err.hint("`hcpx list` shows the packs hcpx knows; add a catalog with --catalog DIR");
+        err = err.hint(
+            Hint::from("`")
+                .cmd(Fix::List)
+                .say("` shows the packs hcpx knows; add a catalog with --catalog DIR"),
+        );
     }
     err
 }

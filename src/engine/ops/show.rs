@@ -5,7 +5,8 @@
 //! it (pack text through `terminal_safe`, §14.5).
 
 use crate::engine::error::Result;
-use crate::engine::ops::{Engine, checked_id};
+use crate::engine::ops::Engine;
+use crate::engine::pack::id::PackId;
 use crate::engine::pack::manifest::{
     Arg, Binding, Effect, Manifest, OutputKind, PackKind, Requires,
 };
@@ -77,9 +78,8 @@ impl PackDetails {
 
 /// One pack's details; `not_found` when it is neither installed nor in a
 /// catalog (with a did-you-mean hint).
-pub fn show(engine: &Engine, pack_id: &str) -> Result<PackDetails> {
-    let view = engine.pack_view(pack_id)?;
-    let id = checked_id(pack_id)?;
+pub fn show(engine: &Engine, id: &PackId) -> Result<PackDetails> {
+    let view = engine.pack_view(id)?;
     let state = engine.store().read_state()?;
     let avail = engine.pack_availability(&view, &state);
     let manifest = view.manifest();
@@ -111,7 +111,7 @@ pub fn show(engine: &Engine, pack_id: &str) -> Result<PackDetails> {
         installed_path,
         catalog_path,
         skill: SkillCopy {
-            path: engine.store().skill_path(&id).display().to_string(),
+            path: engine.store().skill_path(id).display().to_string(),
             copied: view.skill_copied,
         },
         commands: commands(manifest, &avail),
@@ -121,8 +121,9 @@ pub fn show(engine: &Engine, pack_id: &str) -> Result<PackDetails> {
 
 /// One command of one pack, for `hcpx exec PACK_ID VERB --help`;
 /// `not_found` (with did-you-mean) for an unknown pack or verb.
-pub fn command(engine: &Engine, pack_id: &str, verb_key: &str) -> Result<CommandDetails> {
-    let details = show(engine, pack_id)?;
+pub fn command(engine: &Engine, id: &PackId, verb_key: &str) -> Result<CommandDetails> {
+    let pack_id = id.as_str();
+    let details = show(engine, id)?;
     match details.command(verb_key) {
         Some(c) => Ok(c.clone()),
         None => {

@@ -1,8 +1,10 @@
-//! `hcpx install SOURCE` as people type it (HCP.md §11.6, §13.1): the one
-//! place a parsed [`InstallSource`] meets the disk and the catalogs
-//! ([`Engine::resolve_install`]), and collections: a source that is not
-//! itself a pack lists its packs ([`collection::search`]), and
-//! [`Selection`] says which to take.
+//! `hcpx install SOURCE` as people type it (HCP.md §11.6, §13.1): the
+//! install entry points ([`Engine::install`], [`Engine::install_with`],
+//! [`InstallOptions`]), the one place a parsed [`InstallSource`] meets the
+//! disk and the catalogs ([`Engine::resolve_install`]), and collections: a
+//! source that is not itself a pack lists its packs
+//! ([`collection::search`]), and [`Selection`] says which to take. Each
+//! pack folder found is installed by `ops::install`, below this module.
 //!
 //! - A pack id is the pack of the first catalog holding it (a folder of
 //!   that name in the working directory does not shadow it), else that
@@ -24,16 +26,16 @@
 //! another pack of the collection declares too.
 
 use super::Engine;
-use super::install::{InstallHow, InstallOutcome, lint_failed};
+use super::install::{InstallHow, InstallOutcome, InstallSource, is_skill_pack, lint_failed};
 use crate::engine::error::{Error, ErrorCode, Result};
-use crate::engine::lint::{LintOptions, LintReport, MANIFEST_JSON, MANIFEST_YAML, lint_pack};
+use crate::engine::lint::{LintOptions, LintReport, lint_pack};
 use crate::engine::pack::id::PackId;
 use crate::engine::pack::suggest;
 use crate::engine::store::collection::{self, ROOT, SKILL_FILE};
 use crate::engine::store::lockfile::{LockedSource, SourceKind};
 use crate::engine::store::snapshot::BOOTSTRAP_ID;
-use crate::engine::store::source::{GitSource, InstallSource};
-use crate::engine::store::{Transaction, catalog, catalog_index, config, digest};
+use crate::engine::store::source::GitSource;
+use crate::engine::store::{Transaction, catalog, catalog_index, config};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
@@ -164,12 +166,89 @@ enum Origin<'a> {
     Git(&'a GitSource, &'a str),
 }
 
+/// Told when a git fetch starts, with the source as shown to the user.
+pub type FetchObserver = std::sync::Arc<dyn Fn(&str) + Send + Sync>;
+
+/// What to install and how: shared by the CLI, the TUI and `sync`, so no
+/// front-end passes source strings around.
+#[derive(Clone)]
+pub struct InstallOptions {
+    pub source: InstallSource,
+    /// Replace the installed copy even when it is the same version.
+    pub force: bool,
+    /// Told when a git fetch starts, with the source as shown to the user
+    /// (no password): the front-end may say so (the engine never prints).
+    pub on_fetch: Option<FetchObserver>,
+    /// What to take from a collection (§13.1).
+    pub selection: Selection,
+    /// Asked which packs to take from a collection of several when no
+    /// selection was given (the CLI's picker on a terminal); `None`: such a
+    /// collection is a `usage` error listing its ids.
+    pub chooser: Option<Chooser>,
+}
+
+impl InstallOptions {
+    pub fn new(source: InstallSource) -> InstallOptions {
+        InstallOptions {
+            source,
+            force: false,
+            on_fetch: None,
+            selection: Selection::Default,
+            chooser: None,
+        }
+    }
+}
+
+impl std::fmt::Debug for InstallOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("InstallOptions")
+            .field("source", &self.source)
+            .field("force", &self.force)
+            .field("on_fetch", &self.on_fetch.is_some())
+            .field("selection", &self.selection)
+            .field("chooser", &self.chooser.is_some())
+            .finish()
+    }
+}
+
 impl Engine {
+    /// Installs a pack from a directory or, when `source` is not a path, a
+    /// catalog pack by id, or from a git source (§13.1).
+    pub fn install(&self, source: &str, force: bool) -> Result<InstallOutcome> {
+        let mut options = InstallOptions::new(InstallSource::parse(source)?);
+        options.force = force;
+        self.install_with(&options)
+    }
+
+    /// Installs the one pack `options` names (§11.1, §13.1), recording it
+    /// in the lock file (§13.3) as a step of the same change; a collection
+    /// of several packs takes `options.selection` as
+    /// [`Engine::install_source`] does, and this returns the first failure,
+    /// else the first pack installed.
+    pub fn install_with(&self, options: &InstallOptions) -> Result<InstallOutcome> {
+        let results = match self.install_source(options)? {
+            SourceRun::Done(results) => results,
+            SourceRun::Listed(_) => {
+                return Err(Error::usage("a listing installs nothing"));
+            }
+        };
+        let mut first = None;
+        for result in results {
+            match result {
+                PackResult::Failed(failed) => return Err(failed.error),
+                PackResult::Installed(done) => {
+                    first.get_or_insert(done.outcome);
+                }
+            }
+        }
+        first.ok_or_else(|| Error::usage("nothing was chosen to install"))
+    }
+
     /// Installs (or, with [`Selection::List`], lists) what one SOURCE
     /// names. An error is the source's as a whole (not found, fetch
     /// failed, a selection that names nothing); a pack that fails is one
     /// of the results.
-    pub fn install_source(&self, options: &super::InstallOptions) -> Result<SourceRun> {
+    pub fn install_source(&self, options: &InstallOptions) -> Result<SourceRun> {
         match self.resolve_install(&options.source)? {
             Resolved::CatalogPack(dir, recorded) => {
                 if options.selection != Selection::Default {
@@ -283,7 +362,7 @@ impl Engine {
         tx: Option<Transaction<'_>>,
         root: &Path,
         origin: Origin<'_>,
-        options: &super::InstallOptions,
+        options: &InstallOptions,
     ) -> Result<SourceRun> {
         let shown = options.source.display();
         let found = collection::search(root);
@@ -497,12 +576,6 @@ fn read_skill(path: &Path) -> Option<String> {
     Some(text)
 }
 
-/// Whether a pack folder is a Skill pack: a `SKILL.md` and no manifest.
-pub fn is_skill_pack(dir: &Path) -> bool {
-    use crate::engine::lint::has_root_file;
-    !has_root_file(dir, MANIFEST_YAML) && !has_root_file(dir, MANIFEST_JSON)
-}
-
 /// Which packs of `listed` a selection takes, as indexes.
 fn choose(
     listed: &[ListedPack],
@@ -610,30 +683,6 @@ fn duplicate_ids(listed: &[ListedPack], shown: &str) -> std::collections::BTreeM
             hits.into_iter().map(move |i| (i, err.clone()))
         })
         .collect()
-}
-
-/// For a Skill pack installed at the same version (§11.1): `None` when the
-/// installed copy has the same content (a no-op), else the warning naming
-/// both sources.
-pub(super) fn skill_replaced(
-    tx: &Transaction<'_>,
-    pack_id: &PackId,
-    dir: &Path,
-    recorded: &LockedSource,
-) -> Result<Option<String>> {
-    let installed = tx.store().pack_dir(pack_id);
-    if digest::digest(dir)? == digest::digest(&installed)? {
-        return Ok(None);
-    }
-    let lock = tx.store().read_lockfile()?;
-    let old = lock
-        .packs
-        .get(pack_id)
-        .map_or_else(|| "an unknown source".to_string(), |e| e.source.display());
-    Ok(Some(format!(
-        "{pack_id} from {old} is replaced by different content from {}",
-        recorded.display()
-    )))
 }
 
 #[cfg(test)]

@@ -33,7 +33,19 @@ pub struct UninstallOutcome {
 }
 
 impl Engine {
-    pub fn uninstall(&self, pack_id: &str) -> Result<UninstallOutcome> {
+    /// The error of an uninstall of `word`, a word that is not a pack id:
+    /// as in [`Engine::uninstall`], the lock and the state it reads come
+    /// first (a store that cannot be read is the error), then `not_found`
+    /// naming the closest known id.
+    pub fn uninstall_not_an_id(&self, word: &str) -> Error {
+        match self.store().lock() {
+            Err(err) => err,
+            Ok(_) => self.not_found(word),
+        }
+    }
+
+    pub fn uninstall(&self, id: &PackId) -> Result<UninstallOutcome> {
+        let pack_id = id.as_str();
         if pack_id == BOOTSTRAP_ID {
             return Err(Error::new(
                 ErrorCode::BootstrapProtected,
@@ -45,24 +57,24 @@ impl Engine {
             }));
         }
         let mut tx = self.store().lock()?;
-        let Some(id) = PackId::parse(pack_id).filter(|id| self.store().is_installed(id)) else {
+        if !self.store().is_installed(id) {
             return Err(self.unknown_or_not_installed(pack_id));
-        };
+        }
         self.require_grant(&tx.state, PACK_INSTALL, pack_id)?;
-        remove_skill(&mut tx, &id)?;
+        remove_skill(&mut tx, id)?;
         step("uninstall.after_skill")?;
-        tx.state.forget(&id);
+        tx.state.forget(id);
         // The harness copies go before the state says so: a crash between
         // leaves an activated pack without them (`harness sync` repairs),
         // never a marked copy of a pack that is gone (§14.7).
-        let harnesses = self.harness_step(&mut tx, &id)?;
+        let harnesses = self.harness_step(&mut tx, id)?;
         tx.save()?;
         step("uninstall.after_state")?;
-        tx.move_aside(&self.store().pack_dir(&id))?;
+        tx.move_aside(&self.store().pack_dir(id))?;
         step("uninstall.after_pack")?;
-        let removed_secret = tx.move_aside(&self.store().secret_path(&id))?;
+        let removed_secret = tx.move_aside(&self.store().secret_path(id))?;
         step("uninstall.after_secret")?;
-        tx.record_lock(&id, None)?;
+        tx.record_lock(id, None)?;
         tx.commit()?;
         Ok(UninstallOutcome {
             pack_id: pack_id.to_string(),

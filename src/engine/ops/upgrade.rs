@@ -54,7 +54,7 @@
 
 use super::content::{Content, private_copy};
 use super::{Engine, checked_id};
-use crate::engine::error::{Error, ErrorCode, Result};
+use crate::engine::error::{Error, ErrorCode, Fix, Hint, Result};
 use crate::engine::exec::git;
 use crate::engine::pack::id::PackId;
 use crate::engine::pack::manifest::Manifest;
@@ -366,7 +366,12 @@ impl Engine {
                 )
                 .pack(text.as_str())
                 .hint(
-                    "install it again from its source (hcpx install --force SOURCE) to record it",
+                    Hint::from("install it again from its source (")
+                        .cmd(Fix::Install {
+                            pack: "SOURCE".into(),
+                            force: true,
+                        })
+                        .say(") to record it"),
                 ));
             }
             ids.push(id);
@@ -518,7 +523,7 @@ fn unmet_expectation(expect: &[Expected], results: &[UpgradeResult]) -> Result<(
             ),
         )
         .pack(expected.pack_id.as_str())
-        .hint("review the new diff (`results`, or hcpx upgrade --dry-run), then confirm that one"));
+        .hint(review_again()));
     }
     // Confirming some diffs confirms those only: a pack with a new version
     // but no expectation had none to show when the user looked.
@@ -538,8 +543,15 @@ fn unmet_expectation(expect: &[Expected], results: &[UpgradeResult]) -> Result<(
             ),
         )
         .pack(r.pack_id.as_str())
-        .hint("review the new diff (`results`, or hcpx upgrade --dry-run), then confirm that one")),
+        .hint(review_again())),
     }
+}
+
+/// What to do when a confirmed diff is not the one upgrade would install.
+fn review_again() -> Hint {
+    Hint::from("review the new diff (`results`, or ")
+        .cmd(Fix::Upgrade { dry_run: true })
+        .say("), then confirm that one")
 }
 
 /// `confirmation_required` when the staged copy of a candidate is not the

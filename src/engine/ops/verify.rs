@@ -14,7 +14,7 @@
 //!   put there by install) is a mismatch and is listed in `changed`.
 
 use super::{Engine, checked_id, not_found};
-use crate::engine::error::{Error, ErrorCode, Result};
+use crate::engine::error::{Error, ErrorCode, Fix, Hint, Result};
 use crate::engine::pack::id::PackId;
 use crate::engine::store::digest;
 use crate::engine::store::lockfile::{LockEntry, LockFile};
@@ -59,18 +59,32 @@ impl VerifyReport {
                 bad.join(", ")
             ),
         )
-        .hint(format!(
-            "reinstall from the recorded source (`hcpx install --force SOURCE`), or `hcpx uninstall {first}`{}",
-            if self.packs.iter().any(|p| !p.ok && p.expected.is_empty()) {
-                "; `hcpx doctor --fix` records the installed packs hcp.lock does not list"
-            } else {
-                ""
-            }
-        ));
+        .hint(self.fix_hint(first));
         if bad.len() == 1 {
             err = err.pack(*first);
         }
         Some(err)
+    }
+
+    /// What to do about the packs that differ (`first` among them).
+    fn fix_hint(&self, first: &str) -> Hint {
+        let hint = Hint::from("reinstall from the recorded source (`")
+            .cmd(Fix::Install {
+                pack: "SOURCE".into(),
+                force: true,
+            })
+            .say("`), or `")
+            .cmd(Fix::Uninstall {
+                pack: first.to_string(),
+            })
+            .say("`");
+        if self.packs.iter().any(|p| !p.ok && p.expected.is_empty()) {
+            hint.say("; `")
+                .cmd(Fix::Doctor { fix: true })
+                .say("` records the installed packs hcp.lock does not list")
+        } else {
+            hint
+        }
     }
 }
 

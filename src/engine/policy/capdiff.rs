@@ -10,7 +10,8 @@
 //! as `LD_PRELOAD` a `process` adapter's `env` sets), `scheme_downgraded`
 //! (`https` → `http` on a host) and `material_sent` (the Binding's secret
 //! or env variable newly reaching a host). The file and Skill changes are
-//! computed in [`capdiff_files`](super::capdiff_files).
+//! computed in [`capdiff_files`](super::capdiff_files); the change type
+//! both write is [`change`](super::change).
 //!
 //! Where the spec is silent:
 //! - programs are the `process` adapters' programs (as written: a bare name
@@ -34,119 +35,11 @@
 //!   added, removed, effects, programs, hosts, adapter env, schemes,
 //!   material, then the Skill and the files.
 
-use crate::engine::pack::manifest::{Adapter, BindingKind, Effect, Manifest, Plane};
+use crate::engine::pack::manifest::{Adapter, BindingKind, Manifest};
 use crate::engine::store::digest::Tree;
-use serde::Serialize;
 use std::collections::BTreeSet;
 
-/// One change of a pack's reach.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Change {
-    CommandAdded {
-        verb_key: String,
-        effect: Effect,
-    },
-    CommandRemoved {
-        verb_key: String,
-    },
-    EffectChanged {
-        verb_key: String,
-        from: Effect,
-        to: Effect,
-    },
-    BindingChanged {
-        from: BindingKind,
-        to: BindingKind,
-    },
-    EnvAdded {
-        name: String,
-    },
-    SecretAdded {
-        name: String,
-    },
-    ProgramAdded {
-        program: String,
-    },
-    HostAdded {
-        host: String,
-    },
-    PlaneChanged {
-        from: Plane,
-        to: Plane,
-    },
-    SenseOnlyDropped,
-    SkillChanged {
-        lines_added: usize,
-        lines_removed: usize,
-    },
-    FileAdded {
-        path: String,
-        executable: bool,
-    },
-    FileRemoved {
-        path: String,
-        /// The mode it had (it has no new one).
-        executable: bool,
-    },
-    FileChanged {
-        path: String,
-        executable: bool,
-        was_executable: bool,
-    },
-    AdapterEnvAdded {
-        verb_key: String,
-        name: String,
-    },
-    SchemeDowngraded {
-        host: String,
-    },
-    MaterialSent {
-        host: String,
-        name: String,
-    },
-}
-
-/// A change and whether it escalates: `{"kind": K, ..., "escalates": b}`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct CapabilityChange {
-    #[serde(flatten)]
-    pub change: Change,
-    pub escalates: bool,
-}
-
-impl Change {
-    /// Whether this change grants the pack more reach (§13.7).
-    pub fn escalates(&self) -> bool {
-        match self {
-            Change::CommandAdded { effect, .. } => *effect == Effect::Write,
-            Change::CommandRemoved { .. } => false,
-            Change::EffectChanged { from, to, .. } => *from == Effect::Read && *to == Effect::Write,
-            Change::BindingChanged { to, .. } => *to != BindingKind::Public,
-            Change::EnvAdded { .. }
-            | Change::SecretAdded { .. }
-            | Change::ProgramAdded { .. }
-            | Change::HostAdded { .. }
-            | Change::SenseOnlyDropped
-            | Change::AdapterEnvAdded { .. }
-            | Change::SchemeDowngraded { .. }
-            | Change::MaterialSent { .. } => true,
-            Change::PlaneChanged { to, .. } => *to == Plane::Control,
-            Change::SkillChanged { .. } | Change::FileRemoved { .. } => false,
-            Change::FileAdded { executable, .. } => *executable,
-            Change::FileChanged {
-                executable,
-                was_executable,
-                ..
-            } => *executable && !*was_executable,
-        }
-    }
-}
-
-/// Whether any change escalates.
-pub fn escalates(changes: &[CapabilityChange]) -> bool {
-    changes.iter().any(|c| c.escalates)
-}
+pub use super::change::{CapabilityChange, Change, escalates};
 
 /// One side of a pack diff: a version's manifest, files and Skill text.
 #[derive(Debug, Clone, Copy)]
@@ -414,7 +307,7 @@ fn host_of(url: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::pack::manifest::{Binding, Command, OutputKind, SecretSpec};
+    use crate::engine::pack::manifest::{Binding, Command, Effect, OutputKind, Plane, SecretSpec};
 
     fn command(key: &str, effect: Effect, adapter: Adapter) -> Command {
         Command {

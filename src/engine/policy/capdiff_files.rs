@@ -9,7 +9,7 @@
 //! Myers), a file whose mode alone changed is `file_changed`, paths are
 //! shown as UTF-8 (lossily: lint refuses other names, §2.4) in path order.
 
-use super::capdiff::Change;
+use super::change::Change;
 use crate::engine::store::digest::Tree;
 
 /// Files the manifest part of the diff already covers, or the Skill part.

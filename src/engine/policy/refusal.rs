@@ -4,7 +4,7 @@
 //! §11.3 reason string (`grant_missing:verb.exec.write`); [`Refusal::code`]
 //! is its §10.1 error code, whose exit codes `ErrorCode` maps.
 
-use crate::engine::error::{Error, ErrorCode};
+use crate::engine::error::{Error, ErrorCode, Fix, Hint};
 use crate::engine::policy::grants::Capability;
 use serde::{Serialize, Serializer};
 use std::fmt;
@@ -99,9 +99,13 @@ impl Refusal {
     /// run such a command anyway: the detail in words, and what to do.
     pub fn to_error(&self) -> Error {
         match self {
-            Refusal::ProgramNotFound { detail, .. } => self
-                .error(detail.clone())
-                .hint("install the program, or run `hcpx lint` on the pack"),
+            Refusal::ProgramNotFound { detail, .. } => self.error(detail.clone()).hint(
+                Hint::from("install the program, or run `")
+                    .cmd(Fix::Lint {
+                        path: "PATH".into(),
+                    })
+                    .say("` on the pack"),
+            ),
             Refusal::AdapterUnsupported { kind } => self
                 .error(format!(
                     "adapter kind `{kind}` is not supported by this runtime"

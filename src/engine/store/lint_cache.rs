@@ -67,6 +67,10 @@ pub const MAX_ENTRY_BYTES: u64 = 4 * 1024 * 1024;
 /// never cached.
 const MAX_ENTRIES: usize = 10 * MAX_FILES;
 
+/// The buffer a folder's entries are read into (`getdents64`): room for
+/// dozens of the longest names at a time.
+const DIRENT_BUF: usize = 16 * 1024;
+
 /// The key of a pack's tree at one moment.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TreeKey {
@@ -274,12 +278,12 @@ fn read_entry(dir: &std::os::fd::OwnedFd, name: &str) -> Option<Vec<u8>> {
     if !regular || !private_stat(&stat) || len > MAX_ENTRY_BYTES {
         return None;
     }
-    let mut bytes = Vec::with_capacity(usize::try_from(len + 1).unwrap_or(0));
-    fs::File::from(fd)
-        .take(MAX_ENTRY_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .ok()?;
-    (bytes.len() as u64 <= MAX_ENTRY_BYTES).then_some(bytes)
+    // The size `fstat` gave, read at once: an entry is only ever replaced
+    // by a rename, never written in place, so no read to the end is needed
+    // (a file that shrank since fails here; one that grew fails to parse).
+    let mut bytes = vec![0; usize::try_from(len).ok()?];
+    fs::File::from(fd).read_exact(&mut bytes).ok()?;
+    Some(bytes)
 }
 
 /// A temporary file (0600) in `dir`, renamed over `path`.
@@ -378,9 +382,13 @@ pub fn tree_key(root: &Path) -> Option<TreeKey> {
     );
     let mut folders: Vec<(std::os::fd::OwnedFd, Vec<u8>)> = vec![(root_fd, Vec::new())];
     let mut seen = 0usize;
+    // One buffer for every folder's entries, read from the folder's own
+    // descriptor (no second descriptor per folder, as `Dir::read_from` opens).
+    let mut buf: Vec<u8> = Vec::with_capacity(DIRENT_BUF);
     while let Some((fd, prefix)) = folders.pop() {
         let mut names: Vec<std::ffi::CString> = Vec::new();
-        for entry in rustix::fs::Dir::read_from(&fd).ok()? {
+        let mut entries = rustix::fs::RawDir::new(&fd, buf.spare_capacity_mut());
+        while let Some(entry) = entries.next() {
             let name = entry.ok()?.file_name().to_owned();
             if name.as_bytes() != b"." && name.as_bytes() != b".." {
                 names.push(name);

@@ -33,7 +33,7 @@
 
 use super::source::{locked_git_problem, redact_url};
 use super::{Store, Transaction};
-use crate::engine::error::{Error, ErrorCode, Result};
+use crate::engine::error::{Error, ErrorCode, Fix, Hint, Result};
 use crate::engine::pack::id::PackId;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -266,11 +266,15 @@ pub fn read(path: &Path) -> Result<LockFile> {
             format!("{} is corrupt: {why}", path.display()),
         )
         .path(path.display().to_string())
-        .hint(format!(
-            "repair it by hand, or run `hcpx doctor --fix`: it keeps {} as {}.corrupt-<time> and records the installed packs in a new one",
-            path.display(),
-            path.display()
-        ))
+        .hint(
+            Hint::from("repair it by hand, or run `")
+                .cmd(Fix::Doctor { fix: true })
+                .say(format!(
+                    "`: it keeps {} as {}.corrupt-<time> and records the installed packs in a new one",
+                    path.display(),
+                    path.display()
+                )),
+        )
     })
 }
 

@@ -95,7 +95,7 @@ const TMP_DIR: &str = ".tmp";
 
 const CONFIG_TEMPLATE: &str = "\
 # hcpx configuration (HCP §11.6).
-# catalogs: folders whose sub-folders are packs that `hcpx install ID` can find.
+# catalogs: folders whose sub-folders are packs hcpx installs by their id.
 # Relative paths are relative to this file's folder.
 catalogs: []
 ";

@@ -15,17 +15,22 @@ pub fn parallel_map<T: Send, R: Send>(mut items: Vec<T>, f: impl Fn(T) -> R + Sy
         parts.push(std::mem::replace(&mut items, rest));
     }
     let f = &f;
+    // The calling thread maps the first part itself: one thread fewer to
+    // start and to wait for.
+    let mut parts = parts.into_iter();
+    let first = parts.next().unwrap_or_default();
     std::thread::scope(|scope| {
         let handles: Vec<_> = parts
-            .into_iter()
             .map(|part| scope.spawn(move || part.into_iter().map(f).collect::<Vec<R>>()))
             .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| {
-                h.join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-            })
-            .collect()
+        let mut out: Vec<R> = first.into_iter().map(f).collect();
+        for handle in handles {
+            out.extend(
+                handle
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            );
+        }
+        out
     })
 }

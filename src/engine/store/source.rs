@@ -29,7 +29,7 @@
 //! in a URL (`https://user:token@host/..`, `https://token@host/..`) never
 //! reach a message or the lock: [`redact_url`] drops them.
 
-use crate::engine::error::{Error, Result};
+use crate::engine::error::{Error, Fix, Hint, Result};
 use crate::engine::pack::grammar;
 use crate::engine::pack::id::PackId;
 use std::path::PathBuf;
@@ -118,7 +118,10 @@ impl InstallSource {
             return Err(Error::usage(format!(
                 "`{shown}` is a URL, not a folder: a git repository is written git+URL"
             ))
-            .hint(format!("e.g. hcpx install git+{shown}")));
+            .hint(Hint::from("e.g. ").cmd(Fix::Install {
+                pack: format!("git+{shown}"),
+                force: false,
+            })));
         }
         if source.contains('/')
             && let Ok(git) = parse_github(source, source)
@@ -244,7 +247,12 @@ fn parse_github(source: &str, rest: &str) -> Result<GitSource> {
         ));
     }
     let repo = repo.strip_suffix(".git").unwrap_or(repo);
-    let subdir = parts.next().map(|s| check_subdir(source, s)).transpose()?;
+    // `github:OWNER/REPO//SUBDIR` (the `//` of `git+URL//SUBDIR`, as in
+    // HCP.md §15.2's example) means the same as `/SUBDIR`.
+    let subdir = parts
+        .next()
+        .map(|s| check_subdir(source, s.strip_prefix('/').unwrap_or(s)))
+        .transpose()?;
     Ok(GitSource {
         url: format!("https://github.com/{owner}/{repo}.git"),
         subdir: subdir.flatten(),
@@ -475,6 +483,16 @@ mod tests {
             git("github:acme/packs.git"),
             g("https://github.com/acme/packs.git", None, None)
         );
+        // `//SUBDIR` as in git+URL//SUBDIR (HCP.md §15.2's example).
+        assert_eq!(
+            git("github:anthropics/skills//skills/pdf"),
+            g(
+                "https://github.com/anthropics/skills.git",
+                Some("skills/pdf"),
+                None
+            )
+        );
+        assert!(InstallSource::parse("github:a/b///x").is_err());
     }
 
     #[test]
@@ -498,7 +516,6 @@ mod tests {
             "github:acme",
             "github:-x/r",
             "github:acme/..",
-            "github:acme/r//x",
             "github:acme/r/../x",
             "https://me:s3cret@h/r.git",
             "file:///srv/repo",

@@ -5,6 +5,7 @@
 
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers, MouseEvent, MouseEventKind};
 use hcpx::engine::ops::Engine;
+use hcpx::engine::pack::id::PackId;
 use hcpx::tui::theme::Theme;
 use hcpx::tui::{App, Config, Runner, run_headless};
 use ratatui::Terminal;
@@ -56,19 +57,40 @@ pub fn engine(dir: &TempDir) -> Engine {
     engine
 }
 
+/// `id` as the checked pack id the engine takes.
+pub fn pack(id: &str) -> PackId {
+    PackId::parse(id).unwrap_or_else(|| panic!("`{id}` is not a pack id"))
+}
+
+/// `engine` grants `grant` to `principal` (§9.4), the words checked.
+pub fn grant(
+    engine: &Engine,
+    principal: &str,
+    grant: &str,
+) -> hcpx::engine::error::Result<hcpx::engine::policy::grants::GrantChange> {
+    use hcpx::engine::policy::grants::{Principal, parse_grant};
+    engine.grant(&Principal::parse(principal)?, &parse_grant(grant)?)
+}
+
+/// `engine` revokes `grant` from `principal` (§9.4).
+pub fn revoke(engine: &Engine, principal: &str, grant: &str) -> hcpx::engine::error::Result<bool> {
+    let principal = hcpx::engine::policy::grants::Principal::parse(principal)?;
+    engine.revoke(&principal, grant)
+}
+
 /// Installs `id` from the catalog and activates it: the usual start of a
 /// test about an active pack. Returns the engine for further changes.
 pub fn install_active(dir: &TempDir, id: &str) -> Engine {
     let engine = engine(dir);
     engine.install(id, false).unwrap();
-    engine.activate(&[id.to_string()]);
+    engine.activate(&[pack(id)]);
     engine
 }
 
 /// [`install_active`], then connects `id` (a pack that needs no secret).
 pub fn install_connected(dir: &TempDir, id: &str) -> Engine {
     let engine = install_active(dir, id);
-    engine.connect(id, &mut no_secret).unwrap();
+    engine.connect(&pack(id), &mut no_secret).unwrap();
     engine
 }
 

@@ -1,0 +1,63 @@
+//! The `--json` documents of the lifecycle subcommands that are the
+//! command layer's own (HCP.md §10.1): the per-pack results of a run that
+//! goes on past a failure or stops part-way (`uninstall` of several,
+//! `install` of several, `upgrade`, `sync`), `lint` of several, and what
+//! `harness enable|disable` changed. The rest are the engine's documents
+//! (`engine::ops::docs`), which its builtin operations write too.
+
+use crate::engine::error::Error;
+use crate::engine::harness::TargetStatus;
+use crate::engine::lint::LintReport;
+use crate::engine::ops::UninstallOutcome;
+use serde::Serialize;
+
+/// One pack's line of `uninstall` of several.
+#[derive(Debug, Clone, Serialize)]
+#[serde(untagged)]
+pub enum UninstallLine {
+    Done {
+        ok: bool,
+        #[serde(flatten)]
+        outcome: UninstallOutcome,
+    },
+    Failed {
+        ok: bool,
+        pack_id: String,
+        error: Error,
+    },
+}
+
+/// `{"ok", "results", "error"?}`: the per-pack results of a run, and the
+/// error that stopped it (or the first failure).
+#[derive(Serialize)]
+pub struct Results<'a, T> {
+    pub ok: bool,
+    pub results: &'a [T],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<&'a Error>,
+}
+
+/// `install` of several sources or packs: one entry per pack (or per
+/// source that failed as a whole, or per listing).
+#[derive(Serialize)]
+pub struct Several<'a> {
+    pub ok: bool,
+    pub results: Vec<serde_json::Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<&'a Error>,
+}
+
+/// `lint` of several paths.
+#[derive(Serialize)]
+pub struct LintMany<'a> {
+    pub ok: bool,
+    pub results: &'a [LintReport],
+}
+
+/// `harness enable|disable`: the targets whose flag changed, and every
+/// enabled target.
+#[derive(Serialize)]
+pub struct HarnessChange<'a> {
+    pub changed: Vec<&'static str>,
+    pub targets: &'a [TargetStatus],
+}

@@ -1,0 +1,69 @@
+//! `upgrade` in words (§13.7): each pack's versions, and its capability
+//! changes, an escalating one marked `+`; with `--dry-run` the digest of
+//! each new version, as `--expect` takes it.
+
+use crate::command::style::ERROR;
+use crate::engine::ops::upgrade::{UpdateReason, UpgradeResult};
+use crate::engine::pack::text::terminal_safe;
+use std::fmt::{Result, Write};
+
+pub fn write(w: &mut impl Write, results: &[UpgradeResult], dry_run: bool) -> Result {
+    if results.is_empty() {
+        writeln!(w, "every pack is up to date")?;
+    }
+    for r in results {
+        let state = if r.applied {
+            "upgraded"
+        } else if dry_run {
+            "would upgrade"
+        } else {
+            "not upgraded"
+        };
+        let content = match r.reason {
+            UpdateReason::Content => " (new content)",
+            UpdateReason::Version => "",
+        };
+        writeln!(
+            w,
+            "{state} {} {} -> {}{content}{}",
+            terminal_safe(&r.pack_id),
+            terminal_safe(&r.from),
+            terminal_safe(&r.to),
+            if dry_run {
+                format!(" ({})", r.to_digest)
+            } else {
+                String::new()
+            }
+        )?;
+        write_changes(w, r)?;
+    }
+    Ok(())
+}
+
+/// One line per capability change: its kind, then its fields sorted.
+fn write_changes(w: &mut impl Write, r: &UpgradeResult) -> Result {
+    for c in &r.changes {
+        let text = serde_json::to_value(c).unwrap_or_default();
+        let mut fields: Vec<String> = text
+            .as_object()
+            .into_iter()
+            .flatten()
+            .filter(|(k, _)| *k != "kind" && *k != "escalates")
+            .map(|(k, v)| {
+                format!(
+                    "{k}={}",
+                    v.as_str().map_or_else(|| v.to_string(), str::to_string)
+                )
+            })
+            .collect();
+        fields.sort();
+        let kind = text["kind"].as_str().unwrap_or("?");
+        let line = terminal_safe(&format!("{kind} {}", fields.join(" "))).into_owned();
+        if c.escalates {
+            writeln!(w, "  {ERROR}+{ERROR:#} {line}")?;
+        } else {
+            writeln!(w, "    {line}")?;
+        }
+    }
+    Ok(())
+}
