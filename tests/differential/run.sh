@@ -138,6 +138,7 @@ while IFS= read -r line || [ -n "$line" ]; do
             snippet=${line//\{J\}/}
         fi
         id=$(printf '%03d-%s' "$n" "$mode")
+        printf '%s\n' "$snippet" >"$out/$id.cmd"
         for v in old new; do
             run_one "$work/$v-$mode" "$snippet" "$out/$id.$v"
         done
