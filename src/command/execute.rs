@@ -154,7 +154,7 @@ fn lifecycle(
     Some(match request {
         Request::Activate { packs } => Ok(toggle(engine, packs, true, flags)),
         Request::Deactivate { packs } => Ok(toggle(engine, packs, false, flags)),
-        Request::Uninstall { packs } => uninstall(engine, packs),
+        Request::Uninstall { packs } => uninstall(engine, packs, flags),
         Request::Connect { pack } => connect(engine, pack, io.secret),
         Request::Exec { pack, verb, words } => {
             let id = checked(pack);
@@ -187,6 +187,7 @@ fn lifecycle(
         Request::Sync { .. } => {
             let options = request.sync_options().unwrap_or_default();
             let (results, error) = engine.sync(&options);
+            let error = error.map(|e| with_hint(&e, flags));
             Ok(Outcome::Synced { results, error })
         }
         Request::CatalogAdd { source } => {
@@ -309,8 +310,9 @@ fn why_not(
 }
 
 /// `uninstall`: each pack its own change, one failing leaves the others
-/// done. One pack's failure is the error; several are each a line.
-fn uninstall(engine: &Engine, packs: &[PackArg]) -> Result<Outcome> {
+/// done. One pack's failure is the error; several are each a line, each
+/// failure's fix rendered as its hint (the document holds them as they are).
+fn uninstall(engine: &Engine, packs: &[PackArg], flags: &FixFlags) -> Result<Outcome> {
     let one = |pack: &PackArg| match pack {
         PackArg::Id(id) => engine.uninstall(id),
         PackArg::NotAnId(word) => Err(engine.uninstall_not_an_id(word)),
@@ -325,7 +327,7 @@ fn uninstall(engine: &Engine, packs: &[PackArg]) -> Result<Outcome> {
             Err(error) => UninstallLine::Failed {
                 ok: false,
                 pack_id: pack.as_str().to_string(),
-                error,
+                error: with_hint(&error, flags),
             },
         })
         .collect();
@@ -442,7 +444,7 @@ fn upgrade(engine: &Engine, request: &Request, flags: &FixFlags) -> Outcome {
         offline: *offline,
     };
     let (results, error) = engine.upgrade(&options);
-    let error = error.map(|err| confirm_hint(flags, &results, err));
+    let error = error.map(|err| confirm_hint(flags, &results, with_hint(&err, flags)));
     Outcome::Upgraded {
         results,
         error,

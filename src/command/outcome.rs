@@ -316,7 +316,7 @@ impl Outcome {
                 let error = first_failure(runs).map(|e| with_hint(e, flags));
                 own::Several {
                     ok: error.is_none(),
-                    results: runs.iter().flat_map(run_values).collect(),
+                    results: hinted(runs, flags).iter().flat_map(run_values).collect(),
                     error: error.as_ref(),
                 }
                 .serialize(s)

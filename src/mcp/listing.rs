@@ -68,11 +68,16 @@ impl Listing {
     }
 }
 
+/// One `stat` per file of [`stamp`]: inode, modification time, size.
+pub type Stamp = Vec<Option<(u64, i64, i64, u64)>>;
+
 /// What a change of the executable set touches: `state.json` (activation,
 /// connection, grants), the `packs/` and `skills/` folders and each
-/// installed pack's folder and manifest (install, upgrade). One `stat`
-/// each: cheap enough to poll.
-pub fn stamp(engine: &Engine) -> Vec<Option<(u64, i64, i64, u64)>> {
+/// installed pack's folder, manifest and Skill (install, upgrade). One
+/// `stat` each: cheap enough to poll, and what decides whether a listing
+/// read before is still the answer. (A program appearing on `PATH` changes
+/// no stamp: it shows at the next change of the store.)
+pub fn stamp(engine: &Engine) -> Stamp {
     let store = engine.store();
     let mut paths = vec![store.state_path(), store.packs_dir(), store.skills_dir()];
     if let Ok(ids) = store.installed_ids() {

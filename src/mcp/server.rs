@@ -1,7 +1,8 @@
 //! The MCP server (HCP.md §16): rmcp's `ServerHandler` over the engine.
 //!
-//! - `tools/list` reads the store now ([`Listing::read`]) and remembers
-//!   what it answered: the listing the client holds.
+//! - `tools/list` reads the store ([`Listing::read`]; the last read again
+//!   while the store's stamp is unchanged) and remembers what it answered:
+//!   the listing the client holds.
 //! - `tools/call` finds the tool in that listing (else in the last one
 //!   read; a name in neither is `-32602`), refuses a tool whose pack is now
 //!   at another version with another schema (§16.4), then runs the command
@@ -67,6 +68,8 @@ struct Known {
     current: Listing,
     /// The tools the client was last sent (`tools/list`).
     listed: Vec<ToolEntry>,
+    /// The store's stamp when `current` was read (`None`: not read yet).
+    stamp: Option<listing::Stamp>,
 }
 
 impl Server {
@@ -92,13 +95,30 @@ impl Server {
             .unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Reads the store off the loop.
+    /// Reads the store off the loop; while the stamp of the files whose
+    /// change can change the listing is the one of the last read, that
+    /// read is the answer.
     async fn read_listing(&self) -> Result<Listing, ErrorData> {
         let engine = self.inner.engine.clone();
-        let read = tokio::task::spawn_blocking(move || Listing::read(&engine)).await;
+        let last = {
+            let known = self.known();
+            known.stamp.clone().map(|s| (s, known.current.clone()))
+        };
+        let read = tokio::task::spawn_blocking(move || {
+            // The stamp is taken first: a change during the read is seen
+            // by the next one.
+            let stamp = listing::stamp(&engine);
+            match last {
+                Some((was, listing)) if was == stamp => Ok((stamp, listing)),
+                _ => Listing::read(&engine).map(|l| (stamp, l)),
+            }
+        })
+        .await;
         match read {
-            Ok(Ok(listing)) => {
-                self.known().current = listing.clone();
+            Ok(Ok((stamp, listing))) => {
+                let mut known = self.known();
+                known.current = listing.clone();
+                known.stamp = Some(stamp);
                 Ok(listing)
             }
             Ok(Err(err)) => Err(internal(&err)),
@@ -173,7 +193,7 @@ impl Server {
     }
 }
 
-async fn stamp_of(engine: &Engine) -> Vec<Option<(u64, i64, i64, u64)>> {
+async fn stamp_of(engine: &Engine) -> listing::Stamp {
     let engine = engine.clone();
     tokio::task::spawn_blocking(move || listing::stamp(&engine))
         .await

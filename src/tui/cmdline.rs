@@ -242,6 +242,11 @@ fn to_parsed(command: Command) -> Result<Parsed, String> {
                 "completions and man print for a shell; they are",
             ));
         }
+        Command::Mcp(_) => {
+            return Err(in_a_shell(
+                "mcp (an MCP client starts it; --print-config prints its entry)",
+            ));
+        }
         // The reports, taken above.
         _ => return Err("a report".into()),
     })
@@ -648,6 +653,11 @@ mod tests {
             "install --skill acme.x",
             "man",
             "man --json",
+            "mcp",
+            "mcp --catalog ./x",
+            "mcp --json",
+            "mcp --principal agent",
+            "mcp --print-config claude-code",
             "tui",
             "tui --catalog ./x",
             "tui --principal agent",

@@ -61,6 +61,7 @@ mod grants_safety;
 mod harness_folders;
 mod harness_targets;
 mod ids_safety;
+mod json_hints;
 mod lintext_safety;
 mod lock_safety;
 mod perf_safety;
