@@ -10,7 +10,7 @@ use crate::engine::ops::docs::Toggled;
 pub use crate::command::args::activate::ActivateArgs;
 
 pub fn activate(args: &ActivateArgs, ctx: &Ctx) -> i32 {
-    ctx.with_engine(|engine| {
+    ctx.with_engine_holding(args.packs.first(), |engine| {
         let (done, err) = engine.activate(&args.packs);
         report(ctx, &done, err, "activated", "already activated")
     })

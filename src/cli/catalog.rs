@@ -12,7 +12,7 @@ pub fn run(args: &CatalogArgs, ctx: &Ctx) -> i32 {
     match &args.command {
         CatalogCommand::List => report::run(&Request::CatalogList, ctx),
         CatalogCommand::Update => report::run(&Request::CatalogUpdate, ctx),
-        CatalogCommand::Add { source } => ctx.with_engine(|engine| {
+        CatalogCommand::Add { source } => ctx.with_user_engine(|engine| {
             if let Some(say) = fetch_progress().filter(|_| is_git(source)) {
                 say(source);
             }
@@ -22,7 +22,7 @@ pub fn run(args: &CatalogArgs, ctx: &Ctx) -> i32 {
             }
         }),
         CatalogCommand::Remove { source } => {
-            ctx.with_engine(|engine| match engine.catalog_remove(source) {
+            ctx.with_user_engine(|engine| match engine.catalog_remove(source) {
                 Ok(change) => ctx.success(change, |c| print_change(c, "removed")),
                 Err(err) => ctx.fail(&err),
             })

@@ -15,7 +15,7 @@ const MAX_SECRET_BYTES: u64 = 64 * 1024;
 pub use crate::command::args::connect::ConnectArgs;
 
 pub fn run(args: &ConnectArgs, ctx: &Ctx) -> i32 {
-    ctx.with_engine(|engine| {
+    ctx.with_engine_holding(Some(&args.pack), |engine| {
         let mut input = |spec: &SecretSpec| read_secret(&args.pack, spec, args.secret_stdin);
         match engine.connect(&args.pack, &mut input) {
             Ok(outcome) => ctx.success(outcome, print),

@@ -6,7 +6,7 @@ use crate::cli::context::Ctx;
 pub use crate::command::args::deactivate::DeactivateArgs;
 
 pub fn deactivate(args: &DeactivateArgs, ctx: &Ctx) -> i32 {
-    ctx.with_engine(|engine| {
+    ctx.with_engine_holding(args.packs.first(), |engine| {
         let (done, err) = engine.deactivate(&args.packs);
         report(ctx, &done, err, "deactivated", "was not activated")
     })

@@ -12,7 +12,7 @@ use std::io::Write;
 pub use crate::command::args::exec::ExecArgs;
 
 pub fn run(args: &ExecArgs, ctx: &Ctx) -> i32 {
-    let engine = match ctx.engine() {
+    let engine = match ctx.engine_holding(&args.pack) {
         Ok(engine) => engine,
         Err(err) => {
             ctx.out.error(&err);

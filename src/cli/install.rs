@@ -33,17 +33,38 @@ enum Run {
 }
 
 pub fn run(args: &InstallArgs, ctx: &Ctx) -> i32 {
+    let pick = Pick {
+        list: args.list,
+        all: args.all,
+        skill: args.skill.clone(),
+        force: args.force,
+        add: false,
+    };
+    run_sources(&args.sources, &pick, ctx)
+}
+
+/// What to take from each source, and whether to activate it too (`add`).
+pub struct Pick {
+    pub list: bool,
+    pub all: bool,
+    pub skill: Vec<String>,
+    pub force: bool,
+    /// `hcpx add` (HCP.md §15.3): activate what is installed.
+    pub add: bool,
+}
+
+/// Installs (or adds) each source and reports them.
+pub fn run_sources(sources: &[String], pick: &Pick, ctx: &Ctx) -> i32 {
     ctx.with_engine(|engine| {
-        let runs: Vec<Run> = args
-            .sources
+        let runs: Vec<Run> = sources
             .iter()
-            .map(|s| run_one(engine, args, ctx, s))
+            .map(|s| run_one(engine, pick, ctx, s))
             .collect();
         report(ctx, runs)
     })
 }
 
-fn run_one(engine: &Engine, args: &InstallArgs, ctx: &Ctx, text: &str) -> Run {
+fn run_one(engine: &Engine, args: &Pick, ctx: &Ctx, text: &str) -> Run {
     let failed = |err: Error| {
         let shown = crate::engine::store::source::redact_source(text);
         Run::Results(vec![PackResult::failed(shown, None, None, err)])
@@ -67,6 +88,12 @@ fn run_one(engine: &Engine, args: &InstallArgs, ctx: &Ctx, text: &str) -> Run {
     let interactive = std::io::stdin().is_terminal() && std::io::stderr().is_terminal();
     if interactive && !ctx.out.json {
         options.chooser = Some(picker());
+    }
+    if args.add {
+        return match engine.add(&options) {
+            Ok(results) => Run::Results(results),
+            Err(err) => failed(err),
+        };
     }
     match engine.install_source(&options) {
         Ok(SourceRun::Listed(listing)) => Run::Listed(listing),

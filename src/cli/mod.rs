@@ -3,6 +3,7 @@
 //! as the `--json` documents of HCP.md §10. No lifecycle logic lives here.
 
 pub mod activate;
+pub mod add;
 pub mod availability;
 pub mod catalog;
 pub mod completions;
@@ -14,12 +15,14 @@ pub mod exec;
 pub mod fix;
 pub mod grant;
 pub mod harness;
+pub mod init;
 pub mod install;
 pub mod lint;
 pub mod list;
 pub mod man;
 pub mod outdated;
 pub mod output;
+pub mod remove;
 pub mod report;
 pub mod show;
 pub mod signals;
@@ -104,6 +107,9 @@ fn run(command: Option<Command>, exec_help: bool, ctx: &context::Ctx) -> i32 {
         Some(Command::Catalog(args)) => catalog::run(&args, ctx),
         Some(Command::Upgrade(args)) => upgrade::run(&args, ctx),
         Some(Command::Sync(args)) => sync::run(&args, ctx),
+        Some(Command::Init(args)) => init::run(&args, ctx),
+        Some(Command::Add(args)) => add::run(&args, ctx),
+        Some(Command::Remove(args)) => remove::run(&args, ctx),
         Some(Command::Completions(args)) => completions::completions(&args, &out),
         Some(Command::Man(args)) => man::man(&args, &out),
         Some(Command::Harness(args)) => harness::run(&args, ctx),

@@ -29,7 +29,7 @@ enum Line {
 }
 
 pub fn run(args: &UninstallArgs, ctx: &Ctx) -> i32 {
-    ctx.with_engine(|engine| {
+    ctx.with_engine_holding(args.packs.first(), |engine| {
         if let [pack] = args.packs.as_slice() {
             return match engine.uninstall(pack) {
                 Ok(outcome) => ctx.success(outcome, print),

@@ -28,7 +28,7 @@ pub fn run(args: &UpgradeArgs, ctx: &Ctx) -> i32 {
         expect: args.expect.clone(),
         offline: args.offline,
     };
-    ctx.with_engine(|engine| {
+    ctx.with_engine_holding(args.packs.first(), |engine| {
         let (results, error) = engine.upgrade(&options);
         let error = error.map(|err| confirm_hint(ctx, &results, err));
         ctx.results(&results, error, |r| print(r, args.dry_run))

@@ -231,12 +231,18 @@ fn to_parsed(command: Command) -> Result<Parsed, String> {
             Parsed::Upgrade(a.packs)
         }
         Command::Sync(a) => Parsed::Query(Query::Sync {
-            lockfile: a.lockfile.to_string_lossy().into_owned(),
+            lockfile: match &a.lockfile {
+                Some(path) => path.to_string_lossy().into_owned(),
+                None => return Err(in_a_shell("sync without a LOCKFILE (a project's sync)")),
+            },
             frozen: a.frozen,
             prune: a.prune,
             yes: a.yes,
         }),
         Command::Tui(_) => return Err("the TUI is running already".into()),
+        Command::Init(_) | Command::Add(_) | Command::Remove(_) => {
+            return Err(in_a_shell("init, add and remove (the project commands)"));
+        }
         Command::Completions(_) | Command::Man(_) => {
             return Err(in_a_shell(
                 "completions and man print for a shell; they are",

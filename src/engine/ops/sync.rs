@@ -88,6 +88,17 @@ impl Engine {
         // Refused before anything is read from a source (§9.2).
         self.require_install_grant()?;
         let wanted = read_wanted(&options.lockfile)?;
+        self.sync_wanted(&wanted, options, results)
+    }
+
+    /// Syncs the store to `wanted` (a lock file read, or a project's
+    /// `hcp.lock` for the packs its `hcp.yaml` names, §15.3).
+    pub(super) fn sync_wanted(
+        &self,
+        wanted: &lockfile::LockFile,
+        options: &SyncOptions,
+        results: &mut Vec<SyncResult>,
+    ) -> Result<()> {
         let have = self.store().read_lockfile()?;
         for (id, entry) in &wanted.packs {
             let same = have
