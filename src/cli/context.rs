@@ -6,10 +6,10 @@
 use crate::cli::GlobalArgs;
 use crate::cli::fix::FixFlags;
 use crate::cli::output::{Output, ScopeTag};
-use crate::engine::project::{self, Project};
 use crate::engine::error::{Error, ErrorCode, Result};
 use crate::engine::ops::{Engine, EngineOptions, FixLine};
 use crate::engine::policy::grants::DEFAULT_PRINCIPAL;
+use crate::engine::project::{self, Project};
 use crate::engine::store::{self, LockObserver, LockWait};
 use serde::Serialize;
 use std::path::Path;
@@ -95,13 +95,8 @@ impl Ctx {
         let Some(project) = self.project()? else {
             return self.open(None, options);
         };
-        let held = crate::engine::pack::id::PackId::parse(pack_id).is_some_and(|id| {
-            project
-                .store_dir()
-                .join("packs")
-                .join(id.as_str())
-                .is_dir()
-        });
+        let held = crate::engine::pack::id::PackId::parse(pack_id)
+            .is_some_and(|id| project.store_dir().join("packs").join(id.as_str()).is_dir());
         if held {
             self.open(Some(project), options)
         } else {

@@ -11,7 +11,10 @@ use crate::engine::project::Scope;
 pub use crate::command::args::init::InitArgs;
 
 pub fn run(args: &InitArgs, ctx: &Ctx) -> i32 {
-    let dir = args.dir.clone().unwrap_or_else(|| std::path::PathBuf::from("."));
+    let dir = args
+        .dir
+        .clone()
+        .unwrap_or_else(|| std::path::PathBuf::from("."));
     let home = match ctx.user_home() {
         Ok(home) => home,
         Err(err) => return ctx.fail(&err),

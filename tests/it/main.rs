@@ -28,6 +28,7 @@ mod exec_adapters;
 mod lint_cache;
 mod lint_hostile;
 mod lint_rules;
+mod project_scope;
 mod screenshots;
 mod skill_packs;
 mod tui_colon_reports;

@@ -327,9 +327,18 @@ mod tests {
     fn a_project_has_its_own_folders() {
         let env = env().for_project(Path::new("/p"));
         let folder = |t| env.locate(t).folder;
-        assert_eq!(folder(TargetName::Agents), PathBuf::from("/p/.agents/skills"));
-        assert_eq!(folder(TargetName::Codex), PathBuf::from("/p/.agents/skills"));
-        assert_eq!(folder(TargetName::Gemini), PathBuf::from("/p/.agents/skills"));
+        assert_eq!(
+            folder(TargetName::Agents),
+            PathBuf::from("/p/.agents/skills")
+        );
+        assert_eq!(
+            folder(TargetName::Codex),
+            PathBuf::from("/p/.agents/skills")
+        );
+        assert_eq!(
+            folder(TargetName::Gemini),
+            PathBuf::from("/p/.agents/skills")
+        );
         assert_eq!(
             folder(TargetName::ClaudeCode),
             PathBuf::from("/p/.claude/skills")

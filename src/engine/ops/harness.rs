@@ -52,12 +52,15 @@ impl Engine {
             let parsed = names
                 .iter()
                 .map(|name| {
-                    TargetName::parse(name).map(TargetName::in_project).ok_or_else(|| {
-                        project.named(Error::usage(format!(
-                            "hcp.yaml: unknown harness target `{name}` in `harnesses`"
-                        )))
-                        .hint(format!("known targets: {}", harness::names_list()))
-                    })
+                    TargetName::parse(name)
+                        .map(TargetName::in_project)
+                        .ok_or_else(|| {
+                            project
+                                .named(Error::usage(format!(
+                                    "hcp.yaml: unknown harness target `{name}` in `harnesses`"
+                                )))
+                                .hint(format!("known targets: {}", harness::names_list()))
+                        })
                 })
                 .collect::<Result<Vec<_>>>()?;
             return Ok(dedup(&parsed));

@@ -62,7 +62,10 @@ pub fn init(dir: &Path, user_home: &Path, env: &HarnessEnv) -> Result<InitOutcom
     if std::fs::symlink_metadata(&path).is_ok() {
         return Err(Error::new(
             ErrorCode::AlreadyExists,
-            format!("{} exists already; hcpx does not overwrite it", path.display()),
+            format!(
+                "{} exists already; hcpx does not overwrite it",
+                path.display()
+            ),
         )
         .path(path.display().to_string())
         .hint("edit it, or use `hcpx add SOURCE` to add packs to the project"));
@@ -107,8 +110,8 @@ pub fn init(dir: &Path, user_home: &Path, env: &HarnessEnv) -> Result<InitOutcom
 fn write_new(path: &Path, bytes: &[u8]) -> Result<()> {
     use std::io::Write;
     let dir = path.parent().unwrap_or(Path::new("."));
-    let mut tmp =
-        tempfile::NamedTempFile::new_in(dir).map_err(|err| Error::io("cannot write", path, &err))?;
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)
+        .map_err(|err| Error::io("cannot write", path, &err))?;
     tmp.write_all(bytes)
         .and_then(|()| tmp.as_file().sync_all())
         .map_err(|err| Error::io("cannot write", path, &err))?;
@@ -145,7 +148,9 @@ impl Engine {
     /// teammates need the same layout (§15.2).
     pub fn add(&self, options: &InstallOptions) -> Result<Vec<PackResult>> {
         if options.selection == Selection::List {
-            return Err(Error::usage("add installs packs; list a source with `install SOURCE --list`"));
+            return Err(Error::usage(
+                "add installs packs; list a source with `install SOURCE --list`",
+            ));
         }
         let results = match self.install_source(options)? {
             SourceRun::Done(results) => results,
@@ -168,7 +173,9 @@ impl Engine {
                         }
                     }
                     if let Some(root) = &root {
-                        done.outcome.warnings.extend(leaving_warning(root, &done.outcome));
+                        done.outcome
+                            .warnings
+                            .extend(leaving_warning(root, &done.outcome));
                     }
                     PackResult::Installed(done)
                 }
@@ -239,9 +246,11 @@ impl Engine {
         if frozen {
             frozen_checks(&ids, &lock)?;
         }
-        for entry in wanted.packs.iter().filter(|e| {
-            PackId::parse(&e.id).is_some_and(|id| !lock.packs.contains_key(&id))
-        }) {
+        for entry in wanted
+            .packs
+            .iter()
+            .filter(|e| PackId::parse(&e.id).is_some_and(|id| !lock.packs.contains_key(&id)))
+        {
             results.push(self.resolve_entry(&project, entry)?);
         }
         let mut lock = self.store().read_lockfile()?;
@@ -261,7 +270,8 @@ impl Engine {
     /// Installs an entry the lock lacks from its `source`, taking the pack
     /// of its `id` (a collection's, or the source's own).
     fn resolve_entry(&self, project: &Project, entry: &file::Entry) -> Result<SyncResult> {
-        let source = match entry.source.starts_with("./") || project::leaves_project(&entry.source) {
+        let source = match entry.source.starts_with("./") || project::leaves_project(&entry.source)
+        {
             true => project::resolve_path(project.root(), &entry.source)
                 .display()
                 .to_string(),
@@ -381,7 +391,11 @@ fn refuse_absolute_paths(project: &Project) -> Result<()> {
     let raw = lockfile::read(&project.lock_path())?;
     for (id, entry) in &raw.packs {
         let absolute = entry.source.kind != SourceKind::Git
-            && entry.source.path.as_deref().is_some_and(|p| Path::new(p).is_absolute());
+            && entry
+                .source
+                .path
+                .as_deref()
+                .is_some_and(|p| Path::new(p).is_absolute());
         if absolute {
             return Err(Error::usage(format!(
                 "{}: the entry for {id} records the absolute path {}; a project's lock records folders relative to the project, and nothing was installed",
@@ -407,13 +421,17 @@ fn frozen_checks(ids: &BTreeSet<PackId>, lock: &LockFile) -> Result<()> {
     };
     if let Some(id) = ids.iter().find(|id| !lock.packs.contains_key(*id)) {
         return stale(
-            format!("hcp.lock is stale: hcp.yaml names {id}, which it does not record; nothing was installed"),
+            format!(
+                "hcp.lock is stale: hcp.yaml names {id}, which it does not record; nothing was installed"
+            ),
             id,
         );
     }
     if let Some(id) = lock.packs.keys().find(|id| !ids.contains(*id)) {
         return stale(
-            format!("hcp.lock is stale: it records {id}, which hcp.yaml does not name; nothing was installed"),
+            format!(
+                "hcp.lock is stale: it records {id}, which hcp.yaml does not name; nothing was installed"
+            ),
             id,
         );
     }

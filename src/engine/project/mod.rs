@@ -201,8 +201,11 @@ fn read_bounded(path: &Path) -> Result<String> {
         .path(path.display().to_string()));
     }
     String::from_utf8(bytes).map_err(|_| {
-        Error::usage(format!("{}:1:1: the file is not UTF-8 text", path.display()))
-            .path(path.display().to_string())
+        Error::usage(format!(
+            "{}:1:1: the file is not UTF-8 text",
+            path.display()
+        ))
+        .path(path.display().to_string())
     })
 }
 
@@ -231,7 +234,11 @@ pub fn portable_path(root: &Path, path: &Path) -> String {
     let ups = root.len() - common;
     let rest = path[common..].join("/");
     if ups == 0 {
-        return if rest.is_empty() { ".".into() } else { format!("./{rest}") };
+        return if rest.is_empty() {
+            ".".into()
+        } else {
+            format!("./{rest}")
+        };
     }
     let mut text = vec![".."; ups].join("/");
     if !rest.is_empty() {
@@ -299,6 +306,9 @@ mod tests {
         // --project outside a project is usage.
         let err = resolve(ScopeFlag::Project, &store.join(".."), &store);
         assert!(err.is_err());
-        assert!(matches!(resolve(ScopeFlag::Global, &inner, &store), Ok(None)));
+        assert!(matches!(
+            resolve(ScopeFlag::Global, &inner, &store),
+            Ok(None)
+        ));
     }
 }
