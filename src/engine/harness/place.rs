@@ -68,7 +68,7 @@ impl Owner {
         // whose copies teammates may commit: its markers name it by the
         // project-relative `.hcp`, the same in every clone (§15.2).
         let store_name = match store.project() {
-            Some(_) => crate::engine::project::STORE_DIR.to_string(),
+            Some(_) => crate::engine::store::PROJECT_STORE_DIR.to_string(),
             None => root.display().to_string(),
         };
         Owner {

@@ -151,7 +151,8 @@ impl Engine {
     ) -> Result<Engine> {
         let principal = grants::Principal::parse(principal)?;
         project.check_store(user_home)?;
-        let store = Store::open_project(project.root(), options.lock_wait)?;
+        let hook = crate::engine::project::keep::hook(project);
+        let store = Store::open_project(project.root(), options.lock_wait, Some(hook))?;
         let user_config = user_home.join(crate::engine::store::CONFIG_FILE);
         let mut catalogs = match config::read(&user_config) {
             Ok(config) => config.catalogs,

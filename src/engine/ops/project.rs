@@ -97,7 +97,11 @@ pub fn init(dir: &Path, user_home: &Path, env: &HarnessEnv) -> Result<InitOutcom
         .collect();
     let names: Vec<String> = harnesses.iter().map(|t| t.as_str().to_string()).collect();
     write_new(&path, file::initial(&names).as_bytes())?;
-    Store::open_project(project.root(), crate::engine::store::LockWait::default())?;
+    Store::open_project(
+        project.root(),
+        crate::engine::store::LockWait::default(),
+        None,
+    )?;
     Ok(InitOutcome {
         project: project.root().display().to_string(),
         file: path.display().to_string(),
@@ -270,14 +274,22 @@ impl Engine {
     /// Installs an entry the lock lacks from its `source`, taking the pack
     /// of its `id` (a collection's, or the source's own).
     fn resolve_entry(&self, project: &Project, entry: &file::Entry) -> Result<SyncResult> {
-        let source = match entry.source.starts_with("./") || project::leaves_project(&entry.source)
-        {
-            true => project::resolve_path(project.root(), &entry.source)
-                .display()
-                .to_string(),
-            false => entry.source.clone(),
+        // A folder is the project's, wherever hcpx runs (§15.2).
+        let folder = |path: &Path| {
+            let text = path.to_str().unwrap_or_default();
+            InstallSource::Dir(project::resolve_path(project.root(), text))
         };
-        let mut options = InstallOptions::new(InstallSource::parse(&source)?);
+        let source = match file::source_of(&entry.source).map_err(|e| project.named(e))? {
+            file::ProjectSource::Git(git) => InstallSource::Git(git),
+            file::ProjectSource::Folder(path) => folder(&path),
+            file::ProjectSource::FolderOrGithub(path, git) => {
+                match project.root().join(&path).symlink_metadata() {
+                    Ok(_) => folder(&path),
+                    Err(_) => InstallSource::Git(git),
+                }
+            }
+        };
+        let mut options = InstallOptions::new(source);
         options.selection = Selection::Skills(vec![entry.id.clone()]);
         let named = |err: Error| match err.context.pack_id {
             Some(_) => err,

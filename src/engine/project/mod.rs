@@ -6,8 +6,10 @@
 //! project and checking where its store may be ([`resolve`]), reading
 //! `hcp.yaml` within a size bound ([`Project::read_file`]), and the
 //! project-relative paths `hcp.yaml` and `hcp.lock` record
-//! ([`portable_path`], [`resolve_path`]). `file` parses and edits
-//! `hcp.yaml`. Opening the project's store and the commands on it live in
+//! ([`portable_path`], [`resolve_path`], kept in `store::relpath` since the
+//! lock uses them). `file` parses and edits `hcp.yaml` (with positions,
+//! keeping comments); `keep` is the step every change of a project's store
+//! ends with: `hcp.yaml` edited for what the change did. Opening the project's store and the commands on it live in
 //! `ops` (`ops/project.rs`).
 //!
 //! Where the spec is silent:
@@ -21,18 +23,21 @@
 //! - `hcp.yaml` is read up to [`MAX_FILE_BYTES`]; a larger one is `usage`.
 
 pub mod file;
+pub mod keep;
 
 use crate::engine::error::{Error, Result};
 use serde::Serialize;
 use std::io::Read;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
+
+pub use crate::engine::store::relpath::{leaves_project, portable_path, resolve_path};
 
 /// The project's store folder, beside `hcp.yaml`.
-pub const STORE_DIR: &str = ".hcp";
+pub const STORE_DIR: &str = crate::engine::store::PROJECT_STORE_DIR;
 /// The project's lock file, beside `hcp.yaml`.
 pub const LOCK_FILE: &str = "hcp.lock";
 /// The largest `hcp.yaml` hcpx reads.
-pub const MAX_FILE_BYTES: u64 = 1024 * 1024;
+pub const MAX_FILE_BYTES: u64 = file::MAX_BYTES as u64;
 
 /// Which store a command acted on (`"scope"` in every result, §15.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -108,8 +113,11 @@ impl Project {
 
     /// `err` (from `file`, which names `hcp.yaml`) naming this project's
     /// file by its path.
-    pub fn named(&self, mut err: Error) -> Error {
-        let path = self.file_path();
+    pub fn named(&self, err: Error) -> Error {
+        Project::named_at(&self.file_path(), err)
+    }
+
+    fn named_at(path: &Path, mut err: Error) -> Error {
         if let Some(rest) = err.message.strip_prefix(file::FILE_NAME) {
             err.message = format!("{}{rest}", path.display());
         }
@@ -200,78 +208,10 @@ fn read_bounded(path: &Path) -> Result<String> {
         ))
         .path(path.display().to_string()));
     }
-    String::from_utf8(bytes).map_err(|_| {
-        Error::usage(format!(
-            "{}:1:1: the file is not UTF-8 text",
-            path.display()
-        ))
-        .path(path.display().to_string())
-    })
-}
-
-/// `path` as `hcp.yaml` and `hcp.lock` record it: relative to `root`,
-/// `./x` inside the project or `../x` beside it, `/`-separated. Both must
-/// be absolute (else `path` is returned as it is).
-pub fn portable_path(root: &Path, path: &Path) -> String {
-    let (Ok(root), Ok(path)) = (std::path::absolute(root), std::path::absolute(path)) else {
-        return path.display().to_string();
-    };
-    let clean = |p: &Path| -> Vec<String> {
-        let mut parts: Vec<String> = Vec::new();
-        for c in p.components() {
-            match c {
-                Component::Normal(s) => parts.push(s.to_string_lossy().into_owned()),
-                Component::ParentDir => {
-                    parts.pop();
-                }
-                _ => {}
-            }
-        }
-        parts
-    };
-    let (root, path) = (clean(&root), clean(&path));
-    let common = root.iter().zip(&path).take_while(|(a, b)| a == b).count();
-    let ups = root.len() - common;
-    let rest = path[common..].join("/");
-    if ups == 0 {
-        return if rest.is_empty() {
-            ".".into()
-        } else {
-            format!("./{rest}")
-        };
+    match file::decode(&bytes) {
+        Ok(text) => Ok(text.to_string()),
+        Err(err) => Err(Project::named_at(path, err)),
     }
-    let mut text = vec![".."; ups].join("/");
-    if !rest.is_empty() {
-        text.push('/');
-        text.push_str(&rest);
-    }
-    text
-}
-
-/// A recorded project-relative path made absolute (an absolute one is
-/// returned as it is: the caller refuses it where it must).
-pub fn resolve_path(root: &Path, recorded: &str) -> PathBuf {
-    let path = Path::new(recorded);
-    if path.is_absolute() {
-        return path.to_path_buf();
-    }
-    let mut out = root.to_path_buf();
-    for c in path.components() {
-        match c {
-            Component::Normal(s) => out.push(s),
-            Component::ParentDir => {
-                out.pop();
-            }
-            _ => {}
-        }
-    }
-    out
-}
-
-/// Whether a recorded path leaves the project (`../`): teammates need the
-/// same layout (§15.2).
-pub fn leaves_project(recorded: &str) -> bool {
-    recorded == ".." || recorded.starts_with("../")
 }
 
 #[cfg(test)]

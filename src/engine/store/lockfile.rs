@@ -260,7 +260,7 @@ impl Store {
                 let source = &mut entry.source;
                 if source.kind != SourceKind::Git {
                     if let Some(path) = &source.path {
-                        let absolute = crate::engine::project::resolve_path(project, path);
+                        let absolute = super::relpath::resolve_path(project, path);
                         source.path = Some(absolute.display().to_string());
                     }
                 }
@@ -280,7 +280,7 @@ impl Store {
             let source = &mut entry.source;
             if source.kind != SourceKind::Git {
                 if let Some(path) = &source.path {
-                    source.path = Some(crate::engine::project::portable_path(
+                    source.path = Some(super::relpath::portable_path(
                         project,
                         Path::new(path),
                     ));

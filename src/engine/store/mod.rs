@@ -28,6 +28,7 @@ pub mod lockfile;
 pub mod parallel;
 pub mod principal;
 pub mod project_file;
+pub mod relpath;
 pub mod snapshot;
 pub mod source;
 pub mod state;
@@ -92,6 +93,8 @@ pub const CONFIG_FILE: &str = "config.yaml";
 /// catalogs and sources, so only their owner reads them.
 pub const PRIVATE_FILE_MODE: u32 = 0o600;
 const LOCK_FILE: &str = ".lock";
+/// A project's store folder, beside its `hcp.yaml` (§15.2).
+pub const PROJECT_STORE_DIR: &str = ".hcp";
 const TMP_DIR: &str = ".tmp";
 
 const CONFIG_TEMPLATE: &str = "\
@@ -110,6 +113,9 @@ pub struct Store {
     /// its lock is `<project>/hcp.lock` and every change keeps
     /// `<project>/hcp.yaml` in step (see [`project_file`]).
     project: Option<PathBuf>,
+    /// What every change of a project's store ends with (keeping
+    /// `hcp.yaml` in step, [`project_file`]).
+    commit_hook: Option<project_file::CommitHook>,
 }
 
 /// Called once when a writer has to wait for the store lock, with the lock
@@ -170,6 +176,7 @@ impl Store {
             root: root.into(),
             lock_wait,
             project: None,
+            commit_hook: None,
         };
         store.create_layout()?;
         Ok(store)
@@ -178,11 +185,16 @@ impl Store {
     /// Opens the store of the project at `project` (`<project>/.hcp`),
     /// creating its layout and its `.gitignore` of `*` on first use
     /// (§15.2). The caller checked that `.hcp` is a folder of its own.
-    pub fn open_project(project: &Path, lock_wait: LockWait) -> Result<Store> {
+    pub fn open_project(
+        project: &Path,
+        lock_wait: LockWait,
+        commit_hook: Option<project_file::CommitHook>,
+    ) -> Result<Store> {
         let store = Store {
-            root: project.join(crate::engine::project::STORE_DIR),
+            root: project.join(PROJECT_STORE_DIR),
             lock_wait,
             project: Some(project.to_path_buf()),
+            commit_hook,
         };
         store.create_layout()?;
         let ignore = store.root.join(".gitignore");
@@ -206,6 +218,7 @@ impl Store {
             root,
             lock_wait: LockWait::default(),
             project: None,
+            commit_hook: None,
         })
     }
 
@@ -339,7 +352,7 @@ impl Store {
         wait_for_lock(&file, &path, &self.lock_wait)?;
         self.clean_tmp();
         let state = self.read_state()?;
-        let project_start = project_file::Start::read(self, &state)?;
+        let project_start = project_file::Start::read(self, &state);
         Ok(Transaction {
             store: self,
             _lock: file,
@@ -988,6 +1001,7 @@ mod tests {
         let seen = told.clone();
         let waiting = Store {
             project: None,
+            commit_hook: None,
             root: store.root().to_path_buf(),
             lock_wait: LockWait {
                 timeout: Duration::from_millis(50),

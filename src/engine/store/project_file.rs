@@ -1,120 +1,56 @@
-//! Keeping a project's `hcp.yaml` in step with its store (HCP.md §15.3):
-//! every change of a project's store — install, uninstall, activate,
-//! deactivate, upgrade, sync, doctor's repairs — records in `hcp.yaml`,
-//! as a step of the same change under the same lock, the packs it added
-//! to the lock (an entry with a portable `source`), the packs it dropped
-//! from the lock (their entry goes), and the activations it changed
-//! (`activate:`). So a failed change leaves `hcp.yaml` as it was
-//! (§14.7), and two changes in one project never lose each other's
-//! entries: each edits the file as it is under the lock.
-//!
-//! Only what the change itself did is written: an entry the lock does not
-//! list yet (a teammate's new entry, before `sync`) is left alone, and an
-//! entry's `source` is never rewritten (a `#REF` stays as written: a
-//! branch is followed, a tag or commit stays pinned).
+//! The step a change of a project's store ends with (HCP.md §15.3): the
+//! project's `hcp.yaml` kept in step with what the change did. The store
+//! knows nothing of `hcp.yaml`; the project layer gives the store a
+//! [`CommitHook`] (`project::keep`) when it opens a project's store, and
+//! every [`Transaction`] of that store calls it, under the lock, just
+//! before the state is written, told what the lock and the activations
+//! were when the change began ([`Start`]). What the hook writes through
+//! the transaction is undone with the rest if the change fails (§14.7).
 
-use super::lockfile::{LockedSource, SourceKind};
-use super::{Store, Transaction, state::State, step};
-use crate::engine::error::{Error, Result};
+use super::{Store, Transaction, state::State};
+use crate::engine::error::Result;
 use crate::engine::pack::id::PackId;
-use crate::engine::project::{self, file};
 use std::collections::BTreeSet;
-use std::path::Path;
+use std::sync::Arc;
 
 /// What a project's lock and activations were when a change began.
 #[derive(Debug, Clone)]
 pub struct Start {
-    locked: BTreeSet<PackId>,
-    activated: BTreeSet<PackId>,
+    pub locked: BTreeSet<PackId>,
+    pub activated: BTreeSet<PackId>,
 }
 
 impl Start {
     /// `None` outside a project, and when the lock does not read (the
     /// change then leaves `hcp.yaml` alone; `doctor` reports the lock).
-    pub fn read(store: &Store, state: &State) -> Result<Option<Start>> {
-        if store.project().is_none() {
-            return Ok(None);
-        }
-        let Ok(lock) = store.read_lockfile() else {
-            return Ok(None);
-        };
-        Ok(Some(Start {
+    pub fn read(store: &Store, state: &State) -> Option<Start> {
+        store.commit_hook.as_ref()?;
+        let lock = store.read_lockfile().ok()?;
+        Some(Start {
             locked: lock.packs.into_keys().collect(),
             activated: state.activated.iter().cloned().collect(),
-        }))
+        })
     }
 }
 
-/// The portable `source` of `hcp.yaml` for a recorded source: a git
-/// source as `git+URL[//SUBDIR][#REF]`, a folder relative to the project
-/// (§15.2). `None` for a source nobody knows.
-pub fn portable_source(source: &LockedSource, project: &Path) -> Option<String> {
-    match source.kind {
-        SourceKind::Git => {
-            let mut text = format!("git+{}", source.url.as_deref()?);
-            if let Some(subdir) = &source.subdir {
-                text.push_str("//");
-                text.push_str(subdir);
-            }
-            if let Some(reference) = &source.reference {
-                text.push('#');
-                text.push_str(reference);
-            }
-            Some(text)
-        }
-        SourceKind::Dir | SourceKind::Catalog => {
-            let path = source.path.as_deref()?;
-            Some(project::portable_path(project, Path::new(path)))
-        }
+/// Called by every change of a project's store before its state is
+/// written (see the module doc).
+#[derive(Clone)]
+pub struct CommitHook(pub Arc<dyn Fn(&mut Transaction<'_>, &Start) -> Result<()> + Send + Sync>);
+
+impl std::fmt::Debug for CommitHook {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("CommitHook")
     }
 }
 
 impl Transaction<'_> {
-    /// Edits `hcp.yaml` for what this change did (see the module doc), as a
-    /// step of the change; nothing outside a project.
+    /// Runs the store's [`CommitHook`], if it has one.
     pub(super) fn keep_project_file(&mut self) -> Result<()> {
-        let (Some(root), Some(start)) = (self.store.project(), self.project_start.clone()) else {
+        let (Some(hook), Some(start)) = (self.store.commit_hook.clone(), self.project_start.clone())
+        else {
             return Ok(());
         };
-        let root = root.to_path_buf();
-        let lock = self.store.read_lockfile()?;
-        let project = project::Project::at(&root)?;
-        let text = project.read_text()?;
-        let named = |err: Error| project.named(err);
-        let listed: BTreeSet<String> = file::parse(&text)
-            .map_err(named)?
-            .packs
-            .into_iter()
-            .map(|e| e.id)
-            .collect();
-        let mut edited = text.clone();
-        for id in start
-            .locked
-            .iter()
-            .filter(|id| !lock.packs.contains_key(*id))
-        {
-            edited = file::without_entry(&edited, id.as_str()).map_err(named)?;
-        }
-        for (id, entry) in &lock.packs {
-            let activated = self.state.is_activated(id);
-            if !start.locked.contains(id) && !listed.contains(id.as_str()) {
-                let Some(source) = portable_source(&entry.source, &root) else {
-                    continue;
-                };
-                let entry = file::Entry {
-                    id: id.to_string(),
-                    source,
-                    activate: activated,
-                };
-                edited = file::with_entry(&edited, &entry).map_err(named)?;
-            } else if activated != start.activated.contains(id) {
-                edited = file::with_activate(&edited, id.as_str(), activated).map_err(named)?;
-            }
-        }
-        if edited == text {
-            return Ok(());
-        }
-        step("project.write")?;
-        self.replace_file(&project.file_path(), edited.as_bytes(), 0o644)
+        (hook.0)(self, &start)
     }
 }

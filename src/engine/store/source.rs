@@ -244,7 +244,12 @@ fn parse_github(source: &str, rest: &str) -> Result<GitSource> {
         ));
     }
     let repo = repo.strip_suffix(".git").unwrap_or(repo);
-    let subdir = parts.next().map(|s| check_subdir(source, s)).transpose()?;
+    // `github:OWNER/REPO//SUBDIR` (the `//` of `git+URL//SUBDIR`, as in
+    // HCP.md §15.2's example) means the same as `/SUBDIR`.
+    let subdir = parts
+        .next()
+        .map(|s| check_subdir(source, s.strip_prefix('/').unwrap_or(s)))
+        .transpose()?;
     Ok(GitSource {
         url: format!("https://github.com/{owner}/{repo}.git"),
         subdir: subdir.flatten(),
@@ -475,6 +480,16 @@ mod tests {
             git("github:acme/packs.git"),
             g("https://github.com/acme/packs.git", None, None)
         );
+        // `//SUBDIR` as in git+URL//SUBDIR (HCP.md §15.2's example).
+        assert_eq!(
+            git("github:anthropics/skills//skills/pdf"),
+            g(
+                "https://github.com/anthropics/skills.git",
+                Some("skills/pdf"),
+                None
+            )
+        );
+        assert!(InstallSource::parse("github:a/b///x").is_err());
     }
 
     #[test]
@@ -498,7 +513,6 @@ mod tests {
             "github:acme",
             "github:-x/r",
             "github:acme/..",
-            "github:acme/r//x",
             "github:acme/r/../x",
             "https://me:s3cret@h/r.git",
             "file:///srv/repo",
