@@ -47,6 +47,8 @@ pub fn command_line(fix: &Fix, flags: &FixFlags) -> String {
         Fix::Grant { principal, grant } => (vec!["grant", principal, grant], false, false),
         Fix::Lint { path } => (vec!["lint", path], false, false),
         Fix::CatalogList => (vec!["catalog", "list"], false, false),
+        Fix::Init => (vec!["init"], false, false),
+        Fix::Sync => (vec!["sync"], false, false),
         Fix::SetEnv { names } => {
             return format!(
                 "set {} (non-empty) in the environment, then run the command again",

@@ -126,6 +126,11 @@ pub enum Fix {
     },
     /// List the catalogs, as `catalog remove` takes them (§13.2).
     CatalogList,
+    /// Make the working directory a project (§15.3).
+    Init,
+    /// Sync the project to its `hcp.yaml`, recording what it installs in
+    /// `hcp.lock` (§15.3).
+    Sync,
 }
 
 /// An engine error: a code, a message in plain words, and the fields that

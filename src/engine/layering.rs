@@ -168,6 +168,9 @@ const COMMAND_LINES_LEFT: &[(&str, usize)] = &[
     ("ops/upgrade.rs", 3),
     ("ops/verify.rs", 3),
     ("policy/refusal.rs", 1),
+    // The comment `hcpx init` writes at the top of `hcp.yaml` (words in the
+    // user's file, not a fix).
+    ("project/file.rs", 3),
     ("store/lockfile.rs", 1),
     ("store/mod.rs", 1),
     ("store/source.rs", 1),

@@ -42,7 +42,7 @@ pub fn fix_line(fix: &Fix, config: &Config, keyed: &[&str]) -> String {
                 names.join(", ")
             );
         }
-        Fix::Grant { .. } | Fix::CatalogList => return line,
+        Fix::Grant { .. } | Fix::CatalogList | Fix::Init | Fix::Sync => return line,
     };
     if keyed.contains(&pack) {
         format!("press {key}, or run {line}")

@@ -282,7 +282,7 @@ fn a_fresh_clone_and_sync_reproduce_the_project() {
     // An entry removed by hand: sync removes the pack and its lock entry;
     // --frozen would have failed on the stale lock first.
     let text = String::from_utf8(yaml).unwrap();
-    let without = text.replace("  - id: acme.one\n    source: \"./tools/one\"\n", "");
+    let without = text.replace("  - id: acme.one\n    source: ./tools/one\n", "");
     assert_ne!(without, text, "{text}");
     std::fs::write(clone.join("hcp.yaml"), &without).unwrap();
     let doc = t.json(&clone, &["sync", "--frozen"], 1);

@@ -27,7 +27,7 @@
 use super::sources::{PackResult, Selection, SourceRun};
 use super::sync::{SyncAction, SyncOptions, SyncResult};
 use super::{Engine, InstallOptions, InstallSource};
-use crate::engine::error::{Error, ErrorCode, Result};
+use crate::engine::error::{Error, ErrorCode, Fix, Result};
 use crate::engine::harness::{HarnessEnv, TargetName};
 use crate::engine::pack::id::PackId;
 use crate::engine::project::{self, Project, file};
@@ -68,7 +68,7 @@ pub fn init(dir: &Path, user_home: &Path, env: &HarnessEnv) -> Result<InitOutcom
             ),
         )
         .path(path.display().to_string())
-        .hint("edit it, or use `hcpx add SOURCE` to add packs to the project"));
+        .hint("edit it, or add packs to the project with the add subcommand"));
     }
     project.check_store(user_home)?;
     let mut warnings = Vec::new();
@@ -416,7 +416,8 @@ fn refuse_absolute_paths(project: &Project) -> Result<()> {
             ))
             .pack(id.as_str())
             .path(project.lock_path().display().to_string())
-            .hint("give the pack a source inside the project (or a git source) in hcp.yaml, and run `hcpx sync` to record it"));
+            .fix(Fix::Sync)
+            .hint("give the pack a source inside the project (or a git source) in hcp.yaml, then sync to record it"));
         }
     }
     Ok(())
@@ -429,7 +430,8 @@ fn frozen_checks(ids: &BTreeSet<PackId>, lock: &LockFile) -> Result<()> {
     let stale = |message: String, id: &PackId| {
         Err(Error::new(ErrorCode::Integrity, message)
             .pack(id.as_str())
-            .hint("run `hcpx sync` without --frozen to update hcp.lock, and commit it"))
+            .fix(Fix::Sync)
+            .hint("sync without --frozen to update hcp.lock, and commit it"))
     };
     if let Some(id) = ids.iter().find(|id| !lock.packs.contains_key(*id)) {
         return stale(

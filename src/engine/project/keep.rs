@@ -65,7 +65,11 @@ fn keep(project: &Project, tx: &mut Transaction<'_>, start: &Start) -> Result<()
         .map(|e| e.id)
         .collect();
     let mut edited = text.clone();
-    for id in start.locked.iter().filter(|id| !lock.packs.contains_key(*id)) {
+    for id in start
+        .locked
+        .iter()
+        .filter(|id| !lock.packs.contains_key(*id))
+    {
         edited = file::without_entry(&edited, id.as_str()).map_err(named)?;
     }
     for (id, entry) in &lock.packs {

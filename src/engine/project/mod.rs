@@ -25,7 +25,7 @@
 pub mod file;
 pub mod keep;
 
-use crate::engine::error::{Error, Result};
+use crate::engine::error::{Error, Fix, Result};
 use serde::Serialize;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -135,7 +135,7 @@ impl Project {
                     dir.display()
                 ))
                 .path(dir.display().to_string())
-                .hint("remove it; `hcpx sync` rebuilds the project's store from hcp.yaml and hcp.lock"));
+                .hint("remove it: sync rebuilds the project's store from hcp.yaml and hcp.lock"));
             }
         }
         let user = user_store
@@ -188,7 +188,7 @@ pub fn resolve(flag: ScopeFlag, cwd: &Path, user_store: &Path) -> Result<Option<
             file::FILE_NAME,
             cwd.display()
         ))
-        .hint("run `hcpx init` in the project's folder first")),
+        .fix(Fix::Init)),
         None => Ok(None),
     }
 }

@@ -280,10 +280,7 @@ impl Store {
             let source = &mut entry.source;
             if source.kind != SourceKind::Git {
                 if let Some(path) = &source.path {
-                    source.path = Some(super::relpath::portable_path(
-                        project,
-                        Path::new(path),
-                    ));
+                    source.path = Some(super::relpath::portable_path(project, Path::new(path)));
                 }
             }
         }

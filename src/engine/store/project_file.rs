@@ -47,7 +47,8 @@ impl std::fmt::Debug for CommitHook {
 impl Transaction<'_> {
     /// Runs the store's [`CommitHook`], if it has one.
     pub(super) fn keep_project_file(&mut self) -> Result<()> {
-        let (Some(hook), Some(start)) = (self.store.commit_hook.clone(), self.project_start.clone())
+        let (Some(hook), Some(start)) =
+            (self.store.commit_hook.clone(), self.project_start.clone())
         else {
             return Ok(());
         };

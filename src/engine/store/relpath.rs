@@ -68,4 +68,3 @@ pub fn resolve_path(root: &Path, recorded: &str) -> PathBuf {
 pub fn leaves_project(recorded: &str) -> bool {
     recorded == ".." || recorded.starts_with("../")
 }
-
