@@ -117,10 +117,11 @@ fn run_both(request: &Request, ctx: &Ctx) -> i32 {
             .get("pack_id")
             .and_then(|v| v.as_str())
             .is_some_and(|id| ids.contains(id));
-        if shadowed && matches!(request, Request::List) {
-            if let Some(map) = item.as_object_mut() {
-                map.insert("shadowed".into(), true.into());
-            }
+        if shadowed
+            && matches!(request, Request::List)
+            && let Some(map) = item.as_object_mut()
+        {
+            map.insert("shadowed".into(), true.into());
         }
         merged.push(item);
     }

@@ -182,7 +182,7 @@ impl Engine {
     pub fn project(&self) -> Option<crate::engine::project::Project> {
         self.store
             .project()
-            .map(|root| crate::engine::project::Project::at(root))
+            .map(crate::engine::project::Project::at)
             .and_then(std::result::Result::ok)
     }
 

@@ -171,10 +171,10 @@ impl Engine {
                         return PackResult::failed(id.clone(), Some(id), None, err);
                     }
                     done.outcome.activated = true;
-                    if let Some(toggle) = toggles.into_iter().next() {
-                        if !toggle.harnesses.is_empty() {
-                            done.outcome.harnesses = toggle.harnesses;
-                        }
+                    if let Some(toggle) = toggles.into_iter().next()
+                        && !toggle.harnesses.is_empty()
+                    {
+                        done.outcome.harnesses = toggle.harnesses;
                     }
                     if let Some(root) = &root {
                         done.outcome

@@ -128,15 +128,15 @@ impl Project {
     /// its own (or not there yet) and is not the user store `user_store`.
     pub fn check_store(&self, user_store: &Path) -> Result<()> {
         let dir = self.store_dir();
-        if let Ok(meta) = std::fs::symlink_metadata(&dir) {
-            if meta.file_type().is_symlink() || !meta.is_dir() {
-                return Err(Error::usage(format!(
-                    "{} is not a folder of its own (a symbolic link or a file); hcpx keeps the project's packs there and refuses it",
-                    dir.display()
-                ))
-                .path(dir.display().to_string())
-                .hint("remove it: sync rebuilds the project's store from hcp.yaml and hcp.lock"));
-            }
+        if let Ok(meta) = std::fs::symlink_metadata(&dir)
+            && (meta.file_type().is_symlink() || !meta.is_dir())
+        {
+            return Err(Error::usage(format!(
+                "{} is not a folder of its own (a symbolic link or a file); hcpx keeps the project's packs there and refuses it",
+                dir.display()
+            ))
+            .path(dir.display().to_string())
+            .hint("remove it: sync rebuilds the project's store from hcp.yaml and hcp.lock"));
         }
         let user = user_store
             .canonicalize()

@@ -258,11 +258,11 @@ impl Store {
         if let Some(project) = self.project() {
             for entry in lock.packs.values_mut() {
                 let source = &mut entry.source;
-                if source.kind != SourceKind::Git {
-                    if let Some(path) = &source.path {
-                        let absolute = super::relpath::resolve_path(project, path);
-                        source.path = Some(absolute.display().to_string());
-                    }
+                if source.kind != SourceKind::Git
+                    && let Some(path) = &source.path
+                {
+                    let absolute = super::relpath::resolve_path(project, path);
+                    source.path = Some(absolute.display().to_string());
                 }
             }
         }
@@ -278,10 +278,10 @@ impl Store {
         let mut portable = lock.clone();
         for entry in portable.packs.values_mut() {
             let source = &mut entry.source;
-            if source.kind != SourceKind::Git {
-                if let Some(path) = &source.path {
-                    source.path = Some(super::relpath::portable_path(project, Path::new(path)));
-                }
+            if source.kind != SourceKind::Git
+                && let Some(path) = &source.path
+            {
+                source.path = Some(super::relpath::portable_path(project, Path::new(path)));
             }
         }
         to_text(&portable)

@@ -36,7 +36,10 @@ impl Start {
 /// Called by every change of a project's store before its state is
 /// written (see the module doc).
 #[derive(Clone)]
-pub struct CommitHook(pub Arc<dyn Fn(&mut Transaction<'_>, &Start) -> Result<()> + Send + Sync>);
+pub struct CommitHook(pub Arc<CommitFn>);
+
+/// The function a [`CommitHook`] calls.
+pub type CommitFn = dyn Fn(&mut Transaction<'_>, &Start) -> Result<()> + Send + Sync;
 
 impl std::fmt::Debug for CommitHook {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
