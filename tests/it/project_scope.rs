@@ -495,3 +495,43 @@ fn git_out(dir: &Path, args: &[&str]) -> String {
         .unwrap();
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
+
+#[test]
+fn an_add_killed_half_way_is_named_by_doctor_and_repaired() {
+    let m = Machine::new();
+    let proj = m.proj();
+    m.json(&proj, &["init"], 0);
+    m.pack(&proj.join("tools"), "k", "acme.k");
+    let out = m
+        .hcpx(&proj)
+        .env("HCPX_TEST_CRASH_AT", "project.write")
+        .args(["--json", "add", "./tools/k"])
+        .output()
+        .unwrap();
+    assert_ne!(out.status.code(), Some(0));
+    assert!(!m.read("hcp.yaml").contains("acme.k"));
+    let doc = m.json(&proj, &["doctor"], 1);
+    let named = doc["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|c| c["check"] == "project.file" && c["ok"] == false);
+    assert!(named, "{doc}");
+    m.json(&proj, &["doctor", "--fix"], 0);
+    let yaml = m.read("hcp.yaml");
+    assert!(yaml.contains("acme.k") && yaml.contains("./tools/k"), "{yaml}");
+    // The lock and the file agree again: a frozen sync passes.
+    m.json(&proj, &["sync", "--frozen"], 0);
+}
+
+#[test]
+fn the_tui_opens_inside_a_project() {
+    let m = Machine::new();
+    let proj = m.proj();
+    m.json(&proj, &["init"], 0);
+    // Without a terminal, `hcpx tui` is a usage error, not a crash; with
+    // one it opens (the tmux tests drive that): the project does not stop
+    // it from reading its store.
+    let out = m.hcpx(&proj).args(["tui"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+}

@@ -16,7 +16,8 @@
 
 use super::{Project, file};
 use crate::engine::error::{Error, Result};
-use crate::engine::store::lockfile::{LockedSource, SourceKind};
+use crate::engine::pack::id::PackId;
+use crate::engine::store::lockfile::{LockFile, LockedSource, SourceKind};
 use crate::engine::store::project_file::{CommitHook, Start};
 use crate::engine::store::{Transaction, step};
 use std::collections::BTreeSet;
@@ -93,4 +94,54 @@ fn keep(project: &Project, tx: &mut Transaction<'_>, start: &Start) -> Result<()
     }
     step("project.write")?;
     tx.replace_file(&project.file_path(), edited.as_bytes(), 0o644)
+}
+
+/// The packs `hcp.lock` records that `hcp.yaml` does not name: what a
+/// change killed between writing the one and the other leaves (§14.7);
+/// `doctor` names them.
+pub fn unlisted(project: &Project, lock: &LockFile) -> Result<Vec<PackId>> {
+    let text = project.read_text()?;
+    let listed: BTreeSet<String> = file::parse(&text)
+        .map_err(|err| project.named(err))?
+        .packs
+        .into_iter()
+        .map(|e| e.id)
+        .collect();
+    Ok(lock
+        .packs
+        .keys()
+        .filter(|id| !listed.contains(id.as_str()))
+        .cloned()
+        .collect())
+}
+
+/// `doctor --fix`: gives each pack [`unlisted`] finds its entry in
+/// `hcp.yaml` (its recorded source, `activate` as the state says), as a
+/// step of `tx`. Returns the packs it listed.
+pub fn list_unlisted(project: &Project, tx: &mut Transaction<'_>) -> Result<Vec<PackId>> {
+    let lock = tx.store().read_lockfile()?;
+    let missing = unlisted(project, &lock)?;
+    if missing.is_empty() {
+        return Ok(missing);
+    }
+    let mut text = project.read_text()?;
+    let mut listed = Vec::new();
+    for id in missing {
+        let Some(source) = lock
+            .packs
+            .get(&id)
+            .and_then(|e| portable_source(&e.source, project.root()))
+        else {
+            continue;
+        };
+        let entry = file::Entry {
+            id: id.to_string(),
+            source,
+            activate: tx.state.is_activated(&id),
+        };
+        text = file::with_entry(&text, &entry).map_err(|err| project.named(err))?;
+        listed.push(id);
+    }
+    tx.replace_file(&project.file_path(), text.as_bytes(), 0o644)?;
+    Ok(listed)
 }
