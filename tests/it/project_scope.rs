@@ -519,7 +519,10 @@ fn an_add_killed_half_way_is_named_by_doctor_and_repaired() {
     assert!(named, "{doc}");
     m.json(&proj, &["doctor", "--fix"], 0);
     let yaml = m.read("hcp.yaml");
-    assert!(yaml.contains("acme.k") && yaml.contains("./tools/k"), "{yaml}");
+    assert!(
+        yaml.contains("acme.k") && yaml.contains("./tools/k"),
+        "{yaml}"
+    );
     // The lock and the file agree again: a frozen sync passes.
     m.json(&proj, &["sync", "--frozen"], 0);
 }
@@ -533,5 +536,10 @@ fn the_tui_opens_inside_a_project() {
     // one it opens (the tmux tests drive that): the project does not stop
     // it from reading its store.
     let out = m.hcpx(&proj).args(["tui"]).output().unwrap();
-    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
