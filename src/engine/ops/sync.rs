@@ -100,15 +100,16 @@ impl Engine {
         results: &mut Vec<SyncResult>,
     ) -> Result<()> {
         let have = self.store().read_lockfile()?;
-        let shared = Shared::fetch(wanted, &have)?;
-        for (id, entry) in &wanted.packs {
-            let same = have
-                .packs
+        let same = |id: &PackId, entry: &LockEntry| {
+            have.packs
                 .get(id)
                 .is_some_and(|h| h.version == entry.version && h.digest == entry.digest)
                 && self.store().is_installed(id)
-                && digest::digest(&self.store().pack_dir(id)).is_ok_and(|d| d == entry.digest);
-            if same {
+                && digest::digest(&self.store().pack_dir(id)).is_ok_and(|d| d == entry.digest)
+        };
+        let shared = Shared::fetch(wanted, &same)?;
+        for (id, entry) in &wanted.packs {
+            if same(id, entry) {
                 results.push(SyncResult {
                     pack_id: id.to_string(),
                     action: SyncAction::Unchanged,
@@ -299,11 +300,14 @@ struct Shared {
 impl Shared {
     /// Fetches each repository and commit that two or more git entries of
     /// `wanted` still to install share.
-    fn fetch(wanted: &lockfile::LockFile, have: &lockfile::LockFile) -> Result<Shared> {
+    fn fetch(
+        wanted: &lockfile::LockFile,
+        same: &dyn Fn(&PackId, &LockEntry) -> bool,
+    ) -> Result<Shared> {
         let mut counts: std::collections::BTreeMap<(&str, &str), usize> = Default::default();
         for (id, entry) in &wanted.packs {
             let source = &entry.source;
-            let synced = have.packs.get(id).is_some_and(|h| h.digest == entry.digest);
+            let synced = same(id, entry);
             if let (SourceKind::Git, Some(url), Some(commit), false) =
                 (source.kind, &source.url, &source.commit, synced)
             {
