@@ -623,6 +623,18 @@ mod tests {
         }
         assert!(tried > 80, "only {tried} lines tried");
         let expected: std::collections::BTreeSet<String> = [
+            // The project commands run in a shell (the TUI's project view
+            // is to come).
+            "add",
+            "add --all",
+            "add --catalog ./x",
+            "add --json",
+            "add --principal agent",
+            "add --skill acme.x",
+            "init",
+            "init --json",
+            "remove",
+            "remove --json",
             "completions",
             "completions --json",
             "connect --secret-stdin",
