@@ -2,6 +2,7 @@
 
 /// Install and activate packs; in a project, also record them in hcp.yaml and hcp.lock and place them in the project's targets
 #[derive(Debug, clap::Args)]
+#[command(after_help = crate::command::help::ADD)]
 pub struct AddArgs {
     /// A pack or collection directory, the id of a pack in a catalog, OWNER/REPO[/SUBDIR][#REF] or a GitHub URL, git+URL[//SUBDIR][#REF] or github:OWNER/REPO[/SUBDIR][#REF]
     #[arg(value_name = "SOURCE", required = true, add = crate::command::complete::pack_ids_or_dirs())]
