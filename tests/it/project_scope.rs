@@ -419,6 +419,15 @@ fn a_malformed_hcp_yaml_is_usage_with_its_position_and_is_kept() {
     .unwrap();
     let doc = m.json(&proj, &["sync"], 2);
     assert_eq!(doc["error"]["code"], "usage", "{doc}");
+    // A YAML bomb (aliases that would expand a billion-fold) is refused
+    // at once, and kept.
+    let bomb = "hcp: \"1\"\na: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\n";
+    std::fs::write(proj.join("hcp.yaml"), bomb).unwrap();
+    let started = std::time::Instant::now();
+    let doc = m.json(&proj, &["list"], 2);
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    assert_eq!(doc["error"]["code"], "usage", "{doc}");
+    assert_eq!(m.read("hcp.yaml"), bomb);
     // A huge file is refused at once.
     let huge = std::fs::File::create(proj.join("hcp.yaml")).unwrap();
     huge.set_len(100 * 1024 * 1024).unwrap();
@@ -433,6 +442,14 @@ fn a_store_that_is_not_the_projects_own_is_refused() {
     let m = Machine::new();
     let proj = m.proj();
     m.json(&proj, &["init"], 0);
+    // An hcp.yaml inside the user store (a pack shipping one) is no
+    // project: a command run there acts on the user store.
+    let inside = m.user_store().join("packs/acme.ships");
+    std::fs::create_dir_all(&inside).unwrap();
+    std::fs::write(inside.join("hcp.yaml"), "hcp: \"1\"\n").unwrap();
+    let doc = m.json(&inside, &["list"], 0);
+    assert_eq!(doc["scope"], "user", "{doc}");
+    assert!(!inside.join(".hcp").exists());
     // A symbolic link as .hcp.
     std::fs::remove_dir_all(proj.join(".hcp")).unwrap();
     let elsewhere = m.dir.path().join("elsewhere");
