@@ -166,30 +166,8 @@ fn lifecycle(
             id.and_then(|id| engine.exec_to(&id, verb, words, mode, sink))
                 .map(|r| Outcome::Executed(Box::new(r)))
         }
-        Request::Install {
-            sources,
-            selection,
-            force,
-        } => {
-            let options = |source| InstallOptions {
-                force: *force,
-                selection: selection.clone(),
-                on_fetch: io.on_fetch.clone(),
-                chooser: io.chooser.clone(),
-                ..InstallOptions::new(source)
-            };
-            install(sources, options, flags, |o| engine.install_source(o))
-        }
-        Request::Add { sources, selection } => {
-            let options = |source| InstallOptions {
-                selection: selection.clone(),
-                on_fetch: io.on_fetch.clone(),
-                chooser: io.chooser.clone(),
-                ..InstallOptions::new(source)
-            };
-            install(sources, options, flags, |o| {
-                engine.add(o).map(SourceRun::Done)
-            })
+        Request::Install { .. } | Request::Add { .. } => {
+            install_or_add(engine, request, flags, &io)
         }
         Request::Remove { packs } => Ok(remove(engine, packs, flags)),
         Request::Init { .. } => Err(Error::usage(
@@ -473,6 +451,39 @@ pub fn init(dir: &std::path::Path, user_home: &std::path::Path) -> Result<Outcom
         ));
     };
     crate::engine::ops::project::init(dir, user_home, &env).map(Outcome::Initialized)
+}
+
+/// `install` (with `force`) or `add` (which also activates, §15.3) of
+/// each SOURCE, with the front-end's picker and fetch lines.
+fn install_or_add(
+    engine: &Engine,
+    request: &Request,
+    flags: &FixFlags,
+    io: &Interaction<'_>,
+) -> Result<Outcome> {
+    let (sources, selection, force, add) = match request {
+        Request::Install {
+            sources,
+            selection,
+            force,
+        } => (sources, selection, *force, false),
+        Request::Add { sources, selection } => (sources, selection, false, true),
+        _ => return Err(Error::usage("not an install")),
+    };
+    let options = |source| InstallOptions {
+        force,
+        selection: selection.clone(),
+        on_fetch: io.on_fetch.clone(),
+        chooser: io.chooser.clone(),
+        ..InstallOptions::new(source)
+    };
+    install(sources, options, flags, |o| {
+        if add {
+            engine.add(o).map(SourceRun::Done)
+        } else {
+            engine.install_source(o)
+        }
+    })
 }
 
 /// `lint`: each path, `ok` under `--deny-warnings` when given.

@@ -328,22 +328,9 @@ impl Request {
                 prune: a.prune,
                 yes: a.yes,
             },
-            Command::Init(a) => Request::Init {
-                dir: a.dir.clone().unwrap_or_else(|| PathBuf::from(".")),
-            },
-            Command::Add(a) => Request::Add {
-                sources: a.sources.iter().map(|s| SourceArg::parse(s)).collect(),
-                selection: if a.all {
-                    Selection::All
-                } else if !a.skill.is_empty() {
-                    Selection::Skills(a.skill.clone())
-                } else {
-                    Selection::Default
-                },
-            },
-            Command::Remove(a) => Request::Remove {
-                packs: PackArg::all(&a.packs),
-            },
+            Command::Init(_) | Command::Add(_) | Command::Remove(_) => {
+                return project_request(command).map(Ok);
+            }
             Command::Catalog(a) => match &a.command {
                 CatalogCommand::Add { source } => Request::CatalogAdd {
                     source: source.clone(),
@@ -493,6 +480,29 @@ impl Request {
             _ => None,
         }
     }
+}
+
+/// The request of `init`, `add` or `remove` (§15.3).
+fn project_request(command: &Command) -> Option<Request> {
+    Some(match command {
+        Command::Init(a) => Request::Init {
+            dir: a.dir.clone().unwrap_or_else(|| PathBuf::from(".")),
+        },
+        Command::Add(a) => Request::Add {
+            sources: a.sources.iter().map(|s| SourceArg::parse(s)).collect(),
+            selection: if a.all {
+                Selection::All
+            } else if !a.skill.is_empty() {
+                Selection::Skills(a.skill.clone())
+            } else {
+                Selection::Default
+            },
+        },
+        Command::Remove(a) => Request::Remove {
+            packs: PackArg::all(&a.packs),
+        },
+        _ => return None,
+    })
 }
 
 /// The request of `harness enable|disable|sync`.

@@ -568,10 +568,6 @@ mod tests {
         }
     }
 
-    /// Walks the clap tree: every subcommand, alone and with each of its
-    /// flags, that clap takes (`Cli::try_parse_from`) is taken by the `:`
-    /// parser too, except the few the TUI says it does not run (listed, so
-    /// that a new one is a decision, not an accident).
     /// The project commands, which run in a shell (the TUI's project view
     /// is to come).
     const PROJECT_LINES: [&str; 10] = [
@@ -587,6 +583,10 @@ mod tests {
         "remove --json",
     ];
 
+    /// Walks the clap tree: every subcommand, alone and with each of its
+    /// flags, that clap takes (`Cli::try_parse_from`) is taken by the `:`
+    /// parser too, except the few the TUI says it does not run (listed, so
+    /// that a new one is a decision, not an accident).
     #[test]
     fn the_line_takes_every_subcommand_and_flag_clap_takes() {
         use crate::command::args::Cli;
@@ -648,6 +648,11 @@ mod tests {
             "install --skill acme.x",
             "man",
             "man --json",
+            "mcp",
+            "mcp --catalog ./x",
+            "mcp --json",
+            "mcp --principal agent",
+            "mcp --print-config claude-code",
             "tui",
             "tui --catalog ./x",
             "tui --principal agent",
