@@ -125,6 +125,8 @@ fn words(fix: &Fix) -> Option<Words<'_>> {
         Fix::Grant { principal, grant } => (vec!["grant", principal, grant], false, false),
         Fix::Lint { path } => (vec!["lint", path], false, false),
         Fix::CatalogList => (vec!["catalog", "list"], false, false),
+        Fix::Init => (vec!["init"], false, false),
+        Fix::Sync => (vec!["sync"], false, false),
         Fix::Uninstall { pack } => (vec!["uninstall", pack], true, false),
         // The catalogs given are among the packs it lists.
         Fix::List => (vec!["list"], false, true),

@@ -5,10 +5,11 @@
 
 use crate::cli::GlobalArgs;
 use crate::cli::fix::FixFlags;
-use crate::cli::output::Output;
+use crate::cli::output::{Output, ScopeTag};
 use crate::engine::error::{Error, ErrorCode, Result};
 use crate::engine::ops::{Engine, EngineOptions, FixLine};
 use crate::engine::policy::grants::DEFAULT_PRINCIPAL;
+use crate::engine::project::{self, Project};
 use crate::engine::store::{self, LockObserver, LockWait};
 use serde::Serialize;
 use std::path::Path;
@@ -23,6 +24,10 @@ pub const LOCK_TIMEOUT_VAR: &str = "HCPX_LOCK_TIMEOUT_MS";
 pub struct Ctx {
     pub out: Output,
     pub global: GlobalArgs,
+    /// The project this run is in (HCP.md §15.1), found once at the start;
+    /// its error (`--project` outside one, a refused `.hcp`) is reported
+    /// by the first command that opens a store.
+    project: std::result::Result<Option<Project>, Error>,
 }
 
 /// A success document: `{"ok": true, ...fields}` (the engine's, which the
@@ -40,7 +45,63 @@ impl Ctx {
                 .map(|d| d.display().to_string())
                 .collect(),
         };
-        Ctx { out, global }
+        let project = match (store::default_home(), std::env::current_dir()) {
+            (Some(home), Ok(cwd)) => project::resolve(global.scope_flag(), &cwd, &home),
+            _ if global.project => Err(Error::usage(
+                "--project: the working directory or the user store cannot be found",
+            )),
+            _ => Ok(None),
+        };
+        Ctx {
+            out,
+            global,
+            project,
+        }
+    }
+
+    /// The project this run acts in, if any (§15.1).
+    pub fn project(&self) -> Result<Option<&Project>> {
+        match &self.project {
+            Ok(project) => Ok(project.as_ref()),
+            Err(err) => Err(err.clone()),
+        }
+    }
+
+    /// The user store's folder (`$HCP_HOME`, else `~/.hcp`).
+    pub fn user_home(&self) -> Result<std::path::PathBuf> {
+        store::default_home().ok_or_else(|| {
+            Error::new(ErrorCode::Io, "cannot find a home folder for the store")
+                .hint("set HCP_HOME to the folder hcpx should use")
+        })
+    }
+
+    /// Opens the user store, whatever the scope (the bootstrap pack,
+    /// catalogs, `-g`).
+    pub fn user_engine(&self) -> Result<Engine> {
+        let options = EngineOptions {
+            lock_wait: self.lock_wait(Arc::new(say_waiting))?,
+            diagnose: false,
+        };
+        self.open(None, options)
+    }
+
+    /// The engine of the store that holds `pack_id` (§15.1): in a project,
+    /// the project's when it has the pack installed, else the user store.
+    pub fn engine_holding(&self, pack_id: &str) -> Result<Engine> {
+        let options = EngineOptions {
+            lock_wait: self.lock_wait(Arc::new(say_waiting))?,
+            diagnose: false,
+        };
+        let Some(project) = self.project()? else {
+            return self.open(None, options);
+        };
+        let held = crate::engine::pack::id::PackId::parse(pack_id)
+            .is_some_and(|id| project.store_dir().join("packs").join(id.as_str()).is_dir());
+        if held {
+            self.open(Some(project), options)
+        } else {
+            self.open(None, options)
+        }
     }
 
     /// `--principal`, else `$HCP_PRINCIPAL`, else `user` (§9.1).
@@ -76,12 +137,28 @@ impl Ctx {
 
     /// Opens the store with `options`.
     pub fn engine_with(&self, options: EngineOptions) -> Result<Engine> {
-        let home = store::default_home().ok_or_else(|| {
-            Error::new(ErrorCode::Io, "cannot find a home folder for the store")
-                .hint("set HCP_HOME to the folder hcpx should use")
-        })?;
-        let mut engine =
-            Engine::open_with(&home, &self.global.catalogs, &self.principal(), options)?;
+        let project = self.project()?;
+        self.open(project, options)
+    }
+
+    /// Opens the store of `project`, else the user store, and records in
+    /// the output which one it is.
+    fn open(&self, project: Option<&Project>, options: EngineOptions) -> Result<Engine> {
+        let home = self.user_home()?;
+        let mut engine = match project {
+            Some(project) => Engine::open_project(
+                project,
+                &home,
+                &self.global.catalogs,
+                &self.principal(),
+                options,
+            )?,
+            None => Engine::open_with(&home, &self.global.catalogs, &self.principal(), options)?,
+        };
+        self.out.set_scope(ScopeTag {
+            scope: engine.scope(),
+            project: project.map(|p| p.root().display().to_string()),
+        });
         let flags = self.out.flags.clone();
         engine.set_fix_line(FixLine(Arc::new(move |fix| {
             crate::cli::fix::command_line(fix, &flags)
@@ -150,6 +227,31 @@ impl Ctx {
     pub fn fail(&self, err: &Error) -> i32 {
         self.out.error(err);
         err.code.exit_code()
+    }
+
+    /// Runs `f` with the engine of the store holding `pack` (see
+    /// [`Ctx::engine_holding`]); with no pack, the scope's engine.
+    pub fn with_engine_holding(
+        &self,
+        pack: Option<&String>,
+        f: impl FnOnce(&Engine) -> i32,
+    ) -> i32 {
+        let engine = match pack {
+            Some(pack) => self.engine_holding(pack),
+            None => self.engine(),
+        };
+        match engine {
+            Ok(engine) => f(&engine),
+            Err(err) => self.fail(&err),
+        }
+    }
+
+    /// Runs `f` with the user store's engine (catalogs are the user's).
+    pub fn with_user_engine(&self, f: impl FnOnce(&Engine) -> i32) -> i32 {
+        match self.user_engine() {
+            Ok(engine) => f(&engine),
+            Err(err) => self.fail(&err),
+        }
     }
 
     /// Runs `f` with an engine, reporting any error.

@@ -21,14 +21,15 @@ pub fn run(command: &Command, ctx: &Ctx) -> i32 {
         ctx.out.error(err);
         err.code.exec_exit_code()
     };
-    let engine = match ctx.engine() {
-        Ok(engine) => engine,
-        Err(err) => return fail(&err),
-    };
     let request = match Request::parse(command) {
         Some(Ok(request)) => request,
         Some(Err(err)) => return fail(&err),
         None => return fail(&Error::usage("not an exec")),
+    };
+    // The store that holds the pack (HCP.md §15.1).
+    let engine = match crate::cli::report::engine_for(&request, ctx) {
+        Ok(engine) => engine,
+        Err(err) => return fail(&err),
     };
     let mut stdout = std::io::stdout();
     let io = Interaction {

@@ -81,7 +81,7 @@ fn run(command: Option<Command>, exec_help: bool, ctx: &context::Ctx) -> i32 {
     let out = ctx.out.clone();
     match command {
         Some(Command::Exec(args)) if exec_help => show::exec_help(&args.pack, &args.verb, ctx),
-        Some(command @ Command::Install(_)) => install::run(&command, ctx),
+        Some(command @ (Command::Install(_) | Command::Add(_))) => install::run(&command, ctx),
         Some(command @ Command::Connect(_)) => connect::run(&command, ctx),
         Some(command @ Command::Exec(_)) => exec::run(&command, ctx),
         Some(command @ Command::Catalog(_)) => catalog::run(&command, ctx),

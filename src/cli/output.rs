@@ -20,6 +20,17 @@ pub struct Output {
     pub json: bool,
     /// The flags a fix's command line repeats.
     pub flags: FixFlags,
+    /// The store the command acted on, once an engine was opened: every
+    /// JSON document carries it (`"scope"`, and `"project"` in a project,
+    /// HCP.md §15.1).
+    pub scope: std::sync::Arc<std::sync::Mutex<Option<ScopeTag>>>,
+}
+
+/// `"scope"` and `"project"` of a result (§15.1).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScopeTag {
+    pub scope: crate::engine::project::Scope,
+    pub project: Option<String>,
 }
 
 impl Output {
@@ -27,7 +38,20 @@ impl Output {
         Output {
             json,
             flags: FixFlags::default(),
+            scope: std::sync::Arc::default(),
         }
+    }
+
+    /// Records the store the command acts on (see [`Output::scope`]).
+    pub fn set_scope(&self, tag: ScopeTag) {
+        if let Ok(mut scope) = self.scope.lock() {
+            *scope = Some(tag);
+        }
+    }
+
+    /// The store the command acted on, if known.
+    pub fn scope(&self) -> Option<ScopeTag> {
+        self.scope.lock().ok().and_then(|s| s.clone())
     }
 
     /// `fix` as the command line to paste.
@@ -39,7 +63,14 @@ impl Output {
     pub fn json<T: Serialize>(&self, doc: &T) {
         crate::cli::signals::hold_if_ending();
         let mut stdout = std::io::stdout().lock();
-        let text = serde_json::to_string_pretty(doc).unwrap_or_else(|err| {
+        let mut value = serde_json::to_value(doc).unwrap_or_default();
+        if let (Some(tag), Some(map)) = (self.scope(), value.as_object_mut()) {
+            map.entry("scope").or_insert(tag.scope.as_str().into());
+            if let Some(project) = tag.project {
+                map.entry("project").or_insert(project.into());
+            }
+        }
+        let text = serde_json::to_string_pretty(&value).unwrap_or_else(|err| {
             format!(r#"{{"ok": false, "error": {{"code": "io", "message": "cannot encode output: {err}"}}}}"#)
         });
         let _ = writeln!(stdout, "{text}");

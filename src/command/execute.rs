@@ -12,7 +12,7 @@
 use crate::command::docs::UninstallLine;
 use crate::command::outcome::Outcome;
 use crate::command::request::{PackArg, Request, SourceArg, Targets};
-use crate::engine::error::{Error, ErrorCode, Result};
+use crate::engine::error::{Error, ErrorCode, Fix, Hint, Result};
 use crate::engine::exec::OutputMode;
 use crate::engine::lint::{LintOptions, lint_pack};
 use crate::engine::ops::bootstrap::is_bootstrap_copy;
@@ -24,6 +24,7 @@ use crate::engine::ops::{
 use crate::engine::pack::id::PackId;
 use crate::engine::pack::manifest::SecretSpec;
 use crate::engine::policy::why::{self, WhyReason};
+use crate::engine::project::Scope;
 use crate::fixline::{FixFlags, command_line, shell_quote, with_hint};
 use std::io::Write;
 use std::path::PathBuf;
@@ -165,31 +166,19 @@ fn lifecycle(
             id.and_then(|id| engine.exec_to(&id, verb, words, mode, sink))
                 .map(|r| Outcome::Executed(Box::new(r)))
         }
-        Request::Install {
-            sources,
-            selection,
-            force,
-        } => {
-            let options = |source| InstallOptions {
-                force: *force,
-                selection: selection.clone(),
-                on_fetch: io.on_fetch.clone(),
-                chooser: io.chooser.clone(),
-                ..InstallOptions::new(source)
-            };
-            install(engine, sources, options, flags)
+        Request::Install { .. } | Request::Add { .. } => {
+            install_or_add(engine, request, flags, &io)
         }
+        Request::Remove { packs } => Ok(remove(engine, packs, flags)),
+        Request::Init { .. } => Err(Error::usage(
+            "init makes a folder a project: run it in a shell",
+        )),
         Request::Lint {
             paths,
             deny_warnings,
         } => Ok(lint(paths, *deny_warnings)),
         Request::Upgrade { .. } => Ok(upgrade(engine, request, flags)),
-        Request::Sync { .. } => {
-            let options = request.sync_options().unwrap_or_default();
-            let (results, error) = engine.sync(&options);
-            let error = error.map(|e| with_hint(&e, flags));
-            Ok(Outcome::Synced { results, error })
-        }
+        Request::Sync { .. } => sync(engine, request, flags),
         Request::CatalogAdd { source } => {
             if let Some(say) = io.on_fetch.as_ref().filter(|_| is_git(source)) {
                 say(source);
@@ -358,10 +347,10 @@ fn connect(engine: &Engine, pack: &PackArg, secret: Option<SecretInput<'_>>) -> 
 /// one listing) is that pack's outcome, or its error; anything else is
 /// one result per pack.
 fn install(
-    engine: &Engine,
     sources: &[SourceArg],
     options: impl Fn(crate::engine::ops::InstallSource) -> InstallOptions,
     flags: &FixFlags,
+    run: impl Fn(&InstallOptions) -> Result<SourceRun>,
 ) -> Result<Outcome> {
     let mut runs: Vec<SourceRun> = sources
         .iter()
@@ -370,7 +359,7 @@ fn install(
                 SourceRun::Done(vec![PackResult::failed(arg.shown.clone(), None, None, err)])
             };
             match &arg.source {
-                Ok(source) => match engine.install_source(&options(source.clone())) {
+                Ok(source) => match run(&options(source.clone())) {
                     Ok(run) => run,
                     Err(err) => failed(err),
                 },
@@ -393,6 +382,109 @@ fn install(
     Ok(Outcome::InstalledSeveral {
         runs,
         flags: flags.clone(),
+    })
+}
+
+/// `sync LOCKFILE` on the user store; `sync` without LOCKFILE is a
+/// project's (§15.3), so it needs a project, and `sync LOCKFILE` inside
+/// one needs `-g`.
+fn sync(engine: &Engine, request: &Request, flags: &FixFlags) -> Result<Outcome> {
+    let Request::Sync {
+        lockfile,
+        frozen,
+        yes,
+        ..
+    } = request
+    else {
+        return Err(Error::usage("not a sync"));
+    };
+    let in_project = engine.scope() == Scope::Project;
+    let (results, error) = match (lockfile, in_project) {
+        (None, true) => engine.sync_project(*frozen, *yes),
+        (None, false) => {
+            return Err(Error::usage(
+                "sync needs a LOCKFILE outside a project (no hcp.yaml here or above)",
+            )
+            .hint(
+                Hint::from("pass another machine's hcp.lock, or run ")
+                    .cmd(Fix::Init)
+                    .say(" to make this folder a project"),
+            ));
+        }
+        (Some(_), true) => {
+            return Err(Error::usage(
+                "sync LOCKFILE inside a project needs -g (it acts on the user store)",
+            )
+            .hint(
+                Hint::from("run ")
+                    .cmd(Fix::Sync)
+                    .say(" to sync the project to its hcp.yaml and hcp.lock, or add -g"),
+            ));
+        }
+        (Some(_), false) => engine.sync(&request.sync_options().unwrap_or_default()),
+    };
+    let error = error.map(|e| with_hint(&e, flags));
+    Ok(Outcome::Synced { results, error })
+}
+
+/// `remove`: each pack in turn, stopping at the first failure (its fix
+/// rendered as its hint).
+fn remove(engine: &Engine, packs: &[PackArg], flags: &FixFlags) -> Outcome {
+    let mut results = Vec::new();
+    let mut error = None;
+    for pack in packs {
+        match engine.remove(pack.as_str()) {
+            Ok(done) => results.push(done),
+            Err(err) => {
+                error = Some(with_hint(&err, flags));
+                break;
+            }
+        }
+    }
+    Outcome::Removed { results, error }
+}
+
+/// `init DIR` (§15.3): writes the project's files; `user_home` is the user
+/// store, which a project may not be inside.
+pub fn init(dir: &std::path::Path, user_home: &std::path::Path) -> Result<Outcome> {
+    let Some(env) = crate::engine::harness::HarnessEnv::from_process() else {
+        return Err(Error::usage(
+            "no home folder is known: set HOME so hcpx can find the harnesses' folders",
+        ));
+    };
+    crate::engine::ops::project::init(dir, user_home, &env).map(Outcome::Initialized)
+}
+
+/// `install` (with `force`) or `add` (which also activates, §15.3) of
+/// each SOURCE, with the front-end's picker and fetch lines.
+fn install_or_add(
+    engine: &Engine,
+    request: &Request,
+    flags: &FixFlags,
+    io: &Interaction<'_>,
+) -> Result<Outcome> {
+    let (sources, selection, force, add) = match request {
+        Request::Install {
+            sources,
+            selection,
+            force,
+        } => (sources, selection, *force, false),
+        Request::Add { sources, selection } => (sources, selection, false, true),
+        _ => return Err(Error::usage("not an install")),
+    };
+    let options = |source| InstallOptions {
+        force,
+        selection: selection.clone(),
+        on_fetch: io.on_fetch.clone(),
+        chooser: io.chooser.clone(),
+        ..InstallOptions::new(source)
+    };
+    install(sources, options, flags, |o| {
+        if add {
+            engine.add(o).map(SourceRun::Done)
+        } else {
+            engine.install_source(o)
+        }
     })
 }
 

@@ -166,9 +166,27 @@ Examples:
 
 pub const SYNC: &str = "\
 Examples:
+  hcpx sync                        # in a project: match hcp.yaml and hcp.lock
+  hcpx sync --frozen               # in CI: fail if hcp.lock is stale
   hcpx sync other-machine/hcp.lock
   hcpx sync hcp.lock --frozen --prune
-  hcpx sync team.lock --yes";
+  hcpx -g sync team.lock --yes     # inside a project: the user store";
+
+pub const INIT: &str = "\
+Examples:
+  hcpx init
+  hcpx init path/to/repo";
+
+pub const ADD: &str = "\
+Examples:
+  hcpx add anthropics/skills --skill pdf
+  hcpx add ./tools/notes
+  hcpx -g add demo.clock           # the user store, also inside a project";
+
+pub const REMOVE: &str = "\
+Examples:
+  hcpx remove pdf
+  hcpx remove acme.notes pdf";
 
 pub const WHY: &str = "\
 Examples:

@@ -21,6 +21,7 @@ use crate::engine::ops::docs::{self, Success};
 use crate::engine::ops::doctor::{DoctorReport, Fixed};
 use crate::engine::ops::harness::HarnessChange;
 use crate::engine::ops::list::ListRow;
+use crate::engine::ops::project::{InitOutcome, RemoveOutcome};
 use crate::engine::ops::show::PackDetails;
 use crate::engine::ops::sources::{Listing, PackResult, SourceRun};
 use crate::engine::ops::sync::SyncResult;
@@ -120,6 +121,13 @@ pub enum Outcome {
     },
     /// `harness sync`: every enabled target afterwards.
     HarnessSynced(Vec<TargetStatus>),
+    /// `init`: the project's files written (§15.3).
+    Initialized(InitOutcome),
+    /// `remove`: each pack removed, and the error that stopped it.
+    Removed {
+        results: Vec<RemoveOutcome>,
+        error: Option<Error>,
+    },
 }
 
 impl Outcome {
@@ -140,7 +148,8 @@ impl Outcome {
             Outcome::Toggled { error, .. }
             | Outcome::UninstalledSeveral { error, .. }
             | Outcome::Upgraded { error, .. }
-            | Outcome::Synced { error, .. } => error.as_ref().map_or(0, |e| e.code.exit_code()),
+            | Outcome::Synced { error, .. }
+            | Outcome::Removed { error, .. } => error.as_ref().map_or(0, |e| e.code.exit_code()),
             _ => 0,
         }
     }
@@ -154,7 +163,8 @@ impl Outcome {
             Outcome::Toggled { error, .. }
             | Outcome::UninstalledSeveral { error, .. }
             | Outcome::Upgraded { error, .. }
-            | Outcome::Synced { error, .. } => error.clone(),
+            | Outcome::Synced { error, .. }
+            | Outcome::Removed { error, .. } => error.clone(),
             _ => None,
         }
     }
@@ -179,6 +189,7 @@ impl Outcome {
                 text::harness::write_conflicts(&mut w, &change.targets)
             }
             Outcome::HarnessSynced(targets) => text::harness::write_conflicts(&mut w, targets),
+            Outcome::Initialized(done) => text::project::write_init_notes(&mut w, done),
             Outcome::Executed(result) => {
                 w.push_str(&result.stderr);
                 Ok(())
@@ -348,6 +359,13 @@ impl Outcome {
             })
             .serialize(s),
             Outcome::HarnessSynced(targets) => docs::HarnessReport::new(targets).serialize(s),
+            Outcome::Initialized(done) => Success::new(done).serialize(s),
+            Outcome::Removed { results, error } => own::Results {
+                ok: error.is_none(),
+                results,
+                error: error.as_ref(),
+            }
+            .serialize(s),
             // The reports' documents are [`Serialize::serialize`]'s.
             _ => s.serialize_unit(),
         }
@@ -379,6 +397,8 @@ impl Outcome {
                 text::harness::write_change(f, &changed, &change.targets, verb)
             }
             Outcome::HarnessSynced(targets) => text::harness::write_report(f, targets),
+            Outcome::Initialized(done) => text::project::write_init(f, done),
+            Outcome::Removed { results, .. } => text::project::write_removed(f, results),
             // The reports' words are [`fmt::Display::fmt`]'s.
             _ => Ok(()),
         }

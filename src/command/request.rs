@@ -198,9 +198,10 @@ pub enum Request {
         expect: Vec<Expected>,
         offline: bool,
     },
-    /// `sync LOCKFILE [--frozen] [--prune] [--yes]` (§13.8).
+    /// `sync LOCKFILE [--frozen] [--prune] [--yes]` (§13.8); without
+    /// LOCKFILE, a project's sync to its `hcp.yaml` and `hcp.lock` (§15.3).
     Sync {
-        lockfile: PathBuf,
+        lockfile: Option<PathBuf>,
         frozen: bool,
         prune: bool,
         yes: bool,
@@ -215,6 +216,17 @@ pub enum Request {
     HarnessDisable { targets: Vec<TargetName> },
     /// `harness sync [--force]` (§12.6).
     HarnessSync { force: bool },
+    /// `init [DIR]` (§15.3): makes a folder a project; opens no store.
+    Init { dir: PathBuf },
+    /// `add SOURCE... [--skill ID... | --all]` (§15.3): install and
+    /// activate, recorded in the project's files in a project.
+    Add {
+        sources: Vec<SourceArg>,
+        selection: Selection,
+    },
+    /// `remove PACK_ID...` (§15.3): deactivate and uninstall, the entries
+    /// of the project's files dropped in a project.
+    Remove { packs: Vec<PackArg> },
 }
 
 impl Request {
@@ -316,6 +328,9 @@ impl Request {
                 prune: a.prune,
                 yes: a.yes,
             },
+            Command::Init(_) | Command::Add(_) | Command::Remove(_) => {
+                return project_request(command).map(Ok);
+            }
             Command::Catalog(a) => match &a.command {
                 CatalogCommand::Add { source } => Request::CatalogAdd {
                     source: source.clone(),
@@ -406,7 +421,14 @@ impl Request {
             Request::Upgrade { packs, .. } => std::iter::once("upgrade".to_string())
                 .chain(packs.iter().cloned())
                 .collect(),
-            Request::Sync { lockfile, .. } => two("sync", &lockfile.display().to_string()),
+            Request::Sync { lockfile, .. } => std::iter::once("sync".to_string())
+                .chain(lockfile.iter().map(|l| l.display().to_string()))
+                .collect(),
+            Request::Init { dir } => two("init", &dir.display().to_string()),
+            Request::Add { sources, .. } => std::iter::once("add".to_string())
+                .chain(sources.iter().map(|s| s.shown.clone()))
+                .collect(),
+            Request::Remove { packs } => ids("remove", packs),
             Request::CatalogAdd { source } => vec!["catalog".into(), "add".into(), source.clone()],
             Request::CatalogRemove { source } => {
                 vec!["catalog".into(), "remove".into(), source.clone()]
@@ -441,11 +463,11 @@ impl Request {
         matches!(self, Request::Doctor { fix: true })
     }
 
-    /// The sync options of a `sync` request.
+    /// The sync options of a `sync LOCKFILE` request.
     pub fn sync_options(&self) -> Option<SyncOptions> {
         match self {
             Request::Sync {
-                lockfile,
+                lockfile: Some(lockfile),
                 frozen,
                 prune,
                 yes,
@@ -458,6 +480,29 @@ impl Request {
             _ => None,
         }
     }
+}
+
+/// The request of `init`, `add` or `remove` (§15.3).
+fn project_request(command: &Command) -> Option<Request> {
+    Some(match command {
+        Command::Init(a) => Request::Init {
+            dir: a.dir.clone().unwrap_or_else(|| PathBuf::from(".")),
+        },
+        Command::Add(a) => Request::Add {
+            sources: a.sources.iter().map(|s| SourceArg::parse(s)).collect(),
+            selection: if a.all {
+                Selection::All
+            } else if !a.skill.is_empty() {
+                Selection::Skills(a.skill.clone())
+            } else {
+                Selection::Default
+            },
+        },
+        Command::Remove(a) => Request::Remove {
+            packs: PackArg::all(&a.packs),
+        },
+        _ => return None,
+    })
 }
 
 /// The request of `harness enable|disable|sync`.

@@ -26,6 +26,8 @@ pub enum ErrorCode {
     SourceUnavailable,
     Integrity,
     ConfirmationRequired,
+    /// A file the command would create is there already (`init`, §15.3).
+    AlreadyExists,
 }
 
 impl ErrorCode {
@@ -49,6 +51,7 @@ impl ErrorCode {
             ErrorCode::Io => "io",
             ErrorCode::SourceUnavailable => "source_unavailable",
             ErrorCode::Integrity => "integrity",
+            ErrorCode::AlreadyExists => "already_exists",
             ErrorCode::ConfirmationRequired => "confirmation_required",
         }
     }
@@ -62,7 +65,7 @@ impl ErrorCode {
             Usage => 2,
             NotInstalled | NotActivated | NotConnected | BootstrapProtected
             | AdapterUnsupported | ProgramNotFound | SenseOnly | EnvMissing
-            | ConfirmationRequired => 3,
+            | ConfirmationRequired | AlreadyExists => 3,
             GrantMissing => 4,
             NotFound => 5,
         }
@@ -77,7 +80,7 @@ impl ErrorCode {
             | Integrity => 125,
             NotInstalled | NotActivated | NotConnected | GrantMissing | BootstrapProtected
             | AdapterUnsupported | ProgramNotFound | SenseOnly | EnvMissing
-            | ConfirmationRequired => 126,
+            | ConfirmationRequired | AlreadyExists => 126,
             NotFound => 127,
         }
     }
@@ -156,6 +159,11 @@ pub enum Fix {
     HarnessDisable {
         target: String,
     },
+    /// Make the working directory a project (§15.3).
+    Init,
+    /// Sync the project to its `hcp.yaml`, recording what it installs in
+    /// `hcp.lock` (§15.3).
+    Sync,
 }
 
 /// What to do, in words that may name commands (§10.1 `hint`): each

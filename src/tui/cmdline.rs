@@ -231,12 +231,18 @@ fn to_parsed(command: Command) -> Result<Parsed, String> {
             Parsed::Upgrade(a.packs)
         }
         Command::Sync(a) => Parsed::Query(Query::Sync {
-            lockfile: a.lockfile.to_string_lossy().into_owned(),
+            lockfile: match &a.lockfile {
+                Some(path) => path.to_string_lossy().into_owned(),
+                None => return Err(in_a_shell("sync without a LOCKFILE (a project's sync)")),
+            },
             frozen: a.frozen,
             prune: a.prune,
             yes: a.yes,
         }),
         Command::Tui(_) => return Err("the TUI is running already".into()),
+        Command::Init(_) | Command::Add(_) | Command::Remove(_) => {
+            return Err(in_a_shell("init, add and remove (the project commands)"));
+        }
         Command::Completions(_) | Command::Man(_) => {
             return Err(in_a_shell(
                 "completions and man print for a shell; they are",
@@ -588,6 +594,21 @@ mod tests {
         }
     }
 
+    /// The project commands, which run in a shell (the TUI's project view
+    /// is to come).
+    const PROJECT_LINES: [&str; 10] = [
+        "add",
+        "add --all",
+        "add --catalog ./x",
+        "add --json",
+        "add --principal agent",
+        "add --skill acme.x",
+        "init",
+        "init --json",
+        "remove",
+        "remove --json",
+    ];
+
     /// Walks the clap tree: every subcommand, alone and with each of its
     /// flags, that clap takes (`Cli::try_parse_from`) is taken by the `:`
     /// parser too, except the few the TUI says it does not run (listed, so
@@ -667,6 +688,7 @@ mod tests {
             "upgrade --yes",
         ]
         .iter()
+        .chain(PROJECT_LINES.iter())
         .map(|s| s.to_string())
         .collect();
         assert_eq!(refused, expected);

@@ -47,7 +47,9 @@ pub fn fix_line(fix: &Fix, config: &Config, keyed: &[&str]) -> String {
         | Fix::Upgrade { .. }
         | Fix::HarnessStatus
         | Fix::HarnessSync { .. }
-        | Fix::HarnessDisable { .. } => return line,
+        | Fix::HarnessDisable { .. }
+        | Fix::Init
+        | Fix::Sync => return line,
     };
     if keyed.contains(&pack) {
         format!("press {key}, or run {line}")

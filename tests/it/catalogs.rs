@@ -30,7 +30,7 @@ fn a_folder_catalog_is_added_listed_used_and_removed_keeping_comments() {
     assert!(after.contains("# hcpx configuration"), "{after}");
 
     let doc = sb.json(&["catalog", "list"], 0);
-    assert_eq!(common::keys(&doc), ["catalogs", "ok"]);
+    assert_eq!(common::keys(&doc), ["catalogs", "ok", "scope"]);
     let entry = &doc["catalogs"][0];
     assert_eq!(
         common::keys(entry),

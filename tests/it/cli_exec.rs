@@ -88,6 +88,7 @@ fn json_result_has_exactly_the_fields_of_section_6_7() {
             "exit_code",
             "ok",
             "pack_id",
+            "scope",
             "stderr",
             "stderr_truncated",
             "stdout",

@@ -291,7 +291,7 @@ fn availability_has_the_shape_of_section_11_3() {
     let src = sb.simple_pack("acme.av", "1.2.0", "{kind: local}");
     sb.json(&["install", src.to_str().unwrap()], 0);
     let out = sb.json(&["availability", "acme.av"], 0);
-    assert_eq!(keys(&out), ["ok", "packs", "principal"]);
+    assert_eq!(keys(&out), ["ok", "packs", "principal", "scope"]);
     assert_eq!(out["principal"], "user");
     let pack = &out["packs"][0];
     assert_eq!(

@@ -33,7 +33,16 @@ fn cli(dir: &TempDir, args: &[&str], json: bool) -> String {
     }
     cmd.arg("--catalog").arg(&catalog).args(args);
     let out = cmd.output().unwrap();
-    String::from_utf8(out.stdout).unwrap()
+    let text = String::from_utf8(out.stdout).unwrap();
+    if !json {
+        return text;
+    }
+    // The report itself, as the TUI's `:` line shows it: without the
+    // `scope` the CLI adds to every result (HCP.md §15.1).
+    match serde_json::from_str::<serde_json::Value>(&text) {
+        Ok(doc) => serde_json::to_string_pretty(&crate::common::unscoped(doc)).unwrap() + "\n",
+        Err(_) => text,
+    }
 }
 
 /// The TUI's report after `:LINE`: (its words, its document).

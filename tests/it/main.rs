@@ -31,6 +31,7 @@ mod lint_rules;
 mod mcp_attack;
 mod mcp_python;
 mod mcp_server;
+mod project_scope;
 mod screenshots;
 mod skill_packs;
 mod tui_colon_reports;

@@ -4,6 +4,7 @@
 //! (`try_parse_from`), so both take the same subcommands and flags.
 
 pub mod activate;
+pub mod add;
 pub mod availability;
 pub mod catalog;
 pub mod completions;
@@ -13,12 +14,14 @@ pub mod doctor;
 pub mod exec;
 pub mod grant;
 pub mod harness;
+pub mod init;
 pub mod install;
 pub mod lint;
 pub mod list;
 pub mod man;
 pub mod mcp;
 pub mod outdated;
+pub mod remove;
 pub mod show;
 pub mod sync;
 pub mod tui;
@@ -64,6 +67,26 @@ pub struct GlobalArgs {
     /// Also search this catalog folder for packs (repeatable)
     #[arg(long = "catalog", value_name = "DIR", value_hint = clap::ValueHint::DirPath)]
     pub catalogs: Vec<std::path::PathBuf>,
+
+    /// Act in the project (the nearest folder above holding hcp.yaml); fail outside one
+    #[arg(long, global = true, conflicts_with = "global")]
+    pub project: bool,
+
+    /// Act on the user store ($HCP_HOME, else ~/.hcp), also inside a project
+    #[arg(short = 'g', long, global = true)]
+    pub global: bool,
+}
+
+impl GlobalArgs {
+    /// The scope asked for (HCP.md §15.1).
+    pub fn scope_flag(&self) -> crate::engine::project::ScopeFlag {
+        use crate::engine::project::ScopeFlag;
+        match (self.project, self.global) {
+            (_, true) => ScopeFlag::Global,
+            (true, false) => ScopeFlag::Project,
+            (false, false) => ScopeFlag::Auto,
+        }
+    }
 }
 
 /// `--json`, on the subcommands that print a document.
@@ -152,6 +175,9 @@ impl Command {
             Command::Outdated(a) => (Some(&a.json), None, Some(&a.catalog)),
             Command::Upgrade(a) => a.flags.own(),
             Command::Sync(a) => a.flags.own(),
+            Command::Init(a) => (Some(&a.json), None, None),
+            Command::Add(a) => a.flags.own(),
+            Command::Remove(a) => (Some(&a.json), None, None),
         }
     }
 
@@ -197,6 +223,9 @@ pub enum Command {
     Outdated(outdated::OutdatedArgs),
     Upgrade(upgrade::UpgradeArgs),
     Sync(sync::SyncArgs),
+    Init(init::InitArgs),
+    Add(add::AddArgs),
+    Remove(remove::RemoveArgs),
     Completions(completions::CompletionsArgs),
     Man(man::ManArgs),
     Mcp(mcp::McpArgs),

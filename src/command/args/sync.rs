@@ -1,16 +1,16 @@
 //! The clap arguments of `hcpx sync`.
 
-/// Make the store hold exactly the packs of a lock file (another machine's hcp.lock)
+/// Make the store hold exactly the packs of a lock file (another machine's hcp.lock); in a project, without LOCKFILE: make .hcp/ and the project's targets match hcp.yaml and hcp.lock
 #[derive(Debug, clap::Args)]
 #[command(after_help = crate::command::help::SYNC)]
 pub struct SyncArgs {
     /// The lock file to follow
     /// Another machine's hcp.lock
     #[arg(value_name = "LOCKFILE", value_hint = clap::ValueHint::FilePath)]
-    pub lockfile: std::path::PathBuf,
+    pub lockfile: Option<std::path::PathBuf>,
     #[command(flatten)]
     pub flags: super::EngineFlags,
-    /// Fail (integrity) when a source's digest differs from the lock file's
+    /// Fail (integrity) when a source's digest differs from the lock file's; in a project, also when hcp.lock and hcp.yaml disagree (changes neither file)
     #[arg(long)]
     pub frozen: bool,
     /// Also uninstall packs the lock file does not name

@@ -15,6 +15,7 @@ pub mod install;
 pub mod lint;
 pub mod list;
 pub mod outdated;
+pub mod project;
 pub mod show;
 pub mod sync;
 pub mod uninstall;

@@ -73,9 +73,9 @@ pub fn names_list() -> String {
 
 /// Every target with its folder, whether it is detected and enabled.
 pub fn targets(env: &HarnessEnv, enabled: &[TargetName]) -> Vec<TargetInfo> {
-    TargetName::ALL
-        .into_iter()
-        .map(|name| {
+    env.names()
+        .iter()
+        .map(|&name| {
             let location = env.locate(name);
             TargetInfo {
                 name,
@@ -187,7 +187,7 @@ pub fn sync(
 pub fn leftovers(env: &HarnessEnv, owner: &Owner) -> Vec<(TargetName, PathBuf)> {
     let mut seen = std::collections::BTreeSet::new();
     let mut found = Vec::new();
-    for name in TargetName::ALL {
+    for &name in env.names() {
         let folder = env.locate(name).folder;
         if seen.insert(folder.clone()) {
             found.extend(

@@ -55,7 +55,7 @@ const MAX_READ: u64 = 256 * 1024;
 /// store-less ones (an earlier release) whose pack is installed here.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Owner {
-    /// The store's absolute path, links resolved.
+    /// The store's absolute path, links resolved; a project's store: `.hcp`.
     pub store: String,
     pub installed: BTreeSet<String>,
 }
@@ -64,8 +64,15 @@ impl Owner {
     /// The owner for `store`, as it is now.
     pub fn of(store: &Store) -> Owner {
         let root = fs::canonicalize(store.root()).unwrap_or_else(|_| store.root().to_path_buf());
+        // A project's store writes only into the project's own folders,
+        // whose copies teammates may commit: its markers name it by the
+        // project-relative `.hcp`, the same in every clone (§15.2).
+        let store_name = match store.project() {
+            Some(_) => crate::engine::store::PROJECT_STORE_DIR.to_string(),
+            None => root.display().to_string(),
+        };
         Owner {
-            store: root.display().to_string(),
+            store: store_name,
             installed: store
                 .installed_ids()
                 .unwrap_or_default()

@@ -55,6 +55,25 @@ impl TargetName {
         TargetName::ALL.into_iter().find(|t| t.as_str() == name)
     }
 
+    /// The targets a project has (HCP.md §15.4): its own `.agents/skills`,
+    /// `.claude/skills` and `.windsurf/skills`.
+    pub const PROJECT: [TargetName; 3] = [
+        TargetName::Agents,
+        TargetName::ClaudeCode,
+        TargetName::Windsurf,
+    ];
+
+    /// The project target this name stands for in a project (§15.4):
+    /// `codex`, `cursor`, `copilot`, `opencode` and `gemini` read the
+    /// project's `.agents/skills`, so they name `agents` there.
+    pub fn in_project(self) -> TargetName {
+        match self {
+            TargetName::ClaudeCode => TargetName::ClaudeCode,
+            TargetName::Windsurf => TargetName::Windsurf,
+            _ => TargetName::Agents,
+        }
+    }
+
     /// Who reads this folder, for help texts and the TUI.
     pub fn readers(self) -> &'static str {
         match self {
@@ -84,6 +103,9 @@ pub struct HarnessEnv {
     pub claude_config_dir: Option<PathBuf>,
     pub codex_home: Option<PathBuf>,
     pub xdg_config_home: Option<PathBuf>,
+    /// The project whose own folders the targets are (§15.4), when the
+    /// store is a project's; detection still looks at the user's home.
+    pub project: Option<PathBuf>,
 }
 
 impl HarnessEnv {
@@ -102,12 +124,52 @@ impl HarnessEnv {
             claude_config_dir: var("CLAUDE_CONFIG_DIR"),
             codex_home: var("CODEX_HOME"),
             xdg_config_home: var("XDG_CONFIG_HOME"),
+            project: None,
         })
+    }
+
+    /// This environment with the targets in `project`'s folders (§15.4).
+    pub fn for_project(&self, project: &Path) -> HarnessEnv {
+        HarnessEnv {
+            project: Some(project.to_path_buf()),
+            ..self.clone()
+        }
+    }
+
+    /// The targets this environment has: the project targets in a project
+    /// (§15.4), else every target of the table (§12.4).
+    pub fn names(&self) -> &'static [TargetName] {
+        match self.project {
+            Some(_) => &TargetName::PROJECT,
+            None => &TargetName::ALL,
+        }
     }
 
     /// The folder a target reads Skills from, and the path whose existence
     /// means the harness is installed (`None`: always detected).
     pub fn locate(&self, target: TargetName) -> Location {
+        let user = HarnessEnv {
+            project: None,
+            ..self.clone()
+        };
+        if let Some(project) = &self.project {
+            let target = target.in_project();
+            let rel = match target {
+                TargetName::ClaudeCode => ".claude/skills",
+                TargetName::Windsurf => ".windsurf/skills",
+                _ => ".agents/skills",
+            };
+            // Detected when the harness is on this machine (the user's
+            // folders); for `agents`, when any harness reading it is.
+            let detect = match target {
+                TargetName::Agents => Detect::Always,
+                _ => user.locate(target).detect,
+            };
+            return Location {
+                folder: project.join(rel),
+                detect,
+            };
+        }
         let home = |rel: &str| self.home.join(rel);
         let (folder, marker, by_env) = match target {
             TargetName::Agents => (home(".agents/skills"), None, false),
@@ -259,6 +321,33 @@ mod tests {
         // A file is not a harness's folder.
         std::fs::write(home.path().join(".cursor"), "").unwrap_or_else(|e| panic!("{e}"));
         assert!(!env.locate(TargetName::Cursor).detected());
+    }
+
+    #[test]
+    fn a_project_has_its_own_folders() {
+        let env = env().for_project(Path::new("/p"));
+        let folder = |t| env.locate(t).folder;
+        assert_eq!(
+            folder(TargetName::Agents),
+            PathBuf::from("/p/.agents/skills")
+        );
+        assert_eq!(
+            folder(TargetName::Codex),
+            PathBuf::from("/p/.agents/skills")
+        );
+        assert_eq!(
+            folder(TargetName::Gemini),
+            PathBuf::from("/p/.agents/skills")
+        );
+        assert_eq!(
+            folder(TargetName::ClaudeCode),
+            PathBuf::from("/p/.claude/skills")
+        );
+        assert_eq!(
+            folder(TargetName::Windsurf),
+            PathBuf::from("/p/.windsurf/skills")
+        );
+        assert_eq!(env.names(), &TargetName::PROJECT);
     }
 
     #[test]

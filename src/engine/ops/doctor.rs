@@ -282,9 +282,44 @@ pub fn run(engine: &Engine) -> DoctorReport {
         checks.push(pack_check(store, id, path_var.as_deref()));
     }
     checks.extend(verify_checks(engine));
+    checks.extend(project_checks(engine));
     DoctorReport {
         store: root.display().to_string(),
         checks,
+    }
+}
+
+/// `project.file` (HCP.md §15.3): in a project, every pack `hcp.lock`
+/// records is named in `hcp.yaml` (a change killed half way leaves one
+/// that is not; `doctor --fix` lists it).
+fn project_checks(engine: &Engine) -> Vec<Check> {
+    let Some(project) = engine.project() else {
+        return Vec::new();
+    };
+    let lock = match engine.store().read_lockfile() {
+        Ok(lock) => lock,
+        Err(_) => return Vec::new(),
+    };
+    match crate::engine::project::keep::unlisted(&project, &lock) {
+        Ok(ids) if ids.is_empty() => vec![pass(
+            "project.file",
+            "hcp.yaml names every pack hcp.lock records",
+        )],
+        Ok(ids) => ids
+            .into_iter()
+            .map(|id| {
+                fail(
+                    "project.file",
+                    format!("hcp.lock records {id}, which hcp.yaml does not name (a change was interrupted)"),
+                    "run doctor --fix to list it in hcp.yaml, or remove the pack",
+                )
+            })
+            .collect(),
+        Err(err) => vec![fail(
+            "project.file",
+            err.message,
+            "repair hcp.yaml by hand: hcpx never rewrites a malformed one",
+        )],
     }
 }
 
@@ -871,6 +906,13 @@ pub fn fix(engine: &Engine) -> Result<FixReport> {
         }
     }
     fixed.extend(record_unrecorded(engine, &mut tx));
+    if let Some(project) = engine.project() {
+        let listed = crate::engine::project::keep::list_unlisted(&project, &mut tx)?;
+        fixed.extend(listed.into_iter().map(|id| Fixed {
+            check: "project.file".into(),
+            message: format!("listed {id} in hcp.yaml, as hcp.lock records it"),
+        }));
+    }
     // Harness copies follow the repaired state (missing, outdated, stale).
     fixed.extend(
         engine

@@ -28,20 +28,54 @@ impl Engine {
     /// The environment the target table is read from: the one given by
     /// [`Engine::set_harness_env`], else the process's.
     pub fn harness_env(&self) -> Result<HarnessEnv> {
-        if let Some(env) = &self.harness_env {
-            return Ok(env.clone());
-        }
-        HarnessEnv::from_process().ok_or_else(|| {
-            Error::usage(
-                "no home folder is known: set HOME so hcpx can find the harnesses' folders",
-            )
+        let env = match &self.harness_env {
+            Some(env) => env.clone(),
+            None => HarnessEnv::from_process().ok_or_else(|| {
+                Error::usage(
+                    "no home folder is known: set HOME so hcpx can find the harnesses' folders",
+                )
+            })?,
+        };
+        // A project's targets are its own folders (§15.4).
+        Ok(match self.store().project() {
+            Some(project) => env.for_project(project),
+            None => env,
         })
     }
 
-    /// The enabled targets, from `config.yaml`.
+    /// The enabled targets, from `config.yaml`; in a project, from
+    /// `hcp.yaml`'s `harnesses` (§15.4), each name as the project target
+    /// it stands for.
     pub fn enabled_harnesses(&self) -> Result<Vec<TargetName>> {
+        if let Some(project) = self.project() {
+            let names = project.read_file()?.harnesses.unwrap_or_default();
+            let parsed = names
+                .iter()
+                .map(|name| {
+                    TargetName::parse(name)
+                        .map(TargetName::in_project)
+                        .ok_or_else(|| {
+                            project
+                                .named(Error::usage(format!(
+                                    "hcp.yaml: unknown harness target `{name}` in `harnesses`"
+                                )))
+                                .hint(format!("known targets: {}", harness::names_list()))
+                        })
+                })
+                .collect::<Result<Vec<_>>>()?;
+            return Ok(dedup(&parsed));
+        }
         let path = self.store().config_path();
         harness::parse_enabled(&config::read(&path)?.harnesses, &path)
+    }
+
+    /// `names` as the targets of this store: in a project, each as the
+    /// project target it stands for (§15.4).
+    fn own_targets(&self, names: &[TargetName]) -> Vec<TargetName> {
+        match self.store().project() {
+            Some(_) => dedup(&names.iter().map(|n| n.in_project()).collect::<Vec<_>>()),
+            None => dedup(names),
+        }
     }
 
     /// Every target: folder, detected, enabled.
@@ -216,12 +250,15 @@ impl Engine {
         self.require_unscoped(&tx.state, PACK_INSTALL)?;
         let env = self.harness_env()?;
         let before = self.enabled_harnesses()?;
-        let added: Vec<TargetName> = dedup(names)
+        let added: Vec<TargetName> = self
+            .own_targets(names)
             .into_iter()
             .filter(|n| !before.contains(n))
             .collect();
-        let after: Vec<TargetName> = TargetName::ALL
-            .into_iter()
+        let after: Vec<TargetName> = env
+            .names()
+            .iter()
+            .copied()
             .filter(|n| before.contains(n) || added.contains(n))
             .collect();
         let wanted = self.wanted_skills(&tx.state);
@@ -242,7 +279,8 @@ impl Engine {
         self.require_unscoped(&tx.state, PACK_INSTALL)?;
         let env = self.harness_env()?;
         let before = self.enabled_harnesses()?;
-        let removed: Vec<TargetName> = dedup(names)
+        let removed: Vec<TargetName> = self
+            .own_targets(names)
             .into_iter()
             .filter(|n| before.contains(n))
             .collect();
@@ -274,13 +312,20 @@ impl Engine {
 
     /// Rewrites `harnesses:` in `config.yaml`, atomically, keeping the rest.
     fn write_enabled(&self, tx: &mut Transaction<'_>, names: &[TargetName]) -> Result<()> {
+        let names: Vec<String> = names.iter().map(|n| n.as_str().to_string()).collect();
+        if let Some(project) = self.project() {
+            // In a project, `hcp.yaml`'s `harnesses` (§15.4).
+            let text = project.read_text()?;
+            let text = crate::engine::project::file::with_harnesses(&text, &names)
+                .map_err(|err| project.named(err))?;
+            return tx.replace_file(&project.file_path(), text.as_bytes(), 0o644);
+        }
         let path = self.store().config_path();
         let text = match std::fs::read_to_string(&path) {
             Ok(text) => text,
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => String::new(),
             Err(err) => return Err(Error::io("cannot read", &path, &err)),
         };
-        let names: Vec<String> = names.iter().map(|n| n.as_str().to_string()).collect();
         let text = config::set_list(&text, "harnesses", &names);
         tx.replace_file(
             &path,

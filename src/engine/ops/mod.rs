@@ -22,6 +22,7 @@ mod fetch;
 pub mod harness;
 mod install;
 pub mod list;
+pub mod project;
 pub mod show;
 pub mod sources;
 pub mod sync;
@@ -135,6 +136,63 @@ impl Engine {
             result => result?,
         }
         Ok(engine)
+    }
+
+    /// Opens the store of `project` (`<project>/.hcp`, HCP.md §15.2),
+    /// creating it on first use. It holds no bootstrap pack (that lives in
+    /// the user store only, §15.1); its catalogs are the user store's
+    /// (`user_home`'s `config.yaml`, when it reads), its own, then
+    /// `extra_catalogs`.
+    pub fn open_project(
+        project: &crate::engine::project::Project,
+        user_home: &Path,
+        extra_catalogs: &[PathBuf],
+        principal: &str,
+        options: EngineOptions,
+    ) -> Result<Engine> {
+        let principal = grants::Principal::parse(principal)?;
+        project.check_store(user_home)?;
+        let hook = crate::engine::project::keep::hook(project);
+        let store = Store::open_project(project.root(), options.lock_wait, Some(hook))?;
+        let user_config = user_home.join(crate::engine::store::CONFIG_FILE);
+        let mut catalogs = match config::read(&user_config) {
+            Ok(config) => config.catalogs,
+            Err(_) => Vec::new(),
+        };
+        match config::read(&store.config_path()) {
+            Ok(config) => catalogs.extend(config.catalogs),
+            Err(_) if options.diagnose => {}
+            Err(err) => return Err(err),
+        }
+        catalogs.extend(extra_catalogs.iter().cloned());
+        // The project file is read by every command in the project: a
+        // malformed one stops it here (§15.2).
+        project.read_file()?;
+        Ok(Engine {
+            store,
+            catalogs,
+            extra_catalogs: extra_catalogs.to_vec(),
+            principal,
+            env: EnvOverrides::default(),
+            fix_line: None,
+            harness_env: None,
+        })
+    }
+
+    /// The project whose store this engine acts on, if any.
+    pub fn project(&self) -> Option<crate::engine::project::Project> {
+        self.store
+            .project()
+            .map(crate::engine::project::Project::at)
+            .and_then(std::result::Result::ok)
+    }
+
+    /// Which store this engine acts on (§15.1).
+    pub fn scope(&self) -> crate::engine::project::Scope {
+        match self.store.project() {
+            Some(_) => crate::engine::project::Scope::Project,
+            None => crate::engine::project::Scope::User,
+        }
     }
 
     /// Sets how a [`Fix`] shows as the `hint` of an error in the documents

@@ -88,15 +88,28 @@ impl Engine {
         // Refused before anything is read from a source (§9.2).
         self.require_install_grant()?;
         let wanted = read_wanted(&options.lockfile)?;
+        self.sync_wanted(&wanted, options, results)
+    }
+
+    /// Syncs the store to `wanted` (a lock file read, or a project's
+    /// `hcp.lock` for the packs its `hcp.yaml` names, §15.3).
+    pub(super) fn sync_wanted(
+        &self,
+        wanted: &lockfile::LockFile,
+        options: &SyncOptions,
+        results: &mut Vec<SyncResult>,
+    ) -> Result<()> {
         let have = self.store().read_lockfile()?;
-        for (id, entry) in &wanted.packs {
-            let same = have
-                .packs
+        let same = |id: &PackId, entry: &LockEntry| {
+            have.packs
                 .get(id)
                 .is_some_and(|h| h.version == entry.version && h.digest == entry.digest)
                 && self.store().is_installed(id)
-                && digest::digest(&self.store().pack_dir(id)).is_ok_and(|d| d == entry.digest);
-            if same {
+                && digest::digest(&self.store().pack_dir(id)).is_ok_and(|d| d == entry.digest)
+        };
+        let shared = Shared::fetch(wanted, &same)?;
+        for (id, entry) in &wanted.packs {
+            if same(id, entry) {
                 results.push(SyncResult {
                     pack_id: id.to_string(),
                     action: SyncAction::Unchanged,
@@ -105,7 +118,7 @@ impl Engine {
                 continue;
             }
             let outcome =
-                self.sync_one(id, entry, options)
+                self.sync_one(id, entry, options, Some(&shared))
                     .map_err(|err| match err.context.pack_id {
                         Some(_) => err,
                         None => err.pack(id.as_str()),
@@ -147,6 +160,7 @@ impl Engine {
         id: &PackId,
         entry: &LockEntry,
         options: &SyncOptions,
+        shared: Option<&Shared>,
     ) -> Result<super::InstallOutcome> {
         let source = &entry.source;
         match source.kind {
@@ -160,8 +174,17 @@ impl Engine {
                     reference: Some(commit.clone()),
                 };
                 let mut tx = self.store().lock()?;
-                let install = super::InstallOptions::new(super::InstallSource::Git(git.clone()));
-                let fetched = super::fetch::fetch_locked(&mut tx, &git, &install)?;
+                let fetched = match shared.and_then(|s| s.checkout(url, commit)) {
+                    Some(root) => super::fetch::FetchedPack {
+                        dir: subdir_of(root, source.subdir.as_deref(), &git)?,
+                        commit: commit.clone(),
+                    },
+                    None => {
+                        let install =
+                            super::InstallOptions::new(super::InstallSource::Git(git.clone()));
+                        super::fetch::fetch_locked(&mut tx, &git, &install)?
+                    }
+                };
                 step("sync.found")?;
                 let recorded = LockedSource::git(
                     url,
@@ -261,6 +284,79 @@ impl Engine {
         .pack(id.as_str())
         .hint("review the changes, then sync again with --yes"))
     }
+}
+
+/// Checkouts shared by the entries of one repository at one commit: a
+/// lock naming several packs of one repository (a skill collection, a
+/// project's `hcp.yaml`) fetches it once per sync, not once per pack
+/// (§13.1: once per source per command). Fetched, before the lock is
+/// taken, into a private folder outside the store, whole (no sparse
+/// checkout: several folders are wanted), within the same bound on what a
+/// fetch may write.
+struct Shared {
+    checkouts: Vec<(String, String, tempfile::TempDir, PathBuf)>,
+}
+
+impl Shared {
+    /// Fetches each repository and commit that two or more git entries of
+    /// `wanted` still to install share.
+    fn fetch(
+        wanted: &lockfile::LockFile,
+        same: &dyn Fn(&PackId, &LockEntry) -> bool,
+    ) -> Result<Shared> {
+        let mut counts: std::collections::BTreeMap<(&str, &str), usize> = Default::default();
+        for (id, entry) in &wanted.packs {
+            let source = &entry.source;
+            let synced = same(id, entry);
+            if let (SourceKind::Git, Some(url), Some(commit), false) =
+                (source.kind, &source.url, &source.commit, synced)
+            {
+                *counts.entry((url.as_str(), commit.as_str())).or_default() += 1;
+            }
+        }
+        let mut checkouts = Vec::new();
+        for ((url, commit), n) in counts {
+            if n < 2 {
+                continue;
+            }
+            let git = GitSource {
+                url: url.to_string(),
+                subdir: None,
+                reference: Some(commit.to_string()),
+            };
+            let private = super::fetch::private_temp_dir("hcpx-sync-")?;
+            let fetched = super::fetch::fetch_to(&git, &private.path().join("fetch"))?;
+            checkouts.push((url.to_string(), commit.to_string(), private, fetched.dir));
+        }
+        Ok(Shared { checkouts })
+    }
+
+    fn checkout(&self, url: &str, commit: &str) -> Option<&Path> {
+        self.checkouts
+            .iter()
+            .find(|(u, c, _, _)| u == url && c == commit)
+            .map(|(_, _, _, root)| root.as_path())
+    }
+}
+
+/// The folder `subdir` of a shared checkout (`not_found` when it is not a
+/// folder there, every step checked: no link is followed out of it).
+fn subdir_of(root: &Path, subdir: Option<&str>, git: &GitSource) -> Result<PathBuf> {
+    let Some(subdir) = subdir else {
+        return Ok(root.to_path_buf());
+    };
+    let mut walked = root.to_path_buf();
+    for part in subdir.split('/') {
+        walked.push(part);
+        let inside = !(part.is_empty() || part == "." || part == "..");
+        if !inside || !std::fs::symlink_metadata(&walked).is_ok_and(|m| m.is_dir()) {
+            return Err(Error::new(
+                ErrorCode::NotFound,
+                format!("{} has no folder `{subdir}`", git.display()),
+            ));
+        }
+    }
+    Ok(walked)
 }
 
 /// The staged copy must be the tree [`Engine::sync_checked`] accepted

@@ -241,14 +241,50 @@ impl LockedSource {
 }
 
 impl Store {
-    /// `<store>/hcp.lock`.
+    /// `<store>/hcp.lock`; a project's store has none of its own: its lock
+    /// is `<project>/hcp.lock` (§15.2).
     pub fn lockfile_path(&self) -> PathBuf {
-        self.root().join(LOCK_FILE_NAME)
+        match self.project() {
+            Some(project) => project.join(LOCK_FILE_NAME),
+            None => self.root().join(LOCK_FILE_NAME),
+        }
     }
 
-    /// Reads the store's lock file (a missing one is empty).
+    /// Reads the store's lock file (a missing one is empty). A project's
+    /// lock records folders relative to the project (§15.2); they are
+    /// returned absolute.
     pub fn read_lockfile(&self) -> Result<LockFile> {
-        read(&self.lockfile_path())
+        let mut lock = read(&self.lockfile_path())?;
+        if let Some(project) = self.project() {
+            for entry in lock.packs.values_mut() {
+                let source = &mut entry.source;
+                if source.kind != SourceKind::Git
+                    && let Some(path) = &source.path
+                {
+                    let absolute = super::relpath::resolve_path(project, path);
+                    source.path = Some(absolute.display().to_string());
+                }
+            }
+        }
+        Ok(lock)
+    }
+
+    /// `lock` as this store writes it: in a project, folders relative to
+    /// the project (§15.2).
+    pub fn lock_text(&self, lock: &LockFile) -> Result<Vec<u8>> {
+        let Some(project) = self.project() else {
+            return to_text(lock);
+        };
+        let mut portable = lock.clone();
+        for entry in portable.packs.values_mut() {
+            let source = &mut entry.source;
+            if source.kind != SourceKind::Git
+                && let Some(path) = &source.path
+            {
+                source.path = Some(super::relpath::portable_path(project, Path::new(path)));
+            }
+        }
+        to_text(&portable)
     }
 }
 
@@ -400,7 +436,7 @@ impl Transaction<'_> {
         }
         let kept = lock.packs.keys().cloned().collect();
         super::step("lock.write")?;
-        self.replace_file(&path, &to_text(&lock)?, 0o644)?;
+        self.replace_file(&path, &self.store().lock_text(&lock)?, 0o644)?;
         Ok(Some((aside, kept)))
     }
 
@@ -412,7 +448,7 @@ impl Transaction<'_> {
             return Ok(());
         }
         let path = self.store().lockfile_path();
-        let mut lock = read(&path)?;
+        let mut lock = self.store().read_lockfile()?;
         let before = lock.packs.get(pack_id).cloned();
         if before == entry {
             return Ok(());
@@ -421,7 +457,7 @@ impl Transaction<'_> {
             Some(entry) => lock.packs.insert(pack_id.clone(), entry),
             None => lock.packs.remove(pack_id),
         };
-        let text = to_text(&lock)?;
+        let text = self.store().lock_text(&lock)?;
         super::step("lock.write")?;
         self.replace_file(&path, &text, 0o644)
     }

@@ -27,6 +27,8 @@ pub mod lint_cache;
 pub mod lockfile;
 pub mod parallel;
 pub mod principal;
+pub mod project_file;
+pub mod relpath;
 pub mod snapshot;
 pub mod source;
 pub mod state;
@@ -91,6 +93,8 @@ pub const CONFIG_FILE: &str = "config.yaml";
 /// catalogs and sources, so only their owner reads them.
 pub const PRIVATE_FILE_MODE: u32 = 0o600;
 const LOCK_FILE: &str = ".lock";
+/// A project's store folder, beside its `hcp.yaml` (§15.2).
+pub const PROJECT_STORE_DIR: &str = ".hcp";
 const TMP_DIR: &str = ".tmp";
 
 const CONFIG_TEMPLATE: &str = "\
@@ -105,6 +109,13 @@ catalogs: []
 pub struct Store {
     root: PathBuf,
     lock_wait: LockWait,
+    /// The project whose store this is (`<project>/.hcp`, HCP.md §15.2):
+    /// its lock is `<project>/hcp.lock` and every change keeps
+    /// `<project>/hcp.yaml` in step (see [`project_file`]).
+    project: Option<PathBuf>,
+    /// What every change of a project's store ends with (keeping
+    /// `hcp.yaml` in step, [`project_file`]).
+    commit_hook: Option<project_file::CommitHook>,
 }
 
 /// Called once when a writer has to wait for the store lock, with the lock
@@ -164,9 +175,38 @@ impl Store {
         let store = Store {
             root: root.into(),
             lock_wait,
+            project: None,
+            commit_hook: None,
         };
         store.create_layout()?;
         Ok(store)
+    }
+
+    /// Opens the store of the project at `project` (`<project>/.hcp`),
+    /// creating its layout and its `.gitignore` of `*` on first use
+    /// (§15.2). The caller checked that `.hcp` is a folder of its own.
+    pub fn open_project(
+        project: &Path,
+        lock_wait: LockWait,
+        commit_hook: Option<project_file::CommitHook>,
+    ) -> Result<Store> {
+        let store = Store {
+            root: project.join(PROJECT_STORE_DIR),
+            lock_wait,
+            project: Some(project.to_path_buf()),
+            commit_hook,
+        };
+        store.create_layout()?;
+        let ignore = store.root.join(".gitignore");
+        if fs::symlink_metadata(&ignore).is_err() {
+            write_atomic(&store.tmp_dir(), &ignore, b"*\n", 0o644)?;
+        }
+        Ok(store)
+    }
+
+    /// The project whose store this is, if any (§15.2).
+    pub fn project(&self) -> Option<&Path> {
+        self.project.as_deref()
     }
 
     /// Opens an existing store for reading only, creating nothing: `None`
@@ -177,6 +217,8 @@ impl Store {
         root.is_dir().then(|| Store {
             root,
             lock_wait: LockWait::default(),
+            project: None,
+            commit_hook: None,
         })
     }
 
@@ -310,9 +352,11 @@ impl Store {
         wait_for_lock(&file, &path, &self.lock_wait)?;
         self.clean_tmp();
         let state = self.read_state()?;
+        let project_start = project_file::Start::read(self, &state);
         Ok(Transaction {
             store: self,
             _lock: file,
+            project_start,
             original: state.clone(),
             state,
             undo: Vec::new(),
@@ -453,6 +497,9 @@ fn lock_timeout(path: &Path, timeout: Duration) -> Error {
 pub struct Transaction<'s> {
     store: &'s Store,
     _lock: File,
+    /// In a project's store: what the lock and the activations were when
+    /// the change began, so commit can keep `hcp.yaml` in step.
+    project_start: Option<project_file::Start>,
     /// The state as it is on disk now.
     original: State,
     pub state: State,
@@ -497,7 +544,7 @@ impl Transaction<'_> {
     /// Writes the state if it changed, then releases the lock. When the write
     /// fails, every recorded step is undone first.
     pub fn commit(mut self) -> Result<()> {
-        if let Err(err) = self.save() {
+        if let Err(err) = self.keep_project_file().and_then(|()| self.save()) {
             self.rollback();
             return Err(err);
         }
@@ -953,6 +1000,8 @@ mod tests {
         let told = Arc::new(std::sync::Mutex::new(Vec::<PathBuf>::new()));
         let seen = told.clone();
         let waiting = Store {
+            project: None,
+            commit_hook: None,
             root: store.root().to_path_buf(),
             lock_wait: LockWait {
                 timeout: Duration::from_millis(50),

@@ -390,3 +390,14 @@ pub fn read_request(
         reader,
     ))
 }
+
+/// A CLI document without the `"scope"` and `"project"` the CLI adds to
+/// every result (HCP.md §15.1): the report itself, as the TUI and the
+/// bootstrap pack's builtin operations write it.
+pub fn unscoped(mut doc: Value) -> Value {
+    if let Some(map) = doc.as_object_mut() {
+        map.remove("scope");
+        map.remove("project");
+    }
+    doc
+}

@@ -1,0 +1,477 @@
+//! The project commands (HCP.md §15.3): `init`, `add`, `remove` and the
+//! project's `sync`, on an [`Engine`] opened on a project's store
+//! ([`Engine::open_project`]) — `add` also on the user store, where it
+//! installs and activates.
+//!
+//! Every change here goes through the store's changes (install, activate,
+//! deactivate, uninstall), each of which keeps `hcp.yaml` and `hcp.lock`
+//! in step under the store lock (`store::project_file`), so `add` and
+//! `remove` only choose what to change.
+//!
+//! `sync` (no LOCKFILE) reads `hcp.yaml` and `hcp.lock`: an entry the lock
+//! lacks is installed from its `source` (and so recorded), the lock's
+//! entries `hcp.yaml` names are synced as `sync LOCKFILE` does (§13.8),
+//! packs `hcp.yaml` does not name are uninstalled (their lock entries go
+//! with them), activations follow `activate:`, and the targets are brought
+//! in step. With `frozen`, an entry the lock lacks, a lock entry
+//! `hcp.yaml` does not name, and a folder source whose digest is not the
+//! lock's fail with `integrity` before anything is installed; a git
+//! source's digest is checked on the fetched copy before that pack is
+//! installed (the locked commit is fetched once).
+//!
+//! Where the spec is silent: a project's `hcp.lock` that records a folder
+//! by an absolute path (hcpx writes them relative) is refused (`usage`)
+//! before anything is installed: such a path names a folder of the
+//! machine that wrote it.
+
+use super::sources::{PackResult, Selection, SourceRun};
+use super::sync::{SyncAction, SyncOptions, SyncResult};
+use super::{Engine, InstallOptions, InstallSource};
+use crate::engine::error::{Error, ErrorCode, Fix, Result};
+use crate::engine::harness::{HarnessEnv, TargetName};
+use crate::engine::pack::id::PackId;
+use crate::engine::project::{self, Project, file};
+use crate::engine::store::lockfile::{self, LockFile, SourceKind};
+use crate::engine::store::{Store, digest};
+use serde::Serialize;
+use std::collections::BTreeSet;
+use std::path::Path;
+
+/// What `hcpx init` wrote.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct InitOutcome {
+    /// The project folder.
+    pub project: String,
+    /// The `hcp.yaml` written.
+    pub file: String,
+    /// The project targets it enables.
+    pub harnesses: Vec<TargetName>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
+}
+
+/// `hcpx init [DIR]` (§15.3): writes `DIR/hcp.yaml` (`harnesses` from the
+/// targets detected on this machine, as project targets, `agents` always)
+/// and the project store `DIR/.hcp/` with its `.gitignore`. An existing
+/// `hcp.yaml` is `already_exists`; inside another project, the new one is
+/// nested, with a warning naming the outer one.
+pub fn init(dir: &Path, user_home: &Path, env: &HarnessEnv) -> Result<InitOutcome> {
+    std::fs::create_dir_all(dir).map_err(|err| Error::io("cannot create", dir, &err))?;
+    let project = Project::at(dir)?;
+    let path = project.file_path();
+    if std::fs::symlink_metadata(&path).is_ok() {
+        return Err(Error::new(
+            ErrorCode::AlreadyExists,
+            format!(
+                "{} exists already; hcpx does not overwrite it",
+                path.display()
+            ),
+        )
+        .path(path.display().to_string())
+        .hint("edit it, or add packs to the project with the add subcommand"));
+    }
+    project.check_store(user_home)?;
+    let mut warnings = Vec::new();
+    if let Some(outer) = project
+        .root()
+        .parent()
+        .and_then(|up| project::find(up, user_home))
+    {
+        warnings.push(format!(
+            "{} is inside the project {}; commands here act on the new, nested project",
+            project.root().display(),
+            outer.display()
+        ));
+    }
+    let user = HarnessEnv {
+        project: None,
+        ..env.clone()
+    };
+    let harnesses: Vec<TargetName> = TargetName::PROJECT
+        .into_iter()
+        .filter(|p| {
+            TargetName::ALL
+                .into_iter()
+                .any(|t| t.in_project() == *p && user.locate(t).detected())
+        })
+        .collect();
+    let names: Vec<String> = harnesses.iter().map(|t| t.as_str().to_string()).collect();
+    write_new(&path, file::initial(&names).as_bytes())?;
+    Store::open_project(
+        project.root(),
+        crate::engine::store::LockWait::default(),
+        None,
+    )?;
+    Ok(InitOutcome {
+        project: project.root().display().to_string(),
+        file: path.display().to_string(),
+        harnesses,
+        warnings,
+    })
+}
+
+/// Writes a new file atomically, never over an existing one.
+fn write_new(path: &Path, bytes: &[u8]) -> Result<()> {
+    use std::io::Write;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)
+        .map_err(|err| Error::io("cannot write", path, &err))?;
+    tmp.write_all(bytes)
+        .and_then(|()| tmp.as_file().sync_all())
+        .map_err(|err| Error::io("cannot write", path, &err))?;
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let _ = tmp
+            .as_file()
+            .set_permissions(std::fs::Permissions::from_mode(0o644));
+    }
+    tmp.persist_noclobber(path).map_err(|err| {
+        Error::new(
+            ErrorCode::AlreadyExists,
+            format!("{} exists already: {}", path.display(), err.error),
+        )
+        .path(path.display().to_string())
+    })?;
+    Ok(())
+}
+
+/// What `hcpx remove` did to one pack.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RemoveOutcome {
+    pub pack_id: String,
+    /// Whether an installed copy was uninstalled (else only the entry of
+    /// `hcp.yaml` went).
+    pub uninstalled: bool,
+}
+
+impl Engine {
+    /// `hcpx add SOURCE` (§15.3): installs what the source names (with the
+    /// selection of `options`, as `install` does) and activates each pack
+    /// installed; in a project, each change records the pack in `hcp.yaml`
+    /// and `hcp.lock`. A folder source outside the project gets a warning:
+    /// teammates need the same layout (§15.2).
+    pub fn add(&self, options: &InstallOptions) -> Result<Vec<PackResult>> {
+        if options.selection == Selection::List {
+            return Err(Error::usage(
+                "add installs packs; list a source with `install SOURCE --list`",
+            ));
+        }
+        let results = match self.install_source(options)? {
+            SourceRun::Done(results) => results,
+            SourceRun::Listed(_) => return Err(Error::usage("a listing installs nothing")),
+        };
+        let root = self.store().project().map(Path::to_path_buf);
+        Ok(results
+            .into_iter()
+            .map(|result| match result {
+                PackResult::Installed(mut done) => {
+                    let id = done.outcome.pack_id.clone();
+                    let (toggles, error) = match self.pack_id(&id) {
+                        Ok(pack) => self.activate(std::slice::from_ref(&pack)),
+                        Err(err) => (Vec::new(), Some(err)),
+                    };
+                    if let Some(err) = error {
+                        return PackResult::failed(id.clone(), Some(id), None, err);
+                    }
+                    done.outcome.activated = true;
+                    if let Some(toggle) = toggles.into_iter().next()
+                        && !toggle.harnesses.is_empty()
+                    {
+                        done.outcome.harnesses = toggle.harnesses;
+                    }
+                    if let Some(root) = &root {
+                        done.outcome
+                            .warnings
+                            .extend(leaving_warning(root, &done.outcome));
+                    }
+                    PackResult::Installed(done)
+                }
+                failed => failed,
+            })
+            .collect())
+    }
+
+    /// `hcpx remove ID` (§15.3): deactivates and uninstalls the pack (its
+    /// entries of `hcp.yaml` and `hcp.lock` go with the change); a pack
+    /// `hcp.yaml` names that is not installed here only loses its entry.
+    pub fn remove(&self, pack_id: &str) -> Result<RemoveOutcome> {
+        let installed = PackId::parse(pack_id).filter(|id| self.store().is_installed(id));
+        if let Some(id) = installed {
+            let (_, error) = self.deactivate(std::slice::from_ref(&id));
+            if let Some(err) = error {
+                return Err(err);
+            }
+            self.uninstall(&id)?;
+            return Ok(RemoveOutcome {
+                pack_id: pack_id.to_string(),
+                uninstalled: true,
+            });
+        }
+        let Some(project) = self.project() else {
+            return Err(self.unknown_or_not_installed(pack_id));
+        };
+        let mut tx = self.store().lock()?;
+        let text = project.read_text()?;
+        let listed = file::parse(&text).map_err(|e| project.named(e))?;
+        if !listed.packs.iter().any(|e| e.id == pack_id) {
+            return Err(self.unknown_or_not_installed(pack_id));
+        }
+        let edited = file::without_entry(&text, pack_id).map_err(|e| project.named(e))?;
+        tx.replace_file(&project.file_path(), edited.as_bytes(), 0o644)?;
+        if let Some(id) = PackId::parse(pack_id) {
+            tx.record_lock(&id, None)?;
+        }
+        tx.commit()?;
+        Ok(RemoveOutcome {
+            pack_id: pack_id.to_string(),
+            uninstalled: false,
+        })
+    }
+
+    /// `hcpx sync [--frozen]` in a project (§15.3; see the module doc).
+    /// Returns what was done and the error that stopped it, if any.
+    pub fn sync_project(&self, frozen: bool, yes: bool) -> (Vec<SyncResult>, Option<Error>) {
+        let mut results = Vec::new();
+        let error = self.sync_project_into(frozen, yes, &mut results).err();
+        (results, error)
+    }
+
+    fn sync_project_into(
+        &self,
+        frozen: bool,
+        yes: bool,
+        results: &mut Vec<SyncResult>,
+    ) -> Result<()> {
+        self.require_install_grant()?;
+        let project = self
+            .project()
+            .ok_or_else(|| Error::usage("sync without a LOCKFILE needs a project (hcp.yaml)"))?;
+        let wanted = project.read_file()?;
+        let ids = entry_ids(&project, &wanted)?;
+        refuse_absolute_paths(&project)?;
+        let lock = self.store().read_lockfile()?;
+        if frozen {
+            frozen_checks(&ids, &lock)?;
+        }
+        for entry in wanted
+            .packs
+            .iter()
+            .filter(|e| PackId::parse(&e.id).is_some_and(|id| !lock.packs.contains_key(&id)))
+        {
+            results.push(self.resolve_entry(&project, entry)?);
+        }
+        let mut lock = self.store().read_lockfile()?;
+        lock.packs.retain(|id, _| ids.contains(id));
+        let options = SyncOptions {
+            frozen,
+            yes,
+            ..SyncOptions::default()
+        };
+        self.sync_wanted(&lock, &options, results)?;
+        self.drop_unnamed(&ids, results)?;
+        self.follow_activation(&wanted)?;
+        self.harness_sync(false)?;
+        Ok(())
+    }
+
+    /// Installs an entry the lock lacks from its `source`, taking the pack
+    /// of its `id` (a collection's, or the source's own).
+    fn resolve_entry(&self, project: &Project, entry: &file::Entry) -> Result<SyncResult> {
+        // A folder is the project's, wherever hcpx runs (§15.2).
+        let folder = |path: &Path| {
+            let text = path.to_str().unwrap_or_default();
+            InstallSource::Dir(project::resolve_path(project.root(), text))
+        };
+        let source = match file::source_of(&entry.source).map_err(|e| project.named(e))? {
+            file::ProjectSource::Git(git) => InstallSource::Git(git),
+            file::ProjectSource::Folder(path) => folder(&path),
+            file::ProjectSource::FolderOrGithub(path, git) => {
+                match project.root().join(&path).symlink_metadata() {
+                    Ok(_) => folder(&path),
+                    Err(_) => InstallSource::Git(git),
+                }
+            }
+        };
+        let mut options = InstallOptions::new(source);
+        options.selection = Selection::Skills(vec![entry.id.clone()]);
+        let named = |err: Error| match err.context.pack_id {
+            Some(_) => err,
+            None => err.pack(entry.id.clone()),
+        };
+        let results = match self.install_source(&options).map_err(named)? {
+            SourceRun::Done(results) => results,
+            SourceRun::Listed(_) => Vec::new(),
+        };
+        for result in results {
+            match result {
+                PackResult::Failed(failed) => return Err(failed.error),
+                PackResult::Installed(done) if done.outcome.pack_id == entry.id => {
+                    return Ok(SyncResult {
+                        pack_id: entry.id.clone(),
+                        action: SyncAction::Installed,
+                        version: Some(done.outcome.version),
+                    });
+                }
+                PackResult::Installed(_) => {}
+            }
+        }
+        Err(Error::new(
+            ErrorCode::NotFound,
+            format!("{} holds no pack {}", entry.source, entry.id),
+        )
+        .pack(entry.id.clone()))
+    }
+
+    /// Uninstalls the packs `hcp.yaml` does not name, and drops the lock
+    /// entries of packs it does not name that are not installed.
+    fn drop_unnamed(&self, ids: &BTreeSet<PackId>, results: &mut Vec<SyncResult>) -> Result<()> {
+        for id in self.store().installed_ids()? {
+            if ids.contains(&id) {
+                continue;
+            }
+            self.remove(id.as_str())?;
+            results.push(SyncResult {
+                pack_id: id.to_string(),
+                action: SyncAction::Removed,
+                version: None,
+            });
+        }
+        let lock = self.store().read_lockfile()?;
+        if lock.packs.keys().any(|id| !ids.contains(id)) {
+            let mut tx = self.store().lock()?;
+            for id in lock.packs.keys().filter(|id| !ids.contains(*id)) {
+                tx.record_lock(id, None)?;
+            }
+            tx.commit()?;
+        }
+        Ok(())
+    }
+
+    /// Activates and deactivates as `hcp.yaml`'s `activate:` says.
+    fn follow_activation(&self, wanted: &file::ProjectFile) -> Result<()> {
+        let state = self.store().read_state()?;
+        let (on, off): (Vec<&file::Entry>, Vec<&file::Entry>) = wanted
+            .packs
+            .iter()
+            .filter(|e| e.activate != state.is_activated(&e.id))
+            .partition(|e| e.activate);
+        // hcp.yaml's ids were checked when it was read.
+        let ids = |entries: Vec<&file::Entry>| -> Vec<PackId> {
+            entries
+                .into_iter()
+                .filter_map(|e| PackId::parse(&e.id))
+                .collect()
+        };
+        if let (_, Some(err)) = self.activate(&ids(on)) {
+            return Err(err);
+        }
+        if let (_, Some(err)) = self.deactivate(&ids(off)) {
+            return Err(err);
+        }
+        Ok(())
+    }
+}
+
+/// The `../` warning of a pack recorded from a folder outside the project.
+fn leaving_warning(root: &Path, outcome: &super::InstallOutcome) -> Option<String> {
+    let source = &outcome.source;
+    if source.kind == SourceKind::Git {
+        return None;
+    }
+    let path = source.path.as_deref()?;
+    let recorded = project::portable_path(root, Path::new(path));
+    project::leaves_project(&recorded).then(|| {
+        format!(
+            "{} is recorded as {recorded}, outside the project: teammates need the same folder layout",
+            outcome.pack_id
+        )
+    })
+}
+
+/// The ids `hcp.yaml` names, checked (§14.2); a bad one is `usage`.
+fn entry_ids(project: &Project, wanted: &file::ProjectFile) -> Result<BTreeSet<PackId>> {
+    wanted
+        .packs
+        .iter()
+        .map(|e| {
+            PackId::parse(&e.id).ok_or_else(|| {
+                project.named(Error::usage(format!(
+                    "hcp.yaml: `{}` is not a pack id",
+                    e.id.escape_default()
+                )))
+            })
+        })
+        .collect()
+}
+
+/// A project's lock records folders relative to the project; an absolute
+/// path names a folder of another machine and is refused.
+fn refuse_absolute_paths(project: &Project) -> Result<()> {
+    let raw = lockfile::read(&project.lock_path())?;
+    for (id, entry) in &raw.packs {
+        let absolute = entry.source.kind != SourceKind::Git
+            && entry
+                .source
+                .path
+                .as_deref()
+                .is_some_and(|p| Path::new(p).is_absolute());
+        if absolute {
+            return Err(Error::usage(format!(
+                "{}: the entry for {id} records the absolute path {}; a project's lock records folders relative to the project, and nothing was installed",
+                project.lock_path().display(),
+                entry.source.path.as_deref().unwrap_or_default()
+            ))
+            .pack(id.as_str())
+            .path(project.lock_path().display().to_string())
+            .fix(Fix::Sync)
+            .hint("give the pack a source inside the project (or a git source) in hcp.yaml, then sync to record it"));
+        }
+    }
+    Ok(())
+}
+
+/// `--frozen`: `hcp.yaml` and `hcp.lock` name the same packs, and every
+/// folder source has the lock's digest now; else `integrity`, before
+/// anything is installed.
+fn frozen_checks(ids: &BTreeSet<PackId>, lock: &LockFile) -> Result<()> {
+    let stale = |message: String, id: &PackId| {
+        Err(Error::new(ErrorCode::Integrity, message)
+            .pack(id.as_str())
+            .fix(Fix::Sync)
+            .hint("sync without --frozen to update hcp.lock, and commit it"))
+    };
+    if let Some(id) = ids.iter().find(|id| !lock.packs.contains_key(*id)) {
+        return stale(
+            format!(
+                "hcp.lock is stale: hcp.yaml names {id}, which it does not record; nothing was installed"
+            ),
+            id,
+        );
+    }
+    if let Some(id) = lock.packs.keys().find(|id| !ids.contains(*id)) {
+        return stale(
+            format!(
+                "hcp.lock is stale: it records {id}, which hcp.yaml does not name; nothing was installed"
+            ),
+            id,
+        );
+    }
+    for (id, entry) in &lock.packs {
+        let Some(dir) = entry.source.folder_path() else {
+            continue;
+        };
+        let actual = digest::digest(&dir).ok();
+        if actual.as_deref() != Some(entry.digest.as_str()) {
+            return stale(
+                format!(
+                    "the source of {id} ({}) has digest {}, but hcp.lock says {}; nothing was installed",
+                    dir.display(),
+                    actual.as_deref().unwrap_or("none (it does not read)"),
+                    entry.digest
+                ),
+                id,
+            );
+        }
+    }
+    Ok(())
+}
