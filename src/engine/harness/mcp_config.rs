@@ -40,11 +40,11 @@ pub enum McpState {
 }
 
 impl McpState {
-    /// The words the TUI shows after `mcp:`.
+    /// The state's name (`configured`, `not-configured`, `unreadable`).
     pub fn as_str(self) -> &'static str {
         match self {
-            McpState::Configured => "hcpx mcp configured",
-            McpState::NotConfigured => "not configured",
+            McpState::Configured => "configured",
+            McpState::NotConfigured => "not-configured",
             McpState::Unreadable => "unreadable",
         }
     }

@@ -234,7 +234,7 @@ fn mcp_hint<'a>(config: &Config, row: &HarnessRow, width: usize) -> Vec<Line<'a>
     };
     let file = text::safe(file);
     let (words, style) = match state {
-        McpState::Configured => (format!("mcp: {} in {file}", state.as_str()), theme.good()),
+        McpState::Configured => (format!("mcp: hcpx mcp configured in {file}"), theme.good()),
         McpState::NotConfigured => {
             let print = config.hcpx(
                 &[
@@ -245,15 +245,12 @@ fn mcp_hint<'a>(config: &Config, row: &HarnessRow, width: usize) -> Vec<Line<'a>
                 false,
             );
             (
-                format!(
-                    "mcp: {} in {file} ({print} prints the entry)",
-                    state.as_str()
-                ),
+                format!("mcp: not configured in {file} ({print} prints the entry)"),
                 theme.dim(),
             )
         }
         McpState::Unreadable => (
-            format!("mcp: {} ({file} does not parse)", state.as_str()),
+            format!("mcp: unreadable ({file} does not parse)"),
             theme.warning(),
         ),
     };
