@@ -143,6 +143,30 @@ mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
 
+    /// What `--print-config` prints is what the TUI's `mcp:` line counts
+    /// as configured (engine::harness::mcp_config).
+    #[test]
+    fn the_printed_entry_reads_back_as_configured() {
+        use crate::engine::harness::mcp_config::{McpState, config_file, state};
+        use crate::engine::harness::{HarnessEnv, TargetName};
+        let dir = tempfile::tempdir().unwrap();
+        let env = HarnessEnv {
+            home: dir.path().to_path_buf(),
+            ..HarnessEnv::default()
+        };
+        for (target, name) in [
+            (McpTarget::ClaudeCode, TargetName::ClaudeCode),
+            (McpTarget::Codex, TargetName::Codex),
+            (McpTarget::Cursor, TargetName::Cursor),
+            (McpTarget::Gemini, TargetName::Gemini),
+        ] {
+            let file = config_file(&env, name).unwrap();
+            std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+            std::fs::write(&file, config(target, Some("/srv/hcp")).config).unwrap();
+            assert_eq!(state(&env, name), Some(McpState::Configured), "{name}");
+        }
+    }
+
     #[test]
     fn json_targets_parse_and_name_the_agent_principal() {
         for target in [

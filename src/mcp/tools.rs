@@ -60,7 +60,7 @@ pub fn tool_list<'a>(
 ) -> Vec<ToolEntry> {
     let mut commands: Vec<(&Manifest, &Command)> = Vec::new();
     for (avail, manifest) in packs {
-        for cmd in avail.commands.iter().filter(|c| c.executable) {
+        for cmd in avail.commands.iter().filter(|c| c.mcp_tool()) {
             if let Some(command) = manifest.command(&cmd.verb_key) {
                 commands.push((manifest, command));
             }

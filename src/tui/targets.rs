@@ -2,11 +2,14 @@
 //! folder, whether it is detected and enabled (§12.5), and how many Skills
 //! are placed there, in conflict or behind (§12.8 states), read by a worker
 //! from `Engine::harness_list` and `Engine::harness_status`; and one pack's
-//! Skill in every enabled target, for Details. Plain data and its reads:
+//! Skill in every enabled target, for Details; and whether each detected
+//! harness's MCP client configuration names `hcpx mcp` (§16.7, read-only,
+//! `engine::harness::mcp_config`). Plain data and its reads:
 //! the Harnesses view (`dialog::harnesses`) draws it.
 
 use crate::engine::error::Result;
 use crate::engine::harness::TargetName;
+use crate::engine::harness::mcp_config::{self, McpState};
 use crate::engine::harness::plan::SkillState;
 use crate::engine::ops::Engine;
 use std::path::Path;
@@ -27,6 +30,11 @@ pub struct HarnessRow {
     /// Skills `missing`, `outdated` or `stale` there: `hcpx harness sync`
     /// brings them in step.
     pub behind: usize,
+    /// Whether the harness's own MCP client configuration starts `hcpx
+    /// mcp` (§16.7); `None` for a harness whose file hcpx does not read.
+    pub mcp: Option<McpState>,
+    /// That configuration file, with the home folder written `~`.
+    pub mcp_file: Option<String>,
 }
 
 /// The state of the selected pack's Skill in one enabled target (§12.8),
@@ -85,7 +93,8 @@ pub fn fix_for(state: SkillState) -> Option<(&'static str, &'static str)> {
 /// Every target with its counts (the same calls as `hcpx harness list`
 /// and `hcpx harness status`).
 pub fn read(engine: &Engine) -> Result<Vec<HarnessRow>> {
-    let home = engine.harness_env()?.home;
+    let env = engine.harness_env()?;
+    let home = env.home.clone();
     let list = engine.harness_list()?;
     let status = engine.harness_status(None)?;
     Ok(list
@@ -111,6 +120,11 @@ pub fn read(engine: &Engine) -> Result<Vec<HarnessRow>> {
                         SkillState::Missing | SkillState::Outdated | SkillState::Stale
                     )
                 }),
+                mcp: t
+                    .detected
+                    .then(|| mcp_config::state(&env, t.name))
+                    .flatten(),
+                mcp_file: mcp_config::config_file(&env, t.name).map(|p| tilde(&p, &home)),
             }
         })
         .collect())

@@ -248,3 +248,50 @@ async fn the_colon_line_enables_and_disables_a_target_with_completion() {
     assert_eq!(last.outcome, Outcome::Refused, "{last:?}");
     assert!(last.text.contains("claude-code"), "{last:?}");
 }
+
+/// The `mcp:` line of the selected detected harness (§16.7): read from the
+/// harness's own MCP configuration, never written.
+#[tokio::test]
+async fn the_mcp_line_says_whether_a_harness_starts_hcpx_mcp() {
+    let dir = sandbox_with(notes_pack);
+    let home = user_home(&dir);
+    std::fs::create_dir_all(home.join(".claude")).unwrap();
+    std::fs::create_dir_all(home.join(".codex")).unwrap();
+    let claude_json = r#"{"mcpServers":{"hcpx":{"type":"stdio","command":"hcpx","args":["mcp","--principal","agent"]}}}"#;
+    std::fs::write(home.join(".claude.json"), claude_json).unwrap();
+    std::fs::create_dir_all(home.join(".cursor")).unwrap();
+    std::fs::write(home.join(".cursor/mcp.json"), "{\"mcpServers\": ").unwrap();
+    install_active(&dir, "acme.notes");
+    let mut tui = Tui::start_at(dir, "acme.notes", 110, 30).await;
+    tui.keys("H").await;
+
+    select_target(&mut tui, "claude-code").await;
+    let screen = tui.screen();
+    assert!(
+        screen.contains("mcp: hcpx mcp configured in ~/.claude.json"),
+        "{screen}"
+    );
+    select_target(&mut tui, "codex").await;
+    let screen = tui.screen();
+    assert!(
+        screen.contains("mcp: not configured in ~/.codex/config.toml"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("hcpx mcp --print-config codex prints the entry"),
+        "{screen}"
+    );
+    select_target(&mut tui, "cursor").await;
+    let screen = tui.screen();
+    assert!(screen.contains("mcp: unreadable"), "{screen}");
+    // Not detected, or no MCP file hcpx reads: no line.
+    select_target(&mut tui, "windsurf").await;
+    assert!(!tui.screen().contains("mcp: "), "{}", tui.screen());
+    // Read-only: the files are as they were.
+    let home = user_home(&tui.dir);
+    assert_eq!(
+        std::fs::read_to_string(home.join(".claude.json")).unwrap(),
+        claude_json
+    );
+    assert!(!home.join(".codex/config.toml").exists());
+}

@@ -357,3 +357,48 @@ async fn log_pane_lists_each_action_with_its_command() {
     tui.keys("@").await;
     insta::assert_snapshot!("log_pane", tui.screen());
 }
+
+/// The Availability pane marks `✓ mcp` on exactly the commands `hcpx mcp`
+/// lists as tools for the current principal (HCP.md §16.2): the executable
+/// one, not those refused (adapter, grant).
+#[tokio::test]
+async fn matrix_marks_the_commands_an_mcp_client_sees() {
+    let dir = sandbox_with(mixed_pack);
+    let engine = engine(&dir);
+    engine.install("acme.mixed", false).unwrap();
+    let (_, err) = engine.activate(&[pack("acme.mixed")]);
+    assert!(err.is_none());
+    grant(&engine, "ops", "*").unwrap();
+    let ops = hcpx::engine::Engine::open(&home(&dir), &[], "ops").unwrap();
+    grant(&ops, "user", "verb.exec.read").unwrap();
+    revoke(&ops, "user", "*").unwrap();
+    let mut tui = Tui::start_at(dir, "acme.mixed", 110, 34).await;
+    tui.press(KeyCode::Tab).await;
+    let screen = tui.screen();
+    // A row of the Availability pane: `▶`/` `, the command, its effect.
+    let row = |verb: &str| {
+        screen
+            .lines()
+            .filter_map(|l| l.split("││").nth(1))
+            .find(|pane| {
+                let rest: String = pane.chars().skip(2).collect();
+                rest.starts_with(&format!("{verb} "))
+            })
+            .unwrap_or_else(|| panic!("no row {verb}:\n{screen}"))
+            .to_string()
+    };
+    assert!(row("ok").contains("✓ mcp"), "{screen}");
+    for refused in ["missing", "remote", "write"] {
+        assert!(!row(refused).contains("mcp"), "{refused}:\n{screen}");
+    }
+    assert!(
+        screen.contains("mcp --principal user` lists it as a tool"),
+        "{screen}"
+    );
+    tui.keys("jjj").await;
+    assert!(
+        !tui.screen().contains("lists it as a tool"),
+        "{}",
+        tui.screen()
+    );
+}

@@ -3,6 +3,8 @@
 //! Gemini CLI and Windsurf read them, and telling how each copy stands.
 //!
 //! - [`target`]: the table of targets, their folders and detection (§12.4);
+//! - [`mcp_config`]: whether each harness's own MCP client configuration
+//!   names `hcpx mcp` (§16.7), read-only;
 //! - [`plan`]: the state of each Skill in a target and the steps that bring
 //!   it in step — pure (§12.7–§12.8);
 //! - [`place`]: reading a target folder (which markers are this store's)
@@ -12,6 +14,7 @@
 //! hcpx writes into a target only when it is enabled (`harnesses:` in
 //! `config.yaml`, §12.5), and only folders that carry its marker.
 
+pub mod mcp_config;
 pub mod place;
 pub mod plan;
 pub mod target;

@@ -73,6 +73,13 @@ pub struct PackAvailability {
 }
 
 impl CommandAvailability {
+    /// Whether `hcpx mcp` running as the same principal lists this command
+    /// as a tool (HCP.md §16.2: the tools are the executable commands). The
+    /// MCP server and the TUI's Availability pane both ask this.
+    pub fn mcp_tool(&self) -> bool {
+        self.executable
+    }
+
     /// Whether this command meets `condition` (no reason of its kind).
     pub fn meets(&self, condition: Condition) -> bool {
         !self

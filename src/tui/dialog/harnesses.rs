@@ -2,8 +2,11 @@
 //! its counts, the selection, its keys, and its drawing. `Space` enables or
 //! disables the selected target through `Engine::harness_enable` /
 //! `harness_disable` (HCP.md §12.6), as `hcpx harness enable|disable
-//! TARGET` does; the app runs that in a worker.
+//! TARGET` does; the app runs that in a worker. Under the list, the
+//! selected detected harness's `mcp:` line says whether its MCP client
+//! configuration starts `hcpx mcp` (§16.7; read, never written).
 
+use crate::engine::harness::mcp_config::McpState;
 use crate::tui::action::Action;
 use crate::tui::config::Config;
 use crate::tui::dialog::lines::wrap;
@@ -195,6 +198,7 @@ fn target_hints<'a>(config: &Config, row: &HarnessRow, width: usize) -> Vec<Line
         width,
         Style::new(),
     ));
+    lines.extend(mcp_hint(config, row, width));
     if row.enabled && row.behind > 0 {
         let sync = config.hcpx(&["harness".into(), "sync".into()], false);
         lines.extend(wrap(
@@ -218,6 +222,39 @@ fn target_hints<'a>(config: &Config, row: &HarnessRow, width: usize) -> Vec<Line
         ));
     }
     lines
+}
+
+/// Whether the selected detected harness's MCP client configuration starts
+/// `hcpx mcp` (§16.7); read-only, so "not configured" names the command
+/// that prints the entry instead of writing it.
+fn mcp_hint<'a>(config: &Config, row: &HarnessRow, width: usize) -> Vec<Line<'a>> {
+    let theme = config.theme;
+    let (Some(state), Some(file)) = (row.mcp, &row.mcp_file) else {
+        return Vec::new();
+    };
+    let file = text::safe(file);
+    let (words, style) = match state {
+        McpState::Configured => (format!("mcp: hcpx mcp configured in {file}"), theme.good()),
+        McpState::NotConfigured => {
+            let print = config.hcpx(
+                &[
+                    "mcp".into(),
+                    "--print-config".into(),
+                    row.name.as_str().into(),
+                ],
+                false,
+            );
+            (
+                format!("mcp: not configured in {file} ({print} prints the entry)"),
+                theme.dim(),
+            )
+        }
+        McpState::Unreadable => (
+            format!("mcp: unreadable ({file} does not parse)"),
+            theme.warning(),
+        ),
+    };
+    wrap(&words, width, style)
 }
 
 #[cfg(test)]

@@ -1,7 +1,10 @@
 //! The availability matrix of the selected pack (§11.2, §11.3): one row per
 //! command, one column per condition of §11.2 for the current principal,
 //! each cell ✓ or ✗, and under the table every unmet condition of the
-//! selected command in words with the command that fixes it. Everything
+//! selected command in words with the command that fixes it. An
+//! executable command reads `✓ mcp` (where the column has room): an MCP
+//! client of `hcpx mcp` as the same principal sees it as a tool (§16.2),
+//! said in words under the table when it is selected. Everything
 //! shown comes from the engine's availability function (`pack_availability`)
 //! and `why`.
 
@@ -44,6 +47,8 @@ const SHORT_COLUMNS: [(&str, usize); 5] = [
 /// Only whether each command is executable, for a pane too narrow for
 /// every condition (the reasons below still name each unmet one).
 const EXEC_ONLY: [(&str, usize); 1] = [("executable", 11)];
+/// An executable command that an MCP client sees as a tool.
+const MCP_MARK: &str = "✓ mcp";
 /// The narrowest command column worth showing.
 const MIN_KEY_W: usize = 6;
 
@@ -200,14 +205,11 @@ fn draw_table(frame: &mut Frame<'_>, area: Rect, app: &App, entry: &Entry, layou
             } else {
                 &Condition::ALL[..]
             };
-            let checks = conditions
-                .iter()
-                .map(|c| cmd.meets(*c))
-                .chain([cmd.executable]);
-            for ok in checks {
+            for ok in conditions.iter().map(|c| cmd.meets(*c)) {
                 let style = if ok { theme.good() } else { theme.bad() };
                 cells.push(Cell::from(Span::styled(check(ok), style)));
             }
+            cells.push(executable_cell(app, cmd, layout));
             if layout.summary_w > 0 {
                 cells.push(Cell::from(Span::styled(
                     summary(&cmd.verb_key),
@@ -228,6 +230,25 @@ fn draw_table(frame: &mut Frame<'_>, area: Rect, app: &App, entry: &Entry, layou
             .filter(|&i| i < rows),
     );
     frame.render_stateful_widget(table, area, &mut state);
+}
+
+/// The `executable` cell: `✓ mcp` where the column has room for it —
+/// `hcpx mcp` as the current principal lists the command as a tool
+/// (`CommandAvailability::mcp_tool`, the server's own predicate).
+fn executable_cell<'a>(app: &App, cmd: &CommandAvailability, layout: &Layout) -> Cell<'a> {
+    let theme = app.theme();
+    let ok = cmd.executable;
+    let style = if ok { theme.good() } else { theme.bad() };
+    let wide = layout
+        .columns
+        .last()
+        .is_some_and(|(_, w)| *w > text::width(MCP_MARK));
+    let mark = if cmd.mcp_tool() && wide {
+        MCP_MARK
+    } else {
+        check(ok)
+    };
+    Cell::from(Span::styled(mark, style))
 }
 
 /// What holds the whole pack back (not installed, broken), if anything.
@@ -279,9 +300,14 @@ fn reasons<'a>(
     if cmd.executable {
         return text::wrap_hanging(
             &format!(
-                "✓ {} {} is executable for `{principal}` (x runs it)",
+                "✓ {} {} is executable for `{principal}` (x runs it){}",
                 entry.id(),
-                cmd.verb_key
+                cmd.verb_key,
+                if cmd.mcp_tool() {
+                    format!("; mcp: `hcpx mcp --principal {principal}` lists it as a tool")
+                } else {
+                    String::new()
+                }
             ),
             width,
             2,
