@@ -20,7 +20,7 @@ pub mod error;
 pub mod exec;
 pub mod harness;
 #[cfg(test)]
-mod layering;
+pub(crate) mod layering;
 pub mod lint;
 pub mod ops;
 pub mod pack;

@@ -16,18 +16,6 @@ fn tui_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src/tui")
 }
 
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
-
 /// The module a file is: `app/colon.rs` is `["app", "colon"]`.
 fn module_of(file: &Path) -> Module {
     let rel = file.strip_prefix(tui_dir()).unwrap_or(file);
@@ -167,7 +155,7 @@ fn uses(module: &Module, text: &str, modules: &BTreeSet<Module>) -> BTreeMap<Mod
 /// The file graph: each module's uses.
 fn graph() -> BTreeMap<Module, BTreeMap<Module, String>> {
     let mut files = Vec::new();
-    rust_files(&tui_dir(), &mut files);
+    crate::engine::layering::rust_files(&tui_dir(), &mut files);
     let modules: BTreeSet<Module> = files.iter().map(|f| module_of(f)).collect();
     files
         .iter()
