@@ -122,7 +122,23 @@ impl Engine {
             Err(err) => return Err(err),
         };
         catalogs.extend(extra_catalogs.iter().cloned());
-        let engine = Engine {
+        let engine = Engine::of(store, catalogs, extra_catalogs, principal);
+        match bootstrap::ensure(&engine.store) {
+            Err(_) if options.diagnose => {}
+            result => result?,
+        }
+        Ok(engine)
+    }
+
+    /// An engine over `store` with no session state yet (no env values,
+    /// fix renderer or harness environment).
+    fn of(
+        store: Store,
+        catalogs: Vec<PathBuf>,
+        extra_catalogs: &[PathBuf],
+        principal: grants::Principal,
+    ) -> Engine {
+        Engine {
             store,
             catalogs,
             extra_catalogs: extra_catalogs.to_vec(),
@@ -130,12 +146,7 @@ impl Engine {
             env: EnvOverrides::default(),
             fix_line: None,
             harness_env: None,
-        };
-        match bootstrap::ensure(&engine.store) {
-            Err(_) if options.diagnose => {}
-            result => result?,
         }
-        Ok(engine)
     }
 
     /// Opens the store of `project` (`<project>/.hcp`, HCP.md §15.2),
@@ -168,15 +179,7 @@ impl Engine {
         // The project file is read by every command in the project: a
         // malformed one stops it here (§15.2).
         project.read_file()?;
-        Ok(Engine {
-            store,
-            catalogs,
-            extra_catalogs: extra_catalogs.to_vec(),
-            principal,
-            env: EnvOverrides::default(),
-            fix_line: None,
-            harness_env: None,
-        })
+        Ok(Engine::of(store, catalogs, extra_catalogs, principal))
     }
 
     /// The project whose store this engine acts on, if any.
