@@ -120,8 +120,15 @@ impl Ctx {
     /// Opens the store (`$HCP_HOME`, else `~/.hcp`); a writer that has to
     /// wait for the store lock says so on stderr.
     pub fn engine(&self) -> Result<Engine> {
+        self.engine_waiting(Arc::new(say_waiting))
+    }
+
+    /// [`Ctx::engine`] with `on_wait` told when a writer waits for the
+    /// store lock (the TUI and `hcpx mcp` own stdout, so they say it
+    /// elsewhere).
+    pub fn engine_waiting(&self, on_wait: LockObserver) -> Result<Engine> {
         self.engine_with(EngineOptions {
-            lock_wait: self.lock_wait(Arc::new(say_waiting))?,
+            lock_wait: self.lock_wait(on_wait)?,
             diagnose: false,
         })
     }

@@ -6,7 +6,7 @@
 
 use crate::cli::context::Ctx;
 use crate::engine::error::{Error, ErrorCode};
-use crate::engine::ops::{Engine, EngineOptions};
+use crate::engine::ops::Engine;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -31,18 +31,13 @@ pub fn run(args: &McpArgs, ctx: &Ctx) -> i32 {
         );
     }
     // stdout is the protocol's: waiting for the store lock is logged on stderr.
-    let options = ctx.lock_wait(Arc::new(|lock: &Path| {
+    let waiting = ctx.engine_waiting(Arc::new(|lock: &Path| {
         eprintln!(
             "hcpx mcp: waiting for the store lock {} (held by another hcpx)",
             lock.display()
         );
     }));
-    let engine = match options.and_then(|lock_wait| {
-        ctx.engine_with(EngineOptions {
-            lock_wait,
-            diagnose: false,
-        })
-    }) {
+    let engine = match waiting {
         Ok(engine) => engine,
         Err(err) => return ctx.fail(&err),
     };

@@ -4,7 +4,7 @@
 
 use crate::cli::context::Ctx;
 use crate::engine::error::{Error, ErrorCode};
-use crate::engine::ops::{Engine, EngineOptions};
+use crate::engine::ops::Engine;
 use std::io::IsTerminal;
 use std::path::Path;
 use std::sync::Arc;
@@ -25,18 +25,13 @@ pub fn run(_args: &TuiArgs, ctx: &Ctx) -> i32 {
         );
     }
     // The terminal belongs to the TUI: waiting for the store lock is logged.
-    let options = ctx.lock_wait(Arc::new(|lock: &Path| {
+    let waiting = ctx.engine_waiting(Arc::new(|lock: &Path| {
         tracing::warn!(
             "waiting for the store lock {} (held by another hcpx)",
             lock.display()
         );
     }));
-    let engine = match options.and_then(|lock_wait| {
-        ctx.engine_with(EngineOptions {
-            lock_wait,
-            diagnose: false,
-        })
-    }) {
+    let engine = match waiting {
         Ok(engine) => engine,
         Err(err) => return ctx.fail(&err),
     };
