@@ -453,6 +453,47 @@ fn a_value_split_by_the_cap_is_hidden() {
     assert!(stdout.ends_with("xxx********"), "{}", &stdout[CAP - 20..]);
 }
 
+#[test]
+fn a_value_cut_by_a_signal_is_hidden() {
+    let sb = Sandbox::new();
+    let token = "abcdefgh-killed-token";
+    // The command prints the first half of its token, then a signal ends it
+    // (as a cancel or a kill would): the half must not reach the result.
+    let script = "printf 'before '; printf '%s' \"$ACME_TOKEN\" | head -c 10; \
+                  printf '%s' \"$ACME_TOKEN\" | head -c 10 >&2; kill -9 $$";
+    env_pack(
+        &sb,
+        "http://127.0.0.1:9",
+        false,
+        &process_command("half", "text"),
+        &[("half", script)],
+    );
+    run_json(&sb, &["connect", "acme.api"], token, 0);
+    let (doc, raw) = run_json(&sb, &["exec", "acme.api", "half"], token, 137);
+    assert_eq!(doc["exit_code"], 137, "{raw}");
+    assert_eq!(doc["stdout"], "before ********", "{raw}");
+    assert_eq!(doc["stderr"], "********", "{raw}");
+    assert!(!raw.contains("abcdefgh"), "{raw}");
+}
+
+#[test]
+fn an_ordinary_exit_keeps_a_tail_that_only_looks_like_a_value() {
+    let sb = Sandbox::new();
+    let token = "abcdefgh-plain-token";
+    // A command that ends by itself printed what it meant to: `abc` is not
+    // the value, and stays.
+    env_pack(
+        &sb,
+        "http://127.0.0.1:9",
+        false,
+        &process_command("plain", "text"),
+        &[("plain", "printf 'x abc'")],
+    );
+    run_json(&sb, &["connect", "acme.api"], token, 0);
+    let (doc, raw) = run_json(&sb, &["exec", "acme.api", "plain"], token, 0);
+    assert_eq!(doc["stdout"], "x abc", "{raw}");
+}
+
 // ---------------------------------------------------------------- http
 
 #[test]

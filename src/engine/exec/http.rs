@@ -492,6 +492,7 @@ fn outcome(
         truncated,
         stdout_truncated: truncated,
         stderr_truncated: false,
+        killed: false,
     }
 }
 

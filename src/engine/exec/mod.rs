@@ -161,6 +161,11 @@ pub struct ExecOutcome {
     pub stdout_truncated: bool,
     /// Whether captured stderr was cut at [`Limits::output_bytes`] (§6.7).
     pub stderr_truncated: bool,
+    /// Whether a signal ended the command (cancelled, killed): its streams
+    /// may stop in the middle of a value, so a tail that begins one is
+    /// hidden as at the cap (§14.3). Not in the JSON document.
+    #[serde(skip)]
+    pub killed: bool,
 }
 
 /// Runs `req.command` with the default [`Limits`]. What the command
@@ -224,14 +229,22 @@ pub fn run_to(
             .pack(req.pack_id.to_string())
             .verb(req.command.key.clone())
     })?;
-    redact_stream(redactor, &mut outcome.stderr, outcome.stderr_truncated);
+    redact_stream(
+        redactor,
+        &mut outcome.stderr,
+        outcome.stderr_truncated || outcome.killed,
+    );
     // In Inherit mode stdout is captured only for an `http` body without a
     // sink.
     let captured = req.mode == OutputMode::Capture || !outcome.stdout.is_empty();
     if req.command.output == OutputKind::Json && captured {
         parse_data(&mut outcome);
     }
-    redact_stream(redactor, &mut outcome.stdout, outcome.stdout_truncated);
+    redact_stream(
+        redactor,
+        &mut outcome.stdout,
+        outcome.stdout_truncated || outcome.killed,
+    );
     if let Some(data) = outcome.data.as_mut()
         && redactor.value(data)
         && redactor.leaks_through_json(&outcome.stdout)
@@ -243,8 +256,8 @@ pub fn run_to(
     Ok(outcome)
 }
 
-/// Redacts one captured stream; one cut at the cap may end with part of a
-/// value.
+/// Redacts one captured stream; one cut at the cap, or by a signal, may
+/// end with part of a value.
 fn redact_stream(redactor: &redact::Redactor, text: &mut String, cut: bool) {
     if cut {
         redactor.cut_text(text);
@@ -425,6 +438,7 @@ mod tests {
             truncated: false,
             stdout_truncated: false,
             stderr_truncated: false,
+            killed: false,
         }
     }
 

@@ -334,6 +334,7 @@ fn finish(
         truncated: stdout.truncated || stderr.truncated,
         stdout_truncated: stdout.truncated,
         stderr_truncated: stderr.truncated,
+        killed: status.signal().is_some(),
     })
 }
 

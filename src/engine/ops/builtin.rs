@@ -96,6 +96,7 @@ impl Engine {
             truncated: false,
             stdout_truncated: false,
             stderr_truncated: false,
+            killed: false,
         }
     }
 
