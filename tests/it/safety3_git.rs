@@ -251,3 +251,56 @@ fn a_catalogs_credential_is_not_stored_and_store_files_are_0600() {
     let list = sb.json(&["catalog", "list"], 0);
     assert_eq!(list["catalogs"], serde_json::json!([]), "{list}");
 }
+
+#[test]
+fn a_urls_credential_never_reaches_gits_command_line() {
+    if !common::require_tool("git") {
+        return;
+    }
+    let sb = Sandbox::new();
+    let work = repo_with(&sb, &[]);
+    git(&work, &["tag", "v1.0.0"]);
+    // A `git` first on PATH that writes down every command line it is
+    // given (what any user of the machine can read in the process list),
+    // then runs the real one.
+    let real = String::from_utf8(
+        std::process::Command::new("sh")
+            .args(["-c", "command -v git"])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    let bin = sb.dir.path().join("spy");
+    std::fs::create_dir_all(&bin).unwrap();
+    let log = sb.dir.path().join("argv.log");
+    let spy = format!(
+        "#!/bin/sh\nprintf '%s\\n' \"$*\" >> '{}'\nexec '{}' \"$@\"\n",
+        log.display(),
+        real.trim()
+    );
+    std::fs::write(bin.join("git"), spy).unwrap();
+    std::fs::set_permissions(bin.join("git"), PermissionsExt::from_mode(0o755)).unwrap();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
+    let source = format!(
+        "git+file://hcpx:s3cr3t-t0ken@localhost{}//p#v1.0.0",
+        work.display()
+    );
+    let doc = hcpx_sh(&sb, "022", &[("PATH", &path)], &["install", &source], 0);
+    assert!(!doc.to_string().contains("s3cr3t"), "{doc}");
+    hcpx_sh(&sb, "022", &[("PATH", &path)], &["outdated"], 0);
+    let seen = std::fs::read_to_string(&log).unwrap();
+    assert!(seen.contains("fetch"), "the spy saw no fetch:\n{seen}");
+    assert!(
+        seen.contains("ls-remote"),
+        "the spy saw no ls-remote:\n{seen}"
+    );
+    assert!(
+        !seen.contains("s3cr3t"),
+        "a credential on git's command line:\n{seen}"
+    );
+    assert!(
+        !seen.contains(&work.display().to_string()),
+        "the URL on git's command line:\n{seen}"
+    );
+}

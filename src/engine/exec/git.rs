@@ -10,11 +10,13 @@
 //!   that runs a program (the parser refuses them too);
 //! - the `GIT_DIR`-style variables of the caller's environment removed, so
 //!   only the fresh repository is touched;
-//! - options before `--` and the URL and ref after it.
+//! - the URL given as the remote `origin` in git's environment, never on
+//!   its command line (which every user of the machine can read, and a URL
+//!   may hold a credential); options before `--`, the ref after it.
 //!
 //! The fetch is shallow where the ref allows: `git init --bare` in a
 //! folder beside the one to write (`<into>.git`), then `git fetch --depth 1
-//! -- URL REF` (the remote's `HEAD` when no ref is given); a full commit id
+//! -- origin REF` (the remote's `HEAD` when no ref is given); a full commit id
 //! is fetched the same way when the server allows it, else by a full fetch
 //! of every branch and tag, in which the commit is then looked up, and
 //! resolved with `rev-parse`. Nothing is checked out (§14.8): the commit's
@@ -284,7 +286,8 @@ impl Fetch<'_> {
     }
 
     /// Runs `git -C <repo>` with the source's URL as the remote `origin`
-    /// (given on the command line, never written to a file), watched.
+    /// (given in git's environment, never on the command line nor in a
+    /// file), watched.
     fn run(&self, args: &[&str], operands: &[&std::ffi::OsStr]) -> Result<ToolOutput> {
         let mut cmd = self.command(args, operands);
         cmd.stdin(std::process::Stdio::null())
@@ -293,11 +296,12 @@ impl Fetch<'_> {
     }
 
     fn command(&self, args: &[&str], operands: &[&std::ffi::OsStr]) -> Command {
-        let url = format!("remote.origin.url={}", self.source.url);
-        let mut remote: Vec<&str> = vec!["-c", &url, "-c", "remote.origin.promisor=true"];
+        let mut remote: Vec<&str> = vec!["-c", "remote.origin.promisor=true"];
         remote.extend(["-c", "extensions.partialClone=origin"]);
         remote.extend(args);
-        command(Some(self.repo), &remote, operands)
+        let mut cmd = command(Some(self.repo), &remote, operands);
+        with_origin(&mut cmd, self.source);
+        cmd
     }
 
     /// Runs `cmd`, killing it once the repository passes the bound.
@@ -335,11 +339,13 @@ fn tree_bytes(dir: &Path) -> u64 {
 /// The tag names of a remote repository (`git ls-remote --tags`), peeled
 /// tags (`^{}`) folded into their names.
 pub fn remote_tags(source: &GitSource) -> Result<Vec<String>> {
-    let out = git(
+    let mut cmd = command(
         None,
-        &["ls-remote", "--tags", "--refs", "--"],
-        &[source.url.as_ref()],
-    )?;
+        &["ls-remote", "--tags", "--refs", "--", "origin"],
+        &[],
+    );
+    with_origin(&mut cmd, source);
+    let out = process::run_tool(&mut cmd, "git").map_err(git_missing)?;
     if out.exit_code != 0 {
         return Err(unavailable(source, "cannot list the tags", &out));
     }
@@ -398,6 +404,17 @@ fn command(dir: Option<&Path>, args: &[&str], operands: &[&std::ffi::OsStr]) -> 
         .env("GCM_INTERACTIVE", "never")
         .env("LC_ALL", "C");
     cmd
+}
+
+/// Names `source`'s URL as the remote `origin` in git's environment
+/// (`GIT_CONFIG_COUNT`, git ≥ 2.31), never on its command line: a URL may
+/// hold a credential, and every user of the machine can read a process's
+/// command line, while its environment is its owner's alone.
+/// [`command`] removed any `GIT_CONFIG_COUNT` the user had set.
+fn with_origin(cmd: &mut Command, source: &GitSource) {
+    cmd.env("GIT_CONFIG_COUNT", "1")
+        .env("GIT_CONFIG_KEY_0", "remote.origin.url")
+        .env("GIT_CONFIG_VALUE_0", &source.url);
 }
 
 /// `git` not on PATH, said for git sources.
