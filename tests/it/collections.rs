@@ -233,34 +233,6 @@ fn an_empty_collection_says_what_it_looked_for() {
     );
 }
 
-/// A `git` on PATH that logs each call, then runs the real one.
-fn logging_git(sb: &Sandbox) -> (String, PathBuf) {
-    let bin = sb.dir.path().join("bin");
-    std::fs::create_dir_all(&bin).unwrap();
-    let log = sb.dir.path().join("git.log");
-    let real = String::from_utf8(
-        std::process::Command::new("sh")
-            .args(["-c", "command -v git"])
-            .output()
-            .unwrap()
-            .stdout,
-    )
-    .unwrap();
-    let script = format!(
-        "#!/bin/sh\necho \"$@\" >> '{}'\nexec '{}' \"$@\"\n",
-        log.display(),
-        real.trim()
-    );
-    std::fs::write(bin.join("git"), script).unwrap();
-    common::make_executable(&bin.join("git"));
-    let path = format!(
-        "{}:{}",
-        bin.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
-    (path, log)
-}
-
 #[test]
 fn a_git_collection_is_fetched_once_and_locked_by_url_subdir_and_commit() {
     if !common::require_tool("git") {
@@ -270,7 +242,7 @@ fn a_git_collection_is_fetched_once_and_locked_by_url_subdir_and_commit() {
     let root = skills_repo(&sb);
     let url = published(&sb, &root);
     let commit = git(&root, &["rev-parse", "HEAD"]);
-    let (path, log) = logging_git(&sb);
+    let (path, log) = common::logging_git(&sb);
     let source = format!("git+{url}");
     let doc = sb.json_env(
         &[

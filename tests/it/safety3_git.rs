@@ -260,28 +260,7 @@ fn a_urls_credential_never_reaches_gits_command_line() {
     let sb = Sandbox::new();
     let work = repo_with(&sb, &[]);
     git(&work, &["tag", "v1.0.0"]);
-    // A `git` first on PATH that writes down every command line it is
-    // given (what any user of the machine can read in the process list),
-    // then runs the real one.
-    let real = String::from_utf8(
-        std::process::Command::new("sh")
-            .args(["-c", "command -v git"])
-            .output()
-            .unwrap()
-            .stdout,
-    )
-    .unwrap();
-    let bin = sb.dir.path().join("spy");
-    std::fs::create_dir_all(&bin).unwrap();
-    let log = sb.dir.path().join("argv.log");
-    let spy = format!(
-        "#!/bin/sh\nprintf '%s\\n' \"$*\" >> '{}'\nexec '{}' \"$@\"\n",
-        log.display(),
-        real.trim()
-    );
-    std::fs::write(bin.join("git"), spy).unwrap();
-    std::fs::set_permissions(bin.join("git"), PermissionsExt::from_mode(0o755)).unwrap();
-    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
+    let (path, log) = common::logging_git(&sb);
     let source = format!(
         "git+file://hcpx:s3cr3t-t0ken@localhost{}//p#v1.0.0",
         work.display()

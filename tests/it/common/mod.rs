@@ -401,3 +401,33 @@ pub fn unscoped(mut doc: Value) -> Value {
     }
     doc
 }
+
+/// A `git` first on PATH that logs each command line it is given (what
+/// any user of the machine can read in the process list), then runs the
+/// real one: the PATH to run hcpx with, and the log.
+pub fn logging_git(sb: &Sandbox) -> (String, PathBuf) {
+    let bin = sb.dir.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let log = sb.dir.path().join("git.log");
+    let real = String::from_utf8(
+        std::process::Command::new("sh")
+            .args(["-c", "command -v git"])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    let script = format!(
+        "#!/bin/sh\necho \"$@\" >> '{}'\nexec '{}' \"$@\"\n",
+        log.display(),
+        real.trim()
+    );
+    std::fs::write(bin.join("git"), script).unwrap();
+    make_executable(&bin.join("git"));
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    (path, log)
+}
