@@ -142,6 +142,16 @@ impl Ctx {
         })
     }
 
+    /// [`Ctx::engine_for_doctor`] of the user store, whatever the scope
+    /// (doctor inside a project checks both stores, §15.5).
+    pub fn user_engine_for_doctor(&self) -> Result<Engine> {
+        let options = EngineOptions {
+            lock_wait: self.lock_wait(Arc::new(say_waiting))?,
+            diagnose: true,
+        };
+        self.open(None, options)
+    }
+
     /// Opens the store with `options`.
     pub fn engine_with(&self, options: EngineOptions) -> Result<Engine> {
         let project = self.project()?;

@@ -7,6 +7,7 @@
 //! `signals`). No lifecycle logic lives here.
 
 pub mod availability;
+pub mod both;
 pub mod catalog;
 pub mod completions;
 pub mod connect;

@@ -7,14 +7,15 @@
 //! Which store a request runs on is chosen here (HCP.md §15.1, §15.5):
 //! the scope's (the project's inside one, unless `-g`), the store that
 //! holds the pack for a request on one pack, the user store for catalog
-//! changes; inside a project `list`, `availability` of every pack and
-//! `harness list|status` read both stores, each item with its `"scope"`.
+//! changes; inside a project the reports of every pack or target read both
+//! stores (`both`).
 //! `init` opens no store.
 
+use crate::cli::both;
 use crate::cli::context::Ctx;
 use crate::cli::output::{ScopeTag, terminal_safe};
 use crate::command::args::Command;
-use crate::command::execute::{Interaction, execute, execute_with, without_store};
+use crate::command::execute::{Interaction, execute_with, without_store};
 use crate::command::request::PackArg;
 use crate::command::{Outcome, Request};
 use crate::engine::error::{Error, Result};
@@ -45,9 +46,9 @@ pub fn command_with(command: &Command, ctx: &Ctx, io: Interaction<'_>) -> i32 {
         return init(dir, ctx);
     }
     if let Ok(request) = &parsed
-        && reads_both(request, ctx)
+        && both::reads_both(request, ctx)
     {
-        return run_both(request, ctx);
+        return both::run(request, ctx);
     }
     let engine = match &parsed {
         Ok(request) => engine_for(request, ctx),
@@ -70,8 +71,8 @@ pub fn command_with(command: &Command, ctx: &Ctx, io: Interaction<'_>) -> i32 {
 
 /// Runs a report `request` and prints its outcome.
 pub fn run(request: &Request, ctx: &Ctx) -> i32 {
-    if reads_both(request, ctx) {
-        return run_both(request, ctx);
+    if both::reads_both(request, ctx) {
+        return both::run(request, ctx);
     }
     let io = Interaction::default();
     match engine_for(request, ctx)
@@ -107,19 +108,6 @@ pub fn engine_for(request: &Request, ctx: &Ctx) -> Result<Engine> {
         Some(pack) => ctx.engine_holding(pack),
         None => ctx.engine(),
     }
-}
-
-/// Whether `request` reads both stores: a report of every pack or target
-/// inside a project (§15.5).
-fn reads_both(request: &Request, ctx: &Ctx) -> bool {
-    let both = matches!(
-        request,
-        Request::List
-            | Request::Availability { pack: None }
-            | Request::HarnessList
-            | Request::HarnessStatus { pack: None }
-    );
-    both && matches!(ctx.project(), Ok(Some(_)))
 }
 
 /// `init [DIR]` (§15.3): no store is opened; the result is the new
@@ -161,96 +149,9 @@ fn say_scope(ctx: &Ctx) {
     }
 }
 
-/// A report of both stores (§15.5): the project's items, then the user
-/// store's, each with `"scope"`; in `list`, a user pack a project pack of
-/// the same id shadows has `"shadowed": true`. Text: each store's report
-/// under its name.
-fn run_both(request: &Request, ctx: &Ctx) -> i32 {
-    let flags = &ctx.out.flags;
-    let outcomes = ctx.engine().and_then(|project| {
-        let ours = execute(&project, request, flags)?;
-        let user = ctx.user_engine()?;
-        let theirs = execute(&user, request, flags)?;
-        Ok((ours, theirs))
-    });
-    let (ours, theirs) = match outcomes {
-        Ok(both) => both,
-        Err(err) => return ctx.fail(&err),
-    };
-    // The result is the project's (§15.1).
-    let project = ctx
-        .project()
-        .ok()
-        .flatten()
-        .map(|p| p.root().display().to_string());
-    ctx.out.set_scope(ScopeTag {
-        scope: Scope::Project,
-        project: project.clone(),
-    });
-    let code = ours.exit_code().max(theirs.exit_code());
-    if !ctx.out.json {
-        let text = format!(
-            "project {}:\n{ours}\nuser store:\n{theirs}",
-            project.unwrap_or_default()
-        );
-        write_text(&text);
-        return code;
-    }
-    let key = match request {
-        Request::HarnessList | Request::HarnessStatus { .. } => "targets",
-        _ => "packs",
-    };
-    let mut doc = serde_json::to_value(&ours).unwrap_or_default();
-    let other = serde_json::to_value(&theirs).unwrap_or_default();
-    let mut merged = tagged(doc.get(key), "project");
-    let ids: std::collections::BTreeSet<String> = merged
-        .iter()
-        .filter_map(|p| {
-            p.get("pack_id")
-                .and_then(|v| v.as_str())
-                .map(str::to_string)
-        })
-        .collect();
-    for mut item in tagged(other.get(key), "user") {
-        let shadowed = item
-            .get("pack_id")
-            .and_then(|v| v.as_str())
-            .is_some_and(|id| ids.contains(id));
-        if shadowed
-            && matches!(request, Request::List)
-            && let Some(map) = item.as_object_mut()
-        {
-            map.insert("shadowed".into(), true.into());
-        }
-        merged.push(item);
-    }
-    if let Some(map) = doc.as_object_mut() {
-        map.insert(key.into(), merged.into());
-    }
-    ctx.out.json(&doc);
-    code
-}
-
-/// The items of a document's list, each with `"scope": scope`.
-fn tagged(items: Option<&serde_json::Value>, scope: &str) -> Vec<serde_json::Value> {
-    let items = items
-        .and_then(|v| v.as_array())
-        .cloned()
-        .unwrap_or_default();
-    items
-        .into_iter()
-        .map(|mut item| {
-            if let Some(map) = item.as_object_mut() {
-                map.insert("scope".into(), scope.into());
-            }
-            item
-        })
-        .collect()
-}
-
 /// Writes a report's words to stdout in one write: styled on a terminal,
 /// plain elsewhere (a long list is not written line by line).
-fn write_text(text: &str) {
+pub fn write_text(text: &str) {
     let stdout = anstream::stdout();
     if stdout.current_choice() == anstream::ColorChoice::Never {
         let plain = crate::command::style::plain(text);

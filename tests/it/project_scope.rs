@@ -560,3 +560,61 @@ fn the_tui_opens_inside_a_project() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn verify_and_doctor_inside_a_project_read_both_stores() {
+    let m = Machine::new();
+    let proj = m.proj();
+    m.json(&proj, &["init"], 0);
+    let user_pack = m.pack(m.dir.path(), "u", "acme.user");
+    m.json(&proj, &["-g", "add", user_pack.to_str().unwrap()], 0);
+    m.pack(&proj.join("tools"), "p", "acme.proj");
+    m.json(&proj, &["add", "./tools/p"], 0);
+
+    let scopes = |doc: &Value, key: &str| -> Vec<(String, String)> {
+        doc[key]
+            .as_array()
+            .unwrap_or_else(|| panic!("no {key}: {doc}"))
+            .iter()
+            .filter_map(|p| {
+                Some((
+                    p["pack_id"].as_str()?.to_string(),
+                    p["scope"].as_str()?.to_string(),
+                ))
+            })
+            .collect()
+    };
+    let doc = m.json(&proj, &["verify"], 0);
+    assert_eq!(doc["ok"], true, "{doc}");
+    let seen = scopes(&doc, "packs");
+    assert!(seen.contains(&("acme.user".into(), "user".into())), "{doc}");
+    assert!(
+        seen.contains(&("acme.proj".into(), "project".into())),
+        "{doc}"
+    );
+
+    // One pack of the user store, named from inside the project.
+    let doc = m.json(&proj, &["verify", "acme.user"], 0);
+    assert_eq!(
+        scopes(&doc, "packs"),
+        vec![("acme.user".into(), "user".into())],
+        "{doc}"
+    );
+
+    // A user pack changed on disk fails the project's verify too.
+    let skill = m.user_store().join("packs/acme.user/SKILL.md");
+    std::fs::write(&skill, "tampered\n").unwrap();
+    let doc = m.json(&proj, &["verify"], 1);
+    assert_eq!(doc["ok"], false, "{doc}");
+
+    // doctor checks both stores, each check with its scope.
+    let out = m.hcpx(&proj).args(["--json", "doctor"]).output().unwrap();
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let checked: std::collections::BTreeSet<&str> = doc["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|c| c["scope"].as_str())
+        .collect();
+    assert_eq!(checked, ["project", "user"].into_iter().collect(), "{doc}");
+}
