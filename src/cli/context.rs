@@ -78,8 +78,14 @@ impl Ctx {
     /// Opens the user store, whatever the scope (the bootstrap pack,
     /// catalogs, `-g`).
     pub fn user_engine(&self) -> Result<Engine> {
+        self.user_engine_waiting(Arc::new(say_waiting))
+    }
+
+    /// [`Ctx::user_engine`] with `on_wait` told when a writer waits for
+    /// the store lock.
+    pub fn user_engine_waiting(&self, on_wait: LockObserver) -> Result<Engine> {
         let options = EngineOptions {
-            lock_wait: self.lock_wait(Arc::new(say_waiting))?,
+            lock_wait: self.lock_wait(on_wait)?,
             diagnose: false,
         };
         self.open(None, options)

@@ -1,5 +1,6 @@
 //! `hcpx mcp [--principal NAME]` and `hcpx mcp --print-config TARGET`
-//! (HCP.md §16). The server (`src/mcp/`) is started through the launcher
+//! (HCP.md §16). Inside a project the server serves the project's store
+//! and the user store (§15.5). The server (`src/mcp/`) is started through the launcher
 //! the binary sets, so this module does not import it; `--print-config`
 //! prints the command layer's entry (`command::mcp_config`), as text or,
 //! with `--json`, as one document.
@@ -31,14 +32,8 @@ pub fn run(args: &McpArgs, ctx: &Ctx) -> i32 {
         );
     }
     // stdout is the protocol's: waiting for the store lock is logged on stderr.
-    let waiting = ctx.engine_waiting(Arc::new(|lock: &Path| {
-        eprintln!(
-            "hcpx mcp: waiting for the store lock {} (held by another hcpx)",
-            lock.display()
-        );
-    }));
-    let engine = match waiting {
-        Ok(engine) => engine,
+    let engines = match engines(ctx) {
+        Ok(engines) => engines,
         Err(err) => return ctx.fail(&err),
     };
     let Some(launch) = MCP.get() else {
@@ -51,7 +46,7 @@ pub fn run(args: &McpArgs, ctx: &Ctx) -> i32 {
         principal: ctx.global.principal.clone(),
         catalogs: Vec::new(),
     };
-    match launch(engine, flags) {
+    match launch(engines, flags) {
         Ok(()) => 0,
         Err(err) => ctx.fail(&Error::new(
             ErrorCode::Io,
@@ -60,9 +55,26 @@ pub fn run(args: &McpArgs, ctx: &Ctx) -> i32 {
     }
 }
 
+/// The stores the server serves (§15.5): inside a project (unless `-g`)
+/// the project's, then the user store; else the user store.
+fn engines(ctx: &Ctx) -> crate::engine::error::Result<Vec<Engine>> {
+    // stdout is the protocol's: waiting for the store lock is logged on stderr.
+    let on_wait: crate::engine::store::LockObserver = Arc::new(|lock: &Path| {
+        eprintln!(
+            "hcpx mcp: waiting for the store lock {} (held by another hcpx)",
+            lock.display()
+        );
+    });
+    let mut engines = vec![ctx.engine_waiting(on_wait.clone())?];
+    if ctx.project()?.is_some() {
+        engines.push(ctx.user_engine_waiting(on_wait)?);
+    }
+    Ok(engines)
+}
+
 /// Runs the MCP server until its client closes stdin. The binary gives it
 /// ([`set_launcher`]), so the CLI never imports the server.
-pub type McpLauncher = fn(Engine, crate::fixline::FixFlags) -> std::io::Result<()>;
+pub type McpLauncher = fn(Vec<Engine>, crate::fixline::FixFlags) -> std::io::Result<()>;
 
 static MCP: std::sync::OnceLock<McpLauncher> = std::sync::OnceLock::new();
 

@@ -146,9 +146,13 @@ pub fn refused(err: &Error, flags: &FixFlags) -> CallToolResult {
 /// A refusal the server itself makes (the client's listing is out of
 /// date, §16.4), in the same shape.
 pub fn stale(name: &str, why: &str) -> CallToolResult {
-    let err = Error::new(
+    refused(&stale_error(name, why), &FixFlags::default())
+}
+
+/// The error of [`stale`].
+pub fn stale_error(name: &str, why: &str) -> Error {
+    Error::new(
         ErrorCode::NotFound,
         format!("tool `{name}` {why}; list the tools again (tools/list) before calling it"),
-    );
-    refused(&err, &FixFlags::default())
+    )
 }

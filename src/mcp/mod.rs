@@ -28,22 +28,25 @@ use crate::engine::ops::Engine;
 use crate::fixline::FixFlags;
 use rmcp::ServiceExt;
 
-/// Serves MCP on stdin/stdout for `engine`'s principal until stdin ends;
-/// then every command it started is ended (§16.6).
-/// `flags` are what the fixes it shows repeat (the `--principal` given).
-pub fn serve(engine: Engine, flags: FixFlags) -> std::io::Result<()> {
+/// Serves MCP on stdin/stdout for the engines' principal until stdin
+/// ends; then every command it started is ended (§16.6). `engines` are
+/// the stores served, in the order a pack id is looked up: inside a
+/// project the project's, then the user store (§15.5); else the user
+/// store alone. `flags` are what the fixes it shows repeat (the
+/// `--principal` given).
+pub fn serve(engines: Vec<Engine>, flags: FixFlags) -> std::io::Result<()> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
-    let result = runtime.block_on(run(engine, flags));
+    let result = runtime.block_on(run(engines, flags));
     // A command still running (a call the client did not wait for) ends now.
     crate::engine::exec::process::end_all();
     runtime.shutdown_timeout(std::time::Duration::from_secs(1));
     result
 }
 
-async fn run(engine: Engine, flags: FixFlags) -> std::io::Result<()> {
-    let server = server::Server::new(engine, flags);
+async fn run(engines: Vec<Engine>, flags: FixFlags) -> std::io::Result<()> {
+    let server = server::Server::new(engines, flags);
     let on_end = || {
         crate::engine::exec::process::end_all();
     };

@@ -25,6 +25,7 @@ use crate::engine::error::Error;
 use crate::engine::exec::OutputMode;
 use crate::engine::exec::process::Scope;
 use crate::engine::ops::Engine;
+use crate::engine::pack::manifest::{Command, Manifest};
 use crate::fixline::FixFlags;
 use base64::Engine as _;
 use rmcp::model::{
@@ -55,7 +56,9 @@ pub struct Server {
 }
 
 struct Inner {
-    engine: Engine,
+    /// The stores served, in the order a pack id is looked up (inside a
+    /// project the project's, then the user store, §15.5).
+    engines: Vec<Engine>,
     flags: FixFlags,
     state: Mutex<Known>,
     running: Semaphore,
@@ -73,14 +76,16 @@ struct Known {
 }
 
 impl Server {
-    /// A server acting for `engine`'s principal; `flags` are what a fix's
-    /// command line repeats.
-    pub fn new(mut engine: Engine, flags: FixFlags) -> Server {
+    /// A server acting for the engines' principal on their stores (see
+    /// [`Inner::engines`]); `flags` are what a fix's command line repeats.
+    pub fn new(mut engines: Vec<Engine>, flags: FixFlags) -> Server {
         // Catalog packs are never executable: none is read.
-        engine.set_catalogs(Vec::new());
+        for engine in &mut engines {
+            engine.set_catalogs(Vec::new());
+        }
         Server {
             inner: Arc::new(Inner {
-                engine,
+                engines,
                 flags,
                 state: Mutex::new(Known::default()),
                 running: Semaphore::new(MAX_RUNNING),
@@ -99,7 +104,7 @@ impl Server {
     /// change can change the listing is the one of the last read, that
     /// read is the answer.
     async fn read_listing(&self) -> Result<Listing, ErrorData> {
-        let engine = self.inner.engine.clone();
+        let engines = self.inner.engines.clone();
         let last = {
             let known = self.known();
             known.stamp.clone().map(|s| (s, known.current.clone()))
@@ -107,10 +112,10 @@ impl Server {
         let read = tokio::task::spawn_blocking(move || {
             // The stamp is taken first: a change during the read is seen
             // by the next one.
-            let stamp = listing::stamp(&engine);
+            let stamp = listing::stamp(&engines);
             match last {
                 Some((was, listing)) if was == stamp => Ok((stamp, listing)),
-                _ => Listing::read(&engine).map(|l| (stamp, l)),
+                _ => Listing::read(&engines).map(|l| (stamp, l)),
             }
         })
         .await;
@@ -150,10 +155,13 @@ impl Server {
             return call::stale(entry.name(), "cannot run: the server is stopping");
         };
         let scope = Scope::new();
-        let engine = self.inner.engine.clone();
+        let engine = self.inner.engines.get(entry.store).cloned();
         let flags = self.inner.flags.clone();
         let job = tokio::task::spawn_blocking(move || {
-            scope.run(|| call_blocking(&engine, &flags, &entry, arguments.as_ref()))
+            scope.run(|| match &engine {
+                Some(engine) => call_blocking(engine, &flags, &entry, arguments.as_ref()),
+                None => call::stale(entry.name(), "names no store of this server"),
+            })
         });
         tokio::select! {
             done = job => done.unwrap_or_else(|e| call::refused(&Error::new(crate::engine::error::ErrorCode::Io, e.to_string()), &FixFlags::default())),
@@ -167,14 +175,14 @@ impl Server {
     /// The watcher: polls the store, and tells the client when the tools
     /// or the Skills changed (§16.4). Ends when the client is gone.
     pub async fn watch(self, peer: Peer<RoleServer>) {
-        let engine = self.inner.engine.clone();
-        let mut last = stamp_of(&engine).await;
+        let engines = self.inner.engines.clone();
+        let mut last = stamp_of(&engines).await;
         loop {
             tokio::time::sleep(POLL).await;
             if peer.is_transport_closed() {
                 return;
             }
-            let now = stamp_of(&engine).await;
+            let now = stamp_of(&engines).await;
             if now == last {
                 continue;
             }
@@ -193,15 +201,16 @@ impl Server {
     }
 }
 
-async fn stamp_of(engine: &Engine) -> listing::Stamp {
-    let engine = engine.clone();
-    tokio::task::spawn_blocking(move || listing::stamp(&engine))
+async fn stamp_of(engines: &[Engine]) -> listing::Stamp {
+    let engines = engines.to_vec();
+    tokio::task::spawn_blocking(move || listing::stamp(&engines))
         .await
         .unwrap_or_default()
 }
 
-/// One call, blocking: the listing's contract checked against the pack
-/// as it is now (§16.4), the args typed, the command run by the exec path.
+/// One call, blocking: the args typed and the listing's contract checked
+/// against the very read of the pack that runs (§16.4, see
+/// [`Engine::exec_prepared`]), the command run by the exec path.
 fn call_blocking(
     engine: &Engine,
     flags: &FixFlags,
@@ -212,14 +221,7 @@ fn call_blocking(
         Ok(pack_id) => pack_id,
         Err(err) => return call::refused(&err, flags),
     };
-    let view = match engine.pack_view(&pack_id) {
-        Ok(view) => view,
-        Err(err) => return call::refused(&err, flags),
-    };
-    let command = view
-        .manifest()
-        .and_then(|m| m.command(&entry.verb_key).map(|c| (m, c)));
-    if let Some((manifest, command)) = command {
+    let prepare = |manifest: &Manifest, command: &Command| {
         if manifest.version != entry.version
             && tools::input_schema(command) != *entry.tool.input_schema
         {
@@ -227,19 +229,11 @@ fn call_blocking(
                 "was listed for {} {}, which is now {} with other arguments",
                 entry.pack_id, entry.version, manifest.version
             );
-            return call::stale(entry.name(), &why);
+            return Err(call::stale_error(entry.name(), &why));
         }
-        let pairs = match call::named_args(command, arguments) {
-            Ok(pairs) => pairs,
-            Err(err) => return call::refused(&err.pack(&entry.pack_id), flags),
-        };
-        return match engine.exec_named(&pack_id, &entry.verb_key, &pairs, OutputMode::Capture) {
-            Ok(result) => call::ran(&result),
-            Err(err) => call::refused(&err, flags),
-        };
-    }
-    // The pack or command is gone: the exec path says why, running nothing.
-    match engine.exec_named(&pack_id, &entry.verb_key, &[], OutputMode::Capture) {
+        call::named_args(command, arguments).map_err(|e| e.pack(&entry.pack_id))
+    };
+    match engine.exec_prepared(&pack_id, &entry.verb_key, &prepare, OutputMode::Capture) {
         Ok(result) => call::ran(&result),
         Err(err) => call::refused(&err, flags),
     }
@@ -270,7 +264,11 @@ impl ServerHandler for Server {
                 "The tools are the commands of the HCP packs that principal `{}` may run now; \
                  the resources are those packs' Skills (hcp://skills/NAME/SKILL.md): read a pack's \
                  Skill before using its tools.",
-                self.inner.engine.principal()
+                self.inner
+                    .engines
+                    .first()
+                    .map(Engine::principal)
+                    .unwrap_or_default()
             ))
     }
 

@@ -16,7 +16,8 @@
 //!   receives it as data, never as something that drives a terminal.
 //! - **inputSchema** from `args`; **annotations** explicit booleans;
 //!   **`_meta`** `hcp/pack_id`, `hcp/verb_key`, `hcp/effect` (and
-//!   `hcp/version`, which the call checks, §16.4).
+//!   `hcp/version`, which the call checks, §16.4, and `hcp/scope`, the
+//!   store holding the pack, §15.5).
 
 use crate::engine::pack::manifest::{Adapter, Arg, ArgType, Command, Effect, Manifest};
 use crate::engine::pack::text::terminal_safe;
@@ -37,6 +38,9 @@ pub struct ToolEntry {
     pub verb_key: String,
     /// The pack's version when the tool was built (§16.4).
     pub version: String,
+    /// Which of the server's stores holds the pack (0: the project's
+    /// inside a project, else the user store; 1: the user store).
+    pub store: usize,
 }
 
 impl ToolEntry {
@@ -138,6 +142,19 @@ fn tool_entry(name: String, manifest: &Manifest, command: &Command) -> ToolEntry
         pack_id: manifest.id.clone(),
         verb_key: command.key.clone(),
         version: manifest.version.clone(),
+        store: 0,
+    }
+}
+
+impl ToolEntry {
+    /// The entry of a pack held by store `store` of scope `scope`
+    /// (`_meta` `hcp/scope`, §15.5).
+    pub fn in_store(mut self, store: usize, scope: &str) -> ToolEntry {
+        self.store = store;
+        let mut meta = self.tool.meta.take().unwrap_or_default();
+        meta.0.insert("hcp/scope".into(), json!(scope));
+        self.tool.meta = Some(meta);
+        self
     }
 }
 

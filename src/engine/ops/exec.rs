@@ -107,6 +107,28 @@ impl Engine {
         self.exec_with(pack_id, verb_key, input, how, None)
     }
 
+    /// [`Engine::exec_named`], with the pairs made by `prepare` from the
+    /// manifest and command this exec runs: a caller that promised a
+    /// contract (an MCP client's listing, HCP.md §16.4) checks it against
+    /// the very read of the pack that runs, so an upgrade between the
+    /// check and the run cannot slip in. An error of `prepare` refuses the
+    /// exec; nothing runs.
+    pub fn exec_prepared(
+        &self,
+        pack_id: &PackId,
+        verb_key: &str,
+        prepare: Prepare<'_>,
+        mode: OutputMode,
+    ) -> Result<ExecResult> {
+        self.exec_with(
+            pack_id,
+            verb_key,
+            ArgInput::Prepared(prepare),
+            (mode, None),
+            None,
+        )
+    }
+
     fn exec_with(
         &self,
         id: &PackId,
@@ -152,6 +174,9 @@ impl Engine {
         let args = match input {
             ArgInput::Words(words) => exec::bind_args(command, words),
             ArgInput::Named(pairs) => exec::bind_named(command, pairs),
+            ArgInput::Prepared(prepare) => {
+                prepare(manifest, command).and_then(|pairs| exec::bind_named(command, &pairs))
+            }
         }
         .map_err(locate)?;
         let dir = view.dir().unwrap_or_default();
@@ -258,7 +283,13 @@ impl Engine {
 enum ArgInput<'a> {
     Words(&'a [String]),
     Named(&'a [(String, String)]),
+    /// Pairs made from the manifest and command that run.
+    Prepared(Prepare<'a>),
 }
+
+/// Makes an exec's `(name, value text)` pairs from the manifest and the
+/// command about to run, or refuses it (see [`Engine::exec_prepared`]).
+pub type Prepare<'a> = &'a dyn Fn(&Manifest, &Command) -> Result<Vec<(String, String)>>;
 
 /// A command whose preconditions were checked, ready to run.
 struct Run<'a> {

@@ -34,7 +34,7 @@ pub use activate::Toggle;
 pub use builtin::BuiltinOp;
 pub use connect::{ConnectOutcome, ProbeRun, SecretInput};
 pub use envset::EnvOverrides;
-pub use exec::{ExecResult, redact};
+pub use exec::{ExecResult, Prepare, redact};
 pub use install::{InstallAction, InstallOutcome, InstallSource};
 pub use sources::{FetchObserver, InstallOptions};
 pub use uninstall::UninstallOutcome;
