@@ -58,7 +58,7 @@ pub fn command_with(command: &Command, ctx: &Ctx, io: Interaction<'_>) -> i32 {
         Ok((engine, request)) => match execute_with(&engine, &request, &ctx.out.flags, io) {
             Ok(outcome) => {
                 let code = print(&outcome, ctx);
-                if matches!(request, Request::Add { .. } | Request::Remove { .. }) {
+                if changes_packs(&request) {
                     say_scope(ctx);
                 }
                 code
@@ -130,23 +130,48 @@ fn init(dir: &std::path::Path, ctx: &Ctx) -> i32 {
     }
 }
 
-/// In text mode, says on stderr which store the command acted on when it
-/// was a project's (§15.1).
+/// Whether `request` changes packs, targets or grants: after it, the text
+/// says which store it acted on (§15.1).
+fn changes_packs(request: &Request) -> bool {
+    matches!(
+        request,
+        Request::Add { .. }
+            | Request::Remove { .. }
+            | Request::Install { .. }
+            | Request::Uninstall { .. }
+            | Request::Activate { .. }
+            | Request::Deactivate { .. }
+            | Request::Connect { .. }
+            | Request::Upgrade { .. }
+            | Request::Sync { .. }
+            | Request::Grant { .. }
+            | Request::HarnessEnable { .. }
+            | Request::HarnessDisable { .. }
+            | Request::HarnessSync { .. }
+    )
+}
+
+/// In text mode inside a project, says on stderr which store the command
+/// acted on: the project's, or the user store's (§15.1). Outside a
+/// project there is one store, and nothing is said.
 fn say_scope(ctx: &Ctx) {
-    if ctx.out.json {
+    if ctx.out.json || !matches!(ctx.project(), Ok(Some(_))) {
         return;
     }
-    if let Some(ScopeTag {
-        scope: Scope::Project,
-        project: Some(path),
-    }) = ctx.out.scope()
-    {
-        let _ = writeln!(
-            anstream::stderr().lock(),
-            "project: {}",
-            terminal_safe(&path)
-        );
-    }
+    let said = match ctx.out.scope() {
+        Some(ScopeTag {
+            scope: Scope::Project,
+            project: Some(path),
+        }) => format!("project: {}", terminal_safe(&path)),
+        Some(ScopeTag {
+            scope: Scope::User, ..
+        }) => match ctx.user_home() {
+            Ok(home) => format!("user store: {}", terminal_safe(&home.display().to_string())),
+            Err(_) => return,
+        },
+        _ => return,
+    };
+    let _ = writeln!(anstream::stderr().lock(), "{said}");
 }
 
 /// Writes a report's words to stdout in one write: styled on a terminal,

@@ -618,3 +618,30 @@ fn verify_and_doctor_inside_a_project_read_both_stores() {
         .collect();
     assert_eq!(checked, ["project", "user"].into_iter().collect(), "{doc}");
 }
+
+#[test]
+fn a_change_inside_a_project_says_which_store_it_acted_on() {
+    let m = Machine::new();
+    let proj = m.proj();
+    m.json(&proj, &["init"], 0);
+    let user_pack = m.pack(m.dir.path(), "u", "acme.user");
+    m.json(&proj, &["-g", "add", user_pack.to_str().unwrap()], 0);
+    m.pack(&proj.join("tools"), "p", "acme.proj");
+    m.json(&proj, &["add", "./tools/p"], 0);
+    let said = |args: &[&str]| {
+        let out = m.hcpx(&proj).args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        String::from_utf8(out.stderr).unwrap()
+    };
+    let project = format!("project: {}", proj.display());
+    assert!(said(&["deactivate", "acme.proj"]).contains(&project));
+    let user = format!("user store: {}", m.user_store().display());
+    assert!(said(&["deactivate", "acme.user"]).contains(&user));
+    // Outside a project there is one store: nothing is said.
+    let out = m
+        .hcpx(m.dir.path())
+        .args(["activate", "acme.user"])
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("store:"));
+}
