@@ -645,3 +645,52 @@ fn a_change_inside_a_project_says_which_store_it_acted_on() {
         .unwrap();
     assert!(!String::from_utf8_lossy(&out.stderr).contains("store:"));
 }
+
+/// §13.3, §15.2: a pack added in a project from one of the user's git
+/// catalogs is recorded by the catalog's git source (url, subdir,
+/// commit), never by a path inside the user store, so a teammate's sync
+/// reinstalls it.
+#[test]
+fn a_pack_of_a_user_git_catalog_is_recorded_by_its_git_source() {
+    if !require_tool("git") {
+        return;
+    }
+    let m = Machine::new();
+    let repo = m.dir.path().join("repo");
+    m.pack(&repo.join("packs"), "notes", "acme.notes");
+    git(&repo, &["init", "-q", "."]);
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-qm", "packs"]);
+    let url = format!("git+file://{}//packs", repo.display());
+    let proj = m.proj();
+    m.json(&proj, &["-g", "catalog", "add", &url], 0);
+    m.json(&proj, &["init"], 0);
+    m.json(&proj, &["add", "acme.notes"], 0);
+    let lock = lock(&m);
+    let text = lock.to_string();
+    let store = m.user_store().display().to_string();
+    assert!(
+        !text.contains(&store),
+        "a user-store path in hcp.lock: {lock}"
+    );
+    assert!(
+        text.contains(&format!("file://{}", repo.display())),
+        "{lock}"
+    );
+    let yaml = m.read("hcp.yaml");
+    assert!(!yaml.contains(&store), "{yaml}");
+    assert!(
+        yaml.contains(&format!("file://{}", repo.display())),
+        "{yaml}"
+    );
+
+    // A teammate with no catalog at all syncs it from the recorded source.
+    let t = Machine::new();
+    let clone = t.dir.path().join("clone");
+    std::fs::create_dir_all(&clone).unwrap();
+    for file in ["hcp.yaml", "hcp.lock"] {
+        std::fs::copy(proj.join(file), clone.join(file)).unwrap();
+    }
+    t.json(&clone, &["sync", "--frozen"], 0);
+    assert!(clone.join(".hcp/packs/acme.notes/pack.yaml").is_file());
+}

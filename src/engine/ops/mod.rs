@@ -93,6 +93,10 @@ pub struct Engine {
     /// process environment.
     env: EnvOverrides,
     fix_line: Option<FixLine>,
+    /// The user store's `config.yaml` when this is a project's engine: its
+    /// catalogs are the user's (§15.1), and their git sources are what a
+    /// catalog pack is locked by (§13.3).
+    user_config: Option<PathBuf>,
     /// The harness targets' environment when set by the caller (tests, the
     /// TUI's tests); else read from the process (§12.4).
     harness_env: Option<crate::engine::harness::HarnessEnv>,
@@ -145,8 +149,19 @@ impl Engine {
             principal,
             env: EnvOverrides::default(),
             fix_line: None,
+            user_config: None,
             harness_env: None,
         }
+    }
+
+    /// The `config.yaml` files this engine's catalogs come from: the user
+    /// store's first in a project, then the store's own.
+    pub(crate) fn config_paths(&self) -> Vec<PathBuf> {
+        self.user_config
+            .iter()
+            .cloned()
+            .chain([self.store.config_path()])
+            .collect()
     }
 
     /// Opens the store of `project` (`<project>/.hcp`, HCP.md §15.2),
@@ -179,7 +194,9 @@ impl Engine {
         // The project file is read by every command in the project: a
         // malformed one stops it here (§15.2).
         project.read_file()?;
-        Ok(Engine::of(store, catalogs, extra_catalogs, principal))
+        let mut engine = Engine::of(store, catalogs, extra_catalogs, principal);
+        engine.user_config = Some(user_config);
+        Ok(engine)
     }
 
     /// The project whose store this engine acts on, if any.

@@ -326,9 +326,14 @@ impl Engine {
     /// The lock record of a catalog pack: a git catalog's as url, subdir
     /// and commit (§13.3), a folder catalog's as the pack's folder.
     fn catalog_lock_source(&self, pack: &catalog::CatalogPack) -> LockedSource {
-        let sources = config::read(&self.store().config_path())
-            .map(|c| c.catalog_sources)
-            .unwrap_or_default();
+        // In a project the catalogs are the user's (§15.1): their sources
+        // are in the user store's config.yaml.
+        let sources: Vec<_> = self
+            .config_paths()
+            .iter()
+            .filter_map(|path| config::read(path).ok())
+            .flat_map(|c| c.catalog_sources)
+            .collect();
         let git_catalog = sources
             .iter()
             .find(|c| c.git.is_some() && c.path == pack.catalog);
