@@ -11,11 +11,17 @@
 //! project's first, §15.1); `doctor` opens both stores as doctor does
 //! (a broken `config.yaml` is reported, not fatal), and `--fix` repairs
 //! both.
+//!
+//! A change of several packs (`activate`, `deactivate`, `uninstall`,
+//! `remove`) whose packs the two stores hold between them runs on each
+//! store for the packs it holds (§15.1: a command on an existing pack acts
+//! on the store that holds it), and its `results` are merged the same way.
 
 use crate::cli::context::Ctx;
 use crate::cli::output::ScopeTag;
 use crate::cli::report::write_text;
 use crate::command::execute::execute;
+use crate::command::request::PackArg;
 use crate::command::{Outcome, Request};
 use crate::engine::error::Result;
 use crate::engine::ops::Engine;
@@ -34,7 +40,24 @@ pub fn reads_both(request: &Request, ctx: &Ctx) -> bool {
             | Request::Verify { .. }
             | Request::Doctor { .. }
     );
-    both && matches!(ctx.project(), Ok(Some(_)))
+    match ctx.project() {
+        Ok(Some(project)) => {
+            let (ours, theirs) = split(request, Some(project));
+            both || (is_change_of_packs(request) && ours.is_some() && theirs.is_some())
+        }
+        _ => false,
+    }
+}
+
+/// A change of several existing packs, each made in the store holding it.
+fn is_change_of_packs(request: &Request) -> bool {
+    matches!(
+        request,
+        Request::Activate { .. }
+            | Request::Deactivate { .. }
+            | Request::Uninstall { .. }
+            | Request::Remove { .. }
+    )
 }
 
 /// Runs `request` on both stores and prints the merged report.
@@ -93,23 +116,48 @@ pub fn run(request: &Request, ctx: &Ctx) -> i32 {
     code
 }
 
-/// The request each store runs: `verify PACK_ID...` splits its packs by the
-/// store that holds them (a store holding none of them runs nothing, since
-/// `verify` of no pack is every pack); every other request runs on both.
+/// The request each store runs: `verify PACK_ID...` and a change of
+/// several packs split their packs by the store that holds them (a store
+/// holding none of them runs nothing, since `verify` of no pack is every
+/// pack); every other request runs on both.
 fn split(request: &Request, project: Option<&Project>) -> (Option<Request>, Option<Request>) {
-    let (Request::Verify { packs }, Some(project)) = (request, project) else {
+    let Some(project) = project else {
         return (Some(request.clone()), Some(request.clone()));
     };
-    if packs.is_empty() {
-        return (Some(request.clone()), Some(request.clone()));
-    }
-    let held = |id: &String| {
+    let held = |id: &str| {
         crate::engine::pack::id::PackId::parse(id)
             .is_some_and(|id| project.store_dir().join("packs").join(id.as_str()).is_dir())
     };
-    let (ours, theirs): (Vec<String>, Vec<String>) = packs.iter().cloned().partition(held);
-    let side = |packs: Vec<String>| (!packs.is_empty()).then_some(Request::Verify { packs });
-    (side(ours), side(theirs))
+    match request {
+        Request::Verify { packs } if !packs.is_empty() => {
+            let (ours, theirs): (Vec<String>, Vec<String>) =
+                packs.iter().cloned().partition(|p| held(p));
+            let side =
+                |packs: Vec<String>| (!packs.is_empty()).then_some(Request::Verify { packs });
+            (side(ours), side(theirs))
+        }
+        Request::Activate { packs }
+        | Request::Deactivate { packs }
+        | Request::Uninstall { packs }
+        | Request::Remove { packs } => {
+            let (ours, theirs): (Vec<PackArg>, Vec<PackArg>) =
+                packs.iter().cloned().partition(|p| held(p.as_str()));
+            let side =
+                |packs: Vec<PackArg>| (!packs.is_empty()).then(|| with_packs(request, packs));
+            (side(ours), side(theirs))
+        }
+        _ => (Some(request.clone()), Some(request.clone())),
+    }
+}
+
+/// `request` (a change of several packs) for `packs` instead.
+fn with_packs(request: &Request, packs: Vec<PackArg>) -> Request {
+    match request {
+        Request::Activate { .. } => Request::Activate { packs },
+        Request::Deactivate { .. } => Request::Deactivate { packs },
+        Request::Uninstall { .. } => Request::Uninstall { packs },
+        _ => Request::Remove { packs },
+    }
 }
 
 /// The engine of the project's store (`project`) or of the user store.
@@ -157,6 +205,7 @@ fn merged(
     let key = match request {
         Request::HarnessList | Request::HarnessStatus { .. } => "targets",
         Request::Doctor { .. } => "checks",
+        request if is_change_of_packs(request) => "results",
         _ => "packs",
     };
     let ours = ours.map(|o| serde_json::to_value(o).unwrap_or_default());
@@ -188,9 +237,17 @@ fn merged(
         .flatten()
         .filter_map(|d| d.get("ok").and_then(serde_json::Value::as_bool))
         .reduce(|a, b| a && b);
+    // The error that stopped either side (the project's first).
+    let error = [&ours, &theirs]
+        .into_iter()
+        .flatten()
+        .find_map(|d| d.get("error").cloned());
     let mut doc = ours.or(theirs).unwrap_or_default();
     if let Some(map) = doc.as_object_mut() {
         map.insert(key.into(), merged.into());
+        if let Some(error) = error {
+            map.insert("error".into(), error);
+        }
         if let Some(ok) = ok {
             map.insert("ok".into(), ok.into());
         }

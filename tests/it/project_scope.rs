@@ -694,3 +694,56 @@ fn a_pack_of_a_user_git_catalog_is_recorded_by_its_git_source() {
     t.json(&clone, &["sync", "--frozen"], 0);
     assert!(clone.join(".hcp/packs/acme.notes/pack.yaml").is_file());
 }
+
+/// §15.1: a command on existing packs acts on the store that holds each,
+/// also when one command names packs of both stores.
+#[test]
+fn a_change_of_packs_of_both_stores_acts_on_each_in_its_store() {
+    let m = Machine::new();
+    let proj = m.proj();
+    m.json(&proj, &["init"], 0);
+    let user_pack = m.pack(m.dir.path(), "u", "acme.user");
+    m.json(&proj, &["-g", "install", user_pack.to_str().unwrap()], 0);
+    m.pack(&proj.join("tools"), "p", "acme.proj");
+    m.json(&proj, &["add", "./tools/p"], 0);
+    m.json(&proj, &["deactivate", "acme.proj"], 0);
+
+    let doc = m.json(&proj, &["activate", "acme.proj", "acme.user"], 0);
+    let results: Vec<(String, String)> = doc["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["pack_id"].as_str().unwrap().into(),
+                r["scope"].as_str().unwrap().into(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        results,
+        vec![
+            ("acme.proj".into(), "project".into()),
+            ("acme.user".into(), "user".into())
+        ],
+        "{doc}"
+    );
+    let state = |path: PathBuf| -> Value {
+        serde_json::from_str(&std::fs::read_to_string(path.join("state.json")).unwrap()).unwrap()
+    };
+    assert!(
+        state(m.user_store())["activated"]
+            .to_string()
+            .contains("acme.user")
+    );
+    assert!(
+        state(proj.join(".hcp"))["activated"]
+            .to_string()
+            .contains("acme.proj")
+    );
+
+    m.json(&proj, &["remove", "acme.proj", "acme.user"], 0);
+    assert!(!proj.join(".hcp/packs/acme.proj").exists());
+    assert!(!m.user_store().join("packs/acme.user").exists());
+    assert!(!m.read("hcp.yaml").contains("acme.proj"));
+}
