@@ -130,10 +130,10 @@ fn split(request: &Request, project: Option<&Project>) -> (Option<Request>, Opti
     };
     match request {
         Request::Verify { packs } if !packs.is_empty() => {
-            let (ours, theirs): (Vec<String>, Vec<String>) =
-                packs.iter().cloned().partition(|p| held(p));
+            let (ours, theirs): (Vec<PackArg>, Vec<PackArg>) =
+                packs.iter().cloned().partition(|p| held(p.as_str()));
             let side =
-                |packs: Vec<String>| (!packs.is_empty()).then_some(Request::Verify { packs });
+                |packs: Vec<PackArg>| (!packs.is_empty()).then_some(Request::Verify { packs });
             (side(ours), side(theirs))
         }
         Request::Activate { packs }

@@ -101,7 +101,7 @@ pub fn engine_for(request: &Request, ctx: &Ctx) -> Result<Engine> {
         | Request::Deactivate { packs }
         | Request::Uninstall { packs }
         | Request::Remove { packs } => packs.first().map(PackArg::as_str),
-        Request::Upgrade { packs, .. } => packs.first().map(String::as_str),
+        Request::Upgrade { packs, .. } => packs.first().map(PackArg::as_str),
         _ => None,
     };
     match pack {

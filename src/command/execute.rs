@@ -91,7 +91,8 @@ fn report(engine: &Engine, request: &Request, flags: &FixFlags) -> Result<Outcom
             Outcome::Doctor { report, fixed }
         }
         Request::Verify { packs } => {
-            let report = engine.verify(packs)?;
+            let ids = packs.iter().map(checked).collect::<Result<Vec<_>>>()?;
+            let report = engine.verify(&ids)?;
             let error = report.error().map(|mut err| {
                 err.context.hint = err
                     .context
@@ -528,8 +529,18 @@ fn upgrade(engine: &Engine, request: &Request, flags: &FixFlags) -> Outcome {
             dry_run: false,
         };
     };
+    let pack_ids = match packs.iter().map(checked).collect::<Result<Vec<_>>>() {
+        Ok(ids) => ids,
+        Err(err) => {
+            return Outcome::Upgraded {
+                results: Vec::new(),
+                error: Some(with_hint(&err, flags)),
+                dry_run: *dry_run,
+            };
+        }
+    };
     let options = UpgradeOptions {
-        pack_ids: packs.clone(),
+        pack_ids,
         dry_run: *dry_run,
         yes: *yes,
         expect: expect.clone(),

@@ -136,7 +136,7 @@ pub enum Request {
     /// `doctor [--fix]` (§14.7).
     Doctor { fix: bool },
     /// `verify [PACK_ID...]` (§13.5).
-    Verify { packs: Vec<String> },
+    Verify { packs: Vec<PackArg> },
     /// `show PACK_ID`.
     Show { pack: PackArg },
     /// `availability [PACK_ID]` (§11.2).
@@ -192,7 +192,7 @@ pub enum Request {
     /// `upgrade [PACK_ID...] [--dry-run] [--yes] [--expect ...]
     /// [--offline]` (§13.7).
     Upgrade {
-        packs: Vec<String>,
+        packs: Vec<PackArg>,
         dry_run: bool,
         yes: bool,
         expect: Vec<Expected>,
@@ -237,7 +237,7 @@ impl Request {
         Some(match command {
             Command::Doctor(a) => Request::Doctor { fix: a.fix },
             Command::Verify(a) => Request::Verify {
-                packs: a.packs.clone(),
+                packs: PackArg::all(&a.packs),
             },
             Command::Show(a) => Request::Show {
                 pack: PackArg::parse(&a.pack),
@@ -316,7 +316,7 @@ impl Request {
                 deny_warnings: a.deny_warnings,
             },
             Command::Upgrade(a) => Request::Upgrade {
-                packs: a.packs.clone(),
+                packs: PackArg::all(&a.packs),
                 dry_run: a.dry_run,
                 yes: a.yes,
                 expect: a.expect.clone(),
@@ -376,7 +376,7 @@ impl Request {
         match self {
             Request::Doctor { fix: true } => words.push("--fix".into()),
             Request::Outdated { offline: true } => words.push("--offline".into()),
-            Request::Verify { packs } => words.extend(packs.iter().cloned()),
+            Request::Verify { packs } => words.extend(packs.iter().map(|p| p.as_str().to_string())),
             Request::Show { pack } => words.push(pack.as_str().to_string()),
             Request::Availability { pack } | Request::HarnessStatus { pack } => {
                 words.extend(pack.iter().map(|p| p.as_str().to_string()));
@@ -419,7 +419,7 @@ impl Request {
                 .chain(paths.iter().map(|p| p.display().to_string()))
                 .collect(),
             Request::Upgrade { packs, .. } => std::iter::once("upgrade".to_string())
-                .chain(packs.iter().cloned())
+                .chain(packs.iter().map(|p| p.as_str().to_string()))
                 .collect(),
             Request::Sync { lockfile, .. } => std::iter::once("sync".to_string())
                 .chain(lockfile.iter().map(|l| l.display().to_string()))

@@ -385,8 +385,25 @@ fn run_upgrade(
             digest: r.to_digest.clone(),
         })
         .collect();
+    // The ids come from the browser's rows or a `:upgrade` line; a word
+    // that is no pack id names no installed pack.
+    let pack_ids = match ids
+        .iter()
+        .map(|id| crate::engine::ops::checked_id(id))
+        .collect()
+    {
+        Ok(pack_ids) => pack_ids,
+        Err(err) => {
+            return JobResult::Upgraded {
+                ids,
+                yes,
+                results: Vec::new(),
+                error: Some(err),
+            };
+        }
+    };
     let options = UpgradeOptions {
-        pack_ids: ids.clone(),
+        pack_ids,
         dry_run: !yes,
         yes,
         expect,

@@ -52,8 +52,8 @@
 //!   when no catalog has it either); one installed but not in the lock file
 //!   is `not_found` (its source is unknown).
 
+use super::Engine;
 use super::content::{Content, private_copy};
-use super::{Engine, checked_id};
 use crate::engine::error::{Error, ErrorCode, Fix, Hint, Result};
 use crate::engine::exec::git;
 use crate::engine::pack::id::PackId;
@@ -124,7 +124,7 @@ pub struct Expected {
 #[derive(Debug, Clone, Default)]
 pub struct UpgradeOptions {
     /// The packs (default: every locked pack with a catalog or git source).
-    pub pack_ids: Vec<String>,
+    pub pack_ids: Vec<PackId>,
     /// Only report.
     pub dry_run: bool,
     /// Accept escalating changes.
@@ -349,13 +349,14 @@ impl Engine {
 
     /// The packs to look at: those named (each installed and locked), or
     /// every locked pack.
-    fn upgrade_ids(&self, lock: &LockFile, named: &[String]) -> Result<Vec<PackId>> {
+    fn upgrade_ids(&self, lock: &LockFile, named: &[PackId]) -> Result<Vec<PackId>> {
         if named.is_empty() {
             return Ok(lock.packs.keys().cloned().collect());
         }
         let mut ids = Vec::new();
-        for text in named {
-            let id = checked_id(text)?;
+        for id in named {
+            let id = id.clone();
+            let text = id.as_str();
             if !lock.packs.contains_key(&id) && !self.store().is_installed(&id) {
                 return Err(self.unknown_or_not_installed(text));
             }
@@ -364,7 +365,7 @@ impl Engine {
                     ErrorCode::NotFound,
                     format!("{id} is not recorded in hcp.lock, so its source is unknown"),
                 )
-                .pack(text.as_str())
+                .pack(text)
                 .hint(
                     Hint::from("install it again from its source (")
                         .cmd(Fix::Install {

@@ -13,7 +13,7 @@
 //!   `changed` is empty. A link or special file in an installed pack (never
 //!   put there by install) is a mismatch and is listed in `changed`.
 
-use super::{Engine, checked_id, not_found};
+use super::{Engine, not_found};
 use crate::engine::error::{Error, ErrorCode, Fix, Hint, Result};
 use crate::engine::pack::id::PackId;
 use crate::engine::store::digest;
@@ -90,7 +90,7 @@ impl VerifyReport {
 
 impl Engine {
     /// Verifies the named packs, or every locked and installed pack.
-    pub fn verify(&self, pack_ids: &[String]) -> Result<VerifyReport> {
+    pub fn verify(&self, pack_ids: &[PackId]) -> Result<VerifyReport> {
         let lock = self.store().read_lockfile()?;
         let ids = if pack_ids.is_empty() {
             let mut ids: Vec<PackId> = self.store().installed_ids()?;
@@ -101,12 +101,11 @@ impl Engine {
             ids
         } else {
             let mut ids = Vec::new();
-            for text in pack_ids {
-                let id = checked_id(text)?;
-                if !lock.packs.contains_key(&id) && !self.store().is_installed(&id) {
-                    return Err(not_found(text));
+            for id in pack_ids {
+                if !lock.packs.contains_key(id) && !self.store().is_installed(id) {
+                    return Err(not_found(id.as_str()));
                 }
-                ids.push(id);
+                ids.push(id.clone());
             }
             ids
         };
