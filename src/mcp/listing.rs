@@ -7,12 +7,14 @@
 //!
 //! Blocking (it reads the store): the server calls it off its loop.
 
+use super::reads::ReadCache;
 use super::skills::SkillResources;
 use super::tools::{self, ToolEntry};
 use crate::engine::error::Result;
 use crate::engine::ops::{Engine, runnable_memo};
 use crate::engine::pack::manifest::Manifest;
 use crate::engine::policy::availability::PackAvailability;
+use crate::engine::store::parallel::parallel_map;
 use std::path::{Path, PathBuf};
 
 /// The tools and resources of one read of the store.
@@ -28,13 +30,13 @@ impl Listing {
     /// availability for the principal (catalog packs are never
     /// executable: none is read). A pack of an earlier store shadows a
     /// pack of the same id in a later one: only the first is served.
-    pub fn read(engines: &[Engine]) -> Result<Listing> {
+    pub fn read(engines: &[Engine], cache: &ReadCache) -> Result<Listing> {
         let mut held = std::collections::HashSet::new();
         let mut tools = Vec::new();
         let mut skills: Vec<(usize, SkillResources)> = Vec::new();
         for (store, engine) in engines.iter().enumerate() {
             let scope = engine.scope().as_str();
-            let packs: Vec<Read> = read_store(engine)?
+            let packs: Vec<Read> = read_store(engine, cache)?
                 .into_iter()
                 .filter(|(a, _, _)| held.insert(a.pack_id.clone()))
                 .collect();
@@ -45,9 +47,10 @@ impl Listing {
             );
             tools.extend(ours.into_iter().map(|t| t.in_store(store, scope)));
             skills.extend(packs.iter().filter_map(|(a, _, dir)| {
-                SkillResources::read(&a.pack_id, dir.as_deref()?).map(|s| (store, s))
+                cache.skill(&a.pack_id, dir.as_deref()?).map(|s| (store, s))
             }));
         }
+        cache.keep_only(engines);
         // Two packs with one Skill name: the earlier store's, then the
         // first pack id, serves it.
         skills.sort_by(|(x, a), (y, b)| (&a.name, x, &a.pack_id).cmp(&(&b.name, y, &b.pack_id)));
@@ -80,19 +83,29 @@ impl Listing {
 /// is active.
 type Read = (PackAvailability, Option<Manifest>, Option<PathBuf>);
 
-fn read_store(engine: &Engine) -> Result<Vec<Read>> {
+/// Every installed pack of `engine`'s store, its view read again only when
+/// the pack changed ([`ReadCache::view`]), its availability worked out
+/// anew from the state read now.
+fn read_store(engine: &Engine, cache: &ReadCache) -> Result<Vec<Read>> {
+    let state = engine.store().read_state()?;
+    let ids = engine.store().installed_ids()?;
     let check = runnable_memo();
-    engine.map_packs(|view, state| {
-        let avail = engine.pack_availability_with(view, state, &check);
+    let reads = parallel_map(ids, |id| {
+        let view = cache.view(engine, &id)?;
+        let avail = engine.pack_availability_with(&view, &state, &check);
         let executable = avail.commands.iter().any(|c| c.executable);
         let manifest = view.manifest().filter(|_| executable).cloned();
         let skill_dir = view.dir().filter(|_| avail.activated && avail.sense.active);
-        (avail, manifest, skill_dir)
-    })
+        Some((avail, manifest, skill_dir))
+    });
+    Ok(reads.into_iter().flatten().collect())
 }
 
+/// A file's inode, modification time and size, as one `stat` gives them.
+pub type FileStamp = (u64, i64, i64, u64);
+
 /// One `stat` per file of [`stamp`]: inode, modification time, size.
-pub type Stamp = Vec<Option<(u64, i64, i64, u64)>>;
+pub type Stamp = Vec<Option<FileStamp>>;
 
 /// What a change of the executable set touches, in each store:
 /// `state.json` (activation, connection, grants), the `packs/` and
@@ -122,7 +135,7 @@ pub fn stamp(engines: &[Engine]) -> Stamp {
     paths.iter().map(|p| file_stamp(p)).collect()
 }
 
-fn file_stamp(path: &Path) -> Option<(u64, i64, i64, u64)> {
+pub fn file_stamp(path: &Path) -> Option<FileStamp> {
     use std::os::unix::fs::MetadataExt;
     let m = std::fs::symlink_metadata(path).ok()?;
     Some((m.ino(), m.mtime(), m.mtime_nsec(), m.len()))

@@ -9,6 +9,8 @@
 //!   refusal → the tool result, pure;
 //! - `listing`: the tools and Skills of one read of the store, and the
 //!   stamp the watcher polls;
+//! - `reads`: what a read took from each pack before (view, Skill), kept
+//!   while the pack's files are unchanged;
 //! - `skills`: Skills and their bundled files as resources;
 //! - `transport`: newline-delimited JSON-RPC on stdio under rmcp, with the
 //!   bad-input errors and bounds of §16.6;
@@ -19,6 +21,7 @@
 
 pub mod call;
 pub mod listing;
+pub mod reads;
 pub mod server;
 pub mod skills;
 pub mod tools;

@@ -61,6 +61,8 @@ struct Inner {
     engines: Vec<Engine>,
     flags: FixFlags,
     state: Mutex<Known>,
+    /// What the reads took from each pack before.
+    reads: super::reads::ReadCache,
     running: Semaphore,
 }
 
@@ -68,9 +70,9 @@ struct Inner {
 #[derive(Default)]
 struct Known {
     /// The last listing read.
-    current: Listing,
+    current: Arc<Listing>,
     /// The tools the client was last sent (`tools/list`).
-    listed: Vec<ToolEntry>,
+    listed: Arc<Listing>,
     /// The store's stamp when `current` was read (`None`: not read yet).
     stamp: Option<listing::Stamp>,
 }
@@ -88,6 +90,7 @@ impl Server {
                 engines,
                 flags,
                 state: Mutex::new(Known::default()),
+                reads: super::reads::ReadCache::default(),
                 running: Semaphore::new(MAX_RUNNING),
             }),
         }
@@ -103,8 +106,8 @@ impl Server {
     /// Reads the store off the loop; while the stamp of the files whose
     /// change can change the listing is the one of the last read, that
     /// read is the answer.
-    async fn read_listing(&self) -> Result<Listing, ErrorData> {
-        let engines = self.inner.engines.clone();
+    async fn read_listing(&self) -> Result<Arc<Listing>, ErrorData> {
+        let inner = Arc::clone(&self.inner);
         let last = {
             let known = self.known();
             known.stamp.clone().map(|s| (s, known.current.clone()))
@@ -112,17 +115,17 @@ impl Server {
         let read = tokio::task::spawn_blocking(move || {
             // The stamp is taken first: a change during the read is seen
             // by the next one.
-            let stamp = listing::stamp(&engines);
+            let stamp = listing::stamp(&inner.engines);
             match last {
                 Some((was, listing)) if was == stamp => Ok((stamp, listing)),
-                _ => Listing::read(&engines).map(|l| (stamp, l)),
+                _ => Listing::read(&inner.engines, &inner.reads).map(|l| (stamp, Arc::new(l))),
             }
         })
         .await;
         match read {
             Ok(Ok((stamp, listing))) => {
                 let mut known = self.known();
-                known.current = listing.clone();
+                known.current = Arc::clone(&listing);
                 known.stamp = Some(stamp);
                 Ok(listing)
             }
@@ -137,8 +140,7 @@ impl Server {
         let known = self.known();
         known
             .listed
-            .iter()
-            .find(|t| t.name() == name)
+            .tool(name)
             .or_else(|| known.current.tool(name))
             .cloned()
     }
@@ -282,9 +284,9 @@ impl ServerHandler for Server {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         let listing = self.read_listing().await?;
-        self.known().listed = listing.tools.clone();
+        self.known().listed = Arc::clone(&listing);
         Ok(ListToolsResult::with_all_items(
-            listing.tools.into_iter().map(|t| t.tool).collect(),
+            listing.tools.iter().map(|t| t.tool.clone()).collect(),
         ))
     }
 
