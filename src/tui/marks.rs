@@ -82,6 +82,18 @@ impl Marks {
             .or_else(|| self.outdated.get(id))
     }
 
+    /// Adds another store's marks (the user store's, in a project).
+    pub fn add(&mut self, other: Marks) {
+        self.integrity.extend(other.integrity);
+        self.harness.extend(other.harness);
+        for (id, words) in other.outdated {
+            self.outdated.entry(id).or_insert(words);
+        }
+        for (id, words) in other.outdated_local {
+            self.outdated_local.entry(id).or_insert(words);
+        }
+    }
+
     /// `id` was upgraded: its `↑` goes.
     pub fn upgraded(&mut self, id: &str) {
         self.outdated.remove(id);

@@ -34,7 +34,8 @@ impl App {
                 if yes {
                     return self.start_stage(Stage::Uninstall, ids);
                 }
-                let command = self.stage_command(Stage::Uninstall, &ids);
+                let store = self.store_for(false, &ids).unwrap_or(self.scopes.adds_to());
+                let command = self.stage_command(Stage::Uninstall, &ids, store);
                 self.say(
                     Outcome::Cancelled,
                     "uninstall cancelled".into(),

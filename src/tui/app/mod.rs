@@ -16,8 +16,9 @@
 //! (moving, panes, filter and search), `lifecycle` (the stages, lint,
 //! exec, cancel), `dialog` (the overlays' answers), `colon` (the `:`
 //! line), `harness`, `picker` (installing what the picker chose),
-//! `upgrade`, `session` (`P`, `e`), `refuse` (what each key can do now)
-//! and `results` (what the workers report back).
+//! `upgrade`, `session` (`P`, `e`), `scope` (`S`, and which store a key
+//! acts on inside a project, HCP.md §15.1), `refuse` (what each key can
+//! do now) and `results` (what the workers report back).
 
 mod colon;
 mod command;
@@ -28,6 +29,7 @@ mod navigate;
 mod picker;
 mod refuse;
 mod results;
+mod scope;
 mod session;
 mod update;
 mod upgrade;
@@ -58,6 +60,7 @@ use crate::tui::matrix::Matrix;
 pub use crate::tui::packs::{Filter, PackList, SortKey};
 use crate::tui::pane::Pane;
 pub use crate::tui::runs::{ExecOutput, Report, Runs};
+use crate::tui::scope::{Scopes, Store};
 use crate::tui::search::Search;
 pub use crate::tui::status::{NOTICE_TICKS, Notice, StatusLine};
 use crate::tui::targets::HarnessRow;
@@ -115,6 +118,8 @@ pub struct App {
     pub(crate) scope: Scope,
     /// The principal, `env` values and catalogs of this session.
     pub(crate) session: crate::tui::session::Session,
+    /// The project the TUI runs in, if any, and where installs go.
+    pub(crate) scopes: Scopes,
     /// `Ctrl-L`: the runner clears the terminal before the next frame.
     pub(crate) redraw: bool,
     pub(crate) ticks: u64,
@@ -149,6 +154,7 @@ impl App {
             dialog: None,
             scope: Scope::new(),
             session: Default::default(),
+            scopes: Scopes::default(),
             redraw: false,
             ticks: 0,
             quit: false,
@@ -191,20 +197,26 @@ impl App {
 
     /// The selected pack in full, once read.
     pub fn selected_view(&self) -> Option<&Entry> {
-        let id = self.selected_row()?.id();
-        self.inspected
-            .as_ref()
-            .map(|i| &i.entry)
-            .filter(|e| e.id() == id)
+        self.selected_inspection().map(|i| &i.entry)
     }
 
     /// The selected pack's Skill, once read.
     pub fn selected_skill(&self) -> Option<&SkillText> {
-        let id = self.selected_row()?.id();
+        self.selected_inspection().map(|i| &i.skill)
+    }
+
+    /// The selected pack read in full, once read (from the store of its
+    /// row: a shadowed user pack is not the project's).
+    pub fn selected_inspection(&self) -> Option<&Inspection> {
+        let row = self.selected_row()?;
         self.inspected
             .as_ref()
-            .filter(|i| i.entry.id() == id)
-            .map(|i| &i.skill)
+            .filter(|i| i.entry.id() == row.id() && i.shadowed == row.shadowed)
+    }
+
+    /// The project the TUI runs in, if any, and where installs go.
+    pub fn scopes(&self) -> &Scopes {
+        &self.scopes
     }
 
     /// The packs an action applies to: the marked ones, else the selected.
@@ -271,6 +283,16 @@ impl App {
     /// `hcpx ARGS`, as [`Config::hcpx`] writes it.
     pub fn hcpx(&self, args: &[String], catalogs: bool) -> String {
         self.config.hcpx(args, catalogs)
+    }
+
+    /// [`App::hcpx`] of a command acting on `store`: with `-g` for the
+    /// user store inside a project (HCP.md §15.1).
+    pub fn hcpx_in(&self, store: Store, args: &[String], catalogs: bool) -> String {
+        let line = self.config.hcpx(args, catalogs);
+        match self.scopes.flag(store) {
+            Some(flag) => line.replacen("hcpx", &format!("hcpx {flag}"), 1),
+            None => line,
+        }
     }
 
     /// The character positions of `id` the filter matched (for highlighting).
