@@ -81,7 +81,7 @@ impl Scopes {
     pub fn title(&self) -> Option<String> {
         let name = self.project_name()?;
         Some(format!(
-            "project {} · S installs to {}",
+            "project {} (installs: {})",
             crate::tui::text::safe(&name),
             self.adds_to().as_str()
         ))
@@ -281,7 +281,7 @@ mod tests {
         assert_eq!(inside.flag(Store::Project), None);
         assert_eq!(
             inside.title().as_deref(),
-            Some("project demo · S installs to user")
+            Some("project demo (installs: user)")
         );
     }
 }

@@ -120,13 +120,14 @@ fn title<'a>(app: &App) -> Vec<Span<'a>> {
         format!(" {}/{}", app.packs.visible.len(), app.packs.entries.len())
     };
     title.push(Span::raw(count));
+    // Before the sort, which a narrow pane cuts first.
+    if let Some(scope) = app.scopes().title() {
+        title.push(Span::styled(format!(" · {scope}"), theme.bold()));
+    }
     title.push(Span::styled(
         format!(" · sort {}", app.packs.sort.as_str()),
         theme.dim(),
     ));
-    if let Some(scope) = app.scopes().title() {
-        title.push(Span::styled(format!(" · {scope}"), theme.bold()));
-    }
     if !app.packs.marked.is_empty() {
         title.push(Span::styled(
             format!(" · {} marked", app.packs.marked.len()),

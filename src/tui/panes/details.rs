@@ -13,6 +13,7 @@ use crate::tui::files::{self, FileKind};
 use crate::tui::job::{Entry, SkillText};
 use crate::tui::pane::Pane;
 use crate::tui::panes::frame::draw_text_pane;
+use crate::tui::scope::Store;
 use crate::tui::targets;
 use crate::tui::text;
 use crate::tui::theme::status_symbol;
@@ -168,7 +169,8 @@ fn store_words(app: &App) -> Option<String> {
         (_, true) => {
             "the user store (shadowed: the project's copy is the one hcpx exec runs)".into()
         }
-        (store, false) => format!("the {} store", store.as_str()),
+        (Store::Project, false) => "the project's store".into(),
+        (Store::User, false) => "the user store".into(),
     })
 }
 
