@@ -104,10 +104,13 @@ pub fn draw(frame: &mut Frame<'_>, screen: Rect, app: &App, dialog: &Dialog) {
         height,
     );
     let theme = app.theme();
-    let block = Block::new()
+    let mut block = Block::new()
         .borders(Borders::ALL)
         .border_style(theme.focus_border())
         .title(Line::styled(format!(" {title} "), theme.title()));
+    if matches!(dialog, Dialog::Help) {
+        block = block.title_bottom(Line::styled(help::CLOSES, theme.dim()));
+    }
     let inner = block.inner(area);
     frame.render_widget(Clear, area);
     frame.render_widget(block, area);
