@@ -39,14 +39,7 @@ const MAX_SKILL_BYTES: u64 = 256 * 1024;
 pub fn run(stores: &Stores, job: Job, actions: &UnboundedSender<Action>) -> JobResult {
     let engine = &stores.main;
     match job {
-        Job::In { store, job } => {
-            let mut result = run(&Stores::one(stores.of(store).clone()), *job, actions);
-            // The change is this process's own, in either store.
-            if let JobResult::Stage(report) | JobResult::InstalledChosen(report) = &mut result {
-                report.stamp = Stamp::read_all(&stores.all());
-            }
-            result
-        }
+        Job::In { store, job } => run_in(stores, store, *job, actions),
         Job::Load => {
             let (stamp, result) = match &stores.user {
                 Some(user) => load_both(engine, user),
@@ -119,6 +112,21 @@ pub fn run(stores: &Stores, job: Job, actions: &UnboundedSender<Action>) -> JobR
             }
         }
     }
+}
+
+/// `job` on the engine of `store` alone (HCP.md §15.1); a change it makes
+/// is stamped over every store, as this process's own.
+fn run_in(
+    stores: &Stores,
+    store: crate::tui::scope::Store,
+    job: Job,
+    actions: &UnboundedSender<Action>,
+) -> JobResult {
+    let mut result = run(&Stores::one(stores.of(store).clone()), job, actions);
+    if let JobResult::Stage(report) | JobResult::InstalledChosen(report) = &mut result {
+        report.stamp = Stamp::read_all(&stores.all());
+    }
+    result
 }
 
 /// `r` and every reload: the catalogs read again from `config.yaml` (a
