@@ -5,7 +5,7 @@
 //! shown with `-g`). The project is set up with the real binary (`hcpx
 //! init`, `hcpx add`), with `HOME` and `HCP_HOME` in a temp folder; the TUI
 //! runs in-process on both stores' engines. Also `hcpx tui` in tmux,
-//! started in the project.
+//! started in the project (and `hcpx tui -g` there: the user store alone).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -164,6 +164,11 @@ async fn s_sends_an_install_to_the_user_store_and_back_to_the_project() {
         "{}",
         tui.screen()
     );
+    let screen = tui.screen();
+    assert!(
+        screen.contains("press i, or run hcpx -g install acme.cat2 --catalog ./catalog"),
+        "{screen}"
+    );
     tui.keys("i").await;
     assert!(
         user_store.join("packs/acme.cat2").is_dir(),
@@ -191,6 +196,12 @@ async fn a_key_on_a_user_pack_acts_on_the_user_store() {
     let mut tui = start(project_machine()).await;
     let (proj, user_store) = paths(&tui);
     tui.select("acme.user").await;
+    // Availability's fix names the user store.
+    let screen = tui.screen();
+    assert!(
+        screen.contains("press a, or run hcpx -g activate acme.user"),
+        "{screen}"
+    );
     tui.keys("a").await;
     assert!(
         activated(&user_store).contains(&"acme.user".to_string()),
@@ -201,6 +212,17 @@ async fn a_key_on_a_user_pack_acts_on_the_user_store() {
     assert_eq!(last_command(&tui), "hcpx -g activate acme.user");
     let row = tui.runner.app.selected_row().unwrap();
     assert!(row.activated && row.held == Some(Store::User));
+    // Its command runs on the user store's engine (the project's has no
+    // such pack).
+    tui.keys("x").await;
+    tui.press(KeyCode::Enter).await;
+    let screen = tui.screen();
+    assert!(screen.contains("hello world"), "{screen}");
+    assert!(
+        last_command(&tui).starts_with("hcpx -g exec acme.user hello"),
+        "{}",
+        last_command(&tui)
+    );
 }
 
 #[tokio::test]
@@ -268,6 +290,20 @@ fn real_tui_started_in_a_project_names_it_in_the_title() {
     });
     assert!(
         screen.contains("project proj (installs: project)"),
+        "{screen}"
+    );
+    s.quit();
+    // `-g`: the user store alone, as outside a project.
+    let s = Session::start_in(
+        "global",
+        &[("HOME", &home), ("HCP_HOME", &user_store)],
+        &["tui", "-g"],
+        &m.proj(),
+    );
+    let screen = s.wait_for("the user store's packs", |s| s.contains("acme.user"));
+    assert!(!screen.contains("acme.proj"), "{screen}");
+    assert!(
+        !screen.contains("SCOPE") && !screen.contains("project proj"),
         "{screen}"
     );
     s.quit();

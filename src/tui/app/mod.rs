@@ -232,17 +232,27 @@ impl App {
     /// `fix` as the key that does it (when it acts on that pack) and the
     /// command line.
     pub fn fix_line(&self, fix: &crate::engine::error::Fix) -> String {
-        crate::tui::fix::fix_line(fix, &self.config, &self.keyed())
+        let line = crate::tui::fix::fix_line(fix, &self.config, &self.keyed());
+        self.fix_in_store(fix, line)
     }
 
     /// An error's hint: its fix (as [`App::fix_line`]), else its words.
     pub fn hint(&self, err: &Error) -> Option<String> {
-        crate::tui::fix::hint(err, &self.config, &self.keyed())
+        match &err.context.fix {
+            Some(fix) => Some(self.fix_line(fix)),
+            None => crate::tui::fix::hint(err, &self.config, &self.keyed()),
+        }
     }
 
-    /// An engine error as one line, as [`error_text`].
+    /// An engine error as one line: `code: message — hint: ...`, its fix
+    /// as [`App::fix_line`] says it.
     pub fn error_text(&self, err: &Error) -> Notice {
-        error_text(err, &self.config, &self.keyed())
+        let mut text = format!("{}: {}", err.code.as_str(), err.message);
+        if let Some(hint) = &self.hint(err) {
+            text.push_str(" — hint: ");
+            text.push_str(hint);
+        }
+        Notice::error(text)
     }
 
     /// Whether the spinner turns (something runs).
@@ -393,15 +403,4 @@ impl App {
     pub fn has_quit(&self) -> bool {
         self.quit
     }
-}
-
-/// An engine error as one line: `code: message (hint: ...)`; `keyed`: the
-/// packs the keys act on now (a fix for another pack names no key).
-pub fn error_text(err: &Error, config: &Config, keyed: &[&str]) -> Notice {
-    let mut text = format!("{}: {}", err.code.as_str(), err.message);
-    if let Some(hint) = &crate::tui::fix::hint(err, config, keyed) {
-        text.push_str(" — hint: ");
-        text.push_str(hint);
-    }
-    Notice::error(text)
 }

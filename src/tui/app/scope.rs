@@ -6,6 +6,7 @@
 //! a project every job runs on the one store and nothing here applies.
 
 use super::*;
+use crate::engine::error::Fix;
 
 impl App {
     /// `S`: installs go to the other store.
@@ -44,6 +45,30 @@ impl App {
             ));
         }
         Ok(first)
+    }
+
+    /// `line`, the words of `fix`, with `-g` when the fix acts on the user
+    /// store inside a project: an install while installs go there, a stage
+    /// of a pack the user store holds, a grant for the selected user pack
+    /// (grants are the store's that holds the pack, §15.5).
+    pub(super) fn fix_in_store(&self, fix: &Fix, line: String) -> String {
+        let pack = match fix {
+            Fix::Install { .. } => None,
+            Fix::Activate { pack }
+            | Fix::Deactivate { pack }
+            | Fix::Connect { pack, .. }
+            | Fix::Uninstall { pack } => Some(pack.clone()),
+            Fix::Grant { .. } => self.selected_row().map(|r| r.id().to_string()),
+            _ => return line,
+        };
+        let store = match pack {
+            None => Ok(self.scopes.adds_to()),
+            Some(pack) => self.store_for(false, &[pack]),
+        };
+        match store.ok().and_then(|s| self.scopes.flag(s)) {
+            Some(flag) => line.replacen("hcpx ", &format!("hcpx {flag} "), 1),
+            None => line,
+        }
     }
 
     /// `job` on `store` alone, inside a project (`Job::In`).
