@@ -6,6 +6,10 @@
 //! coalesced: at most one frame every
 //! [`FRAME`], and only when something changed.
 //!
+//! Inside a project the runner holds the engines of both stores
+//! ([`Runner::with_user_store`], `tui::scope::Stores`); each job picks
+//! the one of the store it is about.
+//!
 //! The same [`Runner`] drives any ratatui backend: tests use `TestBackend`
 //! and [`run_headless`] (or [`Runner::dispatch`] and [`Runner::settle`]).
 
