@@ -100,6 +100,14 @@ impl Scopes {
         }
     }
 
+    /// `store` in words: `the project's store`, `the user store`.
+    pub fn store_words(store: Store) -> &'static str {
+        match store {
+            Store::Project => "the project's store",
+            Store::User => "the user store",
+        }
+    }
+
     /// How a row's scope shows in the browser's SCOPE column.
     pub fn tag(row: &Row) -> &'static str {
         match (row.held, row.shadowed) {

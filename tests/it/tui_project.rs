@@ -258,6 +258,52 @@ async fn the_shadowed_row_is_the_user_copy_and_its_keys_act_there() {
     assert_eq!(last_command(&tui), "hcpx deactivate acme.both");
 }
 
+/// Types `:LINE` and Enter.
+async fn colon(tui: &mut Tui, line: &str) {
+    tui.keys(":").await;
+    tui.keys(line).await;
+    tui.press(KeyCode::Enter).await;
+}
+
+#[tokio::test]
+async fn a_colon_line_acts_as_hcpx_would_in_the_project() {
+    let mut tui = start(project_machine()).await;
+    let (proj, user_store) = paths(&tui);
+    // The shadowed row selected: a typed id still means the project's
+    // pack, as on the CLI.
+    tui.select("acme.both").await;
+    tui.press(KeyCode::Down).await;
+    colon(&mut tui, "deactivate acme.both").await;
+    assert!(!activated(&proj.join(".hcp")).contains(&"acme.both".to_string()));
+    assert!(activated(&user_store).contains(&"acme.both".to_string()));
+    assert_eq!(last_command(&tui), "hcpx deactivate acme.both");
+    // `-g`: the user store's.
+    colon(&mut tui, "-g deactivate acme.both").await;
+    assert!(!activated(&user_store).contains(&"acme.both".to_string()));
+    assert_eq!(last_command(&tui), "hcpx -g deactivate acme.both");
+    // A report with -g reads the user store.
+    colon(&mut tui, "-g list").await;
+    assert_eq!(last_command(&tui), "hcpx -g list");
+    let report = tui.runner.app.report().map(|r| r.text.clone());
+    let report = report.unwrap_or_default();
+    assert!(report.contains("acme.user"), "{report}");
+    assert!(!report.contains("acme.proj"), "{report}");
+    // Uninstall asks, naming the store that holds the pack.
+    colon(&mut tui, "uninstall acme.user").await;
+    let screen = tui.screen();
+    assert!(
+        screen.contains("Uninstall acme.user from the user store?"),
+        "{screen}"
+    );
+    tui.keys("y").await;
+    assert!(
+        !user_store.join("packs/acme.user").exists(),
+        "{}",
+        tui.screen()
+    );
+    assert_eq!(last_command(&tui), "hcpx -g uninstall acme.user");
+}
+
 #[tokio::test]
 async fn marked_packs_of_both_stores_are_refused_together() {
     let mut tui = start(project_machine()).await;

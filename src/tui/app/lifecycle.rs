@@ -22,7 +22,17 @@ impl App {
     /// `u`: asks first.
     pub(super) fn ask_uninstall(&mut self) {
         let ids = self.installed_targets();
-        self.dialog = Some(Dialog::ConfirmUninstall { ids });
+        self.ask_uninstall_of(ids);
+    }
+
+    /// Asks whether to uninstall `ids` (`u`, `:uninstall`), naming the
+    /// store inside a project; packs of both stores are refused.
+    pub(super) fn ask_uninstall_of(&mut self, ids: Vec<String>) {
+        let store = match self.store_for(false, &ids) {
+            Ok(store) => self.scopes.project().map(|_| store),
+            Err(why) => return self.say(Outcome::Refused, why, None),
+        };
+        self.dialog = Some(Dialog::ConfirmUninstall { ids, store });
     }
 
     /// `.`: the last exec again, with the same words.
@@ -107,16 +117,25 @@ impl App {
     }
 
     pub(super) fn start_stage(&mut self, stage: Stage, ids: Vec<String>) -> Vec<Job> {
+        match self.store_for(stage == Stage::Install, &ids) {
+            Ok(store) => self.start_stage_in(stage, ids, store),
+            Err(why) => {
+                self.say(Outcome::Refused, why, None);
+                Vec::new()
+            }
+        }
+    }
+
+    /// A stage of `ids` on `store` (see [`App::store_for`]).
+    pub(super) fn start_stage_in(
+        &mut self,
+        stage: Stage,
+        ids: Vec<String>,
+        store: Store,
+    ) -> Vec<Job> {
         if !self.not_busy() {
             return Vec::new();
         }
-        let store = match self.store_for(stage == Stage::Install, &ids) {
-            Ok(store) => store,
-            Err(why) => {
-                self.say(Outcome::Refused, why, None);
-                return Vec::new();
-            }
-        };
         self.last_command = Some(self.stage_command(stage, &ids, store));
         let running = (stage == Stage::Connect).then(|| format!("connect {}", ids.join(", ")));
         let job = Job::Stage { stage, ids };

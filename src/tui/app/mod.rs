@@ -120,6 +120,9 @@ pub struct App {
     pub(crate) session: crate::tui::session::Session,
     /// The project the TUI runs in, if any, and where installs go.
     pub(crate) scopes: Scopes,
+    /// The store the upgrade asked for (`U`, `:upgrade`) acts on, from its
+    /// dry run to its `y`.
+    pub(crate) upgrading_in: Store,
     /// `Ctrl-L`: the runner clears the terminal before the next frame.
     pub(crate) redraw: bool,
     pub(crate) ticks: u64,
@@ -155,6 +158,7 @@ impl App {
             scope: Scope::new(),
             session: Default::default(),
             scopes: Scopes::default(),
+            upgrading_in: Store::User,
             redraw: false,
             ticks: 0,
             quit: false,
@@ -298,11 +302,7 @@ impl App {
     /// [`App::hcpx`] of a command acting on `store`: with `-g` for the
     /// user store inside a project (HCP.md §15.1).
     pub fn hcpx_in(&self, store: Store, args: &[String], catalogs: bool) -> String {
-        let line = self.config.hcpx(args, catalogs);
-        match self.scopes.flag(store) {
-            Some(flag) => line.replacen("hcpx", &format!("hcpx {flag}"), 1),
-            None => line,
-        }
+        self.in_store(store, self.config.hcpx(args, catalogs))
     }
 
     /// The character positions of `id` the filter matched (for highlighting).

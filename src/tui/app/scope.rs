@@ -1,12 +1,15 @@
 //! `S` and the store each key acts on inside a project (HCP.md §15.1):
 //! installing goes to the store `S` chose (the project's at first); a key
-//! on an installed pack goes to the store that holds it (its row's; for
-//! an id typed on the `:` line, the project's first), like the CLI; the
-//! command shown for it carries `-g` when that is the user store. Outside
-//! a project every job runs on the one store and nothing here applies.
+//! on an installed pack goes to the store that holds it (its row's), like
+//! the CLI; the command shown for it carries `-g` when that is the user
+//! store. A `:` line runs as `hcpx` would in the project: on the store
+//! its `-g` or `--project` names, else an install on the project's and a
+//! pack on the store holding it, the project's first. Outside a project
+//! every job runs on the one store and nothing here applies.
 
 use super::*;
 use crate::engine::error::Fix;
+use crate::engine::project::ScopeFlag;
 
 impl App {
     /// `S`: installs go to the other store.
@@ -26,10 +29,23 @@ impl App {
     /// The store a key on `ids` acts on (`adding`: an install; see the
     /// module doc), or why there is not one: the packs are in both stores.
     pub(super) fn store_for(&self, adding: bool, ids: &[String]) -> Result<Store, String> {
-        if self.scopes.project().is_none() || adding {
-            return Ok(self.scopes.adds_to());
+        if self.scopes.project().is_none() {
+            return Ok(Store::User);
         }
-        let targets = self.targets();
+        if let Some(store) = self.line_store() {
+            return Ok(store);
+        }
+        let typed = self.line_flags.typed;
+        if adding {
+            return Ok(if typed {
+                Store::Project
+            } else {
+                self.scopes.adds_to()
+            });
+        }
+        // A key: the rows it acts on; a typed id: its first row (the
+        // project's when the project holds it).
+        let targets = if typed { Vec::new() } else { self.targets() };
         let mut stores = ids.iter().map(|id| {
             let keyed = targets.iter().find(|r| r.id() == id.as_str());
             let row = keyed
@@ -65,8 +81,27 @@ impl App {
             None => Ok(self.scopes.adds_to()),
             Some(pack) => self.store_for(false, &[pack]),
         };
-        match store.ok().and_then(|s| self.scopes.flag(s)) {
-            Some(flag) => line.replacen("hcpx ", &format!("hcpx {flag} "), 1),
+        match store {
+            Ok(store) => self.in_store(store, line),
+            Err(_) => line,
+        }
+    }
+
+    /// The store a `:` line's `-g` or `--project` names, inside a project.
+    pub(super) fn line_store(&self) -> Option<Store> {
+        self.scopes.project()?;
+        match self.line_flags.scope {
+            ScopeFlag::Global => Some(Store::User),
+            ScopeFlag::Project => Some(Store::Project),
+            ScopeFlag::Auto => None,
+        }
+    }
+
+    /// `line`, an `hcpx` command line, with `-g` when it acts on `store`
+    /// from inside a project.
+    pub(super) fn in_store(&self, store: Store, line: String) -> String {
+        match self.scopes.flag(store) {
+            Some(flag) => line.replacen("hcpx", &format!("hcpx {flag}"), 1),
             None => line,
         }
     }

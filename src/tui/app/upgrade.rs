@@ -25,6 +25,7 @@ impl App {
                 return Vec::new();
             }
         };
+        self.upgrading_in = store;
         self.last_command = Some(self.upgrade_command(&ids, "--dry-run"));
         let job = Job::Upgrade {
             ids,
@@ -42,7 +43,7 @@ impl App {
         let mut parts = vec!["upgrade".to_string()];
         parts.extend(ids.iter().cloned());
         parts.push(flag.to_string());
-        let store = self.store_for(false, ids).unwrap_or(self.scopes.adds_to());
+        let store = self.upgrading_in;
         self.hcpx_in(store, &parts, false)
     }
 
@@ -127,7 +128,7 @@ impl App {
             return Vec::new();
         }
         self.last_command = Some(self.upgrade_command(&ids, "--yes"));
-        let store = self.store_for(false, &ids).unwrap_or(self.scopes.adds_to());
+        let store = self.upgrading_in;
         let job = Job::Upgrade {
             ids,
             yes: true,

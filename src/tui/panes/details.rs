@@ -13,7 +13,7 @@ use crate::tui::files::{self, FileKind};
 use crate::tui::job::{Entry, SkillText};
 use crate::tui::pane::Pane;
 use crate::tui::panes::frame::draw_text_pane;
-use crate::tui::scope::Store;
+use crate::tui::scope::Scopes;
 use crate::tui::targets;
 use crate::tui::text;
 use crate::tui::theme::status_symbol;
@@ -169,8 +169,7 @@ fn store_words(app: &App) -> Option<String> {
         (_, true) => {
             "the user store (shadowed: the project's copy is the one hcpx exec runs)".into()
         }
-        (Store::Project, false) => "the project's store".into(),
-        (Store::User, false) => "the user store".into(),
+        (store, false) => Scopes::store_words(store).into(),
     })
 }
 
