@@ -154,24 +154,29 @@ fn load_fresh(engine: &Engine) -> (Stamp, Result<Loaded, Error>) {
     (stamp, result)
 }
 
-/// Inside a project: both stores read (their catalogs the user store's,
-/// then the project's own), their rows merged (`scope::merge`); the
-/// principal's powers are those of the project's store.
+/// Inside a project: both stores read with the catalogs of both
+/// `config.yaml`s (the user store's, then the project's own, then the
+/// `--catalog` ones), their rows merged (`scope::merge`); the principal's
+/// powers are those of the project's store.
 fn load_both(project: &Engine, user: &Engine) -> (Stamp, Result<Loaded, Error>) {
-    let (_, user_loaded) = load_fresh(user);
-    let (_, project_loaded) = load_fresh(project);
-    let stamp = Stamp::read_all(&[project, user]);
-    let result = project_loaded.and_then(|mut loaded| {
-        let user_loaded = user_loaded?;
-        let mut catalogs = user_loaded.catalogs;
-        for dir in loaded.catalogs {
-            if !catalogs.contains(&dir) {
-                catalogs.push(dir);
-            }
+    let read = |e: &Engine| e.read_catalogs().unwrap_or_else(|_| e.catalogs().to_vec());
+    let mut catalogs = read(user);
+    for dir in read(project) {
+        if !catalogs.contains(&dir) {
+            catalogs.push(dir);
         }
-        loaded.catalogs = catalogs;
-        loaded.rows = crate::tui::scope::merge(loaded.rows, user_loaded.rows);
-        Ok(loaded)
+    }
+    let (mut project, mut user) = (project.clone(), user.clone());
+    project.set_catalogs(catalogs.clone());
+    user.set_catalogs(catalogs.clone());
+    let stamp = Stamp::read_all(&[&project, &user]);
+    let result = project.store().read_state().and_then(|state| {
+        let rows = crate::tui::scope::merge(load(&project)?, load(&user)?);
+        Ok(Loaded {
+            rows,
+            catalogs,
+            powers: crate::tui::session::Powers::of(&state, project.principal()),
+        })
     });
     (stamp, result)
 }

@@ -192,6 +192,29 @@ async fn s_sends_an_install_to_the_user_store_and_back_to_the_project() {
 }
 
 #[tokio::test]
+async fn a_catalog_of_the_user_store_s_config_shows_and_installs_into_the_project() {
+    let m = project_machine();
+    let ucat = m.dir.path().join("ucat");
+    m.pack(&ucat, "u", "acme.ucat");
+    m.json(
+        &m.proj(),
+        &["-g", "catalog", "add", ucat.to_str().unwrap()],
+        0,
+    );
+    let mut tui = start(m).await;
+    let (proj, _) = paths(&tui);
+    // Read again (`r`): the user's catalogs stay.
+    tui.keys("r").await;
+    tui.select("acme.ucat").await;
+    tui.keys("i").await;
+    assert!(
+        proj.join(".hcp/packs/acme.ucat").is_dir(),
+        "{}",
+        tui.screen()
+    );
+}
+
+#[tokio::test]
 async fn a_key_on_a_user_pack_acts_on_the_user_store() {
     let mut tui = start(project_machine()).await;
     let (proj, user_store) = paths(&tui);
