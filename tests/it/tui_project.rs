@@ -336,9 +336,20 @@ async fn marked_packs_of_both_stores_are_refused_together() {
     tui.keys("a").await;
     let screen = tui.screen();
     assert!(
-        screen.contains("in the project's store and the user store"),
+        screen.contains("acme.proj, acme.user: packs of the project's store and of the user store"),
         "{screen}"
     );
+    // Both rows of one id: the project's and the shadowed user copy.
+    tui.press(KeyCode::Esc).await;
+    tui.keys("g  a").await;
+    let screen = tui.screen();
+    assert!(
+        screen.contains("acme.both: packs of the project's store and of the user store"),
+        "{screen}"
+    );
+    let (proj, user_store) = paths(&tui);
+    assert!(activated(&proj.join(".hcp")).contains(&"acme.both".to_string()));
+    assert!(activated(&user_store).contains(&"acme.both".to_string()));
 }
 
 #[test]

@@ -43,21 +43,36 @@ impl App {
                 self.scopes.adds_to()
             });
         }
-        // A key: the rows it acts on; a typed id: its first row (the
-        // project's when the project holds it).
+        // A key: the rows it acts on (both rows of an id when both are
+        // marked); a typed id: its first row (the project's when the
+        // project holds it).
         let targets = if typed { Vec::new() } else { self.targets() };
-        let mut stores = ids.iter().map(|id| {
-            let keyed = targets.iter().find(|r| r.id() == id.as_str());
-            let row = keyed
+        let mut stores: Vec<Store> = Vec::new();
+        for id in ids {
+            let keyed: Vec<&Row> = targets
+                .iter()
                 .copied()
-                .or_else(|| self.packs.entries.iter().find(|r| r.id() == id.as_str()));
-            row.map_or(self.scopes.adds_to(), |r| self.scopes.store_of(r))
-        });
-        let first = stores.next().unwrap_or(self.scopes.adds_to());
-        if stores.any(|s| s != first) {
+                .filter(|r| r.id() == id.as_str())
+                .collect();
+            let rows = match keyed.is_empty() {
+                false => keyed,
+                true => self
+                    .packs
+                    .entries
+                    .iter()
+                    .find(|r| r.id() == id.as_str())
+                    .into_iter()
+                    .collect(),
+            };
+            stores.extend(rows.iter().map(|r| self.scopes.store_of(r)));
+        }
+        let first = stores.first().copied().unwrap_or(self.scopes.adds_to());
+        if stores.iter().any(|s| *s != first) {
+            let mut named: Vec<&str> = ids.iter().map(String::as_str).collect();
+            named.dedup();
             return Err(format!(
-                "{} are in the project's store and the user store: mark the packs of one store (the SCOPE column says which)",
-                ids.join(", ")
+                "{}: packs of the project's store and of the user store at once; mark the packs of one store (the SCOPE column says which)",
+                named.join(", ")
             ));
         }
         Ok(first)
