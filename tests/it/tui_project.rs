@@ -352,6 +352,20 @@ async fn marked_packs_of_both_stores_are_refused_together() {
     assert!(activated(&user_store).contains(&"acme.both".to_string()));
 }
 
+#[tokio::test]
+async fn outside_a_project_there_is_no_scope_and_s_says_why() {
+    let dir = crate::tuikit::sandbox_with(crate::tuikit::notes_pack);
+    let mut tui = Tui::start(dir, 120, 30).await;
+    assert!(!tui.screen().contains("SCOPE"), "{}", tui.screen());
+    tui.keys("S").await;
+    let screen = tui.screen();
+    assert!(
+        screen.contains("outside a project every key acts on the user store"),
+        "{screen}"
+    );
+    assert_eq!(tui.runner.app.scopes().adds_to(), Store::User);
+}
+
 #[test]
 fn real_tui_started_in_a_project_names_it_in_the_title() {
     if !require_tool("tmux") {
