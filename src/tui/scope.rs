@@ -87,15 +87,12 @@ impl Scopes {
         ))
     }
 
-    /// The terminal's window title: the project's folder and where
-    /// installs go, else the user store at `user_home`.
+    /// The terminal's window title, set once at the start: the project's
+    /// folder, else the user store at `user_home` (where installs go, which
+    /// `S` changes, is the browser's title).
     pub fn window_title(&self, user_home: &Path) -> String {
         match &self.project {
-            Some(root) => format!(
-                "hcpx — project {} (installs to {})",
-                root.display(),
-                self.adds_to().as_str()
-            ),
+            Some(root) => format!("hcpx — project {}", root.display()),
             None => format!("hcpx — user store {}", user_home.display()),
         }
     }
@@ -290,6 +287,14 @@ mod tests {
         assert_eq!(
             inside.title().as_deref(),
             Some("project demo (installs: user)")
+        );
+        assert_eq!(
+            inside.window_title(Path::new("/home/me/.hcp")),
+            "hcpx — project /work/demo"
+        );
+        assert_eq!(
+            outside.window_title(Path::new("/home/me/.hcp")),
+            "hcpx — user store /home/me/.hcp"
         );
     }
 }

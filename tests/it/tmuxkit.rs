@@ -142,6 +142,13 @@ impl Session {
             .unwrap()
     }
 
+    /// The pane's title, as the program in it set it (the terminal's
+    /// window title).
+    pub fn title(&self) -> String {
+        let out = self.tmux(&["display-message", "-p", "-t", &self.target, "#{pane_title}"]);
+        String::from_utf8_lossy(&out.stdout).trim_end().to_string()
+    }
+
     pub fn screen(&self) -> String {
         let out = self.tmux(&["capture-pane", "-p", "-t", &self.target]);
         String::from_utf8_lossy(&out.stdout).into_owned()

@@ -386,6 +386,9 @@ fn real_tui_started_in_a_project_names_it_in_the_title() {
         screen.contains("project proj (installs: project)"),
         "{screen}"
     );
+    // The window title names the project's folder.
+    let root = m.proj().canonicalize().unwrap();
+    assert_eq!(s.title(), format!("hcpx — project {}", root.display()));
     s.quit();
     // `-g`: the user store alone, as outside a project.
     let s = Session::start_in(
@@ -396,6 +399,7 @@ fn real_tui_started_in_a_project_names_it_in_the_title() {
     );
     let screen = s.wait_for("the user store's packs", |s| s.contains("acme.user"));
     assert!(!screen.contains("acme.proj"), "{screen}");
+    assert!(s.title().starts_with("hcpx — user store "), "{}", s.title());
     assert!(
         !screen.contains("SCOPE") && !screen.contains("project proj"),
         "{screen}"
