@@ -181,11 +181,18 @@ fn load_both(project: &Engine, user: &Engine) -> (Stamp, Result<Loaded, Error>) 
     (stamp, result)
 }
 
-/// The browser's marks of every store, the project's first.
+/// The browser's marks of every store: the user store's apart for the
+/// packs the project holds too.
 fn read_marks(stores: &Stores) -> marks::Marks {
     let mut all = marks::read(&stores.main);
     if let Some(user) = &stores.user {
-        all.add(marks::read(user));
+        let held = std::fs::read_dir(stores.main.store().packs_dir())
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|e| e.file_name().to_str().map(str::to_string))
+            .collect();
+        all.add(marks::read(user), &held);
     }
     all
 }

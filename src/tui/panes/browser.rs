@@ -306,7 +306,7 @@ fn pack_row<'a>(
     };
     let mut cells = vec![Cell::from(Span::styled(marker, theme.bold()))];
     if flags {
-        cells.push(match app.marks.of(entry.id()) {
+        cells.push(match app.marks.of_row(entry.id(), entry.shadowed) {
             Some(c @ '↑') => Cell::from(Span::styled(c.to_string(), theme.hint())),
             Some(c) => Cell::from(Span::styled(c.to_string(), theme.bad())),
             None => Cell::from(""),

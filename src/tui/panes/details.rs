@@ -70,7 +70,8 @@ pub fn lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
         None => out.push(Line::styled(text::safe(entry.id()), theme.bold())),
     }
     out.extend(status_lines(app, entry, width));
-    for mark in app.marks.explain(entry.id()) {
+    let shadowed = app.selected_inspection().is_some_and(|i| i.shadowed);
+    for mark in app.marks.explain_row(entry.id(), shadowed) {
         out.extend(
             text::wrap(&text::safe(&mark), width)
                 .into_iter()
