@@ -14,8 +14,8 @@ pub fn main() -> ExitCode {
     crate::cli::main()
 }
 
-/// `hcpx tui`: the terminal UI on `engine`, for the principal and
-/// catalogs the user named.
+/// `hcpx tui`: the terminal UI on `engine` (and inside a project the
+/// user store's beside it), for the principal and catalogs the user named.
 fn launch_tui(engine: Engine, start: TuiStart) -> std::io::Result<()> {
     let mut config = crate::tui::Config::new(engine.principal());
     config.principal_arg = start.principal_arg;
@@ -23,5 +23,5 @@ fn launch_tui(engine: Engine, start: TuiStart) -> std::io::Result<()> {
     config.theme = crate::tui::theme::Theme::from_env();
     // A signal that ends hcpx (§14.6) leaves the terminal as it found it.
     crate::cli::signals::before_exit(crate::tui::terminal::restore);
-    crate::tui::run(engine, config)
+    crate::tui::run(engine, start.user, config)
 }

@@ -1,6 +1,9 @@
 //! `hcpx tui`: the interactive terminal UI (`src/tui/`, started through
 //! the launcher the binary sets, so this module does not import it). `--catalog` and
 //! `--principal` apply as for the headless subcommands; it prints no JSON.
+//! Inside a project (HCP.md §15.1) it opens the project's store and the
+//! user store beside it (both show, §15.5); `-g` opens the user store
+//! alone.
 
 use crate::cli::context::Ctx;
 use crate::engine::error::{Error, ErrorCode};
@@ -25,15 +28,19 @@ pub fn run(_args: &TuiArgs, ctx: &Ctx) -> i32 {
         );
     }
     // The terminal belongs to the TUI: waiting for the store lock is logged.
-    let waiting = ctx.engine_waiting(Arc::new(|lock: &Path| {
-        tracing::warn!(
-            "waiting for the store lock {} (held by another hcpx)",
-            lock.display()
-        );
-    }));
+    let waiting = ctx.engine_waiting(Arc::new(log_waiting));
     let engine = match waiting {
         Ok(engine) => engine,
         Err(err) => return ctx.fail(&err),
+    };
+    // In a project, the user store too: its packs show beside the
+    // project's, and a key on one of them acts there.
+    let user = match ctx.project() {
+        Ok(Some(_)) => match ctx.user_engine_waiting(Arc::new(log_waiting)) {
+            Ok(user) => Some(user),
+            Err(err) => return ctx.fail(&err),
+        },
+        _ => None,
     };
     let Some(launch) = TUI.get() else {
         return ctx.fail(&Error::usage(
@@ -41,6 +48,7 @@ pub fn run(_args: &TuiArgs, ctx: &Ctx) -> i32 {
         ));
     };
     let start = TuiStart {
+        user,
         principal_arg: ctx.global.principal.clone(),
         catalog_args: ctx
             .global
@@ -58,9 +66,19 @@ pub fn run(_args: &TuiArgs, ctx: &Ctx) -> i32 {
     }
 }
 
-/// What `hcpx tui` hands the terminal UI besides the engine: the flags
-/// the user gave, for the commands the TUI shows.
+/// The TUI's way of saying it waits for a store lock: in its log.
+fn log_waiting(lock: &Path) {
+    tracing::warn!(
+        "waiting for the store lock {} (held by another hcpx)",
+        lock.display()
+    );
+}
+
+/// What `hcpx tui` hands the terminal UI besides the engine: inside a
+/// project the user store's engine, and the flags the user gave, for the
+/// commands the TUI shows.
 pub struct TuiStart {
+    pub user: Option<Engine>,
     pub principal_arg: Option<String>,
     pub catalog_args: Vec<String>,
 }

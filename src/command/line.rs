@@ -19,6 +19,8 @@ pub struct Invocation {
     pub principal: Option<Principal>,
     /// `--catalog DIR`, each (§11.6).
     pub catalogs: Vec<PathBuf>,
+    /// `-g`/`--global` or `--project` (§15.1).
+    pub scope: crate::engine::project::ScopeFlag,
 }
 
 /// Why a line does not run.
@@ -58,6 +60,7 @@ pub fn parse(words: &[String]) -> Result<Invocation, LineError> {
         command,
         json: global.json,
         principal,
+        scope: global.scope_flag(),
         catalogs: global.catalogs,
     })
 }

@@ -14,6 +14,7 @@ use crate::command::args::catalog::CatalogCommand;
 use crate::command::args::harness::HarnessCommand;
 use crate::command::line::{self, LineError};
 use crate::engine::harness::TargetName;
+use crate::engine::project::ScopeFlag;
 use crate::engine::store::principal::Principal;
 use crate::tui::job::Stage;
 use crate::tui::query::Query;
@@ -42,6 +43,8 @@ pub struct Line {
     pub catalogs: Vec<PathBuf>,
     /// `--json`: a report shows its document first.
     pub json: bool,
+    /// `-g` or `--project`: the store this line acts on (§15.1).
+    pub scope: ScopeFlag,
 }
 
 /// What a line runs.
@@ -152,6 +155,7 @@ pub fn parse(words: &[String]) -> Result<Line, String> {
         principal: invocation.principal,
         catalogs: invocation.catalogs,
         json: invocation.json,
+        scope: invocation.scope,
     })
 }
 
@@ -161,6 +165,7 @@ fn plain(parsed: Parsed) -> Line {
         principal: None,
         catalogs: Vec::new(),
         json: false,
+        scope: ScopeFlag::Auto,
     }
 }
 
@@ -401,17 +406,22 @@ fn common_prefix(words: &[String]) -> String {
     first[..end].to_string()
 }
 
-/// One `:` line's own `--principal` and `--catalog`, as typed, while its
-/// work is started.
+/// One `:` line's own `--principal`, `--catalog` and `-g`/`--project`, as
+/// typed, while its work is started (`typed`: a line's work is being
+/// started, not a key's).
 #[derive(Debug, Clone, Default)]
 pub struct LineFlags {
     pub principal: Option<String>,
     pub catalogs: Vec<String>,
+    pub scope: ScopeFlag,
+    pub typed: bool,
 }
 
 impl LineFlags {
     pub fn of(line: &Line) -> LineFlags {
         LineFlags {
+            scope: line.scope,
+            typed: true,
             principal: line.principal.as_ref().map(|p| p.as_str().to_string()),
             catalogs: line
                 .catalogs

@@ -9,6 +9,7 @@ use crate::engine::ops::upgrade::{OutdatedPack, UpgradeResult};
 use crate::engine::ops::{Engine, ExecResult};
 use crate::engine::pack::skill::SkillDoc;
 use crate::engine::policy::availability::{PackAvailability, Status};
+use crate::engine::project::Scope as Store;
 use crate::engine::store::snapshot::PackView;
 use crate::tui::files::Bundled;
 use crate::tui::marks::Marks;
@@ -44,7 +45,18 @@ pub struct Row {
     pub verbs: Box<[Box<str>]>,
     /// What `/` searches besides the id, lowercased (see [`Haystack`]).
     pub haystack: Haystack,
+    /// The store that holds the pack (HCP.md §15.1), `None` when it is
+    /// installed in neither (a catalog pack).
+    pub held: Option<Store>,
+    /// A user store's pack that a project pack of the same id shadows
+    /// (§15.5): its row follows the project's, and only this flag tells
+    /// the two apart ([`Row::key`]).
+    pub shadowed: bool,
 }
+
+/// What tells rows apart: the pack id, and whether the row is the shadowed
+/// user copy of a pack the project holds too.
+pub type RowKey = (Box<str>, bool);
 
 /// The text the browser's `/` looks in besides the id, lowercased and
 /// in rank order: the name, the description, the commands (keys and
@@ -144,11 +156,30 @@ impl Row {
                 m.commands.iter().map(|c| c.key.as_str().into()).collect()
             }),
             haystack: Haystack::new(view, skill),
+            held: None,
+            shadowed: false,
         }
+    }
+
+    /// This row as read from `store`: held there when installed.
+    pub fn in_store(mut self, store: Store, shadowed: bool) -> Row {
+        self.held = self.installed.then_some(store);
+        self.shadowed = shadowed;
+        self
     }
 
     pub fn id(&self) -> &str {
         &self.id
+    }
+
+    /// What tells this row from every other ([`RowKey`]).
+    pub fn key(&self) -> RowKey {
+        (self.id.clone(), self.shadowed)
+    }
+
+    /// Whether this is the row of `key`.
+    pub fn is(&self, key: &RowKey) -> bool {
+        *self.id == *key.0 && self.shadowed == key.1
     }
 }
 
@@ -171,7 +202,7 @@ impl Entry {
 #[derive(Debug, Clone, Default)]
 pub struct Inspected {
     pub found: Vec<Inspection>,
-    pub gone: Vec<String>,
+    pub gone: Vec<RowKey>,
 }
 
 /// The selected (or linted) pack read again: its full entry and its Skill.
@@ -183,6 +214,27 @@ pub struct Inspection {
     pub harnesses: PackHarnesses,
     /// Its files but the manifest and `SKILL.md` (§2.6), for Details.
     pub files: Bundled,
+    /// The store it was read from, and whether its row is the shadowed
+    /// user copy (see [`Row::shadowed`]).
+    pub store: Store,
+    pub shadowed: bool,
+}
+
+impl Inspection {
+    /// The key of the row it read.
+    pub fn key(&self) -> RowKey {
+        (self.entry.id().into(), self.shadowed)
+    }
+
+    /// The row it read, as the browser shows it.
+    pub fn row(&self) -> Row {
+        Row::new(
+            &self.entry.view,
+            &self.entry.avail,
+            self.skill.search_text(),
+        )
+        .in_store(self.store, self.shadowed)
+    }
 }
 
 /// A lifecycle stage the TUI runs (§11.1).
@@ -229,6 +281,9 @@ pub enum Job {
     /// Read packs again from their files: view (linted afresh), availability
     /// and Skill. For the selected pack, and for `l` (`lint: true`).
     Inspect { rows: Vec<Row>, lint: bool },
+    /// `job` on the store `store` alone (HCP.md §15.1): a stage, an exec
+    /// or an upgrade of packs that store holds, an install into it.
+    In { store: Store, job: Box<Job> },
     /// A lifecycle stage on packs, in order; stops at the first error.
     Stage { stage: Stage, ids: Vec<String> },
     /// The packs chosen in the picker, installed from the collection
@@ -299,7 +354,7 @@ impl Job {
             Job::Exec { pack_id, verb, .. } => format!("running {pack_id} {verb}"),
             Job::Harnesses => "reading the harness targets".into(),
             Job::Query(q) => q.label(),
-            Job::Scoped { job, .. } => job.label(),
+            Job::Scoped { job, .. } | Job::In { job, .. } => job.label(),
             Job::Marks => "verifying".into(),
             Job::Outdated => "checking for updates".into(),
             Job::Upgrade { ids, yes, .. } => format!(
@@ -345,6 +400,11 @@ impl Stamp {
         let mut paths = vec![store.state_path(), store.packs_dir(), store.config_path()];
         paths.extend(engine.catalogs().iter().cloned());
         Stamp(paths.iter().map(|p| meta(p)).collect())
+    }
+
+    /// The stamp of every store the TUI shows (both, in a project).
+    pub fn read_all(engines: &[&Engine]) -> Stamp {
+        Stamp(engines.iter().flat_map(|e| Stamp::read(e).0).collect())
     }
 }
 

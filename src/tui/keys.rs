@@ -43,6 +43,7 @@ pub enum Cmd {
     Outdated,
     Upgrade,
     Principal,
+    Scope,
     SetEnv,
     CommandLine,
     Wrap,
@@ -271,6 +272,13 @@ pub const KEYS: &[Binding] = &[
         "P",
         None,
         "act as another principal",
+    ),
+    bind(
+        Cmd::Scope,
+        &[k('S')],
+        "S",
+        None,
+        "installs: project or user",
     ),
     bind(
         Cmd::CommandLine,

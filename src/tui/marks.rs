@@ -51,6 +51,10 @@ pub struct Marks {
     /// Packs with a newer version or new content in their catalog or
     /// folder, read after every load (no network).
     pub outdated_local: BTreeMap<String, String>,
+    /// Inside a project: the marks of the user store's packs that a
+    /// project pack of the same id shadows (their rows are apart,
+    /// HCP.md §15.5).
+    pub shadowed: Option<Box<Marks>>,
 }
 
 impl Marks {
@@ -73,6 +77,30 @@ impl Marks {
             && self.harness.is_empty()
             && self.outdated.is_empty()
             && self.outdated_local.is_empty())
+            || self.shadowed.as_ref().is_some_and(|m| m.any())
+    }
+
+    /// The marks of a row: a shadowed user pack's are its own.
+    pub fn of_row(&self, id: &str, shadowed: bool) -> Option<char> {
+        match shadowed {
+            true => self.shadowed.as_ref().and_then(|m| m.of(id)),
+            false => self.of(id),
+        }
+    }
+
+    /// [`Marks::explain`] of a row (see [`Marks::of_row`]); a shadowed
+    /// pack's commands carry `-g` (the project's copy is the one
+    /// `hcpx verify ID` checks there).
+    pub fn explain_row(&self, id: &str, shadowed: bool) -> Vec<String> {
+        match (shadowed, &self.shadowed) {
+            (true, Some(marks)) => marks
+                .explain(id)
+                .into_iter()
+                .map(|line| line.replace("hcpx ", "hcpx -g "))
+                .collect(),
+            (true, None) => Vec::new(),
+            (false, _) => self.explain(id),
+        }
     }
 
     /// What is out for `id` (a newer version, or new content), if known.
@@ -80,6 +108,38 @@ impl Marks {
         self.outdated_local
             .get(id)
             .or_else(|| self.outdated.get(id))
+    }
+
+    /// Adds the user store's marks inside a project: those of the packs
+    /// the project holds too (`shadows`) apart, as [`Marks::shadowed`].
+    pub fn add(&mut self, other: Marks, shadows: &BTreeSet<String>) {
+        let apart = |id: &String| shadows.contains(id);
+        let (integrity, ours): (BTreeSet<String>, BTreeSet<String>) =
+            other.integrity.into_iter().partition(apart);
+        self.integrity.extend(ours);
+        let (harness, ours): (BTreeSet<String>, BTreeSet<String>) =
+            other.harness.into_iter().partition(apart);
+        self.harness.extend(ours);
+        let (outdated, ours): (BTreeMap<String, String>, BTreeMap<String, String>) =
+            other.outdated.into_iter().partition(|(id, _)| apart(id));
+        for (id, words) in ours {
+            self.outdated.entry(id).or_insert(words);
+        }
+        let (outdated_local, ours): (BTreeMap<String, String>, BTreeMap<String, String>) = other
+            .outdated_local
+            .into_iter()
+            .partition(|(id, _)| apart(id));
+        for (id, words) in ours {
+            self.outdated_local.entry(id).or_insert(words);
+        }
+        let shadowed = Marks {
+            integrity,
+            harness,
+            outdated,
+            outdated_local,
+            shadowed: None,
+        };
+        self.shadowed = shadowed.any().then(|| Box::new(shadowed));
     }
 
     /// `id` was upgraded: its `↑` goes.
@@ -366,6 +426,22 @@ mod tests {
     }
 
     /// A time when every file just written is settled.
+    #[test]
+    fn a_shadowed_user_pack_s_marks_stay_on_its_own_row() {
+        let mut project = Marks::default();
+        project.harness.insert("a.both".into());
+        let mut user = Marks::default();
+        user.integrity.insert("a.both".into());
+        user.integrity.insert("a.user".into());
+        let shadows = BTreeSet::from(["a.both".to_string()]);
+        project.add(user, &shadows);
+        assert_eq!(project.of_row("a.both", false), Some('≠'));
+        assert_eq!(project.of_row("a.both", true), Some('!'));
+        assert_eq!(project.of_row("a.user", false), Some('!'));
+        let said = project.explain_row("a.both", true);
+        assert!(said[0].contains("hcpx -g verify a.both"), "{said:?}");
+    }
+
     fn later() -> SystemTime {
         SystemTime::now() + SETTLED + Duration::from_secs(60)
     }

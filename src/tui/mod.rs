@@ -11,7 +11,9 @@
 //!   and its keys, help and key bar words), [`action`] (the one `Action`
 //!   enum: a key's `Cmd`, text input, mouse, clock, worker answers),
 //!   [`pane`], [`job`] (what a worker is asked and answers), [`config`],
-//!   [`layout`] (where each pane goes), [`targets`], [`text`], [`theme`].
+//!   [`layout`] (where each pane goes), [`targets`], [`text`], [`theme`],
+//!   [`scope`] (inside a project, HCP.md §15: which store holds each
+//!   row, where installs go, the engines of both stores).
 //! - [`dialog`]: one module per overlay (picker, harnesses, run form,
 //!   secret, ask, upgrade, help, confirm), each with its state, its keys
 //!   and key bar, and its drawing; `Dialog` is which one is open.
@@ -60,6 +62,7 @@ pub mod panes;
 pub mod query;
 pub mod runner;
 pub mod runs;
+pub mod scope;
 pub mod search;
 pub mod session;
 pub mod status;
@@ -81,8 +84,9 @@ use crate::engine::ops::Engine;
 use std::time::Duration;
 
 /// Runs the TUI on the process's terminal until the user quits. The
-/// terminal is restored on every way out.
-pub fn run(engine: Engine, config: Config) -> std::io::Result<()> {
+/// terminal is restored on every way out. Inside a project `engine` is
+/// the project's store and `user` the user store's (both show, §15.5).
+pub fn run(engine: Engine, user: Option<Engine>, config: Config) -> std::io::Result<()> {
     let _log = logging::init();
     tracing::info!(principal = %config.principal, "hcpx tui starts");
     let rt = tokio::runtime::Builder::new_current_thread()
@@ -90,8 +94,18 @@ pub fn run(engine: Engine, config: Config) -> std::io::Result<()> {
         .build()?;
     terminal::install_panic_hook();
     let guard = terminal::Guard;
+    let user_home = user
+        .as_ref()
+        .unwrap_or(&engine)
+        .store()
+        .root()
+        .to_path_buf();
     let terminal = terminal::enter()?;
     let mut runner = Runner::new(engine, App::new(config), terminal);
+    if let Some(user) = user {
+        runner = runner.with_user_store(user);
+    }
+    terminal::set_title(&runner.app.scopes().window_title(&user_home));
     let result = rt.block_on(runner.run(crossterm::event::EventStream::new()));
     // However the loop ended, no command it started outlives it (§14.6);
     // quitting while one runs has already asked.

@@ -1,8 +1,10 @@
 //! The pack list behind the browser (HCP.md §11.2 statuses): every pack's
 //! row, the sort, the fuzzy filter, the selection, the scroll offset and the
 //! marks. It owns that state; the app tells it how many rows are in view.
+//! A row is known by its [`RowKey`]: inside a project a user pack the
+//! project shadows has a row of its own, with the same id (HCP.md §15.5).
 
-use crate::tui::job::{Field, Row};
+use crate::tui::job::{Field, Row, RowKey};
 use crate::tui::text;
 use fuzzy_matcher::FuzzyMatcher;
 use fuzzy_matcher::skim::SkimMatcherV2;
@@ -48,7 +50,8 @@ pub struct Filter {
 /// The browser's packs and where it is in them.
 pub struct PackList {
     matcher: SkimMatcherV2,
-    /// Every pack, sorted by id (as the engine's snapshot lists them).
+    /// Every pack, sorted by key (by id, as the engine's snapshot lists
+    /// them; a shadowed user pack after the project's of its id).
     pub entries: Vec<Row>,
     pub sort: SortKey,
     /// Entry indices in sort order.
@@ -64,7 +67,7 @@ pub struct PackList {
     pub selected: usize,
     /// First visible row of the browser.
     pub offset: usize,
-    pub marked: BTreeSet<String>,
+    pub marked: BTreeSet<RowKey>,
     /// The widest id and version of every pack, in columns: the browser's
     /// columns stay put while it scrolls.
     pub widest: (usize, usize),
@@ -107,51 +110,63 @@ impl PackList {
         }
         self.entries
             .iter()
-            .filter(|e| self.marked.contains(e.id()))
+            .filter(|e| self.marked.contains(&e.key()))
             .collect()
+    }
+
+    /// Whether `row` is marked.
+    pub fn is_marked(&self, row: &Row) -> bool {
+        !self.marked.is_empty() && self.marked.contains(&row.key())
     }
 
     /// Takes a new list of packs, keeping the selection and the marks of
     /// those still there.
     pub fn set_entries(&mut self, entries: Vec<Row>) {
-        let keep = self.selected_row().map(|e| e.id().to_string());
+        let keep = self.selected_row().map(Row::key);
         self.entries = entries;
-        let known: BTreeSet<&str> = self.entries.iter().map(Row::id).collect();
-        self.marked.retain(|id| known.contains(id.as_str()));
-        self.reorder(keep.as_deref());
+        let known: BTreeSet<RowKey> = self.entries.iter().map(Row::key).collect();
+        self.marked.retain(|key| known.contains(key));
+        self.reorder(keep.as_ref());
     }
 
     /// Sorts and filters again, keeping `keep` selected.
-    pub fn reorder(&mut self, keep: Option<&str>) {
+    pub fn reorder(&mut self, keep: Option<&RowKey>) {
         self.resort();
         self.filter.ranked_for.clear();
         self.refilter();
-        self.select_id(keep);
+        self.select_key(keep);
+    }
+
+    /// The index of the row of `key` in `entries`.
+    fn index_of(&self, key: &RowKey) -> Option<usize> {
+        self.entries
+            .binary_search_by(|r| (r.id(), r.shadowed).cmp(&(&*key.0, key.1)))
+            .ok()
     }
 
     /// Replaces one pack's row (read again).
     pub fn replace(&mut self, row: Row) {
-        if let Ok(i) = self.entries.binary_search_by(|r| r.id().cmp(row.id())) {
+        if let Some(i) = self.index_of(&row.key()) {
             self.entries[i] = row;
             self.measure();
         }
     }
 
     /// Drops the rows of packs that are gone.
-    pub fn remove(&mut self, gone: &[String]) {
-        let keep = self.selected_row().map(|r| r.id().to_string());
-        self.entries.retain(|r| !gone.iter().any(|id| id == r.id()));
-        self.marked.retain(|id| !gone.contains(id));
-        self.reorder(keep.as_deref());
+    pub fn remove(&mut self, gone: &[RowKey]) {
+        let keep = self.selected_row().map(Row::key);
+        self.entries.retain(|r| !gone.iter().any(|key| r.is(key)));
+        self.marked.retain(|key| !gone.contains(key));
+        self.reorder(keep.as_ref());
     }
 
     /// `Space`: marks or unmarks the selected pack, then moves down.
     pub fn toggle_mark(&mut self) -> bool {
-        let Some(id) = self.selected_row().map(|e| e.id().to_string()) else {
+        let Some(key) = self.selected_row().map(Row::key) else {
             return false;
         };
-        if !self.marked.remove(&id) {
-            self.marked.insert(id);
+        if !self.marked.remove(&key) {
+            self.marked.insert(key);
         }
         self.move_by(1);
         true
@@ -160,8 +175,8 @@ impl PackList {
     /// `s`: the next sort order, keeping the selection.
     pub fn cycle_sort(&mut self) {
         self.sort = self.sort.next();
-        let keep = self.selected_row().map(|e| e.id().to_string());
-        self.reorder(keep.as_deref());
+        let keep = self.selected_row().map(Row::key);
+        self.reorder(keep.as_ref());
     }
 
     pub fn move_by(&mut self, delta: isize) {
@@ -278,8 +293,8 @@ impl PackList {
 
     /// The field other than the id the filter matched `id` in, while it
     /// filters (shown beside the row).
-    pub fn matched_field(&self, id: &str) -> Option<Field> {
-        let i = self.entries.binary_search_by(|r| r.id().cmp(id)).ok()?;
+    pub fn matched_field(&self, key: &RowKey) -> Option<Field> {
+        let i = self.index_of(key)?;
         self.fields
             .get(i)
             .copied()
@@ -298,13 +313,15 @@ impl PackList {
             .unwrap_or_default()
     }
 
+    /// Selects the first row of `id` (the project's, inside a project).
     pub fn select_id(&mut self, id: Option<&str>) {
-        self.selected = id
-            .and_then(|id| {
-                self.visible
-                    .iter()
-                    .position(|&i| self.entries[i].id() == id)
-            })
+        self.select_key(id.map(|id| (id.into(), false)).as_ref());
+    }
+
+    /// Selects the row of `key`, if it is shown.
+    pub fn select_key(&mut self, key: Option<&RowKey>) {
+        self.selected = key
+            .and_then(|key| self.visible.iter().position(|&i| self.entries[i].is(key)))
             .unwrap_or(self.selected)
             .min(self.visible.len().saturating_sub(1));
         self.ensure_visible();

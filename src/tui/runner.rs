@@ -6,6 +6,10 @@
 //! coalesced: at most one frame every
 //! [`FRAME`], and only when something changed.
 //!
+//! Inside a project the runner holds the engines of both stores
+//! ([`Runner::with_user_store`], `tui::scope::Stores`); each job picks
+//! the one of the store it is about.
+//!
 //! The same [`Runner`] drives any ratatui backend: tests use `TestBackend`
 //! and [`run_headless`] (or [`Runner::dispatch`] and [`Runner::settle`]).
 
@@ -16,6 +20,7 @@ use crate::tui::app::App;
 use crate::tui::job::{Job, JobResult};
 use crate::tui::keymap;
 use crate::tui::keyqueue::{self, KeyQueue};
+use crate::tui::scope::{Scopes, Stores};
 use crate::tui::ui;
 use crate::tui::worker;
 use crossterm::event::{Event, KeyEventKind};
@@ -39,11 +44,12 @@ const SETTLE_TIMEOUT: Duration = Duration::from_secs(120);
 pub struct Runner<B: Backend> {
     pub app: App,
     pub terminal: Terminal<B>,
-    /// The engine jobs run on: [`Runner::base`] set up for the app's
-    /// session (principal, `env` values, catalogs), made again when the
-    /// session's generation moves.
-    engine: Arc<Engine>,
-    base: Engine,
+    /// The engines jobs run on (the scope's, and the user store's beside
+    /// a project's): [`Runner::base`] set up for the app's session
+    /// (principal, `env` values, catalogs), made again when the session's
+    /// generation moves.
+    engine: Arc<Stores>,
+    base: Stores,
     generation: u64,
     tx: UnboundedSender<Action>,
     rx: UnboundedReceiver<Action>,
@@ -55,7 +61,7 @@ pub struct Runner<B: Backend> {
     /// Key presses handled, counted for the `debug` log.
     keys: u64,
     /// The loader thread's queue (see [`is_heavy`]).
-    heavy: std::sync::mpsc::Sender<(Arc<Engine>, Job)>,
+    heavy: std::sync::mpsc::Sender<(Arc<Stores>, Job)>,
     /// Keys waiting for the selected pack's read (see [`keyqueue`]).
     queue: KeyQueue,
 }
@@ -66,14 +72,17 @@ pub struct Runner<B: Backend> {
 /// thread's memory instead of each leaving a copy resident in another
 /// thread's allocator arena.
 fn is_heavy(job: &Job) -> bool {
-    matches!(
-        job,
-        Job::Load | Job::Stage { .. } | Job::InstallChosen { .. }
-    )
+    match job {
+        Job::In { job, .. } => is_heavy(job),
+        _ => matches!(
+            job,
+            Job::Load | Job::Stage { .. } | Job::InstallChosen { .. }
+        ),
+    }
 }
 
 /// Runs `job`, catching a panic, and reports the result on `tx`.
-fn run_job(engine: &Engine, job: Job, tx: &UnboundedSender<Action>) {
+fn run_job(engine: &Stores, job: Job, tx: &UnboundedSender<Action>) {
     let label = job.label();
     let run = std::panic::AssertUnwindSafe(|| worker::run(engine, job, tx));
     let result = std::panic::catch_unwind(run).unwrap_or_else(|_| {
@@ -87,8 +96,8 @@ fn run_job(engine: &Engine, job: Job, tx: &UnboundedSender<Action>) {
 fn start_loader(
     tx: UnboundedSender<Action>,
     scope: Scope,
-) -> std::sync::mpsc::Sender<(Arc<Engine>, Job)> {
-    let (heavy, jobs) = std::sync::mpsc::channel::<(Arc<Engine>, Job)>();
+) -> std::sync::mpsc::Sender<(Arc<Stores>, Job)> {
+    let (heavy, jobs) = std::sync::mpsc::channel::<(Arc<Stores>, Job)>();
     let spawned = std::thread::Builder::new()
         .name("hcpx-loader".into())
         .spawn(move || {
@@ -117,11 +126,12 @@ impl<B: Backend> Runner<B> {
         app.warn_missing_catalogs(engine.catalogs());
         let (tx, rx) = unbounded_channel();
         let heavy = start_loader(tx.clone(), app.scope);
+        let base = Stores::one(engine);
         Runner {
             app,
             terminal,
-            engine: Arc::new(engine.clone()),
-            base: engine,
+            engine: Arc::new(base.clone()),
+            base,
             generation: 0,
             heavy,
             tx,
@@ -133,6 +143,19 @@ impl<B: Backend> Runner<B> {
             keys: 0,
             queue: KeyQueue::default(),
         }
+    }
+
+    /// Inside a project (the runner's engine is the project's store): the
+    /// user store's engine beside it, so that both stores show and each
+    /// key acts on the store that holds its pack (HCP.md §15.1, §15.5).
+    /// Call before [`Runner::start`].
+    pub fn with_user_store(mut self, user: Engine) -> Self {
+        if let Some(project) = self.base.main.project() {
+            self.app.scopes = Scopes::in_project(project.root());
+            self.base.user = Some(user);
+            self.engine = Arc::new(self.base.clone());
+        }
+        self
     }
 
     /// Starts the first jobs (the snapshot load). Needs a tokio runtime.
@@ -220,9 +243,12 @@ impl<B: Backend> Runner<B> {
         self.in_flight += 1;
         let session = &self.app.session;
         if session.generation() != self.generation {
-            let mut engine = self.base.clone();
-            session.apply(&mut engine);
-            self.engine = Arc::new(engine);
+            let mut engines = self.base.clone();
+            session.apply(&mut engines.main);
+            if let Some(user) = &mut engines.user {
+                session.apply(user);
+            }
+            self.engine = Arc::new(engines);
             self.generation = session.generation();
         }
         let engine = Arc::clone(&self.engine);
@@ -236,7 +262,7 @@ impl<B: Backend> Runner<B> {
         self.spawn_blocking(engine, job);
     }
 
-    fn spawn_blocking(&self, engine: Arc<Engine>, job: Job) {
+    fn spawn_blocking(&self, engine: Arc<Stores>, job: Job) {
         let tx = self.tx.clone();
         let scope = self.app.scope;
         tokio::task::spawn_blocking(move || scope.run(|| run_job(&engine, job, &tx)));

@@ -3,6 +3,11 @@
 //! engine function the matching `hcpx` subcommand calls and reports one
 //! typed [`JobResult`] back over the action channel. No lifecycle decision
 //! is made here: preconditions, grants and errors are the engine's.
+//!
+//! Inside a project a job runs on the engine of the store it is about
+//! (`tui::scope`, HCP.md §15.1): `Job::In` names it; a pack read again
+//! goes to the store that holds it; the snapshot, the stamp, the marks and
+//! the updates read both stores.
 
 use crate::engine::error::{Error, ErrorCode};
 use crate::engine::exec::live::Tap;
@@ -21,6 +26,7 @@ use crate::tui::action::{Action, SecretRequest};
 use crate::tui::files::{self, Bundled};
 use crate::tui::job::*;
 use crate::tui::marks::{self};
+use crate::tui::scope::Stores;
 use crate::tui::targets;
 use std::io::Read;
 use std::path::Path;
@@ -29,17 +35,22 @@ use tokio::sync::{mpsc::UnboundedSender, oneshot};
 /// Most bytes of a `SKILL.md` shown (the §2.3 limit).
 const MAX_SKILL_BYTES: u64 = 256 * 1024;
 
-/// Runs a job; `actions` carries secret requests to the UI.
-pub fn run(engine: &Engine, job: Job, actions: &UnboundedSender<Action>) -> JobResult {
+/// Runs a job on `stores`; `actions` carries secret requests to the UI.
+pub fn run(stores: &Stores, job: Job, actions: &UnboundedSender<Action>) -> JobResult {
+    let engine = &stores.main;
     match job {
+        Job::In { store, job } => run_in(stores, store, *job, actions),
         Job::Load => {
-            let (stamp, result) = load_fresh(engine);
+            let (stamp, result) = match &stores.user {
+                Some(user) => load_both(engine, user),
+                None => load_fresh(engine),
+            };
             JobResult::Loaded { stamp, result }
         }
-        Job::Stamp => JobResult::Stamp(Stamp::read(engine)),
+        Job::Stamp => JobResult::Stamp(Stamp::read_all(&stores.all())),
         Job::Inspect { rows, lint } => JobResult::Inspected {
             lint,
-            result: inspect(engine, &rows),
+            result: inspect(stores, &rows),
         },
         Job::Stage { stage, ids } => JobResult::Stage(run_stage(engine, stage, &ids, actions)),
         Job::InstallChosen { source, ids } => {
@@ -50,13 +61,20 @@ pub fn run(engine: &Engine, job: Job, actions: &UnboundedSender<Action>) -> JobR
             principal,
             catalogs,
             job,
-        } => run(&engine.scoped(principal.as_ref(), &catalogs), *job, actions),
+        } => {
+            let scoped = |e: &Engine| e.scoped(principal.as_ref(), &catalogs);
+            let stores = Stores {
+                main: scoped(&stores.main),
+                user: stores.user.as_ref().map(scoped),
+            };
+            run(&stores, *job, actions)
+        }
         Job::Query(query) => JobResult::Queried {
             result: crate::tui::query::run(engine, &query),
             query,
         },
-        Job::Marks => JobResult::Marks(marks::read(engine)),
-        Job::Outdated => JobResult::Outdated(engine.outdated()),
+        Job::Marks => JobResult::Marks(read_marks(stores)),
+        Job::Outdated => JobResult::Outdated(outdated(stores)),
         Job::Upgrade {
             ids,
             yes,
@@ -96,6 +114,21 @@ pub fn run(engine: &Engine, job: Job, actions: &UnboundedSender<Action>) -> JobR
     }
 }
 
+/// `job` on the engine of `store` alone (HCP.md §15.1); a change it makes
+/// is stamped over every store, as this process's own.
+fn run_in(
+    stores: &Stores,
+    store: crate::tui::scope::Store,
+    job: Job,
+    actions: &UnboundedSender<Action>,
+) -> JobResult {
+    let mut result = run(&Stores::one(stores.of(store).clone()), job, actions);
+    if let JobResult::Stage(report) | JobResult::InstalledChosen(report) = &mut result {
+        report.stamp = Stamp::read_all(&stores.all());
+    }
+    result
+}
+
 /// `r` and every reload: the catalogs read again from `config.yaml` (a
 /// catalog added or removed, here or by another process, shows), then the
 /// snapshot with them, and the principal's powers.
@@ -121,6 +154,63 @@ fn load_fresh(engine: &Engine) -> (Stamp, Result<Loaded, Error>) {
     (stamp, result)
 }
 
+/// Inside a project: both stores read with the catalogs of both
+/// `config.yaml`s (the user store's, then the project's own, then the
+/// `--catalog` ones), their rows merged (`scope::merge`); the principal's
+/// powers are those of the project's store.
+fn load_both(project: &Engine, user: &Engine) -> (Stamp, Result<Loaded, Error>) {
+    let read = |e: &Engine| e.read_catalogs().unwrap_or_else(|_| e.catalogs().to_vec());
+    let mut catalogs = read(user);
+    for dir in read(project) {
+        if !catalogs.contains(&dir) {
+            catalogs.push(dir);
+        }
+    }
+    let (mut project, mut user) = (project.clone(), user.clone());
+    project.set_catalogs(catalogs.clone());
+    user.set_catalogs(catalogs.clone());
+    let stamp = Stamp::read_all(&[&project, &user]);
+    let result = project.store().read_state().and_then(|state| {
+        let rows = crate::tui::scope::merge(load(&project)?, load(&user)?);
+        Ok(Loaded {
+            rows,
+            catalogs,
+            powers: crate::tui::session::Powers::of(&state, project.principal()),
+        })
+    });
+    (stamp, result)
+}
+
+/// The browser's marks of every store: the user store's apart for the
+/// packs the project holds too.
+fn read_marks(stores: &Stores) -> marks::Marks {
+    let mut all = marks::read(&stores.main);
+    if let Some(user) = &stores.user {
+        let held = std::fs::read_dir(stores.main.store().packs_dir())
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|e| e.file_name().to_str().map(str::to_string))
+            .collect();
+        all.add(marks::read(user), &held);
+    }
+    all
+}
+
+/// `hcpx outdated` of every store: a user pack the project shadows is
+/// left out.
+fn outdated(stores: &Stores) -> Result<Vec<crate::engine::ops::upgrade::OutdatedPack>, Error> {
+    let mut packs = stores.main.outdated()?;
+    if let Some(user) = &stores.user {
+        for pack in user.outdated()? {
+            if !packs.iter().any(|p| p.pack_id == pack.pack_id) {
+                packs.push(pack);
+            }
+        }
+    }
+    Ok(packs)
+}
+
 /// The snapshot, and each pack's availability (the same calls as
 /// `hcpx list` and `hcpx availability`), as browser rows.
 pub fn load(engine: &Engine) -> Result<Vec<Row>, Error> {
@@ -132,22 +222,24 @@ pub fn load(engine: &Engine) -> Result<Vec<Row>, Error> {
             &engine.pack_availability_with(view, state, &check),
             &skill,
         )
+        .in_store(engine.scope(), false)
     })
 }
 
 /// Reads packs again: the installed copy and the catalog copy (each linted
 /// as the snapshot lints them), the availability, the Skill.
-pub fn inspect(engine: &Engine, rows: &[Row]) -> Result<Inspected, Error> {
-    let state = engine.store().read_state()?;
+pub fn inspect(stores: &Stores, rows: &[Row]) -> Result<Inspected, Error> {
     let mut out = Inspected::default();
     for row in rows {
+        let (engine, store) = stores.holding(row.id(), row.held);
+        let state = engine.store().read_state()?;
         let catalogs: Vec<_> = row
             .catalog_dir
             .iter()
             .map(|dir| catalog::load(dir.parent().unwrap_or(dir), dir.to_path_buf()))
             .collect();
         let Some(view) = snapshot::load_pack(engine.store(), &catalogs, row.id()) else {
-            out.gone.push(row.id().to_string());
+            out.gone.push(row.key());
             continue;
         };
         let avail = engine.pack_availability(&view, &state);
@@ -163,6 +255,8 @@ pub fn inspect(engine: &Engine, rows: &[Row]) -> Result<Inspected, Error> {
             skill,
             harnesses,
             files,
+            store,
+            shadowed: row.shadowed,
         });
     }
     Ok(out)

@@ -42,6 +42,7 @@ mod tui_keys;
 mod tui_loop;
 mod tui_marks;
 mod tui_picker;
+mod tui_project;
 mod tui_session;
 mod tui_snapshots;
 mod tui_tmux;

@@ -48,6 +48,24 @@ impl Session {
         width: u16,
         height: u16,
     ) -> Session {
+        Session::start_at(name, env, args, (width, height), None)
+    }
+
+    /// Starts `hcpx ARGS` in a 120×40 session whose working directory is
+    /// `cwd` (a project folder, HCP.md §15.1).
+    pub fn start_in(name: &str, env: &[(&str, &Path)], args: &[&str], cwd: &Path) -> Session {
+        Session::start_at(name, env, args, (120, 40), Some(cwd))
+    }
+
+    /// Starts `hcpx ARGS` in a `width`×`height` session, in `cwd` when
+    /// given (else the test's working directory).
+    pub fn start_at(
+        name: &str,
+        env: &[(&str, &Path)],
+        args: &[&str],
+        (width, height): (u16, u16),
+        cwd: Option<&Path>,
+    ) -> Session {
         let socket = format!("hcpx-test-{name}-{}", std::process::id());
         let status = std::env::temp_dir().join(format!("{socket}.status"));
         let _ = std::fs::remove_file(&status);
@@ -104,6 +122,9 @@ impl Session {
         .iter()
         .map(|s| s.to_string())
         .collect();
+        if let Some(cwd) = cwd {
+            tmux_args.extend(["-c".to_string(), cwd.display().to_string()]);
+        }
         tmux_args.extend(cmd);
         // Keep the pane after hcpx exits, to see what it left on screen.
         tmux_args.extend([";", "set-option", "-g", "remain-on-exit", "on"].map(String::from));
@@ -119,6 +140,13 @@ impl Session {
             .args(args)
             .output()
             .unwrap()
+    }
+
+    /// The pane's title, as the program in it set it (the terminal's
+    /// window title).
+    pub fn title(&self) -> String {
+        let out = self.tmux(&["display-message", "-p", "-t", &self.target, "#{pane_title}"]);
+        String::from_utf8_lossy(&out.stdout).trim_end().to_string()
     }
 
     pub fn screen(&self) -> String {

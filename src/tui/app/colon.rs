@@ -67,6 +67,10 @@ impl App {
             self.say(Outcome::Refused, reason, None);
             return Vec::new();
         }
+        if let Some(why) = self.scope_refusal(&line) {
+            self.say(Outcome::Refused, why.into(), None);
+            return Vec::new();
+        }
         let scoped = line.principal.is_some() || !line.catalogs.is_empty();
         if scoped && asks_first(&line.parsed) {
             let text = "--principal and --catalog are not taken by a command that asks first; switch with :principal NAME, or run it in a shell";
@@ -92,6 +96,29 @@ impl App {
                 job: Box::new(job),
             })
             .collect()
+    }
+
+    /// Why a line's `-g` or `--project` cannot be taken (HCP.md §15.1):
+    /// `--project` outside a project; either on a report that asks y/n
+    /// first (the answer would run on the TUI's own store).
+    fn scope_refusal(&self, line: &cmdline::Line) -> Option<&'static str> {
+        use crate::engine::project::ScopeFlag;
+        let in_project = self.scopes.project().is_some();
+        match line.scope {
+            ScopeFlag::Project if !in_project => {
+                Some("--project: the TUI is not in a project (hcpx init makes one)")
+            }
+            ScopeFlag::Global | ScopeFlag::Project
+                if in_project
+                    && matches!(&line.parsed, Parsed::Query(_) | Parsed::Report(_))
+                    && asks_first(&line.parsed) =>
+            {
+                Some(
+                    "-g and --project are not taken by a command that asks first; run it in a shell",
+                )
+            }
+            _ => None,
+        }
     }
 
     /// `--help` or `--version` on the `:` line: clap's text in the Output
@@ -127,7 +154,7 @@ impl App {
     fn run_parsed(&mut self, parsed: Parsed, json: bool) -> Vec<Job> {
         match parsed {
             Parsed::Stage(Stage::Uninstall, ids) => {
-                self.dialog = Some(Dialog::ConfirmUninstall { ids });
+                self.ask_uninstall_of(ids);
                 Vec::new()
             }
             Parsed::Stage(stage, ids) => self.start_stage(stage, ids),
@@ -196,10 +223,19 @@ impl App {
         if !self.not_busy() {
             return Vec::new();
         }
-        self.last_command = Some(self.line_command(&query.args()));
+        // A line's `-g`/`--project` chooses the store (§15.1).
+        let store = self.line_store();
+        let command = self.line_command(&query.args());
+        self.last_command = Some(match store {
+            Some(store) => self.in_store(store, command),
+            None => command,
+        });
         let job = Job::Query(query);
         self.work.start(job.label());
-        vec![job]
+        match store {
+            Some(store) => vec![self.routed(store, job)],
+            None => vec![job],
+        }
     }
 
     /// A report answered: its words (or with `J`, its document) in the

@@ -45,6 +45,7 @@ impl App {
             Cmd::Outdated => return self.check_updates(),
             Cmd::Upgrade => return self.upgrade(),
             Cmd::Principal => self.ask_principal(),
+            Cmd::Scope => self.toggle_scope(),
             Cmd::SetEnv => self.set_env(),
             _ if is_lifecycle(cmd) && self.refused(cmd) => {}
             Cmd::Install => return self.stage(Stage::Install, |r| r.catalog_dir.is_some()),

@@ -30,11 +30,12 @@ impl App {
     /// `y` / `n` on a confirmation.
     fn confirm(&mut self, yes: bool) -> Vec<Job> {
         match self.dialog.take() {
-            Some(Dialog::ConfirmUninstall { ids }) => {
+            Some(Dialog::ConfirmUninstall { ids, store }) => {
+                let store = store.unwrap_or(Store::User);
                 if yes {
-                    return self.start_stage(Stage::Uninstall, ids);
+                    return self.start_stage_in(Stage::Uninstall, ids, store);
                 }
-                let command = self.stage_command(Stage::Uninstall, &ids);
+                let command = self.stage_command(Stage::Uninstall, &ids, store);
                 self.say(
                     Outcome::Cancelled,
                     "uninstall cancelled".into(),

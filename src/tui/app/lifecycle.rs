@@ -22,7 +22,17 @@ impl App {
     /// `u`: asks first.
     pub(super) fn ask_uninstall(&mut self) {
         let ids = self.installed_targets();
-        self.dialog = Some(Dialog::ConfirmUninstall { ids });
+        self.ask_uninstall_of(ids);
+    }
+
+    /// Asks whether to uninstall `ids` (`u`, `:uninstall`), naming the
+    /// store inside a project; packs of both stores are refused.
+    pub(super) fn ask_uninstall_of(&mut self, ids: Vec<String>) {
+        let store = match self.store_for(false, &ids) {
+            Ok(store) => self.scopes.project().map(|_| store),
+            Err(why) => return self.say(Outcome::Refused, why, None),
+        };
+        self.dialog = Some(Dialog::ConfirmUninstall { ids, store });
     }
 
     /// `.`: the last exec again, with the same words.
@@ -107,10 +117,26 @@ impl App {
     }
 
     pub(super) fn start_stage(&mut self, stage: Stage, ids: Vec<String>) -> Vec<Job> {
+        match self.store_for(stage == Stage::Install, &ids) {
+            Ok(store) => self.start_stage_in(stage, ids, store),
+            Err(why) => {
+                self.say(Outcome::Refused, why, None);
+                Vec::new()
+            }
+        }
+    }
+
+    /// A stage of `ids` on `store` (see [`App::store_for`]).
+    pub(super) fn start_stage_in(
+        &mut self,
+        stage: Stage,
+        ids: Vec<String>,
+        store: Store,
+    ) -> Vec<Job> {
         if !self.not_busy() {
             return Vec::new();
         }
-        self.last_command = Some(self.stage_command(stage, &ids));
+        self.last_command = Some(self.stage_command(stage, &ids, store));
         let running = (stage == Stage::Connect).then(|| format!("connect {}", ids.join(", ")));
         let job = Job::Stage { stage, ids };
         match running {
@@ -118,23 +144,24 @@ impl App {
             None => self.work.start(job.label()),
         }
         self.status.clear();
-        vec![job]
+        vec![self.routed(store, job)]
     }
 
-    /// The `hcpx` command(s) a stage is equivalent to.
-    pub(super) fn stage_command(&self, stage: Stage, ids: &[String]) -> String {
+    /// The `hcpx` command(s) a stage on `store` is equivalent to.
+    pub(super) fn stage_command(&self, stage: Stage, ids: &[String], store: Store) -> String {
         match stage {
             // These take several ids at once.
             Stage::Activate | Stage::Deactivate => {
                 let mut parts = vec![stage.subcommand().to_string()];
                 parts.extend(ids.iter().cloned());
-                self.hcpx(&parts, false)
+                self.hcpx_in(store, &parts, false)
             }
             // One id per command.
             Stage::Install | Stage::Connect | Stage::Uninstall => ids
                 .iter()
                 .map(|id| {
-                    self.hcpx(
+                    self.hcpx_in(
+                        store,
                         &[stage.subcommand().to_string(), id.clone()],
                         stage == Stage::Install,
                     )
@@ -198,6 +225,13 @@ impl App {
         verb: String,
         words: Vec<String>,
     ) -> Vec<Job> {
+        let store = match self.store_for(false, std::slice::from_ref(&pack_id)) {
+            Ok(store) => store,
+            Err(why) => {
+                self.say(Outcome::Refused, why, None);
+                return Vec::new();
+            }
+        };
         let mut parts = vec!["exec".to_string(), pack_id.clone(), verb.clone()];
         if !words.is_empty() {
             parts.push("--".into());
@@ -205,9 +239,9 @@ impl App {
         }
         // Global flags go before `--`, where hcpx still reads them.
         let command = match words.is_empty() {
-            true => self.hcpx(&parts, false),
+            true => self.hcpx_in(store, &parts, false),
             false => {
-                let head = self.hcpx(&parts[..3], false);
+                let head = self.hcpx_in(store, &parts[..3], false);
                 let tail: Vec<String> = parts[3..].iter().map(|w| shell_quote(w)).collect();
                 format!("{head} {}", tail.join(" "))
             }
@@ -250,6 +284,6 @@ impl App {
             args,
         };
         self.work.start_exec(run, job.label());
-        vec![job]
+        vec![self.routed(store, job)]
     }
 }

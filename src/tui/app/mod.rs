@@ -16,8 +16,9 @@
 //! (moving, panes, filter and search), `lifecycle` (the stages, lint,
 //! exec, cancel), `dialog` (the overlays' answers), `colon` (the `:`
 //! line), `harness`, `picker` (installing what the picker chose),
-//! `upgrade`, `session` (`P`, `e`), `refuse` (what each key can do now)
-//! and `results` (what the workers report back).
+//! `upgrade`, `session` (`P`, `e`), `scope` (`S`, and which store a key
+//! acts on inside a project, HCP.md §15.1), `refuse` (what each key can
+//! do now) and `results` (what the workers report back).
 
 mod colon;
 mod command;
@@ -28,6 +29,7 @@ mod navigate;
 mod picker;
 mod refuse;
 mod results;
+mod scope;
 mod session;
 mod update;
 mod upgrade;
@@ -58,6 +60,7 @@ use crate::tui::matrix::Matrix;
 pub use crate::tui::packs::{Filter, PackList, SortKey};
 use crate::tui::pane::Pane;
 pub use crate::tui::runs::{ExecOutput, Report, Runs};
+use crate::tui::scope::{Scopes, Store};
 use crate::tui::search::Search;
 pub use crate::tui::status::{NOTICE_TICKS, Notice, StatusLine};
 use crate::tui::targets::HarnessRow;
@@ -115,6 +118,11 @@ pub struct App {
     pub(crate) scope: Scope,
     /// The principal, `env` values and catalogs of this session.
     pub(crate) session: crate::tui::session::Session,
+    /// The project the TUI runs in, if any, and where installs go.
+    pub(crate) scopes: Scopes,
+    /// The store the upgrade asked for (`U`, `:upgrade`) acts on, from its
+    /// dry run to its `y`.
+    pub(crate) upgrading_in: Store,
     /// `Ctrl-L`: the runner clears the terminal before the next frame.
     pub(crate) redraw: bool,
     pub(crate) ticks: u64,
@@ -149,6 +157,8 @@ impl App {
             dialog: None,
             scope: Scope::new(),
             session: Default::default(),
+            scopes: Scopes::default(),
+            upgrading_in: Store::User,
             redraw: false,
             ticks: 0,
             quit: false,
@@ -191,20 +201,26 @@ impl App {
 
     /// The selected pack in full, once read.
     pub fn selected_view(&self) -> Option<&Entry> {
-        let id = self.selected_row()?.id();
-        self.inspected
-            .as_ref()
-            .map(|i| &i.entry)
-            .filter(|e| e.id() == id)
+        self.selected_inspection().map(|i| &i.entry)
     }
 
     /// The selected pack's Skill, once read.
     pub fn selected_skill(&self) -> Option<&SkillText> {
-        let id = self.selected_row()?.id();
+        self.selected_inspection().map(|i| &i.skill)
+    }
+
+    /// The selected pack read in full, once read (from the store of its
+    /// row: a shadowed user pack is not the project's).
+    pub fn selected_inspection(&self) -> Option<&Inspection> {
+        let row = self.selected_row()?;
         self.inspected
             .as_ref()
-            .filter(|i| i.entry.id() == id)
-            .map(|i| &i.skill)
+            .filter(|i| i.entry.id() == row.id() && i.shadowed == row.shadowed)
+    }
+
+    /// The project the TUI runs in, if any, and where installs go.
+    pub fn scopes(&self) -> &Scopes {
+        &self.scopes
     }
 
     /// The packs an action applies to: the marked ones, else the selected.
@@ -220,17 +236,27 @@ impl App {
     /// `fix` as the key that does it (when it acts on that pack) and the
     /// command line.
     pub fn fix_line(&self, fix: &crate::engine::error::Fix) -> String {
-        crate::tui::fix::fix_line(fix, &self.config, &self.keyed())
+        let line = crate::tui::fix::fix_line(fix, &self.config, &self.keyed());
+        self.fix_in_store(fix, line)
     }
 
     /// An error's hint: its fix (as [`App::fix_line`]), else its words.
     pub fn hint(&self, err: &Error) -> Option<String> {
-        crate::tui::fix::hint(err, &self.config, &self.keyed())
+        match &err.context.fix {
+            Some(fix) => Some(self.fix_line(fix)),
+            None => crate::tui::fix::hint(err, &self.config, &self.keyed()),
+        }
     }
 
-    /// An engine error as one line, as [`error_text`].
+    /// An engine error as one line: `code: message — hint: ...`, its fix
+    /// as [`App::fix_line`] says it.
     pub fn error_text(&self, err: &Error) -> Notice {
-        error_text(err, &self.config, &self.keyed())
+        let mut text = format!("{}: {}", err.code.as_str(), err.message);
+        if let Some(hint) = &self.hint(err) {
+            text.push_str(" — hint: ");
+            text.push_str(hint);
+        }
+        Notice::error(text)
     }
 
     /// Whether the spinner turns (something runs).
@@ -271,6 +297,12 @@ impl App {
     /// `hcpx ARGS`, as [`Config::hcpx`] writes it.
     pub fn hcpx(&self, args: &[String], catalogs: bool) -> String {
         self.config.hcpx(args, catalogs)
+    }
+
+    /// [`App::hcpx`] of a command acting on `store`: with `-g` for the
+    /// user store inside a project (HCP.md §15.1).
+    pub fn hcpx_in(&self, store: Store, args: &[String], catalogs: bool) -> String {
+        self.in_store(store, self.config.hcpx(args, catalogs))
     }
 
     /// The character positions of `id` the filter matched (for highlighting).
@@ -371,15 +403,4 @@ impl App {
     pub fn has_quit(&self) -> bool {
         self.quit
     }
-}
-
-/// An engine error as one line: `code: message (hint: ...)`; `keyed`: the
-/// packs the keys act on now (a fix for another pack names no key).
-pub fn error_text(err: &Error, config: &Config, keyed: &[&str]) -> Notice {
-    let mut text = format!("{}: {}", err.code.as_str(), err.message);
-    if let Some(hint) = &crate::tui::fix::hint(err, config, keyed) {
-        text.push_str(" — hint: ");
-        text.push_str(hint);
-    }
-    Notice::error(text)
 }

@@ -76,7 +76,7 @@ impl App {
         let job = Job::InstallChosen { source, ids };
         self.work.start(job.label());
         self.status.clear();
-        vec![job]
+        vec![self.routed(self.scopes.adds_to(), job)]
     }
 
     /// `hcpx install SOURCE --skill ID...`, the source without a password.
@@ -86,7 +86,7 @@ impl App {
             args.push("--skill".into());
             args.push(id.clone());
         }
-        self.hcpx(&args, false)
+        self.hcpx_in(self.scopes.adds_to(), &args, false)
     }
 
     /// The chosen packs installed: said as any install is, then the store

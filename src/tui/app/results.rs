@@ -110,7 +110,7 @@ impl App {
             list.found
                 .iter()
                 .map(|i| i.entry.id())
-                .chain(list.gone.iter().map(String::as_str))
+                .chain(list.gone.iter().map(|key| &*key.0))
                 .collect::<BTreeSet<&str>>()
         });
         self.work.read_again(read, lint);
@@ -197,7 +197,9 @@ impl App {
         // would be judged on the rows before the stage.
         // A source no row is (`:install PATH`, a git URL): the new pack
         // has no row yet, so the whole snapshot is read again.
-        let unknown = rows.len() < report.ids.len();
+        // Inside a project a stage may show or hide a shadowed row: the
+        // snapshot of both stores is read again too (HCP.md §15.5).
+        let unknown = rows.len() < report.ids.len() || self.scopes.project().is_some();
         if !rows.is_empty() {
             let ids = rows.iter().map(|r| r.id().to_string()).collect();
             self.work.refresh(ids, &report.ids);
@@ -273,10 +275,8 @@ impl App {
             if let Some(dir) = entry.view.dir() {
                 commands.push(self.hcpx(&["lint".into(), dir.display().to_string()], false));
             }
-            let skill = inspection.skill.search_text();
-            self.packs
-                .replace(Row::new(&entry.view, &entry.avail, skill));
-            if self.selected_row().map(Row::id) == Some(entry.id()) {
+            self.packs.replace(inspection.row());
+            if self.selected_row().map(Row::key) == Some(inspection.key()) {
                 self.matrix.fit(entry.avail.commands.len());
                 self.inspected = Some(inspection);
             }

@@ -21,11 +21,11 @@ impl App {
     }
 
     fn update_state(&mut self, action: Action) -> Vec<Job> {
-        let before = self.selected_row().map(|e| e.id().to_string());
+        let before = self.selected_row().map(Row::key);
         self.packs.rows = layout::browser_rows(self).max(1);
         let mut jobs = self.apply(action);
         self.fit_browser();
-        let after = self.selected_row().map(|e| e.id().to_string());
+        let after = self.selected_row().map(Row::key);
         if before != after {
             self.matrix.reset();
             self.text.details = 0;

@@ -18,6 +18,14 @@ impl App {
 
     /// The dry run of the upgrade of `ids` (`U`, or `:upgrade ID...`).
     pub(super) fn upgrade_ids(&mut self, ids: Vec<String>) -> Vec<Job> {
+        let store = match self.store_for(false, &ids) {
+            Ok(store) => store,
+            Err(why) => {
+                self.say(Outcome::Refused, why, None);
+                return Vec::new();
+            }
+        };
+        self.upgrading_in = store;
         self.last_command = Some(self.upgrade_command(&ids, "--dry-run"));
         let job = Job::Upgrade {
             ids,
@@ -26,15 +34,17 @@ impl App {
         };
         self.work.start(job.label());
         self.status.clear();
-        vec![job]
+        vec![self.routed(store, job)]
     }
 
-    /// `hcpx upgrade ID... FLAG`.
+    /// `hcpx upgrade ID... FLAG`, with `-g` for the user store's packs
+    /// inside a project.
     pub(super) fn upgrade_command(&self, ids: &[String], flag: &str) -> String {
         let mut parts = vec!["upgrade".to_string()];
         parts.extend(ids.iter().cloned());
         parts.push(flag.to_string());
-        self.hcpx(&parts, false)
+        let store = self.upgrading_in;
+        self.hcpx_in(store, &parts, false)
     }
 
     /// The dry run or the upgrade answered.
@@ -118,12 +128,13 @@ impl App {
             return Vec::new();
         }
         self.last_command = Some(self.upgrade_command(&ids, "--yes"));
+        let store = self.upgrading_in;
         let job = Job::Upgrade {
             ids,
             yes: true,
             confirmed: results,
         };
         self.work.ask_upgrade(job.label());
-        vec![job]
+        vec![self.routed(store, job)]
     }
 }

@@ -10,7 +10,8 @@ use ratatui::text::{Line, Span};
 /// The help, from the key table. The keys: what acts (the key bar's) left, how to move right; in one
 /// column where two do not fit. When one column is taller than `room`
 /// (80×24), two columns of half the keys each, so every key shows, and
-/// the paragraph under them only if there is room.
+/// the paragraph under them only if there is room. "any key closes" is
+/// the frame's ([`CLOSES`]), so it takes no line.
 pub fn lines<'a>(config: &Config, width: usize, room: usize) -> Vec<Line<'a>> {
     let theme = config.theme;
     let (acts, moves): (Vec<&Binding>, Vec<&Binding>) = KEYS.iter().partition(|b| b.bar.is_some());
@@ -19,11 +20,10 @@ pub fn lines<'a>(config: &Config, width: usize, room: usize) -> Vec<Line<'a>> {
     let mut right: Vec<(&str, &str)> = moves.into_iter().map(entry).collect();
     right.push(MOUSE_HELP);
     let key_w = KEYS.iter().map(|b| text::width(b.shown)).max().unwrap_or(4) + 1;
-    let footer = 1;
-    let two = width >= 80 || left.len() + right.len() + footer > room;
+    let two = width >= 80 || left.len() + right.len() > room;
     if !two {
         left.append(&mut right);
-    } else if left.len().max(right.len()) + footer > room {
+    } else if left.len().max(right.len()) > room {
         // Too short for the two groups side by side: half the keys each.
         left.append(&mut right);
         right = left.split_off(left.len().div_ceil(2));
@@ -53,14 +53,14 @@ pub fn lines<'a>(config: &Config, width: usize, room: usize) -> Vec<Line<'a>> {
         width,
         theme.dim(),
     );
-    if rows + 1 + about.len() + footer <= room {
+    if rows + 1 + about.len() <= room {
         lines.push(Line::raw(""));
         lines.extend(about);
-    } else if rows + footer > room {
+    } else if rows > room {
         // Smaller than 80×24: say that keys are left out, and keep the
         // way out in view.
-        let hidden = lines.len() - room.saturating_sub(2).min(lines.len());
-        lines.truncate(room.saturating_sub(2));
+        let hidden = lines.len() - room.saturating_sub(1).min(lines.len());
+        lines.truncate(room.saturating_sub(1));
         lines.push(Line::styled(
             format!(
                 "… {} — a larger window shows them",
@@ -69,6 +69,8 @@ pub fn lines<'a>(config: &Config, width: usize, room: usize) -> Vec<Line<'a>> {
             theme.dim(),
         ));
     }
-    lines.push(Line::styled("any key closes", theme.dim()));
     lines
 }
+
+/// The help's frame says how it closes, on its lower border.
+pub const CLOSES: &str = " any key closes ";

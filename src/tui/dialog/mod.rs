@@ -25,6 +25,8 @@ pub enum Dialog {
     Error(crate::engine::error::Error),
     ConfirmUninstall {
         ids: Vec<String>,
+        /// Inside a project, the store it uninstalls from (§15.1).
+        store: Option<crate::tui::scope::Store>,
     },
     /// `P` or `e`: a principal's name, or an `env` variable's value.
     Ask(ask::AskPrompt),

@@ -1,7 +1,11 @@
 //! The pack browser: every installed and catalog pack, one row each with
 //! its id, version, status badge (§11.2) and description (a Skill pack's,
 //! §2.6, tagged `skill`); the fuzzy filter
-//! with the matched characters highlighted; marks.
+//! with the matched characters highlighted; marks. Inside a project
+//! (§15.5) a SCOPE column says which store holds each pack (`project`,
+//! `user`, `shadowed` for a user pack the project's of its id hides, `-`
+//! for a catalog pack neither holds), and the title names the project and
+//! where installs go (`S` switches it).
 
 use crate::engine::pack::manifest::PackKind;
 use crate::tui::app::App;
@@ -9,6 +13,7 @@ use crate::tui::job::Row;
 use crate::tui::layout;
 use crate::tui::pane::Pane;
 use crate::tui::panes::frame::{pane_block, pane_title};
+use crate::tui::scope::Scopes;
 use crate::tui::text;
 use crate::tui::theme::{SPINNER, status_symbol};
 use ratatui::Frame;
@@ -26,6 +31,8 @@ const STATUS_W: usize = 13;
 const STATUS_SYMBOL_W: usize = 1;
 /// The narrowest description worth showing.
 const MIN_DESC_W: usize = 8;
+/// The SCOPE column inside a project (`shadowed`).
+const SCOPE_W: usize = 8;
 
 /// The columns' widths.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -113,6 +120,10 @@ fn title<'a>(app: &App) -> Vec<Span<'a>> {
         format!(" {}/{}", app.packs.visible.len(), app.packs.entries.len())
     };
     title.push(Span::raw(count));
+    // Before the sort, which a narrow pane cuts first.
+    if let Some(scope) = app.scopes().title() {
+        title.push(Span::styled(format!(" · {scope}"), theme.bold()));
+    }
     title.push(Span::styled(
         format!(" · sort {}", app.packs.sort.as_str()),
         theme.dim(),
@@ -174,11 +185,12 @@ fn draw_table(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let width = area.width as usize;
     // A column for the marks (`!` `≠` `↑`) only while some pack has one.
     let flags = app.marks.any();
+    let scope = app.scopes().project().is_some();
     let cols = columns(
         app.packs.widest,
-        width.saturating_sub(2 * usize::from(flags)),
+        width.saturating_sub(2 * usize::from(flags) + (SCOPE_W + 1) * usize::from(scope)),
     );
-    let (widths, header) = header(cols, flags);
+    let (widths, header) = header(cols, flags, scope);
     let rows: Vec<TableRow<'_>> = app
         .packs
         .visible
@@ -192,7 +204,7 @@ fn draw_table(frame: &mut Frame<'_>, area: Rect, app: &App) {
                 &app.packs.entries[i],
                 n == app.packs.selected,
                 cols,
-                flags,
+                (flags, scope),
             )
         })
         .collect();
@@ -219,8 +231,9 @@ fn draw_table(frame: &mut Frame<'_>, area: Rect, app: &App) {
 }
 
 /// The table's column widths and header cells; the marks column only
-/// with `flags`, version and description only where they fit.
-fn header(cols: Columns, flags: bool) -> (Vec<Constraint>, Vec<Cell<'static>>) {
+/// with `flags`, the scope only with `scope`, version and description only
+/// where they fit.
+fn header(cols: Columns, flags: bool, scope: bool) -> (Vec<Constraint>, Vec<Cell<'static>>) {
     let mut widths = vec![Constraint::Length(1)];
     let mut header = vec![Cell::from("")];
     if flags {
@@ -239,6 +252,10 @@ fn header(cols: Columns, flags: bool) -> (Vec<Constraint>, Vec<Cell<'static>>) {
     } else {
         "STATUS"
     }));
+    if scope {
+        widths.push(Constraint::Length(SCOPE_W as u16));
+        header.push(Cell::from("SCOPE"));
+    }
     if cols.description > 0 {
         widths.push(Constraint::Length(cols.description as u16));
         header.push(Cell::from("DESCRIPTION"));
@@ -271,17 +288,17 @@ fn below_table(app: &App, width: usize) -> Vec<Line<'static>> {
     below
 }
 
-/// One pack's row: marker, id (filter matches highlighted), version,
-/// status badge, description.
+/// One pack's row: marker, mark (with `flags`), id (filter matches
+/// highlighted), version, status badge, scope (with `scope`), description.
 fn pack_row<'a>(
     app: &App,
     entry: &Row,
     selected: bool,
     cols: Columns,
-    flags: bool,
+    (flags, scope): (bool, bool),
 ) -> TableRow<'a> {
     let theme = app.theme();
-    let marked = app.packs.marked.contains(entry.id());
+    let marked = app.packs.is_marked(entry);
     let marker = match (selected, marked) {
         (true, _) if !marked => "▶",
         (_, true) => "*",
@@ -289,7 +306,7 @@ fn pack_row<'a>(
     };
     let mut cells = vec![Cell::from(Span::styled(marker, theme.bold()))];
     if flags {
-        cells.push(match app.marks.of(entry.id()) {
+        cells.push(match app.marks.of_row(entry.id(), entry.shadowed) {
             Some(c @ '↑') => Cell::from(Span::styled(c.to_string(), theme.hint())),
             Some(c) => Cell::from(Span::styled(c.to_string(), theme.bad())),
             None => Cell::from(""),
@@ -317,6 +334,13 @@ fn pack_row<'a>(
         text::fit(&badge, cols.status),
         theme.status(status),
     )));
+    if scope {
+        let style = match entry.shadowed {
+            true => theme.dim(),
+            false => Style::new(),
+        };
+        cells.push(Cell::from(Span::styled(Scopes::tag(entry), style)));
+    }
     if cols.description > 0 {
         cells.push(Cell::from(description_spans(app, entry, cols.description)));
     }
@@ -327,7 +351,7 @@ fn pack_row<'a>(
 /// `skill` tag, so it reads apart from the packs that declare commands.
 fn description_spans<'a>(app: &App, entry: &Row, w: usize) -> Line<'a> {
     let theme = app.theme();
-    if let Some(field) = app.packs.matched_field(entry.id()) {
+    if let Some(field) = app.packs.matched_field(&entry.key()) {
         // While filtering: where the query was found, when not in the id.
         let tag = format!("in {} ", field.as_str());
         let rest = w.saturating_sub(tag.len());

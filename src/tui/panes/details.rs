@@ -13,6 +13,7 @@ use crate::tui::files::{self, FileKind};
 use crate::tui::job::{Entry, SkillText};
 use crate::tui::pane::Pane;
 use crate::tui::panes::frame::draw_text_pane;
+use crate::tui::scope::Scopes;
 use crate::tui::targets;
 use crate::tui::text;
 use crate::tui::theme::status_symbol;
@@ -69,7 +70,8 @@ pub fn lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
         None => out.push(Line::styled(text::safe(entry.id()), theme.bold())),
     }
     out.extend(status_lines(app, entry, width));
-    for mark in app.marks.explain(entry.id()) {
+    let shadowed = app.selected_inspection().is_some_and(|i| i.shadowed);
+    for mark in app.marks.explain_row(entry.id(), shadowed) {
         out.extend(
             text::wrap(&text::safe(&mark), width)
                 .into_iter()
@@ -148,23 +150,35 @@ fn status_lines<'a>(app: &App, entry: &Entry, width: usize) -> Vec<Line<'a>> {
         (None, Some(_)) => "in a catalog, not installed",
         (None, None) => "",
     };
-    out.push(Line::styled(source.to_string(), theme.dim()));
+    match store_words(app) {
+        Some(store) => out.extend(
+            text::wrap(&source.replacen("the store", &store, 1), width)
+                .into_iter()
+                .map(|l| Line::styled(l, theme.dim())),
+        ),
+        None => out.push(Line::styled(source.to_string(), theme.dim())),
+    }
     out
+}
+
+/// Inside a project, which store holds the selected pack (HCP.md §15.5),
+/// in words; outside one, `None` (there is one store).
+fn store_words(app: &App) -> Option<String> {
+    app.scopes().project()?;
+    let inspection = app.selected_inspection()?;
+    Some(match (inspection.store, inspection.shadowed) {
+        (_, true) => {
+            "the user store (shadowed: the project's copy is the one hcpx exec runs)".into()
+        }
+        (store, false) => Scopes::store_words(store).into(),
+    })
 }
 
 /// The pack's Skill in each enabled harness target (§12.8): its state,
 /// and the `hcpx` command that fixes it.
 fn harness_lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
     let theme = app.theme();
-    let Some(id) = app.selected_row().map(|r| r.id().to_string()) else {
-        return Vec::new();
-    };
-    let Some(found) = app
-        .inspected
-        .as_ref()
-        .filter(|i| i.entry.id() == id)
-        .and_then(|i| i.harnesses.as_ref())
-    else {
+    let Some(found) = app.selected_inspection().and_then(|i| i.harnesses.as_ref()) else {
         return Vec::new();
     };
     let wrap_as = |s: &str, style| -> Vec<Line<'a>> {
@@ -213,13 +227,8 @@ fn harness_lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
 /// `x` for executable; nothing when it has none.
 fn file_lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
     let theme = app.theme();
-    let Some(id) = app.selected_row().map(|r| r.id().to_string()) else {
-        return Vec::new();
-    };
     let Some(bundled) = app
-        .inspected
-        .as_ref()
-        .filter(|i| i.entry.id() == id)
+        .selected_inspection()
         .map(|i| &i.files)
         .filter(|b| !b.files.is_empty())
     else {

@@ -8,6 +8,7 @@ use crate::tui::app::App;
 use crate::tui::dialog::{
     Dialog, ask, confirm, harnesses, help, picker, run_form, secret, upgrade,
 };
+use crate::tui::scope::Scopes;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
@@ -39,11 +40,18 @@ fn title_lines<'a>(
             "Error".to_string(),
             confirm::error(config, err, app.hint(err), width),
         ),
-        Dialog::ConfirmUninstall { ids } => (
+        Dialog::ConfirmUninstall { ids, store } => (
             "Uninstall".to_string(),
             confirm::lines(
                 config,
-                &format!("Uninstall {}?", ids.join(", ")),
+                &match store {
+                    Some(store) => format!(
+                        "Uninstall {} from {}?",
+                        ids.join(", "),
+                        Scopes::store_words(*store)
+                    ),
+                    None => format!("Uninstall {}?", ids.join(", ")),
+                },
                 "This removes the installed files, the Skill copy and any stored secret.",
                 ("uninstall", "keep"),
                 width,
@@ -104,10 +112,13 @@ pub fn draw(frame: &mut Frame<'_>, screen: Rect, app: &App, dialog: &Dialog) {
         height,
     );
     let theme = app.theme();
-    let block = Block::new()
+    let mut block = Block::new()
         .borders(Borders::ALL)
         .border_style(theme.focus_border())
         .title(Line::styled(format!(" {title} "), theme.title()));
+    if matches!(dialog, Dialog::Help) {
+        block = block.title_bottom(Line::styled(help::CLOSES, theme.dim()));
+    }
     let inner = block.inner(area);
     frame.render_widget(Clear, area);
     frame.render_widget(block, area);
