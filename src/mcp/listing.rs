@@ -2,20 +2,21 @@
 //! tools and the Skill resources, read from one pass of the availability
 //! function over the installed packs of each store it serves (inside a
 //! project the project's, then the user store, a project pack shadowing a
-//! user pack of its id, §15.5), and the stamp of the files whose change
-//! can change them.
+//! user pack of its id, §15.5). What a read took from a pack whose files
+//! are unchanged since the last one is taken again (`reads`).
 //!
 //! Blocking (it reads the store): the server calls it off its loop.
 
 use super::reads::ReadCache;
 use super::skills::SkillResources;
+use super::stamp::Stamp;
 use super::tools::{self, ToolEntry};
 use crate::engine::error::Result;
 use crate::engine::ops::{Engine, runnable_memo};
 use crate::engine::pack::manifest::Manifest;
 use crate::engine::policy::availability::PackAvailability;
 use crate::engine::store::parallel::parallel_map;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// The tools and resources of one read of the store.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -30,13 +31,13 @@ impl Listing {
     /// availability for the principal (catalog packs are never
     /// executable: none is read). A pack of an earlier store shadows a
     /// pack of the same id in a later one: only the first is served.
-    pub fn read(engines: &[Engine], cache: &ReadCache) -> Result<Listing> {
+    pub fn read(engines: &[Engine], cache: &ReadCache, stamp: &Stamp) -> Result<Listing> {
         let mut held = std::collections::HashSet::new();
         let mut tools = Vec::new();
         let mut skills: Vec<(usize, SkillResources)> = Vec::new();
         for (store, engine) in engines.iter().enumerate() {
             let scope = engine.scope().as_str();
-            let packs: Vec<Read> = read_store(engine, cache)?
+            let packs: Vec<Read> = read_store(engine, cache, stamp)?
                 .into_iter()
                 .filter(|(a, _, _)| held.insert(a.pack_id.clone()))
                 .collect();
@@ -47,10 +48,13 @@ impl Listing {
             );
             tools.extend(ours.into_iter().map(|t| t.in_store(store, scope)));
             skills.extend(packs.iter().filter_map(|(a, _, dir)| {
-                cache.skill(&a.pack_id, dir.as_deref()?).map(|s| (store, s))
+                let dir = dir.as_deref()?;
+                cache
+                    .skill(&a.pack_id, dir, stamp.pack(dir))
+                    .map(|s| (store, s))
             }));
         }
-        cache.keep_only(engines);
+        cache.keep_only(stamp);
         // Two packs with one Skill name: the earlier store's, then the
         // first pack id, serves it.
         skills.sort_by(|(x, a), (y, b)| (&a.name, x, &a.pack_id).cmp(&(&b.name, y, &b.pack_id)));
@@ -86,12 +90,12 @@ type Read = (PackAvailability, Option<Manifest>, Option<PathBuf>);
 /// Every installed pack of `engine`'s store, its view read again only when
 /// the pack changed ([`ReadCache::view`]), its availability worked out
 /// anew from the state read now.
-fn read_store(engine: &Engine, cache: &ReadCache) -> Result<Vec<Read>> {
+fn read_store(engine: &Engine, cache: &ReadCache, stamp: &Stamp) -> Result<Vec<Read>> {
     let state = engine.store().read_state()?;
     let ids = engine.store().installed_ids()?;
     let check = runnable_memo();
     let reads = parallel_map(ids, |id| {
-        let view = cache.view(engine, &id)?;
+        let view = cache.view(engine, &id, stamp.pack(&engine.store().pack_dir(&id)))?;
         let avail = engine.pack_availability_with(&view, &state, &check);
         let executable = avail.commands.iter().any(|c| c.executable);
         let manifest = view.manifest().filter(|_| executable).cloned();
@@ -99,44 +103,4 @@ fn read_store(engine: &Engine, cache: &ReadCache) -> Result<Vec<Read>> {
         Some((avail, manifest, skill_dir))
     });
     Ok(reads.into_iter().flatten().collect())
-}
-
-/// A file's inode, modification time and size, as one `stat` gives them.
-pub type FileStamp = (u64, i64, i64, u64);
-
-/// One `stat` per file of [`stamp`]: inode, modification time, size.
-pub type Stamp = Vec<Option<FileStamp>>;
-
-/// What a change of the executable set touches, in each store:
-/// `state.json` (activation, connection, grants), the `packs/` and
-/// `skills/` folders and each installed pack's folder, manifest and Skill
-/// (install, upgrade); and each folder on `PATH`, whose entries change
-/// when a program a command runs appears or goes. One `stat` each: cheap
-/// enough to poll, and what decides whether a listing read before is
-/// still the answer.
-pub fn stamp(engines: &[Engine]) -> Stamp {
-    let mut paths = Vec::new();
-    for engine in engines {
-        let store = engine.store();
-        paths.extend([store.state_path(), store.packs_dir(), store.skills_dir()]);
-        if let Ok(ids) = store.installed_ids() {
-            for id in ids {
-                let dir = store.pack_dir(&id);
-                paths.push(dir.join("pack.yaml"));
-                paths.push(dir.join("pack.json"));
-                paths.push(dir.join("SKILL.md"));
-                paths.push(dir);
-            }
-        }
-    }
-    if let Some(path) = std::env::var_os("PATH") {
-        paths.extend(std::env::split_paths(&path));
-    }
-    paths.iter().map(|p| file_stamp(p)).collect()
-}
-
-pub fn file_stamp(path: &Path) -> Option<FileStamp> {
-    use std::os::unix::fs::MetadataExt;
-    let m = std::fs::symlink_metadata(path).ok()?;
-    Some((m.ino(), m.mtime(), m.mtime_nsec(), m.len()))
 }

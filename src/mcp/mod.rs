@@ -7,8 +7,9 @@
 //!   annotations), pure;
 //! - `call`: a call's JSON arguments → the exec path's args, its result or
 //!   refusal → the tool result, pure;
-//! - `listing`: the tools and Skills of one read of the store, and the
-//!   stamp the watcher polls;
+//! - `listing`: the tools and Skills of one read of the store;
+//! - `stamp`: the stamp of the files the answers depend on, which the
+//!   watcher polls;
 //! - `reads`: what a read took from each pack before (view, Skill), kept
 //!   while the pack's files are unchanged;
 //! - `skills`: Skills and their bundled files as resources;
@@ -24,6 +25,7 @@ pub mod listing;
 pub mod reads;
 pub mod server;
 pub mod skills;
+pub mod stamp;
 pub mod tools;
 pub mod transport;
 

@@ -5,18 +5,16 @@
 //! activation, another pack installed — reads none of its files again:
 //! only the pack's availability is worked out anew, from the new state.
 //!
-//! The stamp is what [`listing::stamp`] polls for the pack: its folder,
-//! manifest and Skill, and its Skill copy. An upgrade or a new install
+//! The key is the pack's part of the [`Stamp`] the server polls: its
+//! folder, manifest and Skill, and its Skill copy. An upgrade or a new install
 //! replaces the folder whole, which changes it. A file edited in place
 //! deeper in the folder is seen at the next change of these; whatever the
 //! listing says, a call checks the pack again through the exec path
 //! (lint cache keyed on every file, §6.1), so a stale listing never runs
 //! a pack that fails its checks now.
-//!
-//! [`listing::stamp`]: super::listing::stamp
 
-use super::listing::{FileStamp, file_stamp};
 use super::skills::SkillResources;
+use super::stamp::{PackStamp, Stamp};
 use crate::engine::ops::Engine;
 use crate::engine::pack::id::PackId;
 use crate::engine::store::snapshot::PackView;
@@ -24,27 +22,11 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
-/// A pack's stamp: its folder, `pack.yaml`, `pack.json`, `SKILL.md` and
-/// Skill copy.
-type PackStamp = [Option<FileStamp>; 5];
-
 /// The views and Skills read before, by pack folder.
 #[derive(Debug, Default)]
 pub struct ReadCache {
     views: Mutex<HashMap<PathBuf, (PackStamp, Arc<PackView>)>>,
     skills: Mutex<HashMap<PathBuf, (PackStamp, Option<SkillResources>)>>,
-}
-
-fn pack_stamp(engine: &Engine, id: &PackId) -> PackStamp {
-    let store = engine.store();
-    let dir = store.pack_dir(id);
-    [
-        file_stamp(&dir),
-        file_stamp(&dir.join("pack.yaml")),
-        file_stamp(&dir.join("pack.json")),
-        file_stamp(&dir.join("SKILL.md")),
-        file_stamp(&store.skill_path(id)),
-    ]
 }
 
 fn locked<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -54,55 +36,55 @@ fn locked<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 impl ReadCache {
     /// The view of installed pack `id`, read again (through the lint
     /// cache) only when its stamp changed; `None` when it cannot be read.
-    pub fn view(&self, engine: &Engine, id: &PackId) -> Option<Arc<PackView>> {
+    /// `stamp` is the pack's when the listing's stamp was taken (`None`:
+    /// not installed then, so read it).
+    pub fn view(
+        &self,
+        engine: &Engine,
+        id: &PackId,
+        stamp: Option<&PackStamp>,
+    ) -> Option<Arc<PackView>> {
         let dir = engine.store().pack_dir(id);
-        let stamp = pack_stamp(engine, id);
         let known = locked(&self.views).get(&dir).cloned();
-        if let Some((was, view)) = known
-            && was == stamp
+        if let (Some((was, view)), Some(stamp)) = (known, stamp)
+            && was == *stamp
             && stamp[0].is_some()
         {
             return Some(view);
         }
         let view = Arc::new(engine.pack_view(id).ok()?);
-        locked(&self.views).insert(dir, (stamp, Arc::clone(&view)));
+        if let Some(stamp) = stamp {
+            locked(&self.views).insert(dir, (*stamp, Arc::clone(&view)));
+        }
         Some(view)
     }
 
     /// The Skill of `pack_id` installed at `dir`, read again only when
     /// the folder or its `SKILL.md` changed.
-    pub fn skill(&self, pack_id: &str, dir: &Path) -> Option<SkillResources> {
-        let stamp: PackStamp = [
-            file_stamp(dir),
-            None,
-            None,
-            file_stamp(&dir.join("SKILL.md")),
-            None,
-        ];
+    pub fn skill(
+        &self,
+        pack_id: &str,
+        dir: &Path,
+        stamp: Option<&PackStamp>,
+    ) -> Option<SkillResources> {
         let known = locked(&self.skills).get(dir).cloned();
-        if let Some((was, skill)) = known
-            && was == stamp
+        if let (Some((was, skill)), Some(stamp)) = (known, stamp)
+            && was == *stamp
             && stamp[0].is_some()
             && skill.as_ref().is_none_or(|s| s.pack_id == pack_id)
         {
             return skill;
         }
         let skill = SkillResources::read(pack_id, dir);
-        locked(&self.skills).insert(dir.to_path_buf(), (stamp, skill.clone()));
+        if let Some(stamp) = stamp {
+            locked(&self.skills).insert(dir.to_path_buf(), (*stamp, skill.clone()));
+        }
         skill
     }
 
-    /// Forgets the folders of packs no longer installed in `engines`'
-    /// stores.
-    pub fn keep_only(&self, engines: &[Engine]) {
-        let installed: std::collections::HashSet<PathBuf> = engines
-            .iter()
-            .flat_map(|e| {
-                let ids = e.store().installed_ids().unwrap_or_default();
-                ids.into_iter().map(|id| e.store().pack_dir(&id))
-            })
-            .collect();
-        locked(&self.views).retain(|dir, _| installed.contains(dir));
-        locked(&self.skills).retain(|dir, _| installed.contains(dir));
+    /// Forgets the folders of packs not installed when `stamp` was taken.
+    pub fn keep_only(&self, stamp: &Stamp) {
+        locked(&self.views).retain(|dir, _| stamp.pack(dir).is_some());
+        locked(&self.skills).retain(|dir, _| stamp.pack(dir).is_some());
     }
 }

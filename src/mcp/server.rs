@@ -18,8 +18,9 @@
 //!   when what a `tools/list` would answer changed (§16.4).
 
 use super::call;
-use super::listing::{self, Listing};
+use super::listing::Listing;
 use super::skills;
+use super::stamp::Stamp;
 use super::tools::{self, ToolEntry};
 use crate::engine::error::Error;
 use crate::engine::exec::OutputMode;
@@ -74,7 +75,7 @@ struct Known {
     /// The tools the client was last sent (`tools/list`).
     listed: Arc<Listing>,
     /// The store's stamp when `current` was read (`None`: not read yet).
-    stamp: Option<listing::Stamp>,
+    stamp: Option<Stamp>,
 }
 
 impl Server {
@@ -115,10 +116,11 @@ impl Server {
         let read = tokio::task::spawn_blocking(move || {
             // The stamp is taken first: a change during the read is seen
             // by the next one.
-            let stamp = listing::stamp(&inner.engines);
+            let stamp = Stamp::take(&inner.engines);
             match last {
                 Some((was, listing)) if was == stamp => Ok((stamp, listing)),
-                _ => Listing::read(&inner.engines, &inner.reads).map(|l| (stamp, Arc::new(l))),
+                _ => Listing::read(&inner.engines, &inner.reads, &stamp)
+                    .map(|l| (stamp, Arc::new(l))),
             }
         })
         .await;
@@ -203,9 +205,9 @@ impl Server {
     }
 }
 
-async fn stamp_of(engines: &[Engine]) -> listing::Stamp {
+async fn stamp_of(engines: &[Engine]) -> Stamp {
     let engines = engines.to_vec();
-    tokio::task::spawn_blocking(move || listing::stamp(&engines))
+    tokio::task::spawn_blocking(move || Stamp::take(&engines))
         .await
         .unwrap_or_default()
 }
