@@ -5,44 +5,56 @@
 //! commit, a `dir` or `catalog` source from its recorded folder — like
 //! `hcpx install --force` (lint first, atomic, recorded in the store's lock
 //! with the lock file's `ref`). With `--frozen`, a pack whose digest
-//! (§13.4) differs from the lock file's fails with `integrity` before
-//! anything of that pack is installed; without it the new digest is
-//! accepted and recorded. The digest checked is that of the staged copy
-//! under `.tmp/` — the exact tree then swapped in — not of the source
-//! folder, which could change between a check and the copy. `--prune` then uninstalls installed packs the lock
-//! file does not name (never the bootstrap pack).
+//! (§13.4) differs from the lock file's fails with `integrity`; without it
+//! the new digest is accepted and recorded. The digest checked is that of
+//! the staged copy under `.tmp/` — the exact tree then swapped in — not of
+//! the source folder, which could change between a check and the copy.
+//! `--prune` then uninstalls installed packs the lock file does not name
+//! (never the bootstrap pack).
+//!
+//! One sync is one change, in two phases. First everything is found and
+//! checked ([`Engine::plan_sync`], [`Engine::sync_change`]): every entry's
+//! source is checked, every repository is fetched once per commit however
+//! many packs come from it (§13.1; one partial fetch of just their
+//! folders, §14.8, before the store lock is taken), and every pack is
+//! staged and checked as staged. Only then are they installed together
+//! (`install_batch`: one flush for all the copies, the state and the lock
+//! written once). So a pack that fails any check — `--frozen`'s digest
+//! included — stops the sync before anything is installed.
 //!
 //! A `dir` or `catalog` entry naming a path inside a store (see
 //! [`lockfile::store_holding`]: a folder named `.hcp`, or one holding
-//! `state.json` beside `packs/`) is refused (`usage`) before anything of it
-//! is installed (§13.3).
+//! `state.json` beside `packs/`) is refused (`usage`) before anything is
+//! fetched or installed (§13.3).
 //!
 //! A lock file is input from someone else: the pack found for the entry
 //! `"<pack_id>"` must declare that id and the entry's `version`, else the
-//! entry is refused (`integrity`) and nothing of it is installed (an
-//! entry `acme.notes` whose source holds `acme.github` must not replace the
+//! entry is refused (`integrity`) and nothing is installed (an entry
+//! `acme.notes` whose source holds `acme.github` must not replace the
 //! installed, connected `acme.github`); a pack sync would replace gets the
 //! capability diff of §13.7 against the installed copy, and an escalating
 //! replacement needs [`SyncOptions::yes`] (else `confirmation_required`,
 //! naming the escalating changes). What was checked is what is installed:
-//! the staged copy must have the digest of the tree checked.
+//! the checks read the staged copy itself.
 //!
-//! Where the spec is silent: packs are handled in id order and the first
-//! failure stops the sync (what was done stays done and is reported); a lock
-//! file that cannot be read or parsed is a `usage` error naming it; ids in
-//! it are checked (§14.2); it may be a pipe, but one of more than
+//! Where the spec is silent: packs are checked in id order and the first
+//! failure stops the sync with nothing installed (the whole change is
+//! undone); a lock file that cannot be read or parsed is a `usage` error
+//! naming it; ids in it are checked (§14.2); it may be a pipe, but one of
+//! more than
 //! [`MAX_STORE_FILE_BYTES`](crate::engine::store::MAX_STORE_FILE_BYTES) is
 //! an `io` error.
 
 use super::Engine;
-use super::content::{Content, private_copy};
+use super::content::Content;
+use super::install_batch::Staged;
 use crate::engine::error::{Error, ErrorCode, Result};
 use crate::engine::pack::id::PackId;
-use crate::engine::store::digest;
 use crate::engine::store::lockfile::{self, LockEntry, LockedSource, SourceKind};
 use crate::engine::store::source::GitSource;
-use crate::engine::store::step;
+use crate::engine::store::{Transaction, digest, step};
 use serde::Serialize;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// What sync did to one pack.
@@ -88,54 +100,12 @@ impl Engine {
         // Refused before anything is read from a source (§9.2).
         self.require_install_grant()?;
         let wanted = read_wanted(&options.lockfile)?;
-        self.sync_wanted(&wanted, options, results)
-    }
-
-    /// Syncs the store to `wanted` (a lock file read, or a project's
-    /// `hcp.lock` for the packs its `hcp.yaml` names, §15.3).
-    pub(super) fn sync_wanted(
-        &self,
-        wanted: &lockfile::LockFile,
-        options: &SyncOptions,
-        results: &mut Vec<SyncResult>,
-    ) -> Result<()> {
-        let have = self.store().read_lockfile()?;
-        let same = |id: &PackId, entry: &LockEntry| {
-            have.packs
-                .get(id)
-                .is_some_and(|h| h.version == entry.version && h.digest == entry.digest)
-                && self.store().is_installed(id)
-                && digest::digest(&self.store().pack_dir(id)).is_ok_and(|d| d == entry.digest)
-        };
-        let shared = Shared::fetch(wanted, &same)?;
-        for (id, entry) in &wanted.packs {
-            if same(id, entry) {
-                results.push(SyncResult {
-                    pack_id: id.to_string(),
-                    action: SyncAction::Unchanged,
-                    version: Some(entry.version.clone()),
-                });
-                continue;
-            }
-            let outcome =
-                self.sync_one(id, entry, options, Some(&shared))
-                    .map_err(|err| match err.context.pack_id {
-                        Some(_) => err,
-                        None => err.pack(id.as_str()),
-                    })?;
-            let action = match outcome.action {
-                super::InstallAction::Installed => SyncAction::Installed,
-                super::InstallAction::Upgraded => SyncAction::Upgraded,
-                super::InstallAction::Reinstalled | super::InstallAction::Unchanged => {
-                    SyncAction::Reinstalled
-                }
-            };
-            results.push(SyncResult {
-                pack_id: id.to_string(),
-                action,
-                version: Some(outcome.version),
-            });
-        }
+        let plan = self.plan_sync(&wanted)?;
+        let mut tx = self.store().lock()?;
+        tx.defer_flush();
+        let done = self.sync_change(&mut tx, &plan, options)?;
+        tx.commit()?;
+        results.extend(done);
         if options.prune {
             for id in self.store().installed_ids()? {
                 if id == PackId::bootstrap() || wanted.packs.contains_key(&id) {
@@ -152,104 +122,108 @@ impl Engine {
         Ok(())
     }
 
-    /// Installs one pack from its recorded source (always replacing), once
-    /// [`Engine::sync_checked`] accepts what was found; with `frozen`, only
-    /// if the staged copy has the lock file's digest.
-    fn sync_one(
-        &self,
-        id: &PackId,
-        entry: &LockEntry,
-        options: &SyncOptions,
-        shared: Option<&Shared>,
-    ) -> Result<super::InstallOutcome> {
-        let source = &entry.source;
-        match source.kind {
-            SourceKind::Git => {
-                let (Some(url), Some(commit)) = (&source.url, &source.commit) else {
-                    return Err(bad_entry(id, "a git source needs `url` and `commit`"));
-                };
-                let git = GitSource {
-                    url: url.clone(),
-                    subdir: source.subdir.clone(),
-                    reference: Some(commit.clone()),
-                };
-                let mut tx = self.store().lock()?;
-                let fetched = match shared.and_then(|s| s.checkout(url, commit)) {
-                    Some(root) => super::fetch::FetchedPack {
-                        dir: subdir_of(root, source.subdir.as_deref(), &git)?,
-                        commit: commit.clone(),
-                    },
-                    None => {
-                        let install =
-                            super::InstallOptions::new(super::InstallSource::Git(git.clone()));
-                        super::fetch::fetch_locked(&mut tx, &git, &install)?
-                    }
-                };
-                step("sync.found")?;
-                let recorded = LockedSource::git(
-                    url,
-                    source.subdir.as_deref(),
-                    source.reference.as_deref(),
-                    &fetched.commit,
-                );
-                let found = self.sync_checked(id, entry, &fetched.dir, options)?;
-                let check = |actual: &str| staged_check(id, entry, &found, options.frozen, actual);
-                self.install_checked(tx, &fetched.dir, recorded, true, Some(&check))
-                    .map_err(|err| super::fetch::name_source(err, &fetched.dir, &git))
+    /// What a sync to `wanted` (a lock file read, or a project's `hcp.lock`
+    /// for the packs its `hcp.yaml` names, §15.3) must install, with every
+    /// source found first: each entry checked, each repository fetched once
+    /// per commit (see [`Checkouts`]), each folder found. Nothing in the
+    /// store changes, and no store lock is held while git runs.
+    pub(super) fn plan_sync(&self, wanted: &lockfile::LockFile) -> Result<SyncPlan> {
+        let have = self.store().read_lockfile()?;
+        let same = |id: &PackId, entry: &LockEntry| {
+            have.packs
+                .get(id)
+                .is_some_and(|h| h.version == entry.version && h.digest == entry.digest)
+                && self.store().is_installed(id)
+                && digest::digest(&self.store().pack_dir(id)).is_ok_and(|d| d == entry.digest)
+        };
+        let mut entries = Vec::new();
+        for (id, entry) in &wanted.packs {
+            let todo = !same(id, entry);
+            if todo {
+                check_entry(id, entry).map_err(|err| named(err, id))?;
             }
-            SourceKind::Dir | SourceKind::Catalog => {
-                let Some(dir) = source.folder_path() else {
-                    return Err(bad_entry(id, "a dir or catalog source needs `path`").hint(
-                        "its source is unknown (doctor --fix records a pack so when it cannot tell): install it from its source here",
-                    ));
-                };
-                if let Some(store) = lockfile::store_holding(&dir) {
-                    return Err(Error::usage(format!(
-                        "the lock file's entry for {id} names a path inside an hcpx store ({}): {} is no source another machine can install from",
-                        store.display(),
-                        dir.display()
-                    ))
-                    .pack(id.as_str())
-                    .path(dir.display().to_string())
-                    .hint("install the pack from its catalog or git source, then copy the new hcp.lock"));
-                }
-                if !dir.is_dir() {
-                    return Err(Error::new(
-                        ErrorCode::NotFound,
-                        format!("the recorded folder of {id} is missing: {}", dir.display()),
-                    )
-                    .pack(id.as_str())
-                    .path(dir.display().to_string()));
-                }
-                let tx = self.store().lock()?;
-                step("sync.found")?;
-                let recorded = LockedSource::folder(source.kind, &dir);
-                // Checked and installed from a copy of its own.
-                let (_tmp, copy) = private_copy(&dir)?;
-                let found = self.sync_checked(id, entry, &copy, options)?;
-                let check = |actual: &str| staged_check(id, entry, &found, options.frozen, actual);
-                self.install_checked(tx, &copy, recorded, true, Some(&check))
-            }
+            entries.push(Planned {
+                id: id.clone(),
+                entry: entry.clone(),
+                todo,
+            });
         }
+        let checkouts = Checkouts::fetch(&entries)?;
+        Ok(SyncPlan { entries, checkouts })
     }
 
-    /// What the entry's source holds, once accepted (§13.8): a pack that
-    /// lints and declares the entry's id and version (else `integrity`),
-    /// and, when it replaces an installed pack, a capability diff that does
-    /// not escalate unless `yes` (else `confirmation_required`). Its digest
-    /// is what the staged copy must have.
+    /// Stages every pack `plan` installs and checks it
+    /// ([`Engine::sync_checked`]), then installs them all as steps of `tx`
+    /// (`install_batch`): the first entry that fails stops the sync before
+    /// anything is installed. Returns each entry's result, in id order.
+    pub(super) fn sync_change(
+        &self,
+        tx: &mut Transaction<'_>,
+        plan: &SyncPlan,
+        options: &SyncOptions,
+    ) -> Result<Vec<SyncResult>> {
+        step("sync.found")?;
+        let mut staged = Vec::new();
+        for planned in plan.entries.iter().filter(|p| p.todo) {
+            let id = &planned.id;
+            let (dir, recorded, git) = plan.checkouts.found(planned)?;
+            let pack = self
+                .stage_pack(tx, &dir, recorded)
+                .and_then(|pack| {
+                    self.sync_checked(id, &planned.entry, &pack, options)?;
+                    Ok(pack)
+                })
+                .map_err(|err| match &git {
+                    Some(git) => super::fetch::name_source(err, &dir, git),
+                    None => err,
+                })
+                .map_err(|err| named(err, id))?;
+            staged.push(pack);
+        }
+        let mut outcomes = self.install_staged(tx, &staged)?.into_iter();
+        let results = plan
+            .entries
+            .iter()
+            .map(|planned| {
+                let outcome = planned.todo.then(|| outcomes.next()).flatten();
+                let Some(outcome) = outcome else {
+                    return SyncResult {
+                        pack_id: planned.id.to_string(),
+                        action: SyncAction::Unchanged,
+                        version: Some(planned.entry.version.clone()),
+                    };
+                };
+                let action = match outcome.action {
+                    super::InstallAction::Installed => SyncAction::Installed,
+                    super::InstallAction::Upgraded => SyncAction::Upgraded,
+                    super::InstallAction::Reinstalled | super::InstallAction::Unchanged => {
+                        SyncAction::Reinstalled
+                    }
+                };
+                SyncResult {
+                    pack_id: planned.id.to_string(),
+                    action,
+                    version: Some(outcome.version),
+                }
+            })
+            .collect();
+        Ok(results)
+    }
+
+    /// Whether the staged copy of the entry `id` may be installed (§13.8):
+    /// a pack that declares the entry's id and version (else `integrity`),
+    /// with `frozen` the lock file's digest (else `integrity`), and, when
+    /// it replaces an installed pack, a capability diff that does not
+    /// escalate unless `yes` (else `confirmation_required`). The staged copy
+    /// is the tree then swapped in: what was checked is what is installed.
     fn sync_checked(
         &self,
         id: &PackId,
         entry: &LockEntry,
-        dir: &Path,
+        pack: &Staged,
         options: &SyncOptions,
-    ) -> Result<String> {
-        let found = Content::read(dir)?;
-        let Some(manifest) = &found.manifest else {
-            // Lint's own error, from the install that follows.
-            return Ok(found.digest().to_string());
-        };
+    ) -> Result<()> {
+        let manifest = &pack.manifest;
         if manifest.id != id.as_str() || manifest.version != entry.version {
             return Err(Error::new(
                 ErrorCode::Integrity,
@@ -261,18 +235,21 @@ impl Engine {
             .pack(id.as_str())
             .hint("a lock entry must name the pack its source declares; ask for a lock file made by hcpx"));
         }
+        if options.frozen {
+            frozen_check(id, &entry.digest, pack.content.digest())?;
+        }
         if !self.store().is_installed(id) || options.yes {
-            return Ok(found.digest().to_string());
+            return Ok(());
         }
         let installed = Content::read(&self.store().pack_dir(id))?;
-        let changes = installed.diff_to(&found, manifest);
+        let changes = installed.diff_to(&pack.content, manifest);
         let escalating: Vec<String> = changes
             .iter()
             .filter(|c| c.escalates)
             .map(|c| serde_json::to_value(c).map_or_else(|_| String::new(), |v| v.to_string()))
             .collect();
         if escalating.is_empty() {
-            return Ok(found.digest().to_string());
+            return Ok(());
         }
         Err(Error::new(
             ErrorCode::ConfirmationRequired,
@@ -286,103 +263,169 @@ impl Engine {
     }
 }
 
-/// Checkouts shared by the entries of one repository at one commit: a
-/// lock naming several packs of one repository (a skill collection, a
-/// project's `hcp.yaml`) fetches it once per sync, not once per pack
-/// (§13.1: once per source per command). Fetched, before the lock is
-/// taken, into a private folder outside the store, whole (no sparse
-/// checkout: several folders are wanted), within the same bound on what a
-/// fetch may write.
-struct Shared {
-    checkouts: Vec<(String, String, tempfile::TempDir, PathBuf)>,
+/// What a sync installs ([`Engine::plan_sync`]): each wanted entry in id
+/// order, and the checkouts its git entries are taken from.
+pub(super) struct SyncPlan {
+    entries: Vec<Planned>,
+    checkouts: Checkouts,
 }
 
-impl Shared {
-    /// Fetches each repository and commit that two or more git entries of
-    /// `wanted` still to install share.
-    fn fetch(
-        wanted: &lockfile::LockFile,
-        same: &dyn Fn(&PackId, &LockEntry) -> bool,
-    ) -> Result<Shared> {
-        let mut counts: std::collections::BTreeMap<(&str, &str), usize> = Default::default();
-        for (id, entry) in &wanted.packs {
-            let source = &entry.source;
-            let synced = same(id, entry);
-            if let (SourceKind::Git, Some(url), Some(commit), false) =
-                (source.kind, &source.url, &source.commit, synced)
+/// One entry of a [`SyncPlan`].
+struct Planned {
+    id: PackId,
+    entry: LockEntry,
+    /// False when the installed copy is the entry's already.
+    todo: bool,
+}
+
+/// An error about the entry `id` names it, unless it names a pack already.
+fn named(err: Error, id: &PackId) -> Error {
+    match err.context.pack_id {
+        Some(_) => err,
+        None => err.pack(id.as_str()),
+    }
+}
+
+/// Refuses an entry no machine can install from (before anything is
+/// fetched): a git source without `url` and `commit`; a `dir` or `catalog`
+/// source without `path`, naming a path inside a store (§13.3), or whose
+/// folder is missing.
+fn check_entry(id: &PackId, entry: &LockEntry) -> Result<()> {
+    let source = &entry.source;
+    if source.kind == SourceKind::Git {
+        if source.url.is_none() || source.commit.is_none() {
+            return Err(bad_entry(id, "a git source needs `url` and `commit`"));
+        }
+        return Ok(());
+    }
+    let Some(dir) = source.folder_path() else {
+        return Err(bad_entry(id, "a dir or catalog source needs `path`").hint(
+            "its source is unknown (doctor --fix records a pack so when it cannot tell): install it from its source here",
+        ));
+    };
+    if let Some(store) = lockfile::store_holding(&dir) {
+        return Err(Error::usage(format!(
+            "the lock file's entry for {id} names a path inside an hcpx store ({}): {} is no source another machine can install from",
+            store.display(),
+            dir.display()
+        ))
+        .pack(id.as_str())
+        .path(dir.display().to_string())
+        .hint("install the pack from its catalog or git source, then copy the new hcp.lock"));
+    }
+    if !dir.is_dir() {
+        return Err(Error::new(
+            ErrorCode::NotFound,
+            format!("the recorded folder of {id} is missing: {}", dir.display()),
+        )
+        .pack(id.as_str())
+        .path(dir.display().to_string()));
+    }
+    Ok(())
+}
+
+/// The checkouts of a sync: each repository its git entries name fetched
+/// once per commit, however many of its packs the sync installs (§13.1:
+/// once per source per command), with only those packs' folders (a
+/// partial fetch, §14.8; the whole tree when an entry takes the
+/// repository's root). Fetched before the store lock is taken, into
+/// private folders outside the store, each within the bound on what a
+/// fetch may write.
+struct Checkouts {
+    fetched: Vec<Checkout>,
+}
+
+/// One repository at one commit.
+struct Checkout {
+    url: String,
+    commit: String,
+    root: PathBuf,
+    _private: tempfile::TempDir,
+}
+
+/// The folders of one repository at one commit that a sync takes, and the
+/// first entry taking one (a failed fetch names it).
+type Folders<'a> = (Vec<Option<&'a str>>, &'a PackId);
+
+impl Checkouts {
+    /// Fetches each repository and commit the git entries to install name.
+    fn fetch(entries: &[Planned]) -> Result<Checkouts> {
+        let mut wanted: BTreeMap<(&str, &str), Folders<'_>> = BTreeMap::new();
+        for planned in entries.iter().filter(|p| p.todo) {
+            let source = &planned.entry.source;
+            if let (SourceKind::Git, Some(url), Some(commit)) =
+                (source.kind, &source.url, &source.commit)
             {
-                *counts.entry((url.as_str(), commit.as_str())).or_default() += 1;
+                let (folders, _) = wanted
+                    .entry((url.as_str(), commit.as_str()))
+                    .or_insert_with(|| (Vec::new(), &planned.id));
+                folders.push(source.subdir.as_deref());
             }
         }
-        let mut checkouts = Vec::new();
-        for ((url, commit), n) in counts {
-            if n < 2 {
-                continue;
-            }
+        let mut fetched = Vec::new();
+        for ((url, commit), (folders, first)) in wanted {
             let git = GitSource {
                 url: url.to_string(),
                 subdir: None,
                 reference: Some(commit.to_string()),
             };
+            // An entry taking the repository's root needs the whole tree.
+            let mut subdirs: Vec<&str> = if folders.contains(&None) {
+                Vec::new()
+            } else {
+                folders.into_iter().flatten().collect()
+            };
+            subdirs.sort_unstable();
+            subdirs.dedup();
             let private = super::fetch::private_temp_dir("hcpx-sync-")?;
-            let fetched = super::fetch::fetch_to(&git, &private.path().join("fetch"))?;
-            checkouts.push((url.to_string(), commit.to_string(), private, fetched.dir));
+            let checkout = private.path().join("fetch");
+            let done = super::fetch::fetch_folders_to(&git, &subdirs, &checkout)
+                .map_err(|err| named(err, first))?;
+            fetched.push(Checkout {
+                url: url.to_string(),
+                commit: commit.to_string(),
+                root: done.root,
+                _private: private,
+            });
         }
-        Ok(Shared { checkouts })
+        Ok(Checkouts { fetched })
     }
 
-    fn checkout(&self, url: &str, commit: &str) -> Option<&Path> {
-        self.checkouts
+    /// Where the entry `planned` is found: its folder, its source as the
+    /// lock records it, and for a git entry its git source (for messages).
+    fn found(&self, planned: &Planned) -> Result<(PathBuf, LockedSource, Option<GitSource>)> {
+        let source = &planned.entry.source;
+        if source.kind != SourceKind::Git {
+            let dir = source.folder_path().unwrap_or_default();
+            let recorded = LockedSource::folder(source.kind, &dir);
+            return Ok((dir, recorded, None));
+        }
+        let (url, commit) = (
+            source.url.as_deref().unwrap_or_default(),
+            source.commit.as_deref().unwrap_or_default(),
+        );
+        let git = GitSource {
+            url: url.to_string(),
+            subdir: source.subdir.clone(),
+            reference: Some(commit.to_string()),
+        };
+        let Some(checkout) = self
+            .fetched
             .iter()
-            .find(|(u, c, _, _)| u == url && c == commit)
-            .map(|(_, _, _, root)| root.as_path())
+            .find(|c| c.url == url && c.commit == commit)
+        else {
+            return Err(bad_entry(&planned.id, "its repository was not fetched"));
+        };
+        let dir = super::fetch::subdir_of(&checkout.root, source.subdir.as_deref(), &git)
+            .map_err(|err| named(err, &planned.id))?;
+        let recorded = LockedSource::git(
+            url,
+            source.subdir.as_deref(),
+            source.reference.as_deref(),
+            commit,
+        );
+        Ok((dir, recorded, Some(git)))
     }
-}
-
-/// The folder `subdir` of a shared checkout (`not_found` when it is not a
-/// folder there, every step checked: no link is followed out of it).
-fn subdir_of(root: &Path, subdir: Option<&str>, git: &GitSource) -> Result<PathBuf> {
-    let Some(subdir) = subdir else {
-        return Ok(root.to_path_buf());
-    };
-    let mut walked = root.to_path_buf();
-    for part in subdir.split('/') {
-        walked.push(part);
-        let inside = !(part.is_empty() || part == "." || part == "..");
-        if !inside || !std::fs::symlink_metadata(&walked).is_ok_and(|m| m.is_dir()) {
-            return Err(Error::new(
-                ErrorCode::NotFound,
-                format!("{} has no folder `{subdir}`", git.display()),
-            ));
-        }
-    }
-    Ok(walked)
-}
-
-/// The staged copy must be the tree [`Engine::sync_checked`] accepted
-/// (`confirmation_required` otherwise: the source changed meanwhile) and,
-/// with `frozen`, have the lock file's digest.
-fn staged_check(
-    id: &PackId,
-    entry: &LockEntry,
-    accepted: &str,
-    frozen: bool,
-    actual: &str,
-) -> Result<()> {
-    if frozen {
-        frozen_check(id, &entry.digest, actual)?;
-    }
-    if actual == accepted {
-        return Ok(());
-    }
-    Err(Error::new(
-        ErrorCode::ConfirmationRequired,
-        format!(
-            "the source of {id} changed while it was being synced (it was checked as {accepted}, the copy has {actual}); it was not installed"
-        ),
-    )
-    .pack(id.as_str())
-    .hint("run the sync again"))
 }
 
 /// Reads the lock file to sync to, which may be a pipe (`<(curl ...)`), but

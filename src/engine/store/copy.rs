@@ -98,7 +98,7 @@ pub fn copy_tree(from: &Path, to: &Path, options: CopyOptions<'_>) -> Result<()>
 /// `syncfs` of its file system (every file and folder written, in one
 /// journal commit, instead of an fsync per file: a Skill pack of 15 files is
 /// 15 waits on the disk otherwise), then the root folder itself.
-fn flush_tree(to: &Path) -> Result<()> {
+pub fn flush_tree(to: &Path) -> Result<()> {
     let root = fs::File::open(to).map_err(|err| Error::io("cannot open", to, &err))?;
     rustix::fs::syncfs(&root)
         .map_err(|err| Error::io("cannot flush", to, &std::io::Error::from(err)))?;
