@@ -9,7 +9,10 @@
 //! (a changed Binding drops `connected`, before any copy is swapped in),
 //! the lock once (in a project, `hcp.lock`), swaps each copy into
 //! `packs/<pack_id>/`, and re-copies the Skills of activated packs, whose
-//! harness copies are brought in step once for all.
+//! harness copies are brought in step once for all. A pack the caller
+//! activates in the same change (a project's sync) has its Skill copy
+//! written from its staged copy before the flush, and is recorded as
+//! activated once it is swapped in.
 //!
 //! A failure at any step undoes the whole change (the transaction's undo
 //! log): nothing of it is installed. A crash between the lock and the last
@@ -21,10 +24,10 @@
 //! failing leaves the others done); only `sync` installs this way.
 
 use super::Engine;
-use super::activate::copy_skill;
+use super::activate::{copy_skill, write_skill};
 use super::content::Content;
 use super::install::{InstallAction, InstallOutcome, installable, lint_failed, lint_options};
-use crate::engine::error::Result;
+use crate::engine::error::{Error, Result};
 use crate::engine::lint::{LintOptions, lint_pack};
 use crate::engine::pack::id::PackId;
 use crate::engine::pack::manifest::Manifest;
@@ -92,16 +95,33 @@ impl Engine {
     /// steps of `tx`: one flush, the state, the lock, the swaps, the Skill
     /// copies and the harness targets (see the module doc). Returns each
     /// pack's outcome, in order.
+    ///
+    /// The packs `activate` names that are not activated yet are activated
+    /// in the same change (a project's `hcp.yaml`, §15.3): their Skill
+    /// copies are written from the staged copies before the one flush, so
+    /// they are flushed with them, and the state records the activation
+    /// once the packs are swapped in.
     pub(super) fn install_staged(
         &self,
         tx: &mut Transaction<'_>,
         staged: &[Staged],
+        activate: &dyn Fn(&PackId) -> bool,
     ) -> Result<Vec<InstallOutcome>> {
         if staged.is_empty() {
             return Ok(Vec::new());
         }
         for pack in staged {
             self.require_grant(&tx.state, PACK_INSTALL, &pack.pack_id)?;
+        }
+        let activating: Vec<&Staged> = staged
+            .iter()
+            .filter(|pack| !tx.state.is_activated(&pack.pack_id) && activate(&pack.pack_id))
+            .collect();
+        for pack in &activating {
+            let skill = pack.path.join("SKILL.md");
+            let bytes =
+                std::fs::read(&skill).map_err(|err| Error::io("cannot read", &skill, &err))?;
+            write_skill(tx, &pack.pack_id, &bytes)?;
         }
         tx.flush()?;
         let mut outcomes: Vec<InstallOutcome> = staged
@@ -127,23 +147,43 @@ impl Engine {
         }
         sync_dir(&self.store().packs_dir());
         step("sync.after_swap")?;
+        self.activate_swapped(tx, staged, &activating, &mut outcomes)?;
+        step("sync.after_skill")?;
+        Ok(outcomes)
+    }
+
+    /// Once `staged` is swapped in: the Skill copies of its packs activated
+    /// before (another version's), the packs of `activating` recorded as
+    /// activated, and the harness targets brought in step for all of them
+    /// (another version's Skill replaces the placed copies, §12.6).
+    fn activate_swapped(
+        &self,
+        tx: &mut Transaction<'_>,
+        staged: &[Staged],
+        activating: &[&Staged],
+        outcomes: &mut [InstallOutcome],
+    ) -> Result<()> {
+        for pack in staged {
+            if tx.state.is_activated(&pack.pack_id) {
+                copy_skill(tx, &pack.pack_id)?;
+            }
+        }
+        for pack in activating {
+            tx.state.activate(&pack.pack_id);
+        }
         let activated: Vec<PackId> = staged
             .iter()
             .map(|pack| pack.pack_id.clone())
             .filter(|id| tx.state.is_activated(id))
             .collect();
-        for id in &activated {
-            copy_skill(tx, id)?;
-        }
-        // Another version's Skill replaces the placed copies (§12.6).
         let lines = self.harness_steps(tx, &activated)?;
         for (id, lines) in activated.iter().zip(lines) {
             if let Some(outcome) = outcomes.iter_mut().find(|o| o.pack_id == id.as_str()) {
+                outcome.activated = true;
                 outcome.harnesses = lines;
             }
         }
-        step("sync.after_skill")?;
-        Ok(outcomes)
+        Ok(())
     }
 
     /// What installing `pack` does, told before anything is swapped in;

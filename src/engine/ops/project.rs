@@ -276,7 +276,13 @@ impl Engine {
         let plan = self.plan_sync(&lock)?;
         let mut tx = self.store().lock()?;
         tx.defer_flush();
-        let done = self.sync_change(&mut tx, &plan, &options)?;
+        let activated: BTreeSet<PackId> = wanted
+            .packs
+            .iter()
+            .filter(|e| e.activate)
+            .filter_map(|e| PackId::parse(&e.id))
+            .collect();
+        let done = self.sync_change(&mut tx, &plan, &options, &|id| activated.contains(id))?;
         self.follow_activation(&mut tx, &wanted)?;
         self.harness_in_step(&mut tx)?;
         tx.commit()?;

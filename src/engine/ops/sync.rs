@@ -103,7 +103,7 @@ impl Engine {
         let plan = self.plan_sync(&wanted)?;
         let mut tx = self.store().lock()?;
         tx.defer_flush();
-        let done = self.sync_change(&mut tx, &plan, options)?;
+        let done = self.sync_change(&mut tx, &plan, options, &|_| false)?;
         tx.commit()?;
         results.extend(done);
         if options.prune {
@@ -156,11 +156,15 @@ impl Engine {
     /// ([`Engine::sync_checked`]), then installs them all as steps of `tx`
     /// (`install_batch`): the first entry that fails stops the sync before
     /// anything is installed. Returns each entry's result, in id order.
+    ///
+    /// The packs `activate` names are activated in the same change
+    /// ([`Engine::install_staged`]).
     pub(super) fn sync_change(
         &self,
         tx: &mut Transaction<'_>,
         plan: &SyncPlan,
         options: &SyncOptions,
+        activate: &dyn Fn(&PackId) -> bool,
     ) -> Result<Vec<SyncResult>> {
         step("sync.found")?;
         let mut staged = Vec::new();
@@ -180,7 +184,7 @@ impl Engine {
                 .map_err(|err| named(err, id))?;
             staged.push(pack);
         }
-        let mut outcomes = self.install_staged(tx, &staged)?.into_iter();
+        let mut outcomes = self.install_staged(tx, &staged, activate)?.into_iter();
         let results = plan
             .entries
             .iter()
