@@ -10,11 +10,30 @@ use std::path::{Path, PathBuf};
 
 const PACKS: usize = 4;
 
+/// [`unsynced_project`], synced once (so `hcp.lock` records the packs)
+/// and committed.
+fn project_of_one_repository(m: &Machine) -> (PathBuf, String) {
+    let (proj, url) = unsynced_project(m);
+    m.json(&proj, &["sync"], 0);
+    git(&proj, &["add", "hcp.yaml", "hcp.lock"]);
+    git(&proj, &["commit", "-qm", "packs"]);
+    (proj, url)
+}
+
+/// The lines of the spy's log that fetch or clone.
+fn fetches(log: &Path) -> Vec<String> {
+    let calls = std::fs::read_to_string(log).unwrap_or_default();
+    calls
+        .lines()
+        .filter(|l| l.split_whitespace().any(|w| w == "fetch" || w == "clone"))
+        .map(str::to_string)
+        .collect()
+}
+
 /// A repository of `PACKS` packs (`packs/pN`, ids `acme.pN`), and a project
 /// whose `hcp.yaml` names each as its own `git+file://…//packs/pN` entry,
-/// synced once (so `hcp.lock` records them) and committed. Returns the
-/// project and the repository's URL.
-fn project_of_one_repository(m: &Machine) -> (PathBuf, String) {
+/// with no `hcp.lock` yet. Returns the project and the repository's URL.
+fn unsynced_project(m: &Machine) -> (PathBuf, String) {
     let repo = m.dir.path().join("repo");
     std::fs::create_dir_all(&repo).unwrap();
     git(&repo, &["init", "-q", "-b", "main", "."]);
@@ -42,9 +61,6 @@ fn project_of_one_repository(m: &Machine) -> (PathBuf, String) {
         .read("hcp.yaml")
         .replace("packs: []\n", &format!("packs:\n{entries}"));
     std::fs::write(proj.join("hcp.yaml"), yaml).unwrap();
-    m.json(&proj, &["sync"], 0);
-    git(&proj, &["add", "hcp.yaml", "hcp.lock"]);
-    git(&proj, &["commit", "-qm", "packs"]);
     (proj, url)
 }
 
@@ -94,15 +110,8 @@ fn a_sync_of_many_packs_of_one_repository_fetches_it_once() {
         .filter(|r| r["action"] == "installed")
         .count();
     assert_eq!(installed, PACKS, "{doc}");
-    let calls = std::fs::read_to_string(&log).unwrap_or_default();
-    let fetches = calls
-        .lines()
-        .filter(|l| l.split_whitespace().any(|w| w == "fetch" || w == "clone"))
-        .count();
-    assert_eq!(
-        fetches, 1,
-        "one fetch for {PACKS} packs of one repository: {calls}"
-    );
+    let seen = fetches(&log);
+    assert_eq!(seen.len(), 1, "one fetch for {PACKS} packs: {seen:?}");
     for n in 0..PACKS {
         let placed = clone.join(format!(".agents/skills/acme-p{n}/SKILL.md"));
         assert!(placed.is_file(), "{}", placed.display());
@@ -168,4 +177,62 @@ fn frozen_sync_refuses_a_git_pack_whose_locked_digest_differs_before_installing_
     assert_eq!(listing(&clone.join(".hcp/packs")), tree_before);
     let verify = t.json(&clone, &["verify", "acme.p0"], 0);
     assert_eq!(verify["ok"], true, "{verify}");
+}
+
+#[test]
+fn entries_the_lock_lacks_are_resolved_from_one_fetch_in_one_change() {
+    if !require_tool("git") {
+        return;
+    }
+    let m = Machine::new();
+    let (proj, url) = unsynced_project(&m);
+    let yaml = std::fs::read(proj.join("hcp.yaml")).unwrap();
+    let sb = common::Sandbox::new();
+    let (path, log) = common::logging_git(&sb);
+    let out = m
+        .hcpx(&proj)
+        .env("PATH", &path)
+        .args(["--json", "sync"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    let seen = fetches(&log);
+    assert_eq!(seen.len(), 1, "one fetch for {PACKS} new entries: {seen:?}");
+    let commit = String::from_utf8(
+        std::process::Command::new("git")
+            .args(["rev-parse", "HEAD"])
+            .current_dir(m.dir.path().join("repo"))
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    let lock: Value = serde_json::from_str(&m.read("hcp.lock")).unwrap();
+    for n in 0..PACKS {
+        let source = &lock["packs"][format!("acme.p{n}")]["source"];
+        assert_eq!(source["url"], url.as_str(), "{lock}");
+        assert_eq!(source["subdir"], format!("packs/p{n}"), "{lock}");
+        assert_eq!(source["commit"], commit.trim(), "{lock}");
+        let placed = proj.join(format!(".claude/skills/acme-p{n}/SKILL.md"));
+        assert!(placed.is_file(), "{}", placed.display());
+    }
+    // hcp.yaml names them already: it is not rewritten.
+    assert_eq!(std::fs::read(proj.join("hcp.yaml")).unwrap(), yaml);
+    m.json(&proj, &["sync", "--frozen"], 0);
+    let verify = m.json(&proj, &["verify"], 0);
+    assert_eq!(verify["ok"], true, "{verify}");
+
+    // An entry whose source holds no pack of its id: nothing of the sync
+    // is installed.
+    let ghost = format!("  - id: acme.ghost\n    source: git+{url}//packs/p1\n  - id: acme.p0\n");
+    let text = String::from_utf8(yaml)
+        .unwrap()
+        .replace("  - id: acme.p0\n", &ghost);
+    std::fs::write(proj.join("hcp.yaml"), &text).unwrap();
+    let packs_before = listing(&proj.join(".hcp/packs"));
+    let doc = m.json(&proj, &["sync"], 5);
+    assert_eq!(doc["error"]["code"], "not_found", "{doc}");
+    assert_eq!(doc["error"]["pack_id"], "acme.ghost", "{doc}");
+    assert_eq!(listing(&proj.join(".hcp/packs")), packs_before);
 }

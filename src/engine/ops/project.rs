@@ -36,6 +36,7 @@ use crate::engine::harness::{HarnessEnv, TargetName};
 use crate::engine::pack::id::PackId;
 use crate::engine::project::{self, Project, file};
 use crate::engine::store::lockfile::{self, LockFile, SourceKind};
+use crate::engine::store::source::GitSource;
 use crate::engine::store::{Store, Transaction, digest};
 use serde::Serialize;
 use std::collections::BTreeSet;
@@ -257,12 +258,19 @@ impl Engine {
         if frozen {
             frozen_checks(&ids, &lock)?;
         }
-        for entry in wanted
-            .packs
-            .iter()
-            .filter(|e| PackId::parse(&e.id).is_some_and(|id| !lock.packs.contains_key(&id)))
-        {
-            results.push(self.resolve_entry(&project, entry)?);
+        // Entries the lock lacks: a git source's pack not installed yet is
+        // taken from the sync's own fetches, in its one change; any other
+        // is installed from its source first.
+        let mut resolving = Vec::new();
+        for entry in &wanted.packs {
+            let Some(id) = PackId::parse(&entry.id).filter(|id| !lock.packs.contains_key(id))
+            else {
+                continue;
+            };
+            match self.git_to_resolve(&project, entry, &id)? {
+                Some(git) => resolving.push((id, git)),
+                None => results.push(self.resolve_entry(&project, entry)?),
+            }
         }
         let mut lock = self.store().read_lockfile()?;
         lock.packs.retain(|id, _| ids.contains(id));
@@ -273,7 +281,7 @@ impl Engine {
         };
         // One change: every pack installed, activations as hcp.yaml says,
         // the targets in step; flushed once, the state and lock written once.
-        let plan = self.plan_sync(&lock)?;
+        let plan = self.plan_sync(&lock, resolving)?;
         let mut tx = self.store().lock()?;
         tx.defer_flush();
         let activated: BTreeSet<PackId> = wanted
@@ -291,6 +299,31 @@ impl Engine {
             self.harness_sync(false)?;
         }
         Ok(())
+    }
+
+    /// The git source of an entry the lock lacks, when its pack is not
+    /// installed (the sync then takes it from its own fetches); `None` for
+    /// a folder source or an installed pack ([`Engine::resolve_entry`]).
+    fn git_to_resolve(
+        &self,
+        project: &Project,
+        entry: &file::Entry,
+        id: &PackId,
+    ) -> Result<Option<GitSource>> {
+        if self.store().is_installed(id) {
+            return Ok(None);
+        }
+        Ok(
+            match file::source_of(&entry.source).map_err(|e| project.named(e))? {
+                file::ProjectSource::Git(git) => Some(git),
+                file::ProjectSource::FolderOrGithub(path, git)
+                    if project.root().join(&path).symlink_metadata().is_err() =>
+                {
+                    Some(git)
+                }
+                _ => None,
+            },
+        )
     }
 
     /// Installs an entry the lock lacks from its `source`, taking the pack

@@ -100,7 +100,7 @@ impl Engine {
         // Refused before anything is read from a source (§9.2).
         self.require_install_grant()?;
         let wanted = read_wanted(&options.lockfile)?;
-        let plan = self.plan_sync(&wanted)?;
+        let plan = self.plan_sync(&wanted, Vec::new())?;
         let mut tx = self.store().lock()?;
         tx.defer_flush();
         let done = self.sync_change(&mut tx, &plan, options, &|_| false)?;
@@ -125,9 +125,16 @@ impl Engine {
     /// What a sync to `wanted` (a lock file read, or a project's `hcp.lock`
     /// for the packs its `hcp.yaml` names, §15.3) must install, with every
     /// source found first: each entry checked, each repository fetched once
-    /// per commit (see [`Checkouts`]), each folder found. Nothing in the
-    /// store changes, and no store lock is held while git runs.
-    pub(super) fn plan_sync(&self, wanted: &lockfile::LockFile) -> Result<SyncPlan> {
+    /// per commit (see [`Checkouts`]), each folder found. `resolving`: the
+    /// git sources of a project's `hcp.yaml` entries the lock lacks, taken
+    /// at their REFs from the same fetches (a pack of each is installed
+    /// and recorded). Nothing in the store changes, and no store lock is
+    /// held while git runs.
+    pub(super) fn plan_sync(
+        &self,
+        wanted: &lockfile::LockFile,
+        resolving: Vec<(PackId, GitSource)>,
+    ) -> Result<SyncPlan> {
         let have = self.store().read_lockfile()?;
         let same = |id: &PackId, entry: &LockEntry| {
             have.packs
@@ -148,8 +155,16 @@ impl Engine {
                 todo,
             });
         }
-        let checkouts = Checkouts::fetch(&entries)?;
-        Ok(SyncPlan { entries, checkouts })
+        let resolving: Vec<Resolving> = resolving
+            .into_iter()
+            .map(|(id, git)| Resolving { id, git })
+            .collect();
+        let checkouts = Checkouts::fetch(Checkouts::wants(&entries, &resolving))?;
+        Ok(SyncPlan {
+            resolving,
+            entries,
+            checkouts,
+        })
     }
 
     /// Stages every pack `plan` installs and checks it
@@ -168,6 +183,9 @@ impl Engine {
     ) -> Result<Vec<SyncResult>> {
         step("sync.found")?;
         let mut staged = Vec::new();
+        for resolving in &plan.resolving {
+            staged.push(self.stage_resolved(tx, plan, resolving)?);
+        }
         for planned in plan.entries.iter().filter(|p| p.todo) {
             let id = &planned.id;
             let (dir, recorded, git) = plan.checkouts.found(planned)?;
@@ -185,33 +203,50 @@ impl Engine {
             staged.push(pack);
         }
         let mut outcomes = self.install_staged(tx, &staged, activate)?.into_iter();
-        let results = plan
-            .entries
-            .iter()
-            .map(|planned| {
-                let outcome = planned.todo.then(|| outcomes.next()).flatten();
-                let Some(outcome) = outcome else {
-                    return SyncResult {
-                        pack_id: planned.id.to_string(),
-                        action: SyncAction::Unchanged,
-                        version: Some(planned.entry.version.clone()),
-                    };
-                };
-                let action = match outcome.action {
-                    super::InstallAction::Installed => SyncAction::Installed,
-                    super::InstallAction::Upgraded => SyncAction::Upgraded,
-                    super::InstallAction::Reinstalled | super::InstallAction::Unchanged => {
-                        SyncAction::Reinstalled
-                    }
-                };
-                SyncResult {
-                    pack_id: planned.id.to_string(),
-                    action,
-                    version: Some(outcome.version),
-                }
-            })
+        let mut results: Vec<SyncResult> = outcomes
+            .by_ref()
+            .take(plan.resolving.len())
+            .map(synced)
             .collect();
+        for planned in &plan.entries {
+            let outcome = planned.todo.then(|| outcomes.next()).flatten();
+            results.push(outcome.map_or_else(
+                || SyncResult {
+                    pack_id: planned.id.to_string(),
+                    action: SyncAction::Unchanged,
+                    version: Some(planned.entry.version.clone()),
+                },
+                synced,
+            ));
+        }
         Ok(results)
+    }
+
+    /// Stages the pack of an `hcp.yaml` entry the lock lacks, found in its
+    /// checkout; it must declare the entry's id (else `not_found`).
+    fn stage_resolved(
+        &self,
+        tx: &mut Transaction<'_>,
+        plan: &SyncPlan,
+        resolving: &Resolving,
+    ) -> Result<Staged> {
+        let id = &resolving.id;
+        let (dir, recorded, git) = plan
+            .checkouts
+            .resolved(resolving)
+            .map_err(|err| named(err, id))?;
+        let pack = self
+            .stage_pack(tx, &dir, recorded)
+            .map_err(|err| super::fetch::name_source(err, &dir, &git))
+            .map_err(|err| named(err, id))?;
+        if pack.pack_id != *id {
+            return Err(Error::new(
+                ErrorCode::NotFound,
+                format!("{} holds no pack {id}", resolving.git.display()),
+            )
+            .pack(id.as_str()));
+        }
+        Ok(pack)
     }
 
     /// Whether the staged copy of the entry `id` may be installed (§13.8):
@@ -267,11 +302,19 @@ impl Engine {
     }
 }
 
-/// What a sync installs ([`Engine::plan_sync`]): each wanted entry in id
-/// order, and the checkouts its git entries are taken from.
+/// What a sync installs ([`Engine::plan_sync`]): the entries to resolve,
+/// each wanted entry in id order, and the checkouts its git entries are
+/// taken from.
 pub(super) struct SyncPlan {
+    resolving: Vec<Resolving>,
     entries: Vec<Planned>,
     checkouts: Checkouts,
+}
+
+/// An `hcp.yaml` entry the lock lacks, to install from its git source.
+struct Resolving {
+    id: PackId,
+    git: GitSource,
 }
 
 /// One entry of a [`SyncPlan`].
@@ -280,6 +323,22 @@ struct Planned {
     entry: LockEntry,
     /// False when the installed copy is the entry's already.
     todo: bool,
+}
+
+/// The result line of a pack installed by a sync.
+fn synced(outcome: super::InstallOutcome) -> SyncResult {
+    let action = match outcome.action {
+        super::InstallAction::Installed => SyncAction::Installed,
+        super::InstallAction::Upgraded => SyncAction::Upgraded,
+        super::InstallAction::Reinstalled | super::InstallAction::Unchanged => {
+            SyncAction::Reinstalled
+        }
+    };
+    SyncResult {
+        pack_id: outcome.pack_id,
+        action,
+        version: Some(outcome.version),
+    }
 }
 
 /// An error about the entry `id` names it, unless it names a pack already.
@@ -329,70 +388,102 @@ fn check_entry(id: &PackId, entry: &LockEntry) -> Result<()> {
 }
 
 /// The checkouts of a sync: each repository its git entries name fetched
-/// once per commit, however many of its packs the sync installs (§13.1:
-/// once per source per command), with only those packs' folders (a
-/// partial fetch, §14.8; the whole tree when an entry takes the
-/// repository's root). Fetched before the store lock is taken, into
-/// private folders outside the store, each within the bound on what a
-/// fetch may write.
+/// once per ref (a locked commit; for an `hcp.yaml` entry the lock lacks,
+/// its REF), however many of its packs the sync installs (§13.1: once per
+/// source per command), with only those packs' folders (a partial fetch,
+/// §14.8; the whole tree when an entry takes the repository's root).
+/// Fetched before the store lock is taken, into private folders outside
+/// the store, each within the bound on what a fetch may write.
 struct Checkouts {
     fetched: Vec<Checkout>,
 }
 
-/// One repository at one commit.
+/// One repository at one ref.
 struct Checkout {
     url: String,
+    /// The ref asked for (`None`: the remote's default branch).
+    reference: Option<String>,
+    /// The commit it resolved to.
     commit: String,
     root: PathBuf,
     _private: tempfile::TempDir,
 }
 
-/// The folders of one repository at one commit that a sync takes, and the
-/// first entry taking one (a failed fetch names it).
-type Folders<'a> = (Vec<Option<&'a str>>, &'a PackId);
+/// A repository and a ref to fetch it at.
+type RepoRef = (String, Option<String>);
+
+/// One pack a sync takes from a repository: where (the repository and
+/// ref), its folder there (`None`: the root), and its id (a failed fetch
+/// names the first pack that wanted it).
+type Want = (RepoRef, Option<String>, PackId);
 
 impl Checkouts {
-    /// Fetches each repository and commit the git entries to install name.
-    fn fetch(entries: &[Planned]) -> Result<Checkouts> {
-        let mut wanted: BTreeMap<(&str, &str), Folders<'_>> = BTreeMap::new();
-        for planned in entries.iter().filter(|p| p.todo) {
+    /// The wants of `plan`: its git entries to install at their locked
+    /// commits, and the entries to resolve at their REFs.
+    fn wants(entries: &[Planned], resolving: &[Resolving]) -> Vec<Want> {
+        let locked = entries.iter().filter(|p| p.todo).filter_map(|planned| {
             let source = &planned.entry.source;
-            if let (SourceKind::Git, Some(url), Some(commit)) =
+            let (SourceKind::Git, Some(url), Some(commit)) =
                 (source.kind, &source.url, &source.commit)
-            {
-                let (folders, _) = wanted
-                    .entry((url.as_str(), commit.as_str()))
-                    .or_insert_with(|| (Vec::new(), &planned.id));
-                folders.push(source.subdir.as_deref());
-            }
+            else {
+                return None;
+            };
+            let at = (url.clone(), Some(commit.clone()));
+            Some((at, source.subdir.clone(), planned.id.clone()))
+        });
+        let resolved = resolving.iter().map(|r| {
+            let at = (r.git.url.clone(), r.git.reference.clone());
+            (at, r.git.subdir.clone(), r.id.clone())
+        });
+        locked.chain(resolved).collect()
+    }
+
+    /// Fetches each repository at each ref `wants` names, once, with the
+    /// folders wanted of it.
+    fn fetch(wants: Vec<Want>) -> Result<Checkouts> {
+        let mut grouped: BTreeMap<RepoRef, (Vec<Option<String>>, PackId)> = BTreeMap::new();
+        for (at, subdir, id) in wants {
+            grouped
+                .entry(at)
+                .or_insert_with(|| (Vec::new(), id))
+                .0
+                .push(subdir);
         }
         let mut fetched = Vec::new();
-        for ((url, commit), (folders, first)) in wanted {
+        for ((url, reference), (folders, first)) in grouped {
             let git = GitSource {
-                url: url.to_string(),
+                url: url.clone(),
                 subdir: None,
-                reference: Some(commit.to_string()),
+                reference: reference.clone(),
             };
             // An entry taking the repository's root needs the whole tree.
             let mut subdirs: Vec<&str> = if folders.contains(&None) {
                 Vec::new()
             } else {
-                folders.into_iter().flatten().collect()
+                folders.iter().flatten().map(String::as_str).collect()
             };
             subdirs.sort_unstable();
             subdirs.dedup();
             let private = super::fetch::private_temp_dir("hcpx-sync-")?;
             let checkout = private.path().join("fetch");
             let done = super::fetch::fetch_folders_to(&git, &subdirs, &checkout)
-                .map_err(|err| named(err, first))?;
+                .map_err(|err| named(err, &first))?;
             fetched.push(Checkout {
-                url: url.to_string(),
-                commit: commit.to_string(),
+                url,
+                reference,
+                commit: done.commit,
                 root: done.root,
                 _private: private,
             });
         }
         Ok(Checkouts { fetched })
+    }
+
+    /// The checkout of `url` at `reference`.
+    fn at(&self, url: &str, reference: Option<&str>) -> Option<&Checkout> {
+        self.fetched
+            .iter()
+            .find(|c| c.url == url && c.reference.as_deref() == reference)
     }
 
     /// Where the entry `planned` is found: its folder, its source as the
@@ -413,11 +504,7 @@ impl Checkouts {
             subdir: source.subdir.clone(),
             reference: Some(commit.to_string()),
         };
-        let Some(checkout) = self
-            .fetched
-            .iter()
-            .find(|c| c.url == url && c.commit == commit)
-        else {
+        let Some(checkout) = self.at(url, Some(commit)) else {
             return Err(bad_entry(&planned.id, "its repository was not fetched"));
         };
         let dir = super::fetch::subdir_of(&checkout.root, source.subdir.as_deref(), &git)
@@ -429,6 +516,21 @@ impl Checkouts {
             commit,
         );
         Ok((dir, recorded, Some(git)))
+    }
+
+    /// Where the pack of the entry `resolving` is found in its checkout:
+    /// the source's own pack, or the pack of its collection that the
+    /// entry's id names (as `--skill ID`, §13.1); its folder, its lock
+    /// record (at the commit the REF resolved to) and its git source.
+    fn resolved(&self, resolving: &Resolving) -> Result<(PathBuf, LockedSource, GitSource)> {
+        let git = &resolving.git;
+        let Some(checkout) = self.at(&git.url, git.reference.as_deref()) else {
+            return Err(bad_entry(&resolving.id, "its repository was not fetched"));
+        };
+        let root = super::fetch::subdir_of(&checkout.root, git.subdir.as_deref(), git)?;
+        let (dir, recorded, named) =
+            super::sources::pack_named(&root, git, &checkout.commit, resolving.id.as_str())?;
+        Ok((dir, recorded, named.unwrap_or_else(|| git.clone())))
     }
 }
 
