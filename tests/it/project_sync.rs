@@ -236,3 +236,54 @@ fn entries_the_lock_lacks_are_resolved_from_one_fetch_in_one_change() {
     assert_eq!(doc["error"]["pack_id"], "acme.ghost", "{doc}");
     assert_eq!(listing(&proj.join(".hcp/packs")), packs_before);
 }
+
+#[test]
+fn a_sync_killed_half_way_is_named_by_doctor_and_repaired() {
+    if !require_tool("git") {
+        return;
+    }
+    let m = Machine::new();
+    let (proj, _) = project_of_one_repository(&m);
+    for step in ["sync.after_state", "sync.after_swap", "sync.after_skill"] {
+        let t = Machine::new();
+        let clone = fresh_clone(&t, &proj);
+        let locked = std::fs::read(clone.join("hcp.lock")).unwrap();
+        let out = t
+            .hcpx(&clone)
+            .env("HCPX_TEST_CRASH_AT", step)
+            .args(["--json", "sync"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), None, "{step}: killed, not exited");
+        assert_eq!(std::fs::read(clone.join("hcp.lock")).unwrap(), locked);
+        let doc = t.json(&clone, &["doctor"], 1);
+        let failing: Vec<&Value> = doc["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| c["ok"] == false)
+            .collect();
+        assert!(!failing.is_empty(), "{step}: {doc}");
+        // What doctor --fix repairs it repairs; it never drops a pack the
+        // committed files name (the sync installs it).
+        let fixed = t
+            .hcpx(&clone)
+            .args(["--json", "doctor", "--fix"])
+            .output()
+            .unwrap();
+        assert!(
+            matches!(fixed.status.code(), Some(0 | 1)),
+            "{step}: {fixed:?}"
+        );
+        assert_eq!(std::fs::read(clone.join("hcp.lock")).unwrap(), locked);
+        t.json(&clone, &["sync", "--frozen"], 0);
+        let doc = t.json(&clone, &["doctor"], 0);
+        assert_eq!(doc["ok"], true, "{step}: {doc}");
+        assert_eq!(listing(&clone.join(".hcp/packs")).len(), PACKS, "{step}");
+        assert_eq!(
+            listing(&clone.join(".agents/skills")).len(),
+            PACKS,
+            "{step}"
+        );
+    }
+}

@@ -640,6 +640,18 @@ fn consistency(store: &Store, state: &State, lock_free: bool) -> Vec<Finding> {
     // An uninstall killed before its last step leaves the pack's lock entry.
     let locked = store.read_lockfile().map(|l| l.packs).unwrap_or_default();
     for id in locked.keys().filter(|id| !store.is_installed(id)) {
+        if store.project().is_some() {
+            // A project's hcp.lock is committed: a pack it lists that is not
+            // installed (a fresh clone, a sync killed half way) is installed
+            // by `sync`, never dropped from the lock and hcp.yaml (§15.2).
+            found.push(finding(
+                &format!("verify:{id}"),
+                format!("hcp.lock lists {id}, which is not installed"),
+                Hint::from(Fix::Sync).say(" installs it"),
+                None,
+            ));
+            continue;
+        }
         found.push(finding(
             &format!("verify:{id}"),
             format!("hcp.lock lists {id}, which is not installed"),
