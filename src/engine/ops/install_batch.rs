@@ -32,7 +32,7 @@ use crate::engine::lint::{LintOptions, lint_pack};
 use crate::engine::pack::id::PackId;
 use crate::engine::pack::manifest::Manifest;
 use crate::engine::policy::grants::PACK_INSTALL;
-use crate::engine::store::copy::{CopyOptions, copy_tree};
+use crate::engine::store::copy::{CopyOptions, copy_tree, move_tree};
 use crate::engine::store::lockfile::{LockEntry, LockedSource};
 use crate::engine::store::{Transaction, step, sync_dir};
 use std::path::{Path, PathBuf};
@@ -53,20 +53,26 @@ impl Engine {
     /// Stages the pack folder `dir` as a step of `tx` (see the module doc):
     /// lint at the source (`lint_failed`), a copy into the scratch folder
     /// left for the change's one flush, lint of the copy (the pack must not
-    /// have changed between the two), and the copy read.
+    /// have changed between the two), and the copy read. With `take`, `dir`
+    /// is a folder of a private checkout hcpx wrote itself, used once: it
+    /// is moved rather than copied where one rename can (the same file
+    /// system), so its files are neither written twice nor deleted after.
     pub(super) fn stage_pack(
         &self,
         tx: &mut Transaction<'_>,
         dir: &Path,
         recorded: LockedSource,
+        take: bool,
     ) -> Result<Staged> {
         let (_, pack_id) = installable(dir, self.store().root(), lint_options(&recorded))?;
         let path = tx.scratch_path("pack")?;
-        let copy = CopyOptions {
-            skip_root: &[],
-            flush: false,
-        };
-        copy_tree(dir, &path, copy)?;
+        if !(take && move_tree(dir, &path)?) {
+            let copy = CopyOptions {
+                skip_root: &[],
+                flush: false,
+            };
+            copy_tree(dir, &path, copy)?;
+        }
         tx.wrote_unflushed();
         // The staged folder's name is ours, not the pack's.
         let lint = LintOptions {

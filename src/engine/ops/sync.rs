@@ -54,7 +54,7 @@ use crate::engine::store::lockfile::{self, LockEntry, LockedSource, SourceKind};
 use crate::engine::store::source::GitSource;
 use crate::engine::store::{Transaction, digest, step};
 use serde::Serialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// What sync did to one pack.
@@ -188,9 +188,14 @@ impl Engine {
         }
         for planned in plan.entries.iter().filter(|p| p.todo) {
             let id = &planned.id;
-            let (dir, recorded, git) = plan.checkouts.found(planned)?;
+            let Found {
+                dir,
+                recorded,
+                git,
+                take,
+            } = plan.checkouts.found(planned)?;
             let pack = self
-                .stage_pack(tx, &dir, recorded)
+                .stage_pack(tx, &dir, recorded, take)
                 .and_then(|pack| {
                     self.sync_checked(id, &planned.entry, &pack, options)?;
                     Ok(pack)
@@ -236,7 +241,7 @@ impl Engine {
             .resolved(resolving)
             .map_err(|err| named(err, id))?;
         let pack = self
-            .stage_pack(tx, &dir, recorded)
+            .stage_pack(tx, &dir, recorded, false)
             .map_err(|err| super::fetch::name_source(err, &dir, &git))
             .map_err(|err| named(err, id))?;
         if pack.pack_id != *id {
@@ -406,7 +411,42 @@ struct Checkout {
     /// The commit it resolved to.
     commit: String,
     root: PathBuf,
+    /// The folders that one entry alone takes, none inside another: each
+    /// may be moved out of the checkout instead of copied.
+    takeable: BTreeSet<String>,
     _private: tempfile::TempDir,
+}
+
+/// Where an entry's pack is found: its folder, its source as the lock
+/// records it, for a git entry its git source (for messages), and whether
+/// the folder may be moved out of its checkout ([`Checkout::takeable`]).
+struct Found {
+    dir: PathBuf,
+    recorded: LockedSource,
+    git: Option<GitSource>,
+    take: bool,
+}
+
+/// The folders of `folders` (one per entry wanting a checkout; `None`: its
+/// root) that one entry alone wants and that hold no other and are held
+/// by none.
+fn takeable(folders: &[Option<String>]) -> BTreeSet<String> {
+    let inside = |a: &str, b: &str| a.strip_prefix(b).is_some_and(|rest| rest.starts_with('/'));
+    let mut out = BTreeSet::new();
+    if folders.contains(&None) {
+        return out;
+    }
+    let all: Vec<&str> = folders.iter().flatten().map(String::as_str).collect();
+    for folder in &all {
+        let alone = all.iter().filter(|f| *f == folder).count() == 1;
+        let apart = all
+            .iter()
+            .all(|other| !inside(other, folder) && !inside(folder, other));
+        if alone && apart {
+            out.insert((*folder).to_string());
+        }
+    }
+    out
 }
 
 /// A repository and a ref to fetch it at.
@@ -473,6 +513,7 @@ impl Checkouts {
                 reference,
                 commit: done.commit,
                 root: done.root,
+                takeable: takeable(&folders),
                 _private: private,
             });
         }
@@ -488,12 +529,17 @@ impl Checkouts {
 
     /// Where the entry `planned` is found: its folder, its source as the
     /// lock records it, and for a git entry its git source (for messages).
-    fn found(&self, planned: &Planned) -> Result<(PathBuf, LockedSource, Option<GitSource>)> {
+    fn found(&self, planned: &Planned) -> Result<Found> {
         let source = &planned.entry.source;
         if source.kind != SourceKind::Git {
             let dir = source.folder_path().unwrap_or_default();
             let recorded = LockedSource::folder(source.kind, &dir);
-            return Ok((dir, recorded, None));
+            return Ok(Found {
+                dir,
+                recorded,
+                git: None,
+                take: false,
+            });
         }
         let (url, commit) = (
             source.url.as_deref().unwrap_or_default(),
@@ -515,7 +561,16 @@ impl Checkouts {
             source.reference.as_deref(),
             commit,
         );
-        Ok((dir, recorded, Some(git)))
+        let take = source
+            .subdir
+            .as_ref()
+            .is_some_and(|s| checkout.takeable.contains(s));
+        Ok(Found {
+            dir,
+            recorded,
+            git: Some(git),
+            take,
+        })
     }
 
     /// Where the pack of the entry `resolving` is found in its checkout:
@@ -587,4 +642,25 @@ fn read_wanted(path: &Path) -> Result<lockfile::LockFile> {
         Error::usage(format!("{} is not a valid hcp.lock: {why}", path.display()))
             .path(path.display().to_string())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_folders_one_entry_takes_alone_and_apart_are_takeable() {
+        let some = |s: &str| Some(s.to_string());
+        let folders = [
+            some("packs/a"),
+            some("packs/b"),
+            some("packs/b"),
+            some("skills"),
+            some("skills/x"),
+            some("packs/ab"),
+        ];
+        let taken: Vec<String> = takeable(&folders).into_iter().collect();
+        assert_eq!(taken, ["packs/a", "packs/ab"]);
+        assert!(takeable(&[some("packs/a"), None]).is_empty());
+    }
 }
