@@ -1,7 +1,10 @@
 //! Git sources for install, upgrade and sync (HCP.md §13.1): the fetch runs
 //! under the store lock into the change's scratch folder in `<store>/.tmp/`
 //! (every lock holder may clear `.tmp/`, so nothing there lives past its
-//! change), then the SUBDIR is found in the checkout.
+//! change), then the SUBDIR is found in the checkout. `sync` fetches the
+//! repositories it needs before it takes the lock, each once per commit
+//! with every folder it takes from it ([`fetch_folders_to`]), into private
+//! folders outside the store, and finds each SUBDIR there ([`subdir_of`]).
 //!
 //! A SUBDIR that is missing, not a folder, or reached through a symbolic
 //! link (a link in the repository pointing out of the checkout) is

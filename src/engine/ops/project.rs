@@ -13,10 +13,13 @@
 //! entries `hcp.yaml` names are synced as `sync LOCKFILE` does (§13.8),
 //! packs `hcp.yaml` does not name are uninstalled (their lock entries go
 //! with them), activations follow `activate:`, and the targets are brought
-//! in step. The locked packs, the activations and the targets are one
-//! change (`sync::sync_change`, `install_batch`): every repository fetched
-//! once per commit, every pack staged and checked, then all installed with
-//! one flush, the state and `hcp.lock` written once. With `frozen`, an
+//! in step. The locked packs, the entries the lock lacks whose source is
+//! git (and whose pack is not installed), the activations and the targets
+//! are one change (`sync::sync_change`, `install_batch`): every repository
+//! fetched once per commit or REF, every pack staged and checked, then all
+//! installed with one flush, the state and `hcp.lock` written once; any
+//! other entry the lock lacks (a folder, an installed pack) is installed
+//! from its source first, as `install` does. With `frozen`, an
 //! entry the lock lacks, a lock entry `hcp.yaml` does not name, and a
 //! folder source whose digest is not the lock's fail with `integrity`
 //! before anything is fetched; a git source whose content at the locked

@@ -13,7 +13,7 @@
 //! (never the bootstrap pack).
 //!
 //! One sync is one change, in two phases. First everything is found and
-//! checked ([`Engine::plan_sync`], [`Engine::sync_change`]): every entry's
+//! checked (`Engine::plan_sync`, `Engine::sync_change`): every entry's
 //! source is checked, every repository is fetched once per commit however
 //! many packs come from it (§13.1; one partial fetch of just their
 //! folders, §14.8, before the store lock is taken), and every pack is
