@@ -579,13 +579,14 @@ impl Transaction<'_> {
         Ok(())
     }
 
-    /// From now on, files this change writes inside the store
+    /// From now on, the Skill copies this change writes in `skills/`
     /// ([`Transaction::replace_file`]) are renamed into place without an
     /// fsync each, and flushed all at once — one `syncfs` of the store's
-    /// file system — before the state is next written and at commit: a
-    /// change writing many files (a sync of many packs) waits on the disk
-    /// once. Files outside the store (`hcp.yaml`, a project's `hcp.lock`)
-    /// are still flushed one by one.
+    /// file system, with the staged packs — before the state is next
+    /// written and at commit: a change activating many packs (a sync)
+    /// waits on the disk once. They are derived from the packs (`doctor
+    /// --fix` re-copies one a crash left short); every other file (the
+    /// state, `hcp.lock`, `hcp.yaml`) is still flushed as it is written.
     pub fn defer_flush(&mut self) {
         self.deferred = true;
     }
@@ -709,7 +710,7 @@ impl Transaction<'_> {
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => None,
             Err(err) => return Err(Error::io("cannot read", path, &err)),
         };
-        if self.deferred && path.starts_with(&self.store.root) {
+        if self.deferred && path.starts_with(self.store.skills_dir()) {
             write_renamed(&self.store.tmp_dir(), path, bytes, mode)?;
             self.unflushed = true;
         } else {
