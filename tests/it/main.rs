@@ -33,6 +33,7 @@ mod mcp_python;
 mod mcp_scope;
 mod mcp_server;
 mod project_scope;
+mod project_sync;
 mod screenshots;
 mod skill_packs;
 mod tui_colon_reports;

@@ -10,6 +10,9 @@
 //!   that runs a program (the parser refuses them too);
 //! - the `GIT_DIR`-style variables of the caller's environment removed, so
 //!   only the fresh repository is touched;
+//! - in the fetch's own repository, `core.fsync=none`,
+//!   `maintenance.auto=false` and `gc.auto=0`: a throwaway read once is
+//!   not flushed to disk, and no maintenance starts in the background;
 //! - the URL given as the remote `origin` in git's environment, never on
 //!   its command line (which every user of the machine can read, and a URL
 //!   may hold a credential); options before `--`, the ref after it.
@@ -25,7 +28,8 @@
 //! program runs, and no symbolic link is written.
 //!
 //! With a SUBDIR the fetch is a partial one (`--filter=blob:none`: commits
-//! and trees only), and then only the SUBDIR's blobs are fetched; a server
+//! and trees only), and then only the SUBDIR's blobs are fetched (with
+//! several folders, [`fetch_folders`], theirs, in the same fetch); a server
 //! that does not support filters sends everything (git says so and goes
 //! on), which is the fallback. Every git run of a fetch is watched: once
 //! the repository and the files written pass [`max_fetch_bytes`]
@@ -82,9 +86,20 @@ pub fn max_fetch_bytes() -> u64 {
 /// repository lives beside it in `<into>.git` (the caller's scratch space
 /// removes both). On a failure neither is left.
 pub fn fetch(source: &GitSource, into: &Path) -> Result<Fetched> {
+    let subdirs: Vec<&str> = source.subdir.as_deref().into_iter().collect();
+    fetch_folders(source, &subdirs, into)
+}
+
+/// [`fetch`] of the folders `subdirs` of the repository (the source's own
+/// SUBDIR is not used): one partial fetch that writes only their files,
+/// each at its path in the repository below `into` — several packs of one
+/// repository and commit from one fetch (§13.1). No `subdirs`: the whole
+/// tree.
+pub fn fetch_folders(source: &GitSource, subdirs: &[&str], into: &Path) -> Result<Fetched> {
     let repo = repo_dir(into);
     let run = Fetch {
         source,
+        subdirs,
         repo: &repo,
         budget: max_fetch_bytes(),
     };
@@ -106,6 +121,8 @@ fn repo_dir(into: &Path) -> PathBuf {
 /// One fetch: its source, its bare repository and its bound.
 struct Fetch<'a> {
     source: &'a GitSource,
+    /// The folders whose files are written (none: every file).
+    subdirs: &'a [&'a str],
     repo: &'a Path,
     budget: u64,
 }
@@ -123,7 +140,7 @@ impl Fetch<'_> {
         }
         let commit = self.fetch_commit()?;
         let entries = self.list(&commit)?;
-        if self.source.subdir.is_some() {
+        if !self.subdirs.is_empty() {
             let missing = self.missing(&entries)?;
             self.fetch_blobs(&missing)?;
         }
@@ -147,7 +164,7 @@ impl Fetch<'_> {
         let fail = |what: &str, out: &ToolOutput| unavailable(source, what, out);
         let reference = source.reference.as_deref().unwrap_or("HEAD");
         let mut args = vec!["fetch", "-q", "--no-tags", "--depth", "1"];
-        if source.subdir.is_some() {
+        if !self.subdirs.is_empty() {
             args.push("--filter=blob:none");
         }
         args.extend(["--", "origin"]);
@@ -156,7 +173,7 @@ impl Fetch<'_> {
             "FETCH_HEAD".to_string()
         } else if source.reference_is_commit() {
             let mut args = vec!["fetch", "-q", "--no-tags"];
-            if source.subdir.is_some() {
+            if !self.subdirs.is_empty() {
                 args.push("--filter=blob:none");
             }
             args.extend(["--", "origin"]);
@@ -197,8 +214,8 @@ impl Fetch<'_> {
         // `commit` is a checked hex id (no `-`): with `--end-of-options`
         // before it, git would take the `--` for a pathspec.
         let args = ["ls-tree", "-r", "-z", "--full-tree", commit, "--"];
-        let subdir: Vec<&std::ffi::OsStr> = self.source.subdir.iter().map(|s| s.as_ref()).collect();
-        let mut cmd = self.command(&args, &subdir);
+        let subdirs: Vec<&std::ffi::OsStr> = self.subdirs.iter().map(|s| s.as_ref()).collect();
+        let mut cmd = self.command(&args, &subdirs);
         cmd.env("GIT_LITERAL_PATHSPECS", "1")
             .env("GIT_NO_LAZY_FETCH", "1")
             .stdin(std::process::Stdio::null())
@@ -212,7 +229,18 @@ impl Fetch<'_> {
             ));
         }
         let listing = std::fs::read(&path).map_err(|e| Error::io("cannot read", &path, &e))?;
-        gittree::entries(&listing, self.source.subdir.as_deref()).map_err(|err| self.named(err))
+        let mut entries = Vec::new();
+        if self.subdirs.is_empty() {
+            return gittree::entries(&listing, None).map_err(|err| self.named(err));
+        }
+        for subdir in self.subdirs {
+            let below = gittree::entries(&listing, Some(subdir)).map_err(|err| self.named(err))?;
+            entries.extend(below);
+        }
+        // Nested folders (`a` and `a/b`) list a file once.
+        entries.sort_by(|a, b| a.path.cmp(&b.path));
+        entries.dedup_by(|a, b| a.path == b.path);
+        Ok(entries)
     }
 
     /// The entries whose blobs the repository lacks: after a partial fetch,
@@ -298,6 +326,10 @@ impl Fetch<'_> {
     fn command(&self, args: &[&str], operands: &[&std::ffi::OsStr]) -> Command {
         let mut remote: Vec<&str> = vec!["-c", "remote.origin.promisor=true"];
         remote.extend(["-c", "extensions.partialClone=origin"]);
+        // The repository is a throwaway read once: git neither flushes
+        // what it writes there nor starts maintenance in the background.
+        remote.extend(["-c", "core.fsync=none", "-c", "maintenance.auto=false"]);
+        remote.extend(["-c", "gc.auto=0"]);
         remote.extend(args);
         let mut cmd = command(Some(self.repo), &remote, operands);
         with_origin(&mut cmd, self.source);

@@ -121,7 +121,7 @@ impl Engine {
         (done, None)
     }
 
-    fn activate_one(&self, tx: &mut Transaction<'_>, id: &PackId) -> Result<bool> {
+    pub(super) fn activate_one(&self, tx: &mut Transaction<'_>, id: &PackId) -> Result<bool> {
         let pack_id = id.as_str();
         if !self.store().is_installed(id) {
             return Err(self.unknown_or_not_installed(pack_id));
@@ -151,7 +151,7 @@ impl Engine {
         Ok(tx.state.activate(id))
     }
 
-    fn deactivate_one(&self, tx: &mut Transaction<'_>, id: &PackId) -> Result<bool> {
+    pub(super) fn deactivate_one(&self, tx: &mut Transaction<'_>, id: &PackId) -> Result<bool> {
         let known =
             tx.state.is_activated(id) || tx.state.is_connected(id) || self.store().is_installed(id);
         if !known {

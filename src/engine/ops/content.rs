@@ -49,6 +49,17 @@ impl Content {
         })
     }
 
+    /// The folder `dir` whose manifest (`None`: it does not lint) the
+    /// caller has read already: a staged copy, linted with options of its
+    /// own.
+    pub fn with_manifest(dir: &Path, manifest: Option<Manifest>) -> Result<Content> {
+        Ok(Content {
+            manifest,
+            tree: digest::scan(dir)?,
+            skill: read_skill(&dir.join("SKILL.md")),
+        })
+    }
+
     /// The `sha256:<hex>` digest of §13.4.
     pub fn digest(&self) -> &str {
         &self.tree.digest

@@ -628,18 +628,27 @@ fn finding(check: &str, message: String, fix: Hint, repair: Option<Repair>) -> F
     }
 }
 
-/// The store's consistency (§14.7): what a change killed half way can leave —
-/// an activated pack that is not installed or lacks its Skill copy (or has
-/// an outdated one), a connected pack that is not activated, a Skill copy of
-/// a pack that is not activated, a secret of a pack that is not installed,
-/// entries of `packs/` that are not packs, and leftovers in `.tmp/` (only
-/// looked at when no other process holds the lock, since a running change
-/// uses `.tmp/`). One passing check when all agree.
-fn consistency(store: &Store, state: &State, lock_free: bool) -> Vec<Finding> {
-    let mut found = state_findings(store, state);
-    // An uninstall killed before its last step leaves the pack's lock entry.
+/// Each pack `hcp.lock` lists that is not installed: what an uninstall
+/// killed before its last step leaves, repaired by dropping the entry. In
+/// a project, whose `hcp.lock` is committed (a fresh clone, a sync killed
+/// half way), `sync` installs it; it is never dropped from `hcp.lock` and
+/// `hcp.yaml` (§15.2).
+fn missing_installs(store: &Store) -> Vec<Finding> {
+    let mut found = Vec::new();
     let locked = store.read_lockfile().map(|l| l.packs).unwrap_or_default();
     for id in locked.keys().filter(|id| !store.is_installed(id)) {
+        if store.project().is_some() {
+            // A project's hcp.lock is committed: a pack it lists that is not
+            // installed (a fresh clone, a sync killed half way) is installed
+            // by `sync`, never dropped from the lock and hcp.yaml (§15.2).
+            found.push(finding(
+                &format!("verify:{id}"),
+                format!("hcp.lock lists {id}, which is not installed"),
+                Hint::from(Fix::Sync).say(" installs it"),
+                None,
+            ));
+            continue;
+        }
         found.push(finding(
             &format!("verify:{id}"),
             format!("hcp.lock lists {id}, which is not installed"),
@@ -653,6 +662,19 @@ fn consistency(store: &Store, state: &State, lock_free: bool) -> Vec<Finding> {
             Some(Repair::Unlock(id.clone())),
         ));
     }
+    found
+}
+
+/// The store's consistency (§14.7): what a change killed half way can leave —
+/// an activated pack that is not installed or lacks its Skill copy (or has
+/// an outdated one), a connected pack that is not activated, a Skill copy of
+/// a pack that is not activated, a secret of a pack that is not installed,
+/// entries of `packs/` that are not packs, and leftovers in `.tmp/` (only
+/// looked at when no other process holds the lock, since a running change
+/// uses `.tmp/`). One passing check when all agree.
+fn consistency(store: &Store, state: &State, lock_free: bool) -> Vec<Finding> {
+    let mut found = state_findings(store, state);
+    found.extend(missing_installs(store));
     let activated = |id: &PackId| state.is_activated(id);
     let installed = |id: &PackId| store.is_installed(id);
     found.extend(strays(

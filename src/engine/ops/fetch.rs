@@ -1,7 +1,10 @@
 //! Git sources for install, upgrade and sync (HCP.md §13.1): the fetch runs
 //! under the store lock into the change's scratch folder in `<store>/.tmp/`
 //! (every lock holder may clear `.tmp/`, so nothing there lives past its
-//! change), then the SUBDIR is found in the checkout.
+//! change), then the SUBDIR is found in the checkout. `sync` fetches the
+//! repositories it needs before it takes the lock, each once per commit
+//! with every folder it takes from it ([`fetch_folders_to`]), into private
+//! folders outside the store, and finds each SUBDIR there ([`subdir_of`]).
 //!
 //! A SUBDIR that is missing, not a folder, or reached through a symbolic
 //! link (a link in the repository pointing out of the checkout) is
@@ -85,6 +88,39 @@ pub(super) fn fetch_to(source: &GitSource, checkout: &Path) -> Result<FetchedPac
         dir,
         commit: fetched.commit,
     })
+}
+
+/// Fetches the folders `subdirs` of `source`'s repository at its ref into
+/// the new folder `checkout` in one fetch (none: the whole tree); each
+/// folder is then at its path below the returned root (see [`subdir_of`]).
+pub(super) fn fetch_folders_to(
+    source: &GitSource,
+    subdirs: &[&str],
+    checkout: &Path,
+) -> Result<git::Fetched> {
+    git::fetch_folders(source, subdirs, checkout)
+}
+
+/// The folder `subdir` of a checkout at `root` (`not_found` when it is not
+/// a folder there, every step checked: no link is followed out of it, and
+/// no `..`, `.` or empty part leaves it).
+pub(super) fn subdir_of(root: &Path, subdir: Option<&str>, source: &GitSource) -> Result<PathBuf> {
+    let Some(subdir) = subdir else {
+        return Ok(root.to_path_buf());
+    };
+    let mut walked = root.to_path_buf();
+    for part in subdir.split('/') {
+        walked.push(part);
+        let inside = !(part.is_empty() || part == "." || part == "..");
+        if !inside || !std::fs::symlink_metadata(&walked).is_ok_and(|m| m.is_dir()) {
+            return Err(Error::new(
+                ErrorCode::NotFound,
+                format!("{} has no folder `{subdir}`", source.display()),
+            )
+            .hint("check the SUBDIR after `//`: it is the pack's folder in the repository"));
+        }
+    }
+    Ok(walked)
 }
 
 /// An error about the fetched checkout (lint) names the source the user

@@ -147,6 +147,20 @@ impl Engine {
         Ok(harness::lines_for(&targets, pack))
     }
 
+    /// Brings every enabled target in step with `tx`'s state, as part of
+    /// that change (a project's `sync`, §15.3). With no target enabled,
+    /// touches nothing.
+    pub(super) fn harness_in_step(&self, tx: &mut Transaction<'_>) -> Result<()> {
+        let enabled = self.enabled_harnesses()?;
+        if enabled.is_empty() {
+            return Ok(());
+        }
+        let env = self.harness_env()?;
+        let wanted = self.wanted_skills(&tx.state);
+        harness::sync(tx, &env, &enabled, &[], &wanted, false)?;
+        Ok(())
+    }
+
     /// [`Engine::harness_step`] for several packs at once: the targets are
     /// brought in step once; returns each pack's lines, in order.
     pub(super) fn harness_steps(

@@ -370,7 +370,7 @@ fn skill_replaced(
 
 /// How a pack from `source` is linted: the root of a git checkout has no
 /// folder name of its own, so a Skill there is not held to it (§2.6).
-fn lint_options(source: &LockedSource) -> LintOptions {
+pub(super) fn lint_options(source: &LockedSource) -> LintOptions {
     LintOptions {
         folder_name_free: source.kind == SourceKind::Git && source.subdir.is_none(),
         ..LintOptions::default()
@@ -379,7 +379,11 @@ fn lint_options(source: &LockedSource) -> LintOptions {
 
 /// The manifest and checked id of the pack folder `dir`, when it is not
 /// the store `store` or inside it, lints clean and suits this runtime.
-fn installable(dir: &Path, store: &Path, lint: LintOptions) -> Result<(Manifest, PackId)> {
+pub(super) fn installable(
+    dir: &Path,
+    store: &Path,
+    lint: LintOptions,
+) -> Result<(Manifest, PackId)> {
     refuse_store_inside(dir, store)?;
     let report = lint_pack(dir, lint);
     let manifest = match (&report.manifest, report.ok) {

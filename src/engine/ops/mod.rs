@@ -3,7 +3,9 @@
 //! and around them list, show, doctor, harness targets, verify, catalogs,
 //! outdated/upgrade and sync; one file each. Each stage checks its
 //! precondition and capability, changes the store under its lock, and
-//! returns plain data the front-ends print. `bootstrap` and `builtin` are
+//! returns plain data the front-ends print. `install_batch` installs the
+//! packs of a `sync` as one change (staged and checked first, flushed
+//! once). `bootstrap` and `builtin` are
 //! the `hcp-cli` pack and its operations, `fetch` brings git sources in
 //! under the lock, `docs` holds the `--json` documents the CLI and the
 //! builtin operations share.
@@ -21,6 +23,7 @@ mod exec;
 mod fetch;
 pub mod harness;
 mod install;
+mod install_batch;
 pub mod list;
 pub mod project;
 pub mod show;

@@ -13,11 +13,18 @@
 //! entries `hcp.yaml` names are synced as `sync LOCKFILE` does (§13.8),
 //! packs `hcp.yaml` does not name are uninstalled (their lock entries go
 //! with them), activations follow `activate:`, and the targets are brought
-//! in step. With `frozen`, an entry the lock lacks, a lock entry
-//! `hcp.yaml` does not name, and a folder source whose digest is not the
-//! lock's fail with `integrity` before anything is installed; a git
-//! source's digest is checked on the fetched copy before that pack is
-//! installed (the locked commit is fetched once).
+//! in step. The locked packs, the entries the lock lacks whose source is
+//! git (and whose pack is not installed), the activations and the targets
+//! are one change (`sync::sync_change`, `install_batch`): every repository
+//! fetched once per commit or REF, every pack staged and checked, then all
+//! installed with one flush, the state and `hcp.lock` written once; any
+//! other entry the lock lacks (a folder, an installed pack) is installed
+//! from its source first, as `install` does. With `frozen`, an
+//! entry the lock lacks, a lock entry `hcp.yaml` does not name, and a
+//! folder source whose digest is not the lock's fail with `integrity`
+//! before anything is fetched; a git source whose content at the locked
+//! commit has another digest fails the same way once fetched and staged,
+//! before any pack is installed.
 //!
 //! Where the spec is silent: a project's `hcp.lock` that records a folder
 //! by an absolute path (hcpx writes them relative) is refused (`usage`)
@@ -32,7 +39,8 @@ use crate::engine::harness::{HarnessEnv, TargetName};
 use crate::engine::pack::id::PackId;
 use crate::engine::project::{self, Project, file};
 use crate::engine::store::lockfile::{self, LockFile, SourceKind};
-use crate::engine::store::{Store, digest};
+use crate::engine::store::source::GitSource;
+use crate::engine::store::{Store, Transaction, digest};
 use serde::Serialize;
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -253,12 +261,19 @@ impl Engine {
         if frozen {
             frozen_checks(&ids, &lock)?;
         }
-        for entry in wanted
-            .packs
-            .iter()
-            .filter(|e| PackId::parse(&e.id).is_some_and(|id| !lock.packs.contains_key(&id)))
-        {
-            results.push(self.resolve_entry(&project, entry)?);
+        // Entries the lock lacks: a git source's pack not installed yet is
+        // taken from the sync's own fetches, in its one change; any other
+        // is installed from its source first.
+        let mut resolving = Vec::new();
+        for entry in &wanted.packs {
+            let Some(id) = PackId::parse(&entry.id).filter(|id| !lock.packs.contains_key(id))
+            else {
+                continue;
+            };
+            match self.git_to_resolve(&project, entry, &id)? {
+                Some(git) => resolving.push((id, git)),
+                None => results.push(self.resolve_entry(&project, entry)?),
+            }
         }
         let mut lock = self.store().read_lockfile()?;
         lock.packs.retain(|id, _| ids.contains(id));
@@ -267,11 +282,51 @@ impl Engine {
             yes,
             ..SyncOptions::default()
         };
-        self.sync_wanted(&lock, &options, results)?;
-        self.drop_unnamed(&ids, results)?;
-        self.follow_activation(&wanted)?;
-        self.harness_sync(false)?;
+        // One change: every pack installed, activations as hcp.yaml says,
+        // the targets in step; flushed once, the state and lock written once.
+        let plan = self.plan_sync(&lock, resolving)?;
+        let mut tx = self.store().lock()?;
+        tx.defer_flush();
+        let activated: BTreeSet<PackId> = wanted
+            .packs
+            .iter()
+            .filter(|e| e.activate)
+            .filter_map(|e| PackId::parse(&e.id))
+            .collect();
+        let done = self.sync_change(&mut tx, &plan, &options, &|id| activated.contains(id))?;
+        self.follow_activation(&mut tx, &wanted)?;
+        self.harness_in_step(&mut tx)?;
+        tx.commit()?;
+        results.extend(done);
+        if self.drop_unnamed(&ids, results)? {
+            self.harness_sync(false)?;
+        }
         Ok(())
+    }
+
+    /// The git source of an entry the lock lacks, when its pack is not
+    /// installed (the sync then takes it from its own fetches); `None` for
+    /// a folder source or an installed pack ([`Engine::resolve_entry`]).
+    fn git_to_resolve(
+        &self,
+        project: &Project,
+        entry: &file::Entry,
+        id: &PackId,
+    ) -> Result<Option<GitSource>> {
+        if self.store().is_installed(id) {
+            return Ok(None);
+        }
+        Ok(
+            match file::source_of(&entry.source).map_err(|e| project.named(e))? {
+                file::ProjectSource::Git(git) => Some(git),
+                file::ProjectSource::FolderOrGithub(path, git)
+                    if project.root().join(&path).symlink_metadata().is_err() =>
+                {
+                    Some(git)
+                }
+                _ => None,
+            },
+        )
     }
 
     /// Installs an entry the lock lacks from its `source`, taking the pack
@@ -323,13 +378,16 @@ impl Engine {
     }
 
     /// Uninstalls the packs `hcp.yaml` does not name, and drops the lock
-    /// entries of packs it does not name that are not installed.
-    fn drop_unnamed(&self, ids: &BTreeSet<PackId>, results: &mut Vec<SyncResult>) -> Result<()> {
+    /// entries of packs it does not name that are not installed. Returns
+    /// whether it uninstalled any.
+    fn drop_unnamed(&self, ids: &BTreeSet<PackId>, results: &mut Vec<SyncResult>) -> Result<bool> {
+        let mut removed = false;
         for id in self.store().installed_ids()? {
             if ids.contains(&id) {
                 continue;
             }
             self.remove(id.as_str())?;
+            removed = true;
             results.push(SyncResult {
                 pack_id: id.to_string(),
                 action: SyncAction::Removed,
@@ -344,29 +402,29 @@ impl Engine {
             }
             tx.commit()?;
         }
-        Ok(())
+        Ok(removed)
     }
 
-    /// Activates and deactivates as `hcp.yaml`'s `activate:` says.
-    fn follow_activation(&self, wanted: &file::ProjectFile) -> Result<()> {
-        let state = self.store().read_state()?;
-        let (on, off): (Vec<&file::Entry>, Vec<&file::Entry>) = wanted
+    /// Activates and deactivates as `hcp.yaml`'s `activate:` says, as steps
+    /// of the change `tx` (whose caller brings the targets in step).
+    fn follow_activation(
+        &self,
+        tx: &mut Transaction<'_>,
+        wanted: &file::ProjectFile,
+    ) -> Result<()> {
+        // hcp.yaml's ids were checked when it was read.
+        let changes: Vec<(PackId, bool)> = wanted
             .packs
             .iter()
-            .filter(|e| e.activate != state.is_activated(&e.id))
-            .partition(|e| e.activate);
-        // hcp.yaml's ids were checked when it was read.
-        let ids = |entries: Vec<&file::Entry>| -> Vec<PackId> {
-            entries
-                .into_iter()
-                .filter_map(|e| PackId::parse(&e.id))
-                .collect()
-        };
-        if let (_, Some(err)) = self.activate(&ids(on)) {
-            return Err(err);
-        }
-        if let (_, Some(err)) = self.deactivate(&ids(off)) {
-            return Err(err);
+            .filter(|e| e.activate != tx.state.is_activated(&e.id))
+            .filter_map(|e| Some((PackId::parse(&e.id)?, e.activate)))
+            .collect();
+        for (id, activate) in changes {
+            if activate {
+                self.activate_one(tx, &id)?;
+            } else {
+                self.deactivate_one(tx, &id)?;
+            }
         }
         Ok(())
     }

@@ -450,6 +450,38 @@ impl Engine {
     }
 }
 
+/// The pack `id` of the git source `git` fetched at `commit` into `root`
+/// (its SUBDIR): the source's own pack, or the pack of the collection there
+/// that `id` names as `--skill ID` would (§13.1) — for a project's `sync`
+/// of an `hcp.yaml` entry the lock lacks (§15.3). Returns its folder, its
+/// lock record and the git source of that very pack.
+pub(super) fn pack_named(
+    root: &Path,
+    git: &GitSource,
+    commit: &str,
+    id: &str,
+) -> Result<(PathBuf, LockedSource, Option<GitSource>)> {
+    let shown = git.display();
+    let found = collection::search(root);
+    if found.packs.is_empty() {
+        return Err(Error::new(
+            ErrorCode::NotFound,
+            format!("{shown} holds no pack: {}", catalog::NO_PACK),
+        )
+        .path(shown.clone()));
+    }
+    let root_of_repo = git.subdir.is_none();
+    let listed: Vec<ListedPack> = found
+        .packs
+        .iter()
+        .map(|rel| list_pack(root, rel, rel == ROOT && root_of_repo))
+        .collect();
+    let pack = &listed[find_listed(&listed, id, &shown)?];
+    let dir = pack_folder(root, &pack.path);
+    let (recorded, named) = pack_source(&Origin::Git(git, commit), &dir, &pack.path);
+    Ok((dir, recorded, named))
+}
+
 /// A collection pack's lock record, and for a git one the git source of
 /// that very pack (for messages).
 fn pack_source(origin: &Origin<'_>, dir: &Path, rel: &str) -> (LockedSource, Option<GitSource>) {

@@ -5,44 +5,56 @@
 //! commit, a `dir` or `catalog` source from its recorded folder — like
 //! `hcpx install --force` (lint first, atomic, recorded in the store's lock
 //! with the lock file's `ref`). With `--frozen`, a pack whose digest
-//! (§13.4) differs from the lock file's fails with `integrity` before
-//! anything of that pack is installed; without it the new digest is
-//! accepted and recorded. The digest checked is that of the staged copy
-//! under `.tmp/` — the exact tree then swapped in — not of the source
-//! folder, which could change between a check and the copy. `--prune` then uninstalls installed packs the lock
-//! file does not name (never the bootstrap pack).
+//! (§13.4) differs from the lock file's fails with `integrity`; without it
+//! the new digest is accepted and recorded. The digest checked is that of
+//! the staged copy under `.tmp/` — the exact tree then swapped in — not of
+//! the source folder, which could change between a check and the copy.
+//! `--prune` then uninstalls installed packs the lock file does not name
+//! (never the bootstrap pack).
+//!
+//! One sync is one change, in two phases. First everything is found and
+//! checked (`Engine::plan_sync`, `Engine::sync_change`): every entry's
+//! source is checked, every repository is fetched once per commit however
+//! many packs come from it (§13.1; one partial fetch of just their
+//! folders, §14.8, before the store lock is taken), and every pack is
+//! staged and checked as staged. Only then are they installed together
+//! (`install_batch`: one flush for all the copies, the state and the lock
+//! written once). So a pack that fails any check — `--frozen`'s digest
+//! included — stops the sync before anything is installed.
 //!
 //! A `dir` or `catalog` entry naming a path inside a store (see
 //! [`lockfile::store_holding`]: a folder named `.hcp`, or one holding
-//! `state.json` beside `packs/`) is refused (`usage`) before anything of it
-//! is installed (§13.3).
+//! `state.json` beside `packs/`) is refused (`usage`) before anything is
+//! fetched or installed (§13.3).
 //!
 //! A lock file is input from someone else: the pack found for the entry
 //! `"<pack_id>"` must declare that id and the entry's `version`, else the
-//! entry is refused (`integrity`) and nothing of it is installed (an
-//! entry `acme.notes` whose source holds `acme.github` must not replace the
+//! entry is refused (`integrity`) and nothing is installed (an entry
+//! `acme.notes` whose source holds `acme.github` must not replace the
 //! installed, connected `acme.github`); a pack sync would replace gets the
 //! capability diff of §13.7 against the installed copy, and an escalating
 //! replacement needs [`SyncOptions::yes`] (else `confirmation_required`,
 //! naming the escalating changes). What was checked is what is installed:
-//! the staged copy must have the digest of the tree checked.
+//! the checks read the staged copy itself.
 //!
-//! Where the spec is silent: packs are handled in id order and the first
-//! failure stops the sync (what was done stays done and is reported); a lock
-//! file that cannot be read or parsed is a `usage` error naming it; ids in
-//! it are checked (§14.2); it may be a pipe, but one of more than
+//! Where the spec is silent: packs are checked in id order and the first
+//! failure stops the sync with nothing installed (the whole change is
+//! undone); a lock file that cannot be read or parsed is a `usage` error
+//! naming it; ids in it are checked (§14.2); it may be a pipe, but one of
+//! more than
 //! [`MAX_STORE_FILE_BYTES`](crate::engine::store::MAX_STORE_FILE_BYTES) is
 //! an `io` error.
 
 use super::Engine;
-use super::content::{Content, private_copy};
+use super::content::Content;
+use super::install_batch::Staged;
 use crate::engine::error::{Error, ErrorCode, Result};
 use crate::engine::pack::id::PackId;
-use crate::engine::store::digest;
 use crate::engine::store::lockfile::{self, LockEntry, LockedSource, SourceKind};
 use crate::engine::store::source::GitSource;
-use crate::engine::store::step;
+use crate::engine::store::{Transaction, digest, step};
 use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// What sync did to one pack.
@@ -88,54 +100,12 @@ impl Engine {
         // Refused before anything is read from a source (§9.2).
         self.require_install_grant()?;
         let wanted = read_wanted(&options.lockfile)?;
-        self.sync_wanted(&wanted, options, results)
-    }
-
-    /// Syncs the store to `wanted` (a lock file read, or a project's
-    /// `hcp.lock` for the packs its `hcp.yaml` names, §15.3).
-    pub(super) fn sync_wanted(
-        &self,
-        wanted: &lockfile::LockFile,
-        options: &SyncOptions,
-        results: &mut Vec<SyncResult>,
-    ) -> Result<()> {
-        let have = self.store().read_lockfile()?;
-        let same = |id: &PackId, entry: &LockEntry| {
-            have.packs
-                .get(id)
-                .is_some_and(|h| h.version == entry.version && h.digest == entry.digest)
-                && self.store().is_installed(id)
-                && digest::digest(&self.store().pack_dir(id)).is_ok_and(|d| d == entry.digest)
-        };
-        let shared = Shared::fetch(wanted, &same)?;
-        for (id, entry) in &wanted.packs {
-            if same(id, entry) {
-                results.push(SyncResult {
-                    pack_id: id.to_string(),
-                    action: SyncAction::Unchanged,
-                    version: Some(entry.version.clone()),
-                });
-                continue;
-            }
-            let outcome =
-                self.sync_one(id, entry, options, Some(&shared))
-                    .map_err(|err| match err.context.pack_id {
-                        Some(_) => err,
-                        None => err.pack(id.as_str()),
-                    })?;
-            let action = match outcome.action {
-                super::InstallAction::Installed => SyncAction::Installed,
-                super::InstallAction::Upgraded => SyncAction::Upgraded,
-                super::InstallAction::Reinstalled | super::InstallAction::Unchanged => {
-                    SyncAction::Reinstalled
-                }
-            };
-            results.push(SyncResult {
-                pack_id: id.to_string(),
-                action,
-                version: Some(outcome.version),
-            });
-        }
+        let plan = self.plan_sync(&wanted, Vec::new())?;
+        let mut tx = self.store().lock()?;
+        tx.defer_flush();
+        let done = self.sync_change(&mut tx, &plan, options, &|_| false)?;
+        tx.commit()?;
+        results.extend(done);
         if options.prune {
             for id in self.store().installed_ids()? {
                 if id == PackId::bootstrap() || wanted.packs.contains_key(&id) {
@@ -152,104 +122,152 @@ impl Engine {
         Ok(())
     }
 
-    /// Installs one pack from its recorded source (always replacing), once
-    /// [`Engine::sync_checked`] accepts what was found; with `frozen`, only
-    /// if the staged copy has the lock file's digest.
-    fn sync_one(
+    /// What a sync to `wanted` (a lock file read, or a project's `hcp.lock`
+    /// for the packs its `hcp.yaml` names, §15.3) must install, with every
+    /// source found first: each entry checked, each repository fetched once
+    /// per commit (see [`Checkouts`]), each folder found. `resolving`: the
+    /// git sources of a project's `hcp.yaml` entries the lock lacks, taken
+    /// at their REFs from the same fetches (a pack of each is installed
+    /// and recorded). Nothing in the store changes, and no store lock is
+    /// held while git runs.
+    pub(super) fn plan_sync(
         &self,
-        id: &PackId,
-        entry: &LockEntry,
-        options: &SyncOptions,
-        shared: Option<&Shared>,
-    ) -> Result<super::InstallOutcome> {
-        let source = &entry.source;
-        match source.kind {
-            SourceKind::Git => {
-                let (Some(url), Some(commit)) = (&source.url, &source.commit) else {
-                    return Err(bad_entry(id, "a git source needs `url` and `commit`"));
-                };
-                let git = GitSource {
-                    url: url.clone(),
-                    subdir: source.subdir.clone(),
-                    reference: Some(commit.clone()),
-                };
-                let mut tx = self.store().lock()?;
-                let fetched = match shared.and_then(|s| s.checkout(url, commit)) {
-                    Some(root) => super::fetch::FetchedPack {
-                        dir: subdir_of(root, source.subdir.as_deref(), &git)?,
-                        commit: commit.clone(),
-                    },
-                    None => {
-                        let install =
-                            super::InstallOptions::new(super::InstallSource::Git(git.clone()));
-                        super::fetch::fetch_locked(&mut tx, &git, &install)?
-                    }
-                };
-                step("sync.found")?;
-                let recorded = LockedSource::git(
-                    url,
-                    source.subdir.as_deref(),
-                    source.reference.as_deref(),
-                    &fetched.commit,
-                );
-                let found = self.sync_checked(id, entry, &fetched.dir, options)?;
-                let check = |actual: &str| staged_check(id, entry, &found, options.frozen, actual);
-                self.install_checked(tx, &fetched.dir, recorded, true, Some(&check))
-                    .map_err(|err| super::fetch::name_source(err, &fetched.dir, &git))
+        wanted: &lockfile::LockFile,
+        resolving: Vec<(PackId, GitSource)>,
+    ) -> Result<SyncPlan> {
+        let have = self.store().read_lockfile()?;
+        let same = |id: &PackId, entry: &LockEntry| {
+            have.packs
+                .get(id)
+                .is_some_and(|h| h.version == entry.version && h.digest == entry.digest)
+                && self.store().is_installed(id)
+                && digest::digest(&self.store().pack_dir(id)).is_ok_and(|d| d == entry.digest)
+        };
+        let mut entries = Vec::new();
+        for (id, entry) in &wanted.packs {
+            let todo = !same(id, entry);
+            if todo {
+                check_entry(id, entry).map_err(|err| named(err, id))?;
             }
-            SourceKind::Dir | SourceKind::Catalog => {
-                let Some(dir) = source.folder_path() else {
-                    return Err(bad_entry(id, "a dir or catalog source needs `path`").hint(
-                        "its source is unknown (doctor --fix records a pack so when it cannot tell): install it from its source here",
-                    ));
-                };
-                if let Some(store) = lockfile::store_holding(&dir) {
-                    return Err(Error::usage(format!(
-                        "the lock file's entry for {id} names a path inside an hcpx store ({}): {} is no source another machine can install from",
-                        store.display(),
-                        dir.display()
-                    ))
-                    .pack(id.as_str())
-                    .path(dir.display().to_string())
-                    .hint("install the pack from its catalog or git source, then copy the new hcp.lock"));
-                }
-                if !dir.is_dir() {
-                    return Err(Error::new(
-                        ErrorCode::NotFound,
-                        format!("the recorded folder of {id} is missing: {}", dir.display()),
-                    )
-                    .pack(id.as_str())
-                    .path(dir.display().to_string()));
-                }
-                let tx = self.store().lock()?;
-                step("sync.found")?;
-                let recorded = LockedSource::folder(source.kind, &dir);
-                // Checked and installed from a copy of its own.
-                let (_tmp, copy) = private_copy(&dir)?;
-                let found = self.sync_checked(id, entry, &copy, options)?;
-                let check = |actual: &str| staged_check(id, entry, &found, options.frozen, actual);
-                self.install_checked(tx, &copy, recorded, true, Some(&check))
-            }
+            entries.push(Planned {
+                id: id.clone(),
+                entry: entry.clone(),
+                todo,
+            });
         }
+        let resolving: Vec<Resolving> = resolving
+            .into_iter()
+            .map(|(id, git)| Resolving { id, git })
+            .collect();
+        let checkouts = Checkouts::fetch(Checkouts::wants(&entries, &resolving))?;
+        Ok(SyncPlan {
+            resolving,
+            entries,
+            checkouts,
+        })
     }
 
-    /// What the entry's source holds, once accepted (§13.8): a pack that
-    /// lints and declares the entry's id and version (else `integrity`),
-    /// and, when it replaces an installed pack, a capability diff that does
-    /// not escalate unless `yes` (else `confirmation_required`). Its digest
-    /// is what the staged copy must have.
+    /// Stages every pack `plan` installs and checks it
+    /// ([`Engine::sync_checked`]), then installs them all as steps of `tx`
+    /// (`install_batch`): the first entry that fails stops the sync before
+    /// anything is installed. Returns each entry's result, in id order.
+    ///
+    /// The packs `activate` names are activated in the same change
+    /// ([`Engine::install_staged`]).
+    pub(super) fn sync_change(
+        &self,
+        tx: &mut Transaction<'_>,
+        plan: &SyncPlan,
+        options: &SyncOptions,
+        activate: &dyn Fn(&PackId) -> bool,
+    ) -> Result<Vec<SyncResult>> {
+        step("sync.found")?;
+        let mut staged = Vec::new();
+        for resolving in &plan.resolving {
+            staged.push(self.stage_resolved(tx, plan, resolving)?);
+        }
+        for planned in plan.entries.iter().filter(|p| p.todo) {
+            let id = &planned.id;
+            let Found {
+                dir,
+                recorded,
+                git,
+                take,
+            } = plan.checkouts.found(planned)?;
+            let pack = self
+                .stage_pack(tx, &dir, recorded, take)
+                .and_then(|pack| {
+                    self.sync_checked(id, &planned.entry, &pack, options)?;
+                    Ok(pack)
+                })
+                .map_err(|err| match &git {
+                    Some(git) => super::fetch::name_source(err, &dir, git),
+                    None => err,
+                })
+                .map_err(|err| named(err, id))?;
+            staged.push(pack);
+        }
+        let mut outcomes = self.install_staged(tx, &staged, activate)?.into_iter();
+        let mut results: Vec<SyncResult> = outcomes
+            .by_ref()
+            .take(plan.resolving.len())
+            .map(synced)
+            .collect();
+        for planned in &plan.entries {
+            let outcome = planned.todo.then(|| outcomes.next()).flatten();
+            results.push(outcome.map_or_else(
+                || SyncResult {
+                    pack_id: planned.id.to_string(),
+                    action: SyncAction::Unchanged,
+                    version: Some(planned.entry.version.clone()),
+                },
+                synced,
+            ));
+        }
+        Ok(results)
+    }
+
+    /// Stages the pack of an `hcp.yaml` entry the lock lacks, found in its
+    /// checkout; it must declare the entry's id (else `not_found`).
+    fn stage_resolved(
+        &self,
+        tx: &mut Transaction<'_>,
+        plan: &SyncPlan,
+        resolving: &Resolving,
+    ) -> Result<Staged> {
+        let id = &resolving.id;
+        let (dir, recorded, git) = plan
+            .checkouts
+            .resolved(resolving)
+            .map_err(|err| named(err, id))?;
+        let pack = self
+            .stage_pack(tx, &dir, recorded, false)
+            .map_err(|err| super::fetch::name_source(err, &dir, &git))
+            .map_err(|err| named(err, id))?;
+        if pack.pack_id != *id {
+            return Err(Error::new(
+                ErrorCode::NotFound,
+                format!("{} holds no pack {id}", resolving.git.display()),
+            )
+            .pack(id.as_str()));
+        }
+        Ok(pack)
+    }
+
+    /// Whether the staged copy of the entry `id` may be installed (§13.8):
+    /// a pack that declares the entry's id and version (else `integrity`),
+    /// with `frozen` the lock file's digest (else `integrity`), and, when
+    /// it replaces an installed pack, a capability diff that does not
+    /// escalate unless `yes` (else `confirmation_required`). The staged copy
+    /// is the tree then swapped in: what was checked is what is installed.
     fn sync_checked(
         &self,
         id: &PackId,
         entry: &LockEntry,
-        dir: &Path,
+        pack: &Staged,
         options: &SyncOptions,
-    ) -> Result<String> {
-        let found = Content::read(dir)?;
-        let Some(manifest) = &found.manifest else {
-            // Lint's own error, from the install that follows.
-            return Ok(found.digest().to_string());
-        };
+    ) -> Result<()> {
+        let manifest = &pack.manifest;
         if manifest.id != id.as_str() || manifest.version != entry.version {
             return Err(Error::new(
                 ErrorCode::Integrity,
@@ -261,18 +279,21 @@ impl Engine {
             .pack(id.as_str())
             .hint("a lock entry must name the pack its source declares; ask for a lock file made by hcpx"));
         }
+        if options.frozen {
+            frozen_check(id, &entry.digest, pack.content.digest())?;
+        }
         if !self.store().is_installed(id) || options.yes {
-            return Ok(found.digest().to_string());
+            return Ok(());
         }
         let installed = Content::read(&self.store().pack_dir(id))?;
-        let changes = installed.diff_to(&found, manifest);
+        let changes = installed.diff_to(&pack.content, manifest);
         let escalating: Vec<String> = changes
             .iter()
             .filter(|c| c.escalates)
             .map(|c| serde_json::to_value(c).map_or_else(|_| String::new(), |v| v.to_string()))
             .collect();
         if escalating.is_empty() {
-            return Ok(found.digest().to_string());
+            return Ok(());
         }
         Err(Error::new(
             ErrorCode::ConfirmationRequired,
@@ -286,103 +307,286 @@ impl Engine {
     }
 }
 
-/// Checkouts shared by the entries of one repository at one commit: a
-/// lock naming several packs of one repository (a skill collection, a
-/// project's `hcp.yaml`) fetches it once per sync, not once per pack
-/// (§13.1: once per source per command). Fetched, before the lock is
-/// taken, into a private folder outside the store, whole (no sparse
-/// checkout: several folders are wanted), within the same bound on what a
-/// fetch may write.
-struct Shared {
-    checkouts: Vec<(String, String, tempfile::TempDir, PathBuf)>,
+/// What a sync installs ([`Engine::plan_sync`]): the entries to resolve,
+/// each wanted entry in id order, and the checkouts its git entries are
+/// taken from.
+pub(super) struct SyncPlan {
+    resolving: Vec<Resolving>,
+    entries: Vec<Planned>,
+    checkouts: Checkouts,
 }
 
-impl Shared {
-    /// Fetches each repository and commit that two or more git entries of
-    /// `wanted` still to install share.
-    fn fetch(
-        wanted: &lockfile::LockFile,
-        same: &dyn Fn(&PackId, &LockEntry) -> bool,
-    ) -> Result<Shared> {
-        let mut counts: std::collections::BTreeMap<(&str, &str), usize> = Default::default();
-        for (id, entry) in &wanted.packs {
-            let source = &entry.source;
-            let synced = same(id, entry);
-            if let (SourceKind::Git, Some(url), Some(commit), false) =
-                (source.kind, &source.url, &source.commit, synced)
-            {
-                *counts.entry((url.as_str(), commit.as_str())).or_default() += 1;
-            }
-        }
-        let mut checkouts = Vec::new();
-        for ((url, commit), n) in counts {
-            if n < 2 {
-                continue;
-            }
-            let git = GitSource {
-                url: url.to_string(),
-                subdir: None,
-                reference: Some(commit.to_string()),
-            };
-            let private = super::fetch::private_temp_dir("hcpx-sync-")?;
-            let fetched = super::fetch::fetch_to(&git, &private.path().join("fetch"))?;
-            checkouts.push((url.to_string(), commit.to_string(), private, fetched.dir));
-        }
-        Ok(Shared { checkouts })
-    }
-
-    fn checkout(&self, url: &str, commit: &str) -> Option<&Path> {
-        self.checkouts
-            .iter()
-            .find(|(u, c, _, _)| u == url && c == commit)
-            .map(|(_, _, _, root)| root.as_path())
-    }
+/// An `hcp.yaml` entry the lock lacks, to install from its git source.
+struct Resolving {
+    id: PackId,
+    git: GitSource,
 }
 
-/// The folder `subdir` of a shared checkout (`not_found` when it is not a
-/// folder there, every step checked: no link is followed out of it).
-fn subdir_of(root: &Path, subdir: Option<&str>, git: &GitSource) -> Result<PathBuf> {
-    let Some(subdir) = subdir else {
-        return Ok(root.to_path_buf());
+/// One entry of a [`SyncPlan`].
+struct Planned {
+    id: PackId,
+    entry: LockEntry,
+    /// False when the installed copy is the entry's already.
+    todo: bool,
+}
+
+/// The result line of a pack installed by a sync.
+fn synced(outcome: super::InstallOutcome) -> SyncResult {
+    let action = match outcome.action {
+        super::InstallAction::Installed => SyncAction::Installed,
+        super::InstallAction::Upgraded => SyncAction::Upgraded,
+        super::InstallAction::Reinstalled | super::InstallAction::Unchanged => {
+            SyncAction::Reinstalled
+        }
     };
-    let mut walked = root.to_path_buf();
-    for part in subdir.split('/') {
-        walked.push(part);
-        let inside = !(part.is_empty() || part == "." || part == "..");
-        if !inside || !std::fs::symlink_metadata(&walked).is_ok_and(|m| m.is_dir()) {
-            return Err(Error::new(
-                ErrorCode::NotFound,
-                format!("{} has no folder `{subdir}`", git.display()),
-            ));
-        }
+    SyncResult {
+        pack_id: outcome.pack_id,
+        action,
+        version: Some(outcome.version),
     }
-    Ok(walked)
 }
 
-/// The staged copy must be the tree [`Engine::sync_checked`] accepted
-/// (`confirmation_required` otherwise: the source changed meanwhile) and,
-/// with `frozen`, have the lock file's digest.
-fn staged_check(
-    id: &PackId,
-    entry: &LockEntry,
-    accepted: &str,
-    frozen: bool,
-    actual: &str,
-) -> Result<()> {
-    if frozen {
-        frozen_check(id, &entry.digest, actual)?;
+/// An error about the entry `id` names it, unless it names a pack already.
+fn named(err: Error, id: &PackId) -> Error {
+    match err.context.pack_id {
+        Some(_) => err,
+        None => err.pack(id.as_str()),
     }
-    if actual == accepted {
+}
+
+/// Refuses an entry no machine can install from (before anything is
+/// fetched): a git source without `url` and `commit`; a `dir` or `catalog`
+/// source without `path`, naming a path inside a store (§13.3), or whose
+/// folder is missing.
+fn check_entry(id: &PackId, entry: &LockEntry) -> Result<()> {
+    let source = &entry.source;
+    if source.kind == SourceKind::Git {
+        if source.url.is_none() || source.commit.is_none() {
+            return Err(bad_entry(id, "a git source needs `url` and `commit`"));
+        }
         return Ok(());
     }
-    Err(Error::new(
-        ErrorCode::ConfirmationRequired,
-        format!(
-            "the source of {id} changed while it was being synced (it was checked as {accepted}, the copy has {actual}); it was not installed"
-        ),
-    )
-    .pack(id.as_str())
-    .hint("run the sync again"))
+    let Some(dir) = source.folder_path() else {
+        return Err(bad_entry(id, "a dir or catalog source needs `path`").hint(
+            "its source is unknown (doctor --fix records a pack so when it cannot tell): install it from its source here",
+        ));
+    };
+    if let Some(store) = lockfile::store_holding(&dir) {
+        return Err(Error::usage(format!(
+            "the lock file's entry for {id} names a path inside an hcpx store ({}): {} is no source another machine can install from",
+            store.display(),
+            dir.display()
+        ))
+        .pack(id.as_str())
+        .path(dir.display().to_string())
+        .hint("install the pack from its catalog or git source, then copy the new hcp.lock"));
+    }
+    if !dir.is_dir() {
+        return Err(Error::new(
+            ErrorCode::NotFound,
+            format!("the recorded folder of {id} is missing: {}", dir.display()),
+        )
+        .pack(id.as_str())
+        .path(dir.display().to_string()));
+    }
+    Ok(())
+}
+
+/// The checkouts of a sync: each repository its git entries name fetched
+/// once per ref (a locked commit; for an `hcp.yaml` entry the lock lacks,
+/// its REF), however many of its packs the sync installs (§13.1: once per
+/// source per command), with only those packs' folders (a partial fetch,
+/// §14.8; the whole tree when an entry takes the repository's root).
+/// Fetched before the store lock is taken, into private folders outside
+/// the store, each within the bound on what a fetch may write.
+struct Checkouts {
+    fetched: Vec<Checkout>,
+}
+
+/// One repository at one ref.
+struct Checkout {
+    url: String,
+    /// The ref asked for (`None`: the remote's default branch).
+    reference: Option<String>,
+    /// The commit it resolved to.
+    commit: String,
+    root: PathBuf,
+    /// The folders that one entry alone takes, none inside another: each
+    /// may be moved out of the checkout instead of copied.
+    takeable: BTreeSet<String>,
+    _private: tempfile::TempDir,
+}
+
+/// Where an entry's pack is found: its folder, its source as the lock
+/// records it, for a git entry its git source (for messages), and whether
+/// the folder may be moved out of its checkout ([`Checkout::takeable`]).
+struct Found {
+    dir: PathBuf,
+    recorded: LockedSource,
+    git: Option<GitSource>,
+    take: bool,
+}
+
+/// The folders of `folders` (one per entry wanting a checkout; `None`: its
+/// root) that one entry alone wants and that hold no other and are held
+/// by none.
+fn takeable(folders: &[Option<String>]) -> BTreeSet<String> {
+    let inside = |a: &str, b: &str| a.strip_prefix(b).is_some_and(|rest| rest.starts_with('/'));
+    let mut out = BTreeSet::new();
+    if folders.contains(&None) {
+        return out;
+    }
+    let all: Vec<&str> = folders.iter().flatten().map(String::as_str).collect();
+    for folder in &all {
+        let alone = all.iter().filter(|f| *f == folder).count() == 1;
+        let apart = all
+            .iter()
+            .all(|other| !inside(other, folder) && !inside(folder, other));
+        if alone && apart {
+            out.insert((*folder).to_string());
+        }
+    }
+    out
+}
+
+/// A repository and a ref to fetch it at.
+type RepoRef = (String, Option<String>);
+
+/// One pack a sync takes from a repository: where (the repository and
+/// ref), its folder there (`None`: the root), and its id (a failed fetch
+/// names the first pack that wanted it).
+type Want = (RepoRef, Option<String>, PackId);
+
+impl Checkouts {
+    /// The wants of `plan`: its git entries to install at their locked
+    /// commits, and the entries to resolve at their REFs.
+    fn wants(entries: &[Planned], resolving: &[Resolving]) -> Vec<Want> {
+        let locked = entries.iter().filter(|p| p.todo).filter_map(|planned| {
+            let source = &planned.entry.source;
+            let (SourceKind::Git, Some(url), Some(commit)) =
+                (source.kind, &source.url, &source.commit)
+            else {
+                return None;
+            };
+            let at = (url.clone(), Some(commit.clone()));
+            Some((at, source.subdir.clone(), planned.id.clone()))
+        });
+        let resolved = resolving.iter().map(|r| {
+            let at = (r.git.url.clone(), r.git.reference.clone());
+            (at, r.git.subdir.clone(), r.id.clone())
+        });
+        locked.chain(resolved).collect()
+    }
+
+    /// Fetches each repository at each ref `wants` names, once, with the
+    /// folders wanted of it.
+    fn fetch(wants: Vec<Want>) -> Result<Checkouts> {
+        let mut grouped: BTreeMap<RepoRef, (Vec<Option<String>>, PackId)> = BTreeMap::new();
+        for (at, subdir, id) in wants {
+            grouped
+                .entry(at)
+                .or_insert_with(|| (Vec::new(), id))
+                .0
+                .push(subdir);
+        }
+        let mut fetched = Vec::new();
+        for ((url, reference), (folders, first)) in grouped {
+            let git = GitSource {
+                url: url.clone(),
+                subdir: None,
+                reference: reference.clone(),
+            };
+            // An entry taking the repository's root needs the whole tree.
+            let mut subdirs: Vec<&str> = if folders.contains(&None) {
+                Vec::new()
+            } else {
+                folders.iter().flatten().map(String::as_str).collect()
+            };
+            subdirs.sort_unstable();
+            subdirs.dedup();
+            let private = super::fetch::private_temp_dir("hcpx-sync-")?;
+            let checkout = private.path().join("fetch");
+            let done = super::fetch::fetch_folders_to(&git, &subdirs, &checkout)
+                .map_err(|err| named(err, &first))?;
+            fetched.push(Checkout {
+                url,
+                reference,
+                commit: done.commit,
+                root: done.root,
+                takeable: takeable(&folders),
+                _private: private,
+            });
+        }
+        Ok(Checkouts { fetched })
+    }
+
+    /// The checkout of `url` at `reference`.
+    fn at(&self, url: &str, reference: Option<&str>) -> Option<&Checkout> {
+        self.fetched
+            .iter()
+            .find(|c| c.url == url && c.reference.as_deref() == reference)
+    }
+
+    /// Where the entry `planned` is found: its folder, its source as the
+    /// lock records it, and for a git entry its git source (for messages).
+    fn found(&self, planned: &Planned) -> Result<Found> {
+        let source = &planned.entry.source;
+        if source.kind != SourceKind::Git {
+            let dir = source.folder_path().unwrap_or_default();
+            let recorded = LockedSource::folder(source.kind, &dir);
+            return Ok(Found {
+                dir,
+                recorded,
+                git: None,
+                take: false,
+            });
+        }
+        let (url, commit) = (
+            source.url.as_deref().unwrap_or_default(),
+            source.commit.as_deref().unwrap_or_default(),
+        );
+        let git = GitSource {
+            url: url.to_string(),
+            subdir: source.subdir.clone(),
+            reference: Some(commit.to_string()),
+        };
+        let Some(checkout) = self.at(url, Some(commit)) else {
+            return Err(bad_entry(&planned.id, "its repository was not fetched"));
+        };
+        let dir = super::fetch::subdir_of(&checkout.root, source.subdir.as_deref(), &git)
+            .map_err(|err| named(err, &planned.id))?;
+        let recorded = LockedSource::git(
+            url,
+            source.subdir.as_deref(),
+            source.reference.as_deref(),
+            commit,
+        );
+        let take = source
+            .subdir
+            .as_ref()
+            .is_some_and(|s| checkout.takeable.contains(s));
+        Ok(Found {
+            dir,
+            recorded,
+            git: Some(git),
+            take,
+        })
+    }
+
+    /// Where the pack of the entry `resolving` is found in its checkout:
+    /// the source's own pack, or the pack of its collection that the
+    /// entry's id names (as `--skill ID`, §13.1); its folder, its lock
+    /// record (at the commit the REF resolved to) and its git source.
+    fn resolved(&self, resolving: &Resolving) -> Result<(PathBuf, LockedSource, GitSource)> {
+        let git = &resolving.git;
+        let Some(checkout) = self.at(&git.url, git.reference.as_deref()) else {
+            return Err(bad_entry(&resolving.id, "its repository was not fetched"));
+        };
+        let root = super::fetch::subdir_of(&checkout.root, git.subdir.as_deref(), git)?;
+        let (dir, recorded, named) =
+            super::sources::pack_named(&root, git, &checkout.commit, resolving.id.as_str())?;
+        Ok((dir, recorded, named.unwrap_or_else(|| git.clone())))
+    }
 }
 
 /// Reads the lock file to sync to, which may be a pipe (`<(curl ...)`), but
@@ -438,4 +642,25 @@ fn read_wanted(path: &Path) -> Result<lockfile::LockFile> {
         Error::usage(format!("{} is not a valid hcp.lock: {why}", path.display()))
             .path(path.display().to_string())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_folders_one_entry_takes_alone_and_apart_are_takeable() {
+        let some = |s: &str| Some(s.to_string());
+        let folders = [
+            some("packs/a"),
+            some("packs/b"),
+            some("packs/b"),
+            some("skills"),
+            some("skills/x"),
+            some("packs/ab"),
+        ];
+        let taken: Vec<String> = takeable(&folders).into_iter().collect();
+        assert_eq!(taken, ["packs/a", "packs/ab"]);
+        assert!(takeable(&[some("packs/a"), None]).is_empty());
+    }
 }

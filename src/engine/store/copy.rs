@@ -94,11 +94,45 @@ pub fn copy_tree(from: &Path, to: &Path, options: CopyOptions<'_>) -> Result<()>
     Ok(())
 }
 
+/// Moves the tree at `from` — a folder of a private checkout hcpx wrote
+/// itself (regular files and folders only, HCP.md §14.8) — to the new
+/// folder `to` in one rename instead of a copy, then gives it the modes of
+/// §14.1 (files 0644, or 0755 with an execute bit; folders 0755; whatever
+/// the umask was when it was written). `Ok(false)`, with nothing moved,
+/// when it cannot be renamed there (another file system): copy it then.
+/// Anything but a regular file or a folder in it is an error.
+pub fn move_tree(from: &Path, to: &Path) -> Result<bool> {
+    if fs::rename(from, to).is_err() {
+        return Ok(false);
+    }
+    for entry in walkdir::WalkDir::new(to).follow_links(false) {
+        let entry = entry.map_err(|err| {
+            let io = std::io::Error::other(err.to_string());
+            Error::io("cannot read", err.path().unwrap_or(to), &io)
+        })?;
+        let path = entry.path();
+        let io = |err: std::io::Error| Error::io("cannot write", path, &err);
+        let meta = entry
+            .metadata()
+            .map_err(|err| io(std::io::Error::other(err.to_string())))?;
+        let mode = match entry.file_type() {
+            t if t.is_dir() => 0o755,
+            t if t.is_file() && meta.permissions().mode() & 0o111 != 0 => 0o755,
+            t if t.is_file() => 0o644,
+            _ => return Err(io(std::io::Error::other("it is not a regular file"))),
+        };
+        if meta.permissions().mode() & 0o7777 != mode {
+            fs::set_permissions(path, fs::Permissions::from_mode(mode)).map_err(io)?;
+        }
+    }
+    Ok(true)
+}
+
 /// Makes the copy at `to` durable before it is renamed into place: one
 /// `syncfs` of its file system (every file and folder written, in one
 /// journal commit, instead of an fsync per file: a Skill pack of 15 files is
 /// 15 waits on the disk otherwise), then the root folder itself.
-fn flush_tree(to: &Path) -> Result<()> {
+pub fn flush_tree(to: &Path) -> Result<()> {
     let root = fs::File::open(to).map_err(|err| Error::io("cannot open", to, &err))?;
     rustix::fs::syncfs(&root)
         .map_err(|err| Error::io("cannot flush", to, &std::io::Error::from(err)))?;

@@ -444,19 +444,28 @@ impl Transaction<'_> {
     /// with `None`), as a step of this change: undone if the change fails.
     /// The bootstrap pack is never recorded.
     pub fn record_lock(&mut self, pack_id: &PackId, entry: Option<LockEntry>) -> Result<()> {
-        if *pack_id == PackId::bootstrap() {
-            return Ok(());
-        }
+        self.record_locks(vec![(pack_id.clone(), entry)])
+    }
+
+    /// [`Transaction::record_lock`] of several packs at once: the lock file
+    /// is written once (not at all when it already says so).
+    pub fn record_locks(&mut self, entries: Vec<(PackId, Option<LockEntry>)>) -> Result<()> {
         let path = self.store().lockfile_path();
         let mut lock = self.store().read_lockfile()?;
-        let before = lock.packs.get(pack_id).cloned();
-        if before == entry {
+        let mut changed = false;
+        for (pack_id, entry) in entries {
+            if pack_id == PackId::bootstrap() || lock.packs.get(&pack_id) == entry.as_ref() {
+                continue;
+            }
+            changed = true;
+            match entry {
+                Some(entry) => lock.packs.insert(pack_id, entry),
+                None => lock.packs.remove(&pack_id),
+            };
+        }
+        if !changed {
             return Ok(());
         }
-        match entry {
-            Some(entry) => lock.packs.insert(pack_id.clone(), entry),
-            None => lock.packs.remove(pack_id),
-        };
         let text = self.store().lock_text(&lock)?;
         super::step("lock.write")?;
         self.replace_file(&path, &text, 0o644)

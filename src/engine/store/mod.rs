@@ -362,6 +362,8 @@ impl Store {
             undo: Vec::new(),
             scratch: None,
             leftovers: Vec::new(),
+            deferred: false,
+            unflushed: false,
         })
     }
 
@@ -508,6 +510,11 @@ pub struct Transaction<'s> {
     /// Paths outside `.tmp/` (beside a harness target's Skills) to delete
     /// when the change ends, committed or undone.
     leftovers: Vec<PathBuf>,
+    /// Files this change writes inside the store are not flushed one by
+    /// one but all at once ([`Transaction::defer_flush`]).
+    deferred: bool,
+    /// Something was written inside the store and not flushed yet.
+    unflushed: bool,
 }
 
 /// A point in a change to roll back to (see [`Transaction::mark`]).
@@ -544,7 +551,11 @@ impl Transaction<'_> {
     /// Writes the state if it changed, then releases the lock. When the write
     /// fails, every recorded step is undone first.
     pub fn commit(mut self) -> Result<()> {
-        if let Err(err) = self.keep_project_file().and_then(|()| self.save()) {
+        let done = self
+            .keep_project_file()
+            .and_then(|()| self.flush())
+            .and_then(|()| self.save());
+        if let Err(err) = done {
             self.rollback();
             return Err(err);
         }
@@ -560,9 +571,41 @@ impl Transaction<'_> {
         if self.state == self.original {
             return Ok(());
         }
+        // What the state will say is on disk before it says so.
+        self.flush()?;
         self.write_state(&self.state)?;
         let before = std::mem::replace(&mut self.original, self.state.clone());
         self.undo.push(Undo::State(Box::new(before)));
+        Ok(())
+    }
+
+    /// From now on, the Skill copies this change writes in `skills/`
+    /// ([`Transaction::replace_file`]) are renamed into place without an
+    /// fsync each, and flushed all at once — one `syncfs` of the store's
+    /// file system, with the staged packs — before the state is next
+    /// written and at commit: a change activating many packs (a sync)
+    /// waits on the disk once. They are derived from the packs (`doctor
+    /// --fix` re-copies one a crash left short); every other file (the
+    /// state, `hcp.lock`, `hcp.yaml`) is still flushed as it is written.
+    pub fn defer_flush(&mut self) {
+        self.deferred = true;
+    }
+
+    /// Marks that files were written inside the store (staged pack copies)
+    /// that the next [`Transaction::flush`] must make durable.
+    pub fn wrote_unflushed(&mut self) {
+        self.unflushed = true;
+    }
+
+    /// Flushes what this change wrote inside the store and did not flush
+    /// yet: one `syncfs` of the store's file system, then the store's root
+    /// folder. Nothing when everything is flushed already.
+    pub fn flush(&mut self) -> Result<()> {
+        if !self.unflushed {
+            return Ok(());
+        }
+        copy::flush_tree(&self.store.root)?;
+        self.unflushed = false;
         Ok(())
     }
 
@@ -667,7 +710,12 @@ impl Transaction<'_> {
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => None,
             Err(err) => return Err(Error::io("cannot read", path, &err)),
         };
-        write_atomic(&self.store.tmp_dir(), path, bytes, mode)?;
+        if self.deferred && path.starts_with(self.store.skills_dir()) {
+            write_renamed(&self.store.tmp_dir(), path, bytes, mode)?;
+            self.unflushed = true;
+        } else {
+            write_atomic(&self.store.tmp_dir(), path, bytes, mode)?;
+        }
         self.undo.push(match before {
             Some((old, old_mode)) => Undo::File {
                 path: path.to_path_buf(),
@@ -899,6 +947,21 @@ pub fn write_atomic(tmp_dir: &Path, path: &Path, bytes: &[u8], mode: u32) -> Res
     file.as_file().sync_all().map_err(io)?;
     file.persist(path).map_err(|err| io(err.error))?;
     sync_dir(path.parent().unwrap_or(Path::new(".")));
+    Ok(())
+}
+
+/// [`write_atomic`] without the fsyncs: a temporary file in `tmp_dir`
+/// renamed over `path`, for a change that flushes everything it wrote at
+/// once ([`Transaction::defer_flush`]).
+fn write_renamed(tmp_dir: &Path, path: &Path, bytes: &[u8], mode: u32) -> Result<()> {
+    let mut file = tempfile::NamedTempFile::new_in(tmp_dir)
+        .map_err(|err| Error::io("cannot create a temporary file in", tmp_dir, &err))?;
+    let io = |err: std::io::Error| Error::io("cannot write", path, &err);
+    file.as_file()
+        .set_permissions(fs::Permissions::from_mode(mode))
+        .map_err(io)?;
+    file.write_all(bytes).map_err(io)?;
+    file.persist(path).map_err(|err| io(err.error))?;
     Ok(())
 }
 
