@@ -35,6 +35,7 @@ mod mcp_server;
 mod project_scope;
 mod screenshots;
 mod skill_packs;
+mod tui_colon_changes;
 mod tui_colon_reports;
 mod tui_flow;
 mod tui_harnesses;
