@@ -555,6 +555,13 @@ mod tests {
                 ..
             }))
         ));
+    }
+
+    /// The project commands, the catalogs' and the harnesses' changes are
+    /// requests; an unknown target is the CLI's usage error.
+    #[test]
+    fn project_catalog_and_harness_changes_are_requests() {
+        use crate::engine::ops::sources::Selection;
         assert!(matches!(
             parsed("sync"),
             Ok(Parsed::Report(Request::Sync { lockfile: None, .. }))
