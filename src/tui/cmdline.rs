@@ -1,12 +1,19 @@
 //! The `:` command line (k9s): an `hcpx` subcommand line, parsed with THE
 //! clap tree of `hcpx` (`command::line`), so every subcommand and flag of
-//! the CLI is taken here, with the CLI's usage errors (HCP.md §11.5);
-//! reports run through the command layer (`command::execute`) and show its
-//! words, `J` its `--json` document. `Tab` completes subcommands and flags
-//! from the same tree, pack ids and a pack's verbs. `:principal NAME`
-//! (TUI only) switches the principal the TUI acts for (§9.1). Words are
-//! split as a POSIX shell would for plain and quoted words; nothing is ever
-//! run through a shell.
+//! the CLI is taken here, with the CLI's usage errors (HCP.md §11.5). A
+//! line a key runs too keeps the key's work (`install SOURCE` and its
+//! picker, `connect` and its masked prompt, with or without
+//! `--secret-stdin`, `upgrade ID...` and its diff, `harness enable|disable
+//! TARGET`, the stages, `lint`, `exec`); every other line is the command
+//! layer's `Request` (reports, and changes such as `install --all`,
+//! `upgrade --dry-run`, `sync`, `init`, `add`, `remove`, `catalog
+//! add|remove`, `harness enable --detected`), run through
+//! `command::execute`: its words, `J` its `--json` document. Only `tui`,
+//! `mcp`, `completions` and `man` are refused, each saying what to run in
+//! a shell. `Tab` completes subcommands and flags from the same tree, pack
+//! ids and a pack's verbs. `:principal NAME` (TUI only) switches the
+//! principal the TUI acts for (§9.1). Words are split as a POSIX shell
+//! would for plain and quoted words; nothing is ever run through a shell.
 
 use crate::command::Request;
 use crate::command::args::Command;

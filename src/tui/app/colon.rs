@@ -1,13 +1,22 @@
 //! The `:` command line: typing, completion, and running a line (see
-//! `tui::cmdline`, which parses it with the clap tree of `hcpx`). Reports
-//! (`doctor`, `verify`, `why`, `show`, `availability`, `list`, `catalog
-//! list|update`, `harness list|status`, `outdated`; HCP.md §11.2–§11.3,
-//! §12.4–§12.8, §13.2, §13.5–§13.6, §14.7) run through the command layer in
-//! a worker and show its words in the Output pane, `J` (or `--json`) its
-//! document; `catalog add|remove`, `sync` and `harness sync` too.
-//! `doctor --fix` and `sync` ask y/n first; `upgrade ID...` goes through
-//! `U`'s diff (§13.7). A line's `--principal` and `--catalog` hold for the
-//! work it starts; `:principal NAME` switches the TUI's principal.
+//! `tui::cmdline`, which parses it with the clap tree of `hcpx`). A
+//! request of the command layer — the reports (`doctor`, `verify`, `why`,
+//! `show`, `availability`, `list`, `catalog list|update`, `harness
+//! list|status`, `outdated`; HCP.md §11.2–§11.3, §12.4–§12.8, §13.2,
+//! §13.5–§13.6, §14.7) and the changes no key makes (`install
+//! --list|--skill|--all|--force`, `upgrade` with flags, `sync`, `init`,
+//! `add`, `remove`, `catalog add|remove`, `harness enable --detected`,
+//! `harness sync`; §11.1, §11.6, §12.5–§12.6, §13.2, §13.7–§13.8, §15.3) —
+//! runs in a worker with the default `Interaction` (nothing prompts) and
+//! shows its words in the Output pane, `J` (or `--json`) its document; the
+//! browser is read again after a change. `doctor --fix`, `sync` and
+//! `remove` ask y/n first (the dialog keeps the store they run on);
+//! `upgrade ID...` goes through `U`'s diff (§13.7). Inside a project a
+//! request runs on the store the CLI would pick (§15.1): the line's `-g`
+//! or `--project`, the store holding its packs, the user store for the
+//! catalogs, else the project's. A line's `--principal` and `--catalog`
+//! hold for the work it starts; `:principal NAME` switches the TUI's
+//! principal.
 
 use super::*;
 use crate::command::Request;
