@@ -82,7 +82,7 @@ impl Query {
                 }
             ),
             Request::Remove { packs } => format!(
-                "Remove {}? This deactivates and uninstalls each, and drops it from the project's hcp.yaml and hcp.lock.",
+                "Remove {}? This deactivates and uninstalls each (in the project's store, it leaves hcp.yaml and hcp.lock too).",
                 packs
                     .iter()
                     .map(|p| p.as_str())

@@ -201,3 +201,27 @@ async fn only_what_starts_another_program_is_refused_and_says_what_to_run() {
         assert!(entry.text.contains("run it in a shell"), "{entry:?}");
     }
 }
+
+#[tokio::test]
+async fn init_makes_a_folder_a_project() {
+    let dir = sandbox();
+    let project = dir.path().join("newproj");
+    let mut tui = Tui::start(dir, 120, 36).await;
+    run(&mut tui, &format!("init {}", project.display())).await;
+    let entry = last(&tui);
+    assert_eq!(entry.outcome, Outcome::Done, "{entry:?}");
+    assert!(project.join("hcp.yaml").is_file(), "{}", tui.screen());
+    assert!(
+        !report(&tui).trim_start().starts_with('{'),
+        "{}",
+        report(&tui)
+    );
+    // Again: the CLI's refusal, said.
+    run(&mut tui, &format!("init {}", project.display())).await;
+    assert_eq!(last(&tui).outcome, Outcome::Failed, "{:?}", last(&tui));
+    assert!(
+        last(&tui).text.contains("exists already"),
+        "{:?}",
+        last(&tui)
+    );
+}
