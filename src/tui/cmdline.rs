@@ -307,6 +307,7 @@ const TAKES_IDS: &[&str] = &[
     "exec",
     "install",
     "lint",
+    "remove",
     "show",
     "uninstall",
     "upgrade",
@@ -319,6 +320,7 @@ const TAKES_MANY_IDS: &[&str] = &[
     "activate",
     "deactivate",
     "lint",
+    "remove",
     "uninstall",
     "upgrade",
     "verify",
@@ -662,6 +664,10 @@ mod tests {
             "install x --force "
         );
         assert_eq!(complete("harness st", &ids, verbs).0, "harness status ");
+        assert_eq!(
+            complete("remove demo.clock demo.f", &ids, verbs).0,
+            "remove demo.clock demo.files "
+        );
         assert_eq!(
             complete("availability --pri", &ids, verbs).0,
             "availability --principal "
