@@ -1,23 +1,28 @@
 //! The `:` command line (k9s): an `hcpx` subcommand line, parsed with THE
 //! clap tree of `hcpx` (`command::line`), so every subcommand and flag of
-//! the CLI is taken here, with the CLI's usage errors (HCP.md §11.5);
-//! reports run through the command layer (`command::execute`) and show its
-//! words, `J` its `--json` document. `Tab` completes subcommands and flags
-//! from the same tree, pack ids and a pack's verbs. `:principal NAME`
-//! (TUI only) switches the principal the TUI acts for (§9.1). Words are
-//! split as a POSIX shell would for plain and quoted words; nothing is ever
-//! run through a shell.
+//! the CLI is taken here, with the CLI's usage errors (HCP.md §11.5). A
+//! line a key runs too keeps the key's work (`install SOURCE` and its
+//! picker, `connect` and its masked prompt, with or without
+//! `--secret-stdin`, `upgrade ID...` and its diff, `harness enable|disable
+//! TARGET`, the stages, `lint`, `exec`); every other line is the command
+//! layer's `Request` (reports, and changes such as `install --all`,
+//! `upgrade --dry-run`, `sync`, `init`, `add`, `remove`, `catalog
+//! add|remove`, `harness enable --detected`), run through
+//! `command::execute`: its words, `J` its `--json` document. Only `tui`,
+//! `mcp`, `completions` and `man` are refused, each saying what to run in
+//! a shell. `Tab` completes subcommands and flags from the same tree, pack
+//! ids and a pack's verbs. `:principal NAME` (TUI only) switches the
+//! principal the TUI acts for (§9.1). Words are split as a POSIX shell
+//! would for plain and quoted words; nothing is ever run through a shell.
 
 use crate::command::Request;
 use crate::command::args::Command;
-use crate::command::args::catalog::CatalogCommand;
 use crate::command::args::harness::HarnessCommand;
 use crate::command::line::{self, LineError};
 use crate::engine::harness::TargetName;
 use crate::engine::project::ScopeFlag;
 use crate::engine::store::principal::Principal;
 use crate::tui::job::Stage;
-use crate::tui::query::Query;
 use std::path::PathBuf;
 
 /// The TUI's own subcommand, beside the tree's.
@@ -65,10 +70,9 @@ pub enum Parsed {
     },
     /// `upgrade ID...`: the dry run, then the diff to confirm (§13.7).
     Upgrade(Vec<String>),
-    /// A report of the command layer (`command::Request`).
+    /// A request of the command layer (`command::Request`), report or
+    /// change, run in a worker (`tui::query`).
     Report(Request),
-    /// A subcommand the TUI runs in a worker (`tui::query`).
-    Query(Query),
     /// `principal NAME`: act for NAME from now on.
     Principal(Principal),
     /// `--help` or `--version`: clap's text, for the Output pane.
@@ -180,31 +184,36 @@ fn principal(words: &[String]) -> Result<Option<Parsed>, String> {
     }
 }
 
-/// A flag the TUI does not act on yet, said with the line to run instead.
+/// A subcommand that cannot run inside the TUI, said with what to run
+/// instead.
 fn in_a_shell(what: &str) -> String {
-    format!("{what} is not run from the TUI; run it in a shell")
+    format!("{what}; run it in a shell")
 }
 
-/// The parsed subcommand as the work the TUI starts.
+/// The parsed subcommand as the work the TUI starts: the TUI's own work
+/// for the lines its keys do too (`install SOURCE` opens the picker of a
+/// collection, `connect` the masked secret prompt, `upgrade ID...` the
+/// diff to confirm), else the command layer's [`Request`].
 fn to_parsed(command: Command) -> Result<Parsed, String> {
     if let Some(request) = Request::from_command(&command) {
         return Ok(Parsed::Report(request));
     }
     Ok(match command {
-        Command::Install(a) => {
-            if a.list || a.all || a.force || !a.skill.is_empty() {
-                return Err(in_a_shell("install --list, --skill, --all or --force"));
-            }
+        Command::Install(a) if !(a.list || a.all || a.force || !a.skill.is_empty()) => {
             match a.sources.as_slice() {
                 [_] => Parsed::Stage(Stage::Install, a.sources),
-                _ => return Err("install takes one source here".into()),
+                _ => {
+                    return Err(
+                        "install takes one source here, or several with --list, --skill or --all"
+                            .into(),
+                    );
+                }
             }
         }
         Command::Activate(a) => Parsed::Stage(Stage::Activate, a.packs),
         Command::Deactivate(a) => Parsed::Stage(Stage::Deactivate, a.packs),
-        Command::Connect(a) if a.secret_stdin => {
-            return Err("connect --secret-stdin: the TUI asks for the secret itself".into());
-        }
+        // With or without --secret-stdin: the TUI is the secret's stdin,
+        // its masked prompt.
         Command::Connect(a) => Parsed::Stage(Stage::Connect, vec![a.pack]),
         Command::Uninstall(a) => Parsed::Stage(Stage::Uninstall, a.packs),
         Command::Lint(a) => Parsed::Lint(
@@ -218,81 +227,75 @@ fn to_parsed(command: Command) -> Result<Parsed, String> {
             verb: a.verb,
             words: a.words,
         },
-        Command::Harness(a) => harness(a.command)?,
-        Command::Catalog(a) => match a.command {
-            CatalogCommand::Add { source } => Parsed::Query(Query::CatalogAdd(source)),
-            CatalogCommand::Remove { source } => Parsed::Query(Query::CatalogRemove(source)),
-            // Reports, taken above.
-            CatalogCommand::List | CatalogCommand::Update => {
-                return Err("catalog: a report".into());
-            }
+        Command::Harness(a) => match harness(&a.command) {
+            Some(parsed) => parsed,
+            None => request(&Command::Harness(a))?,
         },
-        Command::Upgrade(a) => {
-            if a.dry_run || a.yes || a.offline || !a.expect.is_empty() {
-                return Err(in_a_shell(
-                    "upgrade --dry-run, --yes, --expect or --offline (the TUI shows the diff to confirm)",
-                ));
-            }
+        Command::Upgrade(a) if !(a.dry_run || a.yes || a.offline || !a.expect.is_empty()) => {
             Parsed::Upgrade(a.packs)
         }
-        Command::Sync(a) => Parsed::Query(Query::Sync {
-            lockfile: match &a.lockfile {
-                Some(path) => path.to_string_lossy().into_owned(),
-                None => return Err(in_a_shell("sync without a LOCKFILE (a project's sync)")),
-            },
-            frozen: a.frozen,
-            prune: a.prune,
-            yes: a.yes,
-        }),
-        Command::Tui(_) => return Err("the TUI is running already".into()),
-        Command::Init(_) | Command::Add(_) | Command::Remove(_) => {
-            return Err(in_a_shell("init, add and remove (the project commands)"));
+        Command::Tui(_) => {
+            return Err(in_a_shell(
+                "the TUI is running already; another one starts from a shell",
+            ));
         }
         Command::Completions(_) | Command::Man(_) => {
             return Err(in_a_shell(
-                "completions and man print for a shell; they are",
+                "completions and man print a script or a page for a shell, not for the TUI",
             ));
         }
         Command::Mcp(_) => {
             return Err(in_a_shell(
-                "mcp (an MCP client starts it; --print-config prints its entry)",
+                "mcp starts a server for an MCP client, which talks to it on stdin and stdout (hcpx mcp --print-config TARGET prints the client's entry)",
             ));
         }
-        // The reports, taken above.
-        _ => return Err("a report".into()),
+        other => request(&other)?,
     })
 }
 
-/// `harness enable|disable TARGET`, `harness sync [--force]`; `list` and
-/// `status` are reports.
-fn harness(command: HarnessCommand) -> Result<Parsed, String> {
-    let one = |targets: &[String]| match targets {
-        [name] => TargetName::parse(name).ok_or_else(|| {
-            format!(
-                "unknown harness target `{}`; one of {}",
-                name.escape_default(),
-                crate::engine::harness::names_list()
-            )
+/// The command layer's request of `command`, or its usage error.
+fn request(command: &Command) -> Result<Parsed, String> {
+    match Request::parse(command) {
+        Some(Ok(request)) => Ok(Parsed::Report(request)),
+        Some(Err(err)) => Err(match &err.context.hint {
+            Some(hint) => format!("{}; {hint}", err.message),
+            None => err.message,
         }),
-        _ => Err("name one harness target here".to_string()),
-    };
-    Ok(match command {
-        HarnessCommand::Enable { detected: true, .. } => {
-            return Err(in_a_shell("harness enable --detected"));
-        }
-        HarnessCommand::Enable { targets, .. } => Parsed::Harness {
-            target: one(&targets)?,
+        None => Err(in_a_shell(
+            "this subcommand is not run by the command layer",
+        )),
+    }
+}
+
+/// `harness enable|disable TARGET` of one target, as `H` toggles it; any
+/// other `harness` line is a request (`--detected`, several targets,
+/// `sync`) or a report (`list`, `status`).
+fn harness(command: &HarnessCommand) -> Option<Parsed> {
+    match command {
+        HarnessCommand::Enable {
+            targets,
+            detected: false,
+            ..
+        } => one_target(targets).map(|target| Parsed::Harness {
+            target,
             enable: true,
-        },
-        HarnessCommand::Disable { targets, .. } => Parsed::Harness {
-            target: one(&targets)?,
-            enable: false,
-        },
-        HarnessCommand::Sync { force, .. } => Parsed::Query(Query::HarnessSync { force }),
-        HarnessCommand::List { .. } | HarnessCommand::Status { .. } => {
-            return Err("a report".into());
+        }),
+        HarnessCommand::Disable { targets, .. } => {
+            one_target(targets).map(|target| Parsed::Harness {
+                target,
+                enable: false,
+            })
         }
-    })
+        _ => None,
+    }
+}
+
+/// The one known target `targets` names.
+fn one_target(targets: &[String]) -> Option<TargetName> {
+    match targets {
+        [name] => TargetName::parse(name),
+        _ => None,
+    }
 }
 
 /// The subcommands whose words after the subcommand are pack ids.
@@ -304,6 +307,7 @@ const TAKES_IDS: &[&str] = &[
     "exec",
     "install",
     "lint",
+    "remove",
     "show",
     "uninstall",
     "upgrade",
@@ -316,6 +320,7 @@ const TAKES_MANY_IDS: &[&str] = &[
     "activate",
     "deactivate",
     "lint",
+    "remove",
     "uninstall",
     "upgrade",
     "verify",
@@ -489,8 +494,8 @@ mod tests {
         );
         assert_eq!(
             parsed("sync hcp.lock --prune"),
-            Ok(Parsed::Query(Query::Sync {
-                lockfile: "hcp.lock".into(),
+            Ok(Parsed::Report(Request::Sync {
+                lockfile: Some("hcp.lock".into()),
                 frozen: false,
                 prune: true,
                 yes: false
@@ -506,8 +511,113 @@ mod tests {
         let err = parsed("doctor --force").unwrap_err();
         assert!(err.contains("--force"), "{err}");
         assert!(parsed("why").is_err());
-        assert!(parsed("sync").is_err());
         assert!(matches!(parsed("install --help"), Ok(Parsed::Help(_))));
+    }
+
+    /// The lines the TUI's keys do too keep the TUI's own work; the same
+    /// subcommand with a flag of the CLI is the command layer's request.
+    #[test]
+    fn flagged_lines_are_requests_of_the_command_layer() {
+        use crate::engine::ops::sources::Selection;
+        let install = |line: &str| match parsed(line) {
+            Ok(Parsed::Report(Request::Install {
+                selection, force, ..
+            })) => Some((selection, force)),
+            _ => None,
+        };
+        assert_eq!(install("install ./c --all"), Some((Selection::All, false)));
+        assert_eq!(
+            install("install ./c --list"),
+            Some((Selection::List, false))
+        );
+        assert_eq!(
+            install("install ./c --skill a --skill b"),
+            Some((Selection::Skills(vec!["a".into(), "b".into()]), false))
+        );
+        assert_eq!(
+            install("install ./c --force"),
+            Some((Selection::Default, true))
+        );
+        assert_eq!(
+            install("install ./a ./b --all").map(|s| s.0),
+            Some(Selection::All)
+        );
+        // The picker of a collection, as `i` opens it.
+        assert_eq!(
+            parsed("install ./c"),
+            Ok(Parsed::Stage(Stage::Install, vec!["./c".into()]))
+        );
+        // The TUI's masked prompt is the secret's stdin.
+        assert_eq!(
+            parsed("connect acme.x --secret-stdin"),
+            Ok(Parsed::Stage(Stage::Connect, vec!["acme.x".into()]))
+        );
+        assert!(matches!(
+            parsed("upgrade --dry-run"),
+            Ok(Parsed::Report(Request::Upgrade { dry_run: true, .. }))
+        ));
+        assert!(matches!(
+            parsed("upgrade acme.x --yes --offline"),
+            Ok(Parsed::Report(Request::Upgrade {
+                yes: true,
+                offline: true,
+                ..
+            }))
+        ));
+    }
+
+    /// The project commands, the catalogs' and the harnesses' changes are
+    /// requests; an unknown target is the CLI's usage error.
+    #[test]
+    fn project_catalog_and_harness_changes_are_requests() {
+        use crate::engine::ops::sources::Selection;
+        assert!(matches!(
+            parsed("sync"),
+            Ok(Parsed::Report(Request::Sync { lockfile: None, .. }))
+        ));
+        assert!(matches!(
+            parsed("init"),
+            Ok(Parsed::Report(Request::Init { .. }))
+        ));
+        assert!(matches!(
+            parsed("add ./c --all"),
+            Ok(Parsed::Report(Request::Add {
+                selection: Selection::All,
+                ..
+            }))
+        ));
+        assert!(matches!(
+            parsed("remove acme.x"),
+            Ok(Parsed::Report(Request::Remove { .. }))
+        ));
+        assert!(matches!(
+            parsed("catalog add ./c"),
+            Ok(Parsed::Report(Request::CatalogAdd { .. }))
+        ));
+        assert!(matches!(
+            parsed("harness enable --detected"),
+            Ok(Parsed::Report(Request::HarnessEnable { .. }))
+        ));
+        assert!(matches!(
+            parsed("harness sync --force"),
+            Ok(Parsed::Report(Request::HarnessSync { force: true }))
+        ));
+        assert!(matches!(
+            parsed("harness disable claude-code codex"),
+            Ok(Parsed::Report(Request::HarnessDisable { .. }))
+        ));
+        assert!(matches!(
+            parsed("harness enable claude-code"),
+            Ok(Parsed::Harness { enable: true, .. })
+        ));
+        // The CLI's usage error for a target it does not know.
+        let err = parsed("harness enable bogus").unwrap_err();
+        assert!(err.contains("unknown harness target `bogus`"), "{err}");
+        // What cannot run here says what to run instead.
+        for line in ["tui", "mcp", "completions bash", "man"] {
+            let err = parsed(line).unwrap_err();
+            assert!(err.contains("run it in a shell"), "{line}: {err}");
+        }
     }
 
     #[test]
@@ -554,6 +664,10 @@ mod tests {
             "install x --force "
         );
         assert_eq!(complete("harness st", &ids, verbs).0, "harness status ");
+        assert_eq!(
+            complete("remove demo.clock demo.f", &ids, verbs).0,
+            "remove demo.clock demo.files "
+        );
         assert_eq!(
             complete("availability --pri", &ids, verbs).0,
             "availability --principal "
@@ -604,25 +718,12 @@ mod tests {
         }
     }
 
-    /// The project commands, which run in a shell (the TUI's project view
-    /// is to come).
-    const PROJECT_LINES: [&str; 10] = [
-        "add",
-        "add --all",
-        "add --catalog ./x",
-        "add --json",
-        "add --principal agent",
-        "add --skill acme.x",
-        "init",
-        "init --json",
-        "remove",
-        "remove --json",
-    ];
-
     /// Walks the clap tree: every subcommand, alone and with each of its
     /// flags, that clap takes (`Cli::try_parse_from`) is taken by the `:`
-    /// parser too, except the few the TUI says it does not run (listed, so
-    /// that a new one is a decision, not an accident).
+    /// parser too, except the few that cannot run inside the TUI (listed,
+    /// so that a new one is a decision, not an accident): `tui`, `mcp`,
+    /// `completions` and `man`, which start another program or print for a
+    /// shell; each says so and what to run instead.
     #[test]
     fn the_line_takes_every_subcommand_and_flag_clap_takes() {
         use crate::command::args::Cli;
@@ -669,6 +770,10 @@ mod tests {
                 tried += 1;
                 if !lines.iter().any(|words| parse(words).is_ok()) {
                     refused.insert(name.trim().to_string());
+                    for words in &lines {
+                        let why = parse(words).err().unwrap_or_default();
+                        assert!(why.contains("run it in a shell"), "{name}: {why}");
+                    }
                 }
             }
         }
@@ -676,12 +781,6 @@ mod tests {
         let expected: std::collections::BTreeSet<String> = [
             "completions",
             "completions --json",
-            "connect --secret-stdin",
-            "harness enable --detected",
-            "install --all",
-            "install --force",
-            "install --list",
-            "install --skill acme.x",
             "man",
             "man --json",
             "mcp",
@@ -692,13 +791,8 @@ mod tests {
             "tui",
             "tui --catalog ./x",
             "tui --principal agent",
-            "upgrade --dry-run",
-            "upgrade --expect acme.x=sha256:0000000000000000000000000000000000000000000000000000000000000000",
-            "upgrade --offline",
-            "upgrade --yes",
         ]
         .iter()
-        .chain(PROJECT_LINES.iter())
         .map(|s| s.to_string())
         .collect();
         assert_eq!(refused, expected);

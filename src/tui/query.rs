@@ -1,130 +1,95 @@
 //! The `:` line's subcommands that run in a worker and answer in the Output
-//! pane (HCP.md §11.5): the reports of the command layer
-//! (`command::Request`, run by `command::execute`: the same outcome, words
-//! and `--json` document as the CLI's), and `catalog add|remove` (§13.2),
-//! `sync` (§13.8) and `harness sync` (§12.7), whose documents are the
-//! CLI's too.
+//! pane (HCP.md §11.5): every [`Request`] of the command layer, report or
+//! change, run by `command::execute` with the default `Interaction` (no
+//! terminal prompt: a line that would prompt in a shell runs as with its
+//! input closed), so its outcome, words and `--json` document are the
+//! CLI's. `init` (§15.3) opens no store: it is told the user store's
+//! folder, as the CLI's is.
 
-use crate::command::{Outcome, Request, execute};
+use crate::command::execute::{self, Interaction};
+use crate::command::{Outcome, Request};
 use crate::engine::error::Error;
 use crate::engine::ops::Engine;
-use crate::engine::ops::docs::{self, Success};
-use crate::engine::ops::sync::SyncOptions;
+use crate::engine::ops::sources::Selection;
 use crate::fixline::FixFlags;
 use serde::Serialize;
+use std::path::Path;
 
-/// One subcommand and its words.
+/// One request, the flags its fix lines repeat, and whether its document
+/// shows first (`--json`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Query {
-    /// A report; `flags` are the ones its fix lines repeat; `json`
-    /// shows its document first (`--json`).
-    Report {
-        request: Request,
-        flags: FixFlags,
-        json: bool,
-    },
-    CatalogAdd(String),
-    CatalogRemove(String),
-    Sync {
-        lockfile: String,
-        frozen: bool,
-        prune: bool,
-        /// Accept replacements with more reach (§13.8).
-        yes: bool,
-    },
-    HarnessSync {
-        force: bool,
-    },
+pub struct Query {
+    pub request: Request,
+    pub flags: FixFlags,
+    pub json: bool,
 }
 
-/// What it answered.
+/// What it answered: the command layer's outcome.
 #[derive(Debug, Clone)]
-pub enum Answer {
-    /// A report's outcome: its words, and `J` its document.
-    Outcome(Box<Outcome>),
-    /// The subcommand's JSON document, pretty-printed.
-    Json(String),
-}
+pub struct Answer(pub Box<Outcome>);
 
 impl Answer {
     /// The words (styles dropped) and the `--json` document.
     pub fn texts(&self) -> (String, String) {
-        match self {
-            Answer::Outcome(outcome) => (
-                crate::command::style::plain(&outcome.to_string()),
-                pretty(outcome),
-            ),
-            Answer::Json(doc) => (doc.clone(), doc.clone()),
-        }
+        (
+            crate::command::style::plain(&self.0.to_string()),
+            pretty(&self.0),
+        )
+    }
+
+    /// Whether it exits 0 in the CLI.
+    pub fn ok(&self) -> bool {
+        self.0.exit_code() == 0
     }
 }
 
 impl Query {
-    /// The `hcpx` words (without the program name).
+    /// The `hcpx` words (without the program name), flags included.
     pub fn args(&self) -> Vec<String> {
-        let s = |w: &str| w.to_string();
-        match self {
-            Query::Report { request, .. } => request.words(),
-            Query::CatalogAdd(src) => vec![s("catalog"), s("add"), src.clone()],
-            Query::CatalogRemove(src) => vec![s("catalog"), s("remove"), src.clone()],
-            Query::Sync {
-                lockfile,
-                frozen,
-                prune,
-                yes,
-            } => {
-                let mut v = vec![s("sync"), lockfile.clone()];
-                for (on, flag) in [(frozen, "--frozen"), (prune, "--prune"), (yes, "--yes")] {
-                    if *on {
-                        v.push(s(flag));
-                    }
-                }
-                v
-            }
-            Query::HarnessSync { force } => {
-                let mut v = vec![s("harness"), s("sync")];
-                if *force {
-                    v.push(s("--force"));
-                }
-                v
-            }
-        }
+        let mut words = self.request.words();
+        words.extend(flag_words(&self.request));
+        words
     }
 
     /// Whether it may change the store, so the browser reads it again.
     pub fn changes(&self) -> bool {
-        match self {
-            Query::Report { request, .. } => request.changes(),
-            _ => true,
-        }
+        self.request.changes()
     }
 
-    /// Whether it asks y/n first.
+    /// Whether it asks y/n first: `doctor --fix`, as in the CLI; `sync`,
+    /// which may install and uninstall many packs; `remove`, which
+    /// uninstalls, as `u` and `:uninstall` ask.
     pub fn asks(&self) -> bool {
-        match self {
-            Query::Report { request, .. } => request.asks(),
-            Query::Sync { .. } => true,
-            _ => false,
-        }
+        asks(&self.request)
     }
 
     /// The question asked before it runs.
     pub fn question(&self) -> String {
-        match self {
-            Query::Report { .. } => {
-                "Repair what an interrupted change left, record installed packs hcp.lock does not list, and set a corrupt hcp.lock aside (hcpx doctor --fix)?".into()
-            }
-            Query::Sync {
+        match &self.request {
+            Request::Sync {
                 lockfile, prune, ..
             } => format!(
-                "Make the store hold exactly the packs of {lockfile}{}?",
+                "Make the store hold exactly the packs of {}{}?",
+                lockfile
+                    .as_ref()
+                    .map_or("the project's hcp.yaml and hcp.lock".to_string(), |l| {
+                        l.display().to_string()
+                    }),
                 if *prune {
                     ", uninstalling packs it does not name"
                 } else {
                     ""
                 }
             ),
-            _ => String::new(),
+            Request::Remove { packs } => format!(
+                "Remove {}? This deactivates and uninstalls each (in the project's store, it leaves hcp.yaml and hcp.lock too).",
+                packs
+                    .iter()
+                    .map(|p| p.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            _ => "Repair what an interrupted change left, record installed packs hcp.lock does not list, and set a corrupt hcp.lock aside (hcpx doctor --fix)?".into(),
         }
     }
 
@@ -134,42 +99,98 @@ impl Query {
     }
 }
 
+/// Whether the TUI asks y/n before it runs `request` (see [`Query::asks`]).
+pub fn asks(request: &Request) -> bool {
+    request.asks() || matches!(request, Request::Sync { .. } | Request::Remove { .. })
+}
+
+/// The flags of a change request, as typed on the CLI (`Request::words`
+/// leaves them to the front-end).
+fn flag_words(request: &Request) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut on = |set: bool, flag: &str| {
+        if set {
+            words.push(flag.to_string());
+        }
+    };
+    match request {
+        Request::Install {
+            selection, force, ..
+        } => {
+            return [selection_words(selection), force_word(*force)].concat();
+        }
+        Request::Add { selection, .. } => return selection_words(selection),
+        Request::Upgrade {
+            dry_run,
+            yes,
+            expect,
+            offline,
+            ..
+        } => {
+            on(*dry_run, "--dry-run");
+            on(*yes, "--yes");
+            for e in expect {
+                words.extend([
+                    "--expect".to_string(),
+                    format!("{}={}", e.pack_id, e.digest),
+                ]);
+            }
+            if *offline {
+                words.push("--offline".into());
+            }
+        }
+        Request::Sync {
+            frozen, prune, yes, ..
+        } => {
+            on(*frozen, "--frozen");
+            on(*prune, "--prune");
+            on(*yes, "--yes");
+        }
+        Request::HarnessEnable { targets } => match targets {
+            crate::command::request::Targets::Named(names) => {
+                words.extend(names.iter().map(|t| t.as_str().to_string()));
+            }
+            crate::command::request::Targets::Detected => words.push("--detected".into()),
+        },
+        Request::HarnessDisable { targets } => {
+            words.extend(targets.iter().map(|t| t.as_str().to_string()));
+        }
+        Request::HarnessSync { force } => return force_word(*force),
+        _ => {}
+    }
+    words
+}
+
+fn selection_words(selection: &Selection) -> Vec<String> {
+    match selection {
+        Selection::Default => Vec::new(),
+        Selection::List => vec!["--list".into()],
+        Selection::All => vec!["--all".into()],
+        Selection::Skills(ids) => ids
+            .iter()
+            .flat_map(|id| ["--skill".to_string(), id.clone()])
+            .collect(),
+    }
+}
+
+fn force_word(force: bool) -> Vec<String> {
+    if force {
+        vec!["--force".into()]
+    } else {
+        Vec::new()
+    }
+}
+
 fn pretty<T: Serialize>(doc: &T) -> String {
     serde_json::to_string_pretty(doc).unwrap_or_else(|e| e.to_string())
 }
 
-fn json<T: Serialize>(doc: &T) -> Answer {
-    Answer::Json(pretty(doc))
-}
-
-/// Runs the query by the engine call its subcommand makes.
-pub fn run(engine: &Engine, query: &Query) -> Result<Answer, Error> {
-    Ok(match query {
-        Query::Report { request, flags, .. } => {
-            Answer::Outcome(Box::new(execute(engine, request, flags)?))
-        }
-        Query::CatalogAdd(src) => json(&Success::new(engine.catalog_add(src)?)),
-        Query::CatalogRemove(src) => json(&Success::new(engine.catalog_remove(src)?)),
-        Query::Sync {
-            lockfile,
-            frozen,
-            prune,
-            yes,
-        } => {
-            let (results, error) = engine.sync(&SyncOptions {
-                lockfile: lockfile.into(),
-                frozen: *frozen,
-                prune: *prune,
-                yes: *yes,
-            });
-            if let Some(err) = error {
-                return Err(err);
-            }
-            json(&serde_json::json!({ "ok": true, "results": results }))
-        }
-        Query::HarnessSync { force } => {
-            let targets = engine.harness_sync(*force)?;
-            json(&docs::HarnessReport::new(&targets))
-        }
-    })
+/// Runs the query through the command layer; `user_home` is the user
+/// store's folder, which `init` keeps a project out of.
+pub fn run(engine: &Engine, user_home: &Path, query: &Query) -> Result<Answer, Error> {
+    let outcome = match &query.request {
+        Request::Init { dir } => execute::init(dir, user_home)?,
+        request => execute::execute_with(engine, request, &query.flags, Interaction::default())?,
+    };
+    Ok(Answer(Box::new(outcome)))
 }

@@ -69,10 +69,14 @@ pub fn run(stores: &Stores, job: Job, actions: &UnboundedSender<Action>) -> JobR
             };
             run(&stores, *job, actions)
         }
-        Job::Query(query) => JobResult::Queried {
-            result: crate::tui::query::run(engine, &query),
-            query,
-        },
+        Job::Query(query) => {
+            // The user store's folder (`init` keeps a project out of it).
+            let user = stores.user.as_ref().unwrap_or(engine);
+            JobResult::Queried {
+                result: crate::tui::query::run(engine, user.store().root(), &query),
+                query,
+            }
+        }
         Job::Marks => JobResult::Marks(read_marks(stores)),
         Job::Outdated => JobResult::Outdated(outdated(stores)),
         Job::Upgrade {

@@ -376,3 +376,37 @@ fn every_lifecycle_request_is_the_clis_document() {
         }
     }
 }
+
+/// The `:` line's changes run as requests of the command layer too: for
+/// the lines that leave the store as it was (a dry run, a listing, a
+/// failure), the TUI's document and words are the CLI's.
+#[tokio::test]
+async fn the_lines_changes_are_the_clis_documents_and_words() {
+    let dir = sandbox();
+    notes_pack(&catalog(&dir));
+    engine(&dir).install("acme.notes", false).unwrap();
+    let manifest = catalog(&dir).join("acme.notes/pack.yaml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(&manifest, text.replace("version: 1.2.0", "version: 1.3.0")).unwrap();
+    let listed = catalog(&dir).display().to_string();
+    let mut tui = Tui::start(dir, 140, 50).await;
+    for line in [
+        "upgrade --dry-run".to_string(),
+        "upgrade acme.notes --dry-run --offline".to_string(),
+        format!("install {listed} --list"),
+        "harness disable codex cursor".to_string(),
+    ] {
+        let words: Vec<&str> = line.split(' ').collect();
+        let (text, doc) = tui_report(&mut tui, &line).await;
+        let doc = doc.unwrap_or_else(|| panic!(":{line}: no document; {text}"));
+        let tui_doc: Value = serde_json::from_str(&doc).unwrap();
+        let cli_doc: Value = serde_json::from_str(&cli(&tui.dir, &words, true))
+            .unwrap_or_else(|e| panic!("{line}: {e}"));
+        assert_eq!(tui_doc, cli_doc, ":{line} and hcpx --json {line} differ");
+        assert_eq!(
+            text.trim_end(),
+            cli(&tui.dir, &words, false).trim_end(),
+            ":{line} and hcpx {line} say different words"
+        );
+    }
+}

@@ -36,6 +36,7 @@ mod project_scope;
 mod project_sync;
 mod screenshots;
 mod skill_packs;
+mod tui_colon_changes;
 mod tui_colon_reports;
 mod tui_flow;
 mod tui_harnesses;

@@ -327,6 +327,58 @@ async fn a_colon_line_acts_as_hcpx_would_in_the_project() {
     assert_eq!(last_command(&tui), "hcpx -g uninstall acme.user");
 }
 
+/// The command layer's changes on the line run on the store the CLI picks:
+/// `remove` on the store holding the pack (asked first, naming it), `add`
+/// on the project, `catalog add` on the user store's catalogs.
+#[tokio::test]
+async fn a_lines_request_runs_on_the_store_the_cli_picks() {
+    let mut tui = start(project_machine()).await;
+    let (proj, user_store) = paths(&tui);
+    colon(&mut tui, "remove acme.user").await;
+    let screen = tui.screen();
+    assert!(screen.contains("Remove acme.user?"), "{screen}");
+    assert!(screen.contains("the user store"), "{screen}");
+    tui.keys("y").await;
+    assert!(
+        !user_store.join("packs/acme.user").exists(),
+        "{}",
+        tui.screen()
+    );
+    assert_eq!(last_command(&tui), "hcpx -g remove acme.user");
+
+    colon(&mut tui, "remove acme.proj").await;
+    tui.keys("y").await;
+    assert!(
+        !proj.join(".hcp/packs/acme.proj").exists(),
+        "{}",
+        tui.screen()
+    );
+    let yaml = std::fs::read_to_string(proj.join("hcp.yaml")).unwrap();
+    assert!(!yaml.contains("acme.proj"), "{yaml}");
+    assert_eq!(last_command(&tui), "hcpx remove acme.proj");
+
+    let cat = tui.dir.path().join("catalog/cat").display().to_string();
+    colon(&mut tui, &format!("add {cat}")).await;
+    assert!(
+        proj.join(".hcp/packs/acme.cat").is_dir(),
+        "{}",
+        tui.screen()
+    );
+    let yaml = std::fs::read_to_string(proj.join("hcp.yaml")).unwrap();
+    assert!(yaml.contains("acme.cat"), "{yaml}");
+
+    let more = tui.dir.path().join("more");
+    std::fs::create_dir_all(&more).unwrap();
+    colon(&mut tui, &format!("catalog add {}", more.display())).await;
+    let config = std::fs::read_to_string(user_store.join("config.yaml")).unwrap();
+    assert!(config.contains("more"), "{config}");
+    assert!(
+        last_command(&tui).starts_with("hcpx -g catalog add"),
+        "{}",
+        last_command(&tui)
+    );
+}
+
 #[tokio::test]
 async fn marked_packs_of_both_stores_are_refused_together() {
     let mut tui = start(project_machine()).await;

@@ -1,17 +1,28 @@
 //! The `:` command line: typing, completion, and running a line (see
-//! `tui::cmdline`, which parses it with the clap tree of `hcpx`). Reports
-//! (`doctor`, `verify`, `why`, `show`, `availability`, `list`, `catalog
-//! list|update`, `harness list|status`, `outdated`; HCP.md §11.2–§11.3,
-//! §12.4–§12.8, §13.2, §13.5–§13.6, §14.7) run through the command layer in
-//! a worker and show its words in the Output pane, `J` (or `--json`) its
-//! document; `catalog add|remove`, `sync` and `harness sync` too.
-//! `doctor --fix` and `sync` ask y/n first; `upgrade ID...` goes through
-//! `U`'s diff (§13.7). A line's `--principal` and `--catalog` hold for the
-//! work it starts; `:principal NAME` switches the TUI's principal.
+//! `tui::cmdline`, which parses it with the clap tree of `hcpx`). A
+//! request of the command layer — the reports (`doctor`, `verify`, `why`,
+//! `show`, `availability`, `list`, `catalog list|update`, `harness
+//! list|status`, `outdated`; HCP.md §11.2–§11.3, §12.4–§12.8, §13.2,
+//! §13.5–§13.6, §14.7) and the changes no key makes (`install
+//! --list|--skill|--all|--force`, `upgrade` with flags, `sync`, `init`,
+//! `add`, `remove`, `catalog add|remove`, `harness enable --detected`,
+//! `harness sync`; §11.1, §11.6, §12.5–§12.6, §13.2, §13.7–§13.8, §15.3) —
+//! runs in a worker with the default `Interaction` (nothing prompts) and
+//! shows its words in the Output pane, `J` (or `--json`) its document; the
+//! browser is read again after a change. `doctor --fix`, `sync` and
+//! `remove` ask y/n first (the dialog keeps the store they run on);
+//! `upgrade ID...` goes through `U`'s diff (§13.7). Inside a project a
+//! request runs on the store the CLI would pick (§15.1): the line's `-g`
+//! or `--project`, the store holding its packs, the user store for the
+//! catalogs, else the project's. A line's `--principal` and `--catalog`
+//! hold for the work it starts; `:principal NAME` switches the TUI's
+//! principal.
 
 use super::*;
+use crate::command::Request;
 use crate::fixline::FixFlags;
 use crate::tui::query::{Answer, Query};
+use crate::tui::scope::Store;
 
 impl App {
     /// Typing in the `:` line; `Tab` completes.
@@ -99,23 +110,12 @@ impl App {
     }
 
     /// Why a line's `-g` or `--project` cannot be taken (HCP.md §15.1):
-    /// `--project` outside a project; either on a report that asks y/n
-    /// first (the answer would run on the TUI's own store).
+    /// `--project` outside a project.
     fn scope_refusal(&self, line: &cmdline::Line) -> Option<&'static str> {
         use crate::engine::project::ScopeFlag;
-        let in_project = self.scopes.project().is_some();
         match line.scope {
-            ScopeFlag::Project if !in_project => {
+            ScopeFlag::Project if self.scopes.project().is_none() => {
                 Some("--project: the TUI is not in a project (hcpx init makes one)")
-            }
-            ScopeFlag::Global | ScopeFlag::Project
-                if in_project
-                    && matches!(&line.parsed, Parsed::Query(_) | Parsed::Report(_))
-                    && asks_first(&line.parsed) =>
-            {
-                Some(
-                    "-g and --project are not taken by a command that asks first; run it in a shell",
-                )
             }
             _ => None,
         }
@@ -177,26 +177,74 @@ impl App {
             Parsed::Harness { target, enable } => self.set_harness(target, enable),
             Parsed::Upgrade(ids) => self.upgrade_ids(ids),
             Parsed::Report(request) => {
+                let store = match self.request_store(&request) {
+                    Ok(store) => store,
+                    Err(why) => {
+                        self.say(Outcome::Refused, why, None);
+                        return Vec::new();
+                    }
+                };
                 let flags = self.fix_flags();
-                self.ask_or_run(Query::Report {
-                    request,
-                    flags,
-                    json,
-                })
+                self.ask_or_run(
+                    Query {
+                        request,
+                        flags,
+                        json,
+                    },
+                    store,
+                )
             }
-            Parsed::Query(query) => self.ask_or_run(query),
             Parsed::Principal(principal) => self.set_principal(principal),
             Parsed::Help(_) => Vec::new(),
         }
     }
 
-    /// A query that asks y/n first opens its dialog; any other runs.
-    fn ask_or_run(&mut self, query: Query) -> Vec<Job> {
+    /// A query that asks y/n first opens its dialog (which keeps the store
+    /// it runs on); any other runs.
+    fn ask_or_run(&mut self, query: Query, store: Option<Store>) -> Vec<Job> {
         if query.asks() {
-            self.dialog = Some(Dialog::ConfirmQuery { query });
+            self.dialog = Some(Dialog::ConfirmQuery { query, store });
             return Vec::new();
         }
-        self.run_query(query)
+        self.run_query(query, store)
+    }
+
+    /// The store a request runs on inside a project (HCP.md §15.1), as
+    /// the CLI picks it: the line's `-g` or `--project`; the user store for
+    /// the catalogs (they are the user's); for a request on packs, the
+    /// store holding them (the project's first); `None`, the project's,
+    /// for any other. `init` opens no store, and outside a project there
+    /// is one.
+    fn request_store(&self, request: &Request) -> Result<Option<Store>, String> {
+        if self.scopes.project().is_none() || matches!(request, Request::Init { .. }) {
+            return Ok(None);
+        }
+        if let Some(store) = self.line_store() {
+            return Ok(Some(store));
+        }
+        let packs: Vec<String> = match request {
+            Request::CatalogAdd { .. } | Request::CatalogRemove { .. } => {
+                return Ok(Some(Store::User));
+            }
+            Request::Show { pack }
+            | Request::Why { pack, .. }
+            | Request::Connect { pack }
+            | Request::Exec { pack, .. }
+            | Request::Availability { pack: Some(pack) }
+            | Request::HarnessStatus { pack: Some(pack) } => vec![pack.as_str().to_string()],
+            Request::Activate { packs }
+            | Request::Deactivate { packs }
+            | Request::Uninstall { packs }
+            | Request::Remove { packs }
+            | Request::Upgrade { packs, .. } => {
+                packs.iter().map(|p| p.as_str().to_string()).collect()
+            }
+            _ => return Ok(None),
+        };
+        if packs.is_empty() {
+            return Ok(None);
+        }
+        self.store_for(false, &packs).map(Some)
     }
 
     /// The `--principal` and `--catalog` fix lines repeat: this line's,
@@ -218,13 +266,12 @@ impl App {
         }
     }
 
-    /// Runs a report subcommand in a worker, said as its `hcpx` line.
-    pub(super) fn run_query(&mut self, query: Query) -> Vec<Job> {
+    /// Runs a request in a worker, on `store` inside a project (see
+    /// [`App::request_store`]), said as its `hcpx` line.
+    pub(super) fn run_query(&mut self, query: Query, store: Option<Store>) -> Vec<Job> {
         if !self.not_busy() {
             return Vec::new();
         }
-        // A line's `-g`/`--project` chooses the store (§15.1).
-        let store = self.line_store();
         let command = self.line_command(&query.args());
         self.last_command = Some(match store {
             Some(store) => self.in_store(store, command),
@@ -247,10 +294,10 @@ impl App {
             .last_command
             .clone()
             .unwrap_or_else(|| self.hcpx(&query.args(), false));
-        let show_json = matches!(query, Query::Report { json: true, .. });
+        let show_json = query.json;
         let (outcome, summary, body, json) = match result {
             Ok(answer) => {
-                let ok = !matches!(&answer, Answer::Outcome(o) if o.exit_code() != 0);
+                let ok = answer.ok();
                 let (words, doc) = answer.texts();
                 // A one-line answer (`grant`) is said as it is.
                 let summary = match words.trim_end().lines().collect::<Vec<_>>()[..] {
@@ -314,8 +361,7 @@ impl App {
 fn asks_first(parsed: &Parsed) -> bool {
     match parsed {
         Parsed::Stage(Stage::Uninstall, _) | Parsed::Upgrade(_) => true,
-        Parsed::Query(query) => query.asks(),
-        Parsed::Report(request) => request.asks(),
+        Parsed::Report(request) => crate::tui::query::asks(request),
         _ => false,
     }
 }

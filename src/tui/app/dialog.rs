@@ -45,9 +45,9 @@ impl App {
             Some(Dialog::ConfirmUpgrade { results }) => {
                 return self.confirm_upgrade(results, yes);
             }
-            Some(Dialog::ConfirmQuery { query }) => {
+            Some(Dialog::ConfirmQuery { query, store }) => {
                 if yes {
-                    return self.run_query(query);
+                    return self.run_query(query, store);
                 }
                 let command = self.hcpx(&query.args(), false);
                 let text = format!("{} cancelled", query.args()[0]);

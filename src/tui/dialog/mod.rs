@@ -30,9 +30,12 @@ pub enum Dialog {
     },
     /// `P` or `e`: a principal's name, or an `env` variable's value.
     Ask(ask::AskPrompt),
-    /// `:doctor --fix` or `:sync LOCKFILE`: `y` runs it.
+    /// A `:` line that asks first (`doctor --fix`, `sync`, `remove`):
+    /// `y` runs it.
     ConfirmQuery {
         query: crate::tui::query::Query,
+        /// Inside a project, the store it runs on (§15.1).
+        store: Option<crate::tui::scope::Store>,
     },
     Secret(SecretPrompt),
     ExecForm(run_form::ExecForm),

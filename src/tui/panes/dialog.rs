@@ -57,11 +57,16 @@ fn title_lines<'a>(
                 width,
             ),
         ),
-        Dialog::ConfirmQuery { query } => (
+        Dialog::ConfirmQuery { query, store } => (
             "Confirm".to_string(),
             confirm::lines(
                 config,
-                &text(&query.question()),
+                &text(&match store {
+                    Some(store) => {
+                        format!("{} ({})", query.question(), Scopes::store_words(*store))
+                    }
+                    None => query.question(),
+                }),
                 &format!("hcpx {}", text(&query.args().join(" "))),
                 ("run it", "cancel"),
                 width,
