@@ -16,6 +16,7 @@
 //! prints: the front-ends do.
 
 pub mod args;
+pub mod both;
 pub mod complete;
 pub mod docs;
 pub mod execute;

@@ -6,6 +6,7 @@
 //! CLI's. `init` (§15.3) opens no store: it is told the user store's
 //! folder, as the CLI's is.
 
+use crate::command::both::{self, Both};
 use crate::command::execute::{self, Interaction};
 use crate::command::{Outcome, Request};
 use crate::engine::error::Error;
@@ -24,22 +25,45 @@ pub struct Query {
     pub json: bool,
 }
 
-/// What it answered: the command layer's outcome.
+/// What it answered: the command layer's outcome, or inside a project
+/// the outcomes of both stores for a request the CLI runs on both
+/// (`command::both`).
 #[derive(Debug, Clone)]
-pub struct Answer(pub Box<Outcome>);
+pub enum Answer {
+    One(Box<Outcome>),
+    Both {
+        both: Box<Both>,
+        request: Box<Request>,
+        /// The project's folder, as the words name it.
+        project: String,
+    },
+}
 
 impl Answer {
     /// The words (styles dropped) and the `--json` document.
     pub fn texts(&self) -> (String, String) {
-        (
-            crate::command::style::plain(&self.0.to_string()),
-            pretty(&self.0),
-        )
+        match self {
+            Answer::One(outcome) => (
+                crate::command::style::plain(&outcome.to_string()),
+                pretty(outcome),
+            ),
+            Answer::Both {
+                both,
+                request,
+                project,
+            } => (
+                crate::command::style::plain(&both.words(project)),
+                pretty(&both.document(request)),
+            ),
+        }
     }
 
     /// Whether it exits 0 in the CLI.
     pub fn ok(&self) -> bool {
-        self.0.exit_code() == 0
+        match self {
+            Answer::One(outcome) => outcome.exit_code() == 0,
+            Answer::Both { both, .. } => both.exit_code() == 0,
+        }
     }
 }
 
@@ -192,5 +216,33 @@ pub fn run(engine: &Engine, user_home: &Path, query: &Query) -> Result<Answer, E
         Request::Init { dir } => execute::init(dir, user_home)?,
         request => execute::execute_with(engine, request, &query.flags, Interaction::default())?,
     };
-    Ok(Answer(Box::new(outcome)))
+    Ok(Answer::One(Box::new(outcome)))
+}
+
+/// Inside a project, a query the CLI runs on both stores (the project's
+/// `project`, the user's `user`: `command::both`), run on both, as the
+/// CLI runs it; `None` for any other.
+pub fn run_both(project: &Engine, user: &Engine, query: &Query) -> Option<Result<Answer, Error>> {
+    let store = project.store().root();
+    if !both::runs_on_both(&query.request, store) {
+        return None;
+    }
+    let (ours, theirs) = both::split(&query.request, store);
+    let side = |engine: &Engine, request: Option<Request>| {
+        request
+            .map(|r| execute::execute_with(engine, &r, &query.flags, Interaction::default()))
+            .transpose()
+    };
+    let both = side(project, ours).and_then(|ours| {
+        Ok(Both {
+            ours,
+            theirs: side(user, theirs)?,
+        })
+    });
+    let folder = project.project().map(|p| p.root().display().to_string());
+    Some(both.map(|both| Answer::Both {
+        both: Box::new(both),
+        request: Box::new(query.request.clone()),
+        project: folder.unwrap_or_default(),
+    }))
 }

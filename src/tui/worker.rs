@@ -69,14 +69,10 @@ pub fn run(stores: &Stores, job: Job, actions: &UnboundedSender<Action>) -> JobR
             };
             run(&stores, *job, actions)
         }
-        Job::Query(query) => {
-            // The user store's folder (`init` keeps a project out of it).
-            let user = stores.user.as_ref().unwrap_or(engine);
-            JobResult::Queried {
-                result: crate::tui::query::run(engine, user.store().root(), &query),
-                query,
-            }
-        }
+        Job::Query(query) => JobResult::Queried {
+            result: run_query(stores, &query),
+            query,
+        },
         Job::Marks => JobResult::Marks(read_marks(stores)),
         Job::Outdated => JobResult::Outdated(outdated(stores)),
         Job::Upgrade {
@@ -120,6 +116,22 @@ pub fn run(stores: &Stores, job: Job, actions: &UnboundedSender<Action>) -> JobR
 
 /// `job` on the engine of `store` alone (HCP.md §15.1); a change it makes
 /// is stamped over every store, as this process's own.
+/// A `:` line's request: inside a project with no store named, on both
+/// stores when the CLI runs it on both; else on the main store.
+fn run_query(
+    stores: &Stores,
+    query: &crate::tui::query::Query,
+) -> Result<crate::tui::query::Answer, Error> {
+    let engine = &stores.main;
+    let both = stores
+        .user
+        .as_ref()
+        .and_then(|user| crate::tui::query::run_both(engine, user, query));
+    // The user store's folder (`init` keeps a project out of it).
+    let user = stores.user.as_ref().unwrap_or(engine);
+    both.unwrap_or_else(|| crate::tui::query::run(engine, user.store().root(), query))
+}
+
 fn run_in(
     stores: &Stores,
     store: crate::tui::scope::Store,

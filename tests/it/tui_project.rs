@@ -458,3 +458,56 @@ fn real_tui_started_in_a_project_names_it_in_the_title() {
     );
     s.quit();
 }
+
+/// §15.5: inside the project, `:list` and `:verify` read both stores as
+/// the CLI does (each store's words under its name, `J` the merged
+/// document).
+#[tokio::test]
+async fn colon_reports_and_changes_read_and_act_on_both_stores() {
+    let mut tui = start(project_machine()).await;
+    colon(&mut tui, "list").await;
+    let report = tui
+        .runner
+        .app
+        .report()
+        .map(|r| r.text.clone())
+        .unwrap_or_default();
+    assert!(report.contains("user store:"), "{report}");
+    assert!(
+        report.contains("acme.proj") && report.contains("acme.user"),
+        "{report}"
+    );
+    let doc = tui
+        .runner
+        .app
+        .report()
+        .and_then(|r| r.json.clone())
+        .unwrap_or_default();
+    let doc: serde_json::Value = serde_json::from_str(&doc).unwrap();
+    let shadowed = doc["packs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|p| p["pack_id"] == "acme.both" && p["scope"] == "user" && p["shadowed"] == true);
+    assert!(shadowed, "{doc}");
+
+    // verify: each store's packs, with their scope.
+    colon(&mut tui, "verify").await;
+    let doc = tui
+        .runner
+        .app
+        .report()
+        .and_then(|r| r.json.clone())
+        .unwrap_or_default();
+    let doc: serde_json::Value = serde_json::from_str(&doc).unwrap();
+    let scopes: Vec<&str> = doc["packs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|p| p["scope"].as_str())
+        .collect();
+    assert!(
+        scopes.contains(&"project") && scopes.contains(&"user"),
+        "{doc}"
+    );
+}

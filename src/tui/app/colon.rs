@@ -222,6 +222,16 @@ impl App {
         if let Some(store) = self.line_store() {
             return Ok(Some(store));
         }
+        // A report of every pack, or a change of packs of both stores: the
+        // worker runs it on both, as the CLI does (`command::both`).
+        let project_store = self
+            .scopes
+            .project()
+            .and_then(|root| crate::engine::project::Project::at(root).ok())
+            .map(|p| p.store_dir());
+        if project_store.is_some_and(|store| crate::command::both::runs_on_both(request, &store)) {
+            return Ok(None);
+        }
         let packs: Vec<String> = match request {
             Request::CatalogAdd { .. } | Request::CatalogRemove { .. } => {
                 return Ok(Some(Store::User));
