@@ -28,6 +28,10 @@ pub struct FixFlags {
     pub principal: Option<String>,
     /// `--catalog DIR`, each as given.
     pub catalogs: Vec<String>,
+    /// `-g`: the fix acts on the user store, and the user is (or said
+    /// `-g` in) a project, where a plain line would act on the project's
+    /// store (§15.1).
+    pub global: bool,
 }
 
 /// What an error shows as its `hint`: its fix as a command line, else its
@@ -67,6 +71,9 @@ pub fn command_line(fix: &Fix, flags: &FixFlags) -> String {
         line.push(' ');
         line.push_str(&shell_quote(word));
     };
+    if flags.global {
+        push("-g");
+    }
     for word in words {
         push(word);
     }
@@ -182,6 +189,7 @@ mod tests {
         FixFlags {
             principal: Some("ci bot".into()),
             catalogs: vec!["/tmp/my packs".into(), "cat".into()],
+            global: false,
         }
     }
 

@@ -35,7 +35,7 @@ pub fn run(request: &Request, ctx: &Ctx) -> i32 {
             match request {
                 Some(request) => {
                     let engine = open(&request, ctx, project)?;
-                    execute(&engine, &request, &ctx.out.flags).map(Some)
+                    execute(&engine, &request, &ctx.flags_for(&engine)).map(Some)
                 }
                 None => Ok(None),
             }

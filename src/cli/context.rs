@@ -44,6 +44,7 @@ impl Ctx {
                 .iter()
                 .map(|d| d.display().to_string())
                 .collect(),
+            global: global.global,
         };
         let project = match (store::default_home(), std::env::current_dir()) {
             (Some(home), Ok(cwd)) => project::resolve(global.scope_flag(), &cwd, &home),
@@ -108,6 +109,15 @@ impl Ctx {
         } else {
             self.open(None, options)
         }
+    }
+
+    /// The flags a fix of a command run on `engine` repeats: `-g` too when
+    /// it acts on the user store inside a project (§15.1).
+    pub fn flags_for(&self, engine: &Engine) -> FixFlags {
+        let mut flags = self.out.flags.clone();
+        flags.global |= matches!(self.project(), Ok(Some(_)))
+            && engine.scope() == crate::engine::project::Scope::User;
+        flags
     }
 
     /// `--principal`, else `$HCP_PRINCIPAL`, else `user` (§9.1).
@@ -182,7 +192,7 @@ impl Ctx {
             scope: engine.scope(),
             project: project.map(|p| p.root().display().to_string()),
         });
-        let flags = self.out.flags.clone();
+        let flags = self.flags_for(&engine);
         engine.set_fix_line(FixLine(Arc::new(move |fix| {
             crate::cli::fix::command_line(fix, &flags)
         })));
@@ -249,6 +259,13 @@ impl Ctx {
     /// Reports an error; returns the exit code of §10.2.
     pub fn fail(&self, err: &Error) -> i32 {
         self.out.error(err);
+        err.code.exit_code()
+    }
+
+    /// [`Ctx::fail`] of a command run on `engine`: its fix repeats
+    /// [`Ctx::flags_for`] it.
+    pub fn fail_on(&self, engine: &Engine, err: &Error) -> i32 {
+        self.out.error_with(err, &self.flags_for(engine));
         err.code.exit_code()
     }
 

@@ -36,7 +36,8 @@ pub fn run(command: &Command, ctx: &Ctx) -> i32 {
         passthrough: (!ctx.out.json).then_some(&mut stdout as &mut dyn Write),
         ..Interaction::default()
     };
-    let result = execute_with(&engine, &request, &ctx.out.flags, io);
+    let flags = ctx.flags_for(&engine);
+    let result = execute_with(&engine, &request, &flags, io);
     // A command sharing the terminal was handed a signal (§14.6).
     if let Some(signal) = crate::cli::signals::interrupted() {
         return 128 + signal;
@@ -55,6 +56,9 @@ pub fn run(command: &Command, ctx: &Ctx) -> i32 {
             }
             outcome.exit_code()
         }
-        Err(err) => fail(&err),
+        Err(err) => {
+            ctx.out.error_with(&err, &flags);
+            err.code.exec_exit_code()
+        }
     }
 }

@@ -45,6 +45,7 @@ pub fn run(args: &McpArgs, ctx: &Ctx) -> i32 {
     let flags = crate::fixline::FixFlags {
         principal: ctx.global.principal.clone(),
         catalogs: Vec::new(),
+        global: false,
     };
     match launch(engines, flags) {
         Ok(()) => 0,

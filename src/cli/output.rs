@@ -79,14 +79,19 @@ impl Output {
     /// Reports an error: `{"ok": false, "error": {...}}` with `--json`,
     /// else `error: MESSAGE` (and a hint) on stderr.
     pub fn error(&self, error: &Error) {
+        self.error_with(error, &self.flags);
+    }
+
+    /// [`Output::error`], its fix repeating `flags`.
+    pub fn error_with(&self, error: &Error, flags: &FixFlags) {
         crate::cli::signals::hold_if_ending();
         if self.json {
-            let error = with_hint(error, &self.flags);
+            let error = with_hint(error, flags);
             self.json(&Failure::new(&error));
             return;
         }
         let mut words = String::new();
-        let hint = hint(error, &self.flags);
+        let hint = hint(error, flags);
         let _ = crate::command::text::error::write(&mut words, error, hint.as_deref());
         let _ = write!(anstream::stderr().lock(), "{words}");
     }

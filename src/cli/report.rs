@@ -55,15 +55,16 @@ pub fn command_with(command: &Command, ctx: &Ctx, io: Interaction<'_>) -> i32 {
         Err(_) => ctx.engine(),
     };
     match engine.and_then(|engine| Ok((engine, parsed?))) {
-        Ok((engine, request)) => match execute_with(&engine, &request, &ctx.out.flags, io) {
+        Ok((engine, request)) => match execute_with(&engine, &request, &ctx.flags_for(&engine), io)
+        {
             Ok(outcome) => {
-                let code = print(&outcome, ctx);
+                let code = print_with(&outcome, ctx, &ctx.flags_for(&engine));
                 if changes_packs(&request) {
                     say_scope(ctx);
                 }
                 code
             }
-            Err(err) => ctx.fail(&err),
+            Err(err) => ctx.fail_on(&engine, &err),
         },
         Err(err) => ctx.fail(&err),
     }
@@ -75,11 +76,14 @@ pub fn run(request: &Request, ctx: &Ctx) -> i32 {
         return both::run(request, ctx);
     }
     let io = Interaction::default();
-    match engine_for(request, ctx)
-        .and_then(|engine| execute_with(&engine, request, &ctx.out.flags, io))
-    {
-        Ok(outcome) => print(&outcome, ctx),
-        Err(err) => ctx.fail(&err),
+    let engine = match engine_for(request, ctx) {
+        Ok(engine) => engine,
+        Err(err) => return ctx.fail(&err),
+    };
+    let flags = ctx.flags_for(&engine);
+    match execute_with(&engine, request, &flags, io) {
+        Ok(outcome) => print_with(&outcome, ctx, &flags),
+        Err(err) => ctx.fail_on(&engine, &err),
     }
 }
 
@@ -188,6 +192,11 @@ pub fn write_text(text: &str) {
 
 /// `outcome` on stdout; its notes, then its error, on stderr.
 pub fn print(outcome: &Outcome, ctx: &Ctx) -> i32 {
+    print_with(outcome, ctx, &ctx.out.flags)
+}
+
+/// [`print`], the error's fix repeating `flags`.
+fn print_with(outcome: &Outcome, ctx: &Ctx, flags: &crate::fixline::FixFlags) -> i32 {
     let tag = ctx.out.scope().filter(|t| t.project.is_some());
     if let (true, Some(tag)) = (ctx.out.json, tag) {
         // Inside a project every pack and target says its store (§15.5).
@@ -210,7 +219,7 @@ pub fn print(outcome: &Outcome, ctx: &Ctx) -> i32 {
             let _ = write!(anstream::stderr().lock(), "{notes}");
         }
         if let Some(err) = outcome.error() {
-            ctx.out.error(&err);
+            ctx.out.error_with(&err, flags);
         }
     }
     outcome.exit_code()

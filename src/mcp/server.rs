@@ -160,7 +160,12 @@ impl Server {
         };
         let scope = Scope::new();
         let engine = self.inner.engines.get(entry.store).cloned();
-        let flags = self.inner.flags.clone();
+        // A user-store pack served inside a project: its fixes say `-g`.
+        let mut flags = self.inner.flags.clone();
+        flags.global |= self.inner.engines.len() > 1
+            && engine
+                .as_ref()
+                .is_some_and(|e| e.scope() == crate::engine::project::Scope::User);
         let job = tokio::task::spawn_blocking(move || {
             scope.run(|| match &engine {
                 Some(engine) => call_blocking(engine, &flags, &entry, arguments.as_ref()),

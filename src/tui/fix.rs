@@ -64,6 +64,8 @@ pub fn flags(config: &Config) -> FixFlags {
     FixFlags {
         principal: config.principal_arg.clone(),
         catalogs: config.catalog_args.clone(),
+        // The TUI adds `-g` to the lines it shows itself (`tui::scope`).
+        global: false,
     }
 }
 

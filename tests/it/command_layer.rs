@@ -197,6 +197,7 @@ fn executed(dir: &TempDir, words: &str) -> (Value, String, String) {
     let flags = FixFlags {
         principal: None,
         catalogs: vec![catalog(dir).display().to_string()],
+        global: false,
     };
     let engine = engine(dir);
     let request = Request::parse(&invocation.command).expect("a request of the command layer");

@@ -747,3 +747,22 @@ fn a_change_of_packs_of_both_stores_acts_on_each_in_its_store() {
     assert!(!m.user_store().join("packs/acme.user").exists());
     assert!(!m.read("hcp.yaml").contains("acme.proj"));
 }
+
+/// §15.1: a fix for a user-store pack, shown inside a project, says `-g`
+/// (the same line without it would act on the project's store); a fix
+/// for a project pack does not.
+#[test]
+fn a_fix_for_a_user_pack_inside_a_project_says_g() {
+    let m = Machine::new();
+    let proj = m.proj();
+    m.json(&proj, &["init"], 0);
+    let user_pack = m.pack(m.dir.path(), "u", "acme.user");
+    m.json(&proj, &["-g", "install", user_pack.to_str().unwrap()], 0);
+    m.pack(&proj.join("tools"), "p", "acme.proj");
+    m.json(&proj, &["add", "./tools/p"], 0);
+    m.json(&proj, &["deactivate", "acme.proj"], 0);
+    let doc = m.json(&proj, &["exec", "acme.user", "hello"], 126);
+    assert_eq!(doc["error"]["hint"], "hcpx -g activate acme.user", "{doc}");
+    let doc = m.json(&proj, &["exec", "acme.proj", "hello"], 126);
+    assert_eq!(doc["error"]["hint"], "hcpx activate acme.proj", "{doc}");
+}

@@ -273,6 +273,7 @@ impl App {
                 .chain(&self.line_flags.catalogs)
                 .cloned()
                 .collect(),
+            global: false,
         }
     }
 
