@@ -24,7 +24,10 @@ pub struct PackView {
     pub installed: Option<LintReport>,
     /// The catalog copy, when one is found.
     pub catalog: Option<CatalogPack>,
-    /// Whether `<store>/skills/<pack_id>/SKILL.md` exists (§5.4).
+    /// Whether `<store>/skills/<pack_id>/SKILL.md` exists (§5.4). Looked
+    /// for only where it can matter: for one pack ([`load_pack`]), and in
+    /// [`map_packs`] for an activated pack (a pack that is not activated
+    /// has no active Skill, copy or not: one failing `stat` a pack saved).
     pub skill_copied: bool,
 }
 
@@ -89,20 +92,22 @@ pub fn lint_fresh(store: &Store, pack_id: &PackId) -> LintReport {
 pub fn load_pack(store: &Store, catalogs: &[CatalogPack], pack_id: &str) -> Option<PackView> {
     let cache = LintCache::open(store);
     let catalog = catalog::find(catalogs, pack_id).cloned();
-    view(store, &cache, pack_id, catalog, None)
+    view(store, &cache, pack_id, catalog, None, true)
 }
 
 /// A pack's view from its catalog copy, if any, and the store. Only a
 /// valid id (§14.2) is looked up in the store; a catalog pack whose
 /// manifest holds a bad id is shown from the catalog alone. `listed` is
 /// whether the listing of `packs/` just now had the pack (the same test as
-/// [`Store::is_installed`]), when the caller made one.
+/// [`Store::is_installed`]), when the caller made one; `look_for_skill`
+/// whether to look for the pack's Skill copy (see [`PackView::skill_copied`]).
 fn view(
     store: &Store,
     cache: &LintCache,
     pack_id: &str,
     catalog: Option<CatalogPack>,
     listed: Option<bool>,
+    look_for_skill: bool,
 ) -> Option<PackView> {
     let checked = PackId::parse(pack_id);
     let installed = checked
@@ -114,7 +119,7 @@ fn view(
     }
     Some(PackView {
         pack_id: pack_id.to_string(),
-        skill_copied: checked.is_some_and(|id| store.skill_path(&id).is_file()),
+        skill_copied: look_for_skill && checked.is_some_and(|id| store.skill_path(&id).is_file()),
         installed,
         catalog,
     })
@@ -165,7 +170,8 @@ pub fn map_packs<R: Send>(
     let results = parallel_map(jobs, |(id, catalog)| {
         let catalog = catalog.map(|(catalog, dir)| catalog::load(&catalog, dir));
         let listed = installed.contains(&id);
-        view(store, &cache, &id, catalog, Some(listed)).map(|v| f(&v, &state))
+        let look_for_skill = listed && state.is_activated(&id);
+        view(store, &cache, &id, catalog, Some(listed), look_for_skill).map(|v| f(&v, &state))
     });
     Ok(results.into_iter().flatten().collect())
 }
