@@ -550,26 +550,27 @@ fn hash_bytes(hash: &mut Sha256, bytes: &[u8]) {
     hash.update(bytes);
 }
 
-/// One entry's part of a key; `newest` is raised to its times.
+/// One entry's part of a key; `newest` is raised to its times. Each field
+/// goes in at its own fixed width (76 bytes in all on Linux x86-64, where
+/// widening all to 128 bits took 144): fewer blocks to digest, the same
+/// metadata.
 fn hash_stat(hash: &mut Sha256, rel: &[u8], st: &rustix::fs::Stat, newest: &mut i128) {
     const NS: i128 = 1_000_000_000;
     hash_bytes(hash, rel);
     let mtime = i128::from(st.st_mtime) * NS + i128::from(st.st_mtime_nsec);
     let ctime = i128::from(st.st_ctime) * NS + i128::from(st.st_ctime_nsec);
     *newest = (*newest).max(mtime).max(ctime);
-    for n in [
-        mtime,
-        ctime,
-        i128::from(st.st_mode),
-        i128::from(st.st_size),
-        i128::from(st.st_ino),
-        i128::from(st.st_dev),
-        i128::from(st.st_nlink),
-        i128::from(st.st_uid),
-        i128::from(st.st_gid),
-    ] {
-        hash.update(n.to_le_bytes());
-    }
+    hash.update(st.st_mtime.to_le_bytes());
+    hash.update(st.st_mtime_nsec.to_le_bytes());
+    hash.update(st.st_ctime.to_le_bytes());
+    hash.update(st.st_ctime_nsec.to_le_bytes());
+    hash.update(st.st_mode.to_le_bytes());
+    hash.update(st.st_size.to_le_bytes());
+    hash.update(st.st_ino.to_le_bytes());
+    hash.update(st.st_dev.to_le_bytes());
+    hash.update(st.st_nlink.to_le_bytes());
+    hash.update(st.st_uid.to_le_bytes());
+    hash.update(st.st_gid.to_le_bytes());
 }
 
 fn hex(bytes: &[u8]) -> String {
