@@ -539,7 +539,7 @@ impl KeyHash {
 
     fn finish(self) -> TreeKey {
         TreeKey {
-            digest: hex(&self.hash.finalize()),
+            digest: crate::engine::store::digest::hex(&self.hash.finalize()),
             newest_ns: self.newest,
         }
     }
@@ -571,14 +571,6 @@ fn hash_stat(hash: &mut Sha256, rel: &[u8], st: &rustix::fs::Stat, newest: &mut 
     hash.update(st.st_nlink.to_le_bytes());
     hash.update(st.st_uid.to_le_bytes());
     hash.update(st.st_gid.to_le_bytes());
-}
-
-fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write as _;
-    bytes.iter().fold(String::new(), |mut s, b| {
-        let _ = write!(s, "{b:02x}");
-        s
-    })
 }
 
 #[cfg(test)]
