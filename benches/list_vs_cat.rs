@@ -4,7 +4,9 @@
 //! round after round, so a load on the machine falls on all of them alike;
 //! the medians and the ratios are printed. Run with
 //! `cargo bench --bench list_vs_cat`; with `HCPX_BEFORE=/path/to/hcpx` (an
-//! older build) that binary's two runs join each round too.
+//! older build) that binary's two runs join each round too, on a store of
+//! its own built the same way (a build whose lint cache differs would
+//! otherwise rewrite the other's entries on every run).
 //!
 //! The packs' files are made more than the lint cache's racy margin before
 //! the first timed run, as a store's files are when a user lists it.
@@ -45,10 +47,10 @@ fn hcpx_at(bin: &str, home: &Path, args: &[&str]) -> Command {
     cmd
 }
 
-fn main() {
-    let tmp = tempfile::tempdir().unwrap();
-    let home = tmp.path().join("home");
-    timed(hcpx(&home, &["list"]));
+/// A store at `home` (made by `bin`) with 1,000 installed packs, all
+/// activated and connected; returns their `pack.yaml` and `SKILL.md` files.
+fn store(bin: &str, home: &Path) -> Vec<std::path::PathBuf> {
+    timed(hcpx_at(bin, home, &["list"]));
     let ids: Vec<String> = (0..1000).map(|i| format!("bench.p{i:04}")).collect();
     let mut files = Vec::new();
     for id in &ids {
@@ -65,17 +67,31 @@ fn main() {
         serde_json::to_string(&serde_json::json!({"activated": all, "connected": all})).unwrap(),
     )
     .unwrap();
+    files
+}
+
+fn main() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    let files = store(HCPX, &home);
+    let before = std::env::var("HCPX_BEFORE").ok();
+    let before_home = tmp.path().join("home-before");
+    if let Some(old) = &before {
+        store(old, &before_home);
+    }
     // Past the racy margin (2 s) of the lint cache, then one run of each
     // (a cold run, which may write the cache).
     std::thread::sleep(Duration::from_millis(2500));
     let cold_list = timed(hcpx(&home, &["list", "--json"]));
     let cold_avail = timed(hcpx(&home, &["availability", "--json"]));
+    if let Some(old) = &before {
+        timed(hcpx_at(old, &before_home, &["list", "--json"]));
+    }
     let cat = || {
         let mut cmd = Command::new("cat");
         cmd.args(&files);
         cmd
     };
-    let before = std::env::var("HCPX_BEFORE").ok();
     let (mut cats, mut lists, mut avails) = (Vec::new(), Vec::new(), Vec::new());
     let (mut old_lists, mut old_avails) = (Vec::new(), Vec::new());
     for _ in 0..ROUNDS {
@@ -83,8 +99,12 @@ fn main() {
         lists.push(timed(hcpx(&home, &["list", "--json"])));
         avails.push(timed(hcpx(&home, &["availability", "--json"])));
         if let Some(old) = &before {
-            old_lists.push(timed(hcpx_at(old, &home, &["list", "--json"])));
-            old_avails.push(timed(hcpx_at(old, &home, &["availability", "--json"])));
+            old_lists.push(timed(hcpx_at(old, &before_home, &["list", "--json"])));
+            old_avails.push(timed(hcpx_at(
+                old,
+                &before_home,
+                &["availability", "--json"],
+            )));
         }
     }
     let (cat, list, avail) = (median(cats), median(lists), median(avails));

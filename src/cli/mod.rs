@@ -58,7 +58,7 @@ pub fn main() -> ExitCode {
             rest.remove(at);
             Cli::try_parse_from(&rest)
         }
-        None => parse_exec_alone(&args).map_or_else(|| Cli::try_parse_from(&args), Ok),
+        None => parse_alone(&args).map_or_else(|| Cli::try_parse_from(&args), Ok),
     };
     let cli = match parsed {
         Ok(cli) => cli,
@@ -127,49 +127,61 @@ fn is_interactive() -> bool {
     std::io::stdin().is_terminal() && std::io::stdout().is_terminal()
 }
 
-/// `hcpx exec ...` parsed by a command that has the root's flags and the
-/// `exec` subcommand alone: building the arguments of every other
-/// subcommand took a sixth of what hcpx itself does in an exec. Only a
-/// command line that names `exec` and parses cleanly is taken; anything
-/// else (a usage error, `--help`, `--version`) is `None`, and the whole
-/// command parses it, so what the user sees is unchanged.
-fn parse_exec_alone(args: &[std::ffi::OsString]) -> Option<Cli> {
+/// `hcpx exec ...`, `hcpx list ...` and `hcpx availability ...` parsed by
+/// a command that has the root's flags and that subcommand alone: building
+/// the arguments of every other subcommand took a sixth of what hcpx itself
+/// does in an exec, and more instructions than `list` spends on the whole
+/// store of a few packs. Only a command line that names one of them and
+/// parses cleanly is taken; anything else (a usage error, `--help`,
+/// `--version`) is `None`, and the whole command parses it, so what the
+/// user sees is unchanged.
+fn parse_alone(args: &[std::ffi::OsString]) -> Option<Cli> {
+    use crate::command::args::{availability::AvailabilityArgs, list::ListArgs};
     use clap::{Args, FromArgMatches};
-    if !is_exec(args) {
-        return None;
-    }
-    let exec = exec::ExecArgs::augment_args(clap::Command::new("exec"));
-    let root = GlobalArgs::augment_args(clap::Command::new("hcpx")).subcommand(exec);
+    let sub = match subcommand_word(args)? {
+        "exec" => exec::ExecArgs::augment_args(clap::Command::new("exec")),
+        "list" => ListArgs::augment_args(clap::Command::new("list")),
+        "availability" => AvailabilityArgs::augment_args(clap::Command::new("availability")),
+        _ => return None,
+    };
+    let root = GlobalArgs::augment_args(clap::Command::new("hcpx")).subcommand(sub);
     let matches = root.try_get_matches_from(args).ok()?;
     let global = GlobalArgs::from_arg_matches(&matches).ok()?;
-    let ("exec", sub) = matches.subcommand()? else {
-        return None;
+    let command = match matches.subcommand()? {
+        ("exec", sub) => Command::Exec(exec::ExecArgs::from_arg_matches(sub).ok()?),
+        ("list", sub) => Command::List(ListArgs::from_arg_matches(sub).ok()?),
+        ("availability", sub) => {
+            Command::Availability(AvailabilityArgs::from_arg_matches(sub).ok()?)
+        }
+        _ => return None,
     };
-    let exec = exec::ExecArgs::from_arg_matches(sub).ok()?;
     Some(Cli {
         global,
-        command: Some(Command::Exec(exec)),
+        command: Some(command),
     })
 }
 
-/// Whether the command line names the `exec` subcommand: its first word
-/// that is neither a global flag nor a global flag's value.
+/// Whether the command line names the `exec` subcommand.
 fn is_exec(args: &[std::ffi::OsString]) -> bool {
+    subcommand_word(args) == Some("exec")
+}
+
+/// The command line's first word that is neither a global flag nor a
+/// global flag's value: the subcommand, when it names one.
+fn subcommand_word(args: &[std::ffi::OsString]) -> Option<&str> {
     let mut words = args.iter().skip(1);
     while let Some(word) = words.next() {
-        let Some(word) = word.to_str() else {
-            return false;
-        };
+        let word = word.to_str()?;
         match word {
             "--json" => {}
             "--principal" | "--catalog" => {
                 words.next();
             }
             _ if word.starts_with("--principal=") || word.starts_with("--catalog=") => {}
-            _ => return word == "exec",
+            _ => return Some(word),
         }
     }
-    false
+    None
 }
 
 /// Where `--help` or `-h` stands in `hcpx exec PACK_ID VERB --help`: after
@@ -285,11 +297,19 @@ mod tests {
             .collect()
     }
 
-    /// The `exec`-alone parser reads every command line it takes as the
-    /// whole command does, and leaves the rest to it.
+    /// The subcommand-alone parser reads every command line it takes as
+    /// the whole command does, and leaves the rest to it.
     #[test]
-    fn exec_alone_parses_as_the_whole_command() {
+    fn alone_parses_as_the_whole_command() {
         for line in [
+            "list",
+            "list --json",
+            "--json list --catalog /c",
+            "list -g",
+            "list --project",
+            "availability",
+            "availability p.q --json --principal me",
+            "--principal agent availability --catalog=/d",
             "exec demo.clock now",
             "exec demo.clock now --json",
             "--json exec demo.clock now",
@@ -298,7 +318,7 @@ mod tests {
             "exec p.q v --",
         ] {
             let args = argv(line);
-            let alone = parse_exec_alone(&args).unwrap_or_else(|| panic!("not taken: {line}"));
+            let alone = parse_alone(&args).unwrap_or_else(|| panic!("not taken: {line}"));
             let whole = Cli::try_parse_from(&args).unwrap_or_else(|e| panic!("{line}: {e}"));
             assert_eq!(format!("{alone:?}"), format!("{whole:?}"), "{line}");
         }
@@ -310,20 +330,26 @@ mod tests {
             "exec p.q v -V",
             "exec --help",
             "exec p.q v extra",
-            "list --json",
-            "--json list",
+            "list extra",
+            "list --help",
+            "list -V",
+            "list -g --project",
+            "availability p.q r.s",
+            "availability --bogus",
             "help exec",
+            "help list",
+            "show p.q",
         ] {
-            assert!(parse_exec_alone(&argv(line)).is_none(), "{line}");
+            assert!(parse_alone(&argv(line)).is_none(), "{line}");
         }
     }
 
     /// Command lines of up to eight words from a set of awkward ones
     /// (flags in every place, values that look like flags or like `exec`,
-    /// `--`, `=`, `-`): whenever the `exec`-alone parser takes one, the whole
-    /// command takes it too and means the same.
+    /// `--`, `=`, `-`): whenever the subcommand-alone parser takes one, the
+    /// whole command takes it too and means the same.
     #[test]
-    fn exec_alone_agrees_with_the_whole_command_on_awkward_lines() {
+    fn alone_agrees_with_the_whole_command_on_awkward_lines() {
         const WORDS: &[&str] = &[
             "exec",
             "--json",
@@ -340,6 +366,9 @@ mod tests {
             "--help",
             "-V",
             "list",
+            "availability",
+            "-g",
+            "--project",
             "--bogus",
             "help",
             "-j",
@@ -353,16 +382,17 @@ mod tests {
         };
         let mut taken = 0;
         for _ in 0..20_000 {
-            // Mostly `hcpx [a word or two] exec WORDS...`, so that many are taken.
+            // Mostly `hcpx [a word or two] SUBCOMMAND WORDS...`, so that
+            // many are taken.
             let mut args: Vec<std::ffi::OsString> = vec!["hcpx".into()];
             for at in 0..(next() % 9) {
                 let word = match next() % 4 {
-                    0 if at < 3 => "exec",
+                    0 if at < 3 => ["exec", "list", "availability"][(next() % 3) as usize],
                     _ => WORDS[(next() % WORDS.len() as u64) as usize],
                 };
                 args.push(word.into());
             }
-            let Some(alone) = parse_exec_alone(&args) else {
+            let Some(alone) = parse_alone(&args) else {
                 continue;
             };
             taken += 1;

@@ -173,6 +173,73 @@ fn a_pack_replaced_by_one_of_the_same_sizes_is_seen() {
     assert_eq!(row(&sb, "cache.two")["description"], "A pack for TESTS.");
 }
 
+/// A Skill pack with files in nested folders, installed and cached: the
+/// key is then taken over the paths its entry recorded, no folder listed.
+/// A link added deep in it, the folders' modification times set back, is
+/// seen (the folder's change time moved); so is a subfolder swapped for a
+/// link to a copy of itself, and a file swapped for a folder.
+#[test]
+fn a_change_in_a_subfolder_is_seen_without_listing_it_again() {
+    let sb = Sandbox::new();
+    let skill = "---\nname: cache-deep\ndescription: Nested files.\n---\nSee scripts/.\n";
+    let src = sb.pack(
+        "cache-deep",
+        &[
+            ("SKILL.md", skill),
+            ("scripts/run.sh", "echo ok\n"),
+            ("scripts/lib/util.sh", "true\n"),
+            ("notes.md", "notes\n"),
+        ],
+    );
+    sb.json(&["install", src.to_str().unwrap()], 0);
+    wait_until_cached(&sb, &["cache-deep"]);
+    let entry: Value =
+        serde_json::from_slice(&fs::read(cache_dir(&sb).join("cache-deep.json")).unwrap()).unwrap();
+    assert_eq!(
+        entry["paths"],
+        serde_json::json!([
+            "SKILL.md",
+            "notes.md",
+            "scripts",
+            "scripts/lib",
+            "scripts/run.sh",
+            "scripts/lib/util.sh"
+        ])
+    );
+    let dir = sb.home().join("packs/cache-deep");
+    let times = |p: &Path| fs::metadata(p).unwrap().modified().unwrap();
+    let set_dir_mtime = |p: &Path, to| fs::File::open(p).unwrap().set_modified(to).unwrap();
+    assert_eq!(row(&sb, "cache-deep")["status"], "installed");
+
+    let lib = dir.join("scripts/lib");
+    let before = times(&lib);
+    std::os::unix::fs::symlink("util.sh", lib.join("link")).unwrap();
+    set_dir_mtime(&lib, before);
+    assert_eq!(row(&sb, "cache-deep")["status"], "unavailable");
+    fs::remove_file(lib.join("link")).unwrap();
+    set_dir_mtime(&lib, before);
+    wait_until_cached(&sb, &["cache-deep"]);
+    assert_eq!(row(&sb, "cache-deep")["status"], "installed");
+
+    let scripts = dir.join("scripts");
+    let copy = sb.home().join("scripts-copy");
+    fs::rename(&scripts, &copy).unwrap();
+    std::os::unix::fs::symlink(&copy, &scripts).unwrap();
+    assert_eq!(row(&sb, "cache-deep")["status"], "unavailable");
+    fs::remove_file(&scripts).unwrap();
+    fs::rename(&copy, &scripts).unwrap();
+    wait_until_cached(&sb, &["cache-deep"]);
+
+    let notes = dir.join("notes.md");
+    let before = times(&dir);
+    fs::remove_file(&notes).unwrap();
+    fs::create_dir(&notes).unwrap();
+    fs::create_dir(notes.join("more")).unwrap();
+    std::os::unix::fs::symlink("x", notes.join("more/link")).unwrap();
+    set_dir_mtime(&dir, before);
+    assert_eq!(row(&sb, "cache-deep")["status"], "unavailable");
+}
+
 /// An entry that would make `list` show `FORGED` for cache.one: the
 /// pack's entry as hcpx wrote it, its description changed and its key
 /// time set to `keyed_ns`.

@@ -9,11 +9,14 @@
 //! nanoseconds, inode, device, owner, link count — of the pack folder and
 //! of every entry the lint walk visits (the same walk: no link followed,
 //! the root's `.git/` left out), with the pack's path and the hcpx version
-//! (another version's rules may differ).
+//! (another version's rules may differ), and the paths that walk visited.
 //! An entry is used only when
 //!
 //! - the tree's key now is the entry's key (one `lstat` per entry, no file
-//!   read: the walk lint does anyway, without its reads and parsing);
+//!   read). The key is first taken over the entry's paths, no folder
+//!   listed: while every folder's metadata (its change time with it) is
+//!   as it was, each folder holds what the walk listed in it, and when one
+//!   is not the key differs and the tree is walked as lint walks it;
 //! - it is not racily clean (git's rule): every time in the tree is more
 //!   than [`RACY_MARGIN`] older than the moment the entry's key was taken,
 //!   since two writes within one tick of the file system's clock can leave
@@ -53,8 +56,9 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-/// The cache's format; an entry of another format is a miss.
-const FORMAT: u32 = 1;
+/// The cache's format; an entry of another format is a miss (2: entries
+/// record the paths of their walk).
+const FORMAT: u32 = 2;
 
 /// How much older than the moment its key was taken every time in a
 /// pack's tree must be for its entry to be trusted (racily clean).
@@ -90,6 +94,11 @@ struct Entry {
     /// When the key was taken (before the lint), ns since the epoch.
     keyed_ns: i64,
     report: CachedReport,
+    /// The paths the key's walk visited, in its order (see
+    /// [`replayed_key`]); absent in an entry of an older hcpx, or when a
+    /// name is not UTF-8.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    paths: Option<Vec<String>>,
 }
 
 /// A [`LintReport`] with its manifest, as the cache holds it.
@@ -150,6 +159,10 @@ impl LintCache {
     /// The lint report of an installed pack: the cached one when the cache
     /// holds a trusted entry for the pack's tree as it is now, else
     /// `lint()`'s, written to the cache (best effort).
+    ///
+    /// The tree's key is first taken over the paths the entry recorded
+    /// ([`replayed_key`]: one `stat` each, no folder listed); only when that
+    /// does not match is the tree walked ([`tree_key`]).
     pub fn lint_installed(
         &self,
         store: &Store,
@@ -158,15 +171,29 @@ impl LintCache {
     ) -> LintReport {
         let root = store.pack_dir(pack_id);
         let keyed_ns = now_ns();
-        let key = tree_key(&root);
-        if let Some(key) = &key
-            && let Some(report) = self.read(pack_id, key, &root)
+        let entry = self.load(pack_id);
+        let holds = |key: &TreeKey| {
+            entry
+                .as_ref()
+                .is_some_and(|e| trusts(e, key, pack_id, &root))
+        };
+        let replayed = entry
+            .as_ref()
+            .and_then(|e| replayed_key(&root, e.paths.as_ref()?));
+        if replayed.as_ref().is_some_and(holds)
+            && let Some(entry) = entry
         {
-            return report;
+            return entry.report.into_report(root);
+        }
+        let walked = walk(&root);
+        if walked.as_ref().is_some_and(|(key, _)| holds(key))
+            && let Some(entry) = entry
+        {
+            return entry.report.into_report(root);
         }
         let report = lint();
-        if let Some(key) = key {
-            self.write(pack_id, &key, keyed_ns, &report);
+        if let Some((key, paths)) = walked {
+            self.write(pack_id, &key, paths, keyed_ns, &report);
         }
         report
     }
@@ -175,7 +202,14 @@ impl LintCache {
     /// pack now would use (for tests and diagnostics).
     pub fn trusted(&self, store: &Store, pack_id: &PackId) -> bool {
         let root = store.pack_dir(pack_id);
-        tree_key(&root).is_some_and(|key| self.read(pack_id, &key, &root).is_some())
+        let Some(entry) = self.load(pack_id) else {
+            return false;
+        };
+        let replayed = entry.paths.as_ref().and_then(|p| replayed_key(&root, p));
+        [replayed, tree_key(&root)]
+            .iter()
+            .flatten()
+            .any(|key| trusts(&entry, key, pack_id, &root))
     }
 
     /// Where the entry of `pack_id` is.
@@ -183,22 +217,25 @@ impl LintCache {
         self.dir.join(format!("{}.json", pack_id.as_str()))
     }
 
-    /// The cached report for `pack_id` when its entry is trusted for `key`.
-    fn read(&self, pack_id: &PackId, key: &TreeKey, root: &Path) -> Option<LintReport> {
+    /// The entry of `pack_id`, when there is one of this format that parses
+    /// and names the pack (whether its key holds is [`trusts`]'s to say).
+    fn load(&self, pack_id: &PackId) -> Option<Entry> {
         let fd = self.fd.as_ref()?;
         let bytes = read_entry(fd, &format!("{}.json", pack_id.as_str()))?;
         let entry: Entry = serde_json::from_slice(&bytes).ok()?;
-        let trusted = entry.format == FORMAT
-            && entry.pack_id == pack_id.as_str()
-            && entry.key == key.digest
-            && !racy(key.newest_ns, i128::from(entry.keyed_ns), now_ns())
-            && consistent(&entry.report, pack_id, root);
-        trusted.then(|| entry.report.into_report(root.to_path_buf()))
+        (entry.format == FORMAT && entry.pack_id == pack_id.as_str()).then_some(entry)
     }
 
     /// Writes the entry of `pack_id`; any failure leaves the cache as it
     /// was (or without the entry).
-    fn write(&self, pack_id: &PackId, key: &TreeKey, keyed_ns: i128, report: &LintReport) {
+    fn write(
+        &self,
+        pack_id: &PackId,
+        key: &TreeKey,
+        paths: Option<Vec<String>>,
+        keyed_ns: i128,
+        report: &LintReport,
+    ) {
         // An entry keyed within the racy margin of the tree's newest time
         // can never be trusted (its key time stays what it is): writing it
         // would only cost every read right after a change a write per pack.
@@ -214,6 +251,7 @@ impl LintCache {
             key: key.digest.clone(),
             keyed_ns,
             report: CachedReport::of(report),
+            paths,
         };
         let Ok(bytes) = serde_json::to_vec(&entry) else {
             return;
@@ -303,6 +341,14 @@ fn reads_back(bytes: &[u8], report: &CachedReport) -> bool {
     serde_json::from_slice::<Entry>(bytes).is_ok_and(|e| e.report == *report)
 }
 
+/// Whether `entry` holds for the tree of `pack_id` at `root` whose key is
+/// `key` now: the same key, not racily clean, a consistent report.
+fn trusts(entry: &Entry, key: &TreeKey, pack_id: &PackId, root: &Path) -> bool {
+    entry.key == key.digest
+        && !racy(key.newest_ns, i128::from(entry.keyed_ns), now_ns())
+        && consistent(&entry.report, pack_id, root)
+}
+
 /// Whether an entry whose key was taken at `keyed_ns` is racily clean for
 /// a tree whose newest time is `newest_ns`, at `now_ns`.
 pub fn racy(newest_ns: i128, keyed_ns: i128, now_ns: i128) -> bool {
@@ -364,23 +410,17 @@ const LINT_BUILD: u64 = {
 /// is opened once and its entries are asked of it (`fstatat`), so a path
 /// is resolved once per folder, not once per file.
 pub fn tree_key(root: &Path) -> Option<TreeKey> {
-    use rustix::fs::{AtFlags, CWD, Mode, OFlags};
-    let mut hash = Sha256::new();
-    hash.update(FORMAT.to_le_bytes());
-    hash_bytes(&mut hash, env!("CARGO_PKG_VERSION").as_bytes());
-    hash_bytes(&mut hash, &LINT_BUILD.to_le_bytes());
-    hash_bytes(&mut hash, root.as_os_str().as_bytes());
-    let mut newest = i128::MIN;
-    let dir_flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
-    // The root may be a link to a folder, as lint allows.
-    let root_fd = rustix::fs::openat(CWD, root, dir_flags, Mode::empty()).ok()?;
-    hash_stat(
-        &mut hash,
-        b".",
-        &rustix::fs::fstat(&root_fd).ok()?,
-        &mut newest,
-    );
+    walk(root).map(|(key, _)| key)
+}
+
+/// [`tree_key`], with the paths the walk visited in its order (`None` when
+/// a name is not UTF-8): what [`replayed_key`] needs to take the same key
+/// without listing a folder.
+fn walk(root: &Path) -> Option<(TreeKey, Option<Vec<String>>)> {
+    use rustix::fs::{AtFlags, Mode, OFlags};
+    let (root_fd, mut key) = KeyHash::start(root)?;
     let mut folders: Vec<(std::os::fd::OwnedFd, Vec<u8>)> = vec![(root_fd, Vec::new())];
+    let mut paths: Vec<Vec<u8>> = Vec::new();
     let mut seen = 0usize;
     // One buffer for every folder's entries, read from the folder's own
     // descriptor (no second descriptor per folder, as `Dir::read_from` opens).
@@ -401,9 +441,7 @@ pub fn tree_key(root: &Path) -> Option<TreeKey> {
                 return None;
             }
             let stat = rustix::fs::statat(&fd, &name, AtFlags::SYMLINK_NOFOLLOW).ok()?;
-            let is_dir = rustix::fs::FileType::from_raw_mode(stat.st_mode)
-                == rustix::fs::FileType::Directory;
-            if is_dir && prefix.is_empty() && name.as_bytes() == b".git" {
+            if is_dir(&stat) && prefix.is_empty() && name.as_bytes() == b".git" {
                 continue;
             }
             let mut rel = prefix.clone();
@@ -411,20 +449,100 @@ pub fn tree_key(root: &Path) -> Option<TreeKey> {
                 rel.push(b'/');
             }
             rel.extend_from_slice(name.as_bytes());
-            hash_stat(&mut hash, &rel, &stat, &mut newest);
-            if is_dir {
-                let flags = dir_flags | OFlags::NOFOLLOW;
-                folders.push((
-                    rustix::fs::openat(&fd, &name, flags, Mode::empty()).ok()?,
-                    rel,
-                ));
+            key.add(&rel, &stat);
+            if is_dir(&stat) {
+                let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC | OFlags::NOFOLLOW;
+                let sub = rustix::fs::openat(&fd, &name, flags, Mode::empty()).ok()?;
+                folders.push((sub, rel.clone()));
             }
+            paths.push(rel);
         }
     }
-    Some(TreeKey {
-        digest: hex(&hash.finalize()),
-        newest_ns: newest,
-    })
+    let paths: Result<Vec<String>, _> = paths.into_iter().map(String::from_utf8).collect();
+    Some((key.finish(), paths.ok()))
+}
+
+/// The key of the tree at `root` taken over `paths`, the paths an entry
+/// says the walk that made its key visited, in that order: the root's
+/// `fstat` and one `fstatat` of each path from the root, no folder listed.
+///
+/// It is [`tree_key`] whenever it equals the entry's key: then every
+/// folder on the list has the metadata it had in that walk, change time
+/// included, and a folder's change time moves whenever an entry is added to
+/// it, removed from it or renamed in it (and cannot be set back), so each
+/// folder holds what the walk listed in it; the racy rule covers two changes
+/// within one tick, as for any file. When a path is gone, a folder is now
+/// something else, or the list is not one a walk makes, the answer is
+/// `None` or another key, and the tree is walked. A path is asked for only
+/// below a folder this pass has just seen as a folder (not a link).
+fn replayed_key(root: &Path, paths: &[String]) -> Option<TreeKey> {
+    use rustix::fs::AtFlags;
+    if paths.len() > MAX_ENTRIES {
+        return None;
+    }
+    let (root_fd, mut key) = KeyHash::start(root)?;
+    let mut folders: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    for rel in paths {
+        let parent_seen = match rel.rsplit_once('/') {
+            Some((parent, _)) => folders.contains(parent),
+            None => true,
+        };
+        let plain = rel
+            .split('/')
+            .all(|part| !part.is_empty() && part != "." && part != "..");
+        if !parent_seen || !plain || rel == ".git" {
+            return None;
+        }
+        let stat = rustix::fs::statat(&root_fd, rel.as_str(), AtFlags::SYMLINK_NOFOLLOW).ok()?;
+        key.add(rel.as_bytes(), &stat);
+        if is_dir(&stat) {
+            folders.insert(rel);
+        }
+    }
+    Some(key.finish())
+}
+
+fn is_dir(stat: &rustix::fs::Stat) -> bool {
+    rustix::fs::FileType::from_raw_mode(stat.st_mode) == rustix::fs::FileType::Directory
+}
+
+/// A key being taken: the digest so far and the newest time seen.
+struct KeyHash {
+    hash: Sha256,
+    newest: i128,
+}
+
+impl KeyHash {
+    /// The pack folder `root` opened (it may be a link to a folder, as lint
+    /// allows) and a key holding the format, the version, the lint build,
+    /// the path and the folder's own metadata.
+    fn start(root: &Path) -> Option<(std::os::fd::OwnedFd, KeyHash)> {
+        use rustix::fs::{CWD, Mode, OFlags};
+        let mut hash = Sha256::new();
+        hash.update(FORMAT.to_le_bytes());
+        hash_bytes(&mut hash, env!("CARGO_PKG_VERSION").as_bytes());
+        hash_bytes(&mut hash, &LINT_BUILD.to_le_bytes());
+        hash_bytes(&mut hash, root.as_os_str().as_bytes());
+        let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+        let fd = rustix::fs::openat(CWD, root, flags, Mode::empty()).ok()?;
+        let mut key = KeyHash {
+            hash,
+            newest: i128::MIN,
+        };
+        key.add(b".", &rustix::fs::fstat(&fd).ok()?);
+        Some((fd, key))
+    }
+
+    fn add(&mut self, rel: &[u8], stat: &rustix::fs::Stat) {
+        hash_stat(&mut self.hash, rel, stat, &mut self.newest);
+    }
+
+    fn finish(self) -> TreeKey {
+        TreeKey {
+            digest: crate::engine::store::digest::hex(&self.hash.finalize()),
+            newest_ns: self.newest,
+        }
+    }
 }
 
 fn hash_bytes(hash: &mut Sha256, bytes: &[u8]) {
@@ -432,34 +550,27 @@ fn hash_bytes(hash: &mut Sha256, bytes: &[u8]) {
     hash.update(bytes);
 }
 
-/// One entry's part of a key; `newest` is raised to its times.
+/// One entry's part of a key; `newest` is raised to its times. Each field
+/// goes in at its own fixed width (76 bytes in all on Linux x86-64, where
+/// widening all to 128 bits took 144): fewer blocks to digest, the same
+/// metadata.
 fn hash_stat(hash: &mut Sha256, rel: &[u8], st: &rustix::fs::Stat, newest: &mut i128) {
     const NS: i128 = 1_000_000_000;
     hash_bytes(hash, rel);
     let mtime = i128::from(st.st_mtime) * NS + i128::from(st.st_mtime_nsec);
     let ctime = i128::from(st.st_ctime) * NS + i128::from(st.st_ctime_nsec);
     *newest = (*newest).max(mtime).max(ctime);
-    for n in [
-        mtime,
-        ctime,
-        i128::from(st.st_mode),
-        i128::from(st.st_size),
-        i128::from(st.st_ino),
-        i128::from(st.st_dev),
-        i128::from(st.st_nlink),
-        i128::from(st.st_uid),
-        i128::from(st.st_gid),
-    ] {
-        hash.update(n.to_le_bytes());
-    }
-}
-
-fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write as _;
-    bytes.iter().fold(String::new(), |mut s, b| {
-        let _ = write!(s, "{b:02x}");
-        s
-    })
+    hash.update(st.st_mtime.to_le_bytes());
+    hash.update(st.st_mtime_nsec.to_le_bytes());
+    hash.update(st.st_ctime.to_le_bytes());
+    hash.update(st.st_ctime_nsec.to_le_bytes());
+    hash.update(st.st_mode.to_le_bytes());
+    hash.update(st.st_size.to_le_bytes());
+    hash.update(st.st_ino.to_le_bytes());
+    hash.update(st.st_dev.to_le_bytes());
+    hash.update(st.st_nlink.to_le_bytes());
+    hash.update(st.st_uid.to_le_bytes());
+    hash.update(st.st_gid.to_le_bytes());
 }
 
 #[cfg(test)]
@@ -492,6 +603,39 @@ mod tests {
         fs::write(dir.path().join("other"), "").unwrap_or_else(|e| panic!("{e}"));
         assert_ne!(first, tree_key(dir.path()));
         assert_eq!(tree_key(&dir.path().join("gone")), None);
+    }
+
+    /// Taken over the paths the walk visited, the key is the walk's; a list
+    /// no walk makes (a path out of the tree, below a file or a link, the
+    /// root's `.git`) gives none.
+    #[test]
+    fn the_replayed_key_is_the_walks() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let root = dir.path();
+        let ok = |r: std::io::Result<()>| r.unwrap_or_else(|e| panic!("{e}"));
+        ok(fs::create_dir_all(root.join("sub/deeper")));
+        ok(fs::create_dir(root.join(".git")));
+        ok(fs::write(root.join("sub/deeper/f"), "a"));
+        ok(fs::write(root.join("g"), "b"));
+        ok(std::os::unix::fs::symlink("sub", root.join("link")));
+        let (key, paths) = walk(root).unwrap_or_else(|| panic!("no key"));
+        let paths = paths.unwrap_or_else(|| panic!("no paths"));
+        assert_eq!(paths, ["g", "link", "sub", "sub/deeper", "sub/deeper/f"]);
+        assert_eq!(replayed_key(root, &paths), Some(key.clone()));
+        assert_ne!(replayed_key(root, &paths[..4]), Some(key));
+        for bad in [
+            &["..", "g"][..],
+            &["sub/../g"],
+            &["g/x"],
+            &["link/deeper"],
+            &["sub/deeper/f", "sub"],
+            &[".git"],
+            &["/etc"],
+            &["sub//deeper"],
+        ] {
+            let bad: Vec<String> = bad.iter().map(|p| p.to_string()).collect();
+            assert_eq!(replayed_key(root, &bad), None, "{bad:?}");
+        }
     }
 
     /// A file in a subfolder counts, a link counts (not what it points

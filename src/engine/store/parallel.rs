@@ -4,8 +4,11 @@
 /// Maps `f` over `items` on every core (lint of many packs is file I/O and
 /// parsing, independent per pack); keeps the order.
 pub fn parallel_map<T: Send, R: Send>(mut items: Vec<T>, f: impl Fn(T) -> R + Sync) -> Vec<R> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    if threads < 2 || items.len() < 64 {
+    if items.len() < 64 {
+        return items.into_iter().map(f).collect();
+    }
+    let threads = cores();
+    if threads < 2 {
         return items.into_iter().map(f).collect();
     }
     let chunk = items.len().div_ceil(threads);
@@ -33,4 +36,12 @@ pub fn parallel_map<T: Send, R: Send>(mut items: Vec<T>, f: impl Fn(T) -> R + Sy
         }
         out
     })
+}
+
+/// How many threads to map on: the cores this process may use, asked once
+/// (`available_parallelism` reads the cgroup's CPU quota, four files, each
+/// time it is called), and only when there is enough work to share.
+fn cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }

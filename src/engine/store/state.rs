@@ -13,9 +13,9 @@ use std::collections::BTreeMap;
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct State {
     #[serde(default)]
-    pub activated: Vec<PackId>,
+    pub activated: IdList,
     #[serde(default)]
-    pub connected: Vec<PackId>,
+    pub connected: IdList,
     /// principal → grants. Absent: every principal holds every capability.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub grants: Option<BTreeMap<String, Vec<GrantEntry>>>,
@@ -26,11 +26,11 @@ pub struct State {
 
 impl State {
     pub fn is_activated(&self, pack_id: &str) -> bool {
-        contains(&self.activated, pack_id)
+        self.activated.contains_id(pack_id)
     }
 
     pub fn is_connected(&self, pack_id: &str) -> bool {
-        contains(&self.connected, pack_id)
+        self.connected.contains_id(pack_id)
     }
 
     /// Adds `pack_id` to `activated`; false if it was there.
@@ -39,7 +39,7 @@ impl State {
     /// activated first keeps a Skill name it shares): a new one goes to the
     /// end, and one activated again after a deactivation too.
     pub fn activate(&mut self, pack_id: &PackId) -> bool {
-        if self.activated.contains(pack_id) {
+        if self.activated.contains_id(pack_id.as_str()) {
             return false;
         }
         self.activated.push(pack_id.clone());
@@ -49,17 +49,24 @@ impl State {
     /// Removes activation and connection (§11.1 rule 4); false if neither
     /// was recorded.
     pub fn deactivate(&mut self, pack_id: &str) -> bool {
-        let a = remove(&mut self.activated, pack_id);
-        let c = remove(&mut self.connected, pack_id);
+        let a = self.activated.remove(pack_id);
+        let c = self.connected.remove(pack_id);
         a || c
     }
 
+    /// Adds `pack_id` to `connected`, which hcpx keeps sorted; false if it
+    /// was there.
     pub fn connect(&mut self, pack_id: &PackId) -> bool {
-        insert(&mut self.connected, pack_id)
+        if self.connected.contains_id(pack_id.as_str()) {
+            return false;
+        }
+        self.connected.push(pack_id.clone());
+        self.connected.sort();
+        true
     }
 
     pub fn disconnect(&mut self, pack_id: &str) -> bool {
-        remove(&mut self.connected, pack_id)
+        self.connected.remove(pack_id)
     }
 
     /// Forgets everything about a pack (uninstall).
@@ -68,27 +75,112 @@ impl State {
     }
 }
 
-/// Whether `list` holds `id`. hcpx keeps `connected` sorted, so a binary
-/// search finds an id at once; `activated` is in activation order, and a
-/// list another runtime wrote out of order, are searched in full when that
-/// finds nothing.
-fn contains(list: &[PackId], id: &str) -> bool {
-    list.binary_search_by(|p| p.as_str().cmp(id)).is_ok() || list.iter().any(|p| p == id)
+/// A list of pack ids as `state.json` holds it, in its own order
+/// (`activated` is in activation order, `connected` sorted by hcpx; a list
+/// another runtime wrote may be in any order), with the positions of its
+/// ids sorted by id beside it: whether it holds an id is one binary search,
+/// whatever the order. Read through `Deref` as a slice; changed only by
+/// its own methods, which keep the two in step.
+#[derive(Debug, Clone, Default)]
+pub struct IdList {
+    ids: Vec<PackId>,
+    /// Indexes into `ids`, ordered by the id at each.
+    by_id: Vec<usize>,
 }
 
-fn insert(list: &mut Vec<PackId>, id: &PackId) -> bool {
-    if list.contains(id) {
-        return false;
+impl IdList {
+    /// Whether the list holds `id` (a binary search).
+    pub fn contains_id(&self, id: &str) -> bool {
+        self.find(id).is_ok()
     }
-    list.push(id.clone());
-    list.sort();
-    true
+
+    /// Adds `id` at the end.
+    pub fn push(&mut self, id: PackId) {
+        let at = self.find(id.as_str()).unwrap_or_else(|at| at);
+        self.by_id.insert(at, self.ids.len());
+        self.ids.push(id);
+    }
+
+    /// Removes every copy of `id`; false if there was none.
+    pub fn remove(&mut self, id: &str) -> bool {
+        let before = self.ids.len();
+        self.ids.retain(|p| p != id);
+        if self.ids.len() == before {
+            return false;
+        }
+        self.index();
+        true
+    }
+
+    /// Puts the ids in order.
+    pub fn sort(&mut self) {
+        self.ids.sort();
+        self.index();
+    }
+
+    /// Where `id` is in `by_id`, or where it would go.
+    fn find(&self, id: &str) -> std::result::Result<usize, usize> {
+        self.by_id
+            .binary_search_by(|&i| self.ids[i].as_str().cmp(id))
+    }
+
+    fn index(&mut self) {
+        let ids = &self.ids;
+        self.by_id = (0..ids.len()).collect();
+        self.by_id.sort_by(|&a, &b| ids[a].cmp(&ids[b]));
+    }
 }
 
-fn remove(list: &mut Vec<PackId>, id: &str) -> bool {
-    let before = list.len();
-    list.retain(|p| p != id);
-    list.len() != before
+impl From<Vec<PackId>> for IdList {
+    fn from(ids: Vec<PackId>) -> IdList {
+        let mut list = IdList {
+            ids,
+            by_id: Vec::new(),
+        };
+        list.index();
+        list
+    }
+}
+
+impl std::ops::Deref for IdList {
+    type Target = [PackId];
+
+    fn deref(&self) -> &[PackId] {
+        &self.ids
+    }
+}
+
+impl<'a> IntoIterator for &'a IdList {
+    type Item = &'a PackId;
+    type IntoIter = std::slice::Iter<'a, PackId>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.ids.iter()
+    }
+}
+
+impl PartialEq for IdList {
+    fn eq(&self, other: &IdList) -> bool {
+        self.ids == other.ids
+    }
+}
+
+impl PartialEq<Vec<PackId>> for IdList {
+    fn eq(&self, other: &Vec<PackId>) -> bool {
+        self.ids == *other
+    }
+}
+
+impl Serialize for IdList {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        self.ids.serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for IdList {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<IdList, D::Error> {
+        Vec::<PackId>::deserialize(d).map(IdList::from)
+    }
 }
 
 #[cfg(test)]
@@ -136,6 +228,27 @@ mod tests {
             assert!(s.is_connected(id), "{id}");
         }
         assert!(!s.is_connected("z.z") && !s.is_connected(""));
+    }
+
+    /// A list in activation order (here reversed) answers by binary search
+    /// through its index, before and after it changes.
+    #[test]
+    fn membership_holds_in_a_long_list_out_of_order() {
+        let id = |i: usize| PackId::parse(&format!("p.n{i:04}")).unwrap_or_else(|| panic!("id"));
+        let mut s = State::default();
+        for i in (0..500).rev() {
+            assert!(s.activate(&id(2 * i)));
+        }
+        assert!((0..1000).all(|i| s.is_activated(id(i).as_str()) == (i % 2 == 0)));
+        assert!(s.deactivate(id(10).as_str()) && !s.is_activated(id(10).as_str()));
+        assert!(s.is_activated(id(12).as_str()) && s.is_activated(id(8).as_str()));
+        assert!(s.activate(&id(10)) && s.is_activated(id(10).as_str()));
+        assert_eq!(s.activated.last(), Some(&id(10)));
+        assert!(s.connect(&id(3)) && s.connect(&id(1)) && !s.connect(&id(3)));
+        assert!(s.is_connected("p.n0001") && s.is_connected("p.n0003"));
+        assert!(!s.is_connected("p.n0002"));
+        let order: Vec<&str> = s.connected.iter().map(|p| p.as_str()).collect();
+        assert_eq!(order, ["p.n0001", "p.n0003"]);
     }
 
     #[test]
