@@ -78,6 +78,20 @@ impl Machine {
     }
 }
 
+/// A project holding `acme.proj` (added from `./tools/p`), and a user
+/// store holding `acme.user`, put there by `hcpx -g VERB` (`add`:
+/// activated; `install`: not).
+fn two_stores(verb: &str) -> (Machine, PathBuf) {
+    let m = Machine::new();
+    let proj = m.proj();
+    m.json(&proj, &["init"], 0);
+    let user_pack = m.pack(m.dir.path(), "u", "acme.user");
+    m.json(&proj, &["-g", verb, user_pack.to_str().unwrap()], 0);
+    m.pack(&proj.join("tools"), "p", "acme.proj");
+    m.json(&proj, &["add", "./tools/p"], 0);
+    (m, proj)
+}
+
 fn lock(m: &Machine) -> Value {
     serde_json::from_str(&m.read("hcp.lock")).unwrap()
 }
@@ -563,13 +577,7 @@ fn the_tui_opens_inside_a_project() {
 
 #[test]
 fn verify_and_doctor_inside_a_project_read_both_stores() {
-    let m = Machine::new();
-    let proj = m.proj();
-    m.json(&proj, &["init"], 0);
-    let user_pack = m.pack(m.dir.path(), "u", "acme.user");
-    m.json(&proj, &["-g", "add", user_pack.to_str().unwrap()], 0);
-    m.pack(&proj.join("tools"), "p", "acme.proj");
-    m.json(&proj, &["add", "./tools/p"], 0);
+    let (m, proj) = two_stores("add");
 
     let scopes = |doc: &Value, key: &str| -> Vec<(String, String)> {
         doc[key]
@@ -621,13 +629,7 @@ fn verify_and_doctor_inside_a_project_read_both_stores() {
 
 #[test]
 fn a_change_inside_a_project_says_which_store_it_acted_on() {
-    let m = Machine::new();
-    let proj = m.proj();
-    m.json(&proj, &["init"], 0);
-    let user_pack = m.pack(m.dir.path(), "u", "acme.user");
-    m.json(&proj, &["-g", "add", user_pack.to_str().unwrap()], 0);
-    m.pack(&proj.join("tools"), "p", "acme.proj");
-    m.json(&proj, &["add", "./tools/p"], 0);
+    let (m, proj) = two_stores("add");
     let said = |args: &[&str]| {
         let out = m.hcpx(&proj).args(args).output().unwrap();
         assert_eq!(out.status.code(), Some(0), "{args:?}");
@@ -699,13 +701,7 @@ fn a_pack_of_a_user_git_catalog_is_recorded_by_its_git_source() {
 /// also when one command names packs of both stores.
 #[test]
 fn a_change_of_packs_of_both_stores_acts_on_each_in_its_store() {
-    let m = Machine::new();
-    let proj = m.proj();
-    m.json(&proj, &["init"], 0);
-    let user_pack = m.pack(m.dir.path(), "u", "acme.user");
-    m.json(&proj, &["-g", "install", user_pack.to_str().unwrap()], 0);
-    m.pack(&proj.join("tools"), "p", "acme.proj");
-    m.json(&proj, &["add", "./tools/p"], 0);
+    let (m, proj) = two_stores("install");
     m.json(&proj, &["deactivate", "acme.proj"], 0);
 
     let doc = m.json(&proj, &["activate", "acme.proj", "acme.user"], 0);
@@ -753,13 +749,7 @@ fn a_change_of_packs_of_both_stores_acts_on_each_in_its_store() {
 /// for a project pack does not.
 #[test]
 fn a_fix_for_a_user_pack_inside_a_project_says_g() {
-    let m = Machine::new();
-    let proj = m.proj();
-    m.json(&proj, &["init"], 0);
-    let user_pack = m.pack(m.dir.path(), "u", "acme.user");
-    m.json(&proj, &["-g", "install", user_pack.to_str().unwrap()], 0);
-    m.pack(&proj.join("tools"), "p", "acme.proj");
-    m.json(&proj, &["add", "./tools/p"], 0);
+    let (m, proj) = two_stores("install");
     m.json(&proj, &["deactivate", "acme.proj"], 0);
     let doc = m.json(&proj, &["exec", "acme.user", "hello"], 126);
     assert_eq!(doc["error"]["hint"], "hcpx -g activate acme.user", "{doc}");
