@@ -756,3 +756,53 @@ fn a_fix_for_a_user_pack_inside_a_project_says_g() {
     let doc = m.json(&proj, &["exec", "acme.proj", "hello"], 126);
     assert_eq!(doc["error"]["hint"], "hcpx activate acme.proj", "{doc}");
 }
+
+/// §14.7, §15.3: `add` killed (SIGKILL) at each step of its change leaves
+/// a project that `doctor --fix` makes whole: `doctor` is clean after it,
+/// the same `add` then lands, and the lock and `hcp.yaml` agree
+/// (`sync --frozen`).
+#[test]
+fn an_add_killed_at_each_step_is_repaired_by_doctor_fix() {
+    let steps = [
+        "install.after_swap",
+        "install.after_state",
+        "install.after_skill",
+        "lock.write",
+        "state.write",
+        "activate.after_copy",
+        "skill.write",
+        "project.write",
+    ];
+    let mut reached = Vec::new();
+    for step in steps {
+        let m = Machine::new();
+        let proj = m.proj();
+        m.json(&proj, &["init"], 0);
+        m.pack(&proj.join("tools"), "k", "acme.k");
+        let killed = m
+            .hcpx(&proj)
+            .env("HCPX_TEST_CRASH_AT", step)
+            .args(["--json", "add", "./tools/k"])
+            .output()
+            .unwrap();
+        if killed.status.code().is_none() {
+            reached.push(step);
+        }
+        let _ = m
+            .hcpx(&proj)
+            .args(["--json", "doctor", "--fix"])
+            .output()
+            .unwrap();
+        let doc = m.json(&proj, &["doctor"], 0);
+        assert_eq!(
+            doc["ok"], true,
+            "{step} (killed: {:?}): {doc}",
+            killed.status
+        );
+        m.json(&proj, &["add", "./tools/k"], 0);
+        m.json(&proj, &["sync", "--frozen"], 0);
+        assert!(m.read("hcp.yaml").contains("acme.k"), "{step}");
+    }
+    // The steps an `add` of a pack with no harness target passes.
+    assert!(reached.len() >= 5, "killed only at {reached:?}");
+}
