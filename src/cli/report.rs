@@ -59,31 +59,12 @@ pub fn command_with(command: &Command, ctx: &Ctx, io: Interaction<'_>) -> i32 {
         {
             Ok(outcome) => {
                 let code = print_with(&outcome, ctx, &ctx.flags_for(&engine));
-                if changes_packs(&request) {
-                    say_scope(ctx);
-                }
+                say_scope(ctx);
                 code
             }
             Err(err) => ctx.fail_on(&engine, &err),
         },
         Err(err) => ctx.fail(&err),
-    }
-}
-
-/// Runs a report `request` and prints its outcome.
-pub fn run(request: &Request, ctx: &Ctx) -> i32 {
-    if both::reads_both(request, ctx) {
-        return both::run(request, ctx);
-    }
-    let io = Interaction::default();
-    let engine = match engine_for(request, ctx) {
-        Ok(engine) => engine,
-        Err(err) => return ctx.fail(&err),
-    };
-    let flags = ctx.flags_for(&engine);
-    match execute_with(&engine, request, &flags, io) {
-        Ok(outcome) => print_with(&outcome, ctx, &flags),
-        Err(err) => ctx.fail_on(&engine, &err),
     }
 }
 
@@ -134,30 +115,11 @@ fn init(dir: &std::path::Path, ctx: &Ctx) -> i32 {
     }
 }
 
-/// Whether `request` changes packs, targets or grants: after it, the text
-/// says which store it acted on (§15.1).
-fn changes_packs(request: &Request) -> bool {
-    matches!(
-        request,
-        Request::Add { .. }
-            | Request::Remove { .. }
-            | Request::Install { .. }
-            | Request::Uninstall { .. }
-            | Request::Activate { .. }
-            | Request::Deactivate { .. }
-            | Request::Connect { .. }
-            | Request::Upgrade { .. }
-            | Request::Sync { .. }
-            | Request::Grant { .. }
-            | Request::HarnessEnable { .. }
-            | Request::HarnessDisable { .. }
-            | Request::HarnessSync { .. }
-    )
-}
-
 /// In text mode inside a project, says on stderr which store the command
-/// acted on: the project's, or the user store's (§15.1). Outside a
-/// project there is one store, and nothing is said.
+/// read or acted on: the project's, or the user store's (§15.1). Outside a
+/// project there is one store, and nothing is said. (`exec` passes the
+/// command's own streams through and adds nothing; its `--json` result
+/// carries `scope`.)
 fn say_scope(ctx: &Ctx) {
     if ctx.out.json || !matches!(ctx.project(), Ok(Some(_))) {
         return;

@@ -639,6 +639,9 @@ fn a_change_inside_a_project_says_which_store_it_acted_on() {
     assert!(said(&["deactivate", "acme.proj"]).contains(&project));
     let user = format!("user store: {}", m.user_store().display());
     assert!(said(&["deactivate", "acme.user"]).contains(&user));
+    // A report on one pack says it too.
+    assert!(said(&["show", "acme.user"]).contains(&user));
+    assert!(said(&["why", "acme.proj"]).contains(&project));
     // Outside a project there is one store: nothing is said.
     let out = m
         .hcpx(m.dir.path())
@@ -805,4 +808,77 @@ fn an_add_killed_at_each_step_is_repaired_by_doctor_fix() {
     }
     // The steps an `add` of a pack with no harness target passes.
     assert!(reached.len() >= 5, "killed only at {reached:?}");
+}
+
+/// §15.2: a project pack's secret stays in `.hcp/secrets` (0700, the file
+/// 0600; `.hcp/` is ignored by git) and never enters `hcp.yaml` or
+/// `hcp.lock`.
+#[test]
+fn a_project_packs_secret_stays_in_the_projects_store() {
+    use std::os::unix::fs::PermissionsExt;
+    let m = Machine::new();
+    let proj = m.proj();
+    m.json(&proj, &["init"], 0);
+    let root = proj.join("tools/s");
+    std::fs::create_dir_all(&root).unwrap();
+    let binding = "{kind: secret, secret: {name: TOKEN}}";
+    std::fs::write(
+        root.join("pack.yaml"),
+        crate::common::simple_manifest("acme.s", "1.0.0", binding),
+    )
+    .unwrap();
+    std::fs::write(root.join("SKILL.md"), simple_skill("acme.s")).unwrap();
+    m.json(&proj, &["add", "./tools/s"], 0);
+    let secret = "sk-project-0123456789";
+    let out = m
+        .hcpx(&proj)
+        .args(["--json", "connect", "acme.s", "--secret-stdin"])
+        .write_stdin(secret)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let dir = proj.join(".hcp/secrets");
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&dir), 0o700);
+    assert_eq!(mode(&dir.join("acme.s")), 0o600);
+    for file in ["hcp.yaml", "hcp.lock", ".hcp/.gitignore"] {
+        assert!(!m.read(file).contains(secret), "{file}");
+    }
+    assert_eq!(m.read(".hcp/.gitignore").trim(), "*");
+    assert!(!m.user_store().join("secrets/acme.s").exists());
+}
+
+/// §15.2: comments and key order of `hcp.yaml` survive `add` and
+/// `remove`.
+#[test]
+fn comments_in_hcp_yaml_survive_add_and_remove() {
+    let m = Machine::new();
+    let proj = m.proj();
+    let text = "# Our agents' packs.\nhcp: \"1\"  # the format\n# packs below\npacks: []\nharnesses: [agents]  # where Skills go\nx-team: docs\n";
+    std::fs::write(proj.join("hcp.yaml"), text).unwrap();
+    m.pack(&proj.join("tools"), "c", "acme.c");
+    m.json(&proj, &["add", "./tools/c"], 0);
+    let added = m.read("hcp.yaml");
+    for line in [
+        "# Our agents' packs.",
+        "hcp: \"1\"  # the format",
+        "# packs below",
+        "harnesses: [agents]  # where Skills go",
+        "x-team: docs",
+    ] {
+        assert!(added.contains(line), "{line}: {added}");
+    }
+    assert!(added.contains("acme.c"), "{added}");
+    m.json(&proj, &["remove", "acme.c"], 0);
+    let removed = m.read("hcp.yaml");
+    assert!(!removed.contains("acme.c"), "{removed}");
+    let keys: Vec<&str> = removed
+        .lines()
+        .filter(|l| !l.starts_with([' ', '#', '-']))
+        .collect();
+    assert_eq!(keys[0], "hcp: \"1\"  # the format", "{removed}");
+    assert!(
+        removed.contains("# Our agents' packs.") && removed.contains("x-team: docs"),
+        "{removed}"
+    );
 }
