@@ -370,20 +370,8 @@ impl Engine {
         options: &InstallOptions,
     ) -> Result<SourceRun> {
         let shown = options.source.display();
-        let found = collection::search(root);
-        if found.packs.is_empty() {
-            return Err(Error::new(
-                ErrorCode::NotFound,
-                format!("{shown} holds no pack: {}", catalog::NO_PACK),
-            )
-            .path(shown.clone()));
-        }
         let root_of_repo = matches!(origin, Origin::Git(git, _) if git.subdir.is_none());
-        let listed: Vec<ListedPack> = found
-            .packs
-            .iter()
-            .map(|rel| list_pack(root, rel, rel == ROOT && root_of_repo))
-            .collect();
+        let listed = listed_packs(root, &shown, root_of_repo)?;
         let chosen = match &options.selection {
             Selection::List => {
                 return Ok(SourceRun::Listed(Listing {
@@ -462,24 +450,31 @@ pub(super) fn pack_named(
     id: &str,
 ) -> Result<(PathBuf, LockedSource, Option<GitSource>)> {
     let shown = git.display();
+    let listed = listed_packs(root, &shown, git.subdir.is_none())?;
+    let pack = &listed[find_listed(&listed, id, &shown)?];
+    let dir = pack_folder(root, &pack.path);
+    let (recorded, named) = pack_source(&Origin::Git(git, commit), &dir, &pack.path);
+    Ok((dir, recorded, named))
+}
+
+/// The packs a search of the collection at `root` (shown as `shown`)
+/// finds (§13.1), or `not_found` when it finds none. `root_of_repo`: the
+/// root is a repository's root, so a pack found there is the repository's
+/// own.
+fn listed_packs(root: &Path, shown: &str, root_of_repo: bool) -> Result<Vec<ListedPack>> {
     let found = collection::search(root);
     if found.packs.is_empty() {
         return Err(Error::new(
             ErrorCode::NotFound,
             format!("{shown} holds no pack: {}", catalog::NO_PACK),
         )
-        .path(shown.clone()));
+        .path(shown.to_string()));
     }
-    let root_of_repo = git.subdir.is_none();
-    let listed: Vec<ListedPack> = found
+    Ok(found
         .packs
         .iter()
         .map(|rel| list_pack(root, rel, rel == ROOT && root_of_repo))
-        .collect();
-    let pack = &listed[find_listed(&listed, id, &shown)?];
-    let dir = pack_folder(root, &pack.path);
-    let (recorded, named) = pack_source(&Origin::Git(git, commit), &dir, &pack.path);
-    Ok((dir, recorded, named))
+        .collect())
 }
 
 /// A collection pack's lock record, and for a git one the git source of

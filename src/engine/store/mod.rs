@@ -937,23 +937,26 @@ fn make_private(path: &Path) {
 /// Writes `bytes` to `path` atomically: a temporary file in `tmp_dir`,
 /// fsync, rename over `path`, fsync of `path`'s folder.
 pub fn write_atomic(tmp_dir: &Path, path: &Path, bytes: &[u8], mode: u32) -> Result<()> {
-    let mut file = tempfile::NamedTempFile::new_in(tmp_dir)
-        .map_err(|err| Error::io("cannot create a temporary file in", tmp_dir, &err))?;
-    let io = |err: std::io::Error| Error::io("cannot write", path, &err);
-    file.as_file()
-        .set_permissions(fs::Permissions::from_mode(mode))
-        .map_err(io)?;
-    file.write_all(bytes).map_err(io)?;
-    file.as_file().sync_all().map_err(io)?;
-    file.persist(path).map_err(|err| io(err.error))?;
-    sync_dir(path.parent().unwrap_or(Path::new(".")));
-    Ok(())
+    write_via_temp(tmp_dir, path, bytes, mode, true)
 }
 
 /// [`write_atomic`] without the fsyncs: a temporary file in `tmp_dir`
 /// renamed over `path`, for a change that flushes everything it wrote at
 /// once ([`Transaction::defer_flush`]).
 fn write_renamed(tmp_dir: &Path, path: &Path, bytes: &[u8], mode: u32) -> Result<()> {
+    write_via_temp(tmp_dir, path, bytes, mode, false)
+}
+
+/// A temporary file in `tmp_dir` with `mode` and `bytes`, renamed over
+/// `path`; with `durable`, the file is fsynced before the rename and
+/// `path`'s folder after it.
+fn write_via_temp(
+    tmp_dir: &Path,
+    path: &Path,
+    bytes: &[u8],
+    mode: u32,
+    durable: bool,
+) -> Result<()> {
     let mut file = tempfile::NamedTempFile::new_in(tmp_dir)
         .map_err(|err| Error::io("cannot create a temporary file in", tmp_dir, &err))?;
     let io = |err: std::io::Error| Error::io("cannot write", path, &err);
@@ -961,7 +964,13 @@ fn write_renamed(tmp_dir: &Path, path: &Path, bytes: &[u8], mode: u32) -> Result
         .set_permissions(fs::Permissions::from_mode(mode))
         .map_err(io)?;
     file.write_all(bytes).map_err(io)?;
+    if durable {
+        file.as_file().sync_all().map_err(io)?;
+    }
     file.persist(path).map_err(|err| io(err.error))?;
+    if durable {
+        sync_dir(path.parent().unwrap_or(Path::new(".")));
+    }
     Ok(())
 }
 
