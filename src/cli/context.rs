@@ -262,13 +262,6 @@ impl Ctx {
         err.code.exit_code()
     }
 
-    /// [`Ctx::fail`] of a command run on `engine`: its fix repeats
-    /// [`Ctx::flags_for`] it.
-    pub fn fail_on(&self, engine: &Engine, err: &Error) -> i32 {
-        self.out.error_with(err, &self.flags_for(engine));
-        err.code.exit_code()
-    }
-
     /// Runs `f` with the engine of the store holding `pack` (see
     /// [`Ctx::engine_holding`]); with no pack, the scope's engine.
     pub fn with_engine_holding(

@@ -55,15 +55,20 @@ pub fn command_with(command: &Command, ctx: &Ctx, io: Interaction<'_>) -> i32 {
         Err(_) => ctx.engine(),
     };
     match engine.and_then(|engine| Ok((engine, parsed?))) {
-        Ok((engine, request)) => match execute_with(&engine, &request, &ctx.flags_for(&engine), io)
-        {
-            Ok(outcome) => {
-                let code = print_with(&outcome, ctx, &ctx.flags_for(&engine));
-                say_scope(ctx);
-                code
+        Ok((engine, request)) => {
+            let flags = ctx.flags_for(&engine);
+            match execute_with(&engine, &request, &flags, io) {
+                Ok(outcome) => {
+                    let code = print_with(&outcome, ctx, &flags);
+                    say_scope(ctx);
+                    code
+                }
+                Err(err) => {
+                    ctx.out.error_with(&err, &flags);
+                    err.code.exit_code()
+                }
             }
-            Err(err) => ctx.fail_on(&engine, &err),
-        },
+        }
         Err(err) => ctx.fail(&err),
     }
 }

@@ -42,7 +42,8 @@ impl Stamp {
             for path in [store.state_path(), store.packs_dir(), store.skills_dir()] {
                 stamp.files.push(file_stamp(&path));
             }
-            let packs = open_dir(&store.packs_dir());
+            let packs_dir = store.packs_dir();
+            let packs = open_dir(&packs_dir);
             let skills = open_dir(&store.skills_dir());
             for id in store.installed_ids().unwrap_or_default() {
                 let id = id.as_str();
@@ -55,7 +56,7 @@ impl Stamp {
                     at(&packs, &format!("{id}/SKILL.md")),
                     at(&skills, &format!("{id}/SKILL.md")),
                 ];
-                stamp.packs.insert(store.packs_dir().join(id), pack);
+                stamp.packs.insert(packs_dir.join(id), pack);
             }
         }
         if let Some(path) = std::env::var_os("PATH") {
