@@ -33,27 +33,42 @@ impl Listing {
     /// pack of the same id in a later one: only the first is served.
     pub fn read(engines: &[Engine], cache: &ReadCache, stamp: &Stamp) -> Result<Listing> {
         let mut held = std::collections::HashSet::new();
-        let mut tools = Vec::new();
-        let mut skills: Vec<(usize, SkillResources)> = Vec::new();
+        // Every store's packs, each with the store holding it.
+        let mut packs: Vec<(usize, Read)> = Vec::new();
         for (store, engine) in engines.iter().enumerate() {
-            let scope = engine.scope().as_str();
-            let packs: Vec<Read> = read_store(engine, cache, stamp)?
-                .into_iter()
-                .filter(|(a, _, _)| held.insert(a.pack_id.clone()))
-                .collect();
-            let ours = tools::tool_list(
-                packs
-                    .iter()
-                    .filter_map(|(a, m, _)| m.as_ref().map(|m| (a, m))),
+            let read = read_store(engine, cache, stamp)?;
+            packs.extend(
+                read.into_iter()
+                    .filter(|(a, _, _)| held.insert(a.pack_id.clone()))
+                    .map(|r| (store, r)),
             );
-            tools.extend(ours.into_iter().map(|t| t.in_store(store, scope)));
-            skills.extend(packs.iter().filter_map(|(a, _, dir)| {
-                let dir = dir.as_deref()?;
-                cache
-                    .skill(&a.pack_id, dir, stamp.pack(dir))
-                    .map(|s| (store, s))
-            }));
         }
+        // One naming over all the stores, so every name is unique (§16.2).
+        let tools = tools::tool_list(
+            packs
+                .iter()
+                .filter_map(|(_, (a, m, _))| m.as_ref().map(|m| (a, m))),
+        );
+        let store_of: std::collections::HashMap<&str, usize> = packs
+            .iter()
+            .map(|(store, (a, _, _))| (a.pack_id.as_str(), *store))
+            .collect();
+        let tools = tools
+            .into_iter()
+            .map(|t| {
+                let store = store_of.get(t.pack_id.as_str()).copied().unwrap_or(0);
+                let scope = engines[store].scope().as_str();
+                t.in_store(store, scope)
+            })
+            .collect();
+        let mut skills: Vec<(usize, SkillResources)> = packs
+            .iter()
+            .filter_map(|(store, (a, _, dir))| {
+                let dir = dir.as_deref()?;
+                let skill = cache.skill(&a.pack_id, dir, stamp.pack(dir))?;
+                Some((*store, skill))
+            })
+            .collect();
         cache.keep_only(stamp);
         // Two packs with one Skill name: the earlier store's, then the
         // first pack id, serves it.
