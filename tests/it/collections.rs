@@ -190,6 +190,66 @@ fn all_installs_what_lints_and_reports_the_rest() {
     assert!(!sb.home().join("packs/acme.evil").exists());
 }
 
+/// `--all` installs the packs that lint together (one flush, one lock
+/// write), but each is still its own change: one that fails while they are
+/// put in place is undone alone, and the others are installed.
+#[test]
+fn all_leaves_the_others_installed_when_one_fails_at_the_end() {
+    let sb = Sandbox::new();
+    let root = skills_repo(&sb);
+    let source = root.to_str().unwrap();
+    sb.json(&["install", source, "--all"], 1);
+    sb.json(&["activate", "acme.beta"], 0);
+    let lock_before = std::fs::read(sb.home().join("hcp.lock")).unwrap();
+    // The Skill copy of the activated pack cannot be rewritten.
+    let skill = sb.home().join("skills/acme.beta/SKILL.md");
+    std::fs::remove_file(&skill).unwrap();
+    std::fs::create_dir(&skill).unwrap();
+    let doc = sb.json(&["install", source, "--all", "--force"], 1);
+    let results = doc["results"].as_array().unwrap();
+    let result = |id: &str| {
+        results
+            .iter()
+            .find(|r| r["pack_id"] == id)
+            .unwrap_or_else(|| panic!("{id} in {doc}"))
+    };
+    assert_eq!(result("acme.beta")["ok"], false, "{doc}");
+    assert_eq!(result("acme.beta")["error"]["code"], "io", "{doc}");
+    for id in ["acme.alpha", "acme.gamma", "pure"] {
+        assert_eq!(result(id)["ok"], true, "{doc}");
+        assert_eq!(result(id)["action"], "reinstalled", "{doc}");
+    }
+    assert!(sb.home().join("packs/acme.beta/SKILL.md").is_file());
+    // Every pack was reinstalled from the same folder: the lock says the same.
+    assert_eq!(
+        std::fs::read(sb.home().join("hcp.lock")).unwrap(),
+        lock_before
+    );
+}
+
+/// A failure while the packs of `--all` are put in place, whichever pack
+/// it hits, leaves the store as it was.
+#[test]
+fn all_failing_at_the_swap_installs_nothing() {
+    let sb = Sandbox::new();
+    let root = skills_repo(&sb);
+    let fail = [("HCPX_TEST_FAIL_AT", Some("install.after_swap"))];
+    let doc = sb.json_env(&["install", root.to_str().unwrap(), "--all"], &fail, 1);
+    let results = doc["results"].as_array().unwrap();
+    assert!(results.iter().all(|r| r["ok"] == false), "{doc}");
+    for id in ["acme.alpha", "acme.beta", "acme.gamma", "pure"] {
+        assert!(!sb.home().join("packs").join(id).exists(), "{id}");
+    }
+    let lock: Value =
+        serde_json::from_slice(&std::fs::read(sb.home().join("hcp.lock")).unwrap_or_default())
+            .unwrap_or_default();
+    assert!(
+        lock["packs"].as_object().is_none_or(|p| p.is_empty()),
+        "{lock}"
+    );
+    assert_eq!(sb.json(&["doctor"], 0)["ok"], true);
+}
+
 #[test]
 fn several_packs_and_no_flag_off_a_terminal_is_usage_naming_them() {
     let sb = Sandbox::new();

@@ -26,7 +26,7 @@ use super::plan::{Found, Marker, Step, Wanted};
 use crate::engine::error::{Error, ErrorCode, Fix, Hint, Result};
 use crate::engine::lint::files::{MAX_FILES, MAX_TOTAL_BYTES};
 use crate::engine::pack::grammar;
-use crate::engine::store::copy::{CopyOptions, copy_tree};
+use crate::engine::store::copy::{CopyOptions, copy_tree_digested};
 use crate::engine::store::digest::{self, Tree};
 use crate::engine::store::parallel::parallel_map;
 use crate::engine::store::{Store, Transaction, step as step_hook};
@@ -382,8 +382,9 @@ fn fill(dir: &Path, want: &Wanted, from: &Path, owner: &Owner) -> Result<()> {
         skip_root: NOT_PLACED,
         flush: false,
     };
-    copy_tree(from, dir, options)?;
-    let tree = digest::scan_except(dir, &[MARKER])?;
+    // The marker is written after the copy, so the copy's tree is the
+    // placed tree without it.
+    let tree = copy_tree_digested(from, dir, options)?;
     let Some(skill) = tree.files.get(SKILL_FILE.as_bytes()) else {
         let path = from.join(SKILL_FILE);
         return Err(

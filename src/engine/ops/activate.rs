@@ -63,6 +63,8 @@ impl Engine {
             Ok(tx) => tx,
             Err(err) => return (Vec::new(), Some(err)),
         };
+        // The Skill copies wait on the disk once, before the state says so.
+        tx.defer_flush();
         let start = tx.mark();
         let (mut done, mut failure) = self.toggle_each(&mut tx, pack_ids, &one, false);
         // `done` is the packs before the one that failed, in order.

@@ -19,8 +19,12 @@
 //! pack is followed (lint refuses links there). A pack folder that holds the
 //! store itself is refused before anything is copied.
 //!
-//! Steps that go together (HCP.md §14.7): the pack is staged and linted in
-//! the change's scratch folder; a dropped `connected` (Binding changed) is
+//! Steps that go together (HCP.md §14.7), in two halves so that several
+//! packs can be installed with one wait on the disk
+//! ([`Engine::prepare_install`], [`Engine::finish_installs`]): the pack is
+//! staged and linted in the change's scratch folder, its digest taken from
+//! the bytes copied; the staged copies are flushed at once; a dropped
+//! `connected` (Binding changed) is
 //! written before the new copy is swapped in, so no moment has a changed
 //! Binding marked connected; then the lock file entry (§13.3), the swap,
 //! then the Skill re-copy. A failure
@@ -33,7 +37,7 @@ use crate::engine::lint::{LintOptions, LintReport, MANIFEST_JSON, MANIFEST_YAML,
 use crate::engine::pack::id::PackId;
 use crate::engine::pack::manifest::Manifest;
 use crate::engine::policy::grants::PACK_INSTALL;
-use crate::engine::store::copy::copy_pack;
+use crate::engine::store::copy::{CopyOptions, copy_tree_digested};
 use crate::engine::store::digest;
 use crate::engine::store::lockfile::{LockEntry, LockedSource, SourceKind};
 pub use crate::engine::store::source::InstallSource;
@@ -158,6 +162,26 @@ impl Engine {
         recorded: LockedSource,
         how: &InstallHow<'_>,
     ) -> Result<InstallOutcome> {
+        match self.prepare_install(tx, dir, recorded, how)? {
+            Prepared::Unchanged(outcome) => Ok(*outcome),
+            Prepared::Staged(staged) => {
+                let mut outcomes = self.finish_installs(tx, vec![*staged])?;
+                Ok(outcomes.remove(0))
+            }
+        }
+    }
+
+    /// The first half of [`Engine::install_in`], as a step of `tx`: the
+    /// checks (lint, grant, the same version, another source's reach), the
+    /// copy staged in the change's scratch folder (not flushed yet), linted
+    /// again and digested. Nothing the store's readers see has changed.
+    pub(super) fn prepare_install(
+        &self,
+        tx: &mut Transaction<'_>,
+        dir: &Path,
+        recorded: LockedSource,
+        how: &InstallHow<'_>,
+    ) -> Result<Prepared> {
         let (force, check) = (how.force, how.check);
         let (manifest, pack_id) = installable(dir, self.store().root(), how.lint)?;
 
@@ -171,79 +195,145 @@ impl Engine {
             .as_ref()
             .and_then(|r| r.manifest.as_ref())
             .map(|m| m.version.clone());
-        let activated = tx.state.is_activated(&pack_id);
-        let source = recorded.clone();
-        let outcome = |action, disconnected| InstallOutcome {
+        let same_version = previous_version.as_deref() == Some(manifest.version.as_str());
+        let previous_ok = previous.as_ref().is_some_and(|r| r.ok);
+        let action = match (&previous_version, same_version) {
+            (None, _) => InstallAction::Installed,
+            (Some(_), true) => InstallAction::Reinstalled,
+            (Some(_), false) => InstallAction::Upgraded,
+        };
+        let mut outcome = InstallOutcome {
             pack_id: pack_id.to_string(),
             version: manifest.version.clone(),
             action,
-            previous_version: previous_version.clone(),
+            previous_version,
             path: target.display().to_string(),
-            activated,
-            disconnected,
+            activated: tx.state.is_activated(&pack_id),
+            disconnected: false,
             harnesses: Vec::new(),
-            source: source.clone(),
+            source: recorded.clone(),
             warnings: Vec::new(),
         };
-        let same_version = previous_version.as_deref() == Some(manifest.version.as_str());
-        let previous_ok = previous.as_ref().is_some_and(|r| r.ok);
-        let mut warnings = Vec::new();
         if same_version && previous_ok && !force && check.is_none() {
             match skill_content_changed(tx, &pack_id, dir, &recorded)? {
                 None => {
                     lock_unrecorded(tx, &pack_id, &manifest.version, recorded)?;
-                    return Ok(outcome(InstallAction::Unchanged, false));
+                    outcome.action = InstallAction::Unchanged;
+                    return Ok(Prepared::Unchanged(Box::new(outcome)));
                 }
-                Some(warning) => warnings.push(warning),
+                Some(warning) => outcome.warnings.push(warning),
             }
         }
 
-        let staged = stage(tx, dir, &pack_id)?;
+        let (staged, digest) = stage(tx, dir, &pack_id)?;
         if previous.is_some() && check.is_none() && !force {
             let how = (&manifest, &recorded, how.from_collection);
             let warning = from_elsewhere(tx, &pack_id, &staged, how)?;
-            warnings.extend(warning.filter(|_| warnings.is_empty()));
+            if outcome.warnings.is_empty() {
+                outcome.warnings.extend(warning);
+            }
         }
         let locked = LockEntry {
-            digest: digest::digest(&staged)?,
+            digest,
             source: recorded,
             version: manifest.version.clone(),
         };
         if let Some(check) = check {
             check(&locked.digest)?;
         }
-
         let binding_kept = previous
             .and_then(|r| r.manifest)
             .is_some_and(|old| old.binding == manifest.binding);
-        let disconnected = !binding_kept && tx.state.disconnect(&pack_id);
+        Ok(Prepared::Staged(Box::new(StagedInstall {
+            pack_id,
+            staged,
+            locked,
+            binding_kept,
+            outcome,
+        })))
+    }
+
+    /// The second half of [`Engine::install_in`] for every pack of
+    /// `staged` at once, as steps of `tx`: one flush of the staged copies,
+    /// a dropped `connected` (Binding changed) written before any copy is
+    /// swapped in, the lock entries (§13.3) just before the swaps, then the
+    /// Skill re-copies of activated packs, whose harness targets are
+    /// brought in step once for all (§12.6). Returns each pack's outcome,
+    /// in order.
+    pub(super) fn finish_installs(
+        &self,
+        tx: &mut Transaction<'_>,
+        staged: Vec<StagedInstall>,
+    ) -> Result<Vec<InstallOutcome>> {
+        // The copies are on disk before anything names them.
+        tx.flush()?;
+        let mut staged = staged;
+        for pack in &mut staged {
+            pack.outcome.disconnected = !pack.binding_kept && tx.state.disconnect(&pack.pack_id);
+        }
         tx.save()?;
         step("install.after_state")?;
-        // Recorded just before the swap: a crash at any named step leaves
-        // the lock agreeing with the installed copy.
-        tx.record_lock(&pack_id, Some(locked))?;
-        place(tx, &staged, &pack_id)?;
-        step("install.after_swap")?;
-        let mut harnesses = Vec::new();
-        if activated {
-            super::activate::copy_skill(tx, &pack_id)?;
-            // Another version's Skill replaces the placed copies (§12.6).
-            harnesses = self.harness_step(tx, &pack_id)?;
+        // Recorded just before the swaps: a crash at any named step leaves
+        // the lock agreeing with the installed copies.
+        let locks = staged
+            .iter()
+            .map(|pack| (pack.pack_id.clone(), Some(pack.locked.clone())))
+            .collect();
+        tx.record_locks(locks)?;
+        for pack in &staged {
+            tx.exchange(&pack.staged, &self.store().pack_dir(&pack.pack_id))?;
         }
+        sync_dir(&self.store().packs_dir());
+        step("install.after_swap")?;
+        let activated: Vec<PackId> = staged
+            .iter()
+            .filter(|pack| pack.outcome.activated)
+            .map(|pack| pack.pack_id.clone())
+            .collect();
+        for id in &activated {
+            super::activate::copy_skill(tx, id)?;
+        }
+        // Another version's Skill replaces the placed copies (§12.6).
+        let mut lines = self.harness_steps(tx, &activated)?.into_iter();
         step("install.after_skill")?;
-        let action = match (&previous_version, same_version) {
-            (None, _) => InstallAction::Installed,
-            (Some(_), true) => InstallAction::Reinstalled,
-            (Some(_), false) => InstallAction::Upgraded,
-        };
-        Ok(InstallOutcome {
-            harnesses,
-            warnings,
-            ..outcome(action, disconnected)
-        })
+        Ok(staged
+            .into_iter()
+            .map(|pack| {
+                let harnesses = if pack.outcome.activated {
+                    lines.next().unwrap_or_default()
+                } else {
+                    Vec::new()
+                };
+                InstallOutcome {
+                    harnesses,
+                    ..pack.outcome
+                }
+            })
+            .collect())
     }
 }
 
+/// What [`Engine::prepare_install`] came to.
+pub(super) enum Prepared {
+    /// The same version is installed with the same content: nothing to do.
+    Unchanged(Box<InstallOutcome>),
+    /// Checked and staged; [`Engine::finish_installs`] installs it.
+    Staged(Box<StagedInstall>),
+}
+
+/// A pack checked and staged in the change's scratch folder, not installed
+/// yet.
+#[derive(Clone)]
+pub(super) struct StagedInstall {
+    pack_id: PackId,
+    /// Where the copy is staged (after the swap: the replaced copy).
+    staged: PathBuf,
+    locked: LockEntry,
+    /// Whether the installed copy it replaces has the same Binding.
+    binding_kept: bool,
+    /// What installing it does, told before it is done.
+    outcome: InstallOutcome,
+}
 /// Whether two recorded sources are the same place (a git source at
 /// another commit or ref is the same repository folder).
 fn same_origin(a: &LockedSource, b: &LockedSource) -> bool {
@@ -397,10 +487,13 @@ pub(super) fn installable(
 }
 
 /// Copies `dir` into the change's scratch folder and lints the copy again:
-/// the pack must not have changed between the check and the copy.
-fn stage(tx: &mut Transaction<'_>, dir: &Path, pack_id: &PackId) -> Result<PathBuf> {
+/// the pack must not have changed between the check and the copy. The copy
+/// is left for the change's one flush ([`Transaction::flush`]), so packs
+/// installed together wait on the disk once.
+fn stage(tx: &mut Transaction<'_>, dir: &Path, pack_id: &PackId) -> Result<(PathBuf, String)> {
     let staged = tx.scratch_path("pack")?;
-    copy_pack(dir, &staged)?;
+    let tree = copy_tree_digested(dir, &staged, CopyOptions::default())?;
+    tx.wrote_unflushed();
     // The staged folder's name is ours, not the pack's.
     let lint = LintOptions {
         folder_name_free: true,
@@ -411,7 +504,7 @@ fn stage(tx: &mut Transaction<'_>, dir: &Path, pack_id: &PackId) -> Result<PathB
         return Err(lint_failed(&staged_report)
             .hint("the pack changed while it was being installed; try again"));
     }
-    Ok(staged)
+    Ok((staged, tree.digest))
 }
 
 /// `lint_failed`, carrying the errors.

@@ -20,8 +20,11 @@
 //! and `doctor` name (as a crash in a single install's same window does);
 //! after the swaps, an outdated Skill copy that `doctor --fix` re-copies.
 //!
-//! `install SOURCE` of several packs stays one step per pack (§13.1: one
-//! failing leaves the others done); only `sync` installs this way.
+//! `install SOURCE` of several packs batches the same way with the checks
+//! of a single install (`Engine::prepare_install`, then
+//! `Engine::finish_installs` in `ops::install`), falling back to one pack
+//! at a time when the batch fails, so one failing leaves the others done
+//! (§13.1); `sync` is all-or-nothing and installs through this module.
 
 use super::Engine;
 use super::activate::{copy_skill, write_skill};

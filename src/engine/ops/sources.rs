@@ -11,8 +11,11 @@
 //!   folder. A word with a `/` is the folder when it exists, else the
 //!   GitHub repository.
 //! - A git source is fetched once, however many packs come from it; each
-//!   pack is its own step of the change, undone alone when it fails, and
-//!   the others stay installed.
+//!   pack is checked and staged as its own step of the change, undone
+//!   alone when it fails, and the others stay installed. The staged packs
+//!   are then put in place together (one flush, one state and one lock
+//!   write); when that fails, they are put in place one by one, so again
+//!   only the failing pack is undone.
 //! - A pack from a folder collection is locked by its own folder; from a
 //!   git collection by url, subdir and commit; from a git catalog the same
 //!   way, with the catalog's url and commit (never a path in the store).
@@ -26,7 +29,9 @@
 //! another pack of the collection declares too.
 
 use super::Engine;
-use super::install::{InstallHow, InstallOutcome, InstallSource, is_skill_pack, lint_failed};
+use super::install::{
+    InstallHow, InstallOutcome, InstallSource, Prepared, StagedInstall, is_skill_pack, lint_failed,
+};
 use crate::engine::error::{Error, ErrorCode, Result};
 use crate::engine::lint::{LintOptions, LintReport, lint_pack};
 use crate::engine::pack::id::PackId;
@@ -389,12 +394,18 @@ impl Engine {
             Selection::All => duplicate_ids(&listed, &shown),
             _ => Default::default(),
         };
-        let mut results = Vec::new();
+        // Each pack checked and staged as its own step (one failing is
+        // undone alone); then every staged pack installed together, with
+        // one flush, one state and one lock write.
+        let mut results: Vec<Option<PackResult>> = Vec::new();
+        let mut staged = Vec::new();
+        let mut failing: Vec<Box<dyn Fn(Error) -> PackResult + '_>> = Vec::new();
         for at in chosen {
             let pack = &listed[at];
             let dir = pack_folder(root, &pack.path);
             let (recorded, named) = pack_source(&origin, &dir, &pack.path);
-            let fail = |err| {
+            let shown = &shown;
+            let fail = move |err| {
                 // An error about the checkout names the source instead.
                 let err = match &named {
                     Some(git) => super::fetch::name_source(err, &dir, git),
@@ -408,33 +419,68 @@ impl Engine {
                 )
             };
             if let Some(err) = duplicated.get(&at) {
-                results.push(fail(err.clone()));
+                results.push(Some(fail(err.clone())));
                 continue;
             }
             if options.selection == Selection::All && !pack.lint_ok {
-                results.push(fail(lint_failed(&pack.report)));
+                results.push(Some(fail(lint_failed(&pack.report))));
                 continue;
             }
-            let how = InstallHow {
-                force: options.force,
-                check: None,
-                lint: LintOptions {
-                    folder_name_free: pack.path == ROOT && root_of_repo,
-                    ..LintOptions::default()
-                },
-                from_collection: pack.path != ROOT,
-            };
             let mark = tx.mark();
-            match self.install_in(&mut tx, &dir, recorded, &how) {
-                Ok(outcome) => results.push(installed(outcome)),
+            let (dir, how) = (
+                pack_folder(root, &pack.path),
+                pack_how(pack, options, root_of_repo),
+            );
+            match self.prepare_install(&mut tx, &dir, recorded, &how) {
+                Ok(Prepared::Unchanged(outcome)) => results.push(Some(installed(*outcome))),
+                Ok(Prepared::Staged(ready)) => {
+                    results.push(None);
+                    staged.push(*ready);
+                    failing.push(Box::new(fail));
+                }
                 Err(err) => {
                     tx.rollback_to(mark);
-                    results.push(fail(err));
+                    results.push(Some(fail(err)));
                 }
             }
         }
+        let mut finished = self
+            .finish_each(&mut tx, staged)
+            .into_iter()
+            .zip(failing)
+            .map(|(result, fail)| result.map_or_else(fail, installed));
         tx.commit()?;
+        let results = results
+            .into_iter()
+            .filter_map(|result| result.or_else(|| finished.next()))
+            .collect();
         Ok(SourceRun::Done(results))
+    }
+
+    /// Installs the packs `staged` together ([`Engine::finish_installs`]);
+    /// when that fails, rolls it back and installs them one by one, so a
+    /// pack that fails leaves the others done (§13.1). Each pack's result,
+    /// in order.
+    fn finish_each(
+        &self,
+        tx: &mut Transaction<'_>,
+        staged: Vec<StagedInstall>,
+    ) -> Vec<Result<InstallOutcome>> {
+        let mark = tx.mark();
+        match self.finish_installs(tx, staged.clone()) {
+            Ok(outcomes) => return outcomes.into_iter().map(Ok).collect(),
+            Err(_) => tx.rollback_to(mark),
+        }
+        let mut results = Vec::new();
+        for pack in staged {
+            let mark = tx.mark();
+            let result = self.finish_installs(tx, vec![pack]);
+            if result.is_err() {
+                tx.rollback_to(mark);
+            }
+            results.push(result.map(|mut outcomes| outcomes.remove(0)));
+        }
+        results
     }
 }
 
@@ -496,6 +542,19 @@ fn pack_source(origin: &Origin<'_>, dir: &Path, rel: &str) -> (LockedSource, Opt
             };
             (recorded, Some(named))
         }
+    }
+}
+
+/// How the collection's pack `pack` is installed.
+fn pack_how<'a>(pack: &ListedPack, options: &InstallOptions, root_of_repo: bool) -> InstallHow<'a> {
+    InstallHow {
+        force: options.force,
+        check: None,
+        lint: LintOptions {
+            folder_name_free: pack.path == ROOT && root_of_repo,
+            ..LintOptions::default()
+        },
+        from_collection: pack.path != ROOT,
     }
 }
 

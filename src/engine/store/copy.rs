@@ -11,6 +11,8 @@
 //! bit; folders 0755; links and special files are never copied.
 
 use crate::engine::error::{Error, Result};
+use crate::engine::lint::files::MAX_TOTAL_BYTES;
+use crate::engine::store::digest::{self, Tree};
 use crate::engine::store::{create_dir, sync_dir};
 use std::fs;
 use std::io::{Read, Write};
@@ -26,22 +28,50 @@ pub struct CopyOptions<'a> {
     pub flush: bool,
 }
 
-/// Copies a pack's files (no links, no `.git/`) with the modes of §14.1, and
-/// flushes them to disk (install).
-pub fn copy_pack(from: &Path, to: &Path) -> Result<()> {
-    copy_tree(
-        from,
-        to,
-        CopyOptions {
-            skip_root: &[],
-            flush: true,
-        },
-    )
-}
-
 /// Copies the tree at `from` to the new folder `to` (see the module doc),
 /// leaving out `.git/` and `options.skip_root` at the root.
 pub fn copy_tree(from: &Path, to: &Path, options: CopyOptions<'_>) -> Result<()> {
+    walk_copy(from, to, options, None)
+}
+
+/// [`copy_tree`], returning the §13.4 tree of the copy (what
+/// [`digest::scan`] of `to` would say) from the bytes it wrote: the files
+/// are read once for both, not once more for the digest. A tree above the
+/// pack limit of §2.3 is not held in memory: it is scanned after the copy.
+pub fn copy_tree_digested(from: &Path, to: &Path, options: CopyOptions<'_>) -> Result<Tree> {
+    let mut kept = Kept {
+        files: Vec::new(),
+        budget: Some(MAX_TOTAL_BYTES),
+    };
+    walk_copy(from, to, options, Some(&mut kept))?;
+    match kept.budget {
+        Some(_) => Ok(digest::tree_of(kept.files)),
+        None => digest::scan(to),
+    }
+}
+
+/// The files a [`copy_tree_digested`] copied, while they fit its budget:
+/// each relative path, whether it is executable, and its bytes.
+struct Kept {
+    files: Vec<(Vec<u8>, bool, Vec<u8>)>,
+    /// Bytes it may still hold; `None` once it gave up.
+    budget: Option<u64>,
+}
+
+impl Kept {
+    /// Stops keeping bytes: the tree is scanned after the copy instead.
+    fn give_up(&mut self) {
+        self.budget = None;
+        self.files = Vec::new();
+    }
+}
+
+fn walk_copy(
+    from: &Path,
+    to: &Path,
+    options: CopyOptions<'_>,
+    mut kept: Option<&mut Kept>,
+) -> Result<()> {
     use rustix::fs::{AtFlags, FileType, Mode, OFlags};
     use std::os::unix::ffi::OsStrExt;
     create_dir(to)?;
@@ -49,8 +79,10 @@ pub fn copy_tree(from: &Path, to: &Path, options: CopyOptions<'_>) -> Result<()>
         Error::io("cannot read", &from.join(rel), &std::io::Error::from(err))
     };
     let dir_flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
-    // Folders still to copy, as paths relative to `from`.
+    // Folders still to copy, as paths relative to `from`; one buffer for
+    // every file.
     let mut pending = vec![PathBuf::new()];
+    let mut buf = vec![0u8; 64 * 1024];
     while let Some(rel) = pending.pop() {
         let dir = open_below(from, &rel, dir_flags).map_err(|err| read_err(&rel, err))?;
         for entry in rustix::fs::Dir::read_from(&dir).map_err(|err| read_err(&rel, err))? {
@@ -79,8 +111,11 @@ pub fn copy_tree(from: &Path, to: &Path, options: CopyOptions<'_>) -> Result<()>
                         rustix::fs::openat(&dir, name, flags | OFlags::CLOEXEC, Mode::empty())
                             .map_err(|err| read_err(&child, err))?;
                     let (src, dst) = (from.join(&child), to.join(&child));
+                    let keep = kept
+                        .as_deref_mut()
+                        .map(|k| (child.as_os_str().as_bytes(), k));
                     // Flushed all at once below, not file by file.
-                    copy_open_file(fs::File::from(file), &src, &dst, false)?;
+                    copy_open_file(fs::File::from(file), (&src, &dst), &mut buf, keep)?;
                 }
                 // Links and special files: never copied (lint refuses them
                 // in a pack).
@@ -167,12 +202,19 @@ fn open_below(
 fn copy_file(from: &Path, to: &Path) -> Result<()> {
     let source = crate::engine::lint::files::open_regular(from)
         .map_err(|err| Error::io("cannot read", from, &err))?;
-    copy_open_file(source, from, to, true)
+    copy_open_file(source, (from, to), &mut [0u8; 4096], None)
 }
 
 /// Copies the opened file `source` (read from `from`) to a new file `to`,
-/// as [`copy_file`] does; anything but a regular file is refused.
-fn copy_open_file(mut source: fs::File, from: &Path, to: &Path, flush: bool) -> Result<()> {
+/// as [`copy_file`] does, through `buf`; anything but a regular file is
+/// refused. With `keep`, its bytes are also kept there under its relative
+/// path while they fit the budget.
+fn copy_open_file(
+    mut source: fs::File,
+    (from, to): (&Path, &Path),
+    buf: &mut [u8],
+    keep: Option<(&[u8], &mut Kept)>,
+) -> Result<()> {
     let read_err = |err: std::io::Error| Error::io("cannot read", from, &err);
     let write_err = |err: std::io::Error| Error::io("cannot write", to, &err);
     let meta = source.metadata().map_err(read_err)?;
@@ -186,23 +228,38 @@ fn copy_open_file(mut source: fs::File, from: &Path, to: &Path, flush: bool) -> 
         .mode(0o600)
         .open(to)
         .map_err(write_err)?;
-    let mut buf = vec![0u8; 64 * 1024];
+    let mut keep = keep;
+    if let Some((_, kept)) = &mut keep
+        && kept.budget.is_none_or(|b| meta.len() > b)
+    {
+        kept.give_up();
+    }
+    let keeping = keep.as_ref().is_some_and(|(_, kept)| kept.budget.is_some());
+    let mut bytes = Vec::new();
     loop {
-        let n = match source.read(&mut buf) {
+        let n = match source.read(buf) {
             Ok(0) => break,
             Ok(n) => n,
             Err(err) if err.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(err) => return Err(read_err(err)),
         };
         copy.write_all(&buf[..n]).map_err(write_err)?;
+        if keeping {
+            bytes.extend_from_slice(&buf[..n]);
+        }
+    }
+    if let (true, Some((rel, kept))) = (keeping, keep) {
+        match kept.budget.and_then(|b| b.checked_sub(bytes.len() as u64)) {
+            Some(left) => {
+                kept.budget = Some(left);
+                kept.files.push((rel.to_vec(), executable, bytes));
+            }
+            None => kept.give_up(),
+        }
     }
     let mode = if executable { 0o755 } else { 0o644 };
     copy.set_permissions(fs::Permissions::from_mode(mode))
-        .map_err(write_err)?;
-    if flush {
-        copy.sync_all().map_err(write_err)?;
-    }
-    Ok(())
+        .map_err(write_err)
 }
 
 #[cfg(test)]
@@ -251,7 +308,7 @@ mod tests {
         assert!(open_below(&named, Path::new("real"), flags).is_ok());
         assert!(open_below(&named, Path::new("sub"), flags).is_err());
         let copy = dir.path().join("copy");
-        assert!(copy_pack(&named, &copy).is_ok());
+        assert!(copy_tree(&named, &copy, CopyOptions::default()).is_ok());
         assert!(copy.join("real").is_dir());
         assert!(fs::symlink_metadata(copy.join("sub")).is_err());
     }
@@ -292,7 +349,7 @@ mod tests {
         fs::write(&secret, "x").unwrap_or_else(|e| panic!("{e}"));
         fs::set_permissions(&secret, fs::Permissions::from_mode(0o000))
             .unwrap_or_else(|e| panic!("{e}"));
-        let message = copy_pack(&source, &dir.path().join("staged"))
+        let message = copy_tree(&source, &dir.path().join("staged"), CopyOptions::default())
             .err()
             .map(|e| e.message)
             .unwrap_or_default();
@@ -316,7 +373,7 @@ mod tests {
                 .unwrap_or_else(|e| panic!("{e}"));
         }
         let to = dir.path().join("staged");
-        copy_pack(&source, &to).unwrap_or_else(|e| panic!("{e}"));
+        copy_tree(&source, &to, CopyOptions::default()).unwrap_or_else(|e| panic!("{e}"));
         let mode = |name: &str| {
             fs::metadata(to.join(name))
                 .map(|m| m.permissions().mode() & 0o7777)

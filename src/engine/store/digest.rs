@@ -122,6 +122,39 @@ pub fn scan_within(dir: &Path, skip_root: &[&str], bounds: Bounds) -> Result<Opt
     Ok(Some(tree))
 }
 
+/// The tree of files already read — each relative path, whether it is
+/// executable, and its bytes — as [`scan`] would compute it from disk.
+pub fn tree_of(mut files: Vec<(Vec<u8>, bool, Vec<u8>)>) -> Tree {
+    files.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut tree = Tree::default();
+    let mut total = Sha256::new();
+    for (rel, executable, bytes) in files {
+        let size = bytes.len() as u64;
+        header(&mut total, &rel, executable, size);
+        total.update(&bytes);
+        let entry = FileEntry {
+            executable,
+            size,
+            sha256: Sha256::digest(&bytes).into(),
+        };
+        tree.files.insert(rel, entry);
+    }
+    tree.digest = format!("sha256:{}", hex(&total.finalize()));
+    tree
+}
+
+/// What a file contributes to the digest before its bytes: its path, NUL,
+/// `755` or `644`, NUL, its size in decimal, NUL.
+fn header(total: &mut Sha256, rel: &[u8], executable: bool, size: u64) {
+    let mode: &[u8] = if executable { b"755" } else { b"644" };
+    total.update(rel);
+    total.update([0]);
+    total.update(mode);
+    total.update([0]);
+    total.update(size.to_string().as_bytes());
+    total.update([0]);
+}
+
 /// Hashes one file: its own SHA-256 and size, streaming its contribution
 /// (path, NUL, mode, NUL, size, NUL, bytes) into `total` as it reads. The
 /// size written is the number of bytes read, so header and bytes agree
@@ -132,13 +165,7 @@ fn hash_file(path: &Path, rel: &[u8], total: &mut Sha256) -> Result<FileEntry> {
     let meta = file.metadata().map_err(read_err)?;
     let executable = meta.permissions().mode() & 0o111 != 0;
     let size = meta.len();
-    let mode: &[u8] = if executable { b"755" } else { b"644" };
-    total.update(rel);
-    total.update([0]);
-    total.update(mode);
-    total.update([0]);
-    total.update(size.to_string().as_bytes());
-    total.update([0]);
+    header(total, rel, executable, size);
     // Streamed: a file costs its length in time, never in memory.
     let (mut own, mut read) = (Sha256::new(), 0u64);
     let mut limited = file.take(size.saturating_add(1));

@@ -361,6 +361,7 @@ impl Store {
             state,
             undo: Vec::new(),
             scratch: None,
+            scratch_next: 0,
             leftovers: Vec::new(),
             deferred: false,
             unflushed: false,
@@ -507,6 +508,8 @@ pub struct Transaction<'s> {
     pub state: State,
     undo: Vec<Undo>,
     scratch: Option<tempfile::TempDir>,
+    /// The number the next scratch path starts looking from.
+    scratch_next: usize,
     /// Paths outside `.tmp/` (beside a harness target's Skills) to delete
     /// when the change ends, committed or undone.
     leftovers: Vec<PathBuf>,
@@ -840,13 +843,14 @@ impl Transaction<'_> {
         }
         let dir = self.scratch.as_ref().map(|d| d.path().to_path_buf());
         let dir = dir.unwrap_or_else(|| self.store.tmp_dir());
-        let mut n = 0;
+        // Counted on from the last: many packs staged in one change look
+        // at one name each, not at every name taken before.
         loop {
-            let path = dir.join(format!("{name}-{n}"));
+            let path = dir.join(format!("{name}-{}", self.scratch_next));
+            self.scratch_next += 1;
             if fs::symlink_metadata(&path).is_err() {
                 return Ok(path);
             }
-            n += 1;
         }
     }
 
