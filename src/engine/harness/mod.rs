@@ -91,10 +91,11 @@ pub fn targets(env: &HarnessEnv, enabled: &[TargetName]) -> Vec<TargetInfo> {
 }
 
 /// The Skills the activated packs want placed, in activation order: each
-/// installed pack's `SKILL.md` name and SHA-256, the digest of the files a
-/// placed copy holds (§12.6), and its manifest version. A pack whose Skill
-/// cannot be read or has no valid name is left out (lint and `doctor`
-/// report it).
+/// installed pack's `SKILL.md` name and SHA-256, and its manifest version;
+/// the digest of the files a placed copy holds (§12.6) is read later, and
+/// only where a copy is there to compare ([`with_digests`]). A pack whose
+/// Skill cannot be read or has no valid name is left out (lint and
+/// `doctor` report it).
 pub fn wanted(store: &Store, activated: &[PackId]) -> Vec<Wanted> {
     let read = |id: PackId| {
         let dir = store.pack_dir(&id);
@@ -103,13 +104,12 @@ pub fn wanted(store: &Store, activated: &[PackId]) -> Vec<Wanted> {
         if !grammar::is_skill_name(&name) {
             return None;
         }
-        let tree = place::placed_tree(&dir).ok()?;
         Some(Wanted {
             version: installed_version(&dir).unwrap_or_default(),
             pack_id: id,
             skill: name,
             sha256: place::sha256_hex(&bytes),
-            digest: tree.digest,
+            digest: None,
         })
     };
     // Many activated packs: read on every core, in activation order.
@@ -117,6 +117,58 @@ pub fn wanted(store: &Store, activated: &[PackId]) -> Vec<Wanted> {
         .into_iter()
         .flatten()
         .collect()
+}
+
+/// Reads the digest of each Skill of `wanted` that `found` holds a copy of
+/// ours of, for the same pack — the one comparison `plan` makes with it —
+/// unless it is known already. A pack whose files cannot be read is left
+/// out, as [`wanted`] leaves out one whose Skill cannot be.
+fn with_digests(store: &Store, wanted: &mut Vec<Wanted>, found: &[plan::Found]) {
+    let ours: std::collections::BTreeSet<(&str, &str)> = found
+        .iter()
+        .filter_map(|f| Some((f.skill.as_str(), f.marker.as_ref()?.pack_id.as_str())))
+        .collect();
+    let needed: Vec<usize> = (0..wanted.len())
+        .filter(|&i| {
+            let want = &wanted[i];
+            want.digest.is_none() && ours.contains(&(want.skill.as_str(), want.pack_id.as_str()))
+        })
+        .collect();
+    if needed.is_empty() {
+        return;
+    }
+    let dirs = needed
+        .iter()
+        .map(|&i| (i, store.pack_dir(&wanted[i].pack_id)))
+        .collect();
+    // Many copies: read on every core.
+    let read = parallel_map(dirs, |(i, dir)| (i, place::placed_tree(&dir).ok()));
+    let mut unreadable = std::collections::BTreeSet::new();
+    for (i, tree) in read {
+        match tree {
+            Some(tree) => wanted[i].digest = Some(tree.digest),
+            None => {
+                unreadable.insert(wanted[i].pack_id.clone());
+            }
+        }
+    }
+    wanted.retain(|want| !unreadable.contains(&want.pack_id));
+}
+
+/// Takes the digest of each copy this change just placed as its pack's:
+/// it was copied from the pack's files a moment ago, under the store lock.
+fn digests_of_placed(wanted: &mut [Wanted], placed: &[plan::Found]) {
+    for found in placed {
+        let Some(marker) = &found.marker else {
+            continue;
+        };
+        let same = |want: &&mut Wanted| {
+            want.pack_id.as_str() == marker.pack_id && want.skill == found.skill
+        };
+        if let Some(want) = wanted.iter_mut().find(same) {
+            want.digest = want.digest.take().or_else(|| found.digest.clone());
+        }
+    }
 }
 
 /// The `version` of an installed pack's manifest, read without linting it
@@ -131,16 +183,32 @@ fn installed_version(dir: &std::path::Path) -> Option<String> {
 /// The state of every Skill in every enabled target, without changing
 /// anything.
 pub fn status(
+    store: &Store,
     env: &HarnessEnv,
     enabled: &[TargetName],
     wanted: &[Wanted],
-    owner: &Owner,
 ) -> Result<Vec<TargetStatus>> {
+    let known = vec![Vec::new(); enabled.len()];
+    status_with(store, env, enabled, &mut wanted.to_vec(), &known)
+}
+
+/// [`status`], taking what `known` (one list per target of `enabled`)
+/// says of the copies a change just placed instead of reading them again.
+fn status_with(
+    store: &Store,
+    env: &HarnessEnv,
+    enabled: &[TargetName],
+    wanted: &mut Vec<Wanted>,
+    known: &[Vec<plan::Found>],
+) -> Result<Vec<TargetStatus>> {
+    let owner = Owner::of(store);
     enabled
         .iter()
-        .map(|&name| {
+        .zip(known)
+        .map(|(&name, known)| {
             let folder = env.locate(name).folder;
-            let found = place::observe(&folder, owner)?;
+            let found = place::observe_except(&folder, &owner, known)?;
+            with_digests(store, wanted, &found);
             Ok(TargetStatus {
                 name,
                 skills: plan::plan(wanted, &found, false).statuses,
@@ -170,15 +238,19 @@ pub fn sync(
         let steps = plan::plan(&[], &found, false).steps;
         place::apply(tx, (name, &folder), &steps, false, &owner)?;
     }
-    let mut released = Vec::new();
+    let mut wanted = wanted.to_vec();
+    let (mut released, mut placed) = (Vec::new(), Vec::new());
     for &name in enabled {
         let folder = env.locate(name).folder;
         let found = place::observe(&folder, &owner)?;
-        let plan = plan::plan(wanted, &found, force);
-        place::apply(tx, (name, &folder), &plan.steps, force, &owner)?;
+        with_digests(tx.store(), &mut wanted, &found);
+        let plan = plan::plan(&wanted, &found, force);
+        let fresh = place::apply(tx, (name, &folder), &plan.steps, force, &owner)?;
+        digests_of_placed(&mut wanted, &fresh);
         released.push(released_copies(&plan));
+        placed.push(fresh);
     }
-    let mut after = status(env, enabled, wanted, &owner)?;
+    let mut after = status_with(tx.store(), env, enabled, &mut wanted, &placed)?;
     for (target, released) in after.iter_mut().zip(released) {
         target.skills.extend(released);
     }

@@ -159,6 +159,13 @@ pub fn remove_leftover(dir: &Path) -> Result<()> {
 /// What `folder` holds: one entry per sub-folder named like a Skill. A
 /// missing folder holds nothing.
 pub fn observe(folder: &Path, owner: &Owner) -> Result<Vec<Found>> {
+    observe_except(folder, owner, &[])
+}
+
+/// [`observe`], taking what `known` says of the folders it names (copies
+/// this change just placed, [`apply`]'s result) instead of reading them
+/// again.
+pub fn observe_except(folder: &Path, owner: &Owner, known: &[Found]) -> Result<Vec<Found>> {
     let entries = match fs::read_dir(folder) {
         Ok(entries) => entries,
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
@@ -177,7 +184,10 @@ pub fn observe(folder: &Path, owner: &Owner) -> Result<Vec<Found>> {
     names.sort();
     // Many Skills: their markers and digests are read on every core.
     Ok(parallel_map(names, |name| {
-        observe_one(&folder.join(&name), name, owner)
+        match known.iter().find(|found| found.skill == name) {
+            Some(found) => found.clone(),
+            None => observe_one(&folder.join(&name), name, owner),
+        }
     }))
 }
 
@@ -234,16 +244,17 @@ pub(super) fn read_bounded(path: &Path) -> Option<Vec<u8>> {
 /// creating the folder when a Skill must go there; a wanted pack's files
 /// are read from its installed folder. Every step is recorded in `tx`: when
 /// the change fails, the folder is put back as it was (§14.7); what was
-/// staged or set aside is deleted when the change ends.
+/// staged or set aside is deleted when the change ends. Returns what each
+/// copy it placed holds, as [`observe_one`] would read it back.
 pub fn apply(
     tx: &mut Transaction<'_>,
     (target, folder): (super::target::TargetName, &Path),
     steps: &[Step],
     force: bool,
     owner: &Owner,
-) -> Result<()> {
+) -> Result<Vec<Found>> {
     if steps.is_empty() {
-        return Ok(());
+        return Ok(Vec::new());
     }
     let hint = |err: Error| {
         err.hint(
@@ -263,57 +274,60 @@ pub fn apply(
     {
         create_folder(tx, folder).map_err(hint)?;
     }
+    let mut placed = Vec::new();
     for step in steps {
-        apply_one(tx, folder, step, force, owner).map_err(hint)?;
+        placed.extend(apply_one(tx, folder, step, force, owner).map_err(hint)?);
     }
-    Ok(())
+    Ok(placed)
 }
 
+/// Carries out one step; the copy it placed, if it placed one.
 fn apply_one(
     tx: &mut Transaction<'_>,
     folder: &Path,
     step: &Step,
     force: bool,
     owner: &Owner,
-) -> Result<()> {
+) -> Result<Option<Found>> {
     match step {
         Step::Place(want) => {
-            let staged = stage_step(tx, folder, want, owner)?;
+            let (staged, found) = stage_step(tx, folder, want, owner)?;
             let target = folder.join(&want.skill);
             match tx.rename_new(&staged, &target) {
-                Ok(()) => Ok(()),
+                Ok(()) => Ok(Some(found)),
                 // Someone created the folder since it was read: theirs now
                 // (the status after the change says `conflict`).
-                Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+                Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists => Ok(None),
                 Err(err) => Err(Error::io("cannot place the Skill at", &target, &err)),
             }
         }
         Step::Replace(want) => {
             if !still_ours(folder, &want.skill, force, owner) {
-                return Ok(());
+                return Ok(None);
             }
-            let staged = stage_step(tx, folder, want, owner)?;
-            tx.exchange(&staged, &folder.join(&want.skill))
+            let (staged, found) = stage_step(tx, folder, want, owner)?;
+            tx.exchange(&staged, &folder.join(&want.skill))?;
+            Ok(Some(found))
         }
         Step::Remove { skill } => {
             if !still_ours(folder, skill, force, owner) {
-                return Ok(());
+                return Ok(None);
             }
             let aside = aside_name(folder, skill);
             tx.exchange(&folder.join(skill), &aside)?;
             tx.remove_when_done(aside);
-            Ok(())
+            Ok(None)
         }
         Step::Release { skill } => {
             let found = observe_one(&folder.join(skill), skill.clone(), owner);
             if found.marker.is_none() {
-                return Ok(());
+                return Ok(None);
             }
             let marker = folder.join(skill).join(MARKER);
             let aside = aside_name(folder, &format!("{skill}-marker"));
             tx.exchange(&marker, &aside)?;
             tx.remove_when_done(aside);
-            Ok(())
+            Ok(None)
         }
     }
 }
@@ -325,12 +339,12 @@ fn stage_step(
     folder: &Path,
     want: &Wanted,
     owner: &Owner,
-) -> Result<PathBuf> {
+) -> Result<(PathBuf, Found)> {
     let from = tx.store().pack_dir(&want.pack_id);
-    let staged = stage(folder, want, &from, owner)?;
+    let (staged, found) = stage(folder, want, &from, owner)?;
     tx.remove_when_done(staged.clone());
     step_hook("harness.place")?;
-    Ok(staged)
+    Ok((staged, found))
 }
 
 /// Whether `<folder>/<skill>` is still our copy, unedited (or `force`),
@@ -362,22 +376,24 @@ fn create_folder(tx: &mut Transaction<'_>, folder: &Path) -> Result<()> {
 /// Builds `<folder>/.hcpx-<name>-<random>/` holding the pack's files (from
 /// `from`, its installed folder) and the marker (not flushed to disk: see
 /// the module docs).
-fn stage(folder: &Path, want: &Wanted, from: &Path, owner: &Owner) -> Result<PathBuf> {
+fn stage(folder: &Path, want: &Wanted, from: &Path, owner: &Owner) -> Result<(PathBuf, Found)> {
     let dir = tempfile::Builder::new()
         .prefix(&format!("{STAGING}{}-", want.skill))
         .tempdir_in(folder)
         .map_err(|e| Error::io("cannot write in", folder, &e))?
         .keep();
-    let result = fill(&dir, want, from, owner);
-    if let Err(err) = result {
-        remove_tree(&dir);
-        return Err(err);
+    match fill(&dir, want, from, owner) {
+        Ok(found) => Ok((dir, found)),
+        Err(err) => {
+            remove_tree(&dir);
+            Err(err)
+        }
     }
-    Ok(dir)
 }
 
-/// Copies the Skill folder into the staged `dir` and writes its marker.
-fn fill(dir: &Path, want: &Wanted, from: &Path, owner: &Owner) -> Result<()> {
+/// Copies the Skill folder into the staged `dir` and writes its marker;
+/// returns what the folder holds, from the bytes copied.
+fn fill(dir: &Path, want: &Wanted, from: &Path, owner: &Owner) -> Result<Found> {
     let options = CopyOptions {
         skip_root: NOT_PLACED,
         flush: false,
@@ -412,7 +428,15 @@ fn fill(dir: &Path, want: &Wanted, from: &Path, owner: &Owner) -> Result<()> {
     file.write_all(&serde_json::to_vec(&marker).unwrap_or_default())
         .map_err(write_err)?;
     fs::set_permissions(dir, fs::Permissions::from_mode(0o755))
-        .map_err(|e| Error::io("cannot write", dir, &e))
+        .map_err(|e| Error::io("cannot write", dir, &e))?;
+    Ok(Found {
+        skill: want.skill.clone(),
+        sha256: Some(marker.sha256.clone()),
+        digest: Some(tree.digest.clone()),
+        only_skill: tree.files.len() == 1,
+        marker: Some(marker),
+        other_store: None,
+    })
 }
 
 /// A fresh hidden name beside the Skills of `folder`, for what a change
@@ -472,7 +496,7 @@ mod tests {
                 version: "1.0.0".into(),
                 skill: skill.into(),
                 sha256: sha256_hex(body),
-                digest: ok(placed_tree(&dir)).digest,
+                digest: Some(ok(placed_tree(&dir)).digest),
             }
         }
 
@@ -544,7 +568,7 @@ mod tests {
             &fs::read(placed.join(MARKER)).unwrap_or_default(),
         ));
         assert_eq!(marker.sha256, sha256_hex(BODY));
-        assert_eq!(marker.digest.as_ref(), Some(&w.digest));
+        assert_eq!(marker.digest, w.digest);
         assert_eq!(marker.store, Some(Owner::of(&fx.store).store));
         // Nothing hidden is left behind.
         assert_eq!(names_in(&folder), ["notes"]);
@@ -556,7 +580,7 @@ mod tests {
     impl Fixture {
         /// `want` recomputed after its installed files were changed.
         fn want_again(&self, mut want: Wanted) -> Wanted {
-            want.digest = ok(placed_tree(&self.store.pack_dir(&want.pack_id))).digest;
+            want.digest = Some(ok(placed_tree(&self.store.pack_dir(&want.pack_id))).digest);
             want
         }
     }

@@ -38,8 +38,11 @@ pub struct Wanted {
     /// SHA-256 of the pack's `SKILL.md`, lowercase hex.
     pub sha256: String,
     /// `sha256:<hex>` (§13.4) of the files a placed copy holds: the pack's
-    /// files but the manifest (and any root `.hcpx.json`).
-    pub digest: String,
+    /// files but the manifest (and any root `.hcpx.json`). Read only when
+    /// a copy of this pack's is there to compare (`harness::with_digests`),
+    /// or taken from the copy just placed: `None` until then, and a copy is
+    /// never `current` against `None`.
+    pub digest: Option<String>,
 }
 
 /// What the target folder holds under one Skill name.
@@ -95,7 +98,8 @@ impl Found {
         self.marker.as_ref().is_some_and(|m| {
             m.pack_id == want.pack_id.as_str()
                 && m.version == want.version
-                && m.digest.as_ref() == Some(&want.digest)
+                && m.digest.is_some()
+                && m.digest == want.digest
         })
     }
 }
@@ -293,7 +297,7 @@ mod tests {
             version: "1.0.0".into(),
             skill: skill.into(),
             sha256: sha.into(),
-            digest: format!("d{sha}"),
+            digest: Some(format!("d{sha}")),
         }
     }
 

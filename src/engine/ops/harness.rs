@@ -104,10 +104,10 @@ impl Engine {
         }
         let state = self.store().read_state()?;
         let mut targets = harness::status(
+            self.store(),
             &self.harness_env()?,
             &enabled,
             &self.wanted_skills(&state),
-            &Owner::of(self.store()),
         )?;
         if let Some(id) = pack {
             for target in &mut targets {
@@ -231,7 +231,7 @@ impl Engine {
         }
         let env = self.harness_env()?;
         let wanted = self.wanted_skills(&tx.state);
-        let before = harness::status(&env, &enabled, &wanted, &Owner::of(tx.store()))?;
+        let before = harness::status(tx.store(), &env, &enabled, &wanted)?;
         harness::sync(tx, &env, &enabled, &[], &wanted, false)?;
         let repaired = before.iter().flat_map(|t| {
             t.skills
@@ -278,7 +278,7 @@ impl Engine {
         let wanted = self.wanted_skills(&tx.state);
         harness::sync(&mut tx, &env, &added, &[], &wanted, false)?;
         self.write_enabled(&mut tx, &after)?;
-        let targets = harness::status(&env, &after, &wanted, &Owner::of(tx.store()))?;
+        let targets = harness::status(tx.store(), &env, &after, &wanted)?;
         tx.commit()?;
         Ok(HarnessChange {
             changed: added,
@@ -306,7 +306,7 @@ impl Engine {
         harness::sync(&mut tx, &env, &[], &removed, &[], false)?;
         self.write_enabled(&mut tx, &after)?;
         let wanted = self.wanted_skills(&tx.state);
-        let targets = harness::status(&env, &after, &wanted, &Owner::of(tx.store()))?;
+        let targets = harness::status(tx.store(), &env, &after, &wanted)?;
         tx.commit()?;
         Ok(HarnessChange {
             changed: removed,

@@ -61,6 +61,10 @@ pub(super) struct InstallHow<'a> {
     /// replacing a pack recorded from another source with more reach is
     /// refused without `force` ([`from_elsewhere`]).
     pub from_collection: bool,
+    /// The report of a lint of the pack folder this command just made,
+    /// with the same options (a collection's listing): not linted again
+    /// before the copy (the copy is linted as staged either way).
+    pub linted: Option<&'a LintReport>,
 }
 
 /// What install did.
@@ -147,6 +151,7 @@ impl Engine {
             check,
             lint: lint_options(&recorded),
             from_collection: false,
+            linted: None,
         };
         let outcome = self.install_in(&mut tx, dir, recorded, &how)?;
         tx.commit()?;
@@ -183,7 +188,13 @@ impl Engine {
         how: &InstallHow<'_>,
     ) -> Result<Prepared> {
         let (force, check) = (how.force, how.check);
-        let (manifest, pack_id) = installable(dir, self.store().root(), how.lint)?;
+        let (manifest, pack_id) = match how.linted {
+            Some(report) => {
+                refuse_store_inside(dir, self.store().root())?;
+                installable_as(report)?
+            }
+            None => installable(dir, self.store().root(), how.lint)?,
+        };
 
         self.require_grant(&tx.state, PACK_INSTALL, &pack_id)?;
         let target = self.store().pack_dir(&pack_id);
@@ -475,14 +486,18 @@ pub(super) fn installable(
     lint: LintOptions,
 ) -> Result<(Manifest, PackId)> {
     refuse_store_inside(dir, store)?;
-    let report = lint_pack(dir, lint);
+    installable_as(&lint_pack(dir, lint))
+}
+
+/// [`installable`], with the folder's lint `report` given.
+fn installable_as(report: &LintReport) -> Result<(Manifest, PackId)> {
     let manifest = match (&report.manifest, report.ok) {
         (Some(m), true) => m.clone(),
-        _ => return Err(lint_failed(&report)),
+        _ => return Err(lint_failed(report)),
     };
     check_runtime_version(&manifest.id, manifest.requires.hcpx.as_deref())?;
     // Lint checked the id; a PackId is what store paths are built from.
-    let pack_id = PackId::parse(&manifest.id).ok_or_else(|| lint_failed(&report))?;
+    let pack_id = PackId::parse(&manifest.id).ok_or_else(|| lint_failed(report))?;
     Ok((manifest, pack_id))
 }
 

@@ -546,7 +546,11 @@ fn pack_source(origin: &Origin<'_>, dir: &Path, rel: &str) -> (LockedSource, Opt
 }
 
 /// How the collection's pack `pack` is installed.
-fn pack_how<'a>(pack: &ListedPack, options: &InstallOptions, root_of_repo: bool) -> InstallHow<'a> {
+fn pack_how<'a>(
+    pack: &'a ListedPack,
+    options: &InstallOptions,
+    root_of_repo: bool,
+) -> InstallHow<'a> {
     InstallHow {
         force: options.force,
         check: None,
@@ -555,6 +559,7 @@ fn pack_how<'a>(pack: &ListedPack, options: &InstallOptions, root_of_repo: bool)
             ..LintOptions::default()
         },
         from_collection: pack.path != ROOT,
+        linted: Some(&pack.report),
     }
 }
 
