@@ -360,9 +360,18 @@ fn run_stage(
         store: engine.scope(),
         flags: flags.clone(),
     };
-    // The source as typed (a password and all), for the picker's choice.
-    let typed = match report.ids.as_slice() {
-        [one] if stage == Stage::Install => Some(one.clone()),
+    // `install SOURCE`'s source as typed (a password and all), for the
+    // picker's choice.
+    let typed = match (report.ids.as_slice(), requests) {
+        (
+            [one],
+            [
+                Request::Install {
+                    selection: Selection::Default,
+                    ..
+                },
+            ],
+        ) => Some(one.clone()),
         _ => None,
     };
     for request in requests {
