@@ -169,6 +169,20 @@ impl Outcome {
         }
     }
 
+    /// The error that makes its exit code that error's: [`Outcome::error`],
+    /// or the first pack (or source) that failed of an `install` of
+    /// several (whose words are among its notes, with its hint rendered
+    /// with the run's flags). A front-end that says one error for a run
+    /// (the TUI's error dialog) says this one.
+    pub fn failure(&self) -> Option<Error> {
+        match self {
+            Outcome::InstalledSeveral { runs, flags } => {
+                first_failure(runs).map(|e| with_hint(e, flags))
+            }
+            other => other.error(),
+        }
+    }
+
     /// The words that go beside the answer (stderr on the CLI), in order:
     /// warnings of the packs and of harness targets, and the error of a
     /// pack when the run went on past it; empty for most outcomes. An

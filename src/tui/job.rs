@@ -1,8 +1,12 @@
 //! What the UI asks a worker to do and what it answers: the [`Job`]s,
 //! their [`JobResult`]s, and the data they carry (the browser's [`Row`]s,
-//! a pack read in full, the store's [`Stamp`]). Plain data every part of
-//! the TUI may use; the worker that runs them is `tui::worker`.
+//! a pack read in full, the store's [`Stamp`]), and the command layer's
+//! requests a lifecycle key makes ([`Stage::requests`]). Plain data every
+//! part of the TUI may use; the worker that runs them is `tui::worker`.
 
+use crate::command::Outcome;
+use crate::command::Request;
+use crate::command::request::{PackArg, SourceArg};
 use crate::engine::error::Error;
 use crate::engine::harness::TargetName;
 use crate::engine::ops::upgrade::{OutdatedPack, UpgradeResult};
@@ -259,6 +263,30 @@ impl Stage {
         }
     }
 
+    /// The requests of the command layer the CLI makes for this stage of
+    /// `ids` (HCP.md §11.1): `activate ID...`, `deactivate ID...`,
+    /// `uninstall ID...` and `install SOURCE...` take them all at once;
+    /// `connect` takes one pack, so each is its own `connect ID`.
+    pub fn requests(self, ids: &[String]) -> Vec<Request> {
+        let packs = || ids.iter().map(|id| PackArg::parse(id)).collect();
+        match self {
+            Stage::Activate => vec![Request::Activate { packs: packs() }],
+            Stage::Deactivate => vec![Request::Deactivate { packs: packs() }],
+            Stage::Uninstall => vec![Request::Uninstall { packs: packs() }],
+            Stage::Connect => ids
+                .iter()
+                .map(|id| Request::Connect {
+                    pack: PackArg::parse(id),
+                })
+                .collect(),
+            Stage::Install => vec![Request::Install {
+                sources: ids.iter().map(|s| SourceArg::parse(s)).collect(),
+                selection: crate::engine::ops::sources::Selection::Default,
+                force: false,
+            }],
+        }
+    }
+
     pub fn progress(self) -> &'static str {
         match self {
             Stage::Install => "installing",
@@ -284,11 +312,25 @@ pub enum Job {
     /// `job` on the store `store` alone (HCP.md §15.1): a stage, an exec
     /// or an upgrade of packs that store holds, an install into it.
     In { store: Store, job: Box<Job> },
-    /// A lifecycle stage on packs, in order; stops at the first error.
-    Stage { stage: Stage, ids: Vec<String> },
+    /// A lifecycle stage on packs (a key, or its `:` line): `requests`,
+    /// its [`Stage::requests`], each run in turn by the command layer
+    /// (`command::execute_with`), stopping at the first error; `flags` are
+    /// the ones its fix lines repeat.
+    Stage {
+        stage: Stage,
+        ids: Vec<String>,
+        requests: Vec<Request>,
+        flags: crate::fixline::FixFlags,
+    },
     /// The packs chosen in the picker, installed from the collection
-    /// `source` (HCP.md §13.1), by id, as `--skill ID...` takes them.
-    InstallChosen { source: String, ids: Vec<String> },
+    /// `source` (HCP.md §13.1), by id: `request` is `install SOURCE
+    /// --skill ID...`.
+    InstallChosen {
+        source: String,
+        ids: Vec<String>,
+        request: Request,
+        flags: crate::fixline::FixFlags,
+    },
     /// Every harness target and its Skills' states (`H`, §12.4–§12.8).
     Harnesses,
     /// The browser's marks that need no network: verify, harness states.
@@ -339,14 +381,14 @@ impl Job {
                 if *lint { "linting" } else { "reading" },
                 ids_text(rows.iter().map(Row::id))
             ),
-            Job::Stage { stage, ids } => {
+            Job::Stage { stage, ids, .. } => {
                 format!(
                     "{} {}",
                     stage.progress(),
                     ids_text(ids.iter().map(String::as_str))
                 )
             }
-            Job::InstallChosen { source, ids } => format!(
+            Job::InstallChosen { source, ids, .. } => format!(
                 "installing {} from {}",
                 ids_text(ids.iter().map(String::as_str)),
                 crate::tui::dialog::picker::shown_source(source)
@@ -429,8 +471,15 @@ pub struct StageReport {
     pub stage: Stage,
     /// The packs it was asked to act on.
     pub ids: Vec<String>,
-    /// One line per pack done, in the words `hcpx` prints.
-    pub done: Vec<String>,
+    /// The requests that ran, in order (the last may have failed): the
+    /// job's, but `install SOURCE --list` for a collection of several
+    /// packs, whose listing went to the picker.
+    pub ran: Vec<Request>,
+    /// The outcome of each request that answered, in order: the CLI's
+    /// words (`Display`) and `--json` document (`Serialize`).
+    pub outcomes: Vec<Outcome>,
+    /// What stopped it: the error of a request that answered none, or the
+    /// failure its outcome holds ([`Outcome::failure`]).
     pub error: Option<Error>,
     /// `Esc` in the masked input ended it: nothing failed (`error` holds
     /// the engine's words for it, which are not shown as a failure).
@@ -438,6 +487,10 @@ pub struct StageReport {
     /// The store's stamp right after the stage: the change it made
     /// itself is not taken for another process's.
     pub stamp: Stamp,
+    /// The store it ran on (inside a project, `Job::In`'s).
+    pub store: Store,
+    /// The flags its fix lines repeat (the job's).
+    pub flags: crate::fixline::FixFlags,
 }
 
 /// A finished job.

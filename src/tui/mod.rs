@@ -5,7 +5,9 @@
 //!
 //! The TUI holds no lifecycle logic: every action runs, in a worker, the
 //! engine function the matching `hcpx` subcommand calls, and shows the
-//! equivalent command. Its shape:
+//! equivalent command; the lifecycle keys and the `:` line run the command
+//! layer's requests (`command::execute_with`) and say their outcomes in
+//! the CLI's words. Its shape:
 //!
 //! - Leaves every part may use: [`keys`] (the one key table: each [`keys::Cmd`]
 //!   and its keys, help and key bar words), [`action`] (the one `Action`
@@ -25,7 +27,8 @@
 //!   content), [`marks`], [`session`].
 //! - [`app`]: the state and `update`; [`keymap`]: terminal events to
 //!   actions; [`keyqueue`]: keys that wait for the selected pack's read;
-//!   [`worker`]: jobs off the loop; [`query`]: the `:` line's reports.
+//!   [`worker`]: jobs off the loop; [`query`]: the `:` line's requests,
+//!   and how an answer of the command layer is said.
 //! - [`files`]: a pack's bundled files for Details, read in the worker.
 //! - [`runner`]: the `select!` loop, coalesced redraws, the headless loop.
 //! - [`ui`] and [`panes`]: drawing the main screen, one file per pane.

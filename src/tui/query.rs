@@ -4,7 +4,11 @@
 //! terminal prompt: a line that would prompt in a shell runs as with its
 //! input closed), so its outcome, words and `--json` document are the
 //! CLI's. `init` (§15.3) opens no store: it is told the user store's
-//! folder, as the CLI's is.
+//! folder, as the CLI's is. Here too is how the TUI says any answer of the
+//! command layer, a `:` line's or a lifecycle key's (`Job::Stage`): its
+//! words and document as `hcpx` prints them ([`texts`], an error's
+//! [`error_document`]), its `hcpx` words ([`args`]), and the one line the
+//! status line and the log say it with ([`summary`], [`change_summary`]).
 
 use crate::command::both::{self, Both};
 use crate::command::execute::{self, Interaction};
@@ -43,10 +47,7 @@ impl Answer {
     /// The words (styles dropped) and the `--json` document.
     pub fn texts(&self) -> (String, String) {
         match self {
-            Answer::One(outcome) => (
-                crate::command::style::plain(&outcome.to_string()),
-                pretty(outcome),
-            ),
+            Answer::One(outcome) => texts(outcome),
             Answer::Both {
                 both,
                 request,
@@ -67,12 +68,57 @@ impl Answer {
     }
 }
 
+/// An outcome's words (styles dropped) and its `--json` document, as
+/// `hcpx` prints them.
+pub fn texts(outcome: &Outcome) -> (String, String) {
+    (
+        crate::command::style::plain(&outcome.to_string()),
+        pretty(outcome),
+    )
+}
+
+/// The `--json` document `hcpx` prints for an error a request answered
+/// with: `{"ok": false, "error": ...}`, its fix rendered as its hint with
+/// `flags`.
+pub fn error_document(err: &Error, flags: &FixFlags) -> String {
+    pretty(&crate::engine::ops::docs::Failure::new(
+        &crate::fixline::with_hint(err, flags),
+    ))
+}
+
+/// The line the status line and the log say an answer with: its words
+/// when they are one line, else where they are (`hcpx SUB: see Output`).
+/// `args` are the request's `hcpx` words.
+pub fn summary(words: &str, args: &[String]) -> String {
+    match words.trim_end().lines().collect::<Vec<_>>()[..] {
+        [one] => one.to_string(),
+        _ => format!(
+            "hcpx {}: see Output",
+            args.first().map_or("", String::as_str)
+        ),
+    }
+}
+
+/// The line the status line and the log say a lifecycle stage's words
+/// with (a key, its `:` line): their lines joined with `; `, as in
+/// `acme.a: activated; acme.b: already activated`.
+pub fn change_summary(words: &str) -> String {
+    let lines: Vec<&str> = words.lines().filter(|l| !l.trim().is_empty()).collect();
+    lines.join("; ")
+}
+
+/// The `hcpx` words of `request` (without the program name), flags
+/// included.
+pub fn args(request: &Request) -> Vec<String> {
+    let mut words = request.words();
+    words.extend(flag_words(request));
+    words
+}
+
 impl Query {
     /// The `hcpx` words (without the program name), flags included.
     pub fn args(&self) -> Vec<String> {
-        let mut words = self.request.words();
-        words.extend(flag_words(&self.request));
-        words
+        args(&self.request)
     }
 
     /// Whether it may change the store, so the browser reads it again.

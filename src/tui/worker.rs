@@ -1,27 +1,33 @@
 //! Work that runs off the UI loop, on tokio's blocking pool: loading the
 //! snapshot, linting, the lifecycle stages and exec. Each [`Job`] calls the
 //! engine function the matching `hcpx` subcommand calls and reports one
-//! typed [`JobResult`] back over the action channel. No lifecycle decision
-//! is made here: preconditions, grants and errors are the engine's.
+//! typed [`JobResult`] back over the action channel; a lifecycle stage (a
+//! key, its `:` line, the picker's choice) runs the command layer's
+//! requests (`command::execute_with`), as `hcpx` does, and reports their
+//! outcomes. No lifecycle decision is made here: preconditions, grants
+//! and errors are the engine's.
 //!
 //! Inside a project a job runs on the engine of the store it is about
 //! (`tui::scope`, HCP.md §15.1): `Job::In` names it; a pack read again
 //! goes to the store that holds it; the snapshot, the stamp, the marks and
 //! the updates read both stores.
 
+use crate::command::execute::{Interaction, execute_with};
+use crate::command::request::SourceArg;
+use crate::command::{Outcome, Request};
 use crate::engine::error::{Error, ErrorCode};
 use crate::engine::exec::live::Tap;
 use crate::engine::harness::TargetName;
 use crate::engine::harness::plan::SkillState;
-use crate::engine::ops::sources::{ListedKind, PackResult, Selection, SourceRun};
+use crate::engine::ops::sources::{ListedKind, Selection};
 use crate::engine::ops::upgrade::{Expected, UpgradeOptions, UpgradeResult};
-use crate::engine::ops::{ConnectOutcome, Engine, InstallOptions, checked_id};
-use crate::engine::pack::id::PackId;
-use crate::engine::pack::manifest::{BindingKind, SecretSpec};
+use crate::engine::ops::{Engine, checked_id};
+use crate::engine::pack::manifest::SecretSpec;
 use crate::engine::pack::skill::{self};
 use crate::engine::store::catalog;
 use crate::engine::store::snapshot::{self};
 use crate::engine::store::source::InstallSource;
+use crate::fixline::FixFlags;
 use crate::tui::action::{Action, SecretRequest};
 use crate::tui::files::{self, Bundled};
 use crate::tui::job::*;
@@ -52,10 +58,24 @@ pub fn run(stores: &Stores, job: Job, actions: &UnboundedSender<Action>) -> JobR
             lint,
             result: inspect(stores, &rows),
         },
-        Job::Stage { stage, ids } => JobResult::Stage(run_stage(engine, stage, &ids, actions)),
-        Job::InstallChosen { source, ids } => {
-            JobResult::InstalledChosen(install_chosen(engine, &source, ids))
-        }
+        Job::Stage {
+            stage,
+            ids,
+            requests,
+            flags,
+        } => JobResult::Stage(run_stage(engine, (stage, ids), &requests, &flags, actions)),
+        Job::InstallChosen {
+            ids,
+            request,
+            flags,
+            ..
+        } => JobResult::InstalledChosen(run_stage(
+            engine,
+            (Stage::Install, ids),
+            std::slice::from_ref(&request),
+            &flags,
+            actions,
+        )),
         Job::Harnesses => JobResult::Harnesses(targets::read(engine)),
         Job::Scoped {
             principal,
@@ -95,27 +115,36 @@ pub fn run(stores: &Stores, job: Job, actions: &UnboundedSender<Action>) -> JobR
             pack_id,
             verb,
             args,
-        } => {
-            let tx = actions.clone();
-            let tap = Tap::new(move |chunk| {
-                let _ = tx.send(Action::ExecOutput { run, chunk });
-            });
-            let result = scope.run(|| {
-                checked_id(&pack_id).and_then(|id| engine.exec_named_live(&id, &verb, &args, &tap))
-            });
-            JobResult::Executed {
-                run,
-                pack_id,
-                verb,
-                args,
-                result,
-            }
-        }
+        } => exec_live(engine, actions, (run, scope), pack_id, verb, args),
     }
 }
 
-/// `job` on the engine of `store` alone (HCP.md §15.1); a change it makes
-/// is stamped over every store, as this process's own.
+/// `hcpx exec PACK VERB` of run `run` in `scope`, its output sent to the
+/// UI as it comes (`Action::ExecOutput`).
+fn exec_live(
+    engine: &Engine,
+    actions: &UnboundedSender<Action>,
+    (run, scope): (u64, crate::engine::exec::process::Scope),
+    pack_id: String,
+    verb: String,
+    args: Vec<(String, String)>,
+) -> JobResult {
+    let tx = actions.clone();
+    let tap = Tap::new(move |chunk| {
+        let _ = tx.send(Action::ExecOutput { run, chunk });
+    });
+    let result = scope.run(|| {
+        checked_id(&pack_id).and_then(|id| engine.exec_named_live(&id, &verb, &args, &tap))
+    });
+    JobResult::Executed {
+        run,
+        pack_id,
+        verb,
+        args,
+        result,
+    }
+}
+
 /// A `:` line's request: inside a project with no store named, on both
 /// stores when the CLI runs it on both; else on the main store.
 fn run_query(
@@ -132,6 +161,8 @@ fn run_query(
     both.unwrap_or_else(|| crate::tui::query::run(engine, user.store().root(), query))
 }
 
+/// `job` on the engine of `store` alone (HCP.md §15.1); a change it makes
+/// is stamped over every store, as this process's own.
 fn run_in(
     stores: &Stores,
     store: crate::tui::scope::Store,
@@ -306,119 +337,139 @@ fn read_skill(dir: &Path) -> SkillText {
     }
 }
 
+/// A stage's requests (`Job::Stage`, `Job::InstallChosen`), each run in
+/// turn by the command layer as `hcpx` runs it, stopping at the first
+/// error: a `connect` takes its secret from the masked input, an
+/// `install` of a collection lists it for the picker first. `ids` are the
+/// words the stage was asked for (an install's: its sources as typed).
 fn run_stage(
     engine: &Engine,
-    stage: Stage,
-    ids: &[String],
+    (stage, ids): (Stage, Vec<String>),
+    requests: &[Request],
+    flags: &FixFlags,
     actions: &UnboundedSender<Action>,
 ) -> StageReport {
     let mut report = StageReport {
         stage,
-        ids: ids.to_vec(),
-        done: Vec::new(),
+        ids,
+        ran: Vec::new(),
+        outcomes: Vec::new(),
         error: None,
         cancelled: false,
         stamp: Stamp(Vec::new()),
+        store: engine.scope(),
+        flags: flags.clone(),
     };
-    match stage {
-        Stage::Activate | Stage::Deactivate => {
-            let (ids, bad) = engine.pack_ids(ids);
-            let (done, error) = if stage == Stage::Activate {
-                engine.activate(&ids)
-            } else {
-                engine.deactivate(&ids)
-            };
-            let error = error.or(bad);
-            let (changed, same) = if stage == Stage::Activate {
-                ("activated", "already activated")
-            } else {
-                ("deactivated", "was not activated")
-            };
-            report.done = done
-                .iter()
-                .map(|t| format!("{}: {}", t.pack_id, if t.changed { changed } else { same }))
-                .collect();
-            report.error = error;
-        }
-        Stage::Install | Stage::Connect | Stage::Uninstall => {
-            for id in ids {
-                let mut cancelled = false;
-                let line = match stage {
-                    Stage::Install => install_or_pick(engine, actions, id),
-                    Stage::Connect => {
-                        let mut input =
-                            |spec: &SecretSpec| ask_secret(actions, id, spec, &mut cancelled);
-                        checked_id(id)
-                            .and_then(|id| engine.connect(&id, &mut input))
-                            .map(|o| connect_line(&o))
-                    }
-                    _ => match PackId::parse(id) {
-                        Some(id) => engine.uninstall(&id),
-                        None => Err(engine.uninstall_not_an_id(id)),
-                    }
-                    .map(|o| format!("uninstalled {}", o.pack_id)),
+    // `install SOURCE`'s source as typed (a password and all), for the
+    // picker's choice.
+    let typed = match (report.ids.as_slice(), requests) {
+        (
+            [one],
+            [
+                Request::Install {
+                    selection: Selection::Default,
+                    ..
+                },
+            ],
+        ) => Some(one.clone()),
+        _ => None,
+    };
+    for request in requests {
+        let mut cancelled = false;
+        let (ran, answer) = match request {
+            Request::Connect { pack } => {
+                let id = pack.as_str().to_string();
+                let mut input = |spec: &SecretSpec| ask_secret(actions, &id, spec, &mut cancelled);
+                let io = Interaction {
+                    secret: Some(&mut input),
+                    ..Interaction::default()
                 };
-                match line {
-                    Ok(line) => report.done.push(line),
-                    Err(err) => {
-                        report.error = Some(err);
-                        report.cancelled = cancelled;
-                        break;
-                    }
-                }
+                (request.clone(), execute_with(engine, request, flags, io))
             }
+            _ => install_or_pick(engine, request, typed.as_deref(), flags, actions),
+        };
+        report.ran.push(ran);
+        match answer {
+            Ok(outcome) => {
+                report.error = outcome.failure();
+                report.outcomes.push(outcome);
+            }
+            Err(err) => {
+                report.error = Some(err);
+                report.cancelled = cancelled;
+            }
+        }
+        if report.error.is_some() {
+            break;
         }
     }
     report.stamp = Stamp::read(engine);
     tracing::info!(
         stage = stage.subcommand(),
-        packs = ids.len(),
-        done = report.done.len(),
+        packs = report.ids.len(),
+        answered = report.outcomes.len(),
         error = report.error.as_ref().map(|e| e.code.as_str()),
         "stage finished"
     );
     report
 }
 
-/// `hcpx install SOURCE --skill ID...` (§13.1): each chosen pack from its
-/// folder in the collection, in order; each its own change, stopping at
-/// the first error. The one place the picker's choice reaches the engine.
-/// `:install SOURCE`: a catalog pack or a pack folder is installed; a
-/// collection of several packs (§13.1) is listed, and the listing goes to
-/// the picker, whose choice comes back as `Job::InstallChosen`.
+/// Runs `request`; `install SOURCE` of one source that is no catalog pack
+/// (`typed`: a folder, a git URL) is first `install SOURCE --list`: a
+/// collection of several packs (§13.1) is then not installed, its listing
+/// goes to the picker, whose choice comes back as `Job::InstallChosen`
+/// (`install SOURCE --skill ID...`). The engine's chooser is never lent:
+/// it would wait on the UI from this worker. Returns the request that
+/// answered, and its answer.
 fn install_or_pick(
     engine: &Engine,
+    request: &Request,
+    typed: Option<&str>,
+    flags: &FixFlags,
     actions: &UnboundedSender<Action>,
-    source: &str,
-) -> Result<String, Error> {
-    let from = InstallSource::parse(source)?;
-    if matches!(from, InstallSource::Catalog(_)) {
-        return engine
-            .install_with(&InstallOptions::new(from))
-            .map(|o| o.to_string());
-    }
-    let mut options = InstallOptions::new(from);
-    options.selection = Selection::List;
-    let SourceRun::Listed(listing) = engine.install_source(&options)? else {
-        return Err(Error::new(
-            ErrorCode::Io,
-            "the listing of the source was not returned",
-        ));
+) -> (Request, Result<Outcome, Error>) {
+    let run = |r: &Request| execute_with(engine, r, flags, Interaction::default());
+    let (Some(typed), Some(list)) = (typed, listing_of(request)) else {
+        return (request.clone(), run(request));
     };
-    if listing.packs.len() == 1 {
-        options.selection = Selection::Default;
-        return engine.install_with(&options).map(|o| o.to_string());
+    match run(&list) {
+        Ok(Outcome::Listed(listing)) if listing.packs.len() > 1 => {
+            let items = listing.packs.iter().cloned().map(picker_item).collect();
+            let _ = actions.send(Action::PickFrom {
+                source: typed.to_string(),
+                items,
+            });
+            (list, Ok(Outcome::Listed(listing)))
+        }
+        // One pack (or a listing that failed, which the install says
+        // again as its own error).
+        _ => (request.clone(), run(request)),
     }
-    let count = listing.packs.len();
-    let items = listing.packs.into_iter().map(picker_item).collect();
-    let _ = actions.send(Action::PickFrom {
-        source: source.to_string(),
-        items,
-    });
-    Ok(format!(
-        "{count} packs in {}: choose in the picker",
-        listing.source
-    ))
+}
+
+/// `install SOURCE --list` of `install SOURCE` (one source, no flag) when
+/// the source is no catalog pack; `None` else.
+fn listing_of(request: &Request) -> Option<Request> {
+    let Request::Install {
+        sources,
+        selection: Selection::Default,
+        force: false,
+    } = request
+    else {
+        return None;
+    };
+    match sources.as_slice() {
+        [
+            SourceArg {
+                source: Ok(source), ..
+            },
+        ] if !matches!(source, InstallSource::Catalog(_)) => Some(Request::Install {
+            sources: sources.clone(),
+            selection: Selection::List,
+            force: false,
+        }),
+        _ => None,
+    }
 }
 
 fn picker_item(
@@ -435,47 +486,6 @@ fn picker_item(
         description: pack.description,
         lint_ok: pack.lint_ok,
     }
-}
-
-fn install_chosen(engine: &Engine, source: &str, ids: Vec<String>) -> StageReport {
-    let mut report = StageReport {
-        stage: Stage::Install,
-        ids,
-        done: Vec::new(),
-        error: None,
-        cancelled: false,
-        stamp: Stamp(Vec::new()),
-    };
-    // One call, as `hcpx install SOURCE --skill ID...`: the engine finds
-    // each id in the collection again (one fetch for a git source).
-    let run = InstallSource::parse(source).and_then(|from| {
-        let mut options = InstallOptions::new(from);
-        options.selection = Selection::Skills(report.ids.clone());
-        engine.install_source(&options)
-    });
-    match run {
-        Ok(SourceRun::Done(results)) => {
-            for result in results {
-                match result {
-                    PackResult::Installed(done) => report.done.push(done.outcome.to_string()),
-                    PackResult::Failed(failed) if report.error.is_none() => {
-                        report.error = Some(failed.error)
-                    }
-                    PackResult::Failed(_) => {}
-                }
-            }
-        }
-        Ok(SourceRun::Listed(_)) => {}
-        Err(err) => report.error = Some(err),
-    }
-    report.stamp = Stamp::read(engine);
-    tracing::info!(
-        packs = report.ids.len(),
-        done = report.done.len(),
-        error = report.error.as_ref().map(|e| e.code.as_str()),
-        "chosen packs installed"
-    );
-    report
 }
 
 /// `hcpx upgrade --dry-run`, or with `yes` the upgrade the user confirmed,
@@ -583,30 +593,6 @@ fn toggle_harness(engine: &Engine, target: TargetName, enable: bool) -> Result<S
         ));
     }
     Ok(line)
-}
-
-fn connect_line(o: &ConnectOutcome) -> String {
-    if o.binding == BindingKind::Public {
-        return format!("{}: public binding, nothing to connect", o.pack_id);
-    }
-    let probe = o
-        .probe
-        .as_ref()
-        .map(|p| format!("; probe {} passed", p.verb_key))
-        .unwrap_or_default();
-    if o.changed {
-        format!(
-            "connected {} ({} binding{probe})",
-            o.pack_id,
-            o.binding.as_str()
-        )
-    } else {
-        format!(
-            "{} is connected ({} binding{probe})",
-            o.pack_id,
-            o.binding.as_str()
-        )
-    }
 }
 
 /// Asks the UI for a secret and waits for the masked input's answer;

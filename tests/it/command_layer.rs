@@ -4,7 +4,10 @@
 //! `hcpx --json` prints on stdout, on one store; and the TUI's words are
 //! the CLI's words. For every lifecycle subcommand, the document and the
 //! words the command layer's `execute` gives in process are the ones
-//! `hcpx` prints for the same words.
+//! `hcpx` prints for the same words. The lifecycle keys (`i`, `a`, `c`,
+//! `u`, the masked input of a secret, the picker's listing and choice)
+//! show in the Output pane the words, the command and (`J`) the document
+//! of the `hcpx` command they run.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -410,4 +413,268 @@ async fn the_lines_changes_are_the_clis_documents_and_words() {
             ":{line} and hcpx {line} say different words"
         );
     }
+}
+
+/// The Output pane after `keys` (a lifecycle key and what it asks, as
+/// typed): its words, its `$ COMMAND` line, and the document `J` shows.
+async fn key_answer(tui: &mut Tui, keys: &str) -> (String, String, String) {
+    tui.keys(keys).await;
+    shown_answer(tui).await
+}
+
+/// The Output pane's answer: its words, its `$ COMMAND` line, and the
+/// document `J` shows (then `J` again: the words).
+async fn shown_answer(tui: &mut Tui) -> (String, String, String) {
+    let report = tui.runner.app.report().expect("a report").clone();
+    assert!(report.ok, "{}", report.text);
+    tui.keys("J").await;
+    let shown = tui.runner.app.report().expect("a report");
+    assert!(shown.show_json, "J shows the document");
+    let doc = shown.shown().to_string();
+    tui.keys("J").await;
+    assert_eq!(tui.runner.app.report().unwrap().shown(), report.text);
+    (report.text, report.command, doc)
+}
+
+/// `text` with a probe's duration (`(12 ms)`), which differs by run, as
+/// `N`.
+fn steady_ms(text: &str) -> String {
+    match text.find(" ms)") {
+        Some(end) => {
+            let start = text[..end].rfind('(').map_or(end, |i| i + 1);
+            let rest = &text[end + " ms)".len()..];
+            format!("{}N ms){}", &text[..start], steady_ms(rest))
+        }
+        None => text.to_string(),
+    }
+}
+
+/// `hcpx WORDS` and `hcpx --json WORDS` on the store as it is: (the
+/// words, the document as [`steady_doc`]); `undo` puts the store back
+/// after each.
+fn cli_answer(dir: &TempDir, words: &str, undo: impl Fn(&Engine)) -> (String, Value) {
+    let said = cli(dir, &words.split(' ').collect::<Vec<_>>(), false);
+    undo(&engine(dir));
+    let doc = cli_doc(dir, words);
+    undo(&engine(dir));
+    (said, doc)
+}
+
+/// The lifecycle keys run the command layer's requests: after `i`, `a`
+/// (activate, then deactivate), `c` and `u` on a pack, the Output pane
+/// says the words `hcpx` prints for the same command on the same store,
+/// under that command, and `J` shows the document `hcpx --json` prints.
+#[tokio::test]
+async fn each_lifecycle_key_says_the_clis_words_and_document() {
+    let dir = sandbox();
+    notes_pack(&catalog(&dir));
+    let notes = || pack("acme.notes");
+    // Each key: the keys typed, the CLI's words for it, and how to put
+    // the store back after the CLI ran it (before the TUI runs it).
+    let cases: Vec<(&str, Case)> = vec![
+        (
+            "i",
+            case("install acme.notes", move |e| {
+                e.uninstall(&notes()).unwrap();
+            }),
+        ),
+        (
+            "a",
+            case("activate acme.notes", move |e| {
+                e.deactivate(&[notes()]);
+            }),
+        ),
+        (
+            "c",
+            case("connect acme.notes", move |e| {
+                e.deactivate(&[notes()]);
+                e.activate(&[notes()]);
+            }),
+        ),
+        (
+            "a",
+            case("deactivate acme.notes", move |e| {
+                e.activate(&[notes()]);
+                e.connect(&notes(), &mut no_secret).unwrap();
+            }),
+        ),
+        (
+            "uy",
+            case("uninstall acme.notes", move |e| {
+                e.install("acme.notes", false).unwrap();
+            }),
+        ),
+    ];
+    let mut tui = Tui::start_at(dir, "acme.notes", 140, 50).await;
+    for (keys, Case { words, undo }) in cases {
+        let (cli_words, cli_doc) = cli_answer(&tui.dir, &words, undo);
+        let (text, command, doc) = key_answer(&mut tui, keys).await;
+        assert_eq!(
+            steady_ms(&text),
+            steady_ms(&cli_words),
+            "{keys} and hcpx {words} say different words"
+        );
+        let doc: Value = serde_json::from_str(&doc).unwrap();
+        assert_eq!(steady_doc(doc), cli_doc, "{keys} and hcpx --json {words}");
+        let catalogs = if keys == "i" {
+            " --catalog ./catalog"
+        } else {
+            ""
+        };
+        assert_eq!(command, format!("hcpx {words}{catalogs}"), "{keys}");
+    }
+    assert!(!tui.installed("acme.notes"));
+}
+
+/// `a` on two marked packs is `hcpx activate A B`: one request, the CLI's
+/// words for both (and in the log, their lines joined), its one document.
+#[tokio::test]
+async fn a_key_on_marked_packs_is_one_request_of_them_all() {
+    let (dir, _) = lifecycle_store();
+    let mut tui = Tui::start(dir, 140, 50).await;
+    // acme.echo (active) and acme.notes (not), the first two rows: `a`
+    // activates both.
+    tui.keys("g  ").await;
+    assert_eq!(tui.runner.app.keyed(), ["acme.echo", "acme.notes"]);
+    let undo = |e: &Engine| {
+        e.deactivate(&[pack("acme.notes")]);
+    };
+    let words = "activate acme.echo acme.notes";
+    let (cli_words, cli_doc) = cli_answer(&tui.dir, words, undo);
+    let (text, command, doc) = key_answer(&mut tui, "a").await;
+    assert_eq!(text, cli_words);
+    assert_eq!(
+        text,
+        "acme.echo: already activated\nacme.notes: activated\n"
+    );
+    assert_eq!(command, format!("hcpx {words}"));
+    let doc: Value = serde_json::from_str(&doc).unwrap();
+    assert_eq!(steady_doc(doc), cli_doc);
+    let last = tui.runner.app.log().entries.last().unwrap();
+    assert_eq!(
+        last.text,
+        "acme.echo: already activated; acme.notes: activated"
+    );
+}
+
+/// `c` on a `secret` Binding: the masked input is the request's secret
+/// (as `--secret-stdin` is the CLI's), the words and document are
+/// `hcpx connect`'s, and the secret is in neither.
+#[tokio::test]
+async fn connect_with_the_masked_input_says_the_clis_words() {
+    const SECRET: &str = "s3cr3t-token-value";
+    let dir = sandbox();
+    vault_pack(&catalog(&dir));
+    install_active(&dir, "acme.vault");
+    let cli_connect = |dir: &TempDir, json: bool| {
+        let mut cmd = assert_cmd::Command::cargo_bin("hcpx").unwrap();
+        cmd.env("HCP_HOME", home(dir))
+            .env("HOME", user_home(dir))
+            .env("NO_COLOR", "1")
+            .env_remove("HCP_PRINCIPAL")
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .env_remove("CODEX_HOME")
+            .env_remove("XDG_CONFIG_HOME")
+            .current_dir(dir.path())
+            .write_stdin(SECRET)
+            .timeout(std::time::Duration::from_secs(60));
+        if json {
+            cmd.arg("--json");
+        }
+        cmd.args(["--catalog", &catalog(dir).display().to_string()]);
+        cmd.args(["connect", "acme.vault", "--secret-stdin"]);
+        let out = String::from_utf8(cmd.output().unwrap().stdout).unwrap();
+        let e = engine(dir);
+        e.deactivate(&[pack("acme.vault")]);
+        e.activate(&[pack("acme.vault")]);
+        out
+    };
+    let cli_words = cli_connect(&dir, false);
+    let cli_doc: Value = serde_json::from_str(&cli_connect(&dir, true)).unwrap();
+    let cli_doc = crate::common::unscoped(cli_doc);
+    let mut tui = Tui::start_at(dir, "acme.vault", 140, 50).await;
+    tui.keys("c").await;
+    tui.keys(SECRET).await;
+    tui.press(KeyCode::Enter).await;
+    let (text, command, doc) = shown_answer(&mut tui).await;
+    assert!(tui.connected().contains(&"acme.vault".to_string()));
+    assert_eq!(text, cli_words);
+    assert_eq!(text, "connected acme.vault (secret binding)\n");
+    assert_eq!(command, "hcpx connect acme.vault");
+    assert!(!doc.contains(SECRET), "{doc}");
+    let doc: Value = serde_json::from_str(&doc).unwrap();
+    assert_eq!(doc, cli_doc);
+}
+
+/// A failure is said as the CLI's error: `J` shows the document `hcpx
+/// --json` prints for it (`ok: false` and the error), and the dialog
+/// shows the error.
+#[tokio::test]
+async fn a_failed_key_shows_the_clis_error_document() {
+    let dir = sandbox();
+    one_command_pack(
+        &catalog(&dir),
+        "acme.probe",
+        ("Probe", "A failing probe."),
+        "{kind: local, probe: check}",
+        "check",
+        "false",
+    );
+    install_active(&dir, "acme.probe");
+    let cli_doc = cli_doc(&dir, "connect acme.probe");
+    let mut tui = Tui::start_at(dir, "acme.probe", 140, 50).await;
+    tui.keys("c").await;
+    assert!(matches!(
+        tui.runner.app.dialog(),
+        Some(hcpx::tui::dialog::Dialog::Error(_))
+    ));
+    tui.press(KeyCode::Esc).await;
+    let report = tui.runner.app.report().expect("a report").clone();
+    assert!(!report.ok);
+    assert!(report.text.starts_with("probe_failed: "), "{}", report.text);
+    let doc: Value = serde_json::from_str(report.json.as_deref().unwrap()).unwrap();
+    assert_eq!(doc["ok"], false, "{doc}");
+    assert_eq!(steady_doc(doc), cli_doc);
+}
+
+/// `:install COLLECTION`: the TUI runs `hcpx install COLLECTION --list`
+/// (its words in the Output pane) and opens the picker; the choice is
+/// `hcpx install COLLECTION --skill ID`, whose words and document are the
+/// CLI's.
+#[tokio::test]
+async fn the_pickers_listing_and_choice_are_the_clis_words() {
+    let (dir, other) = lifecycle_store();
+    one_command_pack(
+        &other,
+        "acme.most",
+        ("Acme most", "Most."),
+        "{kind: public}",
+        "go",
+        "echo",
+    );
+    let source = other.display().to_string();
+    let list = format!("install {source} --list");
+    let (listed, _) = cli_answer(&dir, &list, |_| {});
+    let chosen = format!("install {source} --skill acme.most");
+    let (cli_words, cli_doc) = cli_answer(&dir, &chosen, |e| {
+        e.uninstall(&pack("acme.most")).unwrap();
+    });
+    let mut tui = Tui::start(dir, 140, 50).await;
+    tui.keys(&format!(":install {source}")).await;
+    tui.press(KeyCode::Enter).await;
+    assert!(matches!(
+        tui.runner.app.dialog(),
+        Some(hcpx::tui::dialog::Dialog::Picker(_))
+    ));
+    let report = tui.runner.app.report().expect("the listing").clone();
+    assert_eq!(report.text, listed);
+    assert_eq!(report.command, format!("hcpx {list}"));
+    tui.keys("acme.most").await;
+    tui.press(KeyCode::Enter).await;
+    let (text, command, doc) = shown_answer(&mut tui).await;
+    assert!(tui.installed("acme.most"));
+    assert_eq!(text, cli_words);
+    assert_eq!(command, format!("hcpx {chosen}"));
+    let doc: Value = serde_json::from_str(&doc).unwrap();
+    assert_eq!(steady_doc(doc), cli_doc);
 }

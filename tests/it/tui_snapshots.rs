@@ -108,14 +108,21 @@ async fn details_pane_renders_the_skill_and_the_last_command() {
     let mut tui = Tui::start_at(dir, "acme.notes", 100, 30).await;
     tui.keys("i").await;
     // Install shows the lint results of the installed copy; Details is
-    // two panes further.
+    // two panes further. The status line says `hcpx install`'s words,
+    // which name the catalog's folder: it lets go of them before the
+    // snapshot.
     let screen = tui.screen();
     assert!(
-        screen
-            .contains("installed acme.notes 1.2.0 · $ hcpx install acme.notes --catalog ./catalog"),
+        screen.contains(" installed acme.notes 1.2.0 from "),
         "{screen}"
     );
     assert!(screen.contains("acme.notes is clean"), "{screen}");
+    let last = tui.runner.app.log().entries.last().unwrap();
+    assert_eq!(
+        last.command.as_deref(),
+        Some("hcpx install acme.notes --catalog ./catalog")
+    );
+    tui.clear_status().await;
     tui.send(vec![key(KeyCode::Tab), key(KeyCode::Tab)]).await;
     insta::assert_snapshot!("details_after_install", tui.screen());
 }
@@ -350,9 +357,13 @@ async fn run_form_scrolls_to_the_focused_field_in_a_small_window() {
 #[tokio::test]
 async fn log_pane_lists_each_action_with_its_command() {
     let dir = sandbox_with(notes_pack);
+    // Installed beforehand: `hcpx install`'s words name the catalog's
+    // folder, a temp path (`details_pane_renders_the_skill_and_the_last_command`
+    // has the install's line).
+    engine(&dir).install("acme.notes", false).unwrap();
     let mut tui = Tui::start_at(dir, "acme.notes", 100, 30).await;
-    tui.keys("x").await; // refused: not installed
-    tui.keys("ia").await;
+    tui.keys("x").await; // refused: not activated
+    tui.keys("aa").await; // activated, then deactivated
     tui.keys("un").await;
     tui.keys("@").await;
     insta::assert_snapshot!("log_pane", tui.screen());

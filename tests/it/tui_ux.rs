@@ -132,10 +132,12 @@ async fn outcomes_read_as_sentences() {
     let dir = sandbox_with(notes_pack);
     let mut tui = Tui::start_at(dir, "acme.notes", 120, 40).await;
     tui.keys("iac").await;
-    // One pair of brackets, not `(local binding) (probe hello passed)`.
+    // `hcpx connect`'s words, its lines joined: the probe, then the
+    // binding in one pair of brackets.
     let screen = tui.screen();
+    assert!(screen.contains(" probe hello passed ("), "{screen}");
     assert!(
-        screen.contains("connected acme.notes (local binding; probe hello passed)"),
+        screen.contains(" ms); connected acme.notes (local binding)"),
         "{screen}"
     );
     // `2 Skills placed` (hcp-cli and acme.notes), not `2 Skill(s)`; the selected target

@@ -19,7 +19,6 @@
 //! principal.
 
 use super::*;
-use crate::command::Request;
 use crate::fixline::FixFlags;
 use crate::tui::query::{Answer, Query};
 use crate::tui::scope::Store;
@@ -259,7 +258,7 @@ impl App {
 
     /// The `--principal` and `--catalog` fix lines repeat: this line's,
     /// else the TUI's.
-    fn fix_flags(&self) -> FixFlags {
+    pub(super) fn fix_flags(&self) -> FixFlags {
         FixFlags {
             principal: self
                 .line_flags
@@ -311,16 +310,14 @@ impl App {
                 let ok = answer.ok();
                 let (words, doc) = answer.texts();
                 // A one-line answer (`grant`) is said as it is.
-                let summary = match words.trim_end().lines().collect::<Vec<_>>()[..] {
-                    [one] => one.to_string(),
-                    _ => format!("hcpx {}: see Output", query.args()[0]),
-                };
+                let summary = crate::tui::query::summary(&words, &query.args());
                 let outcome = if ok { Outcome::Done } else { Outcome::Failed };
                 (outcome, summary, words, Some(doc))
             }
             Err(err) => {
                 let text = self.error_text(&err).text;
-                (Outcome::Failed, text.clone(), text, None)
+                let doc = crate::tui::query::error_document(&err, &query.flags);
+                (Outcome::Failed, text.clone(), text, Some(doc))
             }
         };
         self.say(outcome, summary, Some(command.clone()));

@@ -35,7 +35,7 @@ impl App {
                 if yes {
                     return self.start_stage_in(Stage::Uninstall, ids, store);
                 }
-                let command = self.stage_command(Stage::Uninstall, &ids, store);
+                let command = self.requests_command(&Stage::Uninstall.requests(&ids), store);
                 self.say(
                     Outcome::Cancelled,
                     "uninstall cancelled".into(),

@@ -2,7 +2,9 @@
 //! connect, uninstall, lint, reload) and running a pack's command (§6):
 //! refused at once, with availability's reason (§11.2), when they cannot
 //! succeed; else the job to run in a worker, said as the `hcpx` command
-//! that does the same. `X` ends a running command's process group (§14.6).
+//! that does the same: a stage is the command layer's requests the CLI
+//! makes for it (`Stage::requests`), which the worker runs. `X` ends a
+//! running command's process group (§14.6).
 
 use super::*;
 
@@ -126,7 +128,9 @@ impl App {
         }
     }
 
-    /// A stage of `ids` on `store` (see [`App::store_for`]).
+    /// A stage of `ids` on `store` (see [`App::store_for`]): the requests
+    /// the CLI makes for it ([`Stage::requests`]), said as their `hcpx`
+    /// command lines.
     pub(super) fn start_stage_in(
         &mut self,
         stage: Stage,
@@ -136,9 +140,15 @@ impl App {
         if !self.not_busy() {
             return Vec::new();
         }
-        self.last_command = Some(self.stage_command(stage, &ids, store));
+        let requests = stage.requests(&ids);
+        self.last_command = Some(self.requests_command(&requests, store));
         let running = (stage == Stage::Connect).then(|| format!("connect {}", ids.join(", ")));
-        let job = Job::Stage { stage, ids };
+        let job = Job::Stage {
+            stage,
+            ids,
+            requests,
+            flags: self.fix_flags(),
+        };
         match running {
             Some(running) => self.work.start_running(job.label(), running),
             None => self.work.start(job.label()),
@@ -147,28 +157,23 @@ impl App {
         vec![self.routed(store, job)]
     }
 
-    /// The `hcpx` command(s) a stage on `store` is equivalent to.
-    pub(super) fn stage_command(&self, stage: Stage, ids: &[String], store: Store) -> String {
-        match stage {
-            // These take several ids at once.
-            Stage::Activate | Stage::Deactivate => {
-                let mut parts = vec![stage.subcommand().to_string()];
-                parts.extend(ids.iter().cloned());
-                self.hcpx_in(store, &parts, false)
-            }
-            // One id per command.
-            Stage::Install | Stage::Connect | Stage::Uninstall => ids
-                .iter()
-                .map(|id| {
-                    self.hcpx_in(
-                        store,
-                        &[stage.subcommand().to_string(), id.clone()],
-                        stage == Stage::Install,
-                    )
-                })
-                .collect::<Vec<_>>()
-                .join(" && "),
-        }
+    /// The `hcpx` command lines of `requests` on `store`, joined with
+    /// `&&`: each request's words and flags, the TUI's `--principal`, and
+    /// its `--catalog` for an install that names a pack id.
+    pub(super) fn requests_command(&self, requests: &[Request], store: Store) -> String {
+        requests
+            .iter()
+            .map(|request| {
+                let catalogs = match request {
+                    Request::Install { sources, .. } => sources.iter().any(|s| {
+                        matches!(s.source, Ok(crate::engine::ops::InstallSource::Catalog(_)))
+                    }),
+                    _ => false,
+                };
+                self.hcpx_in(store, &crate::tui::query::args(request), catalogs)
+            })
+            .collect::<Vec<_>>()
+            .join(" && ")
     }
 
     pub(super) fn lint(&mut self) -> Vec<Job> {

@@ -34,6 +34,7 @@ mod session;
 mod update;
 mod upgrade;
 
+use crate::command::Request;
 use crate::engine::error::Error;
 use crate::engine::exec::process::Scope;
 use crate::engine::harness::TargetName;

@@ -72,21 +72,18 @@ impl App {
             self.say(Outcome::Refused, text, None);
             return Vec::new();
         }
-        self.last_command = Some(self.chosen_command(&source, &ids));
-        let job = Job::InstallChosen { source, ids };
+        let request = chosen_request(&source, &ids);
+        let store = self.scopes.adds_to();
+        self.last_command = Some(self.requests_command(std::slice::from_ref(&request), store));
+        let job = Job::InstallChosen {
+            source,
+            ids,
+            request,
+            flags: self.fix_flags(),
+        };
         self.work.start(job.label());
         self.status.clear();
-        vec![self.routed(self.scopes.adds_to(), job)]
-    }
-
-    /// `hcpx install SOURCE --skill ID...`, the source without a password.
-    fn chosen_command(&self, source: &str, ids: &[String]) -> String {
-        let mut args = vec!["install".to_string(), shown_source(source)];
-        for id in ids {
-            args.push("--skill".into());
-            args.push(id.clone());
-        }
-        self.hcpx_in(self.scopes.adds_to(), &args, false)
+        vec![self.routed(store, job)]
     }
 
     /// The chosen packs installed: said as any install is, then the store
@@ -95,5 +92,15 @@ impl App {
         let mut jobs = self.stage_done(report);
         jobs.extend(self.loads.request());
         jobs
+    }
+}
+
+/// `install SOURCE --skill ID...` (§13.1): the request the CLI makes for
+/// the picker's choice.
+fn chosen_request(source: &str, ids: &[String]) -> Request {
+    Request::Install {
+        sources: vec![crate::command::request::SourceArg::parse(source)],
+        selection: crate::engine::ops::sources::Selection::Skills(ids.to_vec()),
+        force: false,
     }
 }

@@ -1,5 +1,8 @@
 //! What the workers report back: loads, stages, execs, lint, grants; each
-//! outcome said once, in the status line and the command log.
+//! outcome said once, in the status line and the command log. A stage (a
+//! lifecycle key, its `:` line, the picker's choice) is said in the CLI's
+//! words: the Output pane shows its outcomes' words, `J` their `--json`
+//! documents.
 
 use super::*;
 
@@ -150,37 +153,12 @@ impl App {
 
     pub(super) fn stage_done(&mut self, report: StageReport) -> Vec<Job> {
         self.work.finish_run();
+        self.say_stage(&report);
         if report.stage == Stage::Install && report.error.is_none() {
             self.show_installed(&report.ids);
         }
         if report.stage == Stage::Uninstall && report.error.is_none() {
             self.packs.marked.clear();
-        }
-        let done = report.done.join("; ");
-        let command = self.last_command.clone();
-        match report.error {
-            // `Esc` in the masked input: no failure, no dialog.
-            Some(err) if report.cancelled => {
-                if !done.is_empty() {
-                    self.say(Outcome::Done, done, None);
-                }
-                self.say(Outcome::Cancelled, err.message, command);
-            }
-            Some(err) => {
-                if !done.is_empty() {
-                    self.say(Outcome::Done, done, None);
-                }
-                self.say(Outcome::Failed, self.error_text(&err).text, command);
-                tracing::info!(code = err.code.as_str(), "action failed");
-                self.dialog = Some(Dialog::Error(err));
-            }
-            None => {
-                self.say(Outcome::Done, done.clone(), command.clone());
-                // The status line: what happened, then the command that
-                // does the same.
-                let command = command.unwrap_or_default();
-                self.status.info(format!("{done} · $ {command}"));
-            }
         }
         // Read the packs it touched again; a stage changes no other
         // pack's availability. Anything else another process changes
@@ -209,6 +187,85 @@ impl App {
             jobs.extend(self.loads.request());
         }
         jobs
+    }
+
+    /// Says what a stage did, in the CLI's words: the Output pane shows
+    /// the words of its outcomes (and the error that stopped it), `J`
+    /// their `--json` documents, under the command lines of the requests
+    /// that ran; the status line and the log say it in one line. `Esc` in
+    /// the masked input ends it quietly: logged `cancelled`, no dialog.
+    fn say_stage(&mut self, report: &StageReport) {
+        let command = match report.ran.as_slice() {
+            [] => self.last_command.clone().unwrap_or_default(),
+            ran => self.requests_command(ran, report.store),
+        };
+        self.last_command = Some(command.clone());
+        let (mut words, mut docs) = (String::new(), Vec::new());
+        for outcome in &report.outcomes {
+            let (said, doc) = crate::tui::query::texts(outcome);
+            words.push_str(&said);
+            docs.push(doc);
+        }
+        let done = match report.outcomes.as_slice() {
+            _ if words.trim().is_empty() => None,
+            // A collection's listing (a table) went to the picker: it is
+            // in the Output pane.
+            [crate::command::Outcome::Listed(_)] => {
+                let args = report.ran.first().map(crate::tui::query::args);
+                Some(crate::tui::query::summary(
+                    &words,
+                    &args.unwrap_or_default(),
+                ))
+            }
+            _ => Some(crate::tui::query::change_summary(&words)),
+        };
+        let Some(err) = &report.error else {
+            let done = done.unwrap_or_default();
+            self.show_answer(command.clone(), true, words, docs);
+            self.say(Outcome::Done, done.clone(), Some(command.clone()));
+            // The status line: what happened, then the command that does
+            // the same.
+            self.status.info(format!("{done} · $ {command}"));
+            return;
+        };
+        if let Some(done) = done {
+            self.say(Outcome::Done, done, None);
+        }
+        if report.cancelled {
+            if !report.outcomes.is_empty() {
+                self.show_answer(command.clone(), true, words, docs);
+            }
+            self.say(Outcome::Cancelled, err.message.clone(), Some(command));
+            return;
+        }
+        let said = self.error_text(err).text;
+        // A request that answered no outcome: its error is its answer.
+        if report.outcomes.len() < report.ran.len() {
+            docs.push(crate::tui::query::error_document(err, &report.flags));
+        }
+        words.push_str(&said);
+        words.push('\n');
+        self.show_answer(command.clone(), false, words, docs);
+        self.say(Outcome::Failed, said, Some(command));
+        tracing::info!(code = err.code.as_str(), "action failed");
+        self.dialog = Some(Dialog::Error(err.clone()));
+    }
+
+    /// The Output pane shows an answer of the command layer, the keys
+    /// staying where they are: `words` (terminal-safe), and with `J` the
+    /// `--json` documents, one after the other as `hcpx --json` prints
+    /// them.
+    fn show_answer(&mut self, command: String, ok: bool, words: String, docs: Vec<String>) {
+        let json = (!docs.is_empty()).then(|| text::safe(&docs.join("\n")).to_string());
+        self.runs.show_report(Report {
+            command,
+            ok,
+            text: text::safe(&words).to_string(),
+            json,
+            show_json: false,
+        });
+        self.focus.output_arrived();
+        self.text.output = 0;
     }
 
     pub(super) fn exec_done(

@@ -172,6 +172,16 @@ impl Tui {
         assert_eq!(selected.as_deref(), Some(id), "{}", self.screen());
     }
 
+    /// Lets the clock run until the status line has let go of its
+    /// message (the log keeps it): for a snapshot taken after an outcome
+    /// whose words name a path of the temp store.
+    pub async fn clear_status(&mut self) {
+        for _ in 0..=hcpx::tui::app::NOTICE_TICKS {
+            self.runner.dispatch(hcpx::tui::action::Action::Tick);
+        }
+        self.runner.settle().await.unwrap();
+    }
+
     /// Resizes the terminal and tells the app.
     pub async fn resize(&mut self, width: u16, height: u16) {
         self.runner.terminal.backend_mut().resize(width, height);
