@@ -22,6 +22,11 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 const HCPX: &str = env!("CARGO_BIN_EXE_hcpx");
+
+/// Every tree a timed run wrote, kept until the benchmark ends: deleting
+/// many files (slow on a file system mounted with `discard`, and leaving
+/// the inode tables busy for seconds after) must land in no run's time.
+type Kept = Vec<Box<dyn std::any::Any>>;
 const FILES_PER_SKILL: usize = 15;
 
 /// A throwaway user: a store, a HOME with `~/.claude` (so `claude-code` is
@@ -126,25 +131,40 @@ fn run(program: &str, args: &[&Path]) -> Duration {
 }
 
 /// Install `--all` of 80 and activate them with one target, against two
-/// `cp -r`; pairs alternate so drift hits both.
-fn install_and_activate(runs: usize) {
+/// `cp -r`. The pairs alternate which side runs first, so drift hits both;
+/// each side starts after a `sync`, and every tree written is kept until
+/// the end ([`Kept`]).
+fn install_and_activate(runs: usize, kept: &mut Kept) {
     let src = tempfile::tempdir().unwrap();
     let names = collection(src.path(), 80, "bench");
     let tree = src.path().join("skills");
     let (mut ours, mut floor) = (Vec::new(), Vec::new());
-    for _ in 0..runs {
+    for run_no in 0..runs {
         let user = User::new(true);
-        let mut args = vec!["activate"];
-        args.extend(names.iter().map(String::as_str));
-        ours.push(
-            user.hcpx(&["install", src.path().to_str().unwrap(), "--all"]) + user.hcpx(&args),
-        );
         let out = tempfile::tempdir().unwrap();
         let (a, b) = (out.path().join("a"), out.path().join("b"));
-        floor.push(
-            run("cp", &[Path::new("-r"), &tree, &a]) + run("cp", &[Path::new("-r"), &tree, &b]),
-        );
+        let mut args = vec!["activate"];
+        args.extend(names.iter().map(String::as_str));
+        // Each side starts with nothing dirty (`sync`, untimed): hcpx's
+        // one `syncfs` must not write back the other side's copies.
+        let copy = || {
+            run("sync", &[]);
+            run("cp", &[Path::new("-r"), &tree, &a]) + run("cp", &[Path::new("-r"), &tree, &b])
+        };
+        let hcpx = || {
+            run("sync", &[]);
+            user.hcpx(&["install", src.path().to_str().unwrap(), "--all"]) + user.hcpx(&args)
+        };
+        if run_no % 2 == 0 {
+            ours.push(hcpx());
+            floor.push(copy());
+        } else {
+            floor.push(copy());
+            ours.push(hcpx());
+        }
+        kept.push(Box::new((user, out)));
     }
+    kept.push(Box::new(src));
     let (ours, floor) = (median(ours), median(floor));
     println!(
         "install --all + activate, 80 Skill packs x {FILES_PER_SKILL} files, 1 target: {:.1} ms; \
@@ -156,7 +176,7 @@ fn install_and_activate(runs: usize) {
 }
 
 /// Median time of one `activate` of `count` installed packs.
-fn activate_many(count: usize, runs: usize) -> Duration {
+fn activate_many(count: usize, runs: usize, kept: &mut Kept) -> Duration {
     let src = tempfile::tempdir().unwrap();
     let names = collection(src.path(), count, "lin");
     let samples = (0..runs)
@@ -168,14 +188,18 @@ fn activate_many(count: usize, runs: usize) -> Duration {
             run("sync", &[]);
             let mut args = vec!["activate"];
             args.extend(names.iter().map(String::as_str));
-            user.hcpx(&args)
+            let took = user.hcpx(&args);
+            kept.push(Box::new(user));
+            took
         })
         .collect();
+    kept.push(Box::new(src));
     median(samples)
 }
 
-fn linear(runs: usize) {
-    let (half, whole) = (activate_many(160, runs), activate_many(320, runs));
+fn linear(runs: usize, kept: &mut Kept) {
+    let half = activate_many(160, runs, kept);
+    let whole = activate_many(320, runs, kept);
     println!(
         "activate of 160: {:.1} ms; of 320: {:.1} ms; 320 / (2 x 160) = {:.2} (target <= 1.3)",
         ms(half),
@@ -224,7 +248,8 @@ fn main() {
         .ok()
         .and_then(|r| r.parse().ok())
         .unwrap_or(7);
-    install_and_activate(runs);
-    linear(runs.min(5));
+    let mut kept = Kept::new();
+    install_and_activate(runs, &mut kept);
+    linear(runs.min(5), &mut kept);
     list(runs * 3);
 }

@@ -9,6 +9,8 @@
 //! fails undoes the ones before it (the transaction's undo log), so no Skill
 //! copy outlives a failed activation and no activation outlives a missing
 //! copy. A crash between two steps leaves an inconsistency `doctor` names.
+//! The Skill copies are not flushed (only the state is): a power loss may
+//! leave one short, which `doctor` names and `doctor --fix` re-copies.
 //!
 //! Harness targets (§12.6) are kept in step once per call, after every
 //! pack's own steps, so activating many packs at once stays linear; when a
@@ -18,11 +20,14 @@
 use super::{Engine, not_installed};
 use crate::engine::error::{Error, ErrorCode, Fix, Hint, Result};
 use crate::engine::harness::HarnessLine;
+use crate::engine::lint::LintReport;
 use crate::engine::pack::grammar;
 use crate::engine::pack::id::PackId;
+use crate::engine::store::parallel::parallel_map;
 use crate::engine::store::snapshot::lint_installed;
 use crate::engine::store::{Transaction, step};
 use serde::Serialize;
+use std::collections::HashMap;
 use std::fs;
 
 /// The result for one pack of activate / deactivate.
@@ -40,7 +45,29 @@ impl Engine {
     /// before it stay activated) and returns what was done so far with the
     /// error.
     pub fn activate(&self, pack_ids: &[PackId]) -> (Vec<Toggle>, Option<Error>) {
-        self.toggle(pack_ids, |engine, tx, id| engine.activate_one(tx, id))
+        // Every pack linted on every core, once the change holds the lock
+        // (its first pack's turn), rather than one by one in its turn.
+        let linted = std::cell::OnceCell::new();
+        self.toggle(pack_ids, |engine, tx, id| {
+            let reports = linted.get_or_init(|| engine.lint_installed_all(pack_ids));
+            engine.activate_one(tx, id, reports.get(id))
+        })
+    }
+
+    /// The lint report of each installed pack of `pack_ids`, read on every
+    /// core.
+    fn lint_installed_all(&self, pack_ids: &[PackId]) -> HashMap<PackId, LintReport> {
+        let installed: Vec<PackId> = pack_ids
+            .iter()
+            .filter(|id| self.store().is_installed(id))
+            .cloned()
+            .collect();
+        parallel_map(installed, |id| {
+            let report = lint_installed(self.store(), &id);
+            (id, report)
+        })
+        .into_iter()
+        .collect()
     }
 
     /// Deactivates each pack (no precondition besides being known).
@@ -63,8 +90,10 @@ impl Engine {
             Ok(tx) => tx,
             Err(err) => return (Vec::new(), Some(err)),
         };
-        // The Skill copies wait on the disk once, before the state says so.
-        tx.defer_flush();
+        // The Skill copies are renamed into place unflushed (derived from
+        // the packs: after a power loss `doctor --fix` re-copies one left
+        // short): only the state waits on the disk.
+        tx.leave_skills_unflushed();
         let start = tx.mark();
         let (mut done, mut failure) = self.toggle_each(&mut tx, pack_ids, &one, false);
         // `done` is the packs before the one that failed, in order.
@@ -123,12 +152,22 @@ impl Engine {
         (done, None)
     }
 
-    pub(super) fn activate_one(&self, tx: &mut Transaction<'_>, id: &PackId) -> Result<bool> {
+    /// Activates one pack as a step of `tx`; `linted` is its lint report
+    /// if it was read already in this change.
+    pub(super) fn activate_one(
+        &self,
+        tx: &mut Transaction<'_>,
+        id: &PackId,
+        linted: Option<&LintReport>,
+    ) -> Result<bool> {
         let pack_id = id.as_str();
         if !self.store().is_installed(id) {
             return Err(self.unknown_or_not_installed(pack_id));
         }
-        let report = lint_installed(self.store(), id);
+        let report = match linted {
+            Some(report) => report.clone(),
+            None => lint_installed(self.store(), id),
+        };
         if !report.ok {
             return Err(Error::new(
                 ErrorCode::LintFailed,

@@ -421,7 +421,7 @@ impl Engine {
             .collect();
         for (id, activate) in changes {
             if activate {
-                self.activate_one(tx, &id)?;
+                self.activate_one(tx, &id, None)?;
             } else {
                 self.deactivate_one(tx, &id)?;
             }

@@ -38,6 +38,7 @@ use crate::engine::pack::id::PackId;
 use crate::engine::pack::suggest;
 use crate::engine::store::collection::{self, ROOT, SKILL_FILE};
 use crate::engine::store::lockfile::{LockedSource, SourceKind};
+use crate::engine::store::parallel::parallel_map;
 use crate::engine::store::snapshot::BOOTSTRAP_ID;
 use crate::engine::store::source::GitSource;
 use crate::engine::store::{Transaction, catalog, catalog_index, config};
@@ -516,11 +517,11 @@ fn listed_packs(root: &Path, shown: &str, root_of_repo: bool) -> Result<Vec<List
         )
         .path(shown.to_string()));
     }
-    Ok(found
-        .packs
-        .iter()
-        .map(|rel| list_pack(root, rel, rel == ROOT && root_of_repo))
-        .collect())
+    // Each found folder linted on every core (many Skills: a repository's
+    // worth), in order.
+    Ok(parallel_map(found.packs, |rel| {
+        list_pack(root, &rel, rel == ROOT && root_of_repo)
+    }))
 }
 
 /// A collection pack's lock record, and for a git one the git source of

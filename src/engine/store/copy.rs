@@ -16,7 +16,7 @@ use crate::engine::store::digest::{self, Tree};
 use crate::engine::store::{create_dir, sync_dir};
 use std::fs;
 use std::io::{Read, Write};
-use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 /// How [`copy_tree`] copies.
@@ -97,12 +97,20 @@ fn walk_copy(
                 continue;
             }
             let child = rel.join(name_os);
-            let stat = rustix::fs::statat(&dir, name, AtFlags::SYMLINK_NOFOLLOW)
-                .map_err(|err| read_err(&child, err))?;
-            match FileType::from_raw_mode(stat.st_mode) {
+            // The kind the folder listing gives, where the file system
+            // gives one; what is opened is checked again on its handle.
+            let kind = match entry.file_type() {
+                FileType::Unknown => {
+                    let stat = rustix::fs::statat(&dir, name, AtFlags::SYMLINK_NOFOLLOW)
+                        .map_err(|err| read_err(&child, err))?;
+                    FileType::from_raw_mode(stat.st_mode)
+                }
+                kind => kind,
+            };
+            match kind {
                 FileType::Directory if at_root && name_os == ".git" => {}
                 FileType::Directory => {
-                    create_dir(&to.join(&child))?;
+                    create_new_dir(&to.join(&child))?;
                     pending.push(child);
                 }
                 FileType::RegularFile => {
@@ -222,10 +230,11 @@ fn copy_open_file(
         return Err(read_err(std::io::Error::other("it is not a regular file")));
     }
     let executable = meta.permissions().mode() & 0o111 != 0;
+    let mode = if executable { 0o755 } else { 0o644 };
     let mut copy = fs::OpenOptions::new()
         .write(true)
         .create_new(true)
-        .mode(0o600)
+        .mode(mode)
         .open(to)
         .map_err(write_err)?;
     let mut keep = keep;
@@ -257,9 +266,36 @@ fn copy_open_file(
             None => kept.give_up(),
         }
     }
-    let mode = if executable { 0o755 } else { 0o644 };
-    copy.set_permissions(fs::Permissions::from_mode(mode))
-        .map_err(write_err)
+    if !umask_keeps(mode) {
+        copy.set_permissions(fs::Permissions::from_mode(mode))
+            .map_err(write_err)?;
+    }
+    Ok(())
+}
+
+/// Creates the folder `path`, mode 0755, where nothing is (a copy's own
+/// folder: what is there already is an error, never written through).
+fn create_new_dir(path: &Path) -> Result<()> {
+    let io = |err: std::io::Error| Error::io("cannot create", path, &err);
+    fs::DirBuilder::new().mode(0o755).create(path).map_err(io)?;
+    if !umask_keeps(0o755) {
+        fs::set_permissions(path, fs::Permissions::from_mode(0o755)).map_err(io)?;
+    }
+    Ok(())
+}
+
+/// Whether a file or folder created with `mode` gets exactly that mode:
+/// the process's umask (read once, from `/proc/self/status`) takes none
+/// of its bits. When the umask cannot be read, no: the mode is set after
+/// the create, as it always is when the umask takes some.
+fn umask_keeps(mode: u32) -> bool {
+    static UMASK: std::sync::OnceLock<Option<u32>> = std::sync::OnceLock::new();
+    let umask = UMASK.get_or_init(|| {
+        let status = fs::read_to_string("/proc/self/status").ok()?;
+        let line = status.lines().find_map(|l| l.strip_prefix("Umask:"))?;
+        u32::from_str_radix(line.trim(), 8).ok()
+    });
+    umask.is_some_and(|umask| mode & umask == 0)
 }
 
 #[cfg(test)]

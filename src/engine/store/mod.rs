@@ -362,6 +362,7 @@ impl Store {
             undo: Vec::new(),
             scratch: None,
             scratch_next: 0,
+            skills_unflushed: false,
             leftovers: Vec::new(),
             deferred: false,
             unflushed: false,
@@ -516,6 +517,9 @@ pub struct Transaction<'s> {
     /// Files this change writes inside the store are not flushed one by
     /// one but all at once ([`Transaction::defer_flush`]).
     deferred: bool,
+    /// The Skill copies this change writes are not flushed by it
+    /// ([`Transaction::leave_skills_unflushed`]).
+    skills_unflushed: bool,
     /// Something was written inside the store and not flushed yet.
     unflushed: bool,
 }
@@ -592,6 +596,17 @@ impl Transaction<'_> {
     /// state, `hcp.lock`, `hcp.yaml`) is still flushed as it is written.
     pub fn defer_flush(&mut self) {
         self.deferred = true;
+    }
+
+    /// From now on, the Skill copies this change writes in `skills/` are
+    /// renamed into place and not flushed by it at all: derived from the
+    /// packs, like a harness copy, a copy a power loss left short or
+    /// missing is named by `doctor` and re-copied by `doctor --fix`
+    /// (HCP.md §14.7). For a change that writes many and nothing else that
+    /// needs a flush (activate): it does not wait on the whole file system
+    /// for them.
+    pub fn leave_skills_unflushed(&mut self) {
+        self.skills_unflushed = true;
     }
 
     /// Marks that files were written inside the store (staged pack copies)
@@ -713,7 +728,10 @@ impl Transaction<'_> {
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => None,
             Err(err) => return Err(Error::io("cannot read", path, &err)),
         };
-        if self.deferred && path.starts_with(self.store.skills_dir()) {
+        let skill_copy = path.starts_with(self.store.skills_dir());
+        if skill_copy && self.skills_unflushed {
+            write_renamed(&self.store.tmp_dir(), path, bytes, mode)?;
+        } else if skill_copy && self.deferred {
             write_renamed(&self.store.tmp_dir(), path, bytes, mode)?;
             self.unflushed = true;
         } else {
