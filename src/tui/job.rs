@@ -1,15 +1,16 @@
 //! What the UI asks a worker to do and what it answers: the [`Job`]s,
 //! their [`JobResult`]s, and the data they carry (the browser's [`Row`]s,
 //! a pack read in full, the store's [`Stamp`]), and the command layer's
-//! requests a lifecycle key makes ([`Stage::requests`]). Plain data every
+//! requests a lifecycle key, the Harnesses view's toggle and `U` make
+//! ([`Stage::requests`], [`harness_request`], [`upgrade_request`]). Plain data every
 //! part of the TUI may use; the worker that runs them is `tui::worker`.
 
 use crate::command::Outcome;
 use crate::command::Request;
-use crate::command::request::{PackArg, SourceArg};
+use crate::command::request::{PackArg, SourceArg, Targets};
 use crate::engine::error::Error;
 use crate::engine::harness::TargetName;
-use crate::engine::ops::upgrade::{OutdatedPack, UpgradeResult};
+use crate::engine::ops::upgrade::{Expected, OutdatedPack, UpgradeResult};
 use crate::engine::ops::{Engine, ExecResult};
 use crate::engine::pack::skill::SkillDoc;
 use crate::engine::policy::availability::{PackAvailability, Status};
@@ -337,17 +338,23 @@ pub enum Job {
     Marks,
     /// `hcpx outdated` (§13.6): may ask the network (git sources).
     Outdated,
-    /// `hcpx upgrade IDS --dry-run` (`yes` false) or `--yes` (§13.7).
-    /// With `yes`, the diff the user confirmed: the upgrade installs only
-    /// the new versions it was computed on (their digests).
+    /// `hcpx upgrade IDS --dry-run` (`yes` false) or `--yes` (§13.7), run
+    /// by the command layer ([`upgrade_request`]). With `yes`, the diff
+    /// the user confirmed: the upgrade installs only the new versions it
+    /// was computed on (their digests, as `--expect` takes them).
     Upgrade {
         ids: Vec<String>,
         yes: bool,
         confirmed: Vec<UpgradeResult>,
+        flags: crate::fixline::FixFlags,
     },
-    /// `hcpx harness enable|disable TARGET` (§12.5–§12.6), then every
-    /// target read again.
-    HarnessToggle { target: TargetName, enable: bool },
+    /// `hcpx harness enable|disable TARGET` (§12.5–§12.6): `request`
+    /// ([`harness_request`]), run by the command layer, then every target
+    /// read again.
+    HarnessToggle {
+        request: Request,
+        flags: crate::fixline::FixFlags,
+    },
     /// A report subcommand from the `:` line (`tui::query`).
     Query(crate::tui::query::Query),
     /// A `:` line's job run with that line's `--principal` and
@@ -408,11 +415,50 @@ impl Job {
                 },
                 ids_text(ids.iter().map(String::as_str))
             ),
-            Job::HarnessToggle { target, enable } => format!(
-                "{} {target}",
-                if *enable { "enabling" } else { "disabling" }
-            ),
+            Job::HarnessToggle { request, .. } => match request {
+                Request::HarnessEnable {
+                    targets: Targets::Named(names),
+                } => format!("enabling {}", ids_text(names.iter().map(|t| t.as_str()))),
+                Request::HarnessDisable { targets } => {
+                    format!("disabling {}", ids_text(targets.iter().map(|t| t.as_str())))
+                }
+                _ => format!("running hcpx {}", request.words().join(" ")),
+            },
         }
+    }
+}
+
+/// The request of `hcpx harness enable TARGET` (`enable`) or `hcpx
+/// harness disable TARGET`, as the CLI builds it.
+pub fn harness_request(target: TargetName, enable: bool) -> Request {
+    if enable {
+        Request::HarnessEnable {
+            targets: Targets::Named(vec![target]),
+        }
+    } else {
+        Request::HarnessDisable {
+            targets: vec![target],
+        }
+    }
+}
+
+/// The request of `hcpx upgrade IDS --dry-run` (`yes` false), or of
+/// `hcpx upgrade IDS --yes` expecting exactly the new versions of
+/// `confirmed` (`--expect ID=DIGEST` each): when the source has moved on
+/// since that diff was shown, the engine installs nothing.
+pub fn upgrade_request(ids: &[String], yes: bool, confirmed: &[UpgradeResult]) -> Request {
+    Request::Upgrade {
+        packs: ids.iter().map(|id| PackArg::parse(id)).collect(),
+        dry_run: !yes,
+        yes,
+        expect: confirmed
+            .iter()
+            .map(|r| Expected {
+                pack_id: r.pack_id.clone(),
+                digest: r.to_digest.clone(),
+            })
+            .collect(),
+        offline: false,
     }
 }
 
@@ -521,13 +567,14 @@ pub enum JobResult {
     Marks(Marks),
     /// Packs with a newer version in their recorded source.
     Outdated(Result<Vec<OutdatedPack>, Error>),
-    /// The upgrade (or its dry run): every result, and the error that
-    /// stopped it.
+    /// The upgrade (or its dry run) of `ids`: the command layer's answer
+    /// (`Outcome::Upgraded`: every result, and the error that stopped
+    /// it), or the error of a request that answered none.
     Upgraded {
         ids: Vec<String>,
         yes: bool,
-        results: Vec<UpgradeResult>,
-        error: Option<Error>,
+        answer: Result<Box<Outcome>, Error>,
+        flags: crate::fixline::FixFlags,
     },
     /// A report subcommand answered.
     Queried {
@@ -536,12 +583,13 @@ pub enum JobResult {
     },
     /// The harness targets, read.
     Harnesses(Result<Vec<HarnessRow>, Error>),
-    /// A target enabled or disabled: what changed, in words; then the
-    /// targets read again.
+    /// A target enabled or disabled: the request that ran, its answer
+    /// (`Outcome::HarnessChanged`, or its error), the flags its fix lines
+    /// repeat; then the targets read again.
     HarnessToggled {
-        target: TargetName,
-        enable: bool,
-        result: Result<String, Error>,
+        request: Request,
+        answer: Result<Box<Outcome>, Error>,
+        flags: crate::fixline::FixFlags,
         rows: Result<Vec<HarnessRow>, Error>,
     },
     /// The worker panicked (a bug); the TUI reports it and quits.

@@ -99,11 +99,17 @@ pub fn summary(words: &str, args: &[String]) -> String {
     }
 }
 
-/// The line the status line and the log say a lifecycle stage's words
-/// with (a key, its `:` line): their lines joined with `; `, as in
-/// `acme.a: activated; acme.b: already activated`.
+/// The line the status line and the log say a change's words with (a
+/// lifecycle key, its `:` line, the Harnesses view's toggle, `U`'s
+/// upgrade): their lines joined with `; `, as in `acme.a: activated;
+/// acme.b: already activated`, each without the spaces that indent it or
+/// pad its columns.
 pub fn change_summary(words: &str) -> String {
-    let lines: Vec<&str> = words.lines().filter(|l| !l.trim().is_empty()).collect();
+    let lines: Vec<String> = words
+        .lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .filter(|l| !l.is_empty())
+        .collect();
     lines.join("; ")
 }
 

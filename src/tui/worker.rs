@@ -4,8 +4,11 @@
 //! typed [`JobResult`] back over the action channel; a lifecycle stage (a
 //! key, its `:` line, the picker's choice) runs the command layer's
 //! requests (`command::execute_with`), as `hcpx` does, and reports their
-//! outcomes. No lifecycle decision is made here: preconditions, grants
-//! and errors are the engine's.
+//! outcomes; so do the Harnesses view's toggle (`hcpx harness
+//! enable|disable TARGET`) and `U`'s upgrade (`hcpx upgrade IDS --dry-run`,
+//! then `--yes` expecting the digests of the diff shown). No lifecycle
+//! decision is made here: preconditions, grants and errors are the
+//! engine's.
 //!
 //! Inside a project a job runs on the engine of the store it is about
 //! (`tui::scope`, HCP.md §15.1): `Job::In` names it; a pack read again
@@ -17,10 +20,7 @@ use crate::command::request::SourceArg;
 use crate::command::{Outcome, Request};
 use crate::engine::error::{Error, ErrorCode};
 use crate::engine::exec::live::Tap;
-use crate::engine::harness::TargetName;
-use crate::engine::harness::plan::SkillState;
 use crate::engine::ops::sources::{ListedKind, Selection};
-use crate::engine::ops::upgrade::{Expected, UpgradeOptions, UpgradeResult};
 use crate::engine::ops::{Engine, checked_id};
 use crate::engine::pack::manifest::SecretSpec;
 use crate::engine::pack::skill::{self};
@@ -95,20 +95,7 @@ pub fn run(stores: &Stores, job: Job, actions: &UnboundedSender<Action>) -> JobR
         },
         Job::Marks => JobResult::Marks(read_marks(stores)),
         Job::Outdated => JobResult::Outdated(outdated(stores)),
-        Job::Upgrade {
-            ids,
-            yes,
-            confirmed,
-        } => run_upgrade(engine, ids, yes, &confirmed),
-        Job::HarnessToggle { target, enable } => {
-            let result = toggle_harness(engine, target, enable);
-            JobResult::HarnessToggled {
-                target,
-                enable,
-                result,
-                rows: targets::read(engine),
-            }
-        }
+        Job::Upgrade { .. } | Job::HarnessToggle { .. } => run_change(engine, job),
         Job::Exec {
             run,
             scope,
@@ -116,6 +103,35 @@ pub fn run(stores: &Stores, job: Job, actions: &UnboundedSender<Action>) -> JobR
             verb,
             args,
         } => exec_live(engine, actions, (run, scope), pack_id, verb, args),
+    }
+}
+
+/// `U`'s upgrade (`Job::Upgrade`) or the Harnesses view's toggle
+/// (`Job::HarnessToggle`): its request run by the command layer, as
+/// `hcpx` runs it; after a toggle, every target read again.
+fn run_change(engine: &Engine, job: Job) -> JobResult {
+    let run = |request: &Request, flags: &FixFlags| {
+        execute_with(engine, request, flags, Interaction::default()).map(Box::new)
+    };
+    match job {
+        Job::Upgrade {
+            ids,
+            yes,
+            confirmed,
+            flags,
+        } => JobResult::Upgraded {
+            answer: run(&upgrade_request(&ids, yes, &confirmed), &flags),
+            ids,
+            yes,
+            flags,
+        },
+        Job::HarnessToggle { request, flags } => JobResult::HarnessToggled {
+            answer: run(&request, &flags),
+            request,
+            flags,
+            rows: targets::read(engine),
+        },
+        other => JobResult::Panicked(format!("not a change: {}", other.label())),
     }
 }
 
@@ -486,113 +502,6 @@ fn picker_item(
         description: pack.description,
         lint_ok: pack.lint_ok,
     }
-}
-
-/// `hcpx upgrade --dry-run`, or with `yes` the upgrade the user confirmed,
-/// expecting the new versions whose diff was shown: when the engine finds
-/// another (the source moved on meanwhile) it installs nothing, and the
-/// new diff goes back to the user (`yes` false in the result).
-fn run_upgrade(
-    engine: &Engine,
-    ids: Vec<String>,
-    yes: bool,
-    confirmed: &[UpgradeResult],
-) -> JobResult {
-    let expect = confirmed
-        .iter()
-        .map(|r| Expected {
-            pack_id: r.pack_id.clone(),
-            digest: r.to_digest.clone(),
-        })
-        .collect();
-    // The ids come from the browser's rows or a `:upgrade` line; a word
-    // that is no pack id names no installed pack.
-    let pack_ids = match ids
-        .iter()
-        .map(|id| crate::engine::ops::checked_id(id))
-        .collect()
-    {
-        Ok(pack_ids) => pack_ids,
-        Err(err) => {
-            return JobResult::Upgraded {
-                ids,
-                yes,
-                results: Vec::new(),
-                error: Some(err),
-            };
-        }
-    };
-    let options = UpgradeOptions {
-        pack_ids,
-        dry_run: !yes,
-        yes,
-        expect,
-        offline: false,
-    };
-    let (results, error) = engine.upgrade(&options);
-    let moved_on = error
-        .as_ref()
-        .is_some_and(|e| e.code == ErrorCode::ConfirmationRequired);
-    if yes && moved_on && results.iter().all(|r| !r.applied) {
-        return JobResult::Upgraded {
-            ids,
-            yes: false,
-            results,
-            error: None,
-        };
-    }
-    JobResult::Upgraded {
-        ids,
-        yes,
-        results,
-        error,
-    }
-}
-
-/// Enables or disables one target; says what it did in the words of
-/// `hcpx harness enable|disable`.
-fn toggle_harness(engine: &Engine, target: TargetName, enable: bool) -> Result<String, Error> {
-    let change = if enable {
-        engine.harness_enable(&[target])?
-    } else {
-        engine.harness_disable(&[target])?
-    };
-    let verb = if enable { "enabled" } else { "disabled" };
-    if change.changed.is_empty() {
-        return Ok(format!(
-            "{target} was already {}",
-            if enable { "enabled" } else { "disabled" }
-        ));
-    }
-    if !enable {
-        return Ok(format!(
-            "{verb} {target}: the Skills hcpx placed there are removed"
-        ));
-    }
-    let skills = change
-        .targets
-        .iter()
-        .find(|t| t.name == target)
-        .map(|t| t.skills.as_slice())
-        .unwrap_or_default();
-    let placed = skills
-        .iter()
-        .filter(|s| s.state == SkillState::Placed)
-        .count();
-    let conflicts = skills
-        .iter()
-        .filter(|s| matches!(s.state, SkillState::Conflict | SkillState::Modified))
-        .count();
-    let mut line = format!(
-        "{verb} {target}: {} placed",
-        crate::tui::text::count(placed, "Skill")
-    );
-    if conflicts > 0 {
-        line.push_str(&format!(
-            ", {conflicts} left alone (another file is there; hcpx harness status shows it)"
-        ));
-    }
-    Ok(line)
 }
 
 /// Asks the UI for a secret and waits for the masked input's answer;

@@ -158,8 +158,21 @@ async fn a_copy_someone_else_put_there_counts_as_a_conflict_and_stays() {
         "mine\n"
     );
     assert!(theirs.is_dir());
-    let screen = tui.screen();
-    assert!(screen.contains("hcpx harness status"), "{screen}");
+    // Said in `hcpx harness enable`'s words: the Skill left alone is a
+    // conflict of the target's.
+    let last = tui.runner.app.log().entries.last().unwrap().clone();
+    assert!(last.text.starts_with("enabled claude-code; "), "{last:?}");
+    assert!(last.text.contains(" (1 of 2 placed); "), "{last:?}");
+    assert!(
+        last.text.contains("conflict acme.notes (acme-notes)"),
+        "{last:?}"
+    );
+    let report = tui.runner.app.report().expect("the toggle's answer");
+    assert!(
+        report
+            .text
+            .contains("  conflict  acme.notes (acme-notes)\n")
+    );
 }
 
 #[tokio::test]
@@ -196,6 +209,13 @@ async fn details_show_the_skill_state_in_each_enabled_target_with_its_fix() {
     select_target(&mut tui, "claude-code").await;
     tui.keys(" ").await;
     tui.press(KeyCode::Esc).await;
+    // The toggle's answer came to the Output pane (the keys stayed in
+    // the browser): Details is two panes further, then back to the
+    // browser.
+    tui.press(KeyCode::Tab).await;
+    tui.press(KeyCode::Tab).await;
+    tui.press(KeyCode::BackTab).await;
+    tui.press(KeyCode::BackTab).await;
     let screen = tui.screen();
     assert!(
         screen.contains("claude-code acme-notes: placed"),

@@ -54,8 +54,11 @@ async fn u_shows_the_capability_diff_and_y_upgrades() {
         last.command.as_deref(),
         Some("hcpx upgrade acme.notes --yes")
     );
-    assert!(
-        last.text.contains("upgraded acme.notes 1.2.0 → 1.3.0"),
+    // `hcpx upgrade acme.notes --yes`'s words, their lines joined.
+    assert_eq!(
+        last.text,
+        "upgraded acme.notes 1.2.0 -> 1.3.0; + command_added effect=write verb_key=wipe; \
+         + program_added program=rm",
         "{last:?}"
     );
 }

@@ -140,8 +140,7 @@ async fn outcomes_read_as_sentences() {
         screen.contains(" ms); connected acme.notes (local binding)"),
         "{screen}"
     );
-    // `2 Skills placed` (hcp-cli and acme.notes), not `2 Skill(s)`; the selected target
-    // marked as in the other lists.
+    // The selected target marked as in the other lists.
     tui.keys("H").await;
     assert!(tui.screen().contains("│ ▶ agents"), "{}", tui.screen());
     // Its header in capitals, as the Packs and Availability headers.
@@ -152,7 +151,12 @@ async fn outcomes_read_as_sentences() {
     );
     tui.keys(" ").await;
     let log = format!("{:?}", tui.runner.app.log().entries);
-    assert!(log.contains("enabled agents: 2 Skills placed"), "{log}");
+    // `hcpx harness enable agents`'s words, their lines joined.
+    assert!(log.contains("enabled agents; agents "), "{log}");
+    assert!(
+        log.contains(" (2 of 2 placed); placed hcp-cli (hcp-cli)"),
+        "{log}"
+    );
 }
 
 #[tokio::test]

@@ -1,6 +1,7 @@
 //! The Harnesses view's actions (HCP.md §12.4–§12.8): `H` opens it and
 //! reads the targets in a worker; `Space` enables or disables the selected
-//! target in a worker, said as `hcpx harness enable|disable TARGET`.
+//! target in a worker: the command layer runs the request of `hcpx harness
+//! enable|disable TARGET`, and its answer is said in the CLI's words.
 
 use super::*;
 use crate::engine::ops::upgrade::UpdateReason;
@@ -45,23 +46,18 @@ impl App {
     }
 
     /// Enables or disables `target` in a worker (`Space` in the view, or
-    /// `:harness enable|disable TARGET`).
+    /// `:harness enable|disable TARGET`): the request `hcpx harness
+    /// enable|disable TARGET` makes.
     pub(super) fn set_harness(&mut self, target: TargetName, enable: bool) -> Vec<Job> {
-        let command = self.harness_command(target, enable);
-        self.last_command = Some(command);
-        let job = Job::HarnessToggle { target, enable };
+        let request = crate::tui::job::harness_request(target, enable);
+        self.last_command = Some(self.hcpx(&crate::tui::query::args(&request), false));
+        let job = Job::HarnessToggle {
+            request,
+            flags: self.fix_flags(),
+        };
         self.work.start(job.label());
         self.status.clear();
         vec![job]
-    }
-
-    /// `hcpx harness enable|disable TARGET`.
-    fn harness_command(&self, target: TargetName, enable: bool) -> String {
-        let verb = if enable { "enable" } else { "disable" };
-        self.hcpx(
-            &["harness".into(), verb.into(), target.as_str().into()],
-            false,
-        )
     }
 
     /// The targets, read.
@@ -80,24 +76,19 @@ impl App {
         }
     }
 
-    /// A toggle finished: said in the status line and the log, with the
-    /// command; the view shows the targets read again.
+    /// A toggle finished: its answer said in the CLI's words (the Output
+    /// pane, `J` its document; the status line and the log in one line),
+    /// under its command; the view shows the targets read again.
     pub(super) fn harness_toggled(
         &mut self,
-        target: TargetName,
-        enable: bool,
-        result: Result<String, Error>,
+        request: &Request,
+        answer: &Result<Box<crate::command::Outcome>, Error>,
+        flags: &crate::fixline::FixFlags,
         rows: Result<Vec<HarnessRow>, Error>,
     ) -> Vec<Job> {
         self.work.finish();
-        let command = Some(self.harness_command(target, enable));
-        match result {
-            Ok(text) => self.say(Outcome::Done, text, command),
-            Err(err) => {
-                let text = self.error_text(&err).text;
-                self.say(Outcome::Failed, text, command);
-            }
-        }
+        let command = self.hcpx(&crate::tui::query::args(request), false);
+        self.say_answer(command, answer, flags);
         self.harnesses_read(rows);
         // Availability's `harnesses` (§12.8) may have changed.
         self.loads.request()

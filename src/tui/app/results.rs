@@ -1,8 +1,8 @@
 //! What the workers report back: loads, stages, execs, lint, grants; each
 //! outcome said once, in the status line and the command log. A stage (a
-//! lifecycle key, its `:` line, the picker's choice) is said in the CLI's
-//! words: the Output pane shows its outcomes' words, `J` their `--json`
-//! documents.
+//! lifecycle key, its `:` line, the picker's choice), the Harnesses view's
+//! toggle and `U`'s confirmed upgrade are said in the CLI's words: the
+//! Output pane shows their outcomes' words, `J` their `--json` documents.
 
 use super::*;
 
@@ -21,9 +21,9 @@ impl App {
             JobResult::Upgraded {
                 ids,
                 yes,
-                results,
-                error,
-            } => self.upgrade_done(ids, yes, results, error),
+                answer,
+                flags,
+            } => self.upgrade_done(ids, yes, answer, &flags),
             JobResult::Outdated(result) => {
                 self.outdated_done(result);
                 Vec::new()
@@ -33,11 +33,11 @@ impl App {
                 Vec::new()
             }
             JobResult::HarnessToggled {
-                target,
-                enable,
-                result,
+                request,
+                answer,
+                flags,
                 rows,
-            } => self.harness_toggled(target, enable, result, rows),
+            } => self.harness_toggled(&request, &answer, &flags, rows),
             JobResult::Executed {
                 run,
                 pack_id,
@@ -249,6 +249,48 @@ impl App {
         self.say(Outcome::Failed, said, Some(command));
         tracing::info!(code = err.code.as_str(), "action failed");
         self.dialog = Some(Dialog::Error(err.clone()));
+    }
+
+    /// Says one answer of the command layer that is no stage's (the
+    /// Harnesses view's toggle, `U`'s confirmed upgrade) in the CLI's
+    /// words, as [`App::say_stage`] says a stage's: the Output pane shows
+    /// its words (and the error that stopped it), `J` its `--json`
+    /// document, under `command`; the status line and the log say it in
+    /// one line. No dialog: the view it came from stays open.
+    pub(super) fn say_answer(
+        &mut self,
+        command: String,
+        answer: &Result<Box<crate::command::Outcome>, Error>,
+        flags: &crate::fixline::FixFlags,
+    ) {
+        self.last_command = Some(command.clone());
+        let (mut words, doc, err) = match answer {
+            Ok(outcome) => {
+                let (words, doc) = crate::tui::query::texts(outcome);
+                (words, doc, outcome.failure())
+            }
+            Err(err) => (
+                String::new(),
+                crate::tui::query::error_document(err, flags),
+                Some(err.clone()),
+            ),
+        };
+        let done = crate::tui::query::change_summary(&words);
+        let Some(err) = err else {
+            self.show_answer(command.clone(), true, words, vec![doc]);
+            self.say(Outcome::Done, done.clone(), Some(command.clone()));
+            self.status.info(format!("{done} · $ {command}"));
+            return;
+        };
+        if !done.is_empty() {
+            self.say(Outcome::Done, done, None);
+        }
+        let said = self.error_text(&err).text;
+        words.push_str(&said);
+        words.push('\n');
+        self.show_answer(command.clone(), false, words, vec![doc]);
+        self.say(Outcome::Failed, said, Some(command));
+        tracing::info!(code = err.code.as_str(), "action failed");
     }
 
     /// The Output pane shows an answer of the command layer, the keys

@@ -1,7 +1,9 @@
 //! `U` upgrades the selected or marked packs (HCP.md §13.7): a dry run in a
 //! worker computes the capability diff, a y/n dialog shows it with the
-//! escalations highlighted, and `y` runs the upgrade with `--yes` semantics,
-//! said as `hcpx upgrade ID... --yes`.
+//! escalations highlighted, and `y` runs the upgrade with `--yes` semantics
+//! expecting the new versions shown (their digests): the command layer's
+//! request of `hcpx upgrade ID... --yes --expect ID=DIGEST...`, said as
+//! `hcpx upgrade ID... --yes` in the CLI's words.
 
 use super::*;
 use crate::engine::ops::upgrade::UpgradeResult;
@@ -31,6 +33,7 @@ impl App {
             ids,
             yes: false,
             confirmed: Vec::new(),
+            flags: self.fix_flags(),
         };
         self.work.start(job.label());
         self.status.clear();
@@ -47,67 +50,80 @@ impl App {
         self.hcpx_in(store, &parts, false)
     }
 
-    /// The dry run or the upgrade answered.
+    /// The dry run or the upgrade answered (the command layer's
+    /// `Outcome::Upgraded`, or the error of a request that answered none).
     pub(super) fn upgrade_done(
         &mut self,
         ids: Vec<String>,
         yes: bool,
-        results: Vec<UpgradeResult>,
-        error: Option<Error>,
+        answer: Result<Box<crate::command::Outcome>, Error>,
+        flags: &crate::fixline::FixFlags,
     ) -> Vec<Job> {
         self.work.finish();
         if yes {
             // The `y` is answered.
             self.work.take_upgrade_asked();
+            return self.upgraded(&ids, answer, flags);
         }
-        let flag = if yes { "--yes" } else { "--dry-run" };
-        let command = Some(self.upgrade_command(&ids, flag));
+        let command = Some(self.upgrade_command(&ids, "--dry-run"));
+        let (results, error) = match answer.map(|outcome| *outcome) {
+            Ok(crate::command::Outcome::Upgraded { results, error, .. }) => (results, error),
+            Ok(_) => (Vec::new(), None),
+            Err(err) => (Vec::new(), Some(err)),
+        };
         if let Some(err) = error {
             let text = self.error_text(&err).text;
             self.say(Outcome::Failed, text, command);
-            return if yes {
-                self.loads.request()
-            } else {
-                Vec::new()
-            };
-        }
-        if !yes {
-            if self.work.take_upgrade_asked() && !results.is_empty() {
-                self.say(
-                    Outcome::Warning,
-                    "the new version changed since its diff was shown; nothing was installed: review it again".into(),
-                    command,
-                );
-                self.dialog = Some(Dialog::ConfirmUpgrade { results });
-                return Vec::new();
-            }
-            if results.is_empty() {
-                let text = format!("{}: up to date", ids.join(", "));
-                self.say(Outcome::Done, text, command);
-            } else {
-                self.dialog = Some(Dialog::ConfirmUpgrade { results });
-            }
             return Vec::new();
         }
-        let done: Vec<String> = results
-            .iter()
-            .filter(|r| r.applied)
-            .map(|r| {
-                format!(
-                    "upgraded {} {} → {}",
-                    r.pack_id,
-                    text::safe(&r.from),
-                    text::safe(&r.to)
-                )
-            })
-            .collect();
-        let text = match done.is_empty() {
-            true => "nothing was upgraded".to_string(),
-            false => done.join("; "),
-        };
-        self.say(Outcome::Done, text, command);
-        for r in results.iter().filter(|r| r.applied) {
-            self.marks.upgraded(&r.pack_id);
+        if results.is_empty() {
+            let text = format!("{}: up to date", ids.join(", "));
+            self.say(Outcome::Done, text, command);
+        } else {
+            self.dialog = Some(Dialog::ConfirmUpgrade { results });
+        }
+        Vec::new()
+    }
+
+    /// The confirmed upgrade answered: said in the CLI's words, those of
+    /// `hcpx upgrade ID... --yes` (the Output pane, `J` its document).
+    /// When the new versions are not those of the diff shown (the source
+    /// moved on meanwhile), nothing was installed: the new diff is shown
+    /// again.
+    fn upgraded(
+        &mut self,
+        ids: &[String],
+        answer: Result<Box<crate::command::Outcome>, Error>,
+        flags: &crate::fixline::FixFlags,
+    ) -> Vec<Job> {
+        let command = self.upgrade_command(ids, "--yes");
+        if let Ok(outcome) = &answer
+            && let crate::command::Outcome::Upgraded {
+                results,
+                error: Some(err),
+                ..
+            } = outcome.as_ref()
+            && err.code == crate::engine::error::ErrorCode::ConfirmationRequired
+            && !results.is_empty()
+            && results.iter().all(|r| !r.applied)
+        {
+            self.say(
+                Outcome::Warning,
+                "the new version changed since its diff was shown; nothing was installed: review it again".into(),
+                Some(command),
+            );
+            self.dialog = Some(Dialog::ConfirmUpgrade {
+                results: results.clone(),
+            });
+            return Vec::new();
+        }
+        self.say_answer(command, &answer, flags);
+        if let Ok(outcome) = &answer
+            && let crate::command::Outcome::Upgraded { results, .. } = outcome.as_ref()
+        {
+            for r in results.iter().filter(|r| r.applied) {
+                self.marks.upgraded(&r.pack_id);
+            }
         }
         self.loads.request()
     }
@@ -133,6 +149,7 @@ impl App {
             ids,
             yes: true,
             confirmed: results,
+            flags: self.fix_flags(),
         };
         self.work.ask_upgrade(job.label());
         vec![self.routed(store, job)]
