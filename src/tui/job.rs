@@ -620,3 +620,44 @@ impl SkillText {
         &text[..end]
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::ops::upgrade::UpdateReason;
+
+    /// The confirmed upgrade expects exactly the digests of the diff shown
+    /// (`--expect`), the dry run none; the toggle is `harness
+    /// enable|disable TARGET`.
+    #[test]
+    fn the_requests_are_the_clis() {
+        let shown = UpgradeResult {
+            pack_id: "acme.notes".into(),
+            from: "1.2.0".into(),
+            to: "1.3.0".into(),
+            from_digest: "sha256:aa".into(),
+            to_digest: "sha256:bb".into(),
+            changes: Vec::new(),
+            applied: false,
+            reason: UpdateReason::Version,
+        };
+        let ids = vec!["acme.notes".to_string()];
+        let args = |r: &Request| crate::tui::query::args(r).join(" ");
+        assert_eq!(
+            args(&upgrade_request(&ids, true, std::slice::from_ref(&shown))),
+            "upgrade acme.notes --yes --expect acme.notes=sha256:bb"
+        );
+        assert_eq!(
+            args(&upgrade_request(&ids, false, &[])),
+            "upgrade acme.notes --dry-run"
+        );
+        assert_eq!(
+            args(&harness_request(TargetName::ClaudeCode, true)),
+            "harness enable claude-code"
+        );
+        assert_eq!(
+            args(&harness_request(TargetName::Codex, false)),
+            "harness disable codex"
+        );
+    }
+}

@@ -5,9 +5,10 @@
 //! the CLI's words. For every lifecycle subcommand, the document and the
 //! words the command layer's `execute` gives in process are the ones
 //! `hcpx` prints for the same words. The lifecycle keys (`i`, `a`, `c`,
-//! `u`, the masked input of a secret, the picker's listing and choice)
-//! show in the Output pane the words, the command and (`J`) the document
-//! of the `hcpx` command they run.
+//! `u`, the masked input of a secret, the picker's listing and choice),
+//! the Harnesses view's toggle and `U`'s confirmed upgrade show in the
+//! Output pane the words, the command and (`J`) the document of the
+//! `hcpx` command they run.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -677,4 +678,99 @@ async fn the_pickers_listing_and_choice_are_the_clis_words() {
     assert_eq!(command, format!("hcpx {chosen}"));
     let doc: Value = serde_json::from_str(&doc).unwrap();
     assert_eq!(steady_doc(doc), cli_doc);
+}
+
+/// The Harnesses view's `Space` runs `hcpx harness enable TARGET`, then
+/// `hcpx harness disable TARGET`: each time the Output pane says the
+/// words `hcpx` prints for it on the same store, under that command, and
+/// `J` shows the document `hcpx --json` prints; the view reads every
+/// target again.
+#[tokio::test]
+async fn the_harness_toggle_says_the_clis_words_and_document() {
+    use hcpx::engine::harness::TargetName;
+    let dir = sandbox();
+    notes_pack(&catalog(&dir));
+    install_active(&dir, "acme.notes");
+    let mut tui = Tui::start_at(dir, "acme.notes", 140, 50).await;
+    tui.keys("H").await;
+    tui.keys("g").await;
+    for _ in 0..16 {
+        if tui.runner.app.harnesses().selected_row().map(|r| r.name) == Some(TargetName::ClaudeCode)
+        {
+            break;
+        }
+        tui.keys("j").await;
+    }
+    let cases = [
+        case("harness enable claude-code", |e| {
+            e.harness_disable(&[TargetName::ClaudeCode]).unwrap();
+        }),
+        case("harness disable claude-code", |e| {
+            e.harness_enable(&[TargetName::ClaudeCode]).unwrap();
+        }),
+    ];
+    for (enabled, Case { words, undo }) in [true, false].into_iter().zip(cases) {
+        let (cli_words, cli_doc) = cli_answer(&tui.dir, &words, undo);
+        tui.keys(" ").await;
+        let row = tui.runner.app.harnesses().selected_row().unwrap().clone();
+        assert_eq!(row.enabled, enabled, "the view reads the targets again");
+        // `J` is the main screen's: the view closes first.
+        tui.press(KeyCode::Esc).await;
+        let (text, command, doc) = shown_answer(&mut tui).await;
+        assert_eq!(
+            text, cli_words,
+            "Space and hcpx {words} say different words"
+        );
+        assert!(text.starts_with(if enabled { "enabled" } else { "disabled" }));
+        assert_eq!(command, format!("hcpx {words}"));
+        let doc: Value = serde_json::from_str(&doc).unwrap();
+        assert_eq!(steady_doc(doc), cli_doc, "Space and hcpx --json {words}");
+        tui.keys("H").await;
+    }
+}
+
+/// A store of `acme.notes` 1.2.0 whose catalog has 1.3.0 with a new
+/// `wipe` command running `rm` (an escalation).
+fn notes_with_an_update() -> TempDir {
+    let dir = sandbox();
+    notes_pack(&catalog(&dir));
+    engine(&dir).install("acme.notes", false).unwrap();
+    let manifest = catalog(&dir).join("acme.notes/pack.yaml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    let text = text.replace("version: 1.2.0", "version: 1.3.0")
+        + "  - key: wipe\n    summary: Remove every note\n    effect: write\n    adapter: {kind: process, program: rm, argv: [\"-rf\", \"notes\"]}\n";
+    std::fs::write(&manifest, text).unwrap();
+    dir
+}
+
+/// `U`, then `y` on the diff: the Output pane says the words `hcpx
+/// upgrade acme.notes --yes` prints on an equivalent store, under that
+/// command, and `J` shows the document `hcpx --json` prints (the
+/// sandbox's folder aside).
+#[tokio::test]
+async fn the_confirmed_upgrade_says_the_clis_words_and_document() {
+    let words = "upgrade acme.notes --yes";
+    let (said_in, doc_in) = (notes_with_an_update(), notes_with_an_update());
+    let cli_words = cli(&said_in, &words.split(' ').collect::<Vec<_>>(), false);
+    let cli_doc = cli_doc(&doc_in, words);
+    let folder = doc_in.path().display().to_string();
+    let mut tui = Tui::start_at(notes_with_an_update(), "acme.notes", 140, 50).await;
+    tui.keys("U").await;
+    assert!(matches!(
+        tui.runner.app.dialog(),
+        Some(hcpx::tui::dialog::Dialog::ConfirmUpgrade { .. })
+    ));
+    tui.keys("y").await;
+    assert!(tui.runner.app.dialog().is_none());
+    let (text, command, doc) = shown_answer(&mut tui).await;
+    assert_eq!(text, cli_words, "U and hcpx {words} say different words");
+    assert!(
+        text.starts_with("upgraded acme.notes 1.2.0 -> 1.3.0\n"),
+        "{text}"
+    );
+    assert_eq!(command, format!("hcpx {words}"));
+    let doc = doc.replace(&tui.dir.path().display().to_string(), &folder);
+    let doc: Value = serde_json::from_str(&doc).unwrap();
+    assert_eq!(steady_doc(doc), cli_doc, "U and hcpx --json {words}");
+    assert_eq!(cli_doc["results"][0]["applied"], true, "{cli_doc}");
 }
