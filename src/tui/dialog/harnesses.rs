@@ -1,8 +1,8 @@
 //! The Harnesses view (`H`): every harness target (`tui::targets`) with
 //! its counts, the selection, its keys, and its drawing. `Space` enables or
-//! disables the selected target through `Engine::harness_enable` /
-//! `harness_disable` (HCP.md §12.6), as `hcpx harness enable|disable
-//! TARGET` does; the app runs that in a worker. Under the list, the
+//! disables the selected target (HCP.md §12.6): the app has a worker run
+//! the command layer's request of `hcpx harness enable|disable TARGET`,
+//! whose words go to the Output pane. Under the list, the
 //! selected detected harness's `mcp:` line says whether its MCP client
 //! configuration starts `hcpx mcp` (§16.7; read, never written).
 

@@ -8,7 +8,8 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
 /// The upgrade's capability diff (§13.7), escalations highlighted, then
-/// y/n. `y` runs `hcpx upgrade ID... --yes`.
+/// y/n. `y` runs `hcpx upgrade ID... --yes`, expecting the new versions
+/// shown here (`--expect ID=DIGEST`).
 pub fn lines<'a>(
     config: &Config,
     results: &[crate::engine::ops::upgrade::UpgradeResult],
