@@ -8,7 +8,7 @@
 
 use crate::cli::context::Ctx;
 use crate::cli::output::ScopeTag;
-use crate::cli::report::write_text;
+use crate::cli::output::write_text;
 use crate::command::both::{self, Both};
 use crate::command::execute::execute;
 use crate::command::{Outcome, Request};

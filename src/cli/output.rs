@@ -96,3 +96,15 @@ impl Output {
         let _ = write!(anstream::stderr().lock(), "{words}");
     }
 }
+
+/// Writes a report's words to stdout in one write: styled on a terminal,
+/// plain elsewhere (a long list is not written line by line).
+pub fn write_text(text: &str) {
+    let stdout = anstream::stdout();
+    if stdout.current_choice() == anstream::ColorChoice::Never {
+        let plain = crate::command::style::plain(text);
+        let _ = std::io::stdout().lock().write_all(plain.as_bytes());
+    } else {
+        let _ = write!(stdout.lock(), "{text}");
+    }
+}

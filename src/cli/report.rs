@@ -145,18 +145,6 @@ fn say_scope(ctx: &Ctx) {
     let _ = writeln!(anstream::stderr().lock(), "{said}");
 }
 
-/// Writes a report's words to stdout in one write: styled on a terminal,
-/// plain elsewhere (a long list is not written line by line).
-pub fn write_text(text: &str) {
-    let stdout = anstream::stdout();
-    if stdout.current_choice() == anstream::ColorChoice::Never {
-        let plain = crate::command::style::plain(text);
-        let _ = std::io::stdout().lock().write_all(plain.as_bytes());
-    } else {
-        let _ = write!(stdout.lock(), "{text}");
-    }
-}
-
 /// `outcome` on stdout; its notes, then its error, on stderr.
 pub fn print(outcome: &Outcome, ctx: &Ctx) -> i32 {
     print_with(outcome, ctx, &ctx.out.flags)
@@ -180,7 +168,7 @@ fn print_with(outcome: &Outcome, ctx: &Ctx, flags: &crate::fixline::FixFlags) ->
     } else if ctx.out.json {
         ctx.out.json(outcome);
     } else {
-        write_text(&outcome.to_string());
+        crate::cli::output::write_text(&outcome.to_string());
         let notes = outcome.notes();
         if !notes.is_empty() {
             let _ = write!(anstream::stderr().lock(), "{notes}");
