@@ -18,10 +18,8 @@ use hcpx::engine::ops::Engine;
 use serde_json::Value;
 use tempfile::TempDir;
 
-/// `hcpx ARGS` on the TUI's store, catalog and harness home, with `--json`
-/// when `json`: stdout.
-fn cli(dir: &TempDir, args: &[&str], json: bool) -> String {
-    let catalog = catalog(dir);
+/// `hcpx` on the TUI's store and harness home, nothing more set.
+fn cli_cmd(dir: &TempDir) -> assert_cmd::Command {
     let mut cmd = assert_cmd::Command::cargo_bin("hcpx").unwrap();
     cmd.env("HCP_HOME", home(dir))
         .env("HOME", user_home(dir))
@@ -32,6 +30,14 @@ fn cli(dir: &TempDir, args: &[&str], json: bool) -> String {
         .env_remove("XDG_CONFIG_HOME")
         .current_dir(dir.path())
         .timeout(std::time::Duration::from_secs(60));
+    cmd
+}
+
+/// `hcpx ARGS` on the TUI's store, catalog and harness home, with `--json`
+/// when `json`: stdout.
+fn cli(dir: &TempDir, args: &[&str], json: bool) -> String {
+    let catalog = catalog(dir);
+    let mut cmd = cli_cmd(dir);
     if json {
         cmd.arg("--json");
     }
@@ -568,17 +574,8 @@ async fn connect_with_the_masked_input_says_the_clis_words() {
     vault_pack(&catalog(&dir));
     install_active(&dir, "acme.vault");
     let cli_connect = |dir: &TempDir, json: bool| {
-        let mut cmd = assert_cmd::Command::cargo_bin("hcpx").unwrap();
-        cmd.env("HCP_HOME", home(dir))
-            .env("HOME", user_home(dir))
-            .env("NO_COLOR", "1")
-            .env_remove("HCP_PRINCIPAL")
-            .env_remove("CLAUDE_CONFIG_DIR")
-            .env_remove("CODEX_HOME")
-            .env_remove("XDG_CONFIG_HOME")
-            .current_dir(dir.path())
-            .write_stdin(SECRET)
-            .timeout(std::time::Duration::from_secs(60));
+        let mut cmd = cli_cmd(dir);
+        cmd.write_stdin(SECRET);
         if json {
             cmd.arg("--json");
         }
@@ -613,14 +610,7 @@ async fn connect_with_the_masked_input_says_the_clis_words() {
 #[tokio::test]
 async fn a_failed_key_shows_the_clis_error_document() {
     let dir = sandbox();
-    one_command_pack(
-        &catalog(&dir),
-        "acme.probe",
-        ("Probe", "A failing probe."),
-        "{kind: local, probe: check}",
-        "check",
-        "false",
-    );
+    failing_probe_pack(&catalog(&dir));
     install_active(&dir, "acme.probe");
     let cli_doc = cli_doc(&dir, "connect acme.probe");
     let mut tui = Tui::start_at(dir, "acme.probe", 140, 50).await;
@@ -729,20 +719,6 @@ async fn the_harness_toggle_says_the_clis_words_and_document() {
     }
 }
 
-/// A store of `acme.notes` 1.2.0 whose catalog has 1.3.0 with a new
-/// `wipe` command running `rm` (an escalation).
-fn notes_with_an_update() -> TempDir {
-    let dir = sandbox();
-    notes_pack(&catalog(&dir));
-    engine(&dir).install("acme.notes", false).unwrap();
-    let manifest = catalog(&dir).join("acme.notes/pack.yaml");
-    let text = std::fs::read_to_string(&manifest).unwrap();
-    let text = text.replace("version: 1.2.0", "version: 1.3.0")
-        + "  - key: wipe\n    summary: Remove every note\n    effect: write\n    adapter: {kind: process, program: rm, argv: [\"-rf\", \"notes\"]}\n";
-    std::fs::write(&manifest, text).unwrap();
-    dir
-}
-
 /// `U`, then `y` on the diff: the Output pane says the words `hcpx
 /// upgrade acme.notes --yes` prints on an equivalent store, under that
 /// command, and `J` shows the document `hcpx --json` prints (the
@@ -750,11 +726,14 @@ fn notes_with_an_update() -> TempDir {
 #[tokio::test]
 async fn the_confirmed_upgrade_says_the_clis_words_and_document() {
     let words = "upgrade acme.notes --yes";
-    let (said_in, doc_in) = (notes_with_an_update(), notes_with_an_update());
+    let (said_in, doc_in) = (
+        notes_with_an_update(sandbox()),
+        notes_with_an_update(sandbox()),
+    );
     let cli_words = cli(&said_in, &words.split(' ').collect::<Vec<_>>(), false);
     let cli_doc = cli_doc(&doc_in, words);
     let folder = doc_in.path().display().to_string();
-    let mut tui = Tui::start_at(notes_with_an_update(), "acme.notes", 140, 50).await;
+    let mut tui = Tui::start_at(notes_with_an_update(sandbox()), "acme.notes", 140, 50).await;
     tui.keys("U").await;
     assert!(matches!(
         tui.runner.app.dialog(),

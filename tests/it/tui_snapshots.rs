@@ -184,14 +184,7 @@ async fn help_overlay_lists_the_keys() {
 #[tokio::test]
 async fn error_dialog_shows_code_message_and_hint() {
     let dir = sandbox();
-    one_command_pack(
-        &catalog(&dir),
-        "acme.probe",
-        ("Probe", "A failing probe."),
-        "{kind: local, probe: check}",
-        "check",
-        "false",
-    );
+    failing_probe_pack(&catalog(&dir));
     install_active(&dir, "acme.probe");
     let mut tui = Tui::start_at(dir, "acme.probe", 100, 30).await;
     // The engine's refusal: the probe fails (§8.5 step 5).

@@ -12,13 +12,7 @@ use hcpx::tui::log::Outcome;
 /// `acme.notes` 1.2.0 installed from the catalog; the catalog then has
 /// 1.3.0 with a new `write` command running `rm`: an escalation.
 async fn notes_with_an_escalating_update() -> Tui {
-    let dir = sandbox_with(notes_pack);
-    engine(&dir).install("acme.notes", false).unwrap();
-    let manifest = catalog(&dir).join("acme.notes/pack.yaml");
-    let text = std::fs::read_to_string(&manifest).unwrap();
-    let text = text.replace("version: 1.2.0", "version: 1.3.0")
-        + "  - key: wipe\n    summary: Remove every note\n    effect: write\n    adapter: {kind: process, program: rm, argv: [\"-rf\", \"notes\"]}\n";
-    std::fs::write(&manifest, text).unwrap();
+    let dir = notes_with_an_update(sandbox());
     Tui::start_at(dir, "acme.notes", 110, 32).await
 }
 

@@ -379,6 +379,32 @@ pub fn one_command_pack(
     );
 }
 
+/// `acme.probe`: a `local` Binding whose probe `check` runs `false`, so
+/// every connect fails.
+pub fn failing_probe_pack(catalog: &Path) {
+    one_command_pack(
+        catalog,
+        "acme.probe",
+        ("Probe", "A failing probe."),
+        "{kind: local, probe: check}",
+        "check",
+        "false",
+    );
+}
+
+/// `dir` with `acme.notes` 1.2.0 installed from its catalog, whose catalog
+/// then has 1.3.0 with a new `wipe` command running `rm` (an escalation).
+pub fn notes_with_an_update(dir: TempDir) -> TempDir {
+    notes_pack(&catalog(&dir));
+    engine(&dir).install("acme.notes", false).unwrap();
+    let manifest = catalog(&dir).join("acme.notes/pack.yaml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    let text = text.replace("version: 1.2.0", "version: 1.3.0")
+        + "  - key: wipe\n    summary: Remove every note\n    effect: write\n    adapter: {kind: process, program: rm, argv: [\"-rf\", \"notes\"]}\n";
+    std::fs::write(&manifest, text).unwrap();
+    dir
+}
+
 /// `acme.notes`: a `local` Binding whose probe is `hello`; `hello` echoes.
 pub fn notes_pack(catalog: &Path) {
     write_pack(
