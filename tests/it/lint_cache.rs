@@ -478,3 +478,48 @@ fn no_entry_is_written_that_could_never_be_trusted() {
         .unwrap_or_default();
     assert!(written.is_empty(), "{written:?}");
 }
+
+/// The cache keeps nothing no read will use: `uninstall` removes its
+/// pack's entry, and `doctor --fix` removes the entries of packs that are
+/// not installed and the temporary files of writes that never ended (not
+/// a fresh one, which a writer at work may own), touching nothing else and
+/// following no link.
+#[test]
+fn uninstall_and_doctor_fix_leave_no_stale_entry() {
+    let sb = Sandbox::new();
+    store_of_three(&sb);
+    wait_until_cached(&sb, &IDS);
+    let dir = cache_dir(&sb);
+    sb.json(&["uninstall", "cache.two"], 0);
+    assert!(!dir.join("cache.two.json").exists());
+    assert!(dir.join("cache.one.json").is_file());
+
+    let one = fs::read(dir.join("cache.one.json")).unwrap();
+    write_private(&dir.join("acme.gone.json"), &one);
+    write_private(&dir.join(".tmp-old.json"), b"{");
+    set_mtime(
+        &dir.join(".tmp-old.json"),
+        SystemTime::now() - Duration::from_secs(7200),
+    );
+    write_private(&dir.join(".tmp-fresh.json"), b"{");
+    write_private(&dir.join("notes.txt"), b"mine");
+    let outside = sb.dir.path().join("outside.json");
+    fs::write(&outside, "the user's").unwrap();
+    std::os::unix::fs::symlink(&outside, dir.join("acme.link.json")).unwrap();
+
+    let doc = sb.json(&["doctor", "--fix"], 0);
+    let fixed = doc["fixed"].as_array().cloned().unwrap_or_default();
+    assert!(fixed.iter().any(|f| f["check"] == "store.cache"), "{doc}");
+    for gone in ["acme.gone.json", ".tmp-old.json", "acme.link.json"] {
+        assert!(fs::symlink_metadata(dir.join(gone)).is_err(), "{gone}");
+    }
+    for kept in [
+        ".tmp-fresh.json",
+        "notes.txt",
+        "cache.one.json",
+        "cache-skill.json",
+    ] {
+        assert!(dir.join(kept).is_file(), "{kept}");
+    }
+    assert_eq!(fs::read_to_string(&outside).unwrap(), "the user's");
+}

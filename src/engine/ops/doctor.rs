@@ -25,6 +25,7 @@ use crate::engine::pack::grammar;
 use crate::engine::pack::id::PackId;
 use crate::engine::pack::manifest::Adapter;
 use crate::engine::policy::grants;
+use crate::engine::store::lint_cache::LintCache;
 use crate::engine::store::lockfile::{self, LockEntry, LockedSource, SourceKind};
 use crate::engine::store::snapshot::lint_installed;
 use crate::engine::store::state::State;
@@ -861,6 +862,19 @@ pub struct Fixed {
     pub message: String,
 }
 
+/// The lint cache's files no read will use again ([`LintCache::sweep`]),
+/// said as what `--fix` did when there were any.
+fn sweep_cache(store: &Store) -> Option<Fixed> {
+    let swept = LintCache::open(store).sweep(&|id| store.is_installed(id));
+    (swept > 0).then(|| Fixed {
+        check: "store.cache".into(),
+        message: format!(
+            ".cache/lint/ held {} of packs no longer installed or of writes that never ended",
+            crate::engine::lint::counted(swept, "file")
+        ),
+    })
+}
+
 /// `doctor --fix`: under the store lock (which also removes `.tmp/`
 /// leftovers), repairs every inconsistency [`consistency`] can repair, as
 /// one change (undone as a whole if the state cannot be written), then runs
@@ -928,6 +942,7 @@ pub fn fix(engine: &Engine) -> Result<FixReport> {
         }
     }
     fixed.extend(record_unrecorded(engine, &mut tx));
+    fixed.extend(sweep_cache(store));
     if let Some(project) = engine.project() {
         let listed = crate::engine::project::keep::list_unlisted(&project, &mut tx)?;
         fixed.extend(listed.into_iter().map(|id| Fixed {

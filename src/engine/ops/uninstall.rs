@@ -18,6 +18,7 @@ use super::activate::remove_skill;
 use crate::engine::error::{Error, ErrorCode, Fix, Result};
 use crate::engine::pack::id::PackId;
 use crate::engine::policy::grants::PACK_INSTALL;
+use crate::engine::store::lint_cache::LintCache;
 use crate::engine::store::snapshot::BOOTSTRAP_ID;
 use crate::engine::store::step;
 use serde::Serialize;
@@ -76,6 +77,8 @@ impl Engine {
         step("uninstall.after_secret")?;
         tx.record_lock(id, None)?;
         tx.commit()?;
+        // Its lint report is of a tree that is gone.
+        LintCache::open(self.store()).forget(id);
         Ok(UninstallOutcome {
             pack_id: pack_id.to_string(),
             removed_secret,

@@ -39,6 +39,10 @@
 //! true of the tree they saw. A write that fails (a read-only store, a full
 //! disk) is skipped. An entry is written only when it reads back equal to
 //! the report it holds.
+//!
+//! Who removes: `uninstall` its pack's entry ([`LintCache::forget`]), and
+//! `doctor --fix` the entries of packs not installed and the temporary
+//! files of writes that never ended ([`LintCache::sweep`]).
 
 use crate::engine::lint::LintReport;
 use crate::engine::lint::diagnostic::Diagnostic;
@@ -265,6 +269,48 @@ impl LintCache {
         let _ = write_entry(&self.dir, &self.entry_path(pack_id), &bytes);
     }
 
+    /// Removes the entry of `pack_id` (its pack was uninstalled); best
+    /// effort, and only in a cache folder of ours.
+    pub fn forget(&self, pack_id: &PackId) {
+        if let Some(fd) = &self.fd {
+            let _ = rustix::fs::unlinkat(
+                fd,
+                format!("{}.json", pack_id.as_str()),
+                rustix::fs::AtFlags::empty(),
+            );
+        }
+    }
+
+    /// Removes what no read will use again: the entries of packs that are
+    /// not installed, and the temporary files of writes that never ended
+    /// (older than [`LEFTOVER_AGE`], so a writer at work now keeps its
+    /// own). Only names the cache writes are touched, in a cache folder of
+    /// ours, never through a link. Returns how many were removed.
+    pub fn sweep(&self, installed: &dyn Fn(&PackId) -> bool) -> usize {
+        let Some(fd) = &self.fd else { return 0 };
+        let Ok(dir) = rustix::fs::Dir::read_from(fd) else {
+            return 0;
+        };
+        let now = SystemTime::now();
+        let mut removed = 0;
+        for entry in dir.flatten() {
+            let Ok(name) = entry.file_name().to_str() else {
+                continue;
+            };
+            let stale = match name.strip_suffix(".json") {
+                Some(tmp) if tmp.starts_with(".tmp-") => {
+                    leftover_age(fd, name).is_some_and(|age| age_since(age, now) > LEFTOVER_AGE)
+                }
+                Some(id) => PackId::parse(id).is_some_and(|id| !installed(&id)),
+                None => false,
+            };
+            if stale && rustix::fs::unlinkat(fd, name, rustix::fs::AtFlags::empty()).is_ok() {
+                removed += 1;
+            }
+        }
+        removed
+    }
+
     /// Makes `.cache/lint/` (0700) when missing; whether it is usable now.
     fn create_dir(&self) -> bool {
         let _ = fs::DirBuilder::new()
@@ -287,6 +333,22 @@ fn open_private_dir(dir: &Path) -> Option<std::os::fd::OwnedFd> {
     let fd = rustix::fs::openat(CWD, dir, flags, Mode::empty()).ok()?;
     let stat = rustix::fs::fstat(&fd).ok()?;
     private_stat(&stat).then_some(fd)
+}
+
+/// How old a temporary file of the cache must be before [`LintCache::sweep`]
+/// takes it for the leftover of a write that never ended.
+pub const LEFTOVER_AGE: Duration = Duration::from_secs(3600);
+
+/// When the regular file `name` in `dir` was last changed, not following a
+/// link.
+fn leftover_age(dir: &std::os::fd::OwnedFd, name: &str) -> Option<SystemTime> {
+    let stat = rustix::fs::statat(dir, name, rustix::fs::AtFlags::SYMLINK_NOFOLLOW).ok()?;
+    let secs = u64::try_from(stat.st_mtime).ok()?;
+    Some(UNIX_EPOCH + Duration::from_secs(secs))
+}
+
+fn age_since(then: SystemTime, now: SystemTime) -> Duration {
+    now.duration_since(then).unwrap_or_default()
 }
 
 fn euid() -> u32 {
