@@ -1,6 +1,7 @@
 //! Fixes in the TUI (HCP.md §10.1 `hint`): the key that does a [`Fix`] on
-//! the selected pack, and the command line the CLI prints for it
-//! (`cli::fix`, with the `--principal` and `--catalog` the TUI was given).
+//! the selected pack, and the command line the CLI prints for it (the one
+//! renderer, `fixline::command_line`, with the `--principal` and
+//! `--catalog` the TUI was given).
 //! The key is offered only when it acts on the pack the fix is about (the
 //! selected or marked packs): after `:exec other.pack …`, `press i` would
 //! install the selection instead, so only the command line is shown.
