@@ -313,6 +313,11 @@ pub enum Job {
     /// `job` on the store `store` alone (HCP.md §15.1): a stage, an exec
     /// or an upgrade of packs that store holds, an install into it.
     In { store: Store, job: Box<Job> },
+    /// A change of packs of both stores (HCP.md §15.5), split as the CLI
+    /// splits it (`command::both::split`): one `Job::In` per store, the
+    /// project's first, run in turn, each whatever the other answered;
+    /// their reports come back together (`JobResult::Stages`).
+    PerStore(Vec<Job>),
     /// A lifecycle stage on packs (a key, or its `:` line): `requests`,
     /// its [`Stage::requests`], each run in turn by the command layer
     /// (`command::execute_with`), stopping at the first error; `flags` are
@@ -404,6 +409,10 @@ impl Job {
             Job::Harnesses => "reading the harness targets".into(),
             Job::Query(q) => q.label(),
             Job::Scoped { job, .. } | Job::In { job, .. } => job.label(),
+            Job::PerStore(jobs) => {
+                let labels: Vec<String> = jobs.iter().map(Job::label).collect();
+                labels.join(", ")
+            }
             Job::Marks => "verifying".into(),
             Job::Outdated => "checking for updates".into(),
             Job::Upgrade { ids, yes, .. } => format!(
@@ -553,6 +562,8 @@ pub enum JobResult {
         result: Result<Inspected, Error>,
     },
     Stage(StageReport),
+    /// The stages of `Job::PerStore`, each store's report in turn.
+    Stages(Vec<StageReport>),
     /// The packs chosen from a collection, installed (or not).
     InstalledChosen(StageReport),
     Executed {

@@ -11,7 +11,8 @@
 //! engine's.
 //!
 //! Inside a project a job runs on the engine of the store it is about
-//! (`tui::scope`, HCP.md §15.1): `Job::In` names it; a pack read again
+//! (`tui::scope`, HCP.md §15.1): `Job::In` names it (`Job::PerStore`
+//! runs one per store in turn, for marked packs of both); a pack read again
 //! goes to the store that holds it; the snapshot, the stamp, the marks and
 //! the updates read both stores.
 
@@ -46,6 +47,7 @@ pub fn run(stores: &Stores, job: Job, actions: &UnboundedSender<Action>) -> JobR
     let engine = &stores.main;
     match job {
         Job::In { store, job } => run_in(stores, store, *job, actions),
+        Job::PerStore(jobs) => per_store(stores, jobs, actions),
         Job::Load => {
             let (stamp, result) = match &stores.user {
                 Some(user) => load_both(engine, user),
@@ -190,6 +192,19 @@ fn run_in(
         report.stamp = Stamp::read_all(&stores.all());
     }
     result
+}
+
+/// `Job::PerStore`: each store's stage in turn, on its engine; the
+/// reports together (a job that is no stage answers as it is).
+fn per_store(stores: &Stores, jobs: Vec<Job>, actions: &UnboundedSender<Action>) -> JobResult {
+    let mut reports = Vec::with_capacity(jobs.len());
+    for job in jobs {
+        match run(stores, job, actions) {
+            JobResult::Stage(report) => reports.push(report),
+            other => return other,
+        }
+    }
+    JobResult::Stages(reports)
 }
 
 /// `r` and every reload: the catalogs read again from `config.yaml` (a

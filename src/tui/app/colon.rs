@@ -130,6 +130,7 @@ impl App {
             text: text::safe(&help).to_string(),
             json: None,
             show_json: false,
+            also: Vec::new(),
         });
         self.focus.set(Pane::Output);
         self.text.output = 0;
@@ -327,6 +328,7 @@ impl App {
             text: text::safe(&body).to_string(),
             json: json.map(|d| text::safe(&d).to_string()),
             show_json,
+            also: Vec::new(),
         });
         self.focus.set(Pane::Output);
         self.text.output = 0;
