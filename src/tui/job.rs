@@ -337,7 +337,8 @@ pub enum Job {
         request: Request,
         flags: crate::fixline::FixFlags,
     },
-    /// Every harness target and its Skills' states (`H`, §12.4–§12.8).
+    /// Every harness target and its Skills' states (`H`, §12.4–§12.8), of
+    /// every store inside a project (§15.5).
     Harnesses,
     /// The browser's marks that need no network: verify, harness states.
     Marks,
@@ -592,7 +593,7 @@ pub enum JobResult {
         query: crate::tui::query::Query,
         result: Result<crate::tui::query::Answer, Error>,
     },
-    /// The harness targets, read.
+    /// The harness targets, read (every store's, in a project).
     Harnesses(Result<Vec<HarnessRow>, Error>),
     /// A target enabled or disabled: the request that ran, its answer
     /// (`Outcome::HarnessChanged`, or its error), the flags its fix lines
@@ -602,6 +603,8 @@ pub enum JobResult {
         answer: Result<Box<Outcome>, Error>,
         flags: crate::fixline::FixFlags,
         rows: Result<Vec<HarnessRow>, Error>,
+        /// The store it ran on (inside a project, `Job::In`'s).
+        store: Store,
     },
     /// The worker panicked (a bug); the TUI reports it and quits.
     Panicked(String),

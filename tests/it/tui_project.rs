@@ -612,3 +612,45 @@ async fn colon_reports_and_changes_read_and_act_on_both_stores() {
         "{doc}"
     );
 }
+
+/// §15.5: inside the project, the Harnesses view lists the project's
+/// targets and the user store's, as `hcpx harness status` does there
+/// (`command::both::reads_both`), each row saying its store; `Space` on a
+/// user store's target acts there (`hcpx -g harness enable TARGET`).
+#[tokio::test]
+async fn the_harnesses_view_shows_both_stores_targets_and_toggles_in_the_rows_store() {
+    let mut tui = start(project_machine()).await;
+    tui.keys("H").await;
+    let rows = tui.runner.app.harnesses().rows.clone();
+    let stores: Vec<Store> = rows.iter().map(|r| r.store).collect();
+    assert!(
+        stores.contains(&Store::Project) && stores.contains(&Store::User),
+        "{}",
+        tui.screen()
+    );
+    let screen = tui.screen();
+    assert!(screen.contains("SCOPE"), "{screen}");
+    // The user store's claude-code target (disabled there, enabled in the
+    // project): `Space` enables it in the user store alone.
+    let at = |rows: &[hcpx::tui::targets::HarnessRow], store: Store| {
+        rows.iter()
+            .position(|r| r.store == store && r.name.as_str() == "claude-code")
+            .unwrap()
+    };
+    let user_claude = at(&rows, Store::User);
+    let project_was = rows[at(&rows, Store::Project)].enabled;
+    assert!(!rows[user_claude].enabled, "{}", tui.screen());
+    for _ in 0..user_claude {
+        tui.keys("j").await;
+    }
+    let screen = tui.screen();
+    assert!(
+        screen.contains("hcpx -g harness enable claude-code"),
+        "{screen}"
+    );
+    tui.keys(" ").await;
+    assert_eq!(last_command(&tui), "hcpx -g harness enable claude-code");
+    let rows = tui.runner.app.harnesses().rows.clone();
+    assert!(rows[at(&rows, Store::User)].enabled, "{}", tui.screen());
+    assert_eq!(rows[at(&rows, Store::Project)].enabled, project_was);
+}

@@ -39,7 +39,8 @@ impl App {
                 answer,
                 flags,
                 rows,
-            } => self.harness_toggled(&request, &answer, &flags, rows),
+                store,
+            } => self.harness_toggled((&request, store), &answer, &flags, rows),
             JobResult::Executed {
                 run,
                 pack_id,
