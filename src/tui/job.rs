@@ -313,6 +313,11 @@ pub enum Job {
     /// `job` on the store `store` alone (HCP.md §15.1): a stage, an exec
     /// or an upgrade of packs that store holds, an install into it.
     In { store: Store, job: Box<Job> },
+    /// A change of packs of both stores (HCP.md §15.5), split as the CLI
+    /// splits it (`command::both::split`): one `Job::In` per store, the
+    /// project's first, run in turn, each whatever the other answered;
+    /// their reports come back together (`JobResult::Stages`).
+    PerStore(Vec<Job>),
     /// A lifecycle stage on packs (a key, or its `:` line): `requests`,
     /// its [`Stage::requests`], each run in turn by the command layer
     /// (`command::execute_with`), stopping at the first error; `flags` are
@@ -332,7 +337,8 @@ pub enum Job {
         request: Request,
         flags: crate::fixline::FixFlags,
     },
-    /// Every harness target and its Skills' states (`H`, §12.4–§12.8).
+    /// Every harness target and its Skills' states (`H`, §12.4–§12.8), of
+    /// every store inside a project (§15.5).
     Harnesses,
     /// The browser's marks that need no network: verify, harness states.
     Marks,
@@ -404,6 +410,10 @@ impl Job {
             Job::Harnesses => "reading the harness targets".into(),
             Job::Query(q) => q.label(),
             Job::Scoped { job, .. } | Job::In { job, .. } => job.label(),
+            Job::PerStore(jobs) => {
+                let labels: Vec<String> = jobs.iter().map(Job::label).collect();
+                labels.join(", ")
+            }
             Job::Marks => "verifying".into(),
             Job::Outdated => "checking for updates".into(),
             Job::Upgrade { ids, yes, .. } => format!(
@@ -553,6 +563,8 @@ pub enum JobResult {
         result: Result<Inspected, Error>,
     },
     Stage(StageReport),
+    /// The stages of `Job::PerStore`, each store's report in turn.
+    Stages(Vec<StageReport>),
     /// The packs chosen from a collection, installed (or not).
     InstalledChosen(StageReport),
     Executed {
@@ -581,7 +593,7 @@ pub enum JobResult {
         query: crate::tui::query::Query,
         result: Result<crate::tui::query::Answer, Error>,
     },
-    /// The harness targets, read.
+    /// The harness targets, read (every store's, in a project).
     Harnesses(Result<Vec<HarnessRow>, Error>),
     /// A target enabled or disabled: the request that ran, its answer
     /// (`Outcome::HarnessChanged`, or its error), the flags its fix lines
@@ -591,6 +603,8 @@ pub enum JobResult {
         answer: Result<Box<Outcome>, Error>,
         flags: crate::fixline::FixFlags,
         rows: Result<Vec<HarnessRow>, Error>,
+        /// The store it ran on (inside a project, `Job::In`'s).
+        store: Store,
     },
     /// The worker panicked (a bug); the TUI reports it and quits.
     Panicked(String),

@@ -74,6 +74,7 @@ pub struct Runner<B: Backend> {
 fn is_heavy(job: &Job) -> bool {
     match job {
         Job::In { job, .. } => is_heavy(job),
+        Job::PerStore(jobs) => jobs.iter().any(is_heavy),
         _ => matches!(
             job,
             Job::Load | Job::Stage { .. } | Job::InstallChosen { .. }

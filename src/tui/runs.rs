@@ -34,12 +34,21 @@ pub struct Report {
     pub json: Option<String>,
     /// Whether the Output pane shows the document (`J`, or `--json`).
     pub show_json: bool,
+    /// The answers of the same key on the other store, each under its own
+    /// command line (a change of packs of both stores, HCP.md §15.5);
+    /// `J` shows their documents too.
+    pub also: Vec<Report>,
 }
 
 impl Report {
     /// What the Output pane shows: the words, or with `J` the document.
     pub fn shown(&self) -> &str {
-        match (&self.json, self.show_json) {
+        self.shown_as(self.show_json)
+    }
+
+    /// The words, or (`json`) the document.
+    pub fn shown_as(&self, json: bool) -> &str {
+        match (&self.json, json) {
             (Some(doc), true) => doc,
             _ => &self.text,
         }
@@ -211,6 +220,15 @@ impl Runs {
         self.report = Some(report);
     }
 
+    /// Another store's answer to the same key, under the report shown
+    /// ([`Report::also`]); shown alone when there is none.
+    pub fn add_report(&mut self, report: Report) {
+        match &mut self.report {
+            Some(shown) if self.output.is_none() => shown.also.push(report),
+            _ => self.show_report(report),
+        }
+    }
+
     /// `J`: the last report's document instead of its words, or back.
     pub fn toggle_json(&mut self) {
         if let Some(report) = &mut self.report {
@@ -303,6 +321,7 @@ mod tests {
             text: "{}".into(),
             json: None,
             show_json: false,
+            also: Vec::new(),
         });
         assert!(runs.output().is_none());
         assert_eq!(runs.report().map(|r| r.ok), Some(true));

@@ -35,6 +35,10 @@ pub struct HarnessRow {
     pub mcp: Option<McpState>,
     /// That configuration file, with the home folder written `~`.
     pub mcp_file: Option<String>,
+    /// The store whose targets these are (inside a project the view
+    /// shows the project's and the user store's, as `hcpx harness status`
+    /// does there, HCP.md §15.5).
+    pub store: crate::engine::project::Scope,
 }
 
 /// The state of the selected pack's Skill in one enabled target (§12.8),
@@ -90,8 +94,8 @@ pub fn fix_for(state: SkillState) -> Option<(&'static str, &'static str)> {
     }
 }
 
-/// Every target with its counts (the same calls as `hcpx harness list`
-/// and `hcpx harness status`).
+/// Every target of `engine`'s store with its counts (the same calls as
+/// `hcpx harness list` and `hcpx harness status`).
 pub fn read(engine: &Engine) -> Result<Vec<HarnessRow>> {
     let env = engine.harness_env()?;
     let home = env.home.clone();
@@ -125,6 +129,7 @@ pub fn read(engine: &Engine) -> Result<Vec<HarnessRow>> {
                     .then(|| mcp_config::state(&env, t.name))
                     .flatten(),
                 mcp_file: mcp_config::config_file(&env, t.name).map(|p| tilde(&p, &home)),
+                store: engine.scope(),
             }
         })
         .collect())

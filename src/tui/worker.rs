@@ -11,9 +11,10 @@
 //! engine's.
 //!
 //! Inside a project a job runs on the engine of the store it is about
-//! (`tui::scope`, HCP.md §15.1): `Job::In` names it; a pack read again
-//! goes to the store that holds it; the snapshot, the stamp, the marks and
-//! the updates read both stores.
+//! (`tui::scope`, HCP.md §15.1): `Job::In` names it (`Job::PerStore`
+//! runs one per store in turn, for marked packs of both); a pack read
+//! again goes to the store that holds it; the snapshot, the stamp, the
+//! marks, the updates and the harness targets read both stores.
 
 use crate::command::execute::{Interaction, execute_with};
 use crate::command::request::SourceArg;
@@ -46,6 +47,7 @@ pub fn run(stores: &Stores, job: Job, actions: &UnboundedSender<Action>) -> JobR
     let engine = &stores.main;
     match job {
         Job::In { store, job } => run_in(stores, store, *job, actions),
+        Job::PerStore(jobs) => per_store(stores, jobs, actions),
         Job::Load => {
             let (stamp, result) = match &stores.user {
                 Some(user) => load_both(engine, user),
@@ -76,7 +78,7 @@ pub fn run(stores: &Stores, job: Job, actions: &UnboundedSender<Action>) -> JobR
             &flags,
             actions,
         )),
-        Job::Harnesses => JobResult::Harnesses(targets::read(engine)),
+        Job::Harnesses => JobResult::Harnesses(read_targets(stores)),
         Job::Scoped {
             principal,
             catalogs,
@@ -130,6 +132,7 @@ fn run_change(engine: &Engine, job: Job) -> JobResult {
             request,
             flags,
             rows: targets::read(engine),
+            store: engine.scope(),
         },
         other => JobResult::Panicked(format!("not a change: {}", other.label())),
     }
@@ -186,10 +189,39 @@ fn run_in(
     actions: &UnboundedSender<Action>,
 ) -> JobResult {
     let mut result = run(&Stores::one(stores.of(store).clone()), job, actions);
-    if let JobResult::Stage(report) | JobResult::InstalledChosen(report) = &mut result {
-        report.stamp = Stamp::read_all(&stores.all());
+    match &mut result {
+        JobResult::Stage(report) | JobResult::InstalledChosen(report) => {
+            report.stamp = Stamp::read_all(&stores.all());
+        }
+        // The view shows every store's targets.
+        JobResult::HarnessToggled { rows, .. } => *rows = read_targets(stores),
+        _ => {}
     }
     result
+}
+
+/// The harness targets of every store: the project's, then the user
+/// store's, as `hcpx harness status` reads both in a project (HCP.md
+/// §15.5, `command::both::reads_both`).
+fn read_targets(stores: &Stores) -> Result<Vec<targets::HarnessRow>, Error> {
+    let mut rows = Vec::new();
+    for engine in stores.all() {
+        rows.extend(targets::read(engine)?);
+    }
+    Ok(rows)
+}
+
+/// `Job::PerStore`: each store's stage in turn, on its engine; the
+/// reports together (a job that is no stage answers as it is).
+fn per_store(stores: &Stores, jobs: Vec<Job>, actions: &UnboundedSender<Action>) -> JobResult {
+    let mut reports = Vec::with_capacity(jobs.len());
+    for job in jobs {
+        match run(stores, job, actions) {
+            JobResult::Stage(report) => reports.push(report),
+            other => return other,
+        }
+    }
+    JobResult::Stages(reports)
 }
 
 /// `r` and every reload: the catalogs read again from `config.yaml` (a

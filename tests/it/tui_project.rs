@@ -379,29 +379,130 @@ async fn a_lines_request_runs_on_the_store_the_cli_picks() {
     );
 }
 
+/// The Output pane's report: each store's command line and words (`J`:
+/// documents), one after the other.
+fn report_sections(tui: &Tui, json: bool) -> Vec<(String, String)> {
+    let Some(report) = tui.runner.app.report() else {
+        return Vec::new();
+    };
+    std::iter::once(report)
+        .chain(&report.also)
+        .map(|r| (r.command.clone(), r.shown_as(json).to_string()))
+        .collect()
+}
+
+/// Marked packs of both stores: `a` acts on each in its own store, as
+/// `hcpx activate A B` does in the project (`command::both`), each store's
+/// request said under its own command line.
 #[tokio::test]
-async fn marked_packs_of_both_stores_are_refused_together() {
+async fn marked_packs_of_both_stores_each_act_in_their_own_store() {
     let mut tui = start(project_machine()).await;
-    // acme.proj, then acme.user below it.
+    let (proj, user_store) = paths(&tui);
+    let has = |store: &std::path::Path, id: &str| activated(store).contains(&id.to_string());
+    // acme.proj (deactivated first), then acme.user below it.
+    colon(&mut tui, "deactivate acme.proj").await;
+    assert!(!has(&proj.join(".hcp"), "acme.proj"), "{}", tui.screen());
     tui.keys("gjjjj").await;
     tui.keys("  ").await;
     tui.keys("a").await;
+    assert!(has(&proj.join(".hcp"), "acme.proj"), "{}", tui.screen());
+    assert!(has(&user_store, "acme.user"), "{}", tui.screen());
+    assert!(!has(&proj.join(".hcp"), "acme.user"));
+    assert!(!has(&user_store, "acme.proj"));
+    let sections = report_sections(&tui, false);
+    let commands: Vec<&str> = sections.iter().map(|(c, _)| c.as_str()).collect();
+    assert_eq!(
+        commands,
+        ["hcpx activate acme.proj", "hcpx -g activate acme.user"],
+        "{}",
+        tui.screen()
+    );
+    assert!(sections[0].1.contains("acme.proj"), "{sections:?}");
+    assert!(sections[1].1.contains("acme.user"), "{sections:?}");
+    // `J`: each store's document, of its own pack.
+    let docs = report_sections(&tui, true);
+    let ids: Vec<String> = docs
+        .iter()
+        .map(|(_, doc)| {
+            let doc: serde_json::Value = serde_json::from_str(doc).unwrap();
+            assert_eq!(doc["ok"], true, "{doc}");
+            doc["results"][0]["pack_id"].as_str().unwrap().to_string()
+        })
+        .collect();
+    assert_eq!(ids, ["acme.proj", "acme.user"], "{docs:?}");
+    // The log says each under its own command; the screen shows both.
+    let log: Vec<String> = tui
+        .runner
+        .app
+        .log()
+        .entries
+        .iter()
+        .filter_map(|e| e.command.clone())
+        .collect();
+    assert!(
+        log.ends_with(&[
+            "hcpx activate acme.proj".to_string(),
+            "hcpx -g activate acme.user".to_string()
+        ]),
+        "{log:?}"
+    );
     let screen = tui.screen();
     assert!(
-        screen.contains("acme.proj, acme.user: packs of the project's store and of the user store"),
+        screen.contains("$ hcpx activate acme.proj")
+            && screen.contains("$ hcpx -g activate acme.user"),
         "{screen}"
     );
-    // Both rows of one id: the project's and the shadowed user copy.
+
+    // Both rows of one id: the project's and the shadowed user copy, each
+    // deactivated in its store.
     tui.press(KeyCode::Esc).await;
     tui.keys("g  a").await;
+    assert!(!has(&proj.join(".hcp"), "acme.both"), "{}", tui.screen());
+    assert!(!has(&user_store, "acme.both"), "{}", tui.screen());
+    let commands: Vec<String> = report_sections(&tui, false)
+        .into_iter()
+        .map(|(c, _)| c)
+        .collect();
+    assert_eq!(
+        commands,
+        ["hcpx deactivate acme.both", "hcpx -g deactivate acme.both"]
+    );
+}
+
+/// `u` on marked packs of both stores asks once, naming both stores, and
+/// uninstalls each from the store holding it.
+#[tokio::test]
+async fn uninstalling_marked_packs_of_both_stores_names_both() {
+    let mut tui = start(project_machine()).await;
+    let (proj, user_store) = paths(&tui);
+    tui.keys("gjjjj").await;
+    tui.keys("  ").await;
+    tui.keys("u").await;
     let screen = tui.screen();
     assert!(
-        screen.contains("acme.both: packs of the project's store and of the user store"),
+        screen.contains("Uninstall acme.proj from the project's store and acme.user from the user"),
         "{screen}"
     );
-    let (proj, user_store) = paths(&tui);
-    assert!(activated(&proj.join(".hcp")).contains(&"acme.both".to_string()));
-    assert!(activated(&user_store).contains(&"acme.both".to_string()));
+    tui.keys("y").await;
+    assert!(
+        !proj.join(".hcp/packs/acme.proj").exists(),
+        "{}",
+        tui.screen()
+    );
+    assert!(
+        !user_store.join("packs/acme.user").exists(),
+        "{}",
+        tui.screen()
+    );
+    let commands: Vec<String> = report_sections(&tui, false)
+        .into_iter()
+        .map(|(c, _)| c)
+        .collect();
+    assert_eq!(
+        commands,
+        ["hcpx uninstall acme.proj", "hcpx -g uninstall acme.user"]
+    );
+    assert!(tui.runner.app.packs().marked.is_empty());
 }
 
 #[tokio::test]
@@ -510,4 +611,46 @@ async fn colon_reports_and_changes_read_and_act_on_both_stores() {
         scopes.contains(&"project") && scopes.contains(&"user"),
         "{doc}"
     );
+}
+
+/// §15.5: inside the project, the Harnesses view lists the project's
+/// targets and the user store's, as `hcpx harness status` does there
+/// (`command::both::reads_both`), each row saying its store; `Space` on a
+/// user store's target acts there (`hcpx -g harness enable TARGET`).
+#[tokio::test]
+async fn the_harnesses_view_shows_both_stores_targets_and_toggles_in_the_rows_store() {
+    let mut tui = start(project_machine()).await;
+    tui.keys("H").await;
+    let rows = tui.runner.app.harnesses().rows.clone();
+    let stores: Vec<Store> = rows.iter().map(|r| r.store).collect();
+    assert!(
+        stores.contains(&Store::Project) && stores.contains(&Store::User),
+        "{}",
+        tui.screen()
+    );
+    let screen = tui.screen();
+    assert!(screen.contains("SCOPE"), "{screen}");
+    // The user store's claude-code target (disabled there, enabled in the
+    // project): `Space` enables it in the user store alone.
+    let at = |rows: &[hcpx::tui::targets::HarnessRow], store: Store| {
+        rows.iter()
+            .position(|r| r.store == store && r.name.as_str() == "claude-code")
+            .unwrap()
+    };
+    let user_claude = at(&rows, Store::User);
+    let project_was = rows[at(&rows, Store::Project)].enabled;
+    assert!(!rows[user_claude].enabled, "{}", tui.screen());
+    for _ in 0..user_claude {
+        tui.keys("j").await;
+    }
+    let screen = tui.screen();
+    assert!(
+        screen.contains("hcpx -g harness enable claude-code"),
+        "{screen}"
+    );
+    tui.keys(" ").await;
+    assert_eq!(last_command(&tui), "hcpx -g harness enable claude-code");
+    let rows = tui.runner.app.harnesses().rows.clone();
+    assert!(rows[at(&rows, Store::User)].enabled, "{}", tui.screen());
+    assert_eq!(rows[at(&rows, Store::Project)].enabled, project_was);
 }

@@ -130,6 +130,7 @@ impl App {
             text: text::safe(&help).to_string(),
             json: None,
             show_json: false,
+            also: Vec::new(),
         });
         self.focus.set(Pane::Output);
         self.text.output = 0;
@@ -173,7 +174,11 @@ impl App {
                 words,
             } => self.run_exec(pack_id, verb, words),
             Parsed::HarnessView => self.show_harnesses(),
-            Parsed::Harness { target, enable } => self.set_harness(target, enable),
+            Parsed::Harness { target, enable } => {
+                // As hcpx in the project: the line's store, else the project's.
+                let store = self.line_store().unwrap_or(Store::Project);
+                self.set_harness(target, enable, store)
+            }
             Parsed::Upgrade(ids) => self.upgrade_ids(ids),
             Parsed::Report(request) => {
                 let store = match self.request_store(&request) {
@@ -327,6 +332,7 @@ impl App {
             text: text::safe(&body).to_string(),
             json: json.map(|d| text::safe(&d).to_string()),
             show_json,
+            also: Vec::new(),
         });
         self.focus.set(Pane::Output);
         self.text.output = 0;

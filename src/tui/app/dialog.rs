@@ -30,16 +30,29 @@ impl App {
     /// `y` / `n` on a confirmation.
     fn confirm(&mut self, yes: bool) -> Vec<Job> {
         match self.dialog.take() {
-            Some(Dialog::ConfirmUninstall { ids, store }) => {
-                let store = store.unwrap_or(Store::User);
-                if yes {
-                    return self.start_stage_in(Stage::Uninstall, ids, store);
+            Some(Dialog::ConfirmUninstall { ids, mut stores }) => {
+                if stores.is_empty() {
+                    stores.push((Store::User, ids));
                 }
-                let command = self.requests_command(&Stage::Uninstall.requests(&ids), store);
+                if yes {
+                    return match stores.len() {
+                        1 => {
+                            let (store, ids) = stores.remove(0);
+                            self.start_stage_in(Stage::Uninstall, ids, store)
+                        }
+                        _ => self.start_stage_split(Stage::Uninstall, stores),
+                    };
+                }
+                let commands: Vec<String> = stores
+                    .iter()
+                    .map(|(store, ids)| {
+                        self.requests_command(&Stage::Uninstall.requests(ids), *store)
+                    })
+                    .collect();
                 self.say(
                     Outcome::Cancelled,
                     "uninstall cancelled".into(),
-                    Some(command),
+                    Some(commands.join("; ")),
                 );
             }
             Some(Dialog::ConfirmUpgrade { results }) => {

@@ -1,7 +1,10 @@
 //! The Harnesses view's actions (HCP.md §12.4–§12.8): `H` opens it and
-//! reads the targets in a worker; `Space` enables or disables the selected
-//! target in a worker: the command layer runs the request of `hcpx harness
-//! enable|disable TARGET`, and its answer is said in the CLI's words.
+//! reads the targets in a worker (inside a project, the project's and the
+//! user store's, as `hcpx harness status` there, §15.5); `Space` enables
+//! or disables the selected target in a worker, on its row's store: the
+//! command layer runs the request of `hcpx harness enable|disable TARGET`
+//! (`hcpx -g …` for the user store's), and its answer is said in the
+//! CLI's words.
 
 use super::*;
 use crate::engine::ops::upgrade::UpdateReason;
@@ -41,23 +44,29 @@ impl App {
         let Some(row) = self.harnesses.selected_row() else {
             return Vec::new();
         };
-        let (target, enable) = (row.name, !row.enabled);
-        self.set_harness(target, enable)
+        let (target, enable, store) = (row.name, !row.enabled, row.store);
+        self.set_harness(target, enable, store)
     }
 
-    /// Enables or disables `target` in a worker (`Space` in the view, or
-    /// `:harness enable|disable TARGET`): the request `hcpx harness
-    /// enable|disable TARGET` makes.
-    pub(super) fn set_harness(&mut self, target: TargetName, enable: bool) -> Vec<Job> {
+    /// Enables or disables `target` of `store` in a worker (`Space` in the
+    /// view: the row's store; `:harness enable|disable TARGET`): the
+    /// request `hcpx harness enable|disable TARGET` makes, on that store's
+    /// engine (with `-g` for the user store inside a project).
+    pub(super) fn set_harness(
+        &mut self,
+        target: TargetName,
+        enable: bool,
+        store: Store,
+    ) -> Vec<Job> {
         let request = crate::tui::job::harness_request(target, enable);
-        self.last_command = Some(self.hcpx(&crate::tui::query::args(&request), false));
+        self.last_command = Some(self.hcpx_in(store, &crate::tui::query::args(&request), false));
         let job = Job::HarnessToggle {
             request,
             flags: self.fix_flags(),
         };
         self.work.start(job.label());
         self.status.clear();
-        vec![job]
+        vec![self.routed(store, job)]
     }
 
     /// The targets, read.
@@ -81,13 +90,13 @@ impl App {
     /// under its command; the view shows the targets read again.
     pub(super) fn harness_toggled(
         &mut self,
-        request: &Request,
+        (request, store): (&Request, Store),
         answer: &Result<Box<crate::command::Outcome>, Error>,
         flags: &crate::fixline::FixFlags,
         rows: Result<Vec<HarnessRow>, Error>,
     ) -> Vec<Job> {
         self.work.finish();
-        let command = self.hcpx(&crate::tui::query::args(request), false);
+        let command = self.hcpx_in(store, &crate::tui::query::args(request), false);
         self.say_answer(command, answer, flags);
         self.harnesses_read(rows);
         // Availability's `harnesses` (§12.8) may have changed.

@@ -3,8 +3,10 @@
 //! refused at once, with availability's reason (§11.2), when they cannot
 //! succeed; else the job to run in a worker, said as the `hcpx` command
 //! that does the same: a stage is the command layer's requests the CLI
-//! makes for it (`Stage::requests`), which the worker runs. `X` ends a
-//! running command's process group (§14.6).
+//! makes for it (`Stage::requests`), which the worker runs. Inside a
+//! project, marked packs of both stores are one stage per store
+//! (`Job::PerStore`), each said as its own command line (§15.5). `X` ends
+//! a running command's process group (§14.6).
 
 use super::*;
 
@@ -28,13 +30,14 @@ impl App {
     }
 
     /// Asks whether to uninstall `ids` (`u`, `:uninstall`), naming the
-    /// store inside a project; packs of both stores are refused.
+    /// store inside a project (both, for marked packs of both: each
+    /// uninstalls the packs it holds).
     pub(super) fn ask_uninstall_of(&mut self, ids: Vec<String>) {
-        let store = match self.store_for(false, &ids) {
-            Ok(store) => self.scopes.project().map(|_| store),
-            Err(why) => return self.say(Outcome::Refused, why, None),
+        let stores = match self.scopes.project() {
+            Some(_) => self.stores_for(false, &ids),
+            None => Vec::new(),
         };
-        self.dialog = Some(Dialog::ConfirmUninstall { ids, store });
+        self.dialog = Some(Dialog::ConfirmUninstall { ids, stores });
     }
 
     /// `.`: the last exec again, with the same words.
@@ -118,14 +121,60 @@ impl App {
         self.start_stage(stage, ids)
     }
 
+    /// A stage of `ids` on the store holding them; marked packs of both
+    /// stores: on each store for the packs it holds, as the CLI splits
+    /// them (an install goes where `S` says).
     pub(super) fn start_stage(&mut self, stage: Stage, ids: Vec<String>) -> Vec<Job> {
-        match self.store_for(stage == Stage::Install, &ids) {
-            Ok(store) => self.start_stage_in(stage, ids, store),
-            Err(why) => {
-                self.say(Outcome::Refused, why, None);
-                Vec::new()
+        let mut split = self.stores_for(stage == Stage::Install, &ids);
+        match split.len() {
+            0 => Vec::new(),
+            1 => {
+                let (store, ids) = split.remove(0);
+                self.start_stage_in(stage, ids, store)
             }
+            _ => self.start_stage_split(stage, split),
         }
+    }
+
+    /// A stage of packs of both stores (`Job::PerStore`): each store's
+    /// requests on its engine, said as their own command lines.
+    pub(super) fn start_stage_split(
+        &mut self,
+        stage: Stage,
+        split: Vec<(Store, Vec<String>)>,
+    ) -> Vec<Job> {
+        if !self.not_busy() {
+            return Vec::new();
+        }
+        let commands: Vec<String> = split
+            .iter()
+            .map(|(store, ids)| self.requests_command(&stage.requests(ids), *store))
+            .collect();
+        self.last_command = Some(commands.join("; "));
+        let split_ids: Vec<String> = split.iter().flat_map(|(_, ids)| ids.clone()).collect();
+        let jobs: Vec<Job> = split
+            .into_iter()
+            .map(|(store, ids)| {
+                let job = Job::Stage {
+                    stage,
+                    requests: stage.requests(&ids),
+                    ids,
+                    flags: self.fix_flags(),
+                };
+                self.routed(store, job)
+            })
+            .collect();
+        let job = Job::PerStore(jobs);
+        match stage {
+            Stage::Connect => {
+                let all: Vec<&str> = split_ids.iter().map(String::as_str).collect();
+                let running = format!("connect {}", all.join(", "));
+                self.work.start_running(job.label(), running);
+            }
+            _ => self.work.start(job.label()),
+        }
+        self.status.clear();
+        vec![job]
     }
 
     /// A stage of `ids` on `store` (see [`App::store_for`]): the requests

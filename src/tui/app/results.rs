@@ -2,7 +2,8 @@
 //! outcome said once, in the status line and the command log. A stage (a
 //! lifecycle key, its `:` line, the picker's choice), the Harnesses view's
 //! toggle and `U`'s confirmed upgrade are said in the CLI's words: the
-//! Output pane shows their outcomes' words, `J` their `--json` documents.
+//! Output pane shows their outcomes' words, `J` their `--json` documents
+//! (a stage of both stores' packs: each store's under its own command).
 
 use super::*;
 
@@ -16,6 +17,7 @@ impl App {
                 Vec::new()
             }
             JobResult::Stage(report) => self.stage_done(report),
+            JobResult::Stages(reports) => self.stages_done(reports),
             JobResult::InstalledChosen(report) => self.chosen_done(report),
             JobResult::Marks(marks) => self.marks_done(marks),
             JobResult::Upgraded {
@@ -37,7 +39,8 @@ impl App {
                 answer,
                 flags,
                 rows,
-            } => self.harness_toggled(&request, &answer, &flags, rows),
+                store,
+            } => self.harness_toggled((&request, store), &answer, &flags, rows),
             JobResult::Executed {
                 run,
                 pack_id,
@@ -153,22 +156,66 @@ impl App {
 
     pub(super) fn stage_done(&mut self, report: StageReport) -> Vec<Job> {
         self.work.finish_run();
-        self.say_stage(&report);
+        self.say_stage(&report, false);
         if report.stage == Stage::Install && report.error.is_none() {
             self.show_installed(&report.ids);
         }
-        if report.stage == Stage::Uninstall && report.error.is_none() {
+        self.after_stage(
+            report.stage,
+            &report.ids,
+            report.error.is_none(),
+            report.stamp,
+        )
+    }
+
+    /// The stages of a key on packs of both stores (`Job::PerStore`):
+    /// each said under its own command line, the project's first; then
+    /// the packs of both read again.
+    pub(super) fn stages_done(&mut self, reports: Vec<StageReport>) -> Vec<Job> {
+        self.work.finish_run();
+        let mut said = Vec::new();
+        for (i, report) in reports.iter().enumerate() {
+            said.push(self.say_stage(report, i > 0));
+        }
+        let commands: Vec<String> = reports
+            .iter()
+            .filter(|r| !r.ran.is_empty())
+            .map(|r| self.requests_command(&r.ran, r.store))
+            .collect();
+        self.last_command = Some(commands.join("; "));
+        // Every store's done: the status line says both.
+        if let Some(said) = said.into_iter().collect::<Option<Vec<String>>>() {
+            self.status.info(said.join("; "));
+        }
+        let Some(last) = reports.last() else {
+            return Vec::new();
+        };
+        let (stage, stamp) = (last.stage, last.stamp.clone());
+        let ok = reports.iter().all(|r| r.error.is_none());
+        let mut ids: Vec<String> = Vec::new();
+        for id in reports.iter().flat_map(|r| &r.ids) {
+            if !ids.contains(id) {
+                ids.push(id.clone());
+            }
+        }
+        self.after_stage(stage, &ids, ok, stamp)
+    }
+
+    /// After a stage of `ids` (`ok`: nothing failed): the marks go after
+    /// an uninstall, and the packs it touched are read again.
+    fn after_stage(&mut self, stage: Stage, ids: &[String], ok: bool, stamp: Stamp) -> Vec<Job> {
+        if stage == Stage::Uninstall && ok {
             self.packs.marked.clear();
         }
         // Read the packs it touched again; a stage changes no other
         // pack's availability. Anything else another process changes
         // shows up through the stamp.
-        self.loads.set_stamp(report.stamp);
+        self.loads.set_stamp(stamp);
         let rows: Vec<Row> = self
             .packs
             .entries
             .iter()
-            .filter(|r| report.ids.iter().any(|id| id == r.id()))
+            .filter(|r| ids.iter().any(|id| id == r.id()))
             .cloned()
             .collect();
         // Busy until the rows are read again: a key pressed meanwhile
@@ -177,10 +224,10 @@ impl App {
         // has no row yet, so the whole snapshot is read again.
         // Inside a project a stage may show or hide a shadowed row: the
         // snapshot of both stores is read again too (HCP.md §15.5).
-        let unknown = rows.len() < report.ids.len() || self.scopes.project().is_some();
+        let unknown = rows.len() < ids.len() || self.scopes.project().is_some();
         if !rows.is_empty() {
-            let ids = rows.iter().map(|r| r.id().to_string()).collect();
-            self.work.refresh(ids, &report.ids);
+            let read = rows.iter().map(|r| r.id().to_string()).collect();
+            self.work.refresh(read, ids);
         }
         let mut jobs = vec![Job::Inspect { rows, lint: false }];
         if unknown {
@@ -194,7 +241,10 @@ impl App {
     /// their `--json` documents, under the command lines of the requests
     /// that ran; the status line and the log say it in one line. `Esc` in
     /// the masked input ends it quietly: logged `cancelled`, no dialog.
-    fn say_stage(&mut self, report: &StageReport) {
+    /// `also`: under the answer shown, the other store's of the same key
+    /// ([`Report::also`]). Returns the status line's words when it went
+    /// well.
+    fn say_stage(&mut self, report: &StageReport, also: bool) -> Option<String> {
         let command = match report.ran.as_slice() {
             [] => self.last_command.clone().unwrap_or_default(),
             ran => self.requests_command(ran, report.store),
@@ -221,22 +271,23 @@ impl App {
         };
         let Some(err) = &report.error else {
             let done = done.unwrap_or_default();
-            self.show_answer(command.clone(), true, words, docs);
+            self.show_answer(command.clone(), (true, also), words, docs);
             self.say(Outcome::Done, done.clone(), Some(command.clone()));
             // The status line: what happened, then the command that does
             // the same.
-            self.status.info(format!("{done} · $ {command}"));
-            return;
+            let line = format!("{done} · $ {command}");
+            self.status.info(line.clone());
+            return Some(line);
         };
         if let Some(done) = done {
             self.say(Outcome::Done, done, None);
         }
         if report.cancelled {
             if !report.outcomes.is_empty() {
-                self.show_answer(command.clone(), true, words, docs);
+                self.show_answer(command.clone(), (true, also), words, docs);
             }
             self.say(Outcome::Cancelled, err.message.clone(), Some(command));
-            return;
+            return None;
         }
         let said = self.error_text(err).text;
         // A request that answered no outcome: its error is its answer.
@@ -245,10 +296,11 @@ impl App {
         }
         words.push_str(&said);
         words.push('\n');
-        self.show_answer(command.clone(), false, words, docs);
+        self.show_answer(command.clone(), (false, also), words, docs);
         self.say(Outcome::Failed, said, Some(command));
         tracing::info!(code = err.code.as_str(), "action failed");
         self.dialog = Some(Dialog::Error(err.clone()));
+        None
     }
 
     /// Says one answer of the command layer that is no stage's (the
@@ -277,7 +329,7 @@ impl App {
         };
         let done = crate::tui::query::change_summary(&words);
         let Some(err) = err else {
-            self.show_answer(command.clone(), true, words, vec![doc]);
+            self.show_answer(command.clone(), (true, false), words, vec![doc]);
             self.say(Outcome::Done, done.clone(), Some(command.clone()));
             self.status.info(format!("{done} · $ {command}"));
             return;
@@ -288,7 +340,7 @@ impl App {
         let said = self.error_text(&err).text;
         words.push_str(&said);
         words.push('\n');
-        self.show_answer(command.clone(), false, words, vec![doc]);
+        self.show_answer(command.clone(), (false, false), words, vec![doc]);
         self.say(Outcome::Failed, said, Some(command));
         tracing::info!(code = err.code.as_str(), "action failed");
     }
@@ -296,16 +348,28 @@ impl App {
     /// The Output pane shows an answer of the command layer, the keys
     /// staying where they are: `words` (terminal-safe), and with `J` the
     /// `--json` documents, one after the other as `hcpx --json` prints
-    /// them.
-    fn show_answer(&mut self, command: String, ok: bool, words: String, docs: Vec<String>) {
+    /// them; `also`: under the answer shown, as the other store's
+    /// ([`Report::also`]).
+    fn show_answer(
+        &mut self,
+        command: String,
+        (ok, also): (bool, bool),
+        words: String,
+        docs: Vec<String>,
+    ) {
         let json = (!docs.is_empty()).then(|| text::safe(&docs.join("\n")).to_string());
-        self.runs.show_report(Report {
+        let report = Report {
             command,
             ok,
             text: text::safe(&words).to_string(),
             json,
             show_json: false,
-        });
+            also: Vec::new(),
+        };
+        match also {
+            true => self.runs.add_report(report),
+            false => self.runs.show_report(report),
+        }
         self.focus.output_arrived();
         self.text.output = 0;
     }

@@ -2,9 +2,11 @@
 //! installing goes to the store `S` chose (the project's at first); a key
 //! on an installed pack goes to the store that holds it (its row's), like
 //! the CLI; the command shown for it carries `-g` when that is the user
-//! store. A `:` line runs as `hcpx` would in the project: on the store
-//! its `-g` or `--project` names, else an install on the project's and a
-//! pack on the store holding it, the project's first. Outside a project
+//! store. A lifecycle key on marked rows of both stores acts on each for
+//! the packs it holds, as the CLI splits them (`App::stores_for`). A `:`
+//! line runs as `hcpx` would in the project: on the store its `-g` or
+//! `--project` names, else an install on the project's and a pack on the
+//! store holding it, the project's first. Outside a project
 //! every job runs on the one store and nothing here applies.
 
 use super::*;
@@ -29,25 +31,54 @@ impl App {
     /// The store a key on `ids` acts on (`adding`: an install; see the
     /// module doc), or why there is not one: the packs are in both stores.
     pub(super) fn store_for(&self, adding: bool, ids: &[String]) -> Result<Store, String> {
+        match self.stores_for(adding, ids).as_slice() {
+            [] => Ok(self.scopes.adds_to()),
+            [(store, _)] => Ok(*store),
+            _ => {
+                let mut named: Vec<&str> = ids.iter().map(String::as_str).collect();
+                named.dedup();
+                Err(format!(
+                    "{}: packs of the project's store and of the user store at once; mark the packs of one store (the SCOPE column says which)",
+                    named.join(", ")
+                ))
+            }
+        }
+    }
+
+    /// The stores a key on `ids` acts on, each with the ids it holds (in
+    /// the order given, once each), the project's first: one store but
+    /// for a key on marked rows of both, which the CLI splits the same way
+    /// (`command::both::split`).
+    pub(super) fn stores_for(&self, adding: bool, ids: &[String]) -> Vec<(Store, Vec<String>)> {
         if self.scopes.project().is_none() {
-            return Ok(Store::User);
+            return vec![(Store::User, ids.to_vec())];
         }
         if let Some(store) = self.line_store() {
-            return Ok(store);
+            return vec![(store, ids.to_vec())];
         }
         let typed = self.line_flags.typed;
         if adding {
-            return Ok(if typed {
+            let store = if typed {
                 Store::Project
             } else {
                 self.scopes.adds_to()
-            });
+            };
+            return vec![(store, ids.to_vec())];
         }
         // A key: the rows it acts on (both rows of an id when both are
         // marked); a typed id: its first row (the project's when the
         // project holds it).
         let targets = if typed { Vec::new() } else { self.targets() };
-        let mut stores: Vec<Store> = Vec::new();
+        let mut split: Vec<(Store, Vec<String>)> = Vec::new();
+        let mut unheld: Vec<String> = Vec::new();
+        let add = |split: &mut Vec<(Store, Vec<String>)>, store: Store, id: &String| match split
+            .iter_mut()
+            .find(|(s, _)| *s == store)
+        {
+            Some((_, held)) if held.contains(id) => {}
+            Some((_, held)) => held.push(id.clone()),
+            None => split.push((store, vec![id.clone()])),
+        };
         for id in ids {
             let keyed: Vec<&Row> = targets
                 .iter()
@@ -64,18 +95,20 @@ impl App {
                     .into_iter()
                     .collect(),
             };
-            stores.extend(rows.iter().map(|r| self.scopes.store_of(r)));
+            if rows.is_empty() {
+                unheld.push(id.clone());
+            }
+            for store in rows.iter().map(|r| self.scopes.store_of(r)) {
+                add(&mut split, store, id);
+            }
         }
-        let first = stores.first().copied().unwrap_or(self.scopes.adds_to());
-        if stores.iter().any(|s| *s != first) {
-            let mut named: Vec<&str> = ids.iter().map(String::as_str).collect();
-            named.dedup();
-            return Err(format!(
-                "{}: packs of the project's store and of the user store at once; mark the packs of one store (the SCOPE column says which)",
-                named.join(", ")
-            ));
+        // An id no row holds goes with the others (or where installs go).
+        let store = split.first().map_or(self.scopes.adds_to(), |(s, _)| *s);
+        for id in &unheld {
+            add(&mut split, store, id);
         }
-        Ok(first)
+        split.sort_by_key(|(store, _)| *store != Store::Project);
+        split
     }
 
     /// `line`, the words of `fix`, with `-g` when the fix acts on the user

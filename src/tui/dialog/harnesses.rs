@@ -2,7 +2,11 @@
 //! its counts, the selection, its keys, and its drawing. `Space` enables or
 //! disables the selected target (HCP.md §12.6): the app has a worker run
 //! the command layer's request of `hcpx harness enable|disable TARGET`,
-//! whose words go to the Output pane. Under the list, the
+//! whose words go to the Output pane. Inside a project the view lists
+//! the project's targets and the user store's, as `hcpx harness status`
+//! does there (HCP.md §15.5), each row's SCOPE saying whose, and `Space`
+//! acts on the row's store (`hcpx -g harness …` for the user store's).
+//! Under the list, the
 //! selected detected harness's `mcp:` line says whether its MCP client
 //! configuration starts `hcpx mcp` (§16.7; read, never written).
 
@@ -11,6 +15,7 @@ use crate::tui::action::Action;
 use crate::tui::config::Config;
 use crate::tui::dialog::lines::wrap;
 use crate::tui::keys::{Cmd, Key};
+use crate::tui::scope::Store;
 use crate::tui::targets::HarnessRow;
 use crate::tui::text;
 use crossterm::event::KeyCode;
@@ -31,6 +36,12 @@ pub struct HarnessView {
 impl HarnessView {
     pub fn selected_row(&self) -> Option<&HarnessRow> {
         self.rows.get(self.selected)
+    }
+
+    /// Whether the rows are a project's and the user store's (HCP.md
+    /// §15.5): the SCOPE column shows, and a user row's commands take `-g`.
+    pub fn in_project(&self) -> bool {
+        self.rows.iter().any(|r| r.store == Store::Project)
     }
 
     pub fn move_by(&mut self, delta: isize) {
@@ -96,24 +107,29 @@ pub fn lines<'a>(config: &Config, view: &HarnessView, width: usize) -> Vec<Line<
         .max()
         .unwrap_or(6)
         .max(6);
+    // Inside a project: the rows of both stores, each with its scope.
+    let scope_w = if view.in_project() { 9 } else { 0 };
     let head = format!(
-        "  {:name_w$}  DETECTED  ENABLED  PLACED  CONFLICT  FOLDER",
-        "TARGET"
+        "  {:name_w$}  {:scope_w$}DETECTED  ENABLED  PLACED  CONFLICT  FOLDER",
+        "TARGET",
+        if scope_w > 0 { "SCOPE" } else { "" }
     );
     lines.push(Line::styled(text::fit(&head, width), theme.dim()));
-    let folder_w = width.saturating_sub(name_w + 2 + 10 + 9 + 8 + 10).max(1);
+    let folder_w = width
+        .saturating_sub(name_w + scope_w + 2 + 10 + 9 + 8 + 10)
+        .max(1);
     for (i, row) in view.rows.iter().enumerate() {
         lines.push(target_line(
             config,
             row,
             i == view.selected,
-            name_w,
+            (name_w, scope_w),
             folder_w,
         ));
     }
     lines.push(Line::raw(""));
     if let Some(row) = view.selected_row() {
-        lines.extend(target_hints(config, row, width));
+        lines.extend(target_hints(config, row, view.in_project(), width));
     }
     lines.push(Line::raw(""));
     lines.push(Line::from(vec![
@@ -132,13 +148,13 @@ fn count(enabled: bool, n: usize) -> String {
     if enabled { n.to_string() } else { "-".into() }
 }
 
-/// One target's row of the Harnesses view: name, detected, enabled,
-/// placed, in conflict, folder.
+/// One target's row of the Harnesses view: name, scope (`scope_w` 0:
+/// none shown), detected, enabled, placed, in conflict, folder.
 fn target_line<'a>(
     config: &Config,
     row: &HarnessRow,
     selected: bool,
-    name_w: usize,
+    (name_w, scope_w): (usize, usize),
     folder_w: usize,
 ) -> Line<'a> {
     let theme = config.theme;
@@ -165,6 +181,13 @@ fn target_line<'a>(
             format!("{:name_w$}  ", row.name.as_str()),
             base.patch(theme.bold()),
         ),
+        Span::styled(
+            match scope_w {
+                0 => String::new(),
+                _ => format!("{:scope_w$}", row.store.as_str()),
+            },
+            base,
+        ),
         Span::styled(format!("{:8}  ", yes_no(row.detected)), base),
         Span::styled(
             format!("{:7}  ", yes_no(row.enabled)),
@@ -180,19 +203,27 @@ fn target_line<'a>(
 }
 
 /// Under the list: what `Space` runs for the selected target, and the
-/// command for Skills out of step or in conflict there.
-fn target_hints<'a>(config: &Config, row: &HarnessRow, width: usize) -> Vec<Line<'a>> {
+/// command for Skills out of step or in conflict there (with `-g` for a
+/// user store's target inside a project).
+fn target_hints<'a>(
+    config: &Config,
+    row: &HarnessRow,
+    in_project: bool,
+    width: usize,
+) -> Vec<Line<'a>> {
     let theme = config.theme;
     let mut lines = Vec::new();
+    let global = in_project && row.store == Store::User;
+    let hcpx = |args: &[String]| match global {
+        true => config.hcpx(args, false).replacen("hcpx", "hcpx -g", 1),
+        false => config.hcpx(args, false),
+    };
     let (verb, does) = if row.enabled {
         ("disable", "removes the Skills hcpx placed there")
     } else {
         ("enable", "places the activated packs' Skills there")
     };
-    let command = config.hcpx(
-        &["harness".into(), verb.into(), row.name.as_str().into()],
-        false,
-    );
+    let command = hcpx(&["harness".into(), verb.into(), row.name.as_str().into()]);
     lines.extend(wrap(
         &format!("Space {verb}s {}: {command} ({does})", row.name.as_str()),
         width,
@@ -200,7 +231,7 @@ fn target_hints<'a>(config: &Config, row: &HarnessRow, width: usize) -> Vec<Line
     ));
     lines.extend(mcp_hint(config, row, width));
     if row.enabled && row.behind > 0 {
-        let sync = config.hcpx(&["harness".into(), "sync".into()], false);
+        let sync = hcpx(&["harness".into(), "sync".into()]);
         lines.extend(wrap(
             &format!(
                 "{} out of step there: {sync}",
@@ -211,7 +242,7 @@ fn target_hints<'a>(config: &Config, row: &HarnessRow, width: usize) -> Vec<Line
         ));
     }
     if row.enabled && row.conflicts > 0 {
-        let status = config.hcpx(&["harness".into(), "status".into()], false);
+        let status = hcpx(&["harness".into(), "status".into()]);
         lines.extend(wrap(
             &format!(
                 "{} in conflict (someone else's, or edited by hand); hcpx leaves them: {status}",

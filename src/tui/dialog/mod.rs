@@ -25,8 +25,10 @@ pub enum Dialog {
     Error(crate::engine::error::Error),
     ConfirmUninstall {
         ids: Vec<String>,
-        /// Inside a project, the store it uninstalls from (§15.1).
-        store: Option<crate::tui::scope::Store>,
+        /// Inside a project, the stores it uninstalls from (§15.1), each
+        /// with the packs it holds, the project's first: two when marked
+        /// packs of both stores go.
+        stores: Vec<(crate::tui::scope::Store, Vec<String>)>,
     },
     /// `P` or `e`: a principal's name, or an `env` variable's value.
     Ask(ask::AskPrompt),

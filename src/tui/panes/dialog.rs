@@ -40,17 +40,21 @@ fn title_lines<'a>(
             "Error".to_string(),
             confirm::error(config, err, app.hint(err), width),
         ),
-        Dialog::ConfirmUninstall { ids, store } => (
+        Dialog::ConfirmUninstall { ids, stores } => (
             "Uninstall".to_string(),
             confirm::lines(
                 config,
-                &match store {
-                    Some(store) => format!(
-                        "Uninstall {} from {}?",
-                        ids.join(", "),
-                        Scopes::store_words(*store)
-                    ),
-                    None => format!("Uninstall {}?", ids.join(", ")),
+                &match stores.as_slice() {
+                    [] => format!("Uninstall {}?", ids.join(", ")),
+                    stores => {
+                        let each: Vec<String> = stores
+                            .iter()
+                            .map(|(store, ids)| {
+                                format!("{} from {}", ids.join(", "), Scopes::store_words(*store))
+                            })
+                            .collect();
+                        format!("Uninstall {}?", each.join(" and "))
+                    }
                 },
                 "This removes the installed files, the Skill copy and any stored secret.",
                 ("uninstall", "keep"),

@@ -102,6 +102,14 @@ fn finished<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
             lines.push(Line::styled("failed", theme.bad()));
         }
         lines.extend(raw_lines(report.shown(), width));
+        // The other store's answer to the same key, under its own line.
+        for also in &report.also {
+            lines.extend(command_lines(app, &also.command, width));
+            if !also.ok {
+                lines.push(Line::styled("failed", theme.bad()));
+            }
+            lines.extend(raw_lines(also.shown_as(report.show_json), width));
+        }
         return lines;
     }
     let Some(out) = app.runs.output() else {
