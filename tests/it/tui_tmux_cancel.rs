@@ -88,7 +88,9 @@ fn x_cancels_a_running_command_and_leaves_no_process() {
     wait_until("the command and its child to be gone", || {
         pids.iter().all(|&p| !alive(p))
     });
-    // The TUI goes on: q quits at once, nothing runs any more.
+    // The TUI goes on: once it has seen the run end (the processes can be
+    // gone a moment before), q quits at once, nothing runs any more.
+    s.settle_for("X");
     s.quit();
 }
 
