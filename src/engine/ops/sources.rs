@@ -467,6 +467,9 @@ impl Engine {
         tx: &mut Transaction<'_>,
         staged: Vec<StagedInstall>,
     ) -> Vec<Result<InstallOutcome>> {
+        if staged.is_empty() {
+            return Vec::new();
+        }
         let mark = tx.mark();
         match self.finish_installs(tx, staged.clone()) {
             Ok(outcomes) => return outcomes.into_iter().map(Ok).collect(),
