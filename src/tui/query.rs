@@ -69,12 +69,12 @@ impl Answer {
 }
 
 /// An outcome's words (styles dropped) and its `--json` document, as
-/// `hcpx` prints them.
+/// `hcpx` prints them: the words are what a terminal shows, its notes
+/// (the warnings the CLI writes to stderr) after its stdout.
 pub fn texts(outcome: &Outcome) -> (String, String) {
-    (
-        crate::command::style::plain(&outcome.to_string()),
-        pretty(outcome),
-    )
+    let mut words = crate::command::style::plain(&outcome.to_string());
+    words.push_str(&crate::command::style::plain(&outcome.notes()));
+    (words, pretty(outcome))
 }
 
 /// The `--json` document `hcpx` prints for an error a request answered

@@ -173,6 +173,15 @@ async fn a_copy_someone_else_put_there_counts_as_a_conflict_and_stays() {
             .text
             .contains("  conflict  acme.notes (acme-notes)\n")
     );
+    // And the warning the CLI writes on stderr, after the words, as a
+    // terminal shows both.
+    assert!(
+        report
+            .text
+            .contains("of acme.notes is taken by a folder hcpx did not place; left alone"),
+        "{}",
+        report.text
+    );
 }
 
 #[tokio::test]
