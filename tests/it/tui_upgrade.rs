@@ -103,6 +103,23 @@ async fn u_on_a_pack_that_is_not_installed_is_refused_at_once() {
     assert_eq!(last.outcome, Outcome::Refused, "{last:?}");
 }
 
+/// `U` on a pack that has nothing to upgrade says so in the words of
+/// `hcpx upgrade ID --dry-run`, under that command, with no dialog.
+#[tokio::test]
+async fn u_on_an_up_to_date_pack_says_the_clis_words() {
+    let dir = sandbox_with(notes_pack);
+    engine(&dir).install("acme.notes", false).unwrap();
+    let mut tui = Tui::start_at(dir, "acme.notes", 110, 32).await;
+    tui.keys("U").await;
+    assert!(tui.runner.app.dialog().is_none(), "{}", tui.screen());
+    let report = tui.runner.app.report().expect("the dry run's answer");
+    assert_eq!(report.text, "every pack is up to date\n", "{report:?}");
+    assert!(
+        report.command.ends_with("upgrade acme.notes --dry-run"),
+        "{report:?}"
+    );
+}
+
 /// The catalog's acme.notes edited at the same version 1.2.0: one more
 /// Skill line and a new executable `scripts/x.sh`. `o` marks it `↑` as new
 /// content; `U` shows the content diff, the new executable file as an

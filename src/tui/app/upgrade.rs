@@ -65,22 +65,20 @@ impl App {
             self.work.take_upgrade_asked();
             return self.upgraded(&ids, answer, flags);
         }
-        let command = Some(self.upgrade_command(&ids, "--dry-run"));
-        let (results, error) = match answer.map(|outcome| *outcome) {
-            Ok(crate::command::Outcome::Upgraded { results, error, .. }) => (results, error),
-            Ok(_) => (Vec::new(), None),
-            Err(err) => (Vec::new(), Some(err)),
-        };
-        if let Some(err) = error {
-            let text = self.error_text(&err).text;
-            self.say(Outcome::Failed, text, command);
-            return Vec::new();
-        }
-        if results.is_empty() {
-            let text = format!("{}: up to date", ids.join(", "));
-            self.say(Outcome::Done, text, command);
-        } else {
-            self.dialog = Some(Dialog::ConfirmUpgrade { results });
+        let command = self.upgrade_command(&ids, "--dry-run");
+        match answer.as_deref() {
+            Ok(crate::command::Outcome::Upgraded {
+                results,
+                error: None,
+                ..
+            }) if !results.is_empty() => {
+                self.dialog = Some(Dialog::ConfirmUpgrade {
+                    results: results.clone(),
+                });
+            }
+            // Nothing to upgrade, or an error: said as `hcpx upgrade ID...
+            // --dry-run` says it.
+            _ => self.say_answer(command, &answer, flags),
         }
         Vec::new()
     }
