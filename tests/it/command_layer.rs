@@ -395,10 +395,7 @@ fn every_lifecycle_request_is_the_clis_document() {
 async fn the_lines_changes_are_the_clis_documents_and_words() {
     let dir = sandbox();
     notes_pack(&catalog(&dir));
-    engine(&dir).install("acme.notes", false).unwrap();
-    let manifest = catalog(&dir).join("acme.notes/pack.yaml");
-    let text = std::fs::read_to_string(&manifest).unwrap();
-    std::fs::write(&manifest, text.replace("version: 1.2.0", "version: 1.3.0")).unwrap();
+    notes_with_a_newer_version(&dir);
     let listed = catalog(&dir).display().to_string();
     let mut tui = Tui::start(dir, 140, 50).await;
     for line in [

@@ -7,27 +7,10 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::tuikit::*;
-use crossterm::event::KeyCode;
+use crate::tuikit::{colon as run, last_entry as last, shown_report as report};
 use hcpx::tui::dialog::Dialog;
 use hcpx::tui::log::Outcome;
 use std::path::Path;
-
-async fn run(tui: &mut Tui, line: &str) {
-    tui.keys(&format!(":{line}")).await;
-    tui.press(KeyCode::Enter).await;
-}
-
-fn last(tui: &Tui) -> hcpx::tui::log::LogEntry {
-    tui.runner.app.log().entries.last().unwrap().clone()
-}
-
-fn report(tui: &Tui) -> String {
-    tui.runner
-        .app
-        .report()
-        .map(|r| r.shown().to_string())
-        .unwrap_or_default()
-}
 
 /// A collection of two bare Skill folders (a `SKILL.md` each, no
 /// manifest), as the public skill repositories hold them.
@@ -86,10 +69,7 @@ async fn install_all_of_a_collection_installs_both_skills() {
 async fn upgrade_dry_run_shows_the_diff_and_changes_nothing() {
     let dir = sandbox();
     notes_pack(&catalog(&dir));
-    engine(&dir).install("acme.notes", false).unwrap();
-    let manifest = catalog(&dir).join("acme.notes/pack.yaml");
-    let text = std::fs::read_to_string(&manifest).unwrap();
-    std::fs::write(&manifest, text.replace("version: 1.2.0", "version: 1.3.0")).unwrap();
+    notes_with_a_newer_version(&dir);
     let mut tui = Tui::start(dir, 120, 36).await;
     run(&mut tui, "upgrade --dry-run").await;
     let entry = last(&tui);

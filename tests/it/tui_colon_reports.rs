@@ -8,26 +8,10 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::tuikit::*;
+use crate::tuikit::{colon as run, last_entry as last, shown_report as report};
 use crossterm::event::KeyCode;
 use hcpx::tui::dialog::Dialog;
 use hcpx::tui::log::Outcome;
-
-async fn run(tui: &mut Tui, line: &str) {
-    tui.keys(&format!(":{line}")).await;
-    tui.press(KeyCode::Enter).await;
-}
-
-fn last(tui: &Tui) -> hcpx::tui::log::LogEntry {
-    tui.runner.app.log().entries.last().unwrap().clone()
-}
-
-fn report(tui: &Tui) -> String {
-    tui.runner
-        .app
-        .report()
-        .map(|r| r.shown().to_string())
-        .unwrap_or_default()
-}
 
 async fn notes_installed() -> Tui {
     let dir = sandbox();
@@ -129,10 +113,7 @@ async fn doctor_fix_and_sync_ask_first() {
 async fn upgrade_from_the_line_shows_the_diff_and_y_upgrades() {
     let dir = sandbox();
     notes_pack(&catalog(&dir));
-    engine(&dir).install("acme.notes", false).unwrap();
-    let manifest = catalog(&dir).join("acme.notes/pack.yaml");
-    let text = std::fs::read_to_string(&manifest).unwrap();
-    std::fs::write(&manifest, text.replace("version: 1.2.0", "version: 1.3.0")).unwrap();
+    notes_with_a_newer_version(&dir);
     let mut tui = Tui::start(dir, 110, 32).await;
     tui.keys(":upg").await;
     tui.press(KeyCode::Tab).await;

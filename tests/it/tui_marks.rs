@@ -61,11 +61,8 @@ async fn an_edited_skill_in_a_harness_target_is_marked() {
 #[tokio::test]
 async fn a_newer_catalog_version_is_marked_and_o_lists_the_updates() {
     let dir = sandbox_with(notes_pack);
-    engine(&dir).install("acme.notes", false).unwrap();
     // The catalog moves on to 1.3.0.
-    let manifest = catalog(&dir).join("acme.notes/pack.yaml");
-    let text = std::fs::read_to_string(&manifest).unwrap();
-    std::fs::write(&manifest, text.replace("version: 1.2.0", "version: 1.3.0")).unwrap();
+    notes_with_a_newer_version(&dir);
     let mut tui = Tui::start_at(dir, "acme.notes", 120, 36).await;
     // A catalog is read without the network: marked after the load.
     assert_eq!(

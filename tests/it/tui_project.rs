@@ -12,7 +12,7 @@
 use crate::common::require_tool;
 use crate::project_scope::Machine;
 use crate::tmuxkit::Session;
-use crate::tuikit::{Tui, config};
+use crate::tuikit::{Tui, colon, config};
 use crossterm::event::KeyCode;
 use hcpx::engine::harness::HarnessEnv;
 use hcpx::engine::ops::{Engine, EngineOptions};
@@ -279,13 +279,6 @@ async fn the_shadowed_row_is_the_user_copy_and_its_keys_act_there() {
     tui.keys("a").await;
     assert!(!activated(&proj.join(".hcp")).contains(&"acme.both".to_string()));
     assert_eq!(last_command(&tui), "hcpx deactivate acme.both");
-}
-
-/// Types `:LINE` and Enter.
-async fn colon(tui: &mut Tui, line: &str) {
-    tui.keys(":").await;
-    tui.keys(line).await;
-    tui.press(KeyCode::Enter).await;
 }
 
 #[tokio::test]

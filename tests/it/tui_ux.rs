@@ -6,13 +6,6 @@
 use crate::tuikit::*;
 use crossterm::event::KeyCode;
 
-/// Types `line` on the `:` command line and runs it.
-async fn colon(tui: &mut Tui, line: &str) {
-    tui.keys(":").await;
-    tui.keys(line).await;
-    tui.press(KeyCode::Enter).await;
-}
-
 #[tokio::test]
 async fn a_fix_names_a_key_only_when_the_key_acts_on_that_pack() {
     let dir = sandbox_with(notes_pack);

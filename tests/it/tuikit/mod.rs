@@ -379,6 +379,37 @@ pub fn one_command_pack(
     );
 }
 
+/// `dir` with `acme.notes` 1.2.0 installed from its catalog, whose catalog
+/// then has 1.3.0, otherwise the same (a plain upgrade).
+pub fn notes_with_a_newer_version(dir: &TempDir) {
+    engine(dir).install("acme.notes", false).unwrap();
+    let manifest = catalog(dir).join("acme.notes/pack.yaml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(&manifest, text.replace("version: 1.2.0", "version: 1.3.0")).unwrap();
+}
+
+/// Types `:LINE` and Enter.
+pub async fn colon(tui: &mut Tui, line: &str) {
+    tui.keys(":").await;
+    tui.keys(line).await;
+    tui.press(crossterm::event::KeyCode::Enter).await;
+}
+
+/// The command log's newest entry.
+pub fn last_entry(tui: &Tui) -> hcpx::tui::log::LogEntry {
+    tui.runner.app.log().entries.last().unwrap().clone()
+}
+
+/// What the Output pane shows of the newest answer (its words, or its
+/// document after `J`); empty without one.
+pub fn shown_report(tui: &Tui) -> String {
+    tui.runner
+        .app
+        .report()
+        .map(|r| r.shown().to_string())
+        .unwrap_or_default()
+}
+
 /// `acme.probe`: a `local` Binding whose probe `check` runs `false`, so
 /// every connect fails.
 pub fn failing_probe_pack(catalog: &Path) {
