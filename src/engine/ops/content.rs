@@ -51,11 +51,20 @@ impl Content {
 
     /// The folder `dir` whose manifest (`None`: it does not lint) the
     /// caller has read already: a staged copy, linted with options of its
-    /// own.
-    pub fn with_manifest(dir: &Path, manifest: Option<Manifest>) -> Result<Content> {
+    /// own; with `tree`, the copy's tree as the copy read it
+    /// (`copy_tree_digested`), else it is scanned.
+    pub fn with_manifest(
+        dir: &Path,
+        manifest: Option<Manifest>,
+        tree: Option<digest::Tree>,
+    ) -> Result<Content> {
+        let tree = match tree {
+            Some(tree) => tree,
+            None => digest::scan(dir)?,
+        };
         Ok(Content {
             manifest,
-            tree: digest::scan(dir)?,
+            tree,
             skill: read_skill(&dir.join("SKILL.md")),
         })
     }

@@ -35,7 +35,7 @@ use crate::engine::lint::{LintOptions, lint_pack};
 use crate::engine::pack::id::PackId;
 use crate::engine::pack::manifest::Manifest;
 use crate::engine::policy::grants::PACK_INSTALL;
-use crate::engine::store::copy::{CopyOptions, copy_tree, move_tree};
+use crate::engine::store::copy::{CopyOptions, copy_tree_digested, move_tree};
 use crate::engine::store::lockfile::{LockEntry, LockedSource};
 use crate::engine::store::{Transaction, step, sync_dir};
 use std::path::{Path, PathBuf};
@@ -69,13 +69,12 @@ impl Engine {
     ) -> Result<Staged> {
         let (_, pack_id) = installable(dir, self.store().root(), lint_options(&recorded))?;
         let path = tx.scratch_path("pack")?;
-        if !(take && move_tree(dir, &path)?) {
-            let copy = CopyOptions {
-                skip_root: &[],
-                flush: false,
-            };
-            copy_tree(dir, &path, copy)?;
-        }
+        // A copy's tree comes from the bytes it wrote; a moved folder is
+        // read for it below.
+        let copied = match take && move_tree(dir, &path)? {
+            true => None,
+            false => Some(copy_tree_digested(dir, &path, CopyOptions::default())?),
+        };
         tx.wrote_unflushed();
         // The staged folder's name is ours, not the pack's.
         let lint = LintOptions {
@@ -90,7 +89,7 @@ impl Engine {
                     .hint("the pack changed while it was being installed; try again"));
             }
         };
-        let content = Content::with_manifest(&path, Some(manifest.clone()))?;
+        let content = Content::with_manifest(&path, Some(manifest.clone()), copied)?;
         Ok(Staged {
             pack_id,
             manifest,
