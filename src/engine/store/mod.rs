@@ -28,6 +28,7 @@ pub mod lockfile;
 pub mod parallel;
 pub mod principal;
 pub mod project_file;
+pub mod projects;
 pub mod relpath;
 pub mod snapshot;
 pub mod source;
@@ -95,6 +96,9 @@ pub const PRIVATE_FILE_MODE: u32 = 0o600;
 const LOCK_FILE: &str = ".lock";
 /// A project's store folder, beside its `hcp.yaml` (§15.2).
 pub const PROJECT_STORE_DIR: &str = ".hcp";
+/// A project store's random id (§15.2), recorded in the user store's
+/// `projects.json`.
+pub const STORE_ID_FILE: &str = "store-id";
 const TMP_DIR: &str = ".tmp";
 
 const CONFIG_TEMPLATE: &str = "\
