@@ -22,6 +22,7 @@ pub mod man;
 pub mod mcp;
 pub mod outdated;
 pub mod output;
+pub mod refused;
 pub mod report;
 pub mod show;
 pub mod signals;

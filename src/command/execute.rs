@@ -80,7 +80,7 @@ pub fn without_store(request: &Request) -> Option<Outcome> {
 
 fn report(engine: &Engine, request: &Request, flags: &FixFlags) -> Result<Outcome> {
     Ok(match request {
-        Request::Doctor { fix } => {
+        Request::Doctor { fix, .. } => {
             let (mut report, fixed) = if *fix {
                 let done = doctor::fix(engine)?;
                 (done.report, Some(done.fixed))

@@ -180,7 +180,12 @@ impl Engine {
         options: EngineOptions,
     ) -> Result<Engine> {
         let principal = grants::Principal::parse(principal)?;
-        project.check_store(user_home)?;
+        // The project's store is ours, or made now (§15.2).
+        use crate::engine::project::ours;
+        if ours::check(project, user_home)? == ours::StoreState::Absent {
+            ours::create(project, user_home)?;
+            ours::check(project, user_home)?;
+        }
         let hook = crate::engine::project::keep::hook(project);
         let store = Store::open_project(project.root(), options.lock_wait, Some(hook))?;
         let user_config = user_home.join(crate::engine::store::CONFIG_FILE);
