@@ -32,6 +32,7 @@ mod mcp_attack;
 mod mcp_python;
 mod mcp_scope;
 mod mcp_server;
+mod project_owner;
 mod project_scope;
 mod project_sync;
 mod screenshots;

@@ -19,7 +19,7 @@
 //! it); the approvals of a path are kept when its `.hcp/` is rebuilt (a
 //! new store id), so a rebuilt store asks again only for what changed.
 
-use crate::engine::error::{Error, ErrorCode, Result};
+use crate::engine::error::{Error, ErrorCode, Fix, Hint, Result};
 use crate::engine::pack::id::PackId;
 use crate::engine::store::{self, PRIVATE_FILE_MODE, Store};
 use serde::{Deserialize, Serialize};
@@ -141,7 +141,12 @@ pub fn read(user_home: &Path) -> Result<Projects> {
             format!("{} is corrupt: {why}", file.display()),
         )
         .path(file.display().to_string())
-        .hint("hcpx never replaces it: repair the JSON by hand, or move it away (every project's .hcp/ then has to be rebuilt: remove it and run hcpx sync)")
+        .hint(
+            Hint::default()
+                .say("hcpx never replaces it: repair the JSON by hand, or move it away (every project's .hcp/ then has to be rebuilt: remove it, and ")
+                .cmd(Fix::Sync)
+                .say(" rebuilds it)"),
+        )
     };
     let projects: Projects =
         serde_json::from_slice(&bytes).map_err(|err| corrupt(err.to_string()))?;
