@@ -47,7 +47,12 @@ impl Scene {
 
     /// `hcpx --json ARGS` in `cwd` with the store `store`, expecting `code`.
     fn json(&self, cwd: &Path, store: &str, args: &[&str], code: i32) -> Value {
-        let out = self.hcpx(cwd, store).arg("--json").args(args).output().unwrap();
+        let out = self
+            .hcpx(cwd, store)
+            .arg("--json")
+            .args(args)
+            .output()
+            .unwrap();
         let stdout = String::from_utf8_lossy(&out.stdout);
         assert_eq!(
             out.status.code(),
@@ -142,7 +147,10 @@ fn a_co_users_hcp_yaml_is_passed_over_and_none_of_its_code_runs() {
     // The victim works in a subfolder of it.
     let sub = shared.join("sub");
     let doc = s.json(&sub, "victim", &["exec", "acme.evil", "hello"], 127);
-    assert!(!s.marker().exists(), "the co-user's command ran as the victim");
+    assert!(
+        !s.marker().exists(),
+        "the co-user's command ran as the victim"
+    );
     let said = warnings(&doc);
     assert!(said.contains("hcp.yaml is no project for you"), "{doc}");
     assert!(said.contains("uid 65534"), "{doc}");
@@ -151,11 +159,20 @@ fn a_co_users_hcp_yaml_is_passed_over_and_none_of_its_code_runs() {
     assert!(!listed.to_string().contains("acme.evil"), "{listed}");
     let out = s.hcpx(&sub, "victim").arg("list").output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("warning:") && stderr.contains("uid 65534"), "{stderr}");
+    assert!(
+        stderr.contains("warning:") && stderr.contains("uid 65534"),
+        "{stderr}"
+    );
     // --project with no other project above: usage, saying why.
     let doc = s.json(&sub, "victim", &["--project", "list"], 2);
     assert_eq!(doc["error"]["code"], "usage", "{doc}");
-    assert!(doc["error"]["message"].as_str().unwrap().contains("passed over"), "{doc}");
+    assert!(
+        doc["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("passed over"),
+        "{doc}"
+    );
     // Listed in safe_directories it is a project, but its store is still
     // the co-user's, not the victim's: nothing of it is served either.
     let config = s.path("victim/config.yaml");
@@ -179,12 +196,23 @@ fn a_store_committed_with_the_repository_is_never_used() {
     s.json(&author, "authorstore", &["sync", "--yes"], 0);
     let git = |dir: &Path, args: &[&str]| {
         let ok = std::process::Command::new("git")
-            .args(["-c", "user.name=a", "-c", "user.email=a@a", "-c", "init.defaultBranch=main"])
+            .args([
+                "-c",
+                "user.name=a",
+                "-c",
+                "user.email=a@a",
+                "-c",
+                "init.defaultBranch=main",
+            ])
             .args(args)
             .current_dir(dir)
             .output()
             .unwrap();
-        assert!(ok.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&ok.stderr));
+        assert!(
+            ok.status.success(),
+            "git {args:?}: {}",
+            String::from_utf8_lossy(&ok.stderr)
+        );
     };
     git(&author, &["init", "-q"]);
     git(&author, &["add", "-A"]);
@@ -193,32 +221,58 @@ fn a_store_committed_with_the_repository_is_never_used() {
     let url = format!("file://{}", author.display());
     git(s.dir.path(), &["clone", "-q", &url, "clone"]);
     let clone = s.path("clone");
-    assert!(clone.join(".hcp/packs/acme.evil").is_dir(), "the clone has the store");
+    assert!(
+        clone.join(".hcp/packs/acme.evil").is_dir(),
+        "the clone has the store"
+    );
     let before = tree(&clone.join(".hcp"));
     // Right after the clone: nothing of it is listed, run or synced into.
     let listed = s.json(&clone, "victim", &["list"], 0);
-    assert!(!listed["packs"].to_string().contains("acme.evil"), "{listed}");
-    assert!(warnings(&listed).contains(".hcp/ is not this project's store"), "{listed}");
+    assert!(
+        !listed["packs"].to_string().contains("acme.evil"),
+        "{listed}"
+    );
+    assert!(
+        warnings(&listed).contains(".hcp/ is not this project's store"),
+        "{listed}"
+    );
     let doc = s.json(&clone, "victim", &["availability"], 0);
     assert!(!doc.to_string().contains("acme.evil\""), "{doc}");
     s.json(&clone, "victim", &["exec", "acme.evil", "hello"], 127);
     assert!(!s.marker().exists(), "the repository's command ran");
-    for args in [&["sync", "--yes"][..], &["sync", "--frozen", "--yes"], &["remove", "acme.evil"]] {
+    for args in [
+        &["sync", "--yes"][..],
+        &["sync", "--frozen", "--yes"],
+        &["remove", "acme.evil"],
+    ] {
         let doc = s.json(&clone, "victim", args, 1);
         assert_eq!(doc["error"]["code"], "store_corrupt", "{args:?}: {doc}");
-        assert!(doc["error"]["hint"].as_str().unwrap().contains("hcpx sync"), "{doc}");
+        assert!(
+            doc["error"]["hint"].as_str().unwrap().contains("hcpx sync"),
+            "{doc}"
+        );
     }
     let doc = s.json(&clone, "victim", &["doctor"], 1);
     let checks = doc.to_string();
     assert!(checks.contains("project.store"), "{doc}");
-    assert_eq!(tree(&clone.join(".hcp")), before, "the committed store changed");
+    assert_eq!(
+        tree(&clone.join(".hcp")),
+        before,
+        "the committed store changed"
+    );
     // Removed, the store is rebuilt from hcp.yaml and hcp.lock, ours.
     std::fs::remove_dir_all(clone.join(".hcp")).unwrap();
     s.json(&clone, "victim", &["sync", "--yes"], 0);
     let listed = s.json(&clone, "victim", &["list"], 0);
-    assert!(listed["packs"].to_string().contains("acme.evil"), "{listed}");
+    assert!(
+        listed["packs"].to_string().contains("acme.evil"),
+        "{listed}"
+    );
     use std::os::unix::fs::PermissionsExt;
-    let mode = std::fs::metadata(clone.join(".hcp")).unwrap().permissions().mode();
+    let mode = std::fs::metadata(clone.join(".hcp"))
+        .unwrap()
+        .permissions()
+        .mode();
     assert_eq!(mode & 0o777, 0o700);
     let recorded = std::fs::read_to_string(s.path("victim/projects.json")).unwrap();
     let id = std::fs::read_to_string(clone.join(".hcp/store-id")).unwrap();
@@ -253,7 +307,10 @@ fn doctor_fix_adopts_an_earlier_releases_store_only_with_consent() {
     s.json(&root, "user", &["doctor", "--fix", "--yes"], 0);
     assert!(root.join(".hcp/store-id").is_file());
     let listed = s.json(&root, "user", &["list"], 0);
-    assert!(listed["packs"].to_string().contains("acme.evil"), "{listed}");
+    assert!(
+        listed["packs"].to_string().contains("acme.evil"),
+        "{listed}"
+    );
     assert!(listed.get("warnings").is_none(), "{listed}");
 }
 
@@ -265,11 +322,20 @@ fn an_hcp_yaml_or_hcp_lock_that_is_a_link_is_refused() {
     std::os::unix::fs::symlink(s.path("elsewhere.yaml"), root.join("hcp.yaml")).unwrap();
     let doc = s.json(&root, "user", &["list"], 2);
     assert_eq!(doc["error"]["code"], "usage", "{doc}");
-    assert!(doc["error"]["message"].as_str().unwrap().contains("symbolic link"), "{doc}");
+    assert!(
+        doc["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("symbolic link"),
+        "{doc}"
+    );
     std::fs::remove_file(root.join("hcp.yaml")).unwrap();
     std::fs::rename(s.path("elsewhere.yaml"), root.join("hcp.yaml")).unwrap();
     std::os::unix::fs::symlink(s.path("elsewhere.lock"), root.join("hcp.lock")).unwrap();
     let doc = s.json(&root, "user", &["sync", "--yes"], 2);
     assert_eq!(doc["error"]["code"], "usage", "{doc}");
-    assert!(!s.path("elsewhere.lock").exists(), "written through the link");
+    assert!(
+        !s.path("elsewhere.lock").exists(),
+        "written through the link"
+    );
 }
