@@ -186,12 +186,9 @@ fn a_co_users_hcp_yaml_is_passed_over_and_none_of_its_code_runs() {
     assert_eq!(tree(&shared), before, "the co-user's folder changed");
 }
 
-#[test]
-fn a_store_committed_with_the_repository_is_never_used() {
-    if !require_tool("git") {
-        return;
-    }
-    let s = Scene::new();
+/// A repository whose author committed the project's store (`git add -f
+/// .hcp`), cloned by the victim; returns the clone.
+fn committed_store_clone(s: &Scene) -> PathBuf {
     let author = s.project("author");
     s.json(&author, "authorstore", &["sync", "--yes"], 0);
     let git = |dir: &Path, args: &[&str]| {
@@ -225,6 +222,16 @@ fn a_store_committed_with_the_repository_is_never_used() {
         clone.join(".hcp/packs/acme.evil").is_dir(),
         "the clone has the store"
     );
+    clone
+}
+
+#[test]
+fn a_store_committed_with_the_repository_is_never_used() {
+    if !require_tool("git") {
+        return;
+    }
+    let s = Scene::new();
+    let clone = committed_store_clone(&s);
     let before = tree(&clone.join(".hcp"));
     // Right after the clone: nothing of it is listed, run or synced into.
     let listed = s.json(&clone, "victim", &["list"], 0);
