@@ -104,6 +104,11 @@ impl Powers {
     /// `agent: read commands only (default grants)`, in a few words: what
     /// `principal` may do, and where its grants come from.
     pub fn words(&self, principal: &str) -> String {
-        crate::command::text::grant::principal_line(principal, &[self.from])
+        crate::command::text::grant::summary(principal, self.from, self.admin)
+    }
+
+    /// Where the grants come from, for the status line.
+    pub fn source(&self, principal: &str) -> &'static str {
+        crate::command::text::grant::short_source(principal, self.from)
     }
 }

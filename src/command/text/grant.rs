@@ -63,3 +63,31 @@ pub fn principal_line(principal: &str, froms: &[GrantsFrom]) -> String {
         many => format!("principal: {shown} (grants: {}, by pack)", many.join("; ")),
     }
 }
+
+/// Where the grants come from, shortest: the TUI's status line.
+pub fn short_source(principal: &str, from: GrantsFrom) -> &'static str {
+    match from {
+        GrantsFrom::Default if principal == crate::engine::policy::grants::DEFAULT_PRINCIPAL => {
+            "default grants"
+        }
+        GrantsFrom::Default => "default grants: read commands only",
+        GrantsFrom::UserStore => "user store's grants",
+        GrantsFrom::ProjectStore => "project's grants",
+    }
+}
+
+/// What `principal` may do and where that comes from, e.g. `agent: read
+/// commands only (default grants)`; `admin`: it holds the unscoped `*`.
+pub fn summary(principal: &str, from: GrantsFrom, admin: bool) -> String {
+    let may = match (admin, from) {
+        (true, _) => "every capability",
+        (false, GrantsFrom::Default) => "read commands only",
+        (false, _) => "only what it is granted",
+    };
+    let source = match from {
+        GrantsFrom::Default => "default grants",
+        GrantsFrom::UserStore => "the user store's grants",
+        GrantsFrom::ProjectStore => "the project's grants",
+    };
+    format!("{}: {may} ({source})", terminal_safe(principal))
+}
