@@ -223,6 +223,12 @@ fn write_down(state: &mut State, in_force: &InForce) -> Option<GrantsFrom> {
     Some(in_force.from())
 }
 
+/// Whether holding `wide` gives everything `narrow` gives.
+fn covers(wide: &Grant, narrow: &Grant) -> bool {
+    wide.capability.covers(narrow.capability)
+        && (wide.scope.is_none() || wide.scope == narrow.scope)
+}
+
 /// Adds a grant to the store's `state` (`in_force`: the grants it applies
 /// now). The first grant first writes what held until then (§9.4).
 pub fn grant(
@@ -235,9 +241,11 @@ pub fn grant(
     let grants = state.grants.get_or_insert_with(Grants::new);
     let list = match grants.get(principal.as_str()) {
         Some(_) => grants.entry(principal.to_string()).or_default(),
-        // A principal not listed held what `"*"` lists: it keeps that.
+        // A principal not listed held what `"*"` lists: it keeps that, but
+        // for what the new grant covers (`*` covers every read).
         None => {
-            let others = grants.get(EVERYONE_ELSE).cloned().unwrap_or_default();
+            let mut others = grants.get(EVERYONE_ELSE).cloned().unwrap_or_default();
+            others.retain(|e| !e.grant().is_some_and(|held| covers(grant, held)));
             grants.entry(principal.to_string()).or_insert(others)
         }
     };
