@@ -8,7 +8,10 @@
 //! once). `bootstrap` and `builtin` are
 //! the `hcp-cli` pack and its operations, `fetch` brings git sources in
 //! under the lock, `docs` holds the `--json` documents the CLI and the
-//! builtin operations share.
+//! builtin operations share. Every grant check (`require_*`, availability,
+//! `grant`/`revoke`) uses the grants in force in the store
+//! ([`Engine::grants_in_force`], HCP.md §9.3): its own `grants`, else in a
+//! project the user store's, else the defaults.
 
 mod activate;
 pub mod bootstrap;
@@ -356,7 +359,9 @@ impl Engine {
     /// own, else (in a project) the user store's, else the defaults.
     pub fn grants_in_force(&self, state: &State) -> Result<grants::InForce> {
         let inherited = match state.grants {
-            // A store with grants of its own reads nothing else.
+            // A store with grants of its own reads nothing else: a project
+            // store's own are `project_store` whatever the user store says
+            // (`resolve` only asks whether there is a user store above).
             Some(_) => self
                 .user_config
                 .as_ref()
