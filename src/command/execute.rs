@@ -123,18 +123,18 @@ fn report(engine: &Engine, request: &Request, flags: &FixFlags) -> Result<Outcom
             revoke,
         } => {
             let who = principal.principal.clone()?;
-            let (changed, enforced_now) = if *revoke {
-                (engine.revoke(&who, &grant.text)?, false)
+            let (changed, written_from) = if *revoke {
+                (engine.revoke(&who, &grant.text)?, None)
             } else {
                 let change = engine.grant(&who, &grant.grant.clone()?)?;
-                (change.changed, change.enforced_now)
+                (change.changed, change.written_from)
             };
             Outcome::Granted {
                 principal: principal.text.clone(),
                 grant: grant.text.clone(),
                 revoke: *revoke,
                 changed,
-                enforced_now,
+                written_from,
             }
         }
         other => {
@@ -274,7 +274,8 @@ fn why_not(
 ) -> Result<Outcome> {
     let view = engine.pack_view(pack)?;
     let state = engine.store().read_state()?;
-    let avail = engine.pack_availability(&view, &state);
+    let in_force = engine.grants_in_force(&state)?;
+    let avail = engine.pack_availability(&view, &state, &in_force);
     let dir = view.dir().map(|d| d.display().to_string());
     let answer = why::explain(
         &avail,

@@ -107,11 +107,12 @@ type Read = (PackAvailability, Option<Manifest>, Option<PathBuf>);
 /// anew from the state read now.
 fn read_store(engine: &Engine, cache: &ReadCache, stamp: &Stamp) -> Result<Vec<Read>> {
     let state = engine.store().read_state()?;
+    let in_force = engine.grants_in_force(&state)?;
     let ids = engine.store().installed_ids()?;
     let check = runnable_memo();
     let reads = parallel_map(ids, |id| {
         let view = cache.view(engine, &id, stamp.pack(&engine.store().pack_dir(&id)))?;
-        let avail = engine.pack_availability_with(&view, &state, &check);
+        let avail = engine.pack_availability_with(&view, &state, &in_force, &check);
         let executable = avail.commands.iter().any(|c| c.executable);
         let manifest = view.manifest().filter(|_| executable).cloned();
         let skill_dir = view.dir().filter(|_| avail.activated && avail.sense.active);

@@ -63,6 +63,7 @@ mod attack_round3;
 mod attack_sources;
 mod attack_upgrade;
 mod execout_safety;
+mod grants_defaults;
 mod grants_safety;
 mod harness_folders;
 mod harness_targets;

@@ -1,5 +1,6 @@
 //! `availability` in words (§11.2–§11.3): each pack's flags, and each
-//! command, executable or the reasons it is not.
+//! command, executable or the reasons it is not, under a line naming the
+//! principal and where its grants come from (§9.3).
 
 use super::list::status_style;
 use super::yes_no;
@@ -8,7 +9,10 @@ use crate::engine::pack::text::terminal_safe;
 use crate::engine::policy::availability::PackAvailability;
 use std::fmt::{Result, Write};
 
-pub fn write(w: &mut impl Write, packs: &[PackAvailability]) -> Result {
+/// The principal and where its grants come from (§9.3), then each pack.
+pub fn write(w: &mut impl Write, principal: &str, packs: &[PackAvailability]) -> Result {
+    let froms: Vec<_> = packs.iter().map(|p| p.grants_from).collect();
+    writeln!(w, "{}", super::grant::principal_line(principal, &froms))?;
     for p in packs {
         let style = status_style(p.status);
         writeln!(

@@ -129,6 +129,11 @@ fn state(case: Case) -> State {
     state
 }
 
+/// The grants in force in a user store whose state is `state`.
+fn in_force(state: &State) -> grants::InForce {
+    grants::InForce::resolve(state.grants.as_ref(), None)
+}
+
 fn runnable(yes: bool) -> impl Fn(&Adapter, &Path) -> Option<Refusal> {
     move |_, _| {
         (!yes).then(|| Refusal::ProgramNotFound {
@@ -176,9 +181,11 @@ fn expected(case: Case, binding: BindingKind) -> (Vec<&'static str>, Status, boo
 fn availability_of_every_combination_of_conditions() {
     for binding in [BindingKind::Env, BindingKind::Public] {
         for case in Case::all() {
+            let st = state(case);
             let avail = pack_availability(
                 &view(case, binding),
-                &state(case),
+                &st,
+                &in_force(&st),
                 "user",
                 &runnable(case.runnable),
             );
@@ -229,7 +236,13 @@ fn why_lists_every_unmet_condition_of_every_combination() {
     for binding in [BindingKind::Env, BindingKind::Public] {
         for case in Case::all() {
             let v = view(case, binding);
-            let avail = pack_availability(&v, &state(case), "user", &runnable(case.runnable));
+            let avail = pack_availability(
+                &v,
+                &state(case),
+                &in_force(&state(case)),
+                "user",
+                &runnable(case.runnable),
+            );
             let (mut reasons, _, _, _) = expected(case, binding);
             if !case.installed {
                 reasons.insert(0, "not_installed");
@@ -277,7 +290,13 @@ fn why_of_a_broken_pack_is_unavailable_with_a_lint_fix() {
     if let Some(r) = v.installed.as_mut() {
         r.ok = false;
     }
-    let avail = pack_availability(&v, &state(case), "user", &runnable(true));
+    let avail = pack_availability(
+        &v,
+        &state(case),
+        &in_force(&state(case)),
+        "user",
+        &runnable(true),
+    );
     assert_eq!(avail.status, Status::Unavailable);
     let answer = why::explain(
         &avail,
@@ -338,8 +357,10 @@ fn holds_follows_the_grants_table() {
             *held,
             "{list:?} {cap} {pack}"
         );
-        // Absent grants: everyone holds everything (§9.3).
-        assert!(grants::holds(None, "p", *cap, pack));
+        // Absent grants: `user` holds everything, anyone else reads (§9.3).
+        assert!(grants::holds(None, "user", *cap, pack));
+        let read = *cap == Capability::ExecRead;
+        assert_eq!(grants::holds(None, "p", *cap, pack), read, "{cap}");
         // Another principal's grants never count.
         assert!(!grants::holds(Some(&grants), "q", *cap, pack));
     }

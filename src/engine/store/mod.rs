@@ -329,9 +329,12 @@ impl Store {
         let state: State =
             serde_json::from_slice(&bytes).map_err(|err| corrupt(err.to_string()))?;
         // A principal in `grants` is checked like one on the command line
-        // (§9.1): a name that is not one is no grant anyone can hold.
+        // (§9.1): a name that is not one is no grant anyone can hold. The
+        // key `*` is no principal: it lists what every principal not listed
+        // holds (§9.4).
         let names = state.grants.iter().flat_map(|g| g.keys());
-        if let Some(bad) = names.into_iter().find(|p| !principal::is_principal(p)) {
+        let mut names = names.filter(|p| p.as_str() != principal::EVERYONE_ELSE);
+        if let Some(bad) = names.find(|p| !principal::is_principal(p)) {
             return Err(corrupt(format!(
                 "`grants` names `{}`, which is not a principal name",
                 bad.escape_default()
