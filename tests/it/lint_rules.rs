@@ -60,6 +60,7 @@ const SPEC_TABLE: &[(&str, &str)] = &[
     ("skill.empty-body", "error"),
     ("skill.command-undocumented", "warning"),
     ("skill.name-folder", "warning"),
+    ("skill.control-char", "error"),
 ];
 
 /// Rules whose triggering pack cannot live in git; their test builds it.
@@ -250,6 +251,14 @@ rule_tests! {
         assert_eq!(report.pack_id.as_deref(), Some("tidy-notes"));
         (report, vec![warning("skill.name-folder", "SKILL.md", 2, 7)])
     }
+    skill_control_char: "skill.control-char" => {
+        // ESC (and BEL) on line 7, a C1 CSI on line 8: one finding, at the
+        // first ESC; the `valid/skill-crlf` fixture's CRLF and tabs are fine.
+        let report = lint_fixture("skill.control-char");
+        let message = &report.diagnostics[0].message;
+        assert!(message.contains("U+001B") && message.contains("2 lines"), "{message}");
+        (report, vec![error("skill.control-char", "SKILL.md", 7, 25)])
+    }
 }
 
 #[test]
@@ -310,7 +319,7 @@ fn valid_fixtures_lint_clean() {
     names.sort();
     assert_eq!(
         names,
-        ["json-manifest", "plain-skill", "sense-only", "yaml-full"]
+        ["json-manifest", "plain-skill", "sense-only", "skill-crlf", "yaml-full"]
     );
     for name in &names {
         let report = lint_pack(&valid.join(name), LintOptions::default());
