@@ -319,7 +319,13 @@ fn valid_fixtures_lint_clean() {
     names.sort();
     assert_eq!(
         names,
-        ["json-manifest", "plain-skill", "sense-only", "skill-crlf", "yaml-full"]
+        [
+            "json-manifest",
+            "plain-skill",
+            "sense-only",
+            "skill-crlf",
+            "yaml-full"
+        ]
     );
     for name in &names {
         let report = lint_pack(&valid.join(name), LintOptions::default());

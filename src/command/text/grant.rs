@@ -1,7 +1,7 @@
 //! `grant` and `revoke` in words (§9.3–§9.4): what changed, and when a
 //! grant turned enforcement on.
 
-use crate::engine::pack::text::terminal_safe;
+use crate::engine::pack::text::one_line;
 use std::fmt::{Result, Write};
 
 /// `(revoke, changed, enforced_now)` say what was done.
@@ -11,7 +11,7 @@ pub fn write(
     grant: &str,
     (revoke, changed, enforced_now): (bool, bool, bool),
 ) -> Result {
-    let (principal, grant) = (terminal_safe(principal), terminal_safe(grant));
+    let (principal, grant) = (one_line(principal), one_line(grant));
     match (revoke, changed) {
         (false, true) => writeln!(w, "granted {grant} to {principal}")?,
         (false, false) => writeln!(w, "{principal} already holds {grant}")?,
