@@ -529,7 +529,7 @@ mod tests {
             (
                 "program added",
                 |m| m.commands[0].adapter = process("curl"),
-                vec![("program_added", true)],
+                vec![("adapter_changed", true), ("program_added", true)],
             ),
             (
                 "required bin added",
@@ -539,12 +539,12 @@ mod tests {
             (
                 "host added",
                 |m| m.commands[1].adapter = http("https://evil.example.net:8443/x"),
-                vec![("host_added", true)],
+                vec![("adapter_changed", true), ("host_added", true)],
             ),
             (
                 "same host, other path",
                 |m| m.commands[1].adapter = http("https://API.example.com/other"),
-                vec![],
+                vec![("adapter_changed", true)],
             ),
             (
                 "LD_PRELOAD set through a process adapter's env",
@@ -558,7 +558,7 @@ mod tests {
             (
                 "https to http on the same host",
                 |m| m.commands[1].adapter = http("http://api.example.com/x"),
-                vec![("scheme_downgraded", true)],
+                vec![("adapter_changed", true), ("scheme_downgraded", true)],
             ),
             (
                 "base_url downgraded, relative url follows it",
@@ -566,7 +566,7 @@ mod tests {
                     m.binding.base_url = Some("http://api.example.com".into());
                     m.commands[1].adapter = http("/x");
                 },
-                vec![("scheme_downgraded", true)],
+                vec![("adapter_changed", true), ("scheme_downgraded", true)],
             ),
         ];
         for (name, edit, want) in table {
@@ -676,6 +676,8 @@ mod tests {
             got,
             serde_json::json!([
                 {"kind": "effect_changed", "verb_key": "list", "from": "read", "to": "write", "escalates": true},
+                {"kind": "adapter_changed", "verb_key": "get", "field": "url",
+                 "from": "https://api.example.com/x", "to": "https://u:p@other.example.org/x", "escalates": true},
                 {"kind": "host_added", "host": "other.example.org", "escalates": true}
             ])
         );
