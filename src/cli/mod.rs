@@ -118,7 +118,7 @@ fn warn_missing_catalogs(catalogs: &[std::path::PathBuf]) {
         let _ = writeln!(
             stderr,
             "{WARNING}warning{WARNING:#}: catalog {} {what}; it is skipped",
-            output::terminal_safe(&shown)
+            output::one_line(&shown)
         );
     }
 }

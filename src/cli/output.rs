@@ -1,7 +1,8 @@
 //! How results reach the user: one JSON document on stdout with `--json`
 //! (HCP.md §10.1), otherwise text, coloured only when stdout is a terminal
 //! and `NO_COLOR` is unset (anstream decides). Pack-derived text goes
-//! through [`terminal_safe`] (HCP.md §14.5) before it is printed as text;
+//! through [`terminal_safe`] (HCP.md §14.5) before it is printed as text,
+//! and through [`one_line`] in a one-line field (an id, a path, a status line);
 //! JSON is data and keeps it, escaped by serde.
 
 use crate::cli::fix::{FixFlags, command_line, hint, with_hint};
@@ -10,7 +11,7 @@ use crate::engine::ops::docs::Failure;
 use serde::Serialize;
 use std::io::Write;
 
-pub use crate::engine::pack::text::terminal_safe;
+pub use crate::engine::pack::text::{one_line, terminal_safe};
 
 pub use crate::command::style::{ERROR, GOOD, HINT, STRONG, WARNING};
 
@@ -61,7 +62,7 @@ impl Output {
             let _ = writeln!(
                 anstream::stderr().lock(),
                 "{WARNING}warning:{WARNING:#} {}",
-                crate::engine::pack::text::terminal_safe(warning)
+                crate::engine::pack::text::one_line(warning)
             );
         }
     }

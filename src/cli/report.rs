@@ -13,7 +13,7 @@
 
 use crate::cli::both;
 use crate::cli::context::Ctx;
-use crate::cli::output::{ScopeTag, terminal_safe};
+use crate::cli::output::{ScopeTag, one_line};
 use crate::cli::refused::{self, Route};
 use crate::command::args::Command;
 use crate::command::execute::{Interaction, execute_with, without_store};
@@ -155,11 +155,11 @@ fn say_scope(ctx: &Ctx) {
         Some(ScopeTag {
             scope: Scope::Project,
             project: Some(path),
-        }) => format!("project: {}", terminal_safe(&path)),
+        }) => format!("project: {}", one_line(&path)),
         Some(ScopeTag {
             scope: Scope::User, ..
         }) => match ctx.user_home() {
-            Ok(home) => format!("user store: {}", terminal_safe(&home.display().to_string())),
+            Ok(home) => format!("user store: {}", one_line(&home.display().to_string())),
             Err(_) => return,
         },
         _ => return,

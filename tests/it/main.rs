@@ -78,3 +78,4 @@ mod safety3_principal;
 mod signals_safety;
 mod sources;
 mod sync;
+mod terminal_text;

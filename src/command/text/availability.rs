@@ -5,7 +5,7 @@
 use super::list::status_style;
 use super::yes_no;
 use crate::command::style::{ERROR, GOOD, STRONG, WARNING};
-use crate::engine::pack::text::terminal_safe;
+use crate::engine::pack::text::one_line;
 use crate::engine::policy::availability::PackAvailability;
 use std::fmt::{Result, Write};
 
@@ -18,8 +18,8 @@ pub fn write(w: &mut impl Write, principal: &str, packs: &[PackAvailability]) ->
         writeln!(
             w,
             "{STRONG}{}{STRONG:#} {}  {style}{}{style:#}  installed: {}  activated: {}  connected: {}  sense: {}",
-            terminal_safe(&p.pack_id),
-            terminal_safe(p.version.as_deref().unwrap_or("-")),
+            one_line(&p.pack_id),
+            one_line(p.version.as_deref().unwrap_or("-")),
             p.status.as_str(),
             yes_no(p.installed),
             yes_no(p.activated),
@@ -27,7 +27,7 @@ pub fn write(w: &mut impl Write, principal: &str, packs: &[PackAvailability]) ->
             if p.sense.active { "active" } else { "inactive" },
         )?;
         for problem in &p.problems {
-            writeln!(w, "  {ERROR}problem{ERROR:#}: {}", terminal_safe(problem))?;
+            writeln!(w, "  {ERROR}problem{ERROR:#}: {}", one_line(problem))?;
         }
         for c in &p.commands {
             let (mark, style) = if c.executable {
@@ -39,9 +39,9 @@ pub fn write(w: &mut impl Write, principal: &str, packs: &[PackAvailability]) ->
             writeln!(
                 w,
                 "  {style}{mark}{style:#} {:24} {:5}  {}",
-                terminal_safe(&c.verb_key),
+                one_line(&c.verb_key),
                 c.effect,
-                terminal_safe(&reasons.join(", "))
+                one_line(&reasons.join(", "))
             )?;
         }
     }

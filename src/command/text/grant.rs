@@ -1,7 +1,7 @@
 //! `grant` and `revoke` in words (§9.3–§9.4): what changed, and when a
 //! grant first wrote the store's `grants` down, what it wrote.
 
-use crate::engine::pack::text::terminal_safe;
+use crate::engine::pack::text::one_line;
 use crate::engine::policy::grants::GrantsFrom;
 use std::fmt::{Result, Write};
 
@@ -12,7 +12,7 @@ pub fn write(
     grant: &str,
     (revoke, changed, written_from): (bool, bool, Option<GrantsFrom>),
 ) -> Result {
-    let (principal, grant) = (terminal_safe(principal), terminal_safe(grant));
+    let (principal, grant) = (one_line(principal), one_line(grant));
     match (revoke, changed) {
         (false, true) => writeln!(w, "granted {grant} to {principal}")?,
         (false, false) => writeln!(w, "{principal} already holds {grant}")?,
@@ -56,7 +56,7 @@ pub fn principal_line(principal: &str, froms: &[GrantsFrom]) -> String {
         }
     }
     let words: Vec<&str> = seen.iter().map(|f| source_words(principal, *f)).collect();
-    let shown = terminal_safe(principal);
+    let shown = one_line(principal);
     match words.as_slice() {
         [] => format!("principal: {shown}"),
         [one] => format!("principal: {shown} (grants: {one})"),
@@ -89,5 +89,5 @@ pub fn summary(principal: &str, from: GrantsFrom, admin: bool) -> String {
         GrantsFrom::UserStore => "the user store's grants",
         GrantsFrom::ProjectStore => "the project's grants",
     };
-    format!("{}: {may} ({source})", terminal_safe(principal))
+    format!("{}: {may} ({source})", one_line(principal))
 }

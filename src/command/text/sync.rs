@@ -1,7 +1,7 @@
 //! `sync` in words (§13.8): what was done to each pack of the lock file.
 
 use crate::engine::ops::sync::{SyncAction, SyncResult};
-use crate::engine::pack::text::terminal_safe;
+use crate::engine::pack::text::one_line;
 use std::fmt::{Result, Write};
 
 pub fn write(w: &mut impl Write, results: &[SyncResult]) -> Result {
@@ -17,8 +17,8 @@ pub fn write(w: &mut impl Write, results: &[SyncResult]) -> Result {
         writeln!(
             w,
             "{action:<11} {} {}",
-            terminal_safe(&r.pack_id),
-            terminal_safe(version)
+            one_line(&r.pack_id),
+            one_line(version)
         )?;
     }
     Ok(())
