@@ -29,6 +29,7 @@ pub mod parallel;
 pub mod principal;
 pub mod project_file;
 pub mod relpath;
+pub mod remove;
 pub mod snapshot;
 pub mod source;
 pub mod state;
@@ -382,11 +383,7 @@ impl Store {
             return;
         };
         for entry in entries.flatten() {
-            let path = entry.path();
-            let _ = match entry.file_type() {
-                Ok(t) if t.is_dir() => fs::remove_dir_all(&path),
-                _ => fs::remove_file(&path),
-            };
+            let _ = remove::remove_below(&self.root, &entry.path());
         }
     }
 
@@ -666,11 +663,11 @@ impl Transaction<'_> {
             Undo::File {
                 path, bytes: None, ..
             } => {
-                let _ = fs::remove_file(&path);
+                let _ = remove::remove_own(&path);
                 Ok(())
             }
             Undo::Dir(path) => {
-                let _ = fs::remove_dir_all(&path);
+                let _ = remove::remove_own(&path);
                 Ok(())
             }
             Undo::Rename { from, to } => {
@@ -841,15 +838,12 @@ impl Transaction<'_> {
 
     fn remove_leftovers(&mut self) {
         for path in self.leftovers.drain(..) {
-            match fs::symlink_metadata(&path) {
-                Ok(meta) if meta.is_dir() => {
-                    let _ = fs::remove_dir_all(&path);
-                }
-                Ok(_) => {
-                    let _ = fs::remove_file(&path);
-                }
-                Err(_) => {}
-            }
+            let _ = remove::remove_own(&path);
+        }
+        // The scratch folder under `.tmp/`, removed without following a
+        // link put inside it.
+        if let Some(scratch) = self.scratch.take() {
+            let _ = remove::remove_below(&self.store.root, &scratch.keep());
         }
     }
 
