@@ -334,7 +334,7 @@ impl Engine {
                 .map_err(|err| project.named(err))?;
             return tx.replace_file(&project.file_path(), text.as_bytes(), 0o644);
         }
-        let path = self.store().config_path();
+        let path = self.store().config_write_path();
         let text = match std::fs::read_to_string(&path) {
             Ok(text) => text,
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => String::new(),
