@@ -557,6 +557,11 @@ fn conflict_reason(taken: Option<&Taken>) -> std::borrow::Cow<'static, str> {
         Some(Taken::Reserved) => {
             "has a name only the bootstrap pack may use (hcp-cli, hcp-*)".into()
         }
+        Some(Taken::Link(link)) => format!(
+            "is not placed: the project target is reached through the link {} (hcpx places and removes nothing through it)",
+            link.display()
+        )
+        .into(),
         Some(Taken::Foreign) | None => "is taken by a folder hcpx did not place".into(),
     }
 }
