@@ -1,6 +1,8 @@
 //! The store (HCP.md §11.5, 11-lifecycle.md §11.3): `$HCP_HOME`, default
 //! `~/.hcp`, holding `packs/`, `skills/`, `secrets/`, `state.json`,
-//! `config.yaml`, `.tmp/` and `.lock`.
+//! `config.yaml`, `.tmp/` and `.lock`. None of its own paths may be a link
+//! (§15.6, [`links`]), and every tree it deletes goes through the one
+//! removal that never follows a link ([`remove`]).
 //!
 //! Every change happens under an exclusive lock on `.lock` (a separate file,
 //! since renames replace `state.json`'s inode) and every file is written
@@ -235,12 +237,14 @@ impl Store {
     /// way, and must not create one on a TAB).
     pub fn open_existing(root: impl Into<PathBuf>) -> Option<Store> {
         let root = root.into();
-        root.is_dir().then(|| Store {
+        let store = root.is_dir().then(|| Store {
             root,
             lock_wait: LockWait::default(),
             project: None,
             commit_hook: None,
-        })
+        });
+        // Nothing is read through a link at its own paths (§15.6).
+        store.filter(|s| s.unreal_paths().is_empty())
     }
 
     /// Creates the store's folders and files that are missing. Only the
