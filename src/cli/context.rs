@@ -154,8 +154,14 @@ impl Ctx {
         if let Some(refused) = &self.refused {
             return Err(refused.clone());
         }
-        let held = crate::engine::pack::id::PackId::parse(pack_id)
-            .is_some_and(|id| project.store_dir().join("packs").join(id.as_str()).is_dir());
+        // A link on the way counts as held: the project's store then
+        // refuses the change, never the user store takes it (§15.6).
+        let held = crate::engine::pack::id::PackId::parse(pack_id).is_some_and(|id| {
+            let dir = project.store_dir().join("packs").join(id.as_str());
+            dir.is_dir()
+                || crate::engine::store::remove::first_unreal(&project.store_dir(), &dir, true)
+                    .is_some()
+        });
         if held {
             self.open(Some(project), options)
         } else {

@@ -425,7 +425,11 @@ fn sync(engine: &Engine, request: &Request, flags: &FixFlags) -> Result<Outcome>
         }
         (Some(_), false) => engine.sync(&request.sync_options().unwrap_or_default()),
     };
-    let error = error.map(|e| with_hint(&e, flags));
+    // A project target reached through a link got nothing: said after the
+    // rest was done, exit 1 (§15.4).
+    let error = error
+        .or_else(|| in_project.then(|| engine.harness_link_error()).flatten())
+        .map(|e| with_hint(&e, flags));
     Ok(Outcome::Synced { results, error })
 }
 

@@ -145,9 +145,13 @@ impl Outcome {
             Outcome::Verify(_, error) => error.as_ref().map_or(0, |e| e.code.exit_code()),
             Outcome::Executed(result) => result.exit_code,
             Outcome::Linted(reports) => i32::from(!reports.iter().all(|r| r.ok)),
-            Outcome::InstalledSeveral { runs, .. } => {
-                first_failure(runs).map_or(0, |e| e.code.exit_code())
-            }
+            Outcome::InstalledSeveral { runs, .. } => first_failure(runs)
+                .map_or(i32::from(runs.iter().any(run_through_link)), |e| {
+                    e.code.exit_code()
+                }),
+            // A Skill a project target reached through a link did not get
+            // (§15.4): said on stderr, exit 1.
+            Outcome::Installed(o) => i32::from(through_link(&o.harnesses)),
             Outcome::Toggled { error, .. }
             | Outcome::UninstalledSeveral { error, .. }
             | Outcome::Upgraded { error, .. }
@@ -449,5 +453,24 @@ impl fmt::Display for Outcome {
             } => text::grant::write(f, principal, grant, (*revoke, *changed, *written_from)),
             lifecycle => lifecycle.write_lifecycle(f),
         }
+    }
+}
+
+/// Whether a Skill was not placed because its project target is reached
+/// through a link (§15.4).
+fn through_link(lines: &[crate::engine::harness::HarnessLine]) -> bool {
+    lines
+        .iter()
+        .any(|l| matches!(l.taken, Some(crate::engine::harness::plan::Taken::Link(_))))
+}
+
+/// [`through_link`] for any pack of an `install` or `add` run.
+fn run_through_link(run: &SourceRun) -> bool {
+    match run {
+        SourceRun::Done(results) => results.iter().any(|r| match r {
+            PackResult::Installed(done) => through_link(&done.outcome.harnesses),
+            PackResult::Failed(_) => false,
+        }),
+        SourceRun::Listed(_) => false,
     }
 }

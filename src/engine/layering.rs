@@ -205,3 +205,23 @@ fn front_ends_do_not_import_each_other() {
         "front-ends importing each other:\n{wrong:#?}"
     );
 }
+
+/// One removal that never follows a link (§15.6): no file of `src/` but
+/// `engine/store/remove.rs` deletes a tree itself (`remove_dir_all`).
+#[test]
+fn only_one_recursive_removal() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let word = ["remove", "_dir_all"].concat();
+    let wrong: Vec<String> = files
+        .iter()
+        .filter(|f| !f.ends_with("store/remove.rs"))
+        .filter(|f| code(&std::fs::read_to_string(f).unwrap_or_default()).contains(&word))
+        .map(|f| f.display().to_string())
+        .collect();
+    assert!(
+        wrong.is_empty(),
+        "delete trees with store::remove::remove_below instead:\n{wrong:#?}"
+    );
+}

@@ -82,16 +82,13 @@ fn activate_with_the_skill_copy_blocked_records_nothing() {
     let sb = Sandbox::new();
     let src = sb.simple_pack("acme.x", "1.0.0", "{kind: public}");
     sb.json(&["install", src.to_str().unwrap()], 0);
-    // A file where the Skill copy's folder must go.
+    // A file where the Skill copy's folder must go: the store's own path
+    // is not a folder, so every command refuses it (HCP.md §15.6).
     fs::write(sb.home().join("skills/acme.x"), "in the way").unwrap();
-    fails_and_changes_nothing(&sb, &["activate", "acme.x"], &[], "io");
+    fails_and_changes_nothing(&sb, &["activate", "acme.x"], &[], "store_corrupt");
     assert!(!sb.state()["activated"].to_string().contains("acme.x"));
     let (status, _) = run_env(&sb, &["exec", "acme.x", "hello"], &[]);
-    assert_eq!(
-        status.code(),
-        Some(126),
-        "exec of a pack that is not activated"
-    );
+    assert_eq!(status.code(), Some(125), "exec in a corrupt store");
 }
 
 #[test]
@@ -101,16 +98,16 @@ fn activate_of_several_keeps_the_ones_before_the_failure() {
         let src = sb.simple_pack(id, "1.0.0", "{kind: public}");
         sb.json(&["install", src.to_str().unwrap()], 0);
     }
-    fs::write(sb.home().join("skills/acme.b"), "in the way").unwrap();
+    // acme.b's installed copy lost its Skill: it fails lint, so it cannot
+    // be activated.
+    fs::remove_file(sb.home().join("packs/acme.b/SKILL.md")).unwrap();
     let (status, doc) = run_env(&sb, &["activate", "acme.a", "acme.b"], &[]);
     assert_eq!(status.code(), Some(1), "{doc}");
+    assert_eq!(doc["error"]["pack_id"], "acme.b", "{doc}");
     let activated = sb.state()["activated"].to_string();
     assert!(activated.contains("acme.a") && !activated.contains("acme.b"));
     assert!(sb.home().join("skills/acme.a/SKILL.md").is_file());
-    assert!(
-        sb.home().join("skills/acme.b").is_file(),
-        "the blocking file is kept"
-    );
+    assert!(!sb.home().join("skills/acme.b").exists());
 }
 
 #[test]
@@ -469,7 +466,8 @@ fn activate_does_not_write_through_a_linked_skill_folder() {
     let elsewhere = sb.dir.path().join("elsewhere");
     fs::create_dir_all(&elsewhere).unwrap();
     std::os::unix::fs::symlink(&elsewhere, sb.home().join("skills/acme.x")).unwrap();
-    fails_and_changes_nothing(&sb, &["activate", "acme.x"], &[], "io");
+    // A link at a store path: refused before anything changes (§15.6).
+    fails_and_changes_nothing(&sb, &["activate", "acme.x"], &[], "store_corrupt");
     assert!(crate::common::names(&elsewhere).is_empty());
 }
 

@@ -385,11 +385,13 @@ fn activate_does_not_write_through_a_linked_skill_folder() {
     let (sb, outside) = store_with_two_packs();
     let link = sb.home().join("skills/acme.b");
     std::os::unix::fs::symlink(&outside, &link).unwrap();
+    // A link at a store path is store_corrupt: every change refuses it
+    // and nothing is written or removed through it (HCP.md §15.6).
     let out = sb.json(&["activate", "acme.b"], 1);
-    assert_eq!(out["error"]["code"], "io", "{out}");
+    assert_eq!(out["error"]["code"], "store_corrupt", "{out}");
     assert_eq!(names(&outside), ["keep.txt"]);
-    // deactivate removes the link, never what it points to.
-    sb.json(&["deactivate", "acme.b"], 0);
-    assert!(std::fs::symlink_metadata(&link).is_err());
+    let out = sb.json(&["deactivate", "acme.a"], 1);
+    assert_eq!(out["error"]["code"], "store_corrupt", "{out}");
+    assert!(std::fs::symlink_metadata(&link).is_ok());
     assert_eq!(names(&outside), ["keep.txt"]);
 }

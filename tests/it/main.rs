@@ -57,6 +57,7 @@ mod upgrade;
 mod why_fixes;
 
 mod atomic_safety;
+mod attack_links;
 mod attack_lock;
 mod attack_reach;
 mod attack_round3;

@@ -42,6 +42,7 @@
 use super::gittree;
 use super::process::{self, ToolOutput};
 use crate::engine::error::{Error, ErrorCode, Result};
+use crate::engine::store::remove;
 use crate::engine::store::source::{GitSource, is_commit_id, url_credentials};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -105,8 +106,8 @@ pub fn fetch_folders(source: &GitSource, subdirs: &[&str], into: &Path) -> Resul
     };
     let result = run.fetch_into(into);
     if result.is_err() {
-        let _ = std::fs::remove_dir_all(into);
-        let _ = std::fs::remove_dir_all(&repo);
+        let _ = remove::remove_own(into);
+        let _ = remove::remove_own(&repo);
     }
     result
 }

@@ -7,6 +7,9 @@
 //!   names `hcpx mcp` (§16.7), read-only;
 //! - [`plan`]: the state of each Skill in a target and the steps that bring
 //!   it in step — pure (§12.7–§12.8);
+//! - [`links`]: how a project target's folder is reached — real folders,
+//!   a link to another enabled target, or a link nothing goes through
+//!   (§15.4);
 //! - [`place`]: reading a target folder (which markers are this store's)
 //!   and carrying the steps out, whole or not at all per Skill (§12.6), and
 //!   the staging folders a crash leaves there (§14.10).
@@ -14,6 +17,7 @@
 //! hcpx writes into a target only when it is enabled (`harnesses:` in
 //! `config.yaml`, §12.5), and only folders that carry its marker.
 
+pub mod links;
 pub mod mcp_config;
 pub mod place;
 pub mod plan;
@@ -207,7 +211,22 @@ fn status_with(
         .zip(known)
         .map(|(&name, known)| {
             let folder = env.locate(name).folder;
-            let found = place::observe_except(&folder, &owner, known)?;
+            let (read, known) = match links::route(env, name, enabled) {
+                links::Route::Real => (folder.clone(), &known[..]),
+                links::Route::Alias(other) => (env.locate(other).folder, &[][..]),
+                links::Route::Link(link) => {
+                    let skills = wanted
+                        .iter()
+                        .map(|w| SkillStatus::through_link(w, &link))
+                        .collect();
+                    return Ok(TargetStatus {
+                        name,
+                        skills,
+                        path: folder,
+                    });
+                }
+            };
+            let found = place::observe_except(&read, &owner, known)?;
             with_digests(store, wanted, &found);
             Ok(TargetStatus {
                 name,
@@ -232,7 +251,10 @@ pub fn sync(
     force: bool,
 ) -> Result<Vec<TargetStatus>> {
     let owner = Owner::of(tx.store());
-    for &name in disabled {
+    // A project target reached through a link is neither written nor
+    // cleared (§15.4); a link to another target is written as that one.
+    let real = |name| links::route(env, name, enabled) == links::Route::Real;
+    for &name in disabled.iter().filter(|&&n| real(n)) {
         let folder = env.locate(name).folder;
         let found = place::observe(&folder, &owner)?;
         let steps = plan::plan(&[], &found, false).steps;
@@ -241,6 +263,11 @@ pub fn sync(
     let mut wanted = wanted.to_vec();
     let (mut released, mut placed) = (Vec::new(), Vec::new());
     for &name in enabled {
+        if !real(name) {
+            released.push(Vec::new());
+            placed.push(Vec::new());
+            continue;
+        }
         let folder = env.locate(name).folder;
         let found = place::observe(&folder, &owner)?;
         with_digests(tx.store(), &mut wanted, &found);
@@ -264,7 +291,11 @@ pub fn leftovers(env: &HarnessEnv, owner: &Owner) -> Vec<(TargetName, PathBuf)> 
     let mut found = Vec::new();
     for &name in env.names() {
         let folder = env.locate(name).folder;
-        if seen.insert(folder.clone()) {
+        // Nothing is removed through a link in a project (§15.4).
+        let linked = env.project.as_deref().is_some_and(|project| {
+            crate::engine::store::remove::first_unreal(project, &folder, true).is_some()
+        });
+        if !linked && seen.insert(folder.clone()) {
             found.extend(
                 place::leftovers(&folder, owner)
                     .into_iter()
@@ -286,6 +317,11 @@ pub struct HarnessLine {
     /// For a `conflict`: who holds the name (not part of the JSON shape).
     #[serde(skip)]
     pub taken: Option<plan::Taken>,
+    /// `link`, with the link, where §15.4 applies.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub link: Option<PathBuf>,
 }
 
 /// The lines of `targets` that concern `pack`.
@@ -302,6 +338,8 @@ pub fn lines_for(targets: &[TargetStatus], pack: &PackId) -> Vec<HarnessLine> {
                     state: s.state,
                     path: t.path.join(&s.skill),
                     taken: s.taken.clone(),
+                    reason: s.reason,
+                    link: s.link.clone(),
                 })
         })
         .collect()

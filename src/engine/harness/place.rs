@@ -29,7 +29,7 @@ use crate::engine::pack::grammar;
 use crate::engine::store::copy::{CopyOptions, copy_tree_digested};
 use crate::engine::store::digest::{self, Tree};
 use crate::engine::store::parallel::parallel_map;
-use crate::engine::store::{Store, Transaction, step as step_hook};
+use crate::engine::store::{Store, Transaction, remove, step as step_hook};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeSet;
 use std::fs;
@@ -153,7 +153,7 @@ pub fn remove_leftover(dir: &Path) -> Result<()> {
     if !fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir()) {
         return Ok(());
     }
-    fs::remove_dir_all(dir).map_err(|e| Error::io("cannot remove", dir, &e))
+    remove::remove_own(dir).map_err(|e| Error::io("cannot remove", dir, &e))
 }
 
 /// What `folder` holds: one entry per sub-folder named like a Skill. A
@@ -451,7 +451,7 @@ fn aside_name(folder: &Path, name: &str) -> PathBuf {
 
 /// Removes a folder hcpx built; best effort.
 fn remove_tree(dir: &Path) {
-    let _ = fs::remove_dir_all(dir);
+    let _ = remove::remove_own(dir);
 }
 
 #[cfg(test)]
@@ -482,7 +482,7 @@ mod tests {
         fn want(&self, pack: &str, skill: &str, body: &[u8], files: &[(&str, &str)]) -> Wanted {
             let id = PackId::parse(pack).unwrap_or_else(|| panic!("{pack}"));
             let dir = self.store.pack_dir(&id);
-            let _ = fs::remove_dir_all(&dir);
+            let _ = crate::engine::store::remove::remove_own(&dir);
             ok(fs::create_dir_all(&dir));
             ok(fs::write(dir.join("pack.yaml"), "id: x\n"));
             ok(fs::write(dir.join(SKILL_FILE), body));

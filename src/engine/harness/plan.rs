@@ -142,6 +142,9 @@ pub enum Taken {
     Foreign,
     /// A name only the bootstrap pack may use (`hcp-cli`, `hcp-*`).
     Reserved,
+    /// The project target is reached through this link (§15.4): nothing
+    /// is placed or removed there.
+    Link(std::path::PathBuf),
 }
 
 /// One line of a target's status: a pack's Skill and its state.
@@ -153,6 +156,27 @@ pub struct SkillStatus {
     /// For a `conflict`: who holds the name (not part of the JSON shape).
     #[serde(skip)]
     pub taken: Option<Taken>,
+    /// Why, where §15.4 says: `link` (the project target is reached
+    /// through a link).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<&'static str>,
+    /// The link, with `reason` `link`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub link: Option<std::path::PathBuf>,
+}
+
+impl SkillStatus {
+    /// A `conflict` of `want` in a target reached through `link` (§15.4).
+    pub fn through_link(want: &Wanted, link: &std::path::Path) -> SkillStatus {
+        SkillStatus {
+            pack_id: want.pack_id.to_string(),
+            skill: want.skill.clone(),
+            state: SkillState::Conflict,
+            taken: Some(Taken::Link(link.to_path_buf())),
+            reason: Some("link"),
+            link: Some(link.to_path_buf()),
+        }
+    }
 }
 
 /// What keeping a target in step does to one Skill folder.
@@ -208,6 +232,8 @@ pub fn plan(wanted: &[Wanted], found: &[Found], force: bool) -> Plan {
             skill: want.skill.clone(),
             state,
             taken,
+            reason: None,
+            link: None,
         });
         plan.steps.extend(step);
     }
@@ -230,6 +256,8 @@ pub fn plan(wanted: &[Wanted], found: &[Found], force: bool) -> Plan {
                 SkillState::Stale
             },
             taken: None,
+            reason: None,
+            link: None,
         });
         if !taken_names.contains(name) {
             let skill = name.to_string();

@@ -307,7 +307,7 @@ fn fetch_into_place(tx: &mut Transaction<'_>, fetch: &GitSource, git: &GitSource
 
 /// Rewrites `catalogs:` in `config.yaml`, and checks the file still reads.
 fn write_catalogs(tx: &mut Transaction<'_>, items: &[String]) -> Result<()> {
-    let path = tx.store().config_path();
+    let path = tx.store().config_write_path();
     let text = match std::fs::read_to_string(&path) {
         Ok(text) => text,
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => String::new(),

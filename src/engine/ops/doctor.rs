@@ -230,6 +230,17 @@ pub fn run(engine: &Engine) -> DoctorReport {
     let mut checks = Vec::new();
 
     let root = store.root();
+    // A link at the store's own paths: named, and nothing is read or
+    // written through it, so the other checks wait until it is gone (§15.6).
+    let links = link_checks(store);
+    if !links.is_empty() {
+        checks.push(free_space(root));
+        checks.extend(links);
+        return DoctorReport {
+            store: root.display().to_string(),
+            checks,
+        };
+    }
     checks.push(writable(store));
     checks.push(free_space(root));
 
@@ -294,6 +305,20 @@ pub fn run(engine: &Engine) -> DoctorReport {
         store: root.display().to_string(),
         checks,
     }
+}
+
+/// `store.link` (HCP.md §15.6): each runtime path of the store that is a
+/// link, or a file where a folder belongs.
+fn link_checks(store: &Store) -> Vec<Check> {
+    store
+        .unreal_paths()
+        .iter()
+        .map(|found| {
+            let err = store.link_error(found);
+            let hint = err.context.hint.clone().unwrap_or_else(|| Hint::from(""));
+            fail("store.link", err.message, hint)
+        })
+        .collect()
 }
 
 /// `project.file` (HCP.md §15.3): in a project, every pack `hcp.lock`
@@ -538,6 +563,11 @@ fn conflict_reason(taken: Option<&Taken>) -> std::borrow::Cow<'static, str> {
         Some(Taken::Reserved) => {
             "has a name only the bootstrap pack may use (hcp-cli, hcp-*)".into()
         }
+        Some(Taken::Link(link)) => format!(
+            "is not placed: the project target is reached through the link {} (hcpx places and removes nothing through it)",
+            link.display()
+        )
+        .into(),
         Some(Taken::Foreign) | None => "is taken by a folder hcpx did not place".into(),
     }
 }

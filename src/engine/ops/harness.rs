@@ -3,7 +3,7 @@
 //! happen under the store lock.
 
 use super::Engine;
-use crate::engine::error::{Error, Result};
+use crate::engine::error::{Error, ErrorCode, Result};
 use crate::engine::harness::plan::SkillState;
 use crate::engine::harness::{
     self, HarnessEnv, HarnessLine, Owner, TargetInfo, TargetName, TargetStatus, plan::Wanted,
@@ -115,6 +115,31 @@ impl Engine {
             }
         }
         Ok(targets)
+    }
+
+    /// The error a project's `sync` and `add` end with when an enabled
+    /// target is reached through a link nothing goes through (§15.4): `io`
+    /// naming each link, after the rest was done. `None` when there is none.
+    pub fn harness_link_error(&self) -> Option<Error> {
+        self.store().project()?;
+        let enabled = self.enabled_harnesses().ok()?;
+        let linked = harness::links::linked(&self.harness_env().ok()?, &enabled);
+        let (_, first) = linked.first()?;
+        let named: Vec<String> = linked
+            .iter()
+            .map(|(name, link)| format!("{name} ({})", link.display()))
+            .collect();
+        Some(
+            Error::new(
+                ErrorCode::Io,
+                format!(
+                    "nothing placed in the project target {}: reached through a symbolic link, which hcpx never writes or removes through",
+                    named.join(", ")
+                ),
+            )
+            .path(first.display().to_string())
+            .hint("make the folder a real folder of the project, or a link to another enabled target folder of it (.claude/skills -> ../.agents/skills)"),
+        )
     }
 
     /// Brings every enabled target in step (§12.8 `harness sync`).
@@ -334,7 +359,7 @@ impl Engine {
                 .map_err(|err| project.named(err))?;
             return tx.replace_file(&project.file_path(), text.as_bytes(), 0o644);
         }
-        let path = self.store().config_path();
+        let path = self.store().config_write_path();
         let text = match std::fs::read_to_string(&path) {
             Ok(text) => text,
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => String::new(),

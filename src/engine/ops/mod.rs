@@ -126,6 +126,11 @@ impl Engine {
     ) -> Result<Engine> {
         let principal = grants::Principal::parse(principal)?;
         let store = Store::open_with(home, options.lock_wait)?;
+        // Nothing is read through a link at the store's own paths (§15.6);
+        // doctor opens it to name them.
+        if !options.diagnose {
+            store.check_links()?;
+        }
         let mut catalogs = match config::read(&store.config_path()) {
             Ok(config) => config.catalogs,
             Err(_) if options.diagnose => Vec::new(),
@@ -191,6 +196,9 @@ impl Engine {
         }
         let hook = crate::engine::project::keep::hook(project);
         let store = Store::open_project(project.root(), options.lock_wait, Some(hook))?;
+        if !options.diagnose {
+            store.check_links()?;
+        }
         let user_config = user_home.join(crate::engine::store::CONFIG_FILE);
         let mut catalogs = match config::read(&user_config) {
             Ok(config) => config.catalogs,

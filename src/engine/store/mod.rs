@@ -1,6 +1,8 @@
 //! The store (HCP.md §11.5, 11-lifecycle.md §11.3): `$HCP_HOME`, default
 //! `~/.hcp`, holding `packs/`, `skills/`, `secrets/`, `state.json`,
-//! `config.yaml`, `.tmp/` and `.lock`.
+//! `config.yaml`, `.tmp/` and `.lock`. None of its own paths may be a link
+//! (§15.6, [`links`]), and every tree it deletes goes through the one
+//! removal that never follows a link ([`remove`]).
 //!
 //! Every change happens under an exclusive lock on `.lock` (a separate file,
 //! since renames replace `state.json`'s inode) and every file is written
@@ -23,6 +25,7 @@ pub mod config;
 pub mod copy;
 pub mod digest;
 pub mod grant;
+pub mod links;
 pub mod lint_cache;
 pub mod lockfile;
 pub mod parallel;
@@ -30,6 +33,7 @@ pub mod principal;
 pub mod project_file;
 pub mod projects;
 pub mod relpath;
+pub mod remove;
 pub mod snapshot;
 pub mod source;
 pub mod state;
@@ -54,8 +58,25 @@ pub const MAX_STORE_FILE_BYTES: u64 = 64 * 1024 * 1024;
 /// command wait for a writer forever (it is opened `O_NONBLOCK` and
 /// refused), a device could be read without end.
 pub fn read_store_file(path: &Path) -> std::io::Result<Option<Vec<u8>>> {
+    read_file_bounded(path, rustix::fs::OFlags::NONBLOCK)
+}
+
+/// [`read_store_file`] that never follows a link (`O_NOFOLLOW`, §15.6): a
+/// link there fails (`ELOOP`) instead of being read. For `state.json` and
+/// the secrets, which the store's user never links.
+pub fn read_store_file_nofollow(path: &Path) -> std::io::Result<Option<Vec<u8>>> {
+    use rustix::fs::OFlags;
+    match read_file_bounded(path, OFlags::NONBLOCK | OFlags::NOFOLLOW) {
+        Err(err) if err.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error()) => Err(
+            std::io::Error::other("it is a symbolic link; hcpx does not read through it"),
+        ),
+        other => other,
+    }
+}
+
+fn read_file_bounded(path: &Path, flags: rustix::fs::OFlags) -> std::io::Result<Option<Vec<u8>>> {
     use std::io::Read;
-    let flags = rustix::fs::OFlags::NONBLOCK.bits();
+    let flags = flags.bits();
     let file = match OpenOptions::new()
         .read(true)
         .custom_flags(i32::try_from(flags).unwrap_or(0))
@@ -89,6 +110,8 @@ pub fn read_store_file(path: &Path) -> std::io::Result<Option<Vec<u8>>> {
 }
 
 pub const STATE_FILE: &str = "state.json";
+/// A store's random id (§15.2: a project's `.hcp/store-id`).
+pub const STORE_ID_FILE: &str = "store-id";
 pub const CONFIG_FILE: &str = "config.yaml";
 /// The mode of `state.json` and `config.yaml` (§14.9): they name grants,
 /// catalogs and sources, so only their owner reads them.
@@ -218,21 +241,34 @@ impl Store {
     /// way, and must not create one on a TAB).
     pub fn open_existing(root: impl Into<PathBuf>) -> Option<Store> {
         let root = root.into();
-        root.is_dir().then(|| Store {
+        let store = root.is_dir().then(|| Store {
             root,
             lock_wait: LockWait::default(),
             project: None,
             commit_hook: None,
-        })
+        });
+        // Nothing is read through a link at its own paths (§15.6).
+        store.filter(|s| s.unreal_paths().is_empty())
     }
 
+    /// Creates the store's folders and files that are missing. Only the
+    /// root is made with its parents (it may be reached through a link);
+    /// each folder inside is made alone, so a link there is never followed
+    /// (`mkdir` does not follow one), and when any runtime path is a link
+    /// nothing more is created: [`Store::check_links`] refuses it (§15.6).
     fn create_layout(&self) -> Result<()> {
         let mkdir = |path: &Path, mode: u32| -> Result<()> {
-            match fs::DirBuilder::new()
-                .recursive(true)
-                .mode(mode)
-                .create(path)
-            {
+            let made = match path == self.root {
+                true => fs::DirBuilder::new()
+                    .recursive(true)
+                    .mode(mode)
+                    .create(path),
+                false => match fs::DirBuilder::new().mode(mode).create(path) {
+                    Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+                    other => other,
+                },
+            };
+            match made {
                 Ok(()) => Ok(()),
                 Err(err) => {
                     let error = Error::io("cannot create", path, &err);
@@ -249,9 +285,13 @@ impl Store {
         mkdir(&self.skills_dir(), 0o755)?;
         mkdir(&self.secrets_dir(), 0o700)?;
         mkdir(&self.tmp_dir(), 0o700)?;
-        if !self.state_path().exists() || !self.config_path().exists() {
+        if !self.unreal_paths().is_empty() {
+            return Ok(());
+        }
+        let missing = |path: &Path| fs::symlink_metadata(path).is_err();
+        if missing(&self.state_path()) || missing(&self.config_path()) {
             let tx = self.lock()?;
-            if !self.config_path().exists() {
+            if missing(&self.config_path()) {
                 write_atomic(
                     &self.tmp_dir(),
                     &self.config_path(),
@@ -259,7 +299,7 @@ impl Store {
                     PRIVATE_FILE_MODE,
                 )?;
             }
-            if !self.state_path().exists() {
+            if missing(&self.state_path()) {
                 tx.write_state(&State::default())?;
             }
         }
@@ -313,7 +353,7 @@ impl Store {
     /// reader sees one whole version). A missing file is the empty state.
     pub fn read_state(&self) -> Result<State> {
         let path = self.state_path();
-        let bytes = match read_store_file(&path) {
+        let bytes = match read_store_file_nofollow(&path) {
             Ok(Some(bytes)) => bytes,
             Ok(None) => return Ok(State::default()),
             Err(err) => return Err(Error::io("cannot read", &path, &err)),
@@ -357,6 +397,9 @@ impl Store {
             .open(&path)
             .map_err(|err| Error::io("cannot open the lock file", &path, &err))?;
         wait_for_lock(&file, &path, &self.lock_wait)?;
+        // A change refuses a store with a link at its own paths before it
+        // changes anything (§15.6).
+        self.check_links()?;
         self.clean_tmp();
         let state = self.read_state()?;
         let project_start = project_file::Start::read(self, &state);
@@ -389,11 +432,7 @@ impl Store {
             return;
         };
         for entry in entries.flatten() {
-            let path = entry.path();
-            let _ = match entry.file_type() {
-                Ok(t) if t.is_dir() => fs::remove_dir_all(&path),
-                _ => fs::remove_file(&path),
-            };
+            let _ = remove::remove_below(&self.root, &entry.path());
         }
     }
 
@@ -418,11 +457,21 @@ impl Store {
     /// The stored secret of a pack, if any.
     pub fn read_secret(&self, pack_id: &PackId) -> Result<Option<String>> {
         let path = self.secret_path(pack_id);
-        match fs::read_to_string(&path) {
-            Ok(secret) => Ok(Some(secret)),
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(err) => Err(Error::io("cannot read the secret file", &path, &err)),
+        if let Some(found) = remove::first_unreal(&self.root, &path, false) {
+            return Err(self.link_error(&found));
         }
+        let bytes = read_store_file_nofollow(&path)
+            .map_err(|err| Error::io("cannot read the secret file", &path, &err))?;
+        bytes
+            .map(|b| {
+                String::from_utf8(b).map_err(|_| {
+                    Error::new(
+                        ErrorCode::StoreCorrupt,
+                        format!("{} is not UTF-8 text", path.display()),
+                    )
+                })
+            })
+            .transpose()
     }
 }
 
@@ -673,11 +722,11 @@ impl Transaction<'_> {
             Undo::File {
                 path, bytes: None, ..
             } => {
-                let _ = fs::remove_file(&path);
+                let _ = remove::remove_own(&path);
                 Ok(())
             }
             Undo::Dir(path) => {
-                let _ = fs::remove_dir_all(&path);
+                let _ = remove::remove_own(&path);
                 Ok(())
             }
             Undo::Rename { from, to } => {
@@ -848,15 +897,12 @@ impl Transaction<'_> {
 
     fn remove_leftovers(&mut self) {
         for path in self.leftovers.drain(..) {
-            match fs::symlink_metadata(&path) {
-                Ok(meta) if meta.is_dir() => {
-                    let _ = fs::remove_dir_all(&path);
-                }
-                Ok(_) => {
-                    let _ = fs::remove_file(&path);
-                }
-                Err(_) => {}
-            }
+            let _ = remove::remove_own(&path);
+        }
+        // The scratch folder under `.tmp/`, removed without following a
+        // link put inside it.
+        if let Some(scratch) = self.scratch.take() {
+            let _ = remove::remove_below(&self.store.root, &scratch.keep());
         }
     }
 
@@ -1174,10 +1220,10 @@ mod tests {
     fn dropping_a_transaction_undoes_its_steps_in_reverse() {
         let (_dir, store) = temp_store();
         let root = store.root().to_path_buf();
-        fs::write(root.join("skills/kept"), "old").unwrap_or_else(|e| panic!("{e}"));
+        fs::write(root.join("skills/.kept"), "old").unwrap_or_else(|e| panic!("{e}"));
         fs::create_dir_all(root.join("packs/a.b")).unwrap_or_else(|e| panic!("{e}"));
         let mut tx = store.lock().unwrap_or_else(|e| panic!("{e}"));
-        tx.replace_file(&root.join("skills/kept"), b"new", 0o644)
+        tx.replace_file(&root.join("skills/.kept"), b"new", 0o644)
             .unwrap_or_else(|e| panic!("{e}"));
         tx.create_dir(&root.join("skills/x.y"))
             .unwrap_or_else(|e| panic!("{e}"));
@@ -1195,7 +1241,7 @@ mod tests {
         );
         drop(tx);
         assert_eq!(
-            fs::read(root.join("skills/kept")).ok(),
+            fs::read(root.join("skills/.kept")).ok(),
             Some(b"old".to_vec())
         );
         assert!(!root.join("skills/x.y").exists());
