@@ -141,7 +141,7 @@ fn write_warning(
         ),
         (SkillState::Conflict, Some(Taken::Link(link))) => format!(
             "is not placed: the folder is reached through the link {}, and hcpx places and removes nothing through a link in a project (make it a real folder, or a link to another enabled target folder of the project)",
-            terminal_safe(&link.display().to_string())
+            one_line(&link.display().to_string())
         ),
         (SkillState::Conflict, Some(Taken::Reserved)) => {
             "is a name only the bootstrap pack may use (hcp-cli, hcp-*); not placed".to_string()

@@ -110,8 +110,6 @@ fn read_file_bounded(path: &Path, flags: rustix::fs::OFlags) -> std::io::Result<
 }
 
 pub const STATE_FILE: &str = "state.json";
-/// A store's random id (§15.2: a project's `.hcp/store-id`).
-pub const STORE_ID_FILE: &str = "store-id";
 pub const CONFIG_FILE: &str = "config.yaml";
 /// The mode of `state.json` and `config.yaml` (§14.9): they name grants,
 /// catalogs and sources, so only their owner reads them.
