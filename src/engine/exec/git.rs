@@ -481,3 +481,114 @@ fn unavailable(source: &GitSource, what: &str, out: &ToolOutput) -> Error {
         "check the URL and the ref (`git ls-remote URL` lists the refs); a private repository needs git credentials set up",
     )
 }
+
+/// How a project's locked commit stands to its `hcp.yaml` entry's REF
+/// (HCP.md §15.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LockTie {
+    /// The REF names the commit (a tag or a commit), or it is reachable
+    /// from it (a branch; no REF: the remote's default branch).
+    Tied,
+    /// The remote has the commit, but the REF neither names it nor reaches
+    /// it (or the remote has no such REF).
+    Untied,
+    /// The remote no longer has the commit (a force-push).
+    Gone,
+}
+
+/// Whether `commit` is tied to `source`'s REF (see [`LockTie`]). A full
+/// commit REF is compared as it is; else the remote's branches, tags and
+/// `HEAD` are fetched without trees or blobs (commits only) into a private
+/// repository, the locked commit is looked up there (and asked for by id
+/// when no ref reaches it), and then judged with `git merge-base
+/// --is-ancestor`. Fetch failures are `source_unavailable`.
+pub fn lock_tie(source: &GitSource, commit: &str, scratch: &Path) -> Result<LockTie> {
+    if let Some(reference) = source.reference.as_deref().filter(|r| is_commit_id(r)) {
+        return Ok(match reference.eq_ignore_ascii_case(commit) {
+            true => LockTie::Tied,
+            false => LockTie::Untied,
+        });
+    }
+    let repo = scratch.join("tie.git");
+    let out = git(
+        None,
+        &["init", "-q", "--bare", "--template=", "--"],
+        &[repo.as_os_str()],
+    )?;
+    if out.exit_code != 0 {
+        return Err(unavailable(source, "git init failed", &out));
+    }
+    let run = Fetch {
+        source,
+        subdirs: &[],
+        repo: &repo,
+        budget: max_fetch_bytes(),
+    };
+    let refs = [
+        "+refs/heads/*:refs/remotes/origin/*",
+        "+refs/tags/*:refs/tags/*",
+        "+HEAD:refs/hcpx/head",
+    ];
+    let args = ["fetch", "-q", "--no-tags", "--filter=tree:0", "--", "origin"];
+    let out = run.run(&args, &refs.map(std::ffi::OsStr::new))?;
+    if out.exit_code != 0 {
+        return Err(unavailable(source, "cannot fetch", &out));
+    }
+    if !run.is_commit(commit)? {
+        // Reachable from no branch or tag: a server may still hand it out
+        // by id (GitHub keeps force-pushed commits a while).
+        let by_id = ["fetch", "-q", "--no-tags", "--filter=tree:0", "--", "origin"];
+        let _ = run.run(&by_id, &[commit.as_ref()])?;
+        if !run.is_commit(commit)? {
+            return Ok(LockTie::Gone);
+        }
+    }
+    let tip = match source.reference.as_deref() {
+        None => Some("refs/hcpx/head".to_string()),
+        Some(reference) => {
+            let tag = format!("refs/tags/{reference}");
+            if run.is_commit(&tag)? {
+                return Ok(match run.commit_of(&tag)?.eq_ignore_ascii_case(commit) {
+                    true => LockTie::Tied,
+                    false => LockTie::Untied,
+                });
+            }
+            let branch = format!("refs/remotes/origin/{reference}");
+            run.is_commit(&branch)?.then_some(branch)
+        }
+    };
+    let Some(tip) = tip else {
+        return Ok(LockTie::Untied);
+    };
+    let ancestor = run.run(
+        &["merge-base", "--is-ancestor"],
+        &[commit.as_ref(), tip.as_ref()],
+    )?;
+    Ok(match ancestor.exit_code {
+        0 => LockTie::Tied,
+        _ => LockTie::Untied,
+    })
+}
+
+impl Fetch<'_> {
+    /// Whether `name` (a commit id or a ref) names a commit of the
+    /// repository.
+    fn is_commit(&self, name: &str) -> Result<bool> {
+        let peeled = format!("{name}^{{commit}}");
+        let out = self.run(
+            &["rev-parse", "-q", "--verify", "--end-of-options"],
+            &[peeled.as_ref()],
+        )?;
+        Ok(out.exit_code == 0)
+    }
+
+    /// The commit `name` names (empty when none).
+    fn commit_of(&self, name: &str) -> Result<String> {
+        let peeled = format!("{name}^{{commit}}");
+        let out = self.run(
+            &["rev-parse", "-q", "--verify", "--end-of-options"],
+            &[peeled.as_ref()],
+        )?;
+        Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
+    }
+}

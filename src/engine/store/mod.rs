@@ -28,6 +28,7 @@ pub mod lockfile;
 pub mod parallel;
 pub mod principal;
 pub mod project_file;
+pub mod projects;
 pub mod relpath;
 pub mod snapshot;
 pub mod source;
