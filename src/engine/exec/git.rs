@@ -496,88 +496,104 @@ pub enum LockTie {
     Gone,
 }
 
-/// Whether `commit` is tied to `source`'s REF (see [`LockTie`]). A full
-/// commit REF is compared as it is; else the remote's branches, tags and
-/// `HEAD` are fetched without trees or blobs (commits only) into a private
-/// repository, the locked commit is looked up there (and asked for by id
-/// when no ref reaches it), and then judged with `git merge-base
-/// --is-ancestor`. Fetch failures are `source_unavailable`.
-pub fn lock_tie(source: &GitSource, commit: &str, scratch: &Path) -> Result<LockTie> {
-    if let Some(reference) = source.reference.as_deref().filter(|r| is_commit_id(r)) {
-        return Ok(match reference.eq_ignore_ascii_case(commit) {
-            true => LockTie::Tied,
-            false => LockTie::Untied,
-        });
-    }
-    let repo = scratch.join("tie.git");
-    let out = git(
-        None,
-        &["init", "-q", "--bare", "--template=", "--"],
-        &[repo.as_os_str()],
-    )?;
-    if out.exit_code != 0 {
-        return Err(unavailable(source, "git init failed", &out));
-    }
-    let run = Fetch {
-        source,
-        subdirs: &[],
-        repo: &repo,
-        budget: max_fetch_bytes(),
-    };
-    let refs = [
-        "+refs/heads/*:refs/remotes/origin/*",
-        "+refs/tags/*:refs/tags/*",
-        "+HEAD:refs/hcpx/head",
-    ];
-    let args = ["fetch", "-q", "--no-tags", "--filter=tree:0", "--", "origin"];
-    let out = run.run(&args, &refs.map(std::ffi::OsStr::new))?;
-    if out.exit_code != 0 {
-        return Err(unavailable(source, "cannot fetch", &out));
-    }
-    if !run.is_commit(commit)? {
-        // Reachable from no branch or tag: a server may still hand it out
-        // by id (GitHub keeps force-pushed commits a while).
-        let by_id = ["fetch", "-q", "--no-tags", "--filter=tree:0", "--", "origin"];
-        let _ = run.run(&by_id, &[commit.as_ref()])?;
-        if !run.is_commit(commit)? {
-            return Ok(LockTie::Gone);
-        }
-    }
-    let tip = match source.reference.as_deref() {
-        None => Some("refs/hcpx/head".to_string()),
-        Some(reference) => {
-            let tag = format!("refs/tags/{reference}");
-            if run.is_commit(&tag)? {
-                return Ok(match run.commit_of(&tag)?.eq_ignore_ascii_case(commit) {
-                    true => LockTie::Tied,
-                    false => LockTie::Untied,
-                });
-            }
-            let branch = format!("refs/remotes/origin/{reference}");
-            run.is_commit(&branch)?.then_some(branch)
-        }
-    };
-    let Some(tip) = tip else {
-        return Ok(LockTie::Untied);
-    };
-    let ancestor = run.run(
-        &["merge-base", "--is-ancestor"],
-        &[commit.as_ref(), tip.as_ref()],
-    )?;
-    Ok(match ancestor.exit_code {
-        0 => LockTie::Tied,
-        _ => LockTie::Untied,
-    })
+/// The history of a remote (its branches, tags and `HEAD`, commits only:
+/// no tree or blob), fetched once into a private repository to judge any
+/// number of locked commits of it with [`RemoteHistory::tie`].
+pub struct RemoteHistory {
+    source: GitSource,
+    repo: PathBuf,
 }
 
-impl Fetch<'_> {
-    /// Whether `name` (a commit id or a ref) names a commit of the
-    /// repository.
+impl RemoteHistory {
+    /// Fetches the history of `source`'s repository into `scratch` (a
+    /// private folder the caller removes). Failures are
+    /// `source_unavailable`.
+    pub fn fetch(source: &GitSource, scratch: &Path) -> Result<RemoteHistory> {
+        let repo = scratch.join("history.git");
+        let out = git(
+            None,
+            &["init", "-q", "--bare", "--template=", "--"],
+            &[repo.as_os_str()],
+        )?;
+        if out.exit_code != 0 {
+            return Err(unavailable(source, "git init failed", &out));
+        }
+        let history = RemoteHistory {
+            source: source.clone(),
+            repo,
+        };
+        let refs = [
+            "+refs/heads/*:refs/remotes/origin/*",
+            "+refs/tags/*:refs/tags/*",
+            "+HEAD:refs/hcpx/head",
+        ];
+        let args = ["fetch", "-q", "--no-tags", "--filter=tree:0", "--", "origin"];
+        let out = history.run(&args, &refs)?;
+        if out.exit_code != 0 {
+            return Err(unavailable(source, "cannot fetch", &out));
+        }
+        Ok(history)
+    }
+
+    /// Whether `commit` is tied to `reference` (see [`LockTie`]): a full
+    /// commit REF is compared as it is; else the locked commit is looked up
+    /// (and asked for by id when no ref reaches it: a server may still hand
+    /// out a force-pushed commit), and judged with `git merge-base
+    /// --is-ancestor` against the branch (no REF: `HEAD`), or compared with
+    /// the tag's commit.
+    pub fn tie(&self, reference: Option<&str>, commit: &str) -> Result<LockTie> {
+        let same = |other: &str| match other.eq_ignore_ascii_case(commit) {
+            true => LockTie::Tied,
+            false => LockTie::Untied,
+        };
+        if !self.is_commit(commit)? {
+            let args = ["fetch", "-q", "--no-tags", "--filter=tree:0", "--", "origin"];
+            let _ = self.run(&args, &[commit])?;
+            if !self.is_commit(commit)? {
+                return Ok(LockTie::Gone);
+            }
+        }
+        if let Some(pinned) = reference.filter(|r| is_commit_id(r)) {
+            return Ok(same(pinned));
+        }
+        let tip = match reference {
+            None => "refs/hcpx/head".to_string(),
+            Some(reference) => {
+                let tag = format!("refs/tags/{reference}");
+                if self.is_commit(&tag)? {
+                    return Ok(same(&self.commit_of(&tag)?));
+                }
+                let branch = format!("refs/remotes/origin/{reference}");
+                if !self.is_commit(&branch)? {
+                    return Ok(LockTie::Untied);
+                }
+                branch
+            }
+        };
+        let out = self.run(&["merge-base", "--is-ancestor"], &[commit, &tip])?;
+        Ok(match out.exit_code {
+            0 => LockTie::Tied,
+            _ => LockTie::Untied,
+        })
+    }
+
+    fn run(&self, args: &[&str], operands: &[&str]) -> Result<ToolOutput> {
+        let run = Fetch {
+            source: &self.source,
+            subdirs: &[],
+            repo: &self.repo,
+            budget: max_fetch_bytes(),
+        };
+        let operands: Vec<&std::ffi::OsStr> = operands.iter().map(|o| o.as_ref()).collect();
+        run.run(args, &operands)
+    }
+
+    /// Whether `name` (a commit id or a ref) names a commit here.
     fn is_commit(&self, name: &str) -> Result<bool> {
         let peeled = format!("{name}^{{commit}}");
         let out = self.run(
             &["rev-parse", "-q", "--verify", "--end-of-options"],
-            &[peeled.as_ref()],
+            &[&peeled],
         )?;
         Ok(out.exit_code == 0)
     }
@@ -587,7 +603,7 @@ impl Fetch<'_> {
         let peeled = format!("{name}^{{commit}}");
         let out = self.run(
             &["rev-parse", "-q", "--verify", "--end-of-options"],
-            &[peeled.as_ref()],
+            &[&peeled],
         )?;
         Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
     }

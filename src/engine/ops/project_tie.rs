@@ -6,8 +6,9 @@
 //! kind, the same url (compared without userinfo: credentials aside) and
 //! subdir, and a commit that the entry's `#REF` names (a tag or a full
 //! commit) or that is reachable from it (a branch; no REF: the remote's
-//! default branch), judged by [`git::lock_tie`] once the locked commit is
-//! fetched. A locked commit the remote no longer has (a force-push) is
+//! default branch), judged by [`RemoteHistory::tie`] once the locked
+//! commit is fetched (each repository's history fetched once per sync,
+//! commits only, and only when a git entry's REF is not a full commit). A locked commit the remote no longer has (a force-push) is
 //! `source_unavailable` naming the commit and how to re-lock. A folder
 //! entry matches a `dir` lock entry of that folder.
 //!
@@ -21,11 +22,11 @@
 use super::Engine;
 use super::sync::Resolve;
 use crate::engine::error::{Error, ErrorCode, Result};
-use crate::engine::exec::git::{self, LockTie};
+use crate::engine::exec::git::{LockTie, RemoteHistory};
 use crate::engine::pack::id::PackId;
 use crate::engine::project::{self, Project, file};
 use crate::engine::store::lockfile::{self, LockEntry, LockFile, SourceKind};
-use crate::engine::store::source::{GitSource, without_userinfo};
+use crate::engine::store::source::{GitSource, is_commit_id, without_userinfo};
 use std::path::Path;
 
 /// The source of each `hcp.yaml` entry: a folder of the project (when it
@@ -84,11 +85,12 @@ impl Engine {
         lock: &LockFile,
     ) -> Result<Vec<(PackId, String)>> {
         let mut untied = Vec::new();
+        let mut histories = Histories::default();
         for (id, from) in sources {
             let Some(locked) = lock.packs.get(id) else {
                 continue;
             };
-            if let Some(why) = tie(id, from, locked)? {
+            if let Some(why) = tie(id, from, locked, &mut histories)? {
                 untied.push((id.clone(), why));
             }
         }
@@ -98,7 +100,12 @@ impl Engine {
 
 /// What differs between the lock entry `locked` and the source `from` that
 /// `hcp.yaml` names for `id`, if anything.
-fn tie(id: &PackId, from: &Resolve, locked: &LockEntry) -> Result<Option<String>> {
+fn tie(
+    id: &PackId,
+    from: &Resolve,
+    locked: &LockEntry,
+    histories: &mut Histories,
+) -> Result<Option<String>> {
     let source = &locked.source;
     let git = match (from, source.kind) {
         (Resolve::Folder(dir), SourceKind::Dir | SourceKind::Catalog) => {
@@ -139,12 +146,17 @@ fn tie(id: &PackId, from: &Resolve, locked: &LockEntry) -> Result<Option<String>
         )));
     }
     let commit = source.commit.as_deref().unwrap_or_default();
-    let scratch = super::fetch::private_temp_dir("hcpx-tie-")?;
-    let at_ref = GitSource {
-        subdir: None,
-        ..git.clone()
+    let reference = git.reference.as_deref();
+    let tie = match reference.filter(|r| is_commit_id(r)) {
+        // A pinned commit is the lock's or not; its fetch tells the rest.
+        Some(pinned) if !pinned.eq_ignore_ascii_case(commit) => LockTie::Untied,
+        Some(_) => LockTie::Tied,
+        None => histories
+            .of(git)
+            .and_then(|h| h.tie(reference, commit))
+            .map_err(|e| e.pack(id.as_str()))?,
     };
-    match git::lock_tie(&at_ref, commit, scratch.path()).map_err(|e| e.pack(id.as_str()))? {
+    match tie {
         LockTie::Tied => Ok(None),
         LockTie::Untied => Ok(Some(format!(
             "hcp.lock records the commit {commit}, which {} does not name or reach",
@@ -184,4 +196,30 @@ fn gone(id: &PackId, commit: &str, git: &GitSource) -> Error {
     .hint(format!(
         "re-lock it: `hcpx upgrade {id}` where it is installed, or drop its entry from hcp.lock and run `hcpx sync`"
     ))
+}
+
+/// The histories fetched by one sync, one per repository (by url).
+#[derive(Default)]
+struct Histories {
+    fetched: Vec<(String, RemoteHistory, tempfile::TempDir)>,
+}
+
+impl Histories {
+    fn of(&mut self, git: &GitSource) -> Result<&RemoteHistory> {
+        let at = match self.fetched.iter().position(|(url, ..)| *url == git.url) {
+            Some(at) => at,
+            None => {
+                let scratch = super::fetch::private_temp_dir("hcpx-tie-")?;
+                let source = GitSource {
+                    subdir: None,
+                    reference: None,
+                    ..git.clone()
+                };
+                let history = RemoteHistory::fetch(&source, scratch.path())?;
+                self.fetched.push((git.url.clone(), history, scratch));
+                self.fetched.len() - 1
+            }
+        };
+        Ok(&self.fetched[at].1)
+    }
 }

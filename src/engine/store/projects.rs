@@ -72,5 +72,6 @@ pub fn record_approved(
     }
     let bytes = serde_json::to_vec_pretty(&all)
         .map_err(|err| Error::new(ErrorCode::Io, format!("cannot encode: {err}")))?;
+    std::fs::create_dir_all(user_home).map_err(|e| Error::io("cannot create", user_home, &e))?;
     super::write_atomic(user_home, &file(user_home), &bytes, 0o600)
 }
