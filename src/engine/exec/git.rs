@@ -527,7 +527,14 @@ impl RemoteHistory {
             "+refs/tags/*:refs/tags/*",
             "+HEAD:refs/hcpx/head",
         ];
-        let args = ["fetch", "-q", "--no-tags", "--filter=tree:0", "--", "origin"];
+        let args = [
+            "fetch",
+            "-q",
+            "--no-tags",
+            "--filter=tree:0",
+            "--",
+            "origin",
+        ];
         let out = history.run(&args, &refs)?;
         if out.exit_code != 0 {
             return Err(unavailable(source, "cannot fetch", &out));
@@ -547,7 +554,14 @@ impl RemoteHistory {
             false => LockTie::Untied,
         };
         if !self.is_commit(commit)? {
-            let args = ["fetch", "-q", "--no-tags", "--filter=tree:0", "--", "origin"];
+            let args = [
+                "fetch",
+                "-q",
+                "--no-tags",
+                "--filter=tree:0",
+                "--",
+                "origin",
+            ];
             let _ = self.run(&args, &[commit])?;
             if !self.is_commit(commit)? {
                 return Ok(LockTie::Gone);

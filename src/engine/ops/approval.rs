@@ -64,9 +64,7 @@ impl Engine {
         };
         let all = projects::read(home)?;
         Ok(Approved {
-            packs: ids
-                .map(|id| (id.clone(), all.approved(root, id)))
-                .collect(),
+            packs: ids.map(|id| (id.clone(), all.approved(root, id))).collect(),
         })
     }
 

@@ -270,7 +270,8 @@ impl Engine {
             .fix(Fix::Sync)
             .hint("sync without --frozen to resolve it again from hcp.yaml (it shows the diff), and commit hcp.lock"));
         }
-        lock.packs.retain(|id, _| !untied.iter().any(|(u, _)| u == id));
+        lock.packs
+            .retain(|id, _| !untied.iter().any(|(u, _)| u == id));
         let resolving: Vec<_> = sources
             .into_iter()
             .filter(|(id, _)| !lock.packs.contains_key(id))
@@ -290,15 +291,25 @@ impl Engine {
             .filter(|e| e.activate)
             .filter_map(|e| PackId::parse(&e.id))
             .collect();
-        let done =
-            self.sync_change(&mut tx, &plan, &options, &|id| activated.contains(id), results)?;
+        let done = self.sync_change(
+            &mut tx,
+            &plan,
+            &options,
+            &|id| activated.contains(id),
+            results,
+        )?;
         self.follow_activation(&mut tx, &wanted)?;
         self.harness_in_step(&mut tx)?;
         tx.commit()?;
         // Every pack this sync installed is approved for the project.
         let approved: Vec<(PackId, String)> = done
             .iter()
-            .filter_map(|r| Some((PackId::parse(&r.pack_id)?, r.diff.as_ref()?.to_digest.clone())))
+            .filter_map(|r| {
+                Some((
+                    PackId::parse(&r.pack_id)?,
+                    r.diff.as_ref()?.to_digest.clone(),
+                ))
+            })
             .collect();
         results.extend(done);
         self.record_approved(&approved)?;

@@ -173,9 +173,7 @@ fn subdir_within(locked: Option<&str>, named: Option<&str>) -> bool {
     match (locked, named) {
         (_, None) => true,
         (None, Some(_)) => false,
-        (Some(l), Some(n)) => {
-            l == n || l.strip_prefix(n).is_some_and(|rest| rest.starts_with('/'))
-        }
+        (Some(l), Some(n)) => l == n || l.strip_prefix(n).is_some_and(|rest| rest.starts_with('/')),
     }
 }
 

@@ -49,9 +49,9 @@ use super::Engine;
 use super::approval::{self, Approved, Reviewed};
 use super::install_batch::Staged;
 use super::upgrade::Expected;
-use crate::engine::policy::capdiff::CapabilityChange;
 use crate::engine::error::{Error, ErrorCode, Result};
 use crate::engine::pack::id::PackId;
+use crate::engine::policy::capdiff::CapabilityChange;
 use crate::engine::store::lockfile::{self, LockEntry, LockedSource, SourceKind};
 use crate::engine::store::source::GitSource;
 use crate::engine::store::{Transaction, digest, step};
@@ -150,11 +150,7 @@ impl Engine {
                     continue;
                 }
                 self.uninstall(&id)?;
-                results.push(SyncResult::done(
-                    id.to_string(),
-                    SyncAction::Removed,
-                    None,
-                ));
+                results.push(SyncResult::done(id.to_string(), SyncAction::Removed, None));
             }
         }
         Ok(())
@@ -262,12 +258,9 @@ impl Engine {
             }));
             return Err(err);
         }
-        let mut diffs = reviewed.into_iter().map(|(_, r)| {
-            r.diff.map(|d| SyncDiff {
-                applied: true,
-                ..d
-            })
-        });
+        let mut diffs = reviewed
+            .into_iter()
+            .map(|(_, r)| r.diff.map(|d| SyncDiff { applied: true, ..d }));
         let mut outcomes = self.install_staged(tx, &staged, activate)?.into_iter();
         let mut synced_one = |outcome| SyncResult {
             diff: diffs.next().flatten(),
@@ -323,11 +316,10 @@ impl Engine {
             }
         };
         if pack.pack_id != *id {
-            return Err(Error::new(
-                ErrorCode::NotFound,
-                format!("{shown} holds no pack {id}"),
-            )
-            .pack(id.as_str()));
+            return Err(
+                Error::new(ErrorCode::NotFound, format!("{shown} holds no pack {id}"))
+                    .pack(id.as_str()),
+            );
         }
         Ok(pack)
     }
