@@ -21,7 +21,7 @@
 
 use super::Engine;
 use super::sync::Resolve;
-use crate::engine::error::{Error, ErrorCode, Result};
+use crate::engine::error::{Error, ErrorCode, Fix, Hint, Result};
 use crate::engine::exec::git::{LockTie, RemoteHistory};
 use crate::engine::pack::id::PackId;
 use crate::engine::project::{self, Project, file};
@@ -191,9 +191,15 @@ fn gone(id: &PackId, commit: &str, git: &GitSource) -> Error {
         ),
     )
     .pack(id.as_str())
-    .hint(format!(
-        "re-lock it: `hcpx upgrade {id}` where it is installed, or drop its entry from hcp.lock and run `hcpx sync`"
-    ))
+    .hint(
+        Hint::from("re-lock it: `")
+            .cmd(Fix::Upgrade { dry_run: false })
+            .say(format!(
+                " {id}` where it is installed, or drop its entry from hcp.lock and run `"
+            ))
+            .cmd(Fix::Sync)
+            .say("`"),
+    )
 }
 
 /// The histories fetched by one sync, one per repository (by url).

@@ -49,7 +49,7 @@ use super::Engine;
 use super::approval::{self, Approved, Reviewed};
 use super::install_batch::Staged;
 use super::upgrade::Expected;
-use crate::engine::error::{Error, ErrorCode, Result};
+use crate::engine::error::{Error, ErrorCode, Fix, Hint, Result};
 use crate::engine::pack::id::PackId;
 use crate::engine::policy::capdiff::CapabilityChange;
 use crate::engine::store::lockfile::{self, LockEntry, LockedSource, SourceKind};
@@ -691,9 +691,13 @@ fn locked_digest_check(id: &PackId, expected: &str, actual: &str) -> Result<()> 
         ),
     )
     .pack(id.as_str())
-    .hint(format!(
-        "if the change is meant, record it with `hcpx upgrade {id}` where it is installed (it shows the diff), or drop its entry from hcp.lock and sync"
-    )))
+    .hint(
+        Hint::from("if the change is meant, record it with `")
+            .cmd(Fix::Upgrade { dry_run: false })
+            .say(format!(
+                " {id}` where it is installed (it shows the diff), or drop its entry from hcp.lock and sync"
+            )),
+    ))
 }
 
 fn bad_entry(id: &PackId, why: &str) -> Error {
