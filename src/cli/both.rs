@@ -20,6 +20,9 @@ use std::io::Write;
 /// Whether `request` runs on both stores: inside a project (see
 /// [`both::runs_on_both`]).
 pub fn reads_both(request: &Request, ctx: &Ctx) -> bool {
+    if ctx.store_refused().is_some() {
+        return false;
+    }
     match ctx.project() {
         Ok(Some(project)) => both::runs_on_both(request, &project.store_dir()),
         _ => false,
@@ -45,10 +48,16 @@ pub fn run(request: &Request, ctx: &Ctx) -> i32 {
             theirs: side(theirs, false)?,
         })
     });
-    let both = match outcomes {
-        Ok(both) => both,
-        Err(err) => return ctx.fail(&err),
-    };
+    match outcomes {
+        Ok(both) => print(request, &both, ctx),
+        Err(err) => ctx.fail(&err),
+    }
+}
+
+/// Prints what both stores answered to `request`: the merged document, or
+/// each store's words under its name, then the notes and errors of both
+/// on stderr; returns the worse exit code.
+pub fn print(request: &Request, both: &Both, ctx: &Ctx) -> i32 {
     // The result is the project's (§15.1).
     let project = ctx
         .project()

@@ -28,6 +28,10 @@ pub struct Ctx {
     /// its error (`--project` outside one, a refused `.hcp`) is reported
     /// by the first command that opens a store.
     project: std::result::Result<Option<Project>, Error>,
+    /// Why the project's `.hcp/` may not be used, when it may not (it is
+    /// not ours, HCP.md §15.2): a command that would change it fails with
+    /// this; a report goes on with the user store, saying so.
+    refused: Option<Error>,
 }
 
 /// A success document: `{"ok": true, ...fields}` (the engine's, which the
@@ -46,17 +50,62 @@ impl Ctx {
                 .collect(),
             global: global.global,
         };
-        let project = match (store::default_home(), std::env::current_dir()) {
-            (Some(home), Ok(cwd)) => project::resolve(global.scope_flag(), &cwd, &home),
+        let home = store::default_home();
+        let project = match (&home, std::env::current_dir()) {
+            (Some(home), Ok(cwd)) => {
+                project::resolve(global.scope_flag(), &cwd, home).map(|resolved| {
+                    for warning in &resolved.warnings {
+                        out.warn(warning);
+                    }
+                    resolved.project
+                })
+            }
             _ if global.project => Err(Error::usage(
                 "--project: the working directory or the user store cannot be found",
             )),
             _ => Ok(None),
         };
+        // A store that is not ours is refused (store_corrupt); any other
+        // problem (`.hcp` is the user store) stops the run (§15.2).
+        let mut refused = None;
+        let project = match (project, &home) {
+            (Ok(Some(found)), Some(home)) => match project::ours::check(&found, home) {
+                Err(err) if err.code == ErrorCode::StoreCorrupt => {
+                    refused = Some(err);
+                    Ok(Some(found))
+                }
+                Err(err) => Err(err),
+                Ok(_) => Ok(Some(found)),
+            },
+            (project, _) => project,
+        };
         Ctx {
             out,
             global,
             project,
+            refused,
+        }
+    }
+
+    /// Why the project's store may not be used, if it may not (§15.2).
+    pub fn store_refused(&self) -> Option<&Error> {
+        self.refused.as_ref()
+    }
+
+    /// This context once the project's store is ours (adopted, §15.2).
+    pub fn without_refusal(&self) -> Ctx {
+        Ctx {
+            refused: None,
+            ..self.clone()
+        }
+    }
+
+    /// Says, once, that the project's store is not used and why: a report
+    /// goes on with the user store (§15.2).
+    pub fn warn_store_refused(&self) {
+        if let Some(err) = &self.refused {
+            self.out
+                .warn(&format!("{} (showing the user store only)", err.message));
         }
     }
 
@@ -102,6 +151,9 @@ impl Ctx {
         let Some(project) = self.project()? else {
             return self.open(None, options);
         };
+        if let Some(refused) = &self.refused {
+            return Err(refused.clone());
+        }
         let held = crate::engine::pack::id::PackId::parse(pack_id)
             .is_some_and(|id| project.store_dir().join("packs").join(id.as_str()).is_dir());
         if held {
@@ -171,6 +223,9 @@ impl Ctx {
     /// Opens the store with `options`.
     pub fn engine_with(&self, options: EngineOptions) -> Result<Engine> {
         let project = self.project()?;
+        if let (Some(_), Some(refused)) = (project, &self.refused) {
+            return Err(refused.clone());
+        }
         self.open(project, options)
     }
 

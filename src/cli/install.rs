@@ -15,7 +15,7 @@
 //! code.
 
 use crate::cli::context::Ctx;
-use crate::cli::output::terminal_safe;
+use crate::cli::output::one_line;
 use crate::cli::report;
 use crate::command::args::Command;
 use crate::command::execute::Interaction;
@@ -62,7 +62,7 @@ fn picker() -> Chooser {
 /// a terminal.
 pub fn fetch_progress() -> Option<FetchObserver> {
     std::io::stderr().is_terminal().then(|| {
-        std::sync::Arc::new(|source: &str| eprintln!("hcpx: fetching {}", terminal_safe(source)))
+        std::sync::Arc::new(|source: &str| eprintln!("hcpx: fetching {}", one_line(source)))
             as FetchObserver
     })
 }

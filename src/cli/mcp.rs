@@ -66,6 +66,11 @@ fn engines(ctx: &Ctx) -> crate::engine::error::Result<Vec<Engine>> {
             lock.display()
         );
     });
+    // A project store that is not ours serves nothing (§15.2).
+    if ctx.store_refused().is_some() {
+        ctx.warn_store_refused();
+        return Ok(vec![ctx.user_engine_waiting(on_wait)?]);
+    }
     let mut engines = vec![ctx.engine_waiting(on_wait.clone())?];
     if ctx.project()?.is_some() {
         engines.push(ctx.user_engine_waiting(on_wait)?);

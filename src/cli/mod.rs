@@ -22,6 +22,7 @@ pub mod man;
 pub mod mcp;
 pub mod outdated;
 pub mod output;
+pub mod refused;
 pub mod report;
 pub mod show;
 pub mod signals;
@@ -119,7 +120,7 @@ fn warn_missing_catalogs(catalogs: &[std::path::PathBuf]) {
         let _ = writeln!(
             stderr,
             "{WARNING}warning{WARNING:#}: catalog {} {what}; it is skipped",
-            output::terminal_safe(&shown)
+            output::one_line(&shown)
         );
     }
 }

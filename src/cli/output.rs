@@ -1,7 +1,8 @@
 //! How results reach the user: one JSON document on stdout with `--json`
 //! (HCP.md §10.1), otherwise text, coloured only when stdout is a terminal
 //! and `NO_COLOR` is unset (anstream decides). Pack-derived text goes
-//! through [`terminal_safe`] (HCP.md §14.5) before it is printed as text;
+//! through [`terminal_safe`] (HCP.md §14.5) before it is printed as text,
+//! and through [`one_line`] in a one-line field (an id, a path, a status line);
 //! JSON is data and keeps it, escaped by serde.
 
 use crate::cli::fix::{FixFlags, command_line, hint, with_hint};
@@ -10,7 +11,7 @@ use crate::engine::ops::docs::Failure;
 use serde::Serialize;
 use std::io::Write;
 
-pub use crate::engine::pack::text::terminal_safe;
+pub use crate::engine::pack::text::{one_line, terminal_safe};
 
 pub use crate::command::style::{ERROR, GOOD, HINT, STRONG, WARNING};
 
@@ -24,6 +25,10 @@ pub struct Output {
     /// JSON document carries it (`"scope"`, and `"project"` in a project,
     /// HCP.md §15.1).
     pub scope: std::sync::Arc<std::sync::Mutex<Option<ScopeTag>>>,
+    /// Warnings about the run itself (an `hcp.yaml` the walk-up passed
+    /// over, a project store not used, HCP.md §15.1–§15.2): said on stderr
+    /// as they arise, and carried by the JSON document as `warnings`.
+    pub warnings: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
 }
 
 /// `"scope"` and `"project"` of a result (§15.1).
@@ -39,6 +44,26 @@ impl Output {
             json,
             flags: FixFlags::default(),
             scope: std::sync::Arc::default(),
+            warnings: std::sync::Arc::default(),
+        }
+    }
+
+    /// Says `warning` on stderr (text mode) and keeps it for the JSON
+    /// document's `warnings`; said once however often it is given.
+    pub fn warn(&self, warning: &str) {
+        let Ok(mut warnings) = self.warnings.lock() else {
+            return;
+        };
+        if warnings.iter().any(|w| w == warning) {
+            return;
+        }
+        warnings.push(warning.to_string());
+        if !self.json {
+            let _ = writeln!(
+                anstream::stderr().lock(),
+                "{WARNING}warning:{WARNING:#} {}",
+                crate::engine::pack::text::one_line(warning)
+            );
         }
     }
 
@@ -64,6 +89,15 @@ impl Output {
         crate::cli::signals::hold_if_ending();
         let mut stdout = std::io::stdout().lock();
         let mut value = serde_json::to_value(doc).unwrap_or_default();
+        let warnings = self.warnings.lock().map(|w| w.clone()).unwrap_or_default();
+        if let (false, Some(map)) = (warnings.is_empty(), value.as_object_mut()) {
+            let list = map
+                .entry("warnings")
+                .or_insert_with(|| serde_json::json!([]));
+            if let Some(list) = list.as_array_mut() {
+                list.extend(warnings.into_iter().map(serde_json::Value::from));
+            }
+        }
         if let (Some(tag), Some(map)) = (self.scope(), value.as_object_mut()) {
             map.entry("scope").or_insert(tag.scope.as_str().into());
             if let Some(project) = tag.project {

@@ -13,7 +13,8 @@
 
 use crate::cli::both;
 use crate::cli::context::Ctx;
-use crate::cli::output::{ScopeTag, terminal_safe};
+use crate::cli::output::{ScopeTag, one_line};
+use crate::cli::refused::{self, Route};
 use crate::command::args::Command;
 use crate::command::execute::{Interaction, execute_with, without_store};
 use crate::command::request::PackArg;
@@ -45,6 +46,18 @@ pub fn command_with(command: &Command, ctx: &Ctx, io: Interaction<'_>) -> i32 {
     if let Ok(Request::Init { dir }) = &parsed {
         return init(dir, ctx);
     }
+    let adopted;
+    let mut ctx = ctx;
+    if let Ok(request) = &parsed {
+        match refused::route(request, ctx) {
+            Route::Go | Route::UserStore => {}
+            Route::Adopted(now) => {
+                adopted = now;
+                ctx = &adopted;
+            }
+            Route::Done(code) => return code,
+        }
+    }
     if let Ok(request) = &parsed
         && both::reads_both(request, ctx)
     {
@@ -75,6 +88,15 @@ pub fn command_with(command: &Command, ctx: &Ctx, io: Interaction<'_>) -> i32 {
 
 /// The engine of the store `request` runs on (see the module doc).
 pub fn engine_for(request: &Request, ctx: &Ctx) -> Result<Engine> {
+    // A project store that is not ours: a report or exec reads the user
+    // store alone (§15.2).
+    if ctx.store_refused().is_some() && refused::reads_only(request) {
+        ctx.warn_store_refused();
+        return match request {
+            Request::Doctor { .. } => ctx.user_engine_for_doctor(),
+            _ => ctx.user_engine(),
+        };
+    }
     let pack = match request {
         // A broken config.yaml or bootstrap pack does not stop doctor: it
         // is what doctor reports.
@@ -133,11 +155,11 @@ fn say_scope(ctx: &Ctx) {
         Some(ScopeTag {
             scope: Scope::Project,
             project: Some(path),
-        }) => format!("project: {}", terminal_safe(&path)),
+        }) => format!("project: {}", one_line(&path)),
         Some(ScopeTag {
             scope: Scope::User, ..
         }) => match ctx.user_home() {
-            Ok(home) => format!("user store: {}", terminal_safe(&home.display().to_string())),
+            Ok(home) => format!("user store: {}", one_line(&home.display().to_string())),
             Err(_) => return,
         },
         _ => return,

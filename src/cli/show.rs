@@ -8,8 +8,9 @@
 
 use crate::cli::context::Ctx;
 use crate::cli::output::{GOOD, HINT, STRONG, WARNING};
-use crate::command::text::show::{arg_line, one_line};
+use crate::command::text::show::arg_line;
 use crate::engine::ops::show::{self, CommandDetails};
+use crate::engine::pack::text::one_line;
 use std::io::Write;
 
 pub use crate::command::args::show::ShowArgs;

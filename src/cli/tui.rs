@@ -27,20 +27,9 @@ pub fn run(_args: &TuiArgs, ctx: &Ctx) -> i32 {
                 .hint("run the subcommands instead, e.g. `hcpx list`"),
         );
     }
-    // The terminal belongs to the TUI: waiting for the store lock is logged.
-    let waiting = ctx.engine_waiting(Arc::new(log_waiting));
-    let engine = match waiting {
-        Ok(engine) => engine,
+    let (engine, user) = match engines(ctx) {
+        Ok(engines) => engines,
         Err(err) => return ctx.fail(&err),
-    };
-    // In a project, the user store too: its packs show beside the
-    // project's, and a key on one of them acts there.
-    let user = match ctx.project() {
-        Ok(Some(_)) => match ctx.user_engine_waiting(Arc::new(log_waiting)) {
-            Ok(user) => Some(user),
-            Err(err) => return ctx.fail(&err),
-        },
-        _ => None,
     };
     let Some(launch) = TUI.get() else {
         return ctx.fail(&Error::usage(
@@ -64,6 +53,25 @@ pub fn run(_args: &TuiArgs, ctx: &Ctx) -> i32 {
             format!("the terminal UI stopped: {err}"),
         )),
     }
+}
+
+/// The stores the TUI opens: the scope's and, in a project, the user
+/// store beside it; a project store that is not ours is not opened, and
+/// the TUI shows the user store alone, as `hcpx tui -g` (HCP.md §15.2).
+fn engines(ctx: &Ctx) -> crate::engine::error::Result<(Engine, Option<Engine>)> {
+    // The terminal belongs to the TUI: waiting for the store lock is logged.
+    if ctx.store_refused().is_some() {
+        ctx.warn_store_refused();
+        return Ok((ctx.user_engine_waiting(Arc::new(log_waiting))?, None));
+    }
+    let engine = ctx.engine_waiting(Arc::new(log_waiting))?;
+    // In a project, the user store too: its packs show beside the
+    // project's, and a key on one of them acts there.
+    let user = match ctx.project()? {
+        Some(_) => Some(ctx.user_engine_waiting(Arc::new(log_waiting))?),
+        None => None,
+    };
+    Ok((engine, user))
 }
 
 /// The TUI's way of saying it waits for a store lock: in its log.

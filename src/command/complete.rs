@@ -259,8 +259,7 @@ fn commands_of(doc: &Node) -> Vec<(String, &str)> {
 
 /// Pack text as one terminal-safe line for a completion menu.
 fn one_line(text: &str) -> String {
-    let line = text.lines().next().unwrap_or_default().replace('\t', " ");
-    crate::engine::pack::text::terminal_safe(&line).into_owned()
+    crate::engine::pack::text::one_line(text).into_owned()
 }
 
 #[cfg(test)]

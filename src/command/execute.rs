@@ -89,7 +89,7 @@ pub fn without_store(request: &Request) -> Option<Outcome> {
 
 fn report(engine: &Engine, request: &Request, flags: &FixFlags) -> Result<Outcome> {
     Ok(match request {
-        Request::Doctor { fix } => {
+        Request::Doctor { fix, .. } => {
             let (mut report, fixed) = if *fix {
                 let done = doctor::fix(engine)?;
                 (done.report, Some(done.fixed))
@@ -132,18 +132,18 @@ fn report(engine: &Engine, request: &Request, flags: &FixFlags) -> Result<Outcom
             revoke,
         } => {
             let who = principal.principal.clone()?;
-            let (changed, enforced_now) = if *revoke {
-                (engine.revoke(&who, &grant.text)?, false)
+            let (changed, written_from) = if *revoke {
+                (engine.revoke(&who, &grant.text)?, None)
             } else {
                 let change = engine.grant(&who, &grant.grant.clone()?)?;
-                (change.changed, change.enforced_now)
+                (change.changed, change.written_from)
             };
             Outcome::Granted {
                 principal: principal.text.clone(),
                 grant: grant.text.clone(),
                 revoke: *revoke,
                 changed,
-                enforced_now,
+                written_from,
             }
         }
         other => {
@@ -283,7 +283,8 @@ fn why_not(
 ) -> Result<Outcome> {
     let view = engine.pack_view(pack)?;
     let state = engine.store().read_state()?;
-    let avail = engine.pack_availability(&view, &state);
+    let in_force = engine.grants_in_force(&state)?;
+    let avail = engine.pack_availability(&view, &state, &in_force);
     let dir = view.dir().map(|d| d.display().to_string());
     let answer = why::explain(
         &avail,

@@ -29,6 +29,7 @@ use crate::engine::ops::upgrade::OutdatedPack;
 use crate::engine::ops::upgrade::UpgradeResult;
 use crate::engine::ops::{ConnectOutcome, ExecResult, InstallOutcome, Toggle, UninstallOutcome};
 use crate::engine::policy::availability::PackAvailability;
+use crate::engine::policy::grants::GrantsFrom;
 use crate::engine::policy::why::Explanation;
 use crate::fixline::{FixFlags, with_hint};
 use serde::{Serialize, Serializer};
@@ -65,7 +66,9 @@ pub enum Outcome {
         grant: String,
         revoke: bool,
         changed: bool,
-        enforced_now: bool,
+        /// When this grant created the store's `grants`: where what held
+        /// until then was read (§9.4).
+        written_from: Option<GrantsFrom>,
     },
     /// `activate` or `deactivate`: each pack done, then the error that
     /// stopped the run (its fix rendered as its hint).
@@ -280,6 +283,8 @@ impl Serialize for Outcome {
             })
             .serialize(s),
             Outcome::Why { answer, fixes } => Success::new(docs::Why {
+                principal: &answer.principal,
+                grants_from: answer.grants_from,
                 pack_id: &answer.pack_id,
                 verb_key: answer.verb_key.as_deref(),
                 executable: answer.executable,
@@ -303,13 +308,14 @@ impl Serialize for Outcome {
                 principal,
                 grant,
                 changed,
-                enforced_now,
+                written_from,
                 ..
             } => Success::new(docs::Granted {
                 principal,
                 grant,
                 changed: *changed,
-                enforced_now: *enforced_now,
+                enforced_now: written_from.is_some(),
+                written_from: *written_from,
             })
             .serialize(s),
             lifecycle => lifecycle.serialize_lifecycle(s),
@@ -425,7 +431,9 @@ impl fmt::Display for Outcome {
             Outcome::Doctor { report, fixed } => text::doctor::write(f, report, fixed.as_deref()),
             Outcome::Verify(report, _) => text::verify::write(f, &report.packs),
             Outcome::Show(details) => text::show::write(f, details),
-            Outcome::Availability { packs, .. } => text::availability::write(f, packs),
+            Outcome::Availability { principal, packs } => {
+                text::availability::write(f, principal, packs)
+            }
             Outcome::Why { answer, fixes } => text::why::write(f, answer, fixes),
             Outcome::List(rows) => text::list::write(f, rows),
             Outcome::Catalogs(all) => text::catalog::write_list(f, all),
@@ -437,8 +445,8 @@ impl fmt::Display for Outcome {
                 grant,
                 revoke,
                 changed,
-                enforced_now,
-            } => text::grant::write(f, principal, grant, (*revoke, *changed, *enforced_now)),
+                written_from,
+            } => text::grant::write(f, principal, grant, (*revoke, *changed, *written_from)),
             lifecycle => lifecycle.write_lifecycle(f),
         }
     }

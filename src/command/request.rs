@@ -134,7 +134,7 @@ pub enum Targets {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Request {
     /// `doctor [--fix]` (§14.7).
-    Doctor { fix: bool },
+    Doctor { fix: bool, yes: bool },
     /// `verify [PACK_ID...]` (§13.5).
     Verify { packs: Vec<PackArg> },
     /// `show PACK_ID`.
@@ -235,7 +235,10 @@ impl Request {
     /// lifecycle subcommand or one the command layer does not run.
     pub fn from_command(command: &Command) -> Option<Request> {
         Some(match command {
-            Command::Doctor(a) => Request::Doctor { fix: a.fix },
+            Command::Doctor(a) => Request::Doctor {
+                fix: a.fix,
+                yes: a.yes,
+            },
             Command::Verify(a) => Request::Verify {
                 packs: PackArg::all(&a.packs),
             },
@@ -374,7 +377,12 @@ impl Request {
             other => return other.lifecycle_words(),
         };
         match self {
-            Request::Doctor { fix: true } => words.push("--fix".into()),
+            Request::Doctor { fix: true, yes } => {
+                words.push("--fix".into());
+                if *yes {
+                    words.push("--yes".into());
+                }
+            }
             Request::Outdated { offline: true } => words.push("--offline".into()),
             Request::Verify { packs } => words.extend(packs.iter().map(|p| p.as_str().to_string())),
             Request::Show { pack } => words.push(pack.as_str().to_string()),
@@ -444,7 +452,7 @@ impl Request {
     pub fn changes(&self) -> bool {
         !matches!(
             self,
-            Request::Doctor { fix: false }
+            Request::Doctor { fix: false, .. }
                 | Request::Verify { .. }
                 | Request::Show { .. }
                 | Request::Availability { .. }
@@ -460,7 +468,7 @@ impl Request {
 
     /// Whether a front-end asks y/n before it runs (`doctor --fix`).
     pub fn asks(&self) -> bool {
-        matches!(self, Request::Doctor { fix: true })
+        matches!(self, Request::Doctor { fix: true, .. })
     }
 
     /// The sync options of a `sync [LOCKFILE]` request (a project's sync

@@ -99,7 +99,7 @@ impl Listing {
 
 /// One pack of a store as the listing reads it: its availability, its
 /// manifest when a command of it is executable, its folder when its Skill
-/// is active.
+/// is active and the pack lints.
 type Read = (PackAvailability, Option<Manifest>, Option<PathBuf>);
 
 /// Every installed pack of `engine`'s store, its view read again only when
@@ -107,14 +107,19 @@ type Read = (PackAvailability, Option<Manifest>, Option<PathBuf>);
 /// anew from the state read now.
 fn read_store(engine: &Engine, cache: &ReadCache, stamp: &Stamp) -> Result<Vec<Read>> {
     let state = engine.store().read_state()?;
+    let in_force = engine.grants_in_force(&state)?;
     let ids = engine.store().installed_ids()?;
     let check = runnable_memo();
     let reads = parallel_map(ids, |id| {
         let view = cache.view(engine, &id, stamp.pack(&engine.store().pack_dir(&id)))?;
-        let avail = engine.pack_availability_with(&view, &state, &check);
+        let avail = engine.pack_availability_with(&view, &state, &in_force, &check);
         let executable = avail.commands.iter().any(|c| c.executable);
         let manifest = view.manifest().filter(|_| executable).cloned();
-        let skill_dir = view.dir().filter(|_| avail.activated && avail.sense.active);
+        // A pack that fails lint now (a Skill edited in the store to hold
+        // ESC, §14.5) serves no Skill: an agent is never served it.
+        let skill_dir = view
+            .dir()
+            .filter(|_| avail.activated && avail.sense.active && avail.problems.is_empty());
         Some((avail, manifest, skill_dir))
     });
     Ok(reads.into_iter().flatten().collect())

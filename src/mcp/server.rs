@@ -248,6 +248,44 @@ fn call_blocking(
     }
 }
 
+/// The `instructions` of `initialize` (§16.1, §9.3): the principal, where
+/// its grants come from in each store served, and under the defaults that
+/// only read commands are offered until the user grants more.
+fn instructions(engines: &[Engine]) -> String {
+    use crate::command::text::grant::source_words;
+    use crate::engine::policy::grants::{DEFAULT_PRINCIPAL, GrantsFrom};
+    let principal = engines.first().map(Engine::principal).unwrap_or_default();
+    let froms: Vec<GrantsFrom> = engines
+        .iter()
+        .filter_map(|e| {
+            let state = e.store().read_state().ok()?;
+            e.grants_in_force(&state).ok().map(|g| g.from())
+        })
+        .collect();
+    let mut text = format!(
+        "The tools are the commands of the HCP packs that principal `{principal}` may run now; \
+         the resources are those packs' Skills (hcp://skills/NAME/SKILL.md): read a pack's \
+         Skill before using its tools."
+    );
+    let mut distinct = froms.clone();
+    // Two stores at most (a project's, the user's).
+    distinct.dedup();
+    for from in &distinct {
+        text.push_str(&format!(
+            " Principal `{principal}`'s grants: {} (grants_from: {}).",
+            source_words(principal, *from),
+            from.as_str()
+        ));
+    }
+    if principal != DEFAULT_PRINCIPAL && froms.contains(&GrantsFrom::Default) {
+        text.push_str(&format!(
+            " Under the default grants only read commands are offered; a write command needs \
+             the user's grant: ask the user to run `hcpx grant {principal} verb.exec.write:PACK_ID`."
+        ));
+    }
+    text
+}
+
 fn internal(err: &Error) -> ErrorData {
     ErrorData::internal_error(
         format!("{}: {}", err.code.as_str(), err.message),
@@ -269,16 +307,7 @@ impl ServerHandler for Server {
                 "hcpx",
                 crate::engine::ops::RUNTIME_VERSION,
             ))
-            .with_instructions(format!(
-                "The tools are the commands of the HCP packs that principal `{}` may run now; \
-                 the resources are those packs' Skills (hcp://skills/NAME/SKILL.md): read a pack's \
-                 Skill before using its tools.",
-                self.inner
-                    .engines
-                    .first()
-                    .map(Engine::principal)
-                    .unwrap_or_default()
-            ))
+            .with_instructions(instructions(&self.inner.engines))
     }
 
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {

@@ -483,7 +483,10 @@ mod tests {
         );
         assert_eq!(
             parsed("doctor --fix"),
-            Ok(Parsed::Report(Request::Doctor { fix: true }))
+            Ok(Parsed::Report(Request::Doctor {
+                fix: true,
+                yes: false
+            }))
         );
         assert_eq!(
             parsed("why demo.clock now"),

@@ -20,6 +20,9 @@ pub struct Config {
     /// What the principal may do beyond availability (grant, install),
     /// read with each snapshot: a fix it would be refused is not offered.
     pub powers: crate::tui::session::Powers,
+    /// The principal was just switched: the next snapshot says what it may
+    /// do (§9.3).
+    pub announce_powers: bool,
 }
 
 impl Config {
@@ -31,6 +34,7 @@ impl Config {
             theme: Theme::COLOR,
             show_timings: true,
             powers: Default::default(),
+            announce_powers: false,
         }
     }
 

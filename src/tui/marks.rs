@@ -186,8 +186,8 @@ pub const SETTLED: Duration = Duration::from_secs(2);
 /// (1.0.0)` for the same version with other content (§13.6).
 pub fn update_words(pack: &OutdatedPack) -> String {
     match pack.reason {
-        UpdateReason::Version => format!("version {}", text::safe(&pack.latest)),
-        UpdateReason::Content => format!("new content ({})", text::safe(&pack.latest)),
+        UpdateReason::Version => format!("version {}", text::one_line(&pack.latest)),
+        UpdateReason::Content => format!("new content ({})", text::one_line(&pack.latest)),
     }
 }
 

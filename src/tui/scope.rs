@@ -82,7 +82,7 @@ impl Scopes {
         let name = self.project_name()?;
         Some(format!(
             "project {} (installs: {})",
-            crate::tui::text::safe(&name),
+            crate::tui::text::one_line(&name),
             self.adds_to().as_str()
         ))
     }

@@ -12,8 +12,7 @@
 //! the principal would be refused.
 
 use crate::engine::ops::{Engine, EnvOverrides};
-use crate::engine::policy::grants::{self, Principal};
-use crate::engine::store::state::State;
+use crate::engine::policy::grants::{self, GrantsFrom, InForce, Principal};
 use std::path::PathBuf;
 
 /// The session's changes; see the module docs.
@@ -69,30 +68,47 @@ impl Session {
     }
 }
 
-/// What a principal may do that no command's availability says.
+/// What a principal may do that no command's availability says, and where
+/// its grants come from (§9.3: the TUI shows it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Powers {
-    /// Holds `*` (or grants are not enforced yet): may grant and revoke.
+    /// Holds the unscoped `*`: may grant and revoke.
     pub admin: bool,
     /// Holds `pack.install` unscoped: may install, uninstall, upgrade.
     pub install: bool,
+    /// Where the grants of the store that installs go to were read.
+    pub from: GrantsFrom,
 }
 
 impl Default for Powers {
+    /// `user`'s under the defaults, until the first snapshot says.
     fn default() -> Powers {
         Powers {
             admin: true,
             install: true,
+            from: GrantsFrom::Default,
         }
     }
 }
 
 impl Powers {
-    /// `principal`'s powers in `state` (§9.2, §9.4).
-    pub fn of(state: &State, principal: &str) -> Powers {
+    /// `principal`'s powers under the grants in force (§9.2–§9.4).
+    pub fn of(in_force: &InForce, principal: &str) -> Powers {
         Powers {
-            admin: grants::require_admin(state, principal).is_ok(),
-            install: grants::holds_unscoped(state.grants.as_ref(), principal, grants::PACK_INSTALL),
+            admin: grants::require_admin(in_force, principal).is_ok(),
+            install: in_force.holds_unscoped(principal, grants::PACK_INSTALL),
+            from: in_force.from(),
         }
+    }
+
+    /// `agent: read commands only (default grants)`, in a few words: what
+    /// `principal` may do, and where its grants come from.
+    pub fn words(&self, principal: &str) -> String {
+        crate::command::text::grant::summary(principal, self.from, self.admin)
+    }
+
+    /// Where the grants come from, for the status line.
+    pub fn source(&self, principal: &str) -> &'static str {
+        crate::command::text::grant::short_source(principal, self.from)
     }
 }

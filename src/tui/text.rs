@@ -1,7 +1,8 @@
 //! Small text helpers for the panes: display-width truncation and padding,
 //! word wrapping, and shell quoting for the equivalent `hcpx` commands.
 //! Pack text is made terminal-safe here with the engine's one function
-//! (HCP.md §14.5, `engine::pack::text`), as the CLI does.
+//! (HCP.md §14.5, `engine::pack::text`), as the CLI does; `truncate`,
+//! `fit` and `one_line` are for one-line fields (newlines and tabs too).
 
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
@@ -37,18 +38,22 @@ pub fn truncate(s: &str, max: usize) -> String {
     out
 }
 
-/// A character as shown: terminal-safe (§14.5), a tab as a space (a tab
-/// would break the columns; [`wrap`] expands it to four spaces).
+/// A character of a one-line field as shown (§14.5): terminal-safe, and a
+/// newline or tab as a space, so a pack's text cannot break a row or its
+/// columns ([`wrap`] expands a tab to four spaces instead).
 fn clean(c: char) -> char {
-    match c {
-        '\t' => ' ',
-        c => crate::engine::pack::text::terminal_safe_char(c),
-    }
+    crate::engine::pack::text::one_line_char(c)
 }
 
 /// `s` made terminal-safe (§14.5), for text not cut or wrapped here.
 pub fn safe(s: &str) -> String {
     crate::engine::pack::text::terminal_safe(s).into_owned()
+}
+
+/// `s` for a one-line field (an id, a path, a status line), not cut:
+/// terminal-safe, newlines and tabs as spaces (§14.5).
+pub fn one_line(s: &str) -> String {
+    crate::engine::pack::text::one_line(s).into_owned()
 }
 
 fn width_clean(s: &str) -> usize {

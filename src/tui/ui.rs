@@ -160,8 +160,9 @@ fn draw_status(frame: &mut Frame<'_>, area: Rect, app: &App) {
         ),
         (None, None) => (
             format!(
-                "principal {} · {} pack{}{}",
+                "principal {} ({}) · {} pack{}{}",
                 app.config.principal,
+                app.config.powers.source(&app.config.principal),
                 app.packs.entries.len(),
                 if app.packs.entries.len() == 1 {
                     ""

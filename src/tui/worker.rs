@@ -25,6 +25,7 @@ use crate::engine::ops::sources::{ListedKind, Selection};
 use crate::engine::ops::{Engine, checked_id};
 use crate::engine::pack::manifest::SecretSpec;
 use crate::engine::pack::skill::{self};
+use crate::engine::policy::grants::InForce;
 use crate::engine::store::catalog;
 use crate::engine::store::snapshot::{self};
 use crate::engine::store::source::InstallSource;
@@ -243,7 +244,10 @@ fn load_fresh(engine: &Engine) -> (Stamp, Result<Loaded, Error>) {
         Ok(Loaded {
             rows: load(engine)?,
             catalogs: engine.catalogs().to_vec(),
-            powers: crate::tui::session::Powers::of(&state, engine.principal()),
+            powers: crate::tui::session::Powers::of(
+                &engine.grants_in_force(&state)?,
+                engine.principal(),
+            ),
         })
     });
     (stamp, result)
@@ -270,7 +274,10 @@ fn load_both(project: &Engine, user: &Engine) -> (Stamp, Result<Loaded, Error>) 
         Ok(Loaded {
             rows,
             catalogs,
-            powers: crate::tui::session::Powers::of(&state, project.principal()),
+            powers: crate::tui::session::Powers::of(
+                &project.grants_in_force(&state)?,
+                project.principal(),
+            ),
         })
     });
     (stamp, result)
@@ -310,11 +317,13 @@ fn outdated(stores: &Stores) -> Result<Vec<crate::engine::ops::upgrade::Outdated
 /// `hcpx list` and `hcpx availability`), as browser rows.
 pub fn load(engine: &Engine) -> Result<Vec<Row>, Error> {
     let check = crate::engine::ops::runnable_memo();
+    let inherited = engine.inherited_grants()?;
     engine.map_packs(|view, state| {
         let skill = view.dir().map(|d| skill_start(&d)).unwrap_or_default();
+        let in_force = InForce::resolve(state.grants.as_ref(), inherited.as_ref());
         Row::new(
             view,
-            &engine.pack_availability_with(view, state, &check),
+            &engine.pack_availability_with(view, state, &in_force, &check),
             &skill,
         )
         .in_store(engine.scope(), false)
@@ -337,7 +346,8 @@ pub fn inspect(stores: &Stores, rows: &[Row]) -> Result<Inspected, Error> {
             out.gone.push(row.key());
             continue;
         };
-        let avail = engine.pack_availability(&view, &state);
+        let in_force = engine.grants_in_force(&state)?;
+        let avail = engine.pack_availability(&view, &state, &in_force);
         let skill = view
             .dir()
             .map_or_else(|| SkillText::Missing("no files".into()), |d| read_skill(&d));

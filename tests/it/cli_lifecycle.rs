@@ -300,6 +300,7 @@ fn availability_has_the_shape_of_section_11_3() {
             "activated",
             "commands",
             "connected",
+            "grants_from",
             "installed",
             "kind",
             "pack_id",

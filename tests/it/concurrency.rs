@@ -72,9 +72,11 @@ fn fifty_processes_changing_one_store_lose_nothing() {
             "{id} lost"
         );
     }
-    // Every grant is there once; the first one also gave `user` `*` (§9.3).
+    // Every grant is there once; the first one also wrote the defaults
+    // down, `user` `*` and `"*"` `verb.exec.read` (§9.4).
     let mut expected = serde_json::Map::new();
     expected.insert("user".into(), serde_json::json!(["*"]));
+    expected.insert("*".into(), serde_json::json!(["verb.exec.read"]));
     for i in 0..25 {
         expected.insert(format!("agent{i}"), serde_json::json!(["verb.exec.read"]));
     }

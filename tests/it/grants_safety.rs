@@ -21,14 +21,15 @@ fn problems(doc: &Value) -> Vec<Value> {
         .collect()
 }
 
-/// A store where `agent` holds `verb.exec.read` and `user` holds `*`.
+/// A store where `agent` holds `verb.exec.read` and `user` holds `*`, as
+/// written down by the first grant (§9.4).
 fn enforced() -> Sandbox {
     let sb = Sandbox::new();
     let out = sb.json(&["grant", "agent", "verb.exec.read"], 0);
     assert_eq!(out["enforced_now"], true);
     assert_eq!(
         sb.state()["grants"],
-        json!({"agent": ["verb.exec.read"], "user": ["*"]})
+        json!({"*": ["verb.exec.read"], "agent": ["verb.exec.read"], "user": ["*"]})
     );
     sb
 }
@@ -91,7 +92,8 @@ fn the_user_holding_star_can_grant_and_revoke() {
     sb.json(&["grant", "ops", "*"], 0);
     sb.json(&["grant", "agent", "pack.install", "--principal", "ops"], 0);
     sb.json(&["revoke", "user", "*", "--principal", "ops"], 0);
-    assert_eq!(sb.state()["grants"].get("user"), None);
+    // Listed with nothing, else `"*"` would give it the reads again.
+    assert_eq!(sb.state()["grants"]["user"], json!([]));
     // ... and the last `*` stays: nobody could change grants without it.
     let out = sb.json(&["revoke", "ops", "*", "--principal", "ops"], 2);
     assert_eq!(out["error"]["code"], "usage");
@@ -162,7 +164,7 @@ fn doctor_reports_an_unknown_capability_written_by_hand() {
     // ... and revoke removes them.
     sb.json(&["revoke", "bot", "verb.exec.delete"], 0);
     sb.json(&["revoke", "bot", "verb.exec.read:Bad Id"], 0);
-    assert_eq!(sb.state()["grants"].get("bot"), None);
+    assert_eq!(sb.state()["grants"]["bot"], json!([]));
     assert!(problems(&sb.json(&["doctor"], 0)).is_empty());
 }
 

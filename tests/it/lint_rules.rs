@@ -60,6 +60,7 @@ const SPEC_TABLE: &[(&str, &str)] = &[
     ("skill.empty-body", "error"),
     ("skill.command-undocumented", "warning"),
     ("skill.name-folder", "warning"),
+    ("skill.control-char", "error"),
 ];
 
 /// Rules whose triggering pack cannot live in git; their test builds it.
@@ -250,6 +251,14 @@ rule_tests! {
         assert_eq!(report.pack_id.as_deref(), Some("tidy-notes"));
         (report, vec![warning("skill.name-folder", "SKILL.md", 2, 7)])
     }
+    skill_control_char: "skill.control-char" => {
+        // ESC (and BEL) on line 7, a C1 CSI on line 8: one finding, at the
+        // first ESC; the `valid/skill-crlf` fixture's CRLF and tabs are fine.
+        let report = lint_fixture("skill.control-char");
+        let message = &report.diagnostics[0].message;
+        assert!(message.contains("U+001B") && message.contains("2 lines"), "{message}");
+        (report, vec![error("skill.control-char", "SKILL.md", 7, 25)])
+    }
 }
 
 #[test]
@@ -310,7 +319,13 @@ fn valid_fixtures_lint_clean() {
     names.sort();
     assert_eq!(
         names,
-        ["json-manifest", "plain-skill", "sense-only", "yaml-full"]
+        [
+            "json-manifest",
+            "plain-skill",
+            "sense-only",
+            "skill-crlf",
+            "yaml-full"
+        ]
     );
     for name in &names {
         let report = lint_pack(&valid.join(name), LintOptions::default());
@@ -993,6 +1008,96 @@ commands:
         &lint_dir(&yaml_pack(manifest)),
         &[error("command.placeholder", "pack.yaml", 15, 45)],
     );
+}
+
+/// §6.4: a placeholder may stand in a url's path, query or fragment, never
+/// in its scheme, userinfo, host or port — of `url`, or of `base_url`
+/// joined to a relative `url` — so an argument never picks where the
+/// `Bearer ${TOKEN}` header goes.
+#[test]
+fn placeholders_never_stand_in_a_urls_origin() {
+    let with = |base_url: &str, url: &str| {
+        let manifest = format!(
+            r#"hcp: "1"
+id: acme.base
+name: Base
+version: 1.0.0
+description: A pack used as a lint fixture.
+binding: {{kind: env, env: [TOKEN]{base_url}}}
+commands:
+  - key: status
+    summary: Fetch a thing
+    effect: read
+    args: [{{name: host, type: string}}, {{name: port, type: string}}]
+    adapter:
+      kind: http
+      method: GET
+      url: "{url}"
+      headers: {{Authorization: "Bearer ${{TOKEN}}"}}
+"#
+        );
+        lint_dir(&yaml_pack(&manifest))
+    };
+    let base = |b: &str| format!(", base_url: \"{b}\"");
+    for url in [
+        "http://{host}/x",
+        "HTTPS://{host}/x",
+        "https://{host}@example.com/x",
+        "https://api.example.com:{port}/x",
+        "https://api.{host}.example.com/x",
+    ] {
+        let report = with("", url);
+        assert_findings(
+            &report,
+            &[error("command.placeholder", "pack.yaml", 15, 12)],
+        );
+        let message = &report.diagnostics[0].message;
+        assert!(
+            message.contains("command `status`") && message.contains("`url`"),
+            "{message}"
+        );
+        assert!(message.contains("host or port"), "{message}");
+    }
+    // A url whose values would make it absolute is not joined to base_url.
+    assert_findings(
+        &with(&base("https://api.example.com"), "{host}://example.com/x"),
+        &[error("command.placeholder", "pack.yaml", 15, 12)],
+    );
+    // A relative url joined to a base_url that leaves the host to it.
+    assert_findings(
+        &with(&base("https://"), "{host}/x"),
+        &[error("command.placeholder", "pack.yaml", 15, 12)],
+    );
+    // A base_url with a placeholder in its host: at base_url, and at the
+    // url of the command that is built from it.
+    let report = with(&base("https://{host}.example.com"), "/x");
+    assert_findings(
+        &report,
+        &[
+            error("command.placeholder", "pack.yaml", 6, 46),
+            error("command.placeholder", "pack.yaml", 15, 12),
+        ],
+    );
+    assert!(
+        report.diagnostics[0].message.contains("base_url"),
+        "{:?}",
+        report.diagnostics
+    );
+    // Path, query and fragment are the arguments' to fill.
+    for (b, url) in [
+        ("", "https://api.example.com/{host}?p={port}#{port}"),
+        (
+            base("https://api.example.com/v1").as_str(),
+            "/hosts/{host}?port={port}",
+        ),
+        (
+            base("https://api.example.com").as_str(),
+            "{host}/ports/{port}",
+        ),
+        (base("https://api.example.com").as_str(), "items:{host}"),
+    ] {
+        assert_findings(&with(b, url), &[]);
+    }
 }
 
 #[test]

@@ -119,8 +119,19 @@ fn init_writes_the_project_files_and_refuses_a_second_time() {
     assert_eq!(out.status.code(), Some(0));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("inside the project"), "{stderr}");
-    // Nothing in the user store.
-    assert!(!m.user_store().exists());
+    // The user store records each project's store (§15.2), and holds no
+    // pack of theirs.
+    let projects = m.user_store().join("projects.json");
+    let recorded: Value = serde_json::from_slice(&std::fs::read(projects).unwrap()).unwrap();
+    assert_eq!(
+        recorded["projects"].as_array().map(Vec::len),
+        Some(2),
+        "{recorded}"
+    );
+    let id = std::fs::read_to_string(m.proj().join(".hcp/store-id")).unwrap();
+    assert_eq!(recorded["projects"][0]["store_id"], id.trim(), "{recorded}");
+    let packs = std::fs::read_dir(m.user_store().join("packs")).unwrap();
+    assert!(packs.flatten().all(|e| e.file_name() == "hcp-cli"));
 }
 
 #[test]
@@ -470,8 +481,16 @@ fn a_store_that_is_not_the_projects_own_is_refused() {
     let elsewhere = m.dir.path().join("elsewhere");
     std::fs::create_dir_all(&elsewhere).unwrap();
     std::os::unix::fs::symlink(&elsewhere, proj.join(".hcp")).unwrap();
-    let doc = m.json(&proj, &["list"], 2);
-    assert_eq!(doc["error"]["code"], "usage", "{doc}");
+    // A report goes on with the user store, naming the link (§15.2); a
+    // change is refused as store_corrupt.
+    let doc = m.json(&proj, &["list"], 0);
+    assert_eq!(doc["scope"], "user", "{doc}");
+    assert!(
+        doc["warnings"][0].as_str().unwrap().contains(".hcp/"),
+        "{doc}"
+    );
+    let doc = m.json(&proj, &["sync"], 1);
+    assert_eq!(doc["error"]["code"], "store_corrupt", "{doc}");
     assert!(std::fs::read_dir(&elsewhere).unwrap().next().is_none());
     std::fs::remove_file(proj.join(".hcp")).unwrap();
     // The user store inside the project's store.

@@ -162,6 +162,8 @@ fn connect_with_a_probe_needs_the_probes_exec_grant() {
     // agent: pack.connect, but verb.exec.read only for another pack.
     sb.json(&["grant", "agent", "pack.connect"], 0);
     sb.json(&["grant", "agent", "verb.exec.read:acme.z"], 0);
+    // Without the default unscoped read (§9.3).
+    sb.json(&["revoke", "agent", "verb.exec.read"], 0);
     let connect = |code| {
         let out = sb
             .hcpx()

@@ -91,6 +91,36 @@ async fn p_switches_the_principal_and_the_matrix_greys_write_without_offering_th
     assert!(said.contains("is not a principal name"), "{said}");
 }
 
+#[tokio::test]
+async fn the_status_line_says_where_the_principals_grants_come_from_and_p_says_what_it_may_do() {
+    let dir = sandbox_with(notes_pack);
+    install_connected(&dir, "acme.notes");
+    let mut tui = Tui::start_at(dir, "acme.notes", 120, 34).await;
+    // No grants in the store: the defaults (HCP.md §9.3).
+    let screen = tui.screen();
+    assert!(
+        screen.contains("principal user (default grants)"),
+        "{screen}"
+    );
+
+    tui.keys("P").await;
+    tui.keys("agent").await;
+    tui.press(KeyCode::Enter).await;
+    let screen = tui.screen();
+    assert!(
+        screen.contains("agent: read commands only (default grants)"),
+        "{screen}"
+    );
+    // `add` (write) is greyed for agent under the defaults.
+    tui.press(KeyCode::Tab).await;
+    tui.keys("j").await;
+    let screen = tui.screen();
+    assert!(
+        screen.contains("✗ grant: principal `agent` does not hold `verb.exec.write`"),
+        "{screen}"
+    );
+}
+
 /// `acme.envy`: an `env` Binding on one variable; `show` prints it.
 /// `acme.copycat` declares the same variable.
 fn env_pack(catalog: &std::path::Path) {

@@ -41,8 +41,8 @@ fn why_args<'a>(catalog: &'a str, principal: &'a str) -> [&'a str; 7] {
 #[test]
 fn why_lists_every_unmet_condition_with_its_fix() {
     let (sb, catalog) = setup();
-    // Grants enforced: `bot` holds nothing.
-    sb.json(&["grant", "user", "*"], 0);
+    // `bot` holds nothing: not even the default `verb.exec.read` (§9.3).
+    sb.json(&["revoke", "bot", "verb.exec.read"], 0);
     let args = why_args(&catalog, "bot");
     let out = sb.json(&args, 0);
     let install = format!("hcpx install acme.why --catalog '{catalog}' --principal bot");
@@ -78,7 +78,9 @@ fn why_lists_every_unmet_condition_with_its_fix() {
         .output()
         .unwrap_or_else(|e| panic!("{e}"));
     let text = String::from_utf8_lossy(&text.stdout).to_string();
-    let lines: Vec<&str> = text.lines().collect();
+    let (first, rest) = text.split_once('\n').unwrap_or_default();
+    assert_eq!(first, "principal: bot (grants: the user store's grants)");
+    let lines: Vec<&str> = rest.lines().collect();
     assert_eq!(lines.len(), 8, "{text}");
     assert!(lines[0].contains("not installed"), "{text}");
     assert_eq!(lines[1], format!("  fix: {install}"));

@@ -10,6 +10,10 @@ pub struct DoctorArgs {
     /// and write a new one
     #[arg(long)]
     pub fix: bool,
+    /// With --fix, adopt a project's .hcp/ made by an earlier hcpx release
+    /// (mode 0700, yours, no links inside) without asking
+    #[arg(long, requires = "fix")]
+    pub yes: bool,
     #[command(flatten)]
     pub json: super::JsonArg,
     #[command(flatten)]

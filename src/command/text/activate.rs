@@ -3,7 +3,7 @@
 
 use crate::command::text::harness::write_warnings;
 use crate::engine::ops::Toggle;
-use crate::engine::pack::text::terminal_safe;
+use crate::engine::pack::text::one_line;
 use std::fmt::{Result, Write};
 
 /// `PACK_ID: activated` (or `already activated`, `deactivated`, `was not
@@ -16,7 +16,7 @@ pub fn write(w: &mut impl Write, done: &[Toggle], activate: bool) -> Result {
     };
     for t in done {
         let word = if t.changed { changed } else { same };
-        writeln!(w, "{}: {word}", terminal_safe(&t.pack_id))?;
+        writeln!(w, "{}: {word}", one_line(&t.pack_id))?;
     }
     Ok(())
 }

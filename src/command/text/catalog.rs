@@ -1,11 +1,11 @@
 //! `catalog` in words (§13.2): the catalogs, or what `add`/`remove` changed.
 
 use crate::engine::ops::catalogs::{CatalogChange, CatalogInfo, CatalogKind};
-use crate::engine::pack::text::terminal_safe;
+use crate::engine::pack::text::one_line;
 use std::fmt::{Result, Write};
 
 pub fn write_change(w: &mut impl Write, change: &CatalogChange, verb: &str) -> Result {
-    let source = terminal_safe(&change.catalog.source);
+    let source = one_line(&change.catalog.source);
     if change.changed {
         writeln!(
             w,
@@ -23,10 +23,7 @@ pub fn write_change(w: &mut impl Write, change: &CatalogChange, verb: &str) -> R
 fn write_ids(w: &mut impl Write, ids: &[String]) -> Result {
     const SHOWN: usize = 40;
     for line in ids.iter().take(SHOWN).collect::<Vec<_>>().chunks(6) {
-        let words: Vec<String> = line
-            .iter()
-            .map(|id| terminal_safe(id).into_owned())
-            .collect();
+        let words: Vec<String> = line.iter().map(|id| one_line(id).into_owned()).collect();
         writeln!(w, "  {}", words.join("  "))?;
     }
     if ids.len() > SHOWN {
@@ -51,14 +48,14 @@ pub fn write_list(w: &mut impl Write, all: &[CatalogInfo]) -> Result {
         let commit = c
             .commit
             .as_deref()
-            .map(|s| format!(" @ {}", terminal_safe(s.get(..12).unwrap_or(s))));
+            .map(|s| format!(" @ {}", one_line(s.get(..12).unwrap_or(s))));
         writeln!(
             w,
             "{kind:<4} {}{}  {}  ({})",
-            terminal_safe(&c.source),
+            one_line(&c.source),
             commit.unwrap_or_default(),
             packs_line(c),
-            terminal_safe(&c.path)
+            one_line(&c.path)
         )?;
     }
     Ok(())
@@ -67,7 +64,7 @@ pub fn write_list(w: &mut impl Write, all: &[CatalogInfo]) -> Result {
 /// `3 packs`, or `0 packs: WHY` (HCP.md §13.2).
 fn packs_line(c: &CatalogInfo) -> String {
     match &c.reason {
-        Some(why) => format!("{} packs: {}", c.packs, terminal_safe(why)),
+        Some(why) => format!("{} packs: {}", c.packs, one_line(why)),
         None => format!("{} packs", c.packs),
     }
 }

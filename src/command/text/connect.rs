@@ -3,16 +3,16 @@
 
 use crate::engine::ops::ConnectOutcome;
 use crate::engine::pack::manifest::BindingKind;
-use crate::engine::pack::text::terminal_safe;
+use crate::engine::pack::text::one_line;
 use std::fmt::{Result, Write};
 
 pub fn write(w: &mut impl Write, o: &ConnectOutcome) -> Result {
-    let pack_id = terminal_safe(&o.pack_id);
+    let pack_id = one_line(&o.pack_id);
     if o.binding == BindingKind::Public {
         return writeln!(w, "{pack_id}: public binding, nothing to connect");
     }
     if let Some(probe) = &o.probe {
-        let verb = terminal_safe(&probe.verb_key);
+        let verb = one_line(&probe.verb_key);
         writeln!(w, "probe {verb} passed ({} ms)", probe.duration_ms)?;
     }
     if o.changed {

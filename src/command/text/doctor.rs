@@ -2,18 +2,13 @@
 
 use crate::command::style::{ERROR, GOOD, HINT};
 use crate::engine::ops::doctor::{DoctorReport, Fixed};
-use crate::engine::pack::text::terminal_safe;
+use crate::engine::pack::text::one_line;
 use std::fmt::{Result, Write};
 
 pub fn write(w: &mut impl Write, report: &DoctorReport, fixed: Option<&[Fixed]>) -> Result {
-    writeln!(w, "store: {}", terminal_safe(&report.store))?;
+    writeln!(w, "store: {}", one_line(&report.store))?;
     for f in fixed.into_iter().flatten() {
-        writeln!(
-            w,
-            "{GOOD}{:>7}{GOOD:#}  {}",
-            "fixed",
-            terminal_safe(&f.message)
-        )?;
+        writeln!(w, "{GOOD}{:>7}{GOOD:#}  {}", "fixed", one_line(&f.message))?;
     }
     for c in &report.checks {
         let (mark, style) = if c.ok {
@@ -21,16 +16,12 @@ pub fn write(w: &mut impl Write, report: &DoctorReport, fixed: Option<&[Fixed]>)
         } else {
             ("problem", ERROR)
         };
-        writeln!(
-            w,
-            "{style}{mark:>7}{style:#}  {}",
-            terminal_safe(&c.message)
-        )?;
+        writeln!(w, "{style}{mark:>7}{style:#}  {}", one_line(&c.message))?;
         if let Some(fix) = &c.fix {
             writeln!(
                 w,
                 "         {HINT}fix{HINT:#}: {}",
-                terminal_safe(&fix.to_string())
+                one_line(&fix.to_string())
             )?;
         }
     }

@@ -6,7 +6,7 @@
 use crate::command::style::{GOOD, HINT, STRONG, WARNING};
 use crate::engine::harness::plan::{SkillState, Taken};
 use crate::engine::harness::{HarnessLine, TargetInfo, TargetName, TargetStatus};
-use crate::engine::pack::text::terminal_safe;
+use crate::engine::pack::text::one_line;
 use std::fmt::{Result, Write};
 use std::path::Path;
 
@@ -25,7 +25,7 @@ pub fn write_list(w: &mut impl Write, targets: &[TargetInfo]) -> Result {
             t.name.as_str(),
             yes(t.detected),
             yes(t.enabled),
-            terminal_safe(&t.path.display().to_string())
+            one_line(&t.path.display().to_string())
         )?;
     }
     if !targets.iter().any(|t| t.enabled) {
@@ -61,7 +61,7 @@ pub fn write_targets(w: &mut impl Write, targets: &[TargetStatus]) -> Result {
             w,
             "{STRONG}{}{STRONG:#} {} ({placed} of {} placed)",
             target.name.as_str(),
-            terminal_safe(&target.path.display().to_string()),
+            one_line(&target.path.display().to_string()),
             target.skills.len()
         )?;
         for skill in &target.skills {
@@ -69,8 +69,8 @@ pub fn write_targets(w: &mut impl Write, targets: &[TargetStatus]) -> Result {
                 w,
                 "  {:<9} {} ({})",
                 skill.state.as_str(),
-                terminal_safe(&skill.pack_id),
-                terminal_safe(&skill.skill)
+                one_line(&skill.pack_id),
+                one_line(&skill.skill)
             )?;
         }
     }
@@ -133,11 +133,11 @@ fn write_warning(
     let why = match (state, taken) {
         (SkillState::Conflict, Some(Taken::Pack(holder))) => format!(
             "is held by the Skill of the same name of {} (activated first, or its edited copy is there); left alone",
-            terminal_safe(holder)
+            one_line(holder)
         ),
         (SkillState::Conflict, Some(Taken::Store(store))) => format!(
             "was placed by another store ({}); left alone",
-            terminal_safe(store)
+            one_line(store)
         ),
         (SkillState::Conflict, Some(Taken::Reserved)) => {
             "is a name only the bootstrap pack may use (hcp-cli, hcp-*); not placed".to_string()
@@ -154,7 +154,7 @@ fn write_warning(
         w,
         "{WARNING}warning{WARNING:#}: {}: {} of {} {why}",
         target.as_str(),
-        terminal_safe(&path.display().to_string()),
-        terminal_safe(pack_id)
+        one_line(&path.display().to_string()),
+        one_line(pack_id)
     )
 }

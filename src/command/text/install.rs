@@ -5,16 +5,16 @@
 
 use crate::engine::ops::sources::{ListedKind, ListedPack, Listing, PackResult, SourceRun};
 use crate::engine::ops::{InstallAction, InstallOutcome};
-use crate::engine::pack::text::terminal_safe;
+use crate::engine::pack::text::one_line;
 use std::fmt::{Result, Write};
 
 pub fn write(w: &mut impl Write, o: &InstallOutcome) -> Result {
-    let pack_id = terminal_safe(&o.pack_id);
+    let pack_id = one_line(&o.pack_id);
     writeln!(
         w,
         "{} from {}",
-        terminal_safe(&o.to_string()),
-        terminal_safe(&o.source.display())
+        one_line(&o.to_string()),
+        one_line(&o.source.display())
     )?;
     if o.disconnected {
         writeln!(w, "its binding changed: run `hcpx connect {pack_id}` again")?;
@@ -28,7 +28,7 @@ pub fn write(w: &mut impl Write, o: &InstallOutcome) -> Result {
 /// The pack's warnings, then its harness warnings.
 pub fn write_notes(w: &mut impl Write, o: &InstallOutcome) -> Result {
     for warning in &o.warnings {
-        writeln!(w, "warning: {}", terminal_safe(warning))?;
+        writeln!(w, "warning: {}", one_line(warning))?;
     }
     super::harness::write_warnings(w, &o.harnesses, &o.pack_id)
 }
@@ -85,7 +85,7 @@ pub fn write_listing(w: &mut impl Write, listing: &Listing) -> Result {
         1 => "1 pack".to_string(),
         n => format!("{n} packs"),
     };
-    writeln!(w, "{} holds {count}:", terminal_safe(&listing.source))?;
+    writeln!(w, "{} holds {count}:", one_line(&listing.source))?;
     let width = |f: fn(&ListedPack) -> usize| listing.packs.iter().map(f).max().unwrap_or(0);
     let id_width = width(|p| p.pack_id.chars().count()).max("PACK_ID".len());
     let path_width = width(|p| p.path.chars().count()).max("PATH".len());
@@ -103,7 +103,7 @@ pub fn write_listing(w: &mut impl Write, listing: &Listing) -> Result {
             p.path,
             first_line_cut(&p.description, 70)
         );
-        writeln!(w, "{}", terminal_safe(&line))?;
+        writeln!(w, "{}", one_line(&line))?;
     }
     Ok(())
 }
@@ -136,5 +136,5 @@ pub fn listed_line(p: &ListedPack) -> String {
         kind(p),
         p.path
     );
-    terminal_safe(&line).into_owned()
+    one_line(&line).into_owned()
 }

@@ -2,7 +2,7 @@
 
 use crate::command::style::{ERROR, GOOD, HINT, STRONG};
 use crate::engine::ops::list::ListRow;
-use crate::engine::pack::text::terminal_safe;
+use crate::engine::pack::text::one_line;
 use crate::engine::policy::availability::Status;
 use std::fmt::{Result, Write};
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
@@ -66,11 +66,7 @@ pub fn write(w: &mut impl Write, rows: &[ListRow]) -> Result {
 /// Pack text as one table cell: terminal-safe, on one line, at most `max`
 /// columns wide (cut with `…`).
 fn cell(text: &str, max: usize) -> String {
-    let one_line: String = text
-        .chars()
-        .map(|c| if c == '\n' || c == '\t' { ' ' } else { c })
-        .collect();
-    let safe = terminal_safe(&one_line);
+    let safe = one_line(text);
     if width(&safe) <= max {
         return safe.into_owned();
     }

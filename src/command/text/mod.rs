@@ -1,7 +1,9 @@
 //! The words of each outcome (HCP.md §10.1: text for people, the
 //! `--json` document for programs): one renderer per subcommand, written into
 //! any [`std::fmt::Write`] with the styles of [`crate::command::style`].
-//! Pack-derived text goes through `terminal_safe` (§14.5).
+//! Pack-derived text goes through `terminal_safe` (§14.5), and through
+//! `one_line` in a one-line field (an id, a path, a table cell, a status
+//! line), so a source cannot forge a row.
 
 pub mod activate;
 pub mod availability;

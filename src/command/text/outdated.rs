@@ -1,7 +1,7 @@
 //! `outdated` in words (§13.6): each pack, its installed and newest version.
 
 use crate::engine::ops::upgrade::{OutdatedPack, UpdateReason};
-use crate::engine::pack::text::terminal_safe;
+use crate::engine::pack::text::one_line;
 use std::fmt::{Result, Write};
 
 pub fn write(w: &mut impl Write, packs: &[OutdatedPack]) -> Result {
@@ -13,15 +13,15 @@ pub fn write(w: &mut impl Write, packs: &[OutdatedPack]) -> Result {
             UpdateReason::Version => writeln!(
                 w,
                 "{}  {} -> {}",
-                terminal_safe(&p.pack_id),
-                terminal_safe(&p.installed),
-                terminal_safe(&p.latest)
+                one_line(&p.pack_id),
+                one_line(&p.installed),
+                one_line(&p.latest)
             )?,
             UpdateReason::Content => writeln!(
                 w,
                 "{}  {} new content ({} -> {})",
-                terminal_safe(&p.pack_id),
-                terminal_safe(&p.installed),
+                one_line(&p.pack_id),
+                one_line(&p.installed),
                 short(&p.installed_digest),
                 short(&p.latest_digest)
             )?,

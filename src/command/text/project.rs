@@ -4,7 +4,7 @@
 //! PACK_ID` when only the project's files named it).
 
 use crate::engine::ops::project::{InitOutcome, RemoveOutcome};
-use crate::engine::pack::text::terminal_safe;
+use crate::engine::pack::text::one_line;
 use std::fmt::{Result, Write};
 
 pub fn write_init(w: &mut impl Write, done: &InitOutcome) -> Result {
@@ -12,7 +12,7 @@ pub fn write_init(w: &mut impl Write, done: &InitOutcome) -> Result {
     writeln!(
         w,
         "wrote {} (harnesses: {})",
-        terminal_safe(&done.file),
+        one_line(&done.file),
         names.join(", ")
     )?;
     writeln!(
@@ -23,7 +23,7 @@ pub fn write_init(w: &mut impl Write, done: &InitOutcome) -> Result {
 
 pub fn write_init_notes(w: &mut impl Write, done: &InitOutcome) -> Result {
     for warning in &done.warnings {
-        writeln!(w, "warning: {}", terminal_safe(warning))?;
+        writeln!(w, "warning: {}", one_line(warning))?;
     }
     Ok(())
 }
@@ -35,7 +35,7 @@ pub fn write_removed(w: &mut impl Write, results: &[RemoveOutcome]) -> Result {
         } else {
             "removed the entry of"
         };
-        writeln!(w, "{what} {}", terminal_safe(&r.pack_id))?;
+        writeln!(w, "{what} {}", one_line(&r.pack_id))?;
     }
     Ok(())
 }

@@ -7,7 +7,7 @@ use super::yes_no;
 use crate::command::style::{ERROR, GOOD, STRONG, WARNING};
 use crate::engine::ops::show::{CommandDetails, PackDetails};
 use crate::engine::pack::manifest::{Arg, Binding};
-use crate::engine::pack::text::terminal_safe;
+use crate::engine::pack::text::one_line;
 use std::fmt::{Result, Write};
 
 pub fn write(w: &mut impl Write, d: &PackDetails) -> Result {
@@ -151,11 +151,5 @@ pub fn arg_line(arg: &Arg) -> String {
         line.push_str("  ");
         line.push_str(desc);
     }
-    one_line(&line)
-}
-
-/// Pack text on one terminal line: terminal-safe, newlines and tabs as
-/// spaces (a pack failing lint may hold them anywhere).
-pub fn one_line(text: &str) -> String {
-    terminal_safe(&text.replace(['\n', '\t'], " ")).into_owned()
+    one_line(&line).into_owned()
 }

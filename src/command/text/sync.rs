@@ -4,7 +4,7 @@
 //! change marked `+`).
 
 use crate::engine::ops::sync::{SyncAction, SyncResult};
-use crate::engine::pack::text::terminal_safe;
+use crate::engine::pack::text::one_line;
 use std::fmt::{Result, Write};
 
 pub fn write(w: &mut impl Write, results: &[SyncResult]) -> Result {
@@ -29,8 +29,8 @@ pub fn write(w: &mut impl Write, results: &[SyncResult]) -> Result {
         writeln!(
             w,
             "{action:<11} {} {}",
-            terminal_safe(&r.pack_id),
-            terminal_safe(&version)
+            one_line(&r.pack_id),
+            one_line(&version)
         )?;
         if let Some(diff) = &r.diff {
             super::upgrade::write_changes(w, &diff.changes)?;

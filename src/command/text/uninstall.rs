@@ -5,11 +5,11 @@
 use crate::command::docs::UninstallLine;
 use crate::command::text::harness::write_warnings;
 use crate::engine::ops::UninstallOutcome;
-use crate::engine::pack::text::terminal_safe;
+use crate::engine::pack::text::one_line;
 use std::fmt::{Result, Write};
 
 pub fn write(w: &mut impl Write, o: &UninstallOutcome) -> Result {
-    writeln!(w, "uninstalled {}", terminal_safe(&o.pack_id))
+    writeln!(w, "uninstalled {}", one_line(&o.pack_id))
 }
 
 pub fn write_notes(w: &mut impl Write, o: &UninstallOutcome) -> Result {
@@ -32,8 +32,8 @@ pub fn write_line_notes(w: &mut impl Write, lines: &[UninstallLine]) -> Result {
             UninstallLine::Failed { pack_id, error, .. } => writeln!(
                 w,
                 "error: {}: {}",
-                terminal_safe(pack_id),
-                terminal_safe(&error.message)
+                one_line(pack_id),
+                one_line(&error.message)
             )?,
         }
     }

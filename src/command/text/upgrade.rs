@@ -4,7 +4,7 @@
 
 use crate::command::style::ERROR;
 use crate::engine::ops::upgrade::{UpdateReason, UpgradeResult};
-use crate::engine::pack::text::terminal_safe;
+use crate::engine::pack::text::one_line;
 use crate::engine::policy::capdiff::CapabilityChange;
 use std::fmt::{Result, Write};
 
@@ -27,9 +27,9 @@ pub fn write(w: &mut impl Write, results: &[UpgradeResult], dry_run: bool) -> Re
         writeln!(
             w,
             "{state} {} {} -> {}{content}{}",
-            terminal_safe(&r.pack_id),
-            terminal_safe(&r.from),
-            terminal_safe(&r.to),
+            one_line(&r.pack_id),
+            one_line(&r.from),
+            one_line(&r.to),
             if dry_run {
                 format!(" ({})", r.to_digest)
             } else {
@@ -60,7 +60,7 @@ pub fn write_changes(w: &mut impl Write, changes: &[CapabilityChange]) -> Result
             .collect();
         fields.sort();
         let kind = text["kind"].as_str().unwrap_or("?");
-        let line = terminal_safe(&format!("{kind} {}", fields.join(" "))).into_owned();
+        let line = one_line(&format!("{kind} {}", fields.join(" "))).into_owned();
         if c.escalates {
             writeln!(w, "  {ERROR}+{ERROR:#} {line}")?;
         } else {

@@ -2,12 +2,12 @@
 
 use crate::command::style::{ERROR, GOOD};
 use crate::engine::ops::VerifyPack;
-use crate::engine::pack::text::terminal_safe;
+use crate::engine::pack::text::one_line;
 use std::fmt::{Result, Write};
 
 pub fn write(w: &mut impl Write, packs: &[VerifyPack]) -> Result {
     for p in packs {
-        let id = terminal_safe(&p.pack_id);
+        let id = one_line(&p.pack_id);
         if p.ok {
             writeln!(w, "{GOOD}ok{GOOD:#}       {id}")?;
             continue;
@@ -19,7 +19,7 @@ pub fn write(w: &mut impl Write, packs: &[VerifyPack]) -> Result {
         };
         writeln!(w, "{ERROR}changed{ERROR:#}  {id}: {why}")?;
         for path in &p.changed {
-            writeln!(w, "         {}", terminal_safe(path))?;
+            writeln!(w, "         {}", one_line(path))?;
         }
     }
     Ok(())

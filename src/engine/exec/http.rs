@@ -29,7 +29,12 @@
 //! - Joining: `base_url` and `url` are joined as strings with exactly one `/`
 //!   between them (`https://api/v1` + `/repos` is `https://api/v1/repos`,
 //!   not RFC 3986 resolution, which would drop `/v1`); a `url` starting with
-//!   `?` is appended as is; an empty `url` is `base_url`.
+//!   `?` is appended as is; an empty `url` is `base_url` (`pack::url`).
+//! - A placeholder in the url's origin (scheme, userinfo, host, port, of
+//!   `url` or of `base_url` + `url`) fails lint (§6.4); should such a pack
+//!   be installed all the same, exec refuses it (`lint_failed`) before
+//!   anything is sent, and refuses a built URL whose origin is not the
+//!   template's.
 //! - Absent optional args (no value, no default): a query parameter
 //!   (`&`-separated piece after `?`) that names one is dropped, like an argv
 //!   element (§6.3); in the path it is a `usage` error naming the arg; a
@@ -59,6 +64,7 @@ use crate::engine::error::{Error, ErrorCode, Fix, Hint};
 use crate::engine::exec::args::{BoundArgs, value_text};
 use crate::engine::pack::grammar::{Piece, template_pieces};
 use crate::engine::pack::manifest::HTTP_METHODS;
+use crate::engine::pack::url;
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -83,16 +89,45 @@ pub(super) struct HttpSpec<'a> {
 
 /// The full URL of a request: placeholders replaced (percent-encoded),
 /// absent query parameters dropped, joined to `base_url` when relative.
+///
+/// A placeholder in the origin (scheme, userinfo, host, port) is refused
+/// even though lint rejects it (§6.4), and so is a built URL whose origin is
+/// not the template's: an argument never chooses where the request goes.
 pub fn build_url(
     template: &str,
     base_url: Option<&str>,
     args: &BoundArgs,
 ) -> Result<String, Error> {
+    if let Some(placeholder) = url::origin_placeholder(template, base_url) {
+        return Err(Error::new(
+            ErrorCode::LintFailed,
+            format!(
+                "the placeholder `{placeholder}` stands in the url's scheme, userinfo, host or port"
+            ),
+        )
+        .hint("a placeholder may stand in the url's path, query or fragment only"));
+    }
+    let built = render_url(template, base_url, args)?;
+    if let Some(t) = url::effective_template(template, base_url)
+        && url::origin(&built) != url::origin(&t)
+    {
+        return Err(Error::new(
+            ErrorCode::LintFailed,
+            format!(
+                "the url `{}` does not go to the origin its template names",
+                shown_url(&built)
+            ),
+        ));
+    }
+    Ok(built)
+}
+
+fn render_url(template: &str, base_url: Option<&str>, args: &BoundArgs) -> Result<String, Error> {
     let (path, query) = match template.split_once('?') {
         Some((p, q)) => (p, Some(q)),
         None => (template, None),
     };
-    let mut url = String::new();
+    let mut out = String::new();
     for piece in template_pieces(path) {
         match piece {
             Piece::Arg(name) => {
@@ -109,10 +144,10 @@ pub fn build_url(
                     .arg(name)
                     .hint("`.` and `..` would change which resource the path names"));
                 }
-                url.extend(utf8_percent_encode(&text, URL_VALUE));
+                out.extend(utf8_percent_encode(&text, URL_VALUE));
             }
-            Piece::Text(t) => url.push_str(t),
-            Piece::Material(m) => push_material_text(&mut url, m),
+            Piece::Text(t) => out.push_str(t),
+            Piece::Material(m) => push_material_text(&mut out, m),
         }
     }
     if let Some(query) = query {
@@ -126,16 +161,16 @@ pub fn build_url(
             .filter(|pair| !pair.is_empty())
             .collect();
         if !kept.is_empty() {
-            url.push('?');
-            url.push_str(&kept.join("&"));
+            out.push('?');
+            out.push_str(&kept.join("&"));
         }
         if let Some(fragment) = fragment {
-            url.push('#');
-            url.push_str(fragment);
+            out.push('#');
+            out.push_str(fragment);
         }
     }
-    if is_absolute(&url) {
-        return Ok(url);
+    if url::is_absolute(&out) {
+        return Ok(out);
     }
     let Some(base) = base_url else {
         return Err(Error::new(
@@ -144,7 +179,7 @@ pub fn build_url(
         )
         .hint("add binding.base_url, or use an absolute http:// or https:// url"));
     };
-    Ok(join(base, &url))
+    Ok(url::join(base, &out))
 }
 
 fn render_query_pair(pair: &str, args: &BoundArgs) -> Option<String> {
@@ -159,25 +194,6 @@ fn render_query_pair(pair: &str, args: &BoundArgs) -> Option<String> {
         }
     }
     Some(out)
-}
-
-fn is_absolute(url: &str) -> bool {
-    let lower = url.get(..8).unwrap_or(url).to_ascii_lowercase();
-    lower.starts_with("http://") || lower.starts_with("https://")
-}
-
-fn join(base: &str, url: &str) -> String {
-    if url.is_empty() {
-        base.to_string()
-    } else if url.starts_with('?') || url.starts_with('#') {
-        format!("{base}{url}")
-    } else {
-        format!(
-            "{}/{}",
-            base.trim_end_matches('/'),
-            url.trim_start_matches('/')
-        )
-    }
 }
 
 fn push_material_text(out: &mut String, name: &str) {
@@ -580,7 +596,7 @@ fn follow(from: &http::Uri, location: &str) -> Result<http::Uri, String> {
     let scheme = from.scheme_str().unwrap_or("http");
     let authority = from.authority().map_or("", |a| a.as_str());
     let location = location.split('#').next().unwrap_or_default();
-    let target = if is_absolute(location) {
+    let target = if url::is_absolute(location) {
         location.to_string()
     } else if let Some(rest) = location.strip_prefix("//") {
         format!("{scheme}://{rest}")
@@ -739,6 +755,38 @@ mod tests {
             "http://h/api/items"
         );
         Ok(())
+    }
+
+    /// Defence in depth (§6.4): lint rejects these, yet an installed pack
+    /// that holds one is refused before anything is sent.
+    #[test]
+    fn a_placeholder_in_the_origin_is_refused() {
+        let a = args(&["q=evil.example", "label=https"]);
+        for (template, base) in [
+            ("http://{q}/x", None),
+            ("HTTPS://user@{q}:443/x", None),
+            ("{label}://evil.example/x", Some("https://api.example")),
+            ("{q}/x", Some("https://")),
+            ("/x", Some("https://{q}")),
+        ] {
+            let err = build_url(template, base, &a).err();
+            assert_eq!(
+                err.as_ref().map(|e| e.code),
+                Some(ErrorCode::LintFailed),
+                "{template}"
+            );
+            let message = err.map(|e| e.message).unwrap_or_default();
+            assert!(
+                message.contains("scheme, userinfo, host or port"),
+                "{message}"
+            );
+        }
+        assert_eq!(
+            build_url("https://api.example/{q}", None, &a)
+                .ok()
+                .as_deref(),
+            Some("https://api.example/evil.example")
+        );
     }
 
     #[test]

@@ -89,6 +89,7 @@ rules! {
     SkillEmptyBody => "skill.empty-body", Error;
     SkillCommandUndocumented => "skill.command-undocumented", Warning;
     SkillNameFolder => "skill.name-folder", Warning;
+    SkillControlChar => "skill.control-char", Error;
 }
 
 impl fmt::Display for Rule {
@@ -211,7 +212,7 @@ mod tests {
             );
             assert!(!name.is_empty());
         }
-        assert_eq!(Rule::ALL.len(), 43);
+        assert_eq!(Rule::ALL.len(), 44);
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! Manifest rules: the fields of HCP.md §3, the commands and args of §4, the
-//! adapters of §6, the Binding of §8 and the plane rules of §2.5. Every check
+//! adapters of §6 (no placeholder in an `http` url's origin, of `url` or of
+//! `base_url` + `url`, §6.4), the Binding of §8 and the plane rules of §2.5. Every check
 //! reports with the position of the offending key or value and goes on, so one
 //! run finds every problem; the [`Manifest`] is built along the way.
 
@@ -11,6 +12,7 @@ use crate::engine::pack::manifest::{
     Adapter, Arg, ArgType, Binding, BindingKind, Command, DEFAULT_TIMEOUT_MS, Effect, HTTP_METHODS,
     MAX_TIMEOUT_MS, Manifest, OutputKind, Plane, Requires, SecretSpec,
 };
+use crate::engine::pack::url;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Component, Path, PathBuf};
 
@@ -429,9 +431,12 @@ impl Checker<'_, '_> {
         {
             binding.probe = Some(s.to_string());
         }
-        if let Some(url) = node.get("base_url")
-            && let Some(s) = self.string(url, "binding.base_url")
+        if let Some(base) = node.get("base_url")
+            && let Some(s) = self.string(base, "binding.base_url")
         {
+            if let Some(p) = url::placeholder_in_origin(s) {
+                self.origin_placeholder("the binding's `base_url`", &p, base.pos);
+            }
             binding.base_url = Some(s.to_string());
         }
         binding
@@ -627,7 +632,7 @@ impl Checker<'_, '_> {
                 )
                 .with_hint("e.g. adapter: {kind: process, program: git, argv: [status]}");
             }
-            Some(a) => cmd.adapter = self.adapter(a, &cmd.args, binding),
+            Some(a) => cmd.adapter = self.adapter(a, &name, &cmd.args, binding),
         }
         cmd
     }
@@ -894,7 +899,7 @@ impl Checker<'_, '_> {
         None
     }
 
-    fn adapter(&mut self, node: &Node, args: &[Arg], binding: &Binding) -> Adapter {
+    fn adapter(&mut self, node: &Node, name: &str, args: &[Arg], binding: &Binding) -> Adapter {
         let other = Adapter::Other {
             kind: String::new(),
         };
@@ -920,7 +925,7 @@ impl Checker<'_, '_> {
         };
         match kind {
             "process" => self.process_adapter(node, args),
-            "http" => self.http_adapter(node, args, binding),
+            "http" => self.http_adapter(node, name, args, binding),
             "builtin" => {
                 if !self.ctx.bootstrap {
                     self.report(
@@ -1035,7 +1040,13 @@ impl Checker<'_, '_> {
         }
     }
 
-    fn http_adapter(&mut self, node: &Node, args: &[Arg], binding: &Binding) -> Adapter {
+    fn http_adapter(
+        &mut self,
+        node: &Node,
+        name: &str,
+        args: &[Arg],
+        binding: &Binding,
+    ) -> Adapter {
         let method = match node.get("method") {
             None => {
                 self.report(
@@ -1062,8 +1073,10 @@ impl Checker<'_, '_> {
         let url = self.adapter_string(node, "url").unwrap_or_default();
         if let Some(u) = node.get("url") {
             self.placeholders(&url, u.pos, args, &[], false);
-            let absolute = url.starts_with("http://") || url.starts_with("https://");
-            if !absolute && binding.base_url.is_none() && !url.is_empty() {
+            if let Some(p) = url::origin_placeholder(&url, binding.base_url.as_deref()) {
+                self.origin_placeholder(&format!("{name}: its `url`"), &p, u.pos);
+            }
+            if !url::is_absolute(&url) && binding.base_url.is_none() && !url.is_empty() {
                 self.report(
                     Rule::CommandAdapter,
                     u.pos,
@@ -1091,6 +1104,19 @@ impl Checker<'_, '_> {
             headers,
             body,
         }
+    }
+
+    /// A placeholder in a url's scheme, userinfo, host or port (§6.4).
+    fn origin_placeholder(&mut self, field: &str, placeholder: &str, pos: Position) {
+        let shown = printable(placeholder);
+        self.report(
+            Rule::CommandPlaceholder,
+            pos,
+            format!(
+                "{field} has the placeholder `{shown}` in its scheme, userinfo, host or port, so an argument could choose where the request and the binding's material go"
+            ),
+        )
+        .with_hint("write the host out; a placeholder may stand in the url's path, query or fragment only");
     }
 
     fn body_placeholders(&mut self, node: &Node, args: &[Arg]) {

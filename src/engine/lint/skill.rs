@@ -3,6 +3,11 @@
 //! kept for the bootstrap pack's Skill (§14.10); and where a Skill pack
 //! (§2.6) differs: its `name` is its pack_id, a long `description` is a
 //! warning, and a `name` other than its folder's is `skill.name-folder`.
+//! `skill.control-char` (§14.5): the file may hold no ESC, no C1 control
+//! and no C0 one but tab, newline and carriage return (CRLF line ends are
+//! fine), so an agent is never served text that drives a terminal; one
+//! finding, at the first such character, saying how many lines hold one.
+//! DEL (U+007F, neither C0 nor C1) is left to the front-ends' replacement.
 
 use crate::engine::lint::diagnostic::{Diagnostic, Findings, Position, Rule, Severity};
 use crate::engine::lint::files::printable;
@@ -48,6 +53,7 @@ pub fn check(bytes: &[u8], ctx: &Context<'_>, out: &mut Vec<Diagnostic>) -> Opti
             return None;
         }
     };
+    control_chars(text, &mut f);
     let Some(parts) = skill::split(text) else {
         f.report(
             Rule::SkillFrontmatter,
@@ -81,6 +87,38 @@ pub fn check(bytes: &[u8], ctx: &Context<'_>, out: &mut Vec<Diagnostic>) -> Opti
         }
     }
     front
+}
+
+/// Whether `c` is refused in `SKILL.md`: C0 but tab, newline and carriage
+/// return (ESC among them), and C1.
+fn is_refused_control(c: char) -> bool {
+    matches!(c, '\u{0}'..='\u{1f}' | '\u{80}'..='\u{9f}') && !matches!(c, '\t' | '\n' | '\r')
+}
+
+/// `skill.control-char`: at the first refused character.
+fn control_chars(text: &str, f: &mut Findings<'_>) {
+    let Some((offset, c)) = text.char_indices().find(|&(_, c)| is_refused_control(c)) else {
+        return;
+    };
+    let lines = text
+        .lines()
+        .filter(|line| line.chars().any(is_refused_control))
+        .count();
+    let name = if c == '\u{1b}' { " (ESC)" } else { "" };
+    let more = if lines > 1 {
+        format!("; {lines} lines hold one")
+    } else {
+        String::new()
+    };
+    f.report(
+        Rule::SkillControlChar,
+        Some(text_position(text.as_bytes(), offset)),
+        format!(
+            "SKILL.md holds U+{:04X}{name}, a control character{more}",
+            u32::from(c)
+        ),
+    )
+    .with_hint("remove it: Skill text may hold tabs and line breaks, no other control characters");
 }
 
 /// The frontmatter: YAML, a mapping, the `manifest.text` rule, and the

@@ -80,6 +80,8 @@ pub struct Verify<'a> {
 /// fixes, with the flags it was given.
 #[derive(Debug, Serialize)]
 pub struct Why<'a> {
+    pub principal: &'a str,
+    pub grants_from: crate::engine::policy::grants::GrantsFrom,
     pub pack_id: &'a str,
     pub verb_key: Option<&'a str>,
     pub executable: bool,
@@ -132,7 +134,11 @@ pub struct Granted<'a> {
     pub principal: &'a str,
     pub grant: &'a str,
     pub changed: bool,
-    /// True when this grant turned on enforcement (§9.3).
+    /// True when this grant created the store's `grants`, writing first
+    /// what held until then (§9.4).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub enforced_now: bool,
+    /// Then: where what held until then was read (§9.3).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub written_from: Option<crate::engine::policy::grants::GrantsFrom>,
 }

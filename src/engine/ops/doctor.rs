@@ -185,12 +185,18 @@ fn space_problem(space: &Space) -> Option<String> {
 /// The grants of `state.json` (§9.4): entries that are no grant (an unknown
 /// capability, a bad scope) give nothing and are reported; so is a `grants`
 /// in which nobody holds the unscoped `*`, since nobody can change it then.
-fn grant_checks(state: &State) -> Vec<Check> {
+/// The key `"*"` (what every principal not listed holds) is no principal
+/// and reads fine. Without `grants`, the defaults hold (§9.3), or in a
+/// project (`project`) what the user store gives.
+fn grant_checks(state: &State, project: bool) -> Vec<Check> {
     let Some(grants) = &state.grants else {
-        return vec![pass(
-            "store.grants",
-            "no grants: every principal holds every capability",
-        )];
+        let words = match project {
+            true => "no grants of its own: each principal holds what the user store gives it",
+            false => {
+                "no grants: the defaults hold (`user` holds `*`, every other principal `verb.exec.read`)"
+            }
+        };
+        return vec![pass("store.grants", words)];
     };
     let mut checks: Vec<Check> = grants::invalid_entries(grants)
         .into_iter()
@@ -209,7 +215,7 @@ fn grant_checks(state: &State) -> Vec<Check> {
         checks.push(fail(
             "store.grants",
             "no principal holds `*`, so nobody can change grants",
-            "edit state.json: add \"*\" to one principal's grants, or remove `grants` to return to the single-user default",
+            "edit state.json: add \"*\" to one principal's grants, or remove `grants` to return to the defaults (`user` holds `*`)",
         ));
     }
     if checks.is_empty() {
@@ -239,7 +245,7 @@ pub fn run(engine: &Engine) -> DoctorReport {
         ),
     });
     if let Ok(state) = &state {
-        checks.extend(grant_checks(state));
+        checks.extend(grant_checks(state, store.project().is_some()));
     }
     checks.push(match config::read(&store.config_path()) {
         Ok(_) => pass("store.config", "config.yaml parses"),

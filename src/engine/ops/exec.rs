@@ -141,7 +141,8 @@ impl Engine {
         let view = self.pack_view(id)?;
         let state = self.store().read_state()?;
         // Commands that run the same program look it up on PATH once.
-        let avail = self.pack_availability_with(&view, &state, &super::runnable_memo());
+        let in_force = self.grants_in_force(&state)?;
+        let avail = self.pack_availability_with(&view, &state, &in_force, &super::runnable_memo());
         let locate = |e: Error| e.pack(pack_id).verb(verb_key);
         let manifest = match (&view.installed, view.manifest()) {
             (None, _) => return Err(locate(super::not_installed(pack_id))),

@@ -5,6 +5,7 @@ use crate::engine::error::Result;
 use crate::engine::ops::Engine;
 use crate::engine::pack::manifest::PackKind;
 use crate::engine::policy::availability::Status;
+use crate::engine::policy::grants::InForce;
 use serde::Serialize;
 
 /// One pack in `hcpx list`.
@@ -29,8 +30,10 @@ pub struct ListRow {
 /// Lists every pack, sorted by id.
 pub fn list(engine: &Engine) -> Result<Vec<ListRow>> {
     let check = crate::engine::ops::runnable_memo();
+    let inherited = engine.inherited_grants()?;
     engine.map_packs(|view, state| {
-        let avail = engine.pack_availability_with(view, state, &check);
+        let in_force = InForce::resolve(state.grants.as_ref(), inherited.as_ref());
+        let avail = engine.pack_availability_with(view, state, &in_force, &check);
         let m = view.manifest();
         ListRow {
             pack_id: view.pack_id.clone(),

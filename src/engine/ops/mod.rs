@@ -8,7 +8,10 @@
 //! once). `bootstrap` and `builtin` are
 //! the `hcp-cli` pack and its operations, `fetch` brings git sources in
 //! under the lock, `docs` holds the `--json` documents the CLI and the
-//! builtin operations share.
+//! builtin operations share. Every grant check (`require_*`, availability,
+//! `grant`/`revoke`) uses the grants in force in the store
+//! ([`Engine::grants_in_force`], HCP.md §9.3): its own `grants`, else in a
+//! project the user store's, else the defaults.
 
 mod activate;
 mod approval;
@@ -182,7 +185,12 @@ impl Engine {
         options: EngineOptions,
     ) -> Result<Engine> {
         let principal = grants::Principal::parse(principal)?;
-        project.check_store(user_home)?;
+        // The project's store is ours, or made now (§15.2).
+        use crate::engine::project::ours;
+        if ours::check(project, user_home)? == ours::StoreState::Absent {
+            ours::create(project, user_home)?;
+            ours::check(project, user_home)?;
+        }
         let hook = crate::engine::project::keep::hook(project);
         let store = Store::open_project(project.root(), options.lock_wait, Some(hook))?;
         let user_config = user_home.join(crate::engine::store::CONFIG_FILE);
@@ -330,20 +338,65 @@ impl Engine {
             Some(id) => {
                 let view = self.pack_view(id)?;
                 let state = self.store.read_state()?;
-                vec![self.pack_availability(&view, &state)]
+                let in_force = self.grants_in_force(&state)?;
+                vec![self.pack_availability(&view, &state, &in_force)]
             }
             None => {
                 let check = runnable_memo();
-                self.map_packs(|view, state| self.pack_availability_with(view, state, &check))?
+                let inherited = self.inherited_grants()?;
+                self.map_packs(|view, state| {
+                    let in_force =
+                        grants::InForce::resolve(state.grants.as_ref(), inherited.as_ref());
+                    self.pack_availability_with(view, state, &in_force, &check)
+                })?
             }
         };
         self.add_placed_harnesses(&mut packs)?;
         Ok(packs)
     }
 
-    /// The availability function with this runtime's adapter check.
-    pub fn pack_availability(&self, view: &PackView, state: &State) -> PackAvailability {
-        availability::pack_availability(view, state, self.principal(), &runnable)
+    /// The grants in force in the user store, read now, when this is a
+    /// project's engine (`None` for the user store's own): what a project
+    /// store without `grants` gives each principal (§9.3).
+    pub fn inherited_grants(&self) -> Result<Option<grants::InForce>> {
+        let Some(user_home) = self.user_config.as_deref().and_then(Path::parent) else {
+            return Ok(None);
+        };
+        let state = match Store::open_existing(user_home) {
+            Some(user) => user.read_state()?,
+            None => State::default(),
+        };
+        Ok(Some(grants::InForce::resolve(state.grants.as_ref(), None)))
+    }
+
+    /// The grants in force in this store whose state is `state` (§9.3): its
+    /// own, else (in a project) the user store's, else the defaults.
+    pub fn grants_in_force(&self, state: &State) -> Result<grants::InForce> {
+        let inherited = match state.grants {
+            // A store with grants of its own reads nothing else: a project
+            // store's own are `project_store` whatever the user store says
+            // (`resolve` only asks whether there is a user store above).
+            Some(_) => self
+                .user_config
+                .as_ref()
+                .map(|_| grants::InForce::default()),
+            None => self.inherited_grants()?,
+        };
+        Ok(grants::InForce::resolve(
+            state.grants.as_ref(),
+            inherited.as_ref(),
+        ))
+    }
+
+    /// The availability function with this runtime's adapter check, under
+    /// the grants in force (from [`Engine::grants_in_force`]).
+    pub fn pack_availability(
+        &self,
+        view: &PackView,
+        state: &State,
+        in_force: &grants::InForce,
+    ) -> PackAvailability {
+        availability::pack_availability(view, state, in_force, self.principal(), &runnable)
     }
 
     /// The availability function with a given adapter check (see
@@ -352,9 +405,10 @@ impl Engine {
         &self,
         view: &PackView,
         state: &State,
+        in_force: &grants::InForce,
         check: &dyn Fn(&Adapter, &Path) -> Option<Refusal>,
     ) -> PackAvailability {
-        availability::pack_availability(view, state, self.principal(), check)
+        availability::pack_availability(view, state, in_force, self.principal(), check)
     }
 
     /// One pack's view: installed copy (linted) and catalog copy; a pack
@@ -434,7 +488,10 @@ impl Engine {
                 .require_unscoped(state, capability)
                 .map_err(|err| err.pack(pack_id));
         }
-        if grants::holds(state.grants.as_ref(), self.principal(), capability, pack_id) {
+        if self
+            .grants_in_force(state)?
+            .holds(self.principal(), capability, pack_id)
+        {
             return Ok(());
         }
         let scoped = format!("{capability}:{pack_id}");
@@ -471,7 +528,10 @@ impl Engine {
         state: &State,
         capability: grants::Capability,
     ) -> Result<()> {
-        if grants::holds_unscoped(state.grants.as_ref(), self.principal(), capability) {
+        if self
+            .grants_in_force(state)?
+            .holds_unscoped(self.principal(), capability)
+        {
             return Ok(());
         }
         Err(Error::new(
@@ -488,28 +548,31 @@ impl Engine {
         }))
     }
 
-    /// Adds a grant (§9.4); returns whether the state changed. Once grants
-    /// are enforced, only a principal holding the unscoped `*` may.
+    /// Adds a grant to this store's `grants` (§9.4); returns what changed.
+    /// Only a principal holding the unscoped `*` in the grants in force
+    /// may; the first grant writes what held until then.
     pub fn grant(
         &self,
         principal: &grants::Principal,
         grant: &grants::Grant,
     ) -> Result<grants::GrantChange> {
         let mut tx = self.store.lock()?;
-        grants::require_admin(&tx.state, self.principal())?;
-        let change = grants::grant(&mut tx.state, principal, grant);
+        let in_force = self.grants_in_force(&tx.state)?;
+        grants::require_admin(&in_force, self.principal())?;
+        let change = grants::grant(&mut tx.state, &in_force, principal, grant);
         tx.commit()?;
         Ok(change)
     }
 
-    /// Removes a grant (§9.4); returns whether the state changed. Once
-    /// grants are enforced, only a principal holding the unscoped `*` may.
+    /// Removes a grant (§9.4); returns whether the state changed. Only a
+    /// principal holding the unscoped `*` in the grants in force may.
     /// `grant` is the entry as written: also one of the file that is no
     /// grant, to remove it (`doctor` reports those).
     pub fn revoke(&self, principal: &grants::Principal, grant: &str) -> Result<bool> {
         let mut tx = self.store.lock()?;
-        grants::require_admin(&tx.state, self.principal())?;
-        let changed = grants::revoke(&mut tx.state, principal, grant)?;
+        let in_force = self.grants_in_force(&tx.state)?;
+        grants::require_admin(&in_force, self.principal())?;
+        let changed = grants::revoke(&mut tx.state, &in_force, principal, grant)?;
         tx.commit()?;
         Ok(changed)
     }

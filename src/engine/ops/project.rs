@@ -77,7 +77,9 @@ pub fn init(dir: &Path, user_home: &Path, env: &HarnessEnv) -> Result<InitOutcom
         .path(path.display().to_string())
         .hint("edit it, or add packs to the project with the add subcommand"));
     }
-    project.check_store(user_home)?;
+    if project::ours::check(&project, user_home)? == project::ours::StoreState::Absent {
+        project::ours::create(&project, user_home)?;
+    }
     let mut warnings = Vec::new();
     if let Some(outer) = project
         .root()

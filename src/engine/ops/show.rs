@@ -81,7 +81,8 @@ impl PackDetails {
 pub fn show(engine: &Engine, id: &PackId) -> Result<PackDetails> {
     let view = engine.pack_view(id)?;
     let state = engine.store().read_state()?;
-    let avail = engine.pack_availability(&view, &state);
+    let in_force = engine.grants_in_force(&state)?;
+    let avail = engine.pack_availability(&view, &state, &in_force);
     let manifest = view.manifest();
     let installed_path = view
         .installed

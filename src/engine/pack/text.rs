@@ -11,6 +11,12 @@
 //! U+FFFD, one character for one: one column wide, so the TUI's widths hold;
 //! visibly "something was here"; and not text a pack could forge into a
 //! real sequence.
+//!
+//! In a one-line field — an id, a name, a path, a table cell, a status
+//! line — [`one_line`] also replaces newline, tab and carriage return (and
+//! the Unicode line and paragraph separators), each by one space, so a
+//! folder named `a\nb` cannot forge a row of a table. The front-ends use it
+//! for every such field, in the CLI as in the TUI (§14.5).
 
 use std::borrow::Cow;
 
@@ -47,6 +53,35 @@ pub fn terminal_safe(text: &str) -> Cow<'_, str> {
     }
 }
 
+/// Whether `c` breaks a line or a column: replaced in a one-line field.
+fn is_line_break(c: char) -> bool {
+    matches!(c, '\n' | '\t' | '\r' | '\u{2028}' | '\u{2029}')
+}
+
+/// `c` as shown in a one-line field: a space for a line or column break,
+/// else [`terminal_safe_char`].
+pub fn one_line_char(c: char) -> char {
+    if is_line_break(c) {
+        ' '
+    } else {
+        terminal_safe_char(c)
+    }
+}
+
+/// `text` for a one-line field: [`terminal_safe`], and newline, tab and
+/// carriage return (and U+2028, U+2029) each replaced by one space;
+/// borrowed when nothing is replaced.
+pub fn one_line(text: &str) -> Cow<'_, str> {
+    if text
+        .chars()
+        .any(|c| is_line_break(c) || is_terminal_unsafe(c))
+    {
+        Cow::Owned(text.chars().map(one_line_char).collect())
+    } else {
+        Cow::Borrowed(text)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -64,6 +99,15 @@ mod tests {
                 .chars()
                 .any(|c| c.is_control() && c != '\n' && c != '\t')
         );
+    }
+
+    #[test]
+    fn a_one_line_field_has_no_line_or_column_break() {
+        let forged = "a\nb\tc\r\nd\u{2028}e\u{1b}[2Jf\u{9b}g";
+        let line = one_line(forged);
+        assert_eq!(line, "a b c  d e\u{fffd}[2Jf\u{fffd}g");
+        assert_eq!(line.chars().count(), forged.chars().count());
+        assert!(matches!(one_line("acme.notes 1.2.0 ✓"), Cow::Borrowed(_)));
     }
 
     #[test]

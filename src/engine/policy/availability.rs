@@ -2,7 +2,8 @@
 //! the four flags and a status; per command, `executable` and every unmet
 //! condition. One pure function over a [`PackView`] and the state; the CLI's
 //! `availability --json`, `exec`'s preconditions, `why`, and the TUI's matrix
-//! all call it.
+//! all call it. Each pack says where its grants were read (`grants_from`,
+//! §9.3).
 
 use crate::engine::pack::manifest::{Adapter, BindingKind, PackKind};
 use crate::engine::policy::grants;
@@ -65,6 +66,8 @@ pub struct PackAvailability {
     pub installed: bool,
     pub activated: bool,
     pub connected: bool,
+    /// Where this pack's grants for the principal were read (§9.3).
+    pub grants_from: grants::GrantsFrom,
     pub sense: Sense,
     pub commands: Vec<CommandAvailability>,
     /// Why an `unavailable` pack is so (its lint errors); absent otherwise.
@@ -98,10 +101,12 @@ impl PackAvailability {
 /// Checks whether an adapter can run here; `None` when it can.
 pub type RunnableCheck<'a> = &'a dyn Fn(&Adapter, &Path) -> Option<Refusal>;
 
-/// Computes a pack's availability for `principal`.
+/// Computes a pack's availability for `principal` under the grants in
+/// force in the pack's store (§9.3).
 pub fn pack_availability(
     pack: &PackView,
     state: &State,
+    in_force: &grants::InForce,
     principal: &str,
     runnable: RunnableCheck<'_>,
 ) -> PackAvailability {
@@ -126,7 +131,7 @@ pub fn pack_availability(
                     reasons.push(Refusal::NotConnected);
                 }
                 let capability = grants::Capability::from(cmd.effect);
-                if !grants::holds(state.grants.as_ref(), principal, capability, id) {
+                if !in_force.holds(principal, capability, id) {
                     reasons.push(Refusal::GrantMissing(capability));
                 }
                 reasons.extend(dir.as_deref().and_then(|d| runnable(&cmd.adapter, d)));
@@ -166,6 +171,7 @@ pub fn pack_availability(
         installed,
         activated,
         connected,
+        grants_from: in_force.from(),
         sense: Sense {
             active: activated && pack.skill_copied,
             harnesses: Vec::new(),

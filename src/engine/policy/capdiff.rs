@@ -7,7 +7,11 @@
 //! host, a new env name or secret, a binding kind other than `public`,
 //! plane `control`, `sense_only` dropped, a new executable file, a file
 //! that becomes executable, and every `adapter_env_added` (a variable such
-//! as `LD_PRELOAD` a `process` adapter's `env` sets), `scheme_downgraded`
+//! as `LD_PRELOAD` a `process` adapter's `env` sets), `adapter_changed`
+//! (what an existing command runs differs: its `program`, `argv`, the
+//! value of an `env` variable it already set, `method`, `url`, `headers`,
+//! `body` or adapter `kind`; a changed `timeout_ms` alone is no change),
+//! `scheme_downgraded`
 //! (`https` → `http` on a host) and `material_sent` (the Binding's secret
 //! or env variable newly reaching a host). The file and Skill changes are
 //! computed in [`capdiff_files`](super::capdiff_files); the change type
@@ -31,15 +35,27 @@
 //!   headers only today; the diff does not rely on that);
 //! - an `env` variable of a `process` adapter counts per command: the same
 //!   name set by another command is new for that one;
+//! - `adapter_changed` is one change per field, `from`/`to` the values as
+//!   the manifest writes them (a string for `program`, `method`, `url` and
+//!   `kind`, the array for `argv`, the object for `headers`, the JSON value
+//!   for `body`, `null` when absent), so a `${NAME}` shows as the
+//!   placeholder and no secret or env value is ever in it. For `env` it is
+//!   one change per variable whose value changed, `from`/`to` its string
+//!   values, with one key the spec does not list, `name`, the variable (as
+//!   `adapter_env_added` names it): without it the change would not say
+//!   which variable. A variable no longer set is no change; when the kind
+//!   changes, `kind` is the one change (the other fields are not
+//!   comparable). The bootstrap pack's `builtin` `op` is not compared.
 //! - the order is fixed: binding, plane, sense_only, env, secret, commands
-//!   added, removed, effects, programs, hosts, adapter env, schemes,
-//!   material, then the Skill and the files.
+//!   added, removed, effects, adapter changes (by command, then field),
+//!   programs, hosts, adapter env, schemes, material, then the Skill and
+//!   the files.
 
 use crate::engine::pack::manifest::{Adapter, BindingKind, Manifest};
 use crate::engine::store::digest::Tree;
 use std::collections::BTreeSet;
 
-pub use super::change::{CapabilityChange, Change, escalates};
+pub use super::change::{AdapterField, CapabilityChange, Change, escalates};
 
 /// One side of a pack diff: a version's manifest, files and Skill text.
 #[derive(Debug, Clone, Copy)]
@@ -119,6 +135,15 @@ fn manifest_changes(old: &Manifest, new: &Manifest) -> Vec<Change> {
             Some(_) => {}
         }
     }
+    for command in &old.commands {
+        if let Some(now) = new.command(&command.key) {
+            changes.extend(adapter_changes(
+                &command.key,
+                &command.adapter,
+                &now.adapter,
+            ));
+        }
+    }
     for program in added(&programs(old), &programs(new)) {
         changes.push(Change::ProgramAdded { program });
     }
@@ -144,6 +169,75 @@ fn reach_changes(old: &Manifest, new: &Manifest) -> Vec<Change> {
     }
     for (host, name) in pairs_added(&material_reach(old), &material_reach(new)) {
         changes.push(Change::MaterialSent { host, name });
+    }
+    changes
+}
+
+/// `adapter_changed` for each field of a command's adapter that differs,
+/// in the order of §13.7's list: `kind` alone when the kind changed, else
+/// `program`, `argv`, `env` (one per variable set before and after with
+/// another value), `method`, `url`, `headers`, `body`.
+fn adapter_changes(verb_key: &str, old: &Adapter, new: &Adapter) -> Vec<Change> {
+    use serde_json::{Value, json};
+    let change = |field, name: Option<&String>, from: Value, to: Value| Change::AdapterChanged {
+        verb_key: verb_key.to_string(),
+        field,
+        name: name.cloned(),
+        from,
+        to,
+    };
+    let mut changes = Vec::new();
+    let mut field = |f, from: Value, to: Value| {
+        if from != to {
+            changes.push(change(f, None, from, to));
+        }
+    };
+    match (old, new) {
+        (
+            Adapter::Process { program, argv, env },
+            Adapter::Process {
+                program: program2,
+                argv: argv2,
+                env: env2,
+            },
+        ) => {
+            field(AdapterField::Program, json!(program), json!(program2));
+            field(AdapterField::Argv, json!(argv), json!(argv2));
+            for (name, value) in env {
+                if let Some(now) = env2.get(name).filter(|now| *now != value) {
+                    changes.push(change(
+                        AdapterField::Env,
+                        Some(name),
+                        json!(value),
+                        json!(now),
+                    ));
+                }
+            }
+        }
+        (
+            Adapter::Http {
+                method,
+                url,
+                headers,
+                body,
+            },
+            Adapter::Http {
+                method: method2,
+                url: url2,
+                headers: headers2,
+                body: body2,
+            },
+        ) => {
+            field(AdapterField::Method, json!(method), json!(method2));
+            field(AdapterField::Url, json!(url), json!(url2));
+            field(AdapterField::Headers, json!(headers), json!(headers2));
+            let body_of = |b: &Option<Value>| b.clone().unwrap_or(Value::Null);
+            field(AdapterField::Body, body_of(body), body_of(body2));
+        }
+        _ if old.kind() != new.kind() => {
+            field(AdapterField::Kind, json!(old.kind()), json!(new.kind()));
+        }
+        _ => {}
     }
     changes
 }
@@ -453,7 +547,7 @@ mod tests {
             (
                 "program added",
                 |m| m.commands[0].adapter = process("curl"),
-                vec![("program_added", true)],
+                vec![("adapter_changed", true), ("program_added", true)],
             ),
             (
                 "required bin added",
@@ -463,12 +557,12 @@ mod tests {
             (
                 "host added",
                 |m| m.commands[1].adapter = http("https://evil.example.net:8443/x"),
-                vec![("host_added", true)],
+                vec![("adapter_changed", true), ("host_added", true)],
             ),
             (
                 "same host, other path",
                 |m| m.commands[1].adapter = http("https://API.example.com/other"),
-                vec![],
+                vec![("adapter_changed", true)],
             ),
             (
                 "LD_PRELOAD set through a process adapter's env",
@@ -482,7 +576,7 @@ mod tests {
             (
                 "https to http on the same host",
                 |m| m.commands[1].adapter = http("http://api.example.com/x"),
-                vec![("scheme_downgraded", true)],
+                vec![("adapter_changed", true), ("scheme_downgraded", true)],
             ),
             (
                 "base_url downgraded, relative url follows it",
@@ -490,7 +584,7 @@ mod tests {
                     m.binding.base_url = Some("http://api.example.com".into());
                     m.commands[1].adapter = http("/x");
                 },
-                vec![("scheme_downgraded", true)],
+                vec![("adapter_changed", true), ("scheme_downgraded", true)],
             ),
         ];
         for (name, edit, want) in table {
@@ -600,6 +694,8 @@ mod tests {
             got,
             serde_json::json!([
                 {"kind": "effect_changed", "verb_key": "list", "from": "read", "to": "write", "escalates": true},
+                {"kind": "adapter_changed", "verb_key": "get", "field": "url",
+                 "from": "https://api.example.com/x", "to": "https://u:p@other.example.org/x", "escalates": true},
                 {"kind": "host_added", "host": "other.example.org", "escalates": true}
             ])
         );

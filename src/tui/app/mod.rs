@@ -179,7 +179,7 @@ impl App {
         for dir in catalogs.iter().filter(|d| !d.is_dir()) {
             let text = format!(
                 "warning: catalog {} is not a folder; it shows no packs",
-                text::safe(&dir.display().to_string())
+                text::one_line(&dir.display().to_string())
             );
             self.say(Outcome::Warning, text, None);
         }

@@ -66,7 +66,7 @@ impl App {
         if let Some(id) = ids.iter().find(|id| !in_listing(id)) {
             let text = format!(
                 "{} is not in the listing of {}",
-                text::safe(id),
+                text::one_line(id),
                 shown_source(&source)
             );
             self.say(Outcome::Refused, text, None);

@@ -75,6 +75,10 @@ impl App {
                 // The jobs after it look packs up in these catalogs.
                 self.session.set_catalogs(loaded.catalogs);
                 self.config.powers = loaded.powers;
+                if std::mem::take(&mut self.config.announce_powers) {
+                    let words = loaded.powers.words(&self.config.principal);
+                    self.status.info(words);
+                }
                 self.packs.set_entries(loaded.rows);
                 let mut jobs = self.inspect_job();
                 jobs.extend(self.loads.marks());

@@ -143,6 +143,7 @@ impl App {
         self.config.principal = name.clone();
         self.config.principal_arg = Some(name.clone());
         self.session.set_principal(principal);
+        self.config.announce_powers = true;
         let command = self.hcpx(&["availability".into()], false);
         let text = format!("acting as principal {name}; availability read again for it");
         self.say(Outcome::Done, text, Some(command));

@@ -174,7 +174,7 @@ fn target_line<'a>(
     } else {
         Style::new()
     };
-    let folder = text::fit(&text::safe(&row.folder), folder_w);
+    let folder = text::fit(&row.folder, folder_w);
     Line::from(vec![
         Span::styled(if selected { "▶ " } else { "  " }.to_string(), base),
         Span::styled(
@@ -263,7 +263,7 @@ fn mcp_hint<'a>(config: &Config, row: &HarnessRow, width: usize) -> Vec<Line<'a>
     let (Some(state), Some(file)) = (row.mcp, &row.mcp_file) else {
         return Vec::new();
     };
-    let file = text::safe(file);
+    let file = text::one_line(file);
     let (words, style) = match state {
         McpState::Configured => (format!("mcp: hcpx mcp configured in {file}"), theme.good()),
         McpState::NotConfigured => {

@@ -387,8 +387,8 @@ impl Picker {
 fn unlintable(item: &PickerItem) -> String {
     format!(
         "{} does not lint, so it cannot be installed; hcpx lint {} says why",
-        text::safe(&item.id),
-        text::safe(&item.path)
+        text::one_line(&item.id),
+        text::one_line(&item.path)
     )
 }
 
@@ -400,7 +400,7 @@ pub fn shown_source(source: &str) -> String {
         None if source.contains("://") => redact_url(source),
         None => source.to_string(),
     };
-    text::safe(&redacted)
+    text::one_line(&redacted)
 }
 
 // Drawing.

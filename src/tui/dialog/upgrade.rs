@@ -35,7 +35,7 @@ pub fn lines<'a>(
             ));
         }
         for c in &r.changes {
-            let words = text::safe(&change_text(&c.change));
+            let words = text::one_line(&change_text(&c.change));
             if c.escalates {
                 escalates = true;
                 lines.extend(wrap(&format!("  ▲ {words}"), width, theme.bad()));
@@ -115,6 +115,25 @@ fn change_text(change: &crate::engine::policy::capdiff::Change) -> String {
         },
         Change::AdapterEnvAdded { verb_key, name } => {
             format!("{verb_key} sets the environment variable {name}")
+        }
+        Change::AdapterChanged {
+            verb_key,
+            field,
+            name,
+            from,
+            to,
+        } => {
+            let field = match name {
+                Some(name) => format!("{} {name}", field.as_str()),
+                None => field.as_str().to_string(),
+            };
+            let shown =
+                |v: &serde_json::Value| v.as_str().map_or_else(|| v.to_string(), str::to_string);
+            format!(
+                "{verb_key} runs something else: {field} {} → {}",
+                shown(from),
+                shown(to)
+            )
         }
         Change::SchemeDowngraded { host } => format!("talks to {host} over http, not https"),
         Change::MaterialSent { host, name } => format!("sends {name} to the host {host}"),

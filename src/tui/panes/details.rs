@@ -38,7 +38,7 @@ pub fn lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
     }
     let Some(entry) = app.selected_view() else {
         let msg = match app.selected_row() {
-            Some(row) => format!("reading {}…", text::safe(row.id())),
+            Some(row) => format!("reading {}…", text::one_line(row.id())),
             None if app.loaded() => "no pack selected".into(),
             None => String::new(),
         };
@@ -51,10 +51,10 @@ pub fn lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
         Some(m) => {
             out.push(Line::from(vec![
                 Span::styled(
-                    text::safe(&format!("{} {}", entry.id(), m.version)),
+                    text::one_line(&format!("{} {}", entry.id(), m.version)),
                     theme.bold(),
                 ),
-                Span::raw(text::safe(&format!(" — {}", m.name))),
+                Span::raw(text::one_line(&format!(" — {}", m.name))),
             ]));
             // A Skill pack (§2.6) says so first: it has no manifest file.
             let kind = match m.kind {
@@ -67,7 +67,7 @@ pub fn lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
                 binding_text(m)
             )));
         }
-        None => out.push(Line::styled(text::safe(entry.id()), theme.bold())),
+        None => out.push(Line::styled(text::one_line(entry.id()), theme.bold())),
     }
     out.extend(status_lines(app, entry, width));
     let shadowed = app.selected_inspection().is_some_and(|i| i.shadowed);

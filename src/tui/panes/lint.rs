@@ -31,7 +31,7 @@ pub fn lines<'a>(app: &App, width: usize) -> Vec<Line<'a>> {
     let Some(entry) = app.selected_view() else {
         return match app.selected_row() {
             Some(row) => vec![Line::styled(
-                format!("reading {}…", text::safe(row.id())),
+                format!("reading {}…", text::one_line(row.id())),
                 theme.dim(),
             )],
             None => Vec::new(),

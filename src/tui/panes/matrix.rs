@@ -56,7 +56,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let theme = app.theme();
     let mut title = vec![pane_title(app, Pane::Matrix)];
     if let Some(entry) = app.selected_row() {
-        title.push(Span::raw(format!(" {}", text::safe(entry.id()))));
+        title.push(Span::raw(format!(" {}", text::one_line(entry.id()))));
         title.push(Span::styled(
             format!(" · principal {}", app.config.principal),
             theme.dim(),
@@ -67,7 +67,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     frame.render_widget(block, area);
     let Some(entry) = app.selected_view() else {
         let msg = match app.selected_row() {
-            Some(row) => format!("reading {}…", text::safe(row.id())),
+            Some(row) => format!("reading {}…", text::one_line(row.id())),
             None if app.loaded() => "no pack selected".into(),
             None => String::new(),
         };
