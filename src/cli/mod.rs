@@ -26,6 +26,7 @@ pub mod refused;
 pub mod report;
 pub mod show;
 pub mod signals;
+pub mod sync;
 pub mod tui;
 pub mod verify;
 pub mod why;
@@ -87,6 +88,7 @@ fn run(command: Option<Command>, exec_help: bool, ctx: &context::Ctx) -> i32 {
         Some(command @ Command::Connect(_)) => connect::run(&command, ctx),
         Some(command @ Command::Exec(_)) => exec::run(&command, ctx),
         Some(command @ Command::Catalog(_)) => catalog::run(&command, ctx),
+        Some(command @ Command::Sync(_)) => sync::run(&command, ctx),
         Some(Command::Completions(args)) => completions::completions(&args, &out),
         Some(Command::Man(args)) => man::man(&args, &out),
         Some(Command::Mcp(args)) => mcp::run(&args, ctx),

@@ -17,7 +17,8 @@ use crate::engine::exec::OutputMode;
 use crate::engine::lint::{LintOptions, lint_pack};
 use crate::engine::ops::bootstrap::is_bootstrap_copy;
 use crate::engine::ops::sources::{Chooser, PackResult, SourceRun};
-use crate::engine::ops::upgrade::{UpgradeOptions, UpgradeResult};
+use crate::engine::ops::sync::{SyncOptions, SyncResult};
+use crate::engine::ops::upgrade::{Expected, UpgradeOptions, UpgradeResult};
 use crate::engine::ops::{
     Engine, FetchObserver, InstallOptions, SecretInput, doctor, list, not_found, show,
 };
@@ -43,7 +44,15 @@ pub struct Interaction<'a> {
     /// Where `exec`'s command writes its output as it runs (§6.7); without
     /// it the output is captured into the outcome.
     pub passthrough: Option<&'a mut dyn Write>,
+    /// Asked yes or no (default no) when a `sync` needs consent (§13.8,
+    /// §15.6), shown the diffs in words; without it such a sync is refused
+    /// (`confirmation_required`) unless `--yes`.
+    pub confirm: Option<Confirm<'a>>,
 }
+
+/// A yes/no question: shown what it is about (the diffs, in words), it
+/// answers whether the user said yes.
+pub type Confirm<'a> = Box<dyn Fn(&str) -> bool + 'a>;
 
 /// Runs a report `request`; `flags` are the `--principal` and `--catalog`
 /// a fix's command line repeats (the ones the front-end was given).
@@ -179,7 +188,7 @@ fn lifecycle(
             deny_warnings,
         } => Ok(lint(paths, *deny_warnings)),
         Request::Upgrade { .. } => Ok(upgrade(engine, request, flags)),
-        Request::Sync { .. } => sync(engine, request, flags),
+        Request::Sync { .. } => sync(engine, request, flags, io.confirm.as_ref()),
         Request::CatalogAdd { source } => {
             if let Some(say) = io.on_fetch.as_ref().filter(|_| is_git(source)) {
                 say(source);
@@ -390,19 +399,23 @@ fn install(
 /// `sync LOCKFILE` on the user store; `sync` without LOCKFILE is a
 /// project's (§15.3), so it needs a project, and `sync LOCKFILE` inside
 /// one needs `-g`.
-fn sync(engine: &Engine, request: &Request, flags: &FixFlags) -> Result<Outcome> {
-    let Request::Sync {
-        lockfile,
-        frozen,
-        yes,
-        ..
-    } = request
+fn sync(
+    engine: &Engine,
+    request: &Request,
+    flags: &FixFlags,
+    confirm: Option<&Confirm<'_>>,
+) -> Result<Outcome> {
+    let (Request::Sync { lockfile, .. }, Some(mut options)) = (request, request.sync_options())
     else {
         return Err(Error::usage("not a sync"));
     };
     let in_project = engine.scope() == Scope::Project;
-    let (results, error) = match (lockfile, in_project) {
-        (None, true) => engine.sync_project(*frozen, *yes),
+    let run = |options: &SyncOptions| match lockfile {
+        None => engine.sync_project(options),
+        Some(_) => engine.sync(options),
+    };
+    let (mut results, mut error) = match (lockfile, in_project) {
+        (None, true) => run(&options),
         (None, false) => {
             return Err(Error::usage(
                 "sync needs a LOCKFILE outside a project (no hcp.yaml here or above)",
@@ -423,14 +436,43 @@ fn sync(engine: &Engine, request: &Request, flags: &FixFlags) -> Result<Outcome>
                     .say(" to sync the project to its hcp.yaml and hcp.lock, or add -g"),
             ));
         }
-        (Some(_), false) => engine.sync(&request.sync_options().unwrap_or_default()),
+        (Some(_), false) => run(&options),
     };
+    // Asked, the user consents to exactly the diffs shown.
+    if let Some(confirm) = confirm
+        && let Some(expect) = asks_consent(&results, error.as_ref())
+    {
+        let mut words = String::new();
+        let _ = crate::command::text::sync::write(&mut words, &results);
+        if confirm(&words) {
+            options.yes = true;
+            options.expect = expect;
+            (results, error) = run(&options);
+        }
+    }
     // A project target reached through a link got nothing: said after the
     // rest was done, exit 1 (§15.4).
     let error = error
         .or_else(|| in_project.then(|| engine.harness_link_error()).flatten())
         .map(|e| with_hint(&e, flags));
     Ok(Outcome::Synced { results, error })
+}
+
+/// The digests a sync refused for want of consent shows (each pack's new
+/// one), when that is why it stopped.
+fn asks_consent(results: &[SyncResult], error: Option<&Error>) -> Option<Vec<Expected>> {
+    let refused = error.is_some_and(|e| e.code == ErrorCode::ConfirmationRequired);
+    let shown: Vec<Expected> = results
+        .iter()
+        .filter(|r| r.action.is_none())
+        .filter_map(|r| {
+            Some(Expected {
+                pack_id: r.pack_id.clone(),
+                digest: r.diff.as_ref()?.to_digest.clone(),
+            })
+        })
+        .collect();
+    (refused && !shown.is_empty()).then_some(shown)
 }
 
 /// `remove`: each pack in turn, stopping at the first failure (its fix

@@ -471,19 +471,21 @@ impl Request {
         matches!(self, Request::Doctor { fix: true, .. })
     }
 
-    /// The sync options of a `sync LOCKFILE` request.
+    /// The sync options of a `sync [LOCKFILE]` request (a project's sync
+    /// has no lock file of its own).
     pub fn sync_options(&self) -> Option<SyncOptions> {
         match self {
             Request::Sync {
-                lockfile: Some(lockfile),
+                lockfile,
                 frozen,
                 prune,
                 yes,
             } => Some(SyncOptions {
-                lockfile: lockfile.clone(),
+                lockfile: lockfile.clone().unwrap_or_default(),
                 frozen: *frozen,
                 prune: *prune,
                 yes: *yes,
+                ..SyncOptions::default()
             }),
             _ => None,
         }

@@ -228,8 +228,17 @@ fn a_sync_replacement_with_more_reach_needs_yes() {
     write_lock(&lockfile, "acme.github", "1.0.0", &digest, &wider);
     let doc = sb.json(&["sync", lockfile.to_str().unwrap()], 3);
     assert_eq!(doc["error"]["code"], "confirmation_required", "{doc}");
+    // The diff is upgrade's `results` (§13.8), never folded into the message.
+    let result = &doc["results"][0];
+    assert_eq!(result["pack_id"], "acme.github", "{doc}");
+    assert_eq!(result["applied"], false, "{doc}");
+    assert_eq!(result["to_digest"], digest.as_str(), "{doc}");
+    let named = result["changes"].as_array().unwrap().iter().any(|c| {
+        c["kind"] == "adapter_env_added" && c["name"] == "LD_PRELOAD" && c["escalates"] == true
+    });
+    assert!(named, "{doc}");
     let message = doc["error"]["message"].as_str().unwrap();
-    assert!(message.contains("LD_PRELOAD"), "{message}");
+    assert!(!message.contains("LD_PRELOAD"), "{message}");
     assert_eq!(lock(&sb)["packs"]["acme.github"], installed);
     let doc = sb.json(&["sync", lockfile.to_str().unwrap(), "--yes"], 0);
     assert_eq!(doc["results"][0]["pack_id"], "acme.github", "{doc}");

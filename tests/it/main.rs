@@ -35,6 +35,7 @@ mod mcp_server;
 mod project_owner;
 mod project_scope;
 mod project_sync;
+mod project_trust;
 mod screenshots;
 mod skill_packs;
 mod tui_colon_changes;

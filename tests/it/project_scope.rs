@@ -271,7 +271,8 @@ fn a_fresh_clone_and_sync_reproduce_the_project() {
         t.dir.path(),
         &["clone", "-q", proj.to_str().unwrap(), "clone"],
     );
-    let doc = t.json(&clone, &["sync"], 0);
+    // The teammate's first sync: packs with write commands need consent.
+    let doc = t.json(&clone, &["sync", "--yes"], 0);
     assert_eq!(doc["scope"], "project", "{doc}");
     for id in ["acme.one", "acme.two"] {
         let ours = tree(&proj.join(".hcp/packs").join(id));
@@ -715,7 +716,7 @@ fn a_pack_of_a_user_git_catalog_is_recorded_by_its_git_source() {
     for file in ["hcp.yaml", "hcp.lock"] {
         std::fs::copy(proj.join(file), clone.join(file)).unwrap();
     }
-    t.json(&clone, &["sync", "--frozen"], 0);
+    t.json(&clone, &["sync", "--frozen", "--yes"], 0);
     assert!(clone.join(".hcp/packs/acme.notes/pack.yaml").is_file());
 }
 

@@ -14,7 +14,8 @@ const PACKS: usize = 4;
 /// and committed.
 fn project_of_one_repository(m: &Machine) -> (PathBuf, String) {
     let (proj, url) = unsynced_project(m);
-    m.json(&proj, &["sync"], 0);
+    // Its packs have write commands: the first sync here needs consent.
+    m.json(&proj, &["sync", "--yes"], 0);
     git(&proj, &["add", "hcp.yaml", "hcp.lock"]);
     git(&proj, &["commit", "-qm", "packs"]);
     (proj, url)
@@ -97,7 +98,7 @@ fn a_sync_of_many_packs_of_one_repository_fetches_it_once() {
     let out = t
         .hcpx(&clone)
         .env("PATH", &path)
-        .args(["--json", "sync", "--frozen"])
+        .args(["--json", "sync", "--frozen", "--yes"])
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -110,8 +111,13 @@ fn a_sync_of_many_packs_of_one_repository_fetches_it_once() {
         .filter(|r| r["action"] == "installed")
         .count();
     assert_eq!(installed, PACKS, "{doc}");
+    // One fetch of the packs' files, and one of the repository's history
+    // (commits only) that ties hcp.lock to hcp.yaml (§15.3).
     let seen = fetches(&log);
-    assert_eq!(seen.len(), 1, "one fetch for {PACKS} packs: {seen:?}");
+    let (history, files): (Vec<&String>, Vec<&String>) =
+        seen.iter().partition(|l| l.contains("--filter=tree:0"));
+    assert_eq!(files.len(), 1, "one fetch for {PACKS} packs: {seen:?}");
+    assert_eq!(history.len(), 1, "one history fetch: {seen:?}");
     for n in 0..PACKS {
         let placed = clone.join(format!(".agents/skills/acme-p{n}/SKILL.md"));
         assert!(placed.is_file(), "{}", placed.display());
@@ -166,7 +172,7 @@ fn frozen_sync_refuses_a_git_pack_whose_locked_digest_differs_before_installing_
     // sync installs everything; with the wrong digest again, it fails and
     // changes nothing.
     std::fs::copy(proj.join("hcp.lock"), clone.join("hcp.lock")).unwrap();
-    t.json(&clone, &["sync", "--frozen"], 0);
+    t.json(&clone, &["sync", "--frozen", "--yes"], 0);
     let tree_before = listing(&clone.join(".hcp/packs"));
     assert_eq!(tree_before.len(), PACKS);
     std::fs::write(clone.join("hcp.lock"), &locked).unwrap();
@@ -192,7 +198,7 @@ fn entries_the_lock_lacks_are_resolved_from_one_fetch_in_one_change() {
     let out = m
         .hcpx(&proj)
         .env("PATH", &path)
-        .args(["--json", "sync"])
+        .args(["--json", "sync", "--yes"])
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -251,7 +257,7 @@ fn a_sync_killed_half_way_is_named_by_doctor_and_repaired() {
         let out = t
             .hcpx(&clone)
             .env("HCPX_TEST_CRASH_AT", step)
-            .args(["--json", "sync"])
+            .args(["--json", "sync", "--yes"])
             .output()
             .unwrap();
         assert_eq!(out.status.code(), None, "{step}: killed, not exited");
@@ -276,7 +282,7 @@ fn a_sync_killed_half_way_is_named_by_doctor_and_repaired() {
             "{step}: {fixed:?}"
         );
         assert_eq!(std::fs::read(clone.join("hcp.lock")).unwrap(), locked);
-        t.json(&clone, &["sync", "--frozen"], 0);
+        t.json(&clone, &["sync", "--frozen", "--yes"], 0);
         let doc = t.json(&clone, &["doctor"], 0);
         assert_eq!(doc["ok"], true, "{step}: {doc}");
         assert_eq!(listing(&clone.join(".hcp/packs")).len(), PACKS, "{step}");

@@ -5,6 +5,7 @@
 use crate::command::style::ERROR;
 use crate::engine::ops::upgrade::{UpdateReason, UpgradeResult};
 use crate::engine::pack::text::one_line;
+use crate::engine::policy::capdiff::CapabilityChange;
 use std::fmt::{Result, Write};
 
 pub fn write(w: &mut impl Write, results: &[UpgradeResult], dry_run: bool) -> Result {
@@ -35,14 +36,15 @@ pub fn write(w: &mut impl Write, results: &[UpgradeResult], dry_run: bool) -> Re
                 String::new()
             }
         )?;
-        write_changes(w, r)?;
+        write_changes(w, &r.changes)?;
     }
     Ok(())
 }
 
-/// One line per capability change: its kind, then its fields sorted.
-fn write_changes(w: &mut impl Write, r: &UpgradeResult) -> Result {
-    for c in &r.changes {
+/// One line per capability change: its kind, then its fields sorted (also
+/// `sync`'s, §13.8).
+pub fn write_changes(w: &mut impl Write, changes: &[CapabilityChange]) -> Result {
+    for c in changes {
         let text = serde_json::to_value(c).unwrap_or_default();
         let mut fields: Vec<String> = text
             .as_object()

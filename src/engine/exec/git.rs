@@ -482,3 +482,144 @@ fn unavailable(source: &GitSource, what: &str, out: &ToolOutput) -> Error {
         "check the URL and the ref (`git ls-remote URL` lists the refs); a private repository needs git credentials set up",
     )
 }
+
+/// How a project's locked commit stands to its `hcp.yaml` entry's REF
+/// (HCP.md §15.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LockTie {
+    /// The REF names the commit (a tag or a commit), or it is reachable
+    /// from it (a branch; no REF: the remote's default branch).
+    Tied,
+    /// The remote has the commit, but the REF neither names it nor reaches
+    /// it (or the remote has no such REF).
+    Untied,
+    /// The remote no longer has the commit (a force-push).
+    Gone,
+}
+
+/// The history of a remote (its branches, tags and `HEAD`, commits only:
+/// no tree or blob), fetched once into a private repository to judge any
+/// number of locked commits of it with [`RemoteHistory::tie`].
+pub struct RemoteHistory {
+    source: GitSource,
+    repo: PathBuf,
+}
+
+impl RemoteHistory {
+    /// Fetches the history of `source`'s repository into `scratch` (a
+    /// private folder the caller removes). Failures are
+    /// `source_unavailable`.
+    pub fn fetch(source: &GitSource, scratch: &Path) -> Result<RemoteHistory> {
+        let repo = scratch.join("history.git");
+        let out = git(
+            None,
+            &["init", "-q", "--bare", "--template=", "--"],
+            &[repo.as_os_str()],
+        )?;
+        if out.exit_code != 0 {
+            return Err(unavailable(source, "git init failed", &out));
+        }
+        let history = RemoteHistory {
+            source: source.clone(),
+            repo,
+        };
+        let refs = [
+            "+refs/heads/*:refs/remotes/origin/*",
+            "+refs/tags/*:refs/tags/*",
+            "+HEAD:refs/hcpx/head",
+        ];
+        let args = [
+            "fetch",
+            "-q",
+            "--no-tags",
+            "--filter=tree:0",
+            "--",
+            "origin",
+        ];
+        let out = history.run(&args, &refs)?;
+        if out.exit_code != 0 {
+            return Err(unavailable(source, "cannot fetch", &out));
+        }
+        Ok(history)
+    }
+
+    /// Whether `commit` is tied to `reference` (see [`LockTie`]): a full
+    /// commit REF is compared as it is; else the locked commit is looked up
+    /// (and asked for by id when no ref reaches it: a server may still hand
+    /// out a force-pushed commit), and judged with `git merge-base
+    /// --is-ancestor` against the branch (no REF: `HEAD`), or compared with
+    /// the tag's commit.
+    pub fn tie(&self, reference: Option<&str>, commit: &str) -> Result<LockTie> {
+        let same = |other: &str| match other.eq_ignore_ascii_case(commit) {
+            true => LockTie::Tied,
+            false => LockTie::Untied,
+        };
+        if !self.is_commit(commit)? {
+            let args = [
+                "fetch",
+                "-q",
+                "--no-tags",
+                "--filter=tree:0",
+                "--",
+                "origin",
+            ];
+            let _ = self.run(&args, &[commit])?;
+            if !self.is_commit(commit)? {
+                return Ok(LockTie::Gone);
+            }
+        }
+        if let Some(pinned) = reference.filter(|r| is_commit_id(r)) {
+            return Ok(same(pinned));
+        }
+        let tip = match reference {
+            None => "refs/hcpx/head".to_string(),
+            Some(reference) => {
+                let tag = format!("refs/tags/{reference}");
+                if self.is_commit(&tag)? {
+                    return Ok(same(&self.commit_of(&tag)?));
+                }
+                let branch = format!("refs/remotes/origin/{reference}");
+                if !self.is_commit(&branch)? {
+                    return Ok(LockTie::Untied);
+                }
+                branch
+            }
+        };
+        let out = self.run(&["merge-base", "--is-ancestor"], &[commit, &tip])?;
+        Ok(match out.exit_code {
+            0 => LockTie::Tied,
+            _ => LockTie::Untied,
+        })
+    }
+
+    fn run(&self, args: &[&str], operands: &[&str]) -> Result<ToolOutput> {
+        let run = Fetch {
+            source: &self.source,
+            subdirs: &[],
+            repo: &self.repo,
+            budget: max_fetch_bytes(),
+        };
+        let operands: Vec<&std::ffi::OsStr> = operands.iter().map(|o| o.as_ref()).collect();
+        run.run(args, &operands)
+    }
+
+    /// Whether `name` (a commit id or a ref) names a commit here.
+    fn is_commit(&self, name: &str) -> Result<bool> {
+        let peeled = format!("{name}^{{commit}}");
+        let out = self.run(
+            &["rev-parse", "-q", "--verify", "--end-of-options"],
+            &[&peeled],
+        )?;
+        Ok(out.exit_code == 0)
+    }
+
+    /// The commit `name` names (empty when none).
+    fn commit_of(&self, name: &str) -> Result<String> {
+        let peeled = format!("{name}^{{commit}}");
+        let out = self.run(
+            &["rev-parse", "-q", "--verify", "--end-of-options"],
+            &[&peeled],
+        )?;
+        Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
+    }
+}

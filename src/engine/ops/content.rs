@@ -91,6 +91,15 @@ impl Content {
             },
         )
     }
+
+    /// The capability diff of `new` against nothing (§15.6).
+    pub fn diff_from_nothing(new: &Content, new_manifest: &Manifest) -> Vec<CapabilityChange> {
+        capdiff::diff_from_nothing(&PackContent {
+            manifest: new_manifest,
+            tree: &new.tree,
+            skill: &new.skill,
+        })
+    }
 }
 
 /// A private copy of the pack folder `dir` (mode 0700, outside the store),

@@ -14,6 +14,7 @@
 //! project the user store's, else the defaults.
 
 mod activate;
+mod approval;
 pub mod bootstrap;
 mod builtin;
 pub mod catalogs;
@@ -29,6 +30,7 @@ mod install;
 mod install_batch;
 pub mod list;
 pub mod project;
+mod project_tie;
 pub mod show;
 pub mod sources;
 pub mod sync;
@@ -216,6 +218,13 @@ impl Engine {
         let mut engine = Engine::of(store, catalogs, extra_catalogs, principal);
         engine.user_config = Some(user_config);
         Ok(engine)
+    }
+
+    /// The user store's root when this is a project's engine (the folder
+    /// of its `config.yaml`): where `projects.json` records what the user
+    /// approved (§15.6).
+    pub fn user_home(&self) -> Option<&Path> {
+        self.user_config.as_deref().and_then(Path::parent)
     }
 
     /// The project whose store this engine acts on, if any.

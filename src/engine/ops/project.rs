@@ -33,13 +33,12 @@
 
 use super::sources::{PackResult, Selection, SourceRun};
 use super::sync::{SyncAction, SyncOptions, SyncResult};
-use super::{Engine, InstallOptions, InstallSource};
+use super::{Engine, InstallOptions};
 use crate::engine::error::{Error, ErrorCode, Fix, Result};
 use crate::engine::harness::{HarnessEnv, TargetName};
 use crate::engine::pack::id::PackId;
 use crate::engine::project::{self, Project, file};
 use crate::engine::store::lockfile::{self, LockFile, SourceKind};
-use crate::engine::store::source::GitSource;
 use crate::engine::store::{Store, Transaction, digest};
 use serde::Serialize;
 use std::collections::BTreeSet;
@@ -238,20 +237,16 @@ impl Engine {
         })
     }
 
-    /// `hcpx sync [--frozen]` in a project (§15.3; see the module doc).
-    /// Returns what was done and the error that stopped it, if any.
-    pub fn sync_project(&self, frozen: bool, yes: bool) -> (Vec<SyncResult>, Option<Error>) {
+    /// `hcpx sync [--frozen]` in a project (§15.3, §15.6; see the module
+    /// doc). Returns what was done (refused, each pack's diff) and the
+    /// error that stopped it, if any.
+    pub fn sync_project(&self, options: &SyncOptions) -> (Vec<SyncResult>, Option<Error>) {
         let mut results = Vec::new();
-        let error = self.sync_project_into(frozen, yes, &mut results).err();
+        let error = self.sync_project_into(options, &mut results).err();
         (results, error)
     }
 
-    fn sync_project_into(
-        &self,
-        frozen: bool,
-        yes: bool,
-        results: &mut Vec<SyncResult>,
-    ) -> Result<()> {
+    fn sync_project_into(&self, asked: &SyncOptions, results: &mut Vec<SyncResult>) -> Result<()> {
         self.require_install_grant()?;
         let project = self
             .project()
@@ -259,30 +254,33 @@ impl Engine {
         let wanted = project.read_file()?;
         let ids = entry_ids(&project, &wanted)?;
         refuse_absolute_paths(&project)?;
-        let lock = self.store().read_lockfile()?;
-        if frozen {
+        let sources = super::project_tie::entry_sources(&project, &wanted)?;
+        let mut lock = self.store().read_lockfile()?;
+        if asked.frozen {
             frozen_checks(&ids, &lock)?;
         }
-        // Entries the lock lacks: a git source's pack not installed yet is
-        // taken from the sync's own fetches, in its one change; any other
-        // is installed from its source first.
-        let mut resolving = Vec::new();
-        for entry in &wanted.packs {
-            let Some(id) = PackId::parse(&entry.id).filter(|id| !lock.packs.contains_key(id))
-            else {
-                continue;
-            };
-            match self.git_to_resolve(&project, entry, &id)? {
-                Some(git) => resolving.push((id, git)),
-                None => results.push(self.resolve_entry(&project, entry)?),
-            }
-        }
-        let mut lock = self.store().read_lockfile()?;
         lock.packs.retain(|id, _| ids.contains(id));
+        // A lock entry not tied to its hcp.yaml entry is one the lock
+        // lacks; --frozen fails on it.
+        let untied = self.untied_entries(&sources, &lock)?;
+        if let Some((id, why)) = untied.first().filter(|_| asked.frozen) {
+            return Err(Error::new(
+                ErrorCode::Integrity,
+                format!("hcp.lock is stale: its entry for {id} is not hcp.yaml's ({why}); nothing was installed"),
+            )
+            .pack(id.as_str())
+            .fix(Fix::Sync)
+            .hint("sync without --frozen to resolve it again from hcp.yaml (it shows the diff), and commit hcp.lock"));
+        }
+        lock.packs
+            .retain(|id, _| !untied.iter().any(|(u, _)| u == id));
+        let resolving: Vec<_> = sources
+            .into_iter()
+            .filter(|(id, _)| !lock.packs.contains_key(id))
+            .collect();
         let options = SyncOptions {
-            frozen,
-            yes,
-            ..SyncOptions::default()
+            approved: Some(self.approved_packs(ids.iter())?),
+            ..asked.clone()
         };
         // One change: every pack installed, activations as hcp.yaml says,
         // the targets in step; flushed once, the state and lock written once.
@@ -295,88 +293,32 @@ impl Engine {
             .filter(|e| e.activate)
             .filter_map(|e| PackId::parse(&e.id))
             .collect();
-        let done = self.sync_change(&mut tx, &plan, &options, &|id| activated.contains(id))?;
+        let done = self.sync_change(
+            &mut tx,
+            &plan,
+            &options,
+            &|id| activated.contains(id),
+            results,
+        )?;
         self.follow_activation(&mut tx, &wanted)?;
         self.harness_in_step(&mut tx)?;
         tx.commit()?;
+        // Every pack this sync installed is approved for the project.
+        let approved: Vec<(PackId, String)> = done
+            .iter()
+            .filter_map(|r| {
+                Some((
+                    PackId::parse(&r.pack_id)?,
+                    r.diff.as_ref()?.to_digest.clone(),
+                ))
+            })
+            .collect();
         results.extend(done);
+        self.record_approved(&approved)?;
         if self.drop_unnamed(&ids, results)? {
             self.harness_sync(false)?;
         }
         Ok(())
-    }
-
-    /// The git source of an entry the lock lacks, when its pack is not
-    /// installed (the sync then takes it from its own fetches); `None` for
-    /// a folder source or an installed pack ([`Engine::resolve_entry`]).
-    fn git_to_resolve(
-        &self,
-        project: &Project,
-        entry: &file::Entry,
-        id: &PackId,
-    ) -> Result<Option<GitSource>> {
-        if self.store().is_installed(id) {
-            return Ok(None);
-        }
-        Ok(
-            match file::source_of(&entry.source).map_err(|e| project.named(e))? {
-                file::ProjectSource::Git(git) => Some(git),
-                file::ProjectSource::FolderOrGithub(path, git)
-                    if project.root().join(&path).symlink_metadata().is_err() =>
-                {
-                    Some(git)
-                }
-                _ => None,
-            },
-        )
-    }
-
-    /// Installs an entry the lock lacks from its `source`, taking the pack
-    /// of its `id` (a collection's, or the source's own).
-    fn resolve_entry(&self, project: &Project, entry: &file::Entry) -> Result<SyncResult> {
-        // A folder is the project's, wherever hcpx runs (§15.2).
-        let folder = |path: &Path| {
-            let text = path.to_str().unwrap_or_default();
-            InstallSource::Dir(project::resolve_path(project.root(), text))
-        };
-        let source = match file::source_of(&entry.source).map_err(|e| project.named(e))? {
-            file::ProjectSource::Git(git) => InstallSource::Git(git),
-            file::ProjectSource::Folder(path) => folder(&path),
-            file::ProjectSource::FolderOrGithub(path, git) => {
-                match project.root().join(&path).symlink_metadata() {
-                    Ok(_) => folder(&path),
-                    Err(_) => InstallSource::Git(git),
-                }
-            }
-        };
-        let mut options = InstallOptions::new(source);
-        options.selection = Selection::Skills(vec![entry.id.clone()]);
-        let named = |err: Error| match err.context.pack_id {
-            Some(_) => err,
-            None => err.pack(entry.id.clone()),
-        };
-        let results = match self.install_source(&options).map_err(named)? {
-            SourceRun::Done(results) => results,
-            SourceRun::Listed(_) => Vec::new(),
-        };
-        for result in results {
-            match result {
-                PackResult::Failed(failed) => return Err(failed.error),
-                PackResult::Installed(done) if done.outcome.pack_id == entry.id => {
-                    return Ok(SyncResult {
-                        pack_id: entry.id.clone(),
-                        action: SyncAction::Installed,
-                        version: Some(done.outcome.version),
-                    });
-                }
-                PackResult::Installed(_) => {}
-            }
-        }
-        Err(Error::new(
-            ErrorCode::NotFound,
-            format!("{} holds no pack {}", entry.source, entry.id),
-        )
-        .pack(entry.id.clone()))
     }
 
     /// Uninstalls the packs `hcp.yaml` does not name, and drops the lock
@@ -392,8 +334,9 @@ impl Engine {
             removed = true;
             results.push(SyncResult {
                 pack_id: id.to_string(),
-                action: SyncAction::Removed,
+                action: Some(SyncAction::Removed),
                 version: None,
+                diff: None,
             });
         }
         let lock = self.store().read_lockfile()?;

@@ -255,6 +255,13 @@ impl Engine {
     /// failed, a selection that names nothing); a pack that fails is one
     /// of the results.
     pub fn install_source(&self, options: &InstallOptions) -> Result<SourceRun> {
+        let run = self.install_named(options)?;
+        // A pack the user names needs no approval in a project (§15.6).
+        self.approve_installed(&run)?;
+        Ok(run)
+    }
+
+    fn install_named(&self, options: &InstallOptions) -> Result<SourceRun> {
         match self.resolve_install(&options.source)? {
             Resolved::CatalogPack(dir, recorded) => {
                 if options.selection != Selection::Default {
@@ -505,6 +512,18 @@ pub(super) fn pack_named(
     let dir = pack_folder(root, &pack.path);
     let (recorded, named) = pack_source(&Origin::Git(git, commit), &dir, &pack.path);
     Ok((dir, recorded, named))
+}
+
+/// The pack `id` of the folder `root` (a project's folder source): the
+/// folder's own pack, or the pack of the collection there that `id` names
+/// (§13.1). Returns its folder and its lock record.
+pub(super) fn folder_pack_named(root: &Path, id: &str) -> Result<(PathBuf, LockedSource)> {
+    let shown = root.display().to_string();
+    let listed = listed_packs(root, &shown, false)?;
+    let pack = &listed[find_listed(&listed, id, &shown)?];
+    let dir = pack_folder(root, &pack.path);
+    let (recorded, _) = pack_source(&Origin::Folder, &dir, &pack.path);
+    Ok((dir, recorded))
 }
 
 /// The packs a search of the collection at `root` (shown as `shown`)

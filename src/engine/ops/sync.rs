@@ -46,10 +46,12 @@
 //! an `io` error.
 
 use super::Engine;
-use super::content::Content;
+use super::approval::{self, Approved, Reviewed};
 use super::install_batch::Staged;
-use crate::engine::error::{Error, ErrorCode, Result};
+use super::upgrade::Expected;
+use crate::engine::error::{Error, ErrorCode, Fix, Hint, Result};
 use crate::engine::pack::id::PackId;
+use crate::engine::policy::capdiff::CapabilityChange;
 use crate::engine::store::lockfile::{self, LockEntry, LockedSource, SourceKind};
 use crate::engine::store::source::GitSource;
 use crate::engine::store::{Transaction, digest, step};
@@ -68,13 +70,43 @@ pub enum SyncAction {
     Removed,
 }
 
-/// One pack's line of `hcpx sync --json`.
+/// One pack's line of `hcpx sync --json`: what was done (none when the
+/// sync was refused) and, for a pack it installed or would install, the
+/// capability diff of §13.7 as `upgrade`'s `results` hold it (§13.8).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SyncResult {
     pub pack_id: String,
-    pub action: SyncAction,
-    /// The version now installed (`null` once removed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub action: Option<SyncAction>,
+    /// The version now installed (`null` once removed); refused, the one
+    /// it would have installed.
     pub version: Option<String>,
+    #[serde(flatten)]
+    pub diff: Option<SyncDiff>,
+}
+
+impl SyncResult {
+    fn done(pack_id: String, action: SyncAction, version: Option<String>) -> SyncResult {
+        SyncResult {
+            pack_id,
+            action: Some(action),
+            version,
+            diff: None,
+        }
+    }
+}
+
+/// The capability diff of a pack a sync installs (§13.7): `from` and
+/// `from_digest` are those of the copy it is diffed against (`null`:
+/// against nothing, §15.6), `applied` whether it was installed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SyncDiff {
+    pub from: Option<String>,
+    pub to: String,
+    pub from_digest: Option<String>,
+    pub to_digest: String,
+    pub changes: Vec<CapabilityChange>,
+    pub applied: bool,
 }
 
 /// What `hcpx sync` is asked to do.
@@ -85,6 +117,12 @@ pub struct SyncOptions {
     pub prune: bool,
     /// Accept a replacement whose capability diff escalates (§13.7).
     pub yes: bool,
+    /// With `yes`: only these new digests (the diffs a question showed).
+    pub expect: Vec<Expected>,
+    /// A project's sync (§15.3, §15.6): what the user approved for the
+    /// project. Every pack is then reviewed ([`Engine::review_staged`]) and
+    /// a locked digest that differs is refused even without `frozen`.
+    pub approved: Option<Approved>,
 }
 
 impl Engine {
@@ -103,7 +141,7 @@ impl Engine {
         let plan = self.plan_sync(&wanted, Vec::new())?;
         let mut tx = self.store().lock()?;
         tx.defer_flush();
-        let done = self.sync_change(&mut tx, &plan, options, &|_| false)?;
+        let done = self.sync_change(&mut tx, &plan, options, &|_| false, results)?;
         tx.commit()?;
         results.extend(done);
         if options.prune {
@@ -112,11 +150,7 @@ impl Engine {
                     continue;
                 }
                 self.uninstall(&id)?;
-                results.push(SyncResult {
-                    pack_id: id.to_string(),
-                    action: SyncAction::Removed,
-                    version: None,
-                });
+                results.push(SyncResult::done(id.to_string(), SyncAction::Removed, None));
             }
         }
         Ok(())
@@ -133,7 +167,7 @@ impl Engine {
     pub(super) fn plan_sync(
         &self,
         wanted: &lockfile::LockFile,
-        resolving: Vec<(PackId, GitSource)>,
+        resolving: Vec<(PackId, Resolve)>,
     ) -> Result<SyncPlan> {
         let have = self.store().read_lockfile()?;
         let same = |id: &PackId, entry: &LockEntry| {
@@ -157,7 +191,7 @@ impl Engine {
         }
         let resolving: Vec<Resolving> = resolving
             .into_iter()
-            .map(|(id, git)| Resolving { id, git })
+            .map(|(id, from)| Resolving { id, from })
             .collect();
         let checkouts = Checkouts::fetch(Checkouts::wants(&entries, &resolving))?;
         Ok(SyncPlan {
@@ -173,13 +207,17 @@ impl Engine {
     /// anything is installed. Returns each entry's result, in id order.
     ///
     /// The packs `activate` names are activated in the same change
-    /// ([`Engine::install_staged`]).
+    /// ([`Engine::install_staged`]). Each staged pack is reviewed
+    /// ([`Engine::review_staged`]) before anything is installed; when one
+    /// lacks the consent it needs, `refused` gets every pack's diff
+    /// (`applied: false`) and the error is `confirmation_required`.
     pub(super) fn sync_change(
         &self,
         tx: &mut Transaction<'_>,
         plan: &SyncPlan,
         options: &SyncOptions,
         activate: &dyn Fn(&PackId) -> bool,
+        refused: &mut Vec<SyncResult>,
     ) -> Result<Vec<SyncResult>> {
         step("sync.found")?;
         let mut staged = Vec::new();
@@ -207,22 +245,42 @@ impl Engine {
                 .map_err(|err| named(err, id))?;
             staged.push(pack);
         }
+        let reviewed = staged
+            .iter()
+            .map(|pack| Ok((pack.pack_id.clone(), self.review_staged(pack, options)?)))
+            .collect::<Result<Vec<(PackId, Reviewed)>>>()?;
+        if let Err(err) = approval::consented(&reviewed, options) {
+            refused.extend(reviewed.into_iter().map(|(id, r)| SyncResult {
+                pack_id: id.to_string(),
+                action: None,
+                version: r.diff.as_ref().map(|d| d.to.clone()),
+                diff: r.diff,
+            }));
+            return Err(err);
+        }
+        let mut diffs = reviewed
+            .into_iter()
+            .map(|(_, r)| r.diff.map(|d| SyncDiff { applied: true, ..d }));
         let mut outcomes = self.install_staged(tx, &staged, activate)?.into_iter();
+        let mut synced_one = |outcome| SyncResult {
+            diff: diffs.next().flatten(),
+            ..synced(outcome)
+        };
         let mut results: Vec<SyncResult> = outcomes
             .by_ref()
             .take(plan.resolving.len())
-            .map(synced)
+            .map(&mut synced_one)
             .collect();
         for planned in &plan.entries {
             let outcome = planned.todo.then(|| outcomes.next()).flatten();
-            results.push(outcome.map_or_else(
-                || SyncResult {
-                    pack_id: planned.id.to_string(),
-                    action: SyncAction::Unchanged,
-                    version: Some(planned.entry.version.clone()),
-                },
-                synced,
-            ));
+            results.push(match outcome {
+                Some(outcome) => synced_one(outcome),
+                None => SyncResult::done(
+                    planned.id.to_string(),
+                    SyncAction::Unchanged,
+                    Some(planned.entry.version.clone()),
+                ),
+            });
         }
         Ok(results)
     }
@@ -236,20 +294,32 @@ impl Engine {
         resolving: &Resolving,
     ) -> Result<Staged> {
         let id = &resolving.id;
-        let (dir, recorded, git) = plan
-            .checkouts
-            .resolved(resolving)
-            .map_err(|err| named(err, id))?;
-        let pack = self
-            .stage_pack(tx, &dir, recorded, false)
-            .map_err(|err| super::fetch::name_source(err, &dir, &git))
-            .map_err(|err| named(err, id))?;
+        let (pack, shown) = match &resolving.from {
+            Resolve::Git(source) => {
+                let (dir, recorded, git) = plan
+                    .checkouts
+                    .resolved(id, source)
+                    .map_err(|err| named(err, id))?;
+                let pack = self
+                    .stage_pack(tx, &dir, recorded, false)
+                    .map_err(|err| super::fetch::name_source(err, &dir, &git))
+                    .map_err(|err| named(err, id))?;
+                (pack, source.display())
+            }
+            Resolve::Folder(root) => {
+                let (dir, recorded) = super::sources::folder_pack_named(root, id.as_str())
+                    .map_err(|err| named(err, id))?;
+                let pack = self
+                    .stage_pack(tx, &dir, recorded, false)
+                    .map_err(|err| named(err, id))?;
+                (pack, root.display().to_string())
+            }
+        };
         if pack.pack_id != *id {
-            return Err(Error::new(
-                ErrorCode::NotFound,
-                format!("{} holds no pack {id}", resolving.git.display()),
-            )
-            .pack(id.as_str()));
+            return Err(
+                Error::new(ErrorCode::NotFound, format!("{shown} holds no pack {id}"))
+                    .pack(id.as_str()),
+            );
         }
         Ok(pack)
     }
@@ -279,31 +349,11 @@ impl Engine {
             .pack(id.as_str())
             .hint("a lock entry must name the pack its source declares; ask for a lock file made by hcpx"));
         }
-        if options.frozen {
-            frozen_check(id, &entry.digest, pack.content.digest())?;
+        match (&options.approved, options.frozen) {
+            (Some(_), _) => locked_digest_check(id, &entry.digest, pack.content.digest()),
+            (None, true) => frozen_check(id, &entry.digest, pack.content.digest()),
+            (None, false) => Ok(()),
         }
-        if !self.store().is_installed(id) || options.yes {
-            return Ok(());
-        }
-        let installed = Content::read(&self.store().pack_dir(id))?;
-        let changes = installed.diff_to(&pack.content, manifest);
-        let escalating: Vec<String> = changes
-            .iter()
-            .filter(|c| c.escalates)
-            .map(|c| serde_json::to_value(c).map_or_else(|_| String::new(), |v| v.to_string()))
-            .collect();
-        if escalating.is_empty() {
-            return Ok(());
-        }
-        Err(Error::new(
-            ErrorCode::ConfirmationRequired,
-            format!(
-                "replacing the installed {id} with the lock file's grants more reach: {}; nothing of it was installed",
-                escalating.join(", ")
-            ),
-        )
-        .pack(id.as_str())
-        .hint("review the changes, then sync again with --yes"))
     }
 }
 
@@ -316,10 +366,19 @@ pub(super) struct SyncPlan {
     checkouts: Checkouts,
 }
 
-/// An `hcp.yaml` entry the lock lacks, to install from its git source.
+/// An `hcp.yaml` entry the lock lacks (or whose lock entry is not tied to
+/// it, §15.3), to install from its source.
 struct Resolving {
     id: PackId,
-    git: GitSource,
+    from: Resolve,
+}
+
+/// Where an entry to resolve is installed from: a git source at its REF,
+/// or a folder of the project.
+#[derive(Debug, Clone)]
+pub(super) enum Resolve {
+    Git(GitSource),
+    Folder(PathBuf),
 }
 
 /// One entry of a [`SyncPlan`].
@@ -339,11 +398,7 @@ fn synced(outcome: super::InstallOutcome) -> SyncResult {
             SyncAction::Reinstalled
         }
     };
-    SyncResult {
-        pack_id: outcome.pack_id,
-        action,
-        version: Some(outcome.version),
-    }
+    SyncResult::done(outcome.pack_id, action, Some(outcome.version))
 }
 
 /// An error about the entry `id` names it, unless it names a pack already.
@@ -471,9 +526,12 @@ impl Checkouts {
             let at = (url.clone(), Some(commit.clone()));
             Some((at, source.subdir.clone(), planned.id.clone()))
         });
-        let resolved = resolving.iter().map(|r| {
-            let at = (r.git.url.clone(), r.git.reference.clone());
-            (at, r.git.subdir.clone(), r.id.clone())
+        let resolved = resolving.iter().filter_map(|r| match &r.from {
+            Resolve::Git(git) => {
+                let at = (git.url.clone(), git.reference.clone());
+                Some((at, git.subdir.clone(), r.id.clone()))
+            }
+            Resolve::Folder(_) => None,
         });
         locked.chain(resolved).collect()
     }
@@ -577,14 +635,13 @@ impl Checkouts {
     /// the source's own pack, or the pack of its collection that the
     /// entry's id names (as `--skill ID`, §13.1); its folder, its lock
     /// record (at the commit the REF resolved to) and its git source.
-    fn resolved(&self, resolving: &Resolving) -> Result<(PathBuf, LockedSource, GitSource)> {
-        let git = &resolving.git;
+    fn resolved(&self, id: &PackId, git: &GitSource) -> Result<(PathBuf, LockedSource, GitSource)> {
         let Some(checkout) = self.at(&git.url, git.reference.as_deref()) else {
-            return Err(bad_entry(&resolving.id, "its repository was not fetched"));
+            return Err(bad_entry(id, "its repository was not fetched"));
         };
         let root = super::fetch::subdir_of(&checkout.root, git.subdir.as_deref(), git)?;
         let (dir, recorded, named) =
-            super::sources::pack_named(&root, git, &checkout.commit, resolving.id.as_str())?;
+            super::sources::pack_named(&root, git, &checkout.commit, id.as_str())?;
         Ok((dir, recorded, named.unwrap_or_else(|| git.clone())))
     }
 }
@@ -618,6 +675,29 @@ fn frozen_check(id: &PackId, expected: &str, actual: &str) -> Result<()> {
     )
     .pack(id.as_str())
     .hint("the source changed since the lock file was made; sync without --frozen to accept it"))
+}
+
+/// A project's sync (§15.3): the staged copy's digest must be the one
+/// `hcp.lock` records; plain `sync` never rewrites an entry tied to its
+/// `hcp.yaml` entry.
+fn locked_digest_check(id: &PackId, expected: &str, actual: &str) -> Result<()> {
+    if actual == expected {
+        return Ok(());
+    }
+    Err(Error::new(
+        ErrorCode::Integrity,
+        format!(
+            "the source of {id} has digest {actual} at its locked commit, but hcp.lock says {expected}; nothing was installed and hcp.lock was left as it is"
+        ),
+    )
+    .pack(id.as_str())
+    .hint(
+        Hint::from("if the change is meant, record it with `")
+            .cmd(Fix::Upgrade { dry_run: false })
+            .say(format!(
+                " {id}` where it is installed (it shows the diff), or drop its entry from hcp.lock and sync"
+            )),
+    ))
 }
 
 fn bad_entry(id: &PackId, why: &str) -> Error {

@@ -398,6 +398,24 @@ fn host_of(url: &str) -> Option<String> {
     (!host.is_empty()).then(|| host.to_ascii_lowercase())
 }
 
+/// The capability diff of the pack `new` against nothing (HCP.md §15.6): what
+/// a pack a project names can do, shown before its first install on this
+/// machine. Nothing is a pack with the default manifest (`public`
+/// Binding, plane `tool`, no command, no program, host, env or secret),
+/// an empty Skill and no file, so every command (with its effect),
+/// program, host, env name, secret, adapter variable and file is new, and
+/// a Binding other than `public` or plane `control` shows as changed.
+pub fn diff_from_nothing(new: &PackContent<'_>) -> Vec<CapabilityChange> {
+    let manifest = Manifest::default();
+    let tree = Tree::default();
+    let nothing = PackContent {
+        manifest: &manifest,
+        tree: &tree,
+        skill: "",
+    };
+    diff_packs(&nothing, new)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

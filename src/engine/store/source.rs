@@ -384,6 +384,16 @@ pub fn redact_url(url: &str) -> String {
     format!("{}{user}{}", &url[..start], &url[at..])
 }
 
+/// A URL with its whole userinfo removed (`ssh://git@h/r` → `ssh://h/r`):
+/// what two URLs are compared by when credentials do not matter (a
+/// project's lock entry and its `hcp.yaml` entry, §15.3).
+pub fn without_userinfo(url: &str) -> String {
+    match userinfo_span(url) {
+        Some((start, at)) => format!("{}{}", &url[..start], &url[at + 1..]),
+        None => url.to_string(),
+    }
+}
+
 /// The secret parts of a URL's userinfo, to be blanked out of git's
 /// messages: the whole userinfo over `http(s)://`, and the password.
 pub fn url_credentials(url: &str) -> Vec<&str> {
