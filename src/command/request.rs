@@ -205,6 +205,8 @@ pub enum Request {
         frozen: bool,
         prune: bool,
         yes: bool,
+        /// With `yes`: only these new digests (the diffs shown, §15.6).
+        expect: Vec<Expected>,
     },
     /// `catalog add SOURCE` (§13.2).
     CatalogAdd { source: String },
@@ -330,6 +332,7 @@ impl Request {
                 frozen: a.frozen,
                 prune: a.prune,
                 yes: a.yes,
+                expect: a.expect.clone(),
             },
             Command::Init(_) | Command::Add(_) | Command::Remove(_) => {
                 return project_request(command).map(Ok);
@@ -480,11 +483,13 @@ impl Request {
                 frozen,
                 prune,
                 yes,
+                expect,
             } => Some(SyncOptions {
                 lockfile: lockfile.clone().unwrap_or_default(),
                 frozen: *frozen,
                 prune: *prune,
                 yes: *yes,
+                expect: expect.clone(),
                 ..SyncOptions::default()
             }),
             _ => None,

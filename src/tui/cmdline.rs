@@ -501,7 +501,8 @@ mod tests {
                 lockfile: Some("hcp.lock".into()),
                 frozen: false,
                 prune: true,
-                yes: false
+                yes: false,
+                expect: Vec::new()
             }))
         );
         assert_eq!(

@@ -216,11 +216,21 @@ fn flag_words(request: &Request) -> Vec<String> {
             }
         }
         Request::Sync {
-            frozen, prune, yes, ..
+            frozen,
+            prune,
+            yes,
+            expect,
+            ..
         } => {
             on(*frozen, "--frozen");
             on(*prune, "--prune");
             on(*yes, "--yes");
+            for e in expect {
+                words.extend([
+                    "--expect".to_string(),
+                    format!("{}={}", e.pack_id, e.digest),
+                ]);
+            }
         }
         Request::HarnessEnable { targets } => match targets {
             crate::command::request::Targets::Named(names) => {

@@ -647,3 +647,55 @@ async fn the_harnesses_view_shows_both_stores_targets_and_toggles_in_the_rows_st
     assert!(rows[at(&rows, Store::User)].enabled, "{}", tui.screen());
     assert_eq!(rows[at(&rows, Store::Project)].enabled, project_was);
 }
+
+/// A project whose `hcp.yaml` names a pack not installed on this machine:
+/// `:sync` (asked first, as every sync) is refused for want of approval,
+/// and the TUI shows the same diff the CLI prints (§15.6): `n` installs
+/// nothing, `y` installs exactly what was shown and records it approved.
+#[tokio::test]
+async fn a_first_sync_shows_what_the_packs_can_do_before_y_approves() {
+    let m = Machine::new();
+    let proj = m.proj();
+    m.json(&proj, &["init"], 0);
+    m.pack(&proj.join("tools"), "n", "acme.new");
+    std::fs::write(
+        proj.join("hcp.yaml"),
+        "hcp: \"1\"\npacks:\n  - id: acme.new\n    source: ./tools/n\nharnesses: []\n",
+    )
+    .unwrap();
+    let mut tui = start(m).await;
+    let (proj, user_store) = paths(&tui);
+    colon(&mut tui, "sync").await;
+    tui.keys("y").await;
+    let screen = tui.screen();
+    assert!(
+        matches!(
+            tui.runner.app.dialog(),
+            Some(hcpx::tui::dialog::Dialog::ConfirmSync { .. })
+        ),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("acme.new 1.0.0: new in this project"),
+        "{screen}"
+    );
+    assert!(screen.contains("▲ new command touch (write)"), "{screen}");
+    assert!(!proj.join(".hcp/packs/acme.new").exists());
+    tui.keys("n").await;
+    assert!(
+        !proj.join(".hcp/packs/acme.new").exists(),
+        "{}",
+        tui.screen()
+    );
+    colon(&mut tui, "sync").await;
+    tui.keys("y").await;
+    tui.keys("y").await;
+    assert!(
+        proj.join(".hcp/packs/acme.new").is_dir(),
+        "{}",
+        tui.screen()
+    );
+    let recorded = std::fs::read_to_string(user_store.join("projects.json")).unwrap();
+    assert!(recorded.contains("acme.new"), "{recorded}");
+    assert!(last_command(&tui).starts_with("hcpx sync --yes --expect acme.new=sha256:"));
+}

@@ -16,7 +16,10 @@ pub struct SyncArgs {
     /// Also uninstall packs the lock file does not name
     #[arg(long)]
     pub prune: bool,
-    /// Accept replacing an installed pack with one that has more reach
+    /// Accept replacing an installed pack with one that has more reach, and in a project approve what the packs can do
     #[arg(long)]
     pub yes: bool,
+    /// With --yes, install only the content with this digest for this pack (the diff you were shown); repeatable
+    #[arg(long, value_name = "PACK_ID=DIGEST", value_parser = super::upgrade::parse_expected, requires = "yes")]
+    pub expect: Vec<crate::engine::ops::upgrade::Expected>,
 }

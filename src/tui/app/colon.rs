@@ -305,6 +305,7 @@ impl App {
     /// have changed the store.
     pub(super) fn query_done(&mut self, query: Query, result: Result<Answer, Error>) -> Vec<Job> {
         self.work.finish();
+        let approval = result.as_ref().ok().and_then(needs_approval);
         let command = self
             .last_command
             .clone()
@@ -336,10 +337,52 @@ impl App {
         });
         self.focus.set(Pane::Output);
         self.text.output = 0;
+        if let Some(results) = approval {
+            // The sync's diff, and y to approve it (§15.6).
+            let store = self.request_store(&query.request).ok().flatten();
+            self.dialog = Some(Dialog::ConfirmSync {
+                query,
+                store,
+                results,
+            });
+            return Vec::new();
+        }
         if query.changes() {
             return self.loads.request();
         }
         Vec::new()
+    }
+
+    /// `y` / `n` on a sync's approval: `y` runs it again with `--yes`,
+    /// expecting the digests shown (§15.6).
+    pub(super) fn confirm_sync(
+        &mut self,
+        mut query: Query,
+        store: Option<Store>,
+        results: &[crate::engine::ops::sync::SyncResult],
+        yes: bool,
+    ) -> Vec<Job> {
+        let Request::Sync {
+            yes: approved,
+            expect,
+            ..
+        } = &mut query.request
+        else {
+            return Vec::new();
+        };
+        *approved = true;
+        *expect = crate::tui::dialog::approval::expected(results);
+        if !yes {
+            let command = self.hcpx(&["sync".to_string(), "--yes".to_string()], false);
+            self.say(
+                Outcome::Cancelled,
+                "sync cancelled: nothing was installed".into(),
+                Some(command),
+            );
+            return Vec::new();
+        }
+        self.last_command = None;
+        self.run_query(query, store)
     }
 
     /// `hcpx ARGS` with this line's `--catalog` and `--principal` when it
@@ -377,5 +420,24 @@ fn asks_first(parsed: &Parsed) -> bool {
         Parsed::Stage(Stage::Uninstall, _) | Parsed::Upgrade(_) => true,
         Parsed::Report(request) => crate::tui::query::asks(request),
         _ => false,
+    }
+}
+
+/// The results of a sync refused for want of approval (§15.6): those its
+/// y/n dialog shows.
+fn needs_approval(answer: &Answer) -> Option<Vec<crate::engine::ops::sync::SyncResult>> {
+    let Answer::One(outcome) = answer else {
+        return None;
+    };
+    match outcome.as_ref() {
+        crate::command::Outcome::Synced {
+            results,
+            error: Some(err),
+        } if err.code == crate::engine::error::ErrorCode::ConfirmationRequired
+            && !crate::tui::dialog::approval::shown(results).is_empty() =>
+        {
+            Some(results.clone())
+        }
+        _ => None,
     }
 }

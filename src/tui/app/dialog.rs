@@ -58,6 +58,13 @@ impl App {
             Some(Dialog::ConfirmUpgrade { results }) => {
                 return self.confirm_upgrade(results, yes);
             }
+            Some(Dialog::ConfirmSync {
+                query,
+                store,
+                results,
+            }) => {
+                return self.confirm_sync(query, store, &results, yes);
+            }
             Some(Dialog::ConfirmQuery { query, store }) => {
                 if yes {
                     return self.run_query(query, store);

@@ -1,6 +1,7 @@
 //! The overlays, one module each for those with state of their own, and
 //! [`Dialog`]: which one is open. An overlay takes every key while open.
 
+pub mod approval;
 pub mod ask;
 pub mod confirm;
 pub mod harnesses;
@@ -47,6 +48,13 @@ pub enum Dialog {
     },
     /// `H`: the harness targets ([`App::harnesses`]); `Space` toggles one.
     Harnesses,
+    /// `:sync` refused for want of approval (§15.6): what each pack can
+    /// do; `y` runs the sync again with `--yes`, expecting those digests.
+    ConfirmSync {
+        query: crate::tui::query::Query,
+        store: Option<crate::tui::scope::Store>,
+        results: Vec<crate::engine::ops::sync::SyncResult>,
+    },
     /// `U`: the capability diff of the upgrade (§13.7), `y` runs it.
     ConfirmUpgrade {
         results: Vec<crate::engine::ops::upgrade::UpgradeResult>,
@@ -65,6 +73,7 @@ impl Dialog {
             Dialog::ConfirmUninstall { .. }
             | Dialog::ConfirmQuery { .. }
             | Dialog::ConfirmQuit { .. }
+            | Dialog::ConfirmSync { .. }
             | Dialog::ConfirmUpgrade { .. } => confirm::action(key),
             Dialog::Harnesses => harnesses::action(key),
             Dialog::Picker(_) => picker::key_for(key).map(Action::Picker),
@@ -82,6 +91,7 @@ impl Dialog {
             Dialog::ConfirmUninstall { .. }
             | Dialog::ConfirmQuery { .. }
             | Dialog::ConfirmQuit { .. }
+            | Dialog::ConfirmSync { .. }
             | Dialog::ConfirmUpgrade { .. } => confirm::BAR.to_vec(),
             Dialog::Harnesses => harnesses::BAR.to_vec(),
             Dialog::Secret(_) => secret::BAR.to_vec(),

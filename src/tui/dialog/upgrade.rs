@@ -72,7 +72,7 @@ pub fn lines<'a>(
 }
 
 /// A capability change in words.
-fn change_text(change: &crate::engine::policy::capdiff::Change) -> String {
+pub(crate) fn change_text(change: &crate::engine::policy::capdiff::Change) -> String {
     use crate::engine::policy::capdiff::Change;
     match change {
         Change::CommandAdded { verb_key, effect } => {

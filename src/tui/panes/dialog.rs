@@ -6,7 +6,7 @@
 
 use crate::tui::app::App;
 use crate::tui::dialog::{
-    Dialog, ask, confirm, harnesses, help, picker, run_form, secret, upgrade,
+    Dialog, approval, ask, confirm, harnesses, help, picker, run_form, secret, upgrade,
 };
 use crate::tui::scope::Scopes;
 use ratatui::Frame;
@@ -98,6 +98,10 @@ fn title_lines<'a>(
         Dialog::Harnesses => (
             "Harnesses".to_string(),
             harnesses::lines(config, &app.harnesses, width),
+        ),
+        Dialog::ConfirmSync { results, .. } => (
+            "Approve the project's packs".to_string(),
+            approval::lines(config, results, width),
         ),
         Dialog::ConfirmUpgrade { results } => (
             "Upgrade".to_string(),
