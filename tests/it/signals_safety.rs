@@ -119,12 +119,38 @@ fn assert_gone(pids: [Pid; 2]) {
 }
 
 /// Kills what a failed test may have left behind.
-struct Cleanup(Vec<Pid>);
+/// Kills, when a test ends, the processes it started that are still those
+/// processes: each pid is kept with its start time, and one whose start
+/// time changed is another process that reused the pid (pids wrap at
+/// 32768 here, and the suite starts thousands), which is left alone.
+struct Cleanup(Vec<(Pid, Option<String>)>);
+
+impl Cleanup {
+    fn of(pids: impl IntoIterator<Item = Pid>) -> Cleanup {
+        let mut cleanup = Cleanup(Vec::new());
+        cleanup.add(pids);
+        cleanup
+    }
+
+    fn add(&mut self, pids: impl IntoIterator<Item = Pid>) {
+        self.0
+            .extend(pids.into_iter().map(|pid| (pid, started(pid))));
+    }
+}
+
+/// The start time of `pid` (field 22 of `/proc/PID/stat`), if it runs.
+fn started(pid: Pid) -> Option<String> {
+    let stat = std::fs::read_to_string(format!("/proc/{}/stat", pid.as_raw_nonzero())).ok()?;
+    let (_, rest) = stat.rsplit_once(") ")?;
+    rest.split_whitespace().nth(19).map(str::to_string)
+}
 
 impl Drop for Cleanup {
     fn drop(&mut self) {
-        for &pid in &self.0 {
-            let _ = rustix::process::kill_process(pid, Signal::KILL);
+        for (pid, start) in &self.0 {
+            if start.is_some() && started(*pid) == *start {
+                let _ = rustix::process::kill_process(*pid, Signal::KILL);
+            }
         }
     }
 }
@@ -136,9 +162,9 @@ fn interrupt(sb: &Sandbox, args: &[&str], signal: Signal) -> (String, String) {
     let pids_file = sb.dir.path().join(format!("pids-{}", signal.as_raw()));
     let mut hcpx = spawn_hcpx(sb, args, &pids_file);
     let hcpx_pid = Pid::from_child(&hcpx);
-    let mut cleanup = Cleanup(vec![hcpx_pid]);
+    let mut cleanup = Cleanup::of([hcpx_pid]);
     let pids = read_pids(&pids_file);
-    cleanup.0.extend(pids);
+    cleanup.add(pids);
     assert!(pids.iter().all(|&p| alive(p)), "the command did not start");
     rustix::process::kill_process(hcpx_pid, signal).expect("signal hcpx");
     let status = wait_for("hcpx to exit", || {
@@ -345,7 +371,7 @@ async fn tui_running() -> (crate::tuikit::Tui, [Pid; 2]) {
 #[tokio::test]
 async fn quitting_the_tui_while_a_command_runs_asks_then_ends_it() {
     let (mut tui, pids) = tui_running().await;
-    let _cleanup = Cleanup(pids.to_vec());
+    let _cleanup = Cleanup::of(pids);
     // `q` asks; `n` keeps the command running.
     tui.runner
         .handle_event(&crate::tuikit::key(KeyCode::Char('q')));
@@ -378,7 +404,7 @@ async fn quitting_the_tui_while_a_command_runs_asks_then_ends_it() {
 #[tokio::test]
 async fn ctrl_c_twice_ends_the_command_and_quits() {
     let (mut tui, pids) = tui_running().await;
-    let _cleanup = Cleanup(pids.to_vec());
+    let _cleanup = Cleanup::of(pids);
     tui.runner.handle_event(&crate::tuikit::ctrl('c'));
     assert!(!tui.runner.app.has_quit());
     tui.runner.handle_event(&crate::tuikit::ctrl('c'));
@@ -389,7 +415,7 @@ async fn ctrl_c_twice_ends_the_command_and_quits() {
 #[tokio::test]
 async fn x_cancels_the_running_command_and_the_tui_goes_on() {
     let (mut tui, pids) = tui_running().await;
-    let _cleanup = Cleanup(pids.to_vec());
+    let _cleanup = Cleanup::of(pids);
     tui.runner.draw().unwrap();
     let screen = tui.screen();
     assert!(screen.contains("X cancels it"), "{screen}");
@@ -420,9 +446,9 @@ while :; do wait; done
     let pids_file = sb.dir.path().join("pids-trap");
     let mut hcpx = spawn_hcpx(&sb, &["exec", "acme.trap", "wait"], &pids_file);
     let hcpx_pid = Pid::from_child(&hcpx);
-    let mut cleanup = Cleanup(vec![hcpx_pid]);
+    let mut cleanup = Cleanup::of([hcpx_pid]);
     let pids = read_pids(&pids_file);
-    cleanup.0.extend(pids);
+    cleanup.add(pids);
     rustix::process::kill_process(hcpx_pid, Signal::INT).unwrap();
     let mut trapped = pids_file.into_os_string();
     trapped.push(".int");
