@@ -18,12 +18,10 @@ pub fn write(w: &mut impl Write, results: &[SyncResult]) -> Result {
             None => "not installed",
         };
         let version = match &r.diff {
-            Some(d) if r.action.is_none() => format!(
-                "{} -> {} ({})",
-                d.from.as_deref().unwrap_or("nothing"),
-                d.to,
-                d.to_digest
-            ),
+            Some(d) if r.action.is_none() => match &d.from {
+                Some(from) => format!("{from} -> {} ({})", d.to, d.to_digest),
+                None => format!("{} ({}), new here: what it can do", d.to, d.to_digest),
+            },
             _ => r.version.clone().unwrap_or_default(),
         };
         writeln!(
