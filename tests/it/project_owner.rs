@@ -111,6 +111,52 @@ fn tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
     all
 }
 
+/// The tools `hcpx mcp --principal agent` serves in `cwd` with the user
+/// store `store` (its `tools/list` answer, as text).
+fn mcp_tools(s: &Scene, cwd: &Path, store: &str) -> String {
+    use std::io::{BufRead, BufReader, Write};
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("hcpx"))
+        .env("HOME", s.path("home"))
+        .env("HCP_HOME", s.path(store))
+        .env_remove("HCP_PRINCIPAL")
+        .args(["mcp", "--principal", "agent"])
+        .current_dir(cwd)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let lines = [
+        serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "1"}}}),
+        serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+    ];
+    for line in lines {
+        writeln!(stdin, "{line}").unwrap();
+    }
+    stdin.flush().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let answer = loop {
+        let mut line = String::new();
+        assert!(
+            stdout.read_line(&mut line).unwrap() > 0,
+            "hcpx mcp closed stdout"
+        );
+        let value: Value = serde_json::from_str(&line).unwrap();
+        if value["id"] == 1 {
+            break value;
+        }
+    };
+    drop(stdin);
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(answer["result"]["tools"].is_array(), "{answer}");
+    answer.to_string()
+}
+
 fn warnings(doc: &Value) -> String {
     doc["warnings"].to_string()
 }
@@ -157,6 +203,8 @@ fn a_co_users_hcp_yaml_is_passed_over_and_none_of_its_code_runs() {
     assert_eq!(doc["scope"], "user", "{doc}");
     let listed = s.json(&sub, "victim", &["list"], 0);
     assert!(!listed.to_string().contains("acme.evil"), "{listed}");
+    let served = mcp_tools(&s, &sub, "victim");
+    assert!(!served.contains("evil"), "{served}");
     let out = s.hcpx(&sub, "victim").arg("list").output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -246,6 +294,8 @@ fn a_store_committed_with_the_repository_is_never_used() {
     let doc = s.json(&clone, "victim", &["availability"], 0);
     assert!(!doc.to_string().contains("acme.evil\""), "{doc}");
     s.json(&clone, "victim", &["exec", "acme.evil", "hello"], 127);
+    let served = mcp_tools(&s, &clone, "victim");
+    assert!(!served.contains("evil"), "{served}");
     assert!(!s.marker().exists(), "the repository's command ran");
     for args in [
         &["sync", "--yes"][..],
@@ -275,6 +325,8 @@ fn a_store_committed_with_the_repository_is_never_used() {
         listed["packs"].to_string().contains("acme.evil"),
         "{listed}"
     );
+    // Ours now: served (the check above is not vacuous).
+    assert!(mcp_tools(&s, &clone, "victim").contains("evil"));
     use std::os::unix::fs::PermissionsExt;
     let mode = std::fs::metadata(clone.join(".hcp"))
         .unwrap()
