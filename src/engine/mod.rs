@@ -10,7 +10,7 @@
 //! | `lint/` | the linter — files, manifest, Skill and text rules — and its diagnostics (§10.4–§10.5) |
 //! | `error` | the typed error, its spec code and exit code (§10) |
 //! | `store/` | the store on disk: lock, atomic writes, the `Transaction` undo log, state and its grants, config, catalogs and their index, snapshots, sources, `hcp.lock`, digests, the one removal that never follows a link and the store's no-link paths (§11.3–§11.6, §13, §14.7, §15.6) |
-//! | `project/` | project scope: finding the folder that holds `hcp.yaml`, its paths, keeping `hcp.yaml` in step with each change of the project's store, and `hcp.yaml` itself, read with positions and edited in place (§15) |
+//! | `project/` | project scope: finding the folder that holds an `hcp.yaml` of the user's own, whether its `.hcp/` is ours (its store id in `projects.json`), its paths, keeping `hcp.yaml` in step with each change of the project's store, and `hcp.yaml` itself, read with positions and edited in place (§15) |
 //! | `harness/` | harness targets: where Claude Code, Codex, … read Skills, and placing them there; project targets reached through a link (§12.4–§12.8, §15.4) |
 //! | `policy/` | the one refusal type, availability, grants, `why`, the capability diff: pure functions (§9, §11.2–§11.3, §13.7) |
 //! | `exec/` | the adapters that run a command: args, process, http, and the redaction of the Binding's material in their output (§6, §14.3); git fetches (§13.1) |
