@@ -126,6 +126,7 @@ impl App {
             Ok(packs) => {
                 self.marks.outdated = packs
                     .iter()
+                    .filter(|p| p.reason.is_update())
                     .map(|p| (p.pack_id.clone(), crate::tui::marks::update_words(p)))
                     .collect();
                 let text = match packs.len() {
@@ -144,6 +145,11 @@ impl App {
                                     "{} {} new content",
                                     p.pack_id,
                                     text::one_line(&p.installed)
+                                ),
+                                _ => format!(
+                                    "{} {}",
+                                    p.pack_id,
+                                    crate::tui::marks::update_words(p)
                                 ),
                             })
                             .collect();
