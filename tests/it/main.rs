@@ -24,6 +24,7 @@ mod concurrency;
 mod content_updates;
 mod demo_recording;
 mod example_catalog;
+mod follow_updates;
 mod exec_adapters;
 mod lint_cache;
 mod lint_hostile;

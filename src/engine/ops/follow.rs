@@ -342,7 +342,9 @@ fn fetch_group(
         Ok(done) => done,
         Err(err) => return unreachable_all(packs, &err.message),
     };
-    let keep = to_install.then_some(tmp);
+    // The checkout lives until every pack is judged (`tmp`), and on in
+    // each candidate to install.
+    let keep = to_install.then(|| Arc::clone(&tmp));
     packs
         .into_iter()
         .map(|(id, entry)| {
