@@ -25,8 +25,8 @@ use crate::engine::ops::project::{InitOutcome, RemoveOutcome};
 use crate::engine::ops::show::PackDetails;
 use crate::engine::ops::sources::{Listing, PackResult, SourceRun};
 use crate::engine::ops::sync::SyncResult;
-use crate::engine::ops::upgrade::{OutdatedPack, problems_error};
 use crate::engine::ops::upgrade::UpgradeResult;
+use crate::engine::ops::upgrade::{OutdatedPack, problems_error};
 use crate::engine::ops::{ConnectOutcome, ExecResult, InstallOutcome, Toggle, UninstallOutcome};
 use crate::engine::policy::availability::PackAvailability;
 use crate::engine::policy::grants::GrantsFrom;
@@ -159,7 +159,9 @@ impl Outcome {
             | Outcome::Upgraded { error, .. }
             | Outcome::Synced { error, .. }
             | Outcome::Removed { error, .. } => error.as_ref().map_or(0, |e| e.code.exit_code()),
-            Outcome::Outdated(packs) => problems_error(packs, false).map_or(0, |e| e.code.exit_code()),
+            Outcome::Outdated(packs) => {
+                problems_error(packs, false).map_or(0, |e| e.code.exit_code())
+            }
             _ => 0,
         }
     }

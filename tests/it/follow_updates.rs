@@ -86,7 +86,10 @@ fn a_skill_installed_from_main_follows_main_never_an_older_tag() {
     assert_eq!(find(&doc, "results", "alpha").unwrap()["applied"], true);
     assert!(installed_skill(&sb, "alpha").contains("third, on main"));
     let source = &lock(&sb)["packs"]["alpha"]["source"];
-    assert!(source.get("ref").is_none(), "no ref it did not have: {source}");
+    assert!(
+        source.get("ref").is_none(),
+        "no ref it did not have: {source}"
+    );
     let main = git(&work, &["rev-parse", "HEAD"]);
     assert_eq!(source["commit"], main.as_str());
     assert_eq!(sb.json(&["outdated"], 0)["packs"], serde_json::json!([]));
@@ -123,17 +126,34 @@ fn a_tag_follows_higher_tags_a_branch_its_head_a_commit_nothing() {
     git(&work, &["checkout", "-q", "main"]);
 
     let doc = sb.json(&["outdated"], 0);
-    assert_eq!(find(&doc, "packs", "alpha").unwrap()["reason"], "content", "{doc}");
-    assert_eq!(find(&doc, "packs", "beta").unwrap()["reason"], "content", "{doc}");
-    assert!(find(&doc, "packs", "gamma").is_none(), "a commit is pinned: {doc}");
+    assert_eq!(
+        find(&doc, "packs", "alpha").unwrap()["reason"],
+        "content",
+        "{doc}"
+    );
+    assert_eq!(
+        find(&doc, "packs", "beta").unwrap()["reason"],
+        "content",
+        "{doc}"
+    );
+    assert!(
+        find(&doc, "packs", "gamma").is_none(),
+        "a commit is pinned: {doc}"
+    );
 
     sb.json(&["upgrade", "--yes"], 0);
-    assert!(installed_skill(&sb, "alpha").contains("at v1.1.0"), "no pre-release");
+    assert!(
+        installed_skill(&sb, "alpha").contains("at v1.1.0"),
+        "no pre-release"
+    );
     assert!(installed_skill(&sb, "beta").contains("beta on dev"));
     assert!(installed_skill(&sb, "gamma").contains("first"));
     let packs = &lock(&sb)["packs"];
     assert_eq!(packs["alpha"]["source"]["ref"], "v1.1.0");
-    assert_eq!(packs["beta"]["source"]["ref"], "dev", "a branch stays a branch");
+    assert_eq!(
+        packs["beta"]["source"]["ref"], "dev",
+        "a branch stays a branch"
+    );
     assert_eq!(packs["gamma"]["source"]["commit"], first.as_str());
 }
 
@@ -163,23 +183,35 @@ fn a_skill_gone_renamed_or_broken_upstream_never_hides_the_others() {
     assert_eq!(reason("edited").unwrap(), "content", "{doc}");
     assert_eq!(find(&doc, "packs", "named").unwrap()["latest"], "named-now");
     for id in ["deleted", "moved", "broken", "named"] {
-        let hint = find(&doc, "packs", id).unwrap()["hint"].as_str().unwrap_or("");
+        let hint = find(&doc, "packs", id).unwrap()["hint"]
+            .as_str()
+            .unwrap_or("");
         assert!(!hint.is_empty(), "{id} has a hint: {doc}");
     }
 
     let out = sb.hcpx().args(["upgrade", "--dry-run"]).output().unwrap();
     let words = String::from_utf8_lossy(&out.stdout);
     assert!(!words.contains("up to date"), "{words}");
-    assert!(words.contains("deleted") && words.contains("missing"), "{words}");
+    assert!(
+        words.contains("deleted") && words.contains("missing"),
+        "{words}"
+    );
 
     let doc = sb.json(&["upgrade", "--yes"], 1);
-    assert_eq!(find(&doc, "results", "edited").unwrap()["applied"], true, "{doc}");
+    assert_eq!(
+        find(&doc, "results", "edited").unwrap()["applied"],
+        true,
+        "{doc}"
+    );
     assert!(installed_skill(&sb, "edited").contains("an upstream edit"));
     let message = doc["error"]["message"].as_str().unwrap();
     for id in ["deleted", "moved", "broken", "named"] {
         assert!(message.contains(id), "{id} named: {message}");
     }
-    assert!(installed_skill(&sb, "deleted").contains("first"), "left as it was");
+    assert!(
+        installed_skill(&sb, "deleted").contains("first"),
+        "left as it was"
+    );
 }
 
 #[test]
@@ -193,14 +225,25 @@ fn offline_lists_each_git_pack_as_not_checked() {
     write_skill(&work, "alpha", "alpha", "edited");
     publish(&work, &bare, "two");
     let doc = sb.json(&["outdated", "--offline"], 0);
-    assert_eq!(find(&doc, "packs", "alpha").unwrap()["reason"], "not_checked", "{doc}");
+    assert_eq!(
+        find(&doc, "packs", "alpha").unwrap()["reason"],
+        "not_checked",
+        "{doc}"
+    );
     let out = sb.hcpx().args(["outdated", "--offline"]).output().unwrap();
     let words = String::from_utf8_lossy(&out.stdout);
     assert!(!words.contains("up to date"), "{words}");
     assert!(words.contains("not checked"), "{words}");
-    let out = sb.hcpx().args(["upgrade", "--offline", "--dry-run"]).output().unwrap();
+    let out = sb
+        .hcpx()
+        .args(["upgrade", "--offline", "--dry-run"])
+        .output()
+        .unwrap();
     let words = String::from_utf8_lossy(&out.stdout);
-    assert!(!words.contains("up to date") && words.contains("not checked"), "{words}");
+    assert!(
+        !words.contains("up to date") && words.contains("not checked"),
+        "{words}"
+    );
 }
 
 /// The network-facing git runs (`ls-remote`, `fetch`) of `hcpx ARGS`.

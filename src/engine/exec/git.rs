@@ -548,7 +548,11 @@ mod tests {
         let refs = parse_refs(&text);
         assert_eq!(refs.head.as_deref(), Some(a.as_str()));
         assert_eq!(refs.heads.get("main"), Some(&a));
-        assert_eq!(refs.tags.get("v1.0.0"), Some(&c), "an annotated tag is its commit");
+        assert_eq!(
+            refs.tags.get("v1.0.0"),
+            Some(&c),
+            "an annotated tag is its commit"
+        );
         assert_eq!(refs.tags.get("light"), Some(&b));
         assert!(!refs.heads.contains_key("bad"));
     }

@@ -282,7 +282,9 @@ fn check_repository(url: &str, packs: Vec<(PackId, LockEntry)>, to_install: bool
         }
         match target_of(&follow, reference, &refs) {
             Some(t) if entry.source.commit.as_deref() != Some(t.commit.as_str()) => {
-                let group = groups.entry(t.fetch).or_insert_with(|| (t.record, Vec::new()));
+                let group = groups
+                    .entry(t.fetch)
+                    .or_insert_with(|| (t.record, Vec::new()));
                 group.1.push((id, entry));
             }
             _ => findings.push(Finding {
@@ -293,7 +295,13 @@ fn check_repository(url: &str, packs: Vec<(PackId, LockEntry)>, to_install: bool
         }
     }
     for (fetch, (record, packs)) in groups {
-        findings.extend(fetch_group(&repo, &fetch, record.as_deref(), packs, to_install));
+        findings.extend(fetch_group(
+            &repo,
+            &fetch,
+            record.as_deref(),
+            packs,
+            to_install,
+        ));
     }
     findings
 }
@@ -330,7 +338,10 @@ fn fetch_group(
     let mut subdirs: Vec<&str> = if whole {
         Vec::new()
     } else {
-        packs.iter().filter_map(|(_, e)| e.source.subdir.as_deref()).collect()
+        packs
+            .iter()
+            .filter_map(|(_, e)| e.source.subdir.as_deref())
+            .collect()
     };
     subdirs.sort_unstable();
     subdirs.dedup();
@@ -465,7 +476,10 @@ mod tests {
     fn a_pack_follows_what_it_was_installed_from() {
         let r = refs();
         assert_eq!(follow_of(None, &r), Follow::Branch(None));
-        assert_eq!(follow_of(Some("dev"), &r), Follow::Branch(Some("dev".into())));
+        assert_eq!(
+            follow_of(Some("dev"), &r),
+            Follow::Branch(Some("dev".into()))
+        );
         assert_eq!(follow_of(Some("latest"), &r), Follow::Pinned);
         assert_eq!(follow_of(Some(&"f".repeat(40)), &r), Follow::Pinned);
         assert_eq!(follow_of(Some("gone"), &r), Follow::Gone("gone".into()));
@@ -473,7 +487,11 @@ mod tests {
         assert_eq!(head, Some("a".repeat(40)));
         let tags = follow_of(Some("v1.0.0"), &r);
         let t = target_of(&tags, Some("v1.0.0"), &r);
-        assert_eq!(t.and_then(|t| t.record), Some("v1.2.0".into()), "no pre-release");
+        assert_eq!(
+            t.and_then(|t| t.record),
+            Some("v1.2.0".into()),
+            "no pre-release"
+        );
         let pre = follow_of(Some("v1.2.0-beta"), &r);
         let t = target_of(&pre, Some("v1.2.0-beta"), &r);
         assert_eq!(t.and_then(|t| t.record), Some("2.0.0-rc.1".into()));

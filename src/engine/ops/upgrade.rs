@@ -54,7 +54,7 @@
 
 use super::Engine;
 use super::content::Content;
-use super::follow::{Candidate, Found, Finding};
+use super::follow::{Candidate, Finding, Found};
 use crate::engine::error::{Error, ErrorCode, Fix, Hint, Result};
 use crate::engine::pack::id::PackId;
 use crate::engine::policy::capdiff::{self, CapabilityChange};
@@ -200,8 +200,20 @@ fn reported(finding: Finding) -> Option<OutdatedPack> {
     let Finding { id, entry, found } = finding;
     let (reason, latest, latest_digest, hint, unreachable) = match found {
         Found::UpToDate => return None,
-        Found::Update(reason, c) => (reason, c.manifest.version.clone(), c.digest.clone(), None, false),
-        Found::Problem(p) => (p.reason, p.latest, p.latest_digest, Some(p.hint), p.unreachable),
+        Found::Update(reason, c) => (
+            reason,
+            c.manifest.version.clone(),
+            c.digest.clone(),
+            None,
+            false,
+        ),
+        Found::Problem(p) => (
+            p.reason,
+            p.latest,
+            p.latest_digest,
+            Some(p.hint),
+            p.unreachable,
+        ),
     };
     Some(OutdatedPack {
         pack_id: id.to_string(),
@@ -249,7 +261,11 @@ pub fn problems_error(problems: &[OutdatedPack], upgrading: bool) -> Option<Erro
 
 /// `1 pack`, `N packs`.
 fn count(n: usize) -> String {
-    if n == 1 { "1 pack".into() } else { format!("{n} packs") }
+    if n == 1 {
+        "1 pack".into()
+    } else {
+        format!("{n} packs")
+    }
 }
 
 /// The reason as the JSON says it.
@@ -450,7 +466,11 @@ impl Engine {
     }
 
     /// The folder of a `dir` or `catalog` pack's source now (None: gone).
-    pub(super) fn newest_folder(&self, id: &PackId, entry: &LockEntry) -> Option<(PathBuf, SourceKind)> {
+    pub(super) fn newest_folder(
+        &self,
+        id: &PackId,
+        entry: &LockEntry,
+    ) -> Option<(PathBuf, SourceKind)> {
         match entry.source.kind {
             SourceKind::Dir => entry
                 .source

@@ -146,11 +146,9 @@ impl App {
                                     p.pack_id,
                                     text::one_line(&p.installed)
                                 ),
-                                _ => format!(
-                                    "{} {}",
-                                    p.pack_id,
-                                    crate::tui::marks::update_words(p)
-                                ),
+                                _ => {
+                                    format!("{} {}", p.pack_id, crate::tui::marks::update_words(p))
+                                }
                             })
                             .collect();
                         format!("updates: {} (U upgrades)", list.join(", "))
