@@ -9,24 +9,25 @@
 //!
 //! Where the newest is: for a `catalog` source, the pack of that id in the
 //! catalog it was installed from, never another (through the catalog
-//! index; see `own_catalog_pack`); for a `git` source, the highest
-//! SemVer among the remote's tags `vX.Y.Z`/`X.Y.Z` (`git ls-remote`), else
-//! the manifest version on the remote's default branch (a shallow fetch);
-//! for a `dir` source, its recorded folder, compared by digest.
+//! index; see `own_catalog_pack`); for a `git` source, what it follows
+//! (its branch's head, a higher SemVer tag, or nothing when pinned), each
+//! repository asked once (`ops::follow`); for a `dir` source, its recorded
+//! folder, compared by digest. A pack that cannot be compared is reported
+//! (`missing`, `lint_failed`, `renamed`, `not_checked`) beside the others.
 //!
 //! Where the spec is silent:
-//! - Offline, git sources are left out (asking a remote goes over the
+//! - Offline, git sources are `not_checked` (asking a remote goes over the
 //!   network); the git catalogs involved — one whose local copy holds a
 //!   recorded folder, or whose url a git entry records — are refreshed all
 //!   at once by `catalog update` otherwise.
-//! - A git source is fetched (at its newest tag or default branch) even
-//!   when no version is newer, as its content digest is needed.
+//! - A git source is fetched when the commit it follows is not the locked
+//!   one, even when no version is newer, as its content digest is needed.
 //! - To upgrade, a folder source (catalog, `dir`) is copied to a private
 //!   folder first, and that copy is diffed and installed
 //!   (`content::private_copy`).
-//! - `outdated` looks at git sources in parallel, at most
-//!   [`PARALLEL_FETCHES`] at a time; a source that cannot be reached fails
-//!   the whole report with `source_unavailable`.
+//! - `outdated` looks at repositories in parallel, at most
+//!   [`PARALLEL_FETCHES`] at a time; a source that cannot be reached makes
+//!   its packs `not_checked` (and the exit code 1), not the whole report.
 //! - `upgrade` first plans every pack (fetching git sources into a private
 //!   temporary folder, outside the store, without holding the store lock),
 //!   then, unless `--dry-run`, and only when no escalating change lacks
