@@ -78,6 +78,9 @@ impl Problem {
     }
 }
 
+/// Locked packs, with their entries.
+type Packs = Vec<(PackId, LockEntry)>;
+
 /// What a pack's source holds now.
 pub(super) enum Found {
     UpToDate,
@@ -224,9 +227,14 @@ impl Engine {
     /// A `dir` or `catalog` pack: its folder (gone: `missing`), judged.
     fn check_folder(&self, id: &PackId, entry: &LockEntry, to_install: bool) -> Found {
         let Some((dir, kind)) = self.newest_folder(id, entry) else {
+            // No folder recorded (a pack adopted from before the lock):
+            // its source is unknown, so there is nothing to compare.
+            if entry.source.path.is_none() {
+                return Found::UpToDate;
+            }
             let hint = format!(
                 "its folder {} is gone (renamed, moved or deleted): install it again from where it is now, or uninstall it",
-                entry.source.path.as_deref().unwrap_or("?")
+                entry.source.path.as_deref().unwrap_or_default()
             );
             return Found::Problem(Problem::new(UpdateReason::Missing, hint));
         };
@@ -267,7 +275,7 @@ fn check_repository(url: &str, packs: Vec<(PackId, LockEntry)>, to_install: bool
         Err(err) => return unreachable_all(packs, &err.message),
     };
     let mut findings = Vec::new();
-    let mut groups: BTreeMap<String, (Option<String>, Vec<(PackId, LockEntry)>)> = BTreeMap::new();
+    let mut groups: BTreeMap<String, (Option<String>, Packs)> = BTreeMap::new();
     for (id, entry) in packs {
         let reference = entry.source.reference.as_deref();
         let follow = follow_of(reference, &refs);
