@@ -572,6 +572,7 @@ fn upgrade(engine: &Engine, request: &Request, flags: &FixFlags) -> Outcome {
     else {
         return Outcome::Upgraded {
             results: Vec::new(),
+            problems: Vec::new(),
             error: None,
             dry_run: false,
         };
@@ -581,6 +582,7 @@ fn upgrade(engine: &Engine, request: &Request, flags: &FixFlags) -> Outcome {
         Err(err) => {
             return Outcome::Upgraded {
                 results: Vec::new(),
+                problems: Vec::new(),
                 error: Some(with_hint(&err, flags)),
                 dry_run: *dry_run,
             };
@@ -593,10 +595,14 @@ fn upgrade(engine: &Engine, request: &Request, flags: &FixFlags) -> Outcome {
         expect: expect.clone(),
         offline: *offline,
     };
-    let (results, error) = engine.upgrade(&options);
-    let error = error.map(|err| confirm_hint(flags, &results, with_hint(&err, flags)));
+    let run = engine.upgrade(&options);
+    let results = run.results;
+    let error = run
+        .error
+        .map(|err| confirm_hint(flags, &results, with_hint(&err, flags)));
     Outcome::Upgraded {
         results,
+        problems: run.problems,
         error,
         dry_run: *dry_run,
     }

@@ -25,8 +25,8 @@ use crate::engine::ops::project::{InitOutcome, RemoveOutcome};
 use crate::engine::ops::show::PackDetails;
 use crate::engine::ops::sources::{Listing, PackResult, SourceRun};
 use crate::engine::ops::sync::SyncResult;
-use crate::engine::ops::upgrade::OutdatedPack;
 use crate::engine::ops::upgrade::UpgradeResult;
+use crate::engine::ops::upgrade::{OutdatedPack, problems_error};
 use crate::engine::ops::{ConnectOutcome, ExecResult, InstallOutcome, Toggle, UninstallOutcome};
 use crate::engine::policy::availability::PackAvailability;
 use crate::engine::policy::grants::GrantsFrom;
@@ -104,6 +104,8 @@ pub enum Outcome {
     /// `upgrade`: each pack looked at, and the error that stopped it.
     Upgraded {
         results: Vec<UpgradeResult>,
+        /// The packs not compared (§13.6: `missing`, `not_checked`, ...).
+        problems: Vec<OutdatedPack>,
         error: Option<Error>,
         dry_run: bool,
     },
@@ -157,6 +159,9 @@ impl Outcome {
             | Outcome::Upgraded { error, .. }
             | Outcome::Synced { error, .. }
             | Outcome::Removed { error, .. } => error.as_ref().map_or(0, |e| e.code.exit_code()),
+            Outcome::Outdated(packs) => {
+                problems_error(packs, false).map_or(0, |e| e.code.exit_code())
+            }
             _ => 0,
         }
     }
@@ -172,6 +177,7 @@ impl Outcome {
             | Outcome::Upgraded { error, .. }
             | Outcome::Synced { error, .. }
             | Outcome::Removed { error, .. } => error.clone(),
+            Outcome::Outdated(packs) => problems_error(packs, false),
             _ => None,
         }
     }
@@ -307,7 +313,17 @@ impl Serialize for Outcome {
             Outcome::Catalogs(all) => Success::new(docs::Catalogs { catalogs: all }).serialize(s),
             Outcome::HarnessList(targets) => Success::new(docs::Targets { targets }).serialize(s),
             Outcome::HarnessStatus(targets) => docs::HarnessReport::new(targets).serialize(s),
-            Outcome::Outdated(packs) => Success::new(docs::Outdated { packs }).serialize(s),
+            Outcome::Outdated(packs) => {
+                let error = problems_error(packs, false);
+                Success {
+                    ok: error.is_none(),
+                    body: docs::Outdated {
+                        packs,
+                        error: error.as_ref(),
+                    },
+                }
+                .serialize(s)
+            }
             Outcome::Granted {
                 principal,
                 grant,
@@ -408,8 +424,11 @@ impl Outcome {
             Outcome::InstalledSeveral { runs, .. } => text::install::write_runs(f, runs),
             Outcome::Linted(reports) => text::lint::write(f, reports),
             Outcome::Upgraded {
-                results, dry_run, ..
-            } => text::upgrade::write(f, results, *dry_run),
+                results,
+                problems,
+                dry_run,
+                ..
+            } => text::upgrade::write(f, results, problems, *dry_run),
             Outcome::Synced { results, .. } => text::sync::write(f, results),
             Outcome::CatalogChanged { change, added } => {
                 let verb = if *added { "added" } else { "removed" };

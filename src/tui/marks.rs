@@ -188,6 +188,10 @@ pub fn update_words(pack: &OutdatedPack) -> String {
     match pack.reason {
         UpdateReason::Version => format!("version {}", text::one_line(&pack.latest)),
         UpdateReason::Content => format!("new content ({})", text::one_line(&pack.latest)),
+        UpdateReason::Missing => "missing at its source".to_string(),
+        UpdateReason::LintFailed => "no longer lints at its source".to_string(),
+        UpdateReason::Renamed => format!("renamed to {}", text::one_line(&pack.latest)),
+        UpdateReason::NotChecked => "not checked".to_string(),
     }
 }
 
@@ -232,6 +236,7 @@ fn read_with(engine: &Engine, last: &Mutex<Option<Kept>>, now: SystemTime) -> Ma
         Ok(packs) => {
             marks.outdated_local = packs
                 .iter()
+                .filter(|p| p.reason.is_update())
                 .map(|p| (p.pack_id.clone(), update_words(p)))
                 .collect();
         }

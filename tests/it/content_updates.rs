@@ -188,8 +188,9 @@ fn git_content_update(skill_only: bool) {
     let head = git(&repo.work, &["rev-parse", "HEAD"]);
     let doc = sb.json(&["outdated"], 0);
     assert_eq!(doc["packs"][0]["reason"], "content", "{doc}");
-    // Offline, a git source is not asked.
-    assert_eq!(sb.json(&["outdated", "--offline"], 0)["packs"], json!([]));
+    // Offline, a git source is not asked, and said so (§13.6).
+    let doc = sb.json(&["outdated", "--offline"], 0);
+    assert_eq!(doc["packs"][0]["reason"], "not_checked", "{doc}");
     let doc = sb.json(&["upgrade"], 0);
     assert_eq!(
         doc["results"][0]["changes"],
@@ -236,7 +237,9 @@ fn git_catalogs_are_refreshed_first_unless_offline() {
     );
     let v3 = git(&repo.work, &["rev-parse", "HEAD"]);
 
-    assert_eq!(sb.json(&["outdated", "--offline"], 0)["packs"], json!([]));
+    // Its pack is locked by the catalog's url (§13.3): offline, not asked.
+    let doc = sb.json(&["outdated", "--offline"], 0);
+    assert_eq!(doc["packs"][0]["reason"], "not_checked", "{doc}");
     let doc = sb.json(&["upgrade", "--offline", "--dry-run"], 0);
     assert_eq!(doc["results"], json!([]), "{doc}");
     assert_eq!(

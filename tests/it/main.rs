@@ -25,6 +25,7 @@ mod content_updates;
 mod demo_recording;
 mod example_catalog;
 mod exec_adapters;
+mod follow_updates;
 mod lint_cache;
 mod lint_hostile;
 mod lint_rules;

@@ -3,13 +3,20 @@
 //! each new version, as `--expect` takes it.
 
 use crate::command::style::ERROR;
-use crate::engine::ops::upgrade::{UpdateReason, UpgradeResult};
+use crate::engine::ops::upgrade::{OutdatedPack, UpdateReason, UpgradeResult};
 use crate::engine::pack::text::one_line;
 use crate::engine::policy::capdiff::CapabilityChange;
 use std::fmt::{Result, Write};
 
-pub fn write(w: &mut impl Write, results: &[UpgradeResult], dry_run: bool) -> Result {
-    if results.is_empty() {
+/// The results, then each pack that was not compared (§13.6); "every pack
+/// is up to date" only when every pack was compared and none is newer.
+pub fn write(
+    w: &mut impl Write,
+    results: &[UpgradeResult],
+    problems: &[OutdatedPack],
+    dry_run: bool,
+) -> Result {
+    if results.is_empty() && problems.is_empty() {
         writeln!(w, "every pack is up to date")?;
     }
     for r in results {
@@ -22,7 +29,7 @@ pub fn write(w: &mut impl Write, results: &[UpgradeResult], dry_run: bool) -> Re
         };
         let content = match r.reason {
             UpdateReason::Content => " (new content)",
-            UpdateReason::Version => "",
+            _ => "",
         };
         writeln!(
             w,
@@ -37,6 +44,15 @@ pub fn write(w: &mut impl Write, results: &[UpgradeResult], dry_run: bool) -> Re
             }
         )?;
         write_changes(w, &r.changes)?;
+    }
+    for p in problems {
+        writeln!(
+            w,
+            "not upgraded {}: {}: {}",
+            one_line(&p.pack_id),
+            super::outdated::problem_words(p.reason, &p.latest),
+            one_line(p.hint.as_deref().unwrap_or_default())
+        )?;
     }
     Ok(())
 }

@@ -391,6 +391,56 @@ pub fn remote_tags(source: &GitSource) -> Result<Vec<String>> {
         .collect())
 }
 
+/// The refs of a remote repository, from one `git ls-remote` (§13.6): its
+/// default branch's commit, and each branch's and tag's (an annotated
+/// tag's peeled to its commit).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RemoteRefs {
+    /// The commit of `HEAD` (the default branch), when the remote names one.
+    pub head: Option<String>,
+    /// Branch name (without `refs/heads/`) → commit.
+    pub heads: std::collections::BTreeMap<String, String>,
+    /// Tag name (without `refs/tags/`) → commit.
+    pub tags: std::collections::BTreeMap<String, String>,
+}
+
+/// Every ref of a remote repository in one `git ls-remote`.
+pub fn remote_refs(source: &GitSource) -> Result<RemoteRefs> {
+    let mut cmd = command(None, &["ls-remote", "--", "origin"], &[]);
+    with_origin(&mut cmd, source);
+    let out = process::run_tool(&mut cmd, "git").map_err(git_missing)?;
+    if out.exit_code != 0 {
+        return Err(unavailable(source, "cannot list the refs", &out));
+    }
+    Ok(parse_refs(&String::from_utf8_lossy(&out.stdout)))
+}
+
+/// The lines `<oid>\t<ref>` of `git ls-remote`; a peeled tag (`^{}`) gives
+/// the tag its commit.
+fn parse_refs(text: &str) -> RemoteRefs {
+    let mut refs = RemoteRefs::default();
+    let mut peeled = Vec::new();
+    for (oid, name) in text.lines().filter_map(|l| l.split_once('\t')) {
+        if !is_commit_id(oid) {
+            continue;
+        }
+        if name == "HEAD" {
+            refs.head = Some(oid.to_string());
+        } else if let Some(branch) = name.strip_prefix("refs/heads/") {
+            refs.heads.insert(branch.to_string(), oid.to_string());
+        } else if let Some(tag) = name.strip_prefix("refs/tags/") {
+            match tag.strip_suffix("^{}") {
+                Some(tag) => peeled.push((tag.to_string(), oid.to_string())),
+                None => {
+                    refs.tags.insert(tag.to_string(), oid.to_string());
+                }
+            }
+        }
+    }
+    refs.tags.extend(peeled);
+    refs
+}
+
 /// The highest SemVer among tags named `vX.Y.Z` or `X.Y.Z` (§13.6), with
 /// its tag name.
 pub fn highest_semver_tag(tags: &[String]) -> Option<(semver::Version, String)> {
@@ -621,5 +671,30 @@ impl RemoteHistory {
             &[&peeled],
         )?;
         Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ls_remote_gives_head_branches_and_peeled_tags() {
+        let a = "a".repeat(40);
+        let b = "b".repeat(40);
+        let c = "c".repeat(40);
+        let text = format!(
+            "{a}\tHEAD\n{a}\trefs/heads/main\n{b}\trefs/tags/v1.0.0\n{c}\trefs/tags/v1.0.0^{{}}\n{b}\trefs/tags/light\nxyz\trefs/heads/bad\n"
+        );
+        let refs = parse_refs(&text);
+        assert_eq!(refs.head.as_deref(), Some(a.as_str()));
+        assert_eq!(refs.heads.get("main"), Some(&a));
+        assert_eq!(
+            refs.tags.get("v1.0.0"),
+            Some(&c),
+            "an annotated tag is its commit"
+        );
+        assert_eq!(refs.tags.get("light"), Some(&b));
+        assert!(!refs.heads.contains_key("bad"));
     }
 }

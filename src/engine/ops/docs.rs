@@ -96,6 +96,9 @@ pub struct Why<'a> {
 #[derive(Debug, Serialize)]
 pub struct Outdated<'a> {
     pub packs: &'a [crate::engine::ops::upgrade::OutdatedPack],
+    /// The packs that could not be compared (exit 1), named.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<&'a crate::engine::error::Error>,
 }
 
 /// `catalog list` and `catalog update` (§13.2).

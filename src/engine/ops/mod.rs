@@ -7,7 +7,9 @@
 //! packs of a `sync` as one change (staged and checked first, flushed
 //! once). `bootstrap` and `builtin` are
 //! the `hcp-cli` pack and its operations, `fetch` brings git sources in
-//! under the lock, `docs` holds the `--json` documents the CLI and the
+//! under the lock, `follow` finds what each locked pack's source holds now
+//! for outdated/upgrade (what a git pack follows, one `ls-remote` and one
+//! fetch per repository, §13.6), `docs` holds the `--json` documents the CLI and the
 //! builtin operations share. Every grant check (`require_*`, availability,
 //! `grant`/`revoke`) uses the grants in force in the store
 //! ([`Engine::grants_in_force`], HCP.md §9.3): its own `grants`, else in a
@@ -25,6 +27,7 @@ pub mod doctor;
 mod envset;
 mod exec;
 mod fetch;
+mod follow;
 pub mod harness;
 mod install;
 mod install_batch;

@@ -9,24 +9,25 @@
 //!
 //! Where the newest is: for a `catalog` source, the pack of that id in the
 //! catalog it was installed from, never another (through the catalog
-//! index; see `own_catalog_pack`); for a `git` source, the highest
-//! SemVer among the remote's tags `vX.Y.Z`/`X.Y.Z` (`git ls-remote`), else
-//! the manifest version on the remote's default branch (a shallow fetch);
-//! for a `dir` source, its recorded folder, compared by digest.
+//! index; see `own_catalog_pack`); for a `git` source, what it follows
+//! (its branch's head, a higher SemVer tag, or nothing when pinned), each
+//! repository asked once (`ops::follow`); for a `dir` source, its recorded
+//! folder, compared by digest. A pack that cannot be compared is reported
+//! (`missing`, `lint_failed`, `renamed`, `not_checked`) beside the others.
 //!
 //! Where the spec is silent:
-//! - Offline, git sources are left out (asking a remote goes over the
+//! - Offline, git sources are `not_checked` (asking a remote goes over the
 //!   network); the git catalogs involved — one whose local copy holds a
 //!   recorded folder, or whose url a git entry records — are refreshed all
 //!   at once by `catalog update` otherwise.
-//! - A git source is fetched (at its newest tag or default branch) even
-//!   when no version is newer, as its content digest is needed.
+//! - A git source is fetched when the commit it follows is not the locked
+//!   one, even when no version is newer, as its content digest is needed.
 //! - To upgrade, a folder source (catalog, `dir`) is copied to a private
 //!   folder first, and that copy is diffed and installed
 //!   (`content::private_copy`).
-//! - `outdated` looks at git sources in parallel, at most
-//!   [`PARALLEL_FETCHES`] at a time; a source that cannot be reached fails
-//!   the whole report with `source_unavailable`.
+//! - `outdated` looks at repositories in parallel, at most
+//!   [`PARALLEL_FETCHES`] at a time; a source that cannot be reached makes
+//!   its packs `not_checked` (and the exit code 1), not the whole report.
 //! - `upgrade` first plans every pack (fetching git sources into a private
 //!   temporary folder, outside the store, without holding the store lock),
 //!   then, unless `--dry-run`, and only when no escalating change lacks
@@ -53,20 +54,18 @@
 //!   is `not_found` (its source is unknown).
 
 use super::Engine;
-use super::content::{Content, private_copy};
+use super::content::Content;
+use super::follow::{Candidate, Finding, Found};
 use crate::engine::error::{Error, ErrorCode, Fix, Hint, Result};
-use crate::engine::exec::git;
 use crate::engine::pack::id::PackId;
-use crate::engine::pack::manifest::Manifest;
 use crate::engine::policy::capdiff::{self, CapabilityChange};
 use crate::engine::store::lockfile::{LockEntry, LockFile, LockedSource, SourceKind};
-use crate::engine::store::source::{GitSource, redact_url};
+use crate::engine::store::source::redact_url;
 use crate::engine::store::{catalog_index, config, step};
 use serde::Serialize;
 use std::path::PathBuf;
 
-/// How many git sources `outdated` looks at at once.
-pub const PARALLEL_FETCHES: usize = 4;
+pub use super::follow::PARALLEL_FETCHES;
 
 /// Why a pack is outdated (§13.6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -76,6 +75,24 @@ pub enum UpdateReason {
     Version,
     /// The same version, other content (how a Skill pack is updated).
     Content,
+    /// The pack's folder is gone at the source (renamed, moved, deleted),
+    /// or the ref it follows is.
+    Missing,
+    /// The pack at the source no longer lints.
+    #[serde(rename = "lint_failed")]
+    LintFailed,
+    /// The Skill at the source has another `name` (`latest` says it).
+    Renamed,
+    /// Not looked at: offline, or its repository could not be reached.
+    #[serde(rename = "not_checked")]
+    NotChecked,
+}
+
+impl UpdateReason {
+    /// An update that can be installed (`version`, `content`).
+    pub fn is_update(self) -> bool {
+        matches!(self, UpdateReason::Version | UpdateReason::Content)
+    }
 }
 
 /// One pack with a newer version or newer content (`hcpx outdated`).
@@ -89,7 +106,36 @@ pub struct OutdatedPack {
     /// The digest of the pack at the source.
     pub latest_digest: String,
     pub reason: UpdateReason,
+    /// What to do about a pack that was not compared (every reason but
+    /// `version` and `content`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
     pub source: LockedSource,
+    /// Its source could not be reached (online): a failure, unlike
+    /// `--offline`'s `not_checked`. Not in the `--json` document.
+    #[serde(skip)]
+    pub unreachable: bool,
+}
+
+impl OutdatedPack {
+    /// Whether this makes `outdated` (and `upgrade`) exit 1 (§13.6):
+    /// `missing`, `lint_failed`, `renamed`, or a source not reached.
+    pub fn fails(&self) -> bool {
+        matches!(
+            self.reason,
+            UpdateReason::Missing | UpdateReason::LintFailed | UpdateReason::Renamed
+        ) || self.unreachable
+    }
+}
+
+/// What `upgrade` did: each result, the packs it could not compare
+/// (`missing`, `lint_failed`, `renamed`, `not_checked`), and the error
+/// that stopped it or that names those.
+#[derive(Debug, Default)]
+pub struct UpgradeRun {
+    pub results: Vec<UpgradeResult>,
+    pub problems: Vec<OutdatedPack>,
+    pub error: Option<Error>,
 }
 
 /// One pack's upgrade (`hcpx upgrade`).
@@ -138,28 +184,101 @@ pub struct UpgradeOptions {
     pub offline: bool,
 }
 
-/// Where the newest version is.
-enum Newest {
-    /// A catalog's pack folder, or a `dir` source's folder.
-    Folder(PathBuf, SourceKind),
-    /// A git tag, with its version.
-    Tag(semver::Version, String),
-    /// The default branch of a git source (version known once fetched).
-    DefaultBranch,
+/// One planned upgrade: its result (diff) and what it installs.
+type Plan = (UpgradeResult, Candidate);
+
+impl UpgradeRun {
+    fn failed(error: Error) -> UpgradeRun {
+        UpgradeRun {
+            error: Some(error),
+            ..UpgradeRun::default()
+        }
+    }
 }
 
-/// A fetched or found newer pack, ready to install.
-struct Candidate {
-    pack_id: PackId,
-    dir: PathBuf,
-    manifest: Manifest,
-    recorded: LockedSource,
-    /// What `dir` held when the diff was computed (its digest among it).
-    content: Content,
-    /// The digest (§13.4) of `dir` when the diff was computed.
-    digest: String,
-    /// Keeps a fetched checkout until it is installed.
-    _fetched: Option<tempfile::TempDir>,
+/// The line of `outdated` for a finding (none: up to date).
+fn reported(finding: Finding) -> Option<OutdatedPack> {
+    let Finding { id, entry, found } = finding;
+    let (reason, latest, latest_digest, hint, unreachable) = match found {
+        Found::UpToDate => return None,
+        Found::Update(reason, c) => (
+            reason,
+            c.manifest.version.clone(),
+            c.digest.clone(),
+            None,
+            false,
+        ),
+        Found::Problem(p) => (
+            p.reason,
+            p.latest,
+            p.latest_digest,
+            Some(p.hint),
+            p.unreachable,
+        ),
+    };
+    Some(OutdatedPack {
+        pack_id: id.to_string(),
+        installed: entry.version,
+        latest,
+        installed_digest: entry.digest,
+        latest_digest,
+        reason,
+        hint,
+        source: entry.source,
+        unreachable,
+    })
+}
+
+/// The error that names the packs `outdated` or `upgrade` (`upgrading`)
+/// could not compare (exit 1, §13.6): `lint_failed` when one no longer
+/// lints, else `source_unavailable`. None when every one is only
+/// `not_checked` offline, or an update.
+pub fn problems_error(problems: &[OutdatedPack], upgrading: bool) -> Option<Error> {
+    let failed: Vec<&OutdatedPack> = problems.iter().filter(|p| p.fails()).collect();
+    let first = failed.first()?;
+    let code = if failed.iter().any(|p| p.reason == UpdateReason::LintFailed) {
+        ErrorCode::LintFailed
+    } else {
+        ErrorCode::SourceUnavailable
+    };
+    let named: Vec<String> = failed
+        .iter()
+        .map(|p| format!("{} ({})", p.pack_id, reason_word(p.reason)))
+        .collect();
+    let mut err = Error::new(
+        code,
+        format!(
+            "{}{} could not be compared with its source: {}",
+            if upgrading { "not upgraded: " } else { "" },
+            count(failed.len()),
+            named.join(", ")
+        ),
+    );
+    if let Some(hint) = &first.hint {
+        err = err.hint(format!("{}: {hint}", first.pack_id));
+    }
+    Some(err)
+}
+
+/// `1 pack`, `N packs`.
+fn count(n: usize) -> String {
+    if n == 1 {
+        "1 pack".into()
+    } else {
+        format!("{n} packs")
+    }
+}
+
+/// The reason as the JSON says it.
+pub fn reason_word(reason: UpdateReason) -> &'static str {
+    match reason {
+        UpdateReason::Version => "version",
+        UpdateReason::Content => "content",
+        UpdateReason::Missing => "missing",
+        UpdateReason::LintFailed => "lint_failed",
+        UpdateReason::Renamed => "renamed",
+        UpdateReason::NotChecked => "not_checked",
+    }
 }
 
 impl Engine {
@@ -179,32 +298,12 @@ impl Engine {
 
     fn outdated_with(&self, offline: bool) -> Result<Vec<OutdatedPack>> {
         let lock = self.store().read_lockfile()?;
-        let entries: Vec<(PackId, LockEntry)> = lock
-            .packs
-            .into_iter()
-            .filter(|(_, e)| !offline || e.source.kind != SourceKind::Git)
-            .collect();
+        let entries: Vec<(PackId, LockEntry)> = lock.packs.into_iter().collect();
         if !offline {
             self.refresh_catalogs_of(entries.iter().map(|(_, e)| e))?;
         }
-        let found = bounded_map(entries, PARALLEL_FETCHES, |(id, entry)| {
-            Ok(self
-                .update_for(&id, &entry, false)?
-                .map(|(reason, c)| OutdatedPack {
-                    pack_id: id.to_string(),
-                    installed: entry.version.clone(),
-                    latest: c.manifest.version.clone(),
-                    installed_digest: entry.digest.clone(),
-                    latest_digest: c.digest.clone(),
-                    reason,
-                    source: entry.source.clone(),
-                }))
-        });
-        let mut packs = Vec::new();
-        for result in found {
-            packs.extend(result?);
-        }
-        Ok(packs)
+        let findings = self.check_sources(entries, offline, false);
+        Ok(findings.into_iter().filter_map(reported).collect())
     }
 
     /// Brings the git catalogs up to date (`catalog update`) when one of
@@ -234,103 +333,90 @@ impl Engine {
         Ok(())
     }
 
-    /// The update of a locked pack, if its source has one: a higher
-    /// version, or the same version with another digest. With `to_install`,
-    /// a folder source is read from a private copy (see [`Engine::candidate`]);
-    /// `outdated` only reports, and reads it in place.
-    fn update_for(
-        &self,
-        id: &PackId,
-        entry: &LockEntry,
-        to_install: bool,
-    ) -> Result<Option<(UpdateReason, Candidate)>> {
-        let newest = self.newest(id, entry)?;
-        if let Some(Newest::Tag(version, _)) = &newest
-            && is_newer(&entry.version, &version.to_string())
-        {
-            return Ok(None);
-        }
-        let Some(candidate) = self.candidate(id, entry, newest, to_install)? else {
-            return Ok(None);
-        };
-        let version = &candidate.manifest.version;
-        let reason = if is_newer(version, &entry.version) {
-            UpdateReason::Version
-        } else if same_version(version, &entry.version) && candidate.digest != entry.digest {
-            UpdateReason::Content
-        } else {
-            return Ok(None);
-        };
-        Ok(Some((reason, candidate)))
-    }
-
     /// Upgrades packs to the newest version (or content) of their recorded
-    /// source (§13.7). Returns every result so far, and the error that
-    /// stopped it, if any.
-    pub fn upgrade(&self, options: &UpgradeOptions) -> (Vec<UpgradeResult>, Option<Error>) {
+    /// source (§13.7): applies what it can, then fails naming the packs it
+    /// could not compare. Returns every result so far, those packs, and the
+    /// error that stopped it or names them, if any.
+    pub fn upgrade(&self, options: &UpgradeOptions) -> UpgradeRun {
         // A principal that may not install is refused before anything is
         // fetched (§9.2); a dry run changes nothing and needs no grant.
         if !options.dry_run
             && let Err(err) = self.require_install_grant()
         {
-            return (Vec::new(), Some(err));
+            return UpgradeRun::failed(err);
         }
-        let plans = match self.plan_upgrades(options) {
-            Ok(plans) => plans,
-            Err(err) => return (Vec::new(), Some(err)),
+        let (plans, problems) = match self.plan_upgrades(options) {
+            Ok(planned) => planned,
+            Err(err) => return UpgradeRun::failed(err),
         };
-        let mut results: Vec<UpgradeResult> = plans.iter().map(|(r, _)| r.clone()).collect();
+        let mut run = UpgradeRun {
+            results: plans.iter().map(|(r, _)| r.clone()).collect(),
+            problems,
+            error: None,
+        };
+        run.error = self.apply(options, plans, &mut run.results).err();
+        if run.error.is_none() {
+            run.error = problems_error(&run.problems, true);
+        }
+        run
+    }
+
+    /// Installs the planned candidates (none with `--dry-run`), after the
+    /// checks of expectation and confirmation; marks each result applied.
+    fn apply(
+        &self,
+        options: &UpgradeOptions,
+        plans: Vec<(UpgradeResult, Candidate)>,
+        results: &mut [UpgradeResult],
+    ) -> Result<()> {
         if options.dry_run {
-            return (results, None);
+            return Ok(());
         }
-        if let Err(err) = unmet_expectation(&options.expect, &results) {
-            return (results, Some(err));
-        }
-        if let Err(err) = confirmed(&results, options.yes) {
-            return (results, Some(err));
-        }
-        if let Err(err) = step("upgrade.planned") {
-            return (results, Some(err));
-        }
+        unmet_expectation(&options.expect, results)?;
+        confirmed(results, options.yes)?;
+        step("upgrade.planned")?;
         for (i, (_, candidate)) in plans.into_iter().enumerate() {
-            let tx = match self.store().lock() {
-                Ok(tx) => tx,
-                Err(err) => return (results, Some(err)),
-            };
+            let tx = self.store().lock()?;
             // What is swapped in is what the diff was computed on.
             let check = |actual: &str| changed_meanwhile(&candidate, actual);
-            let installed = self.install_checked(
+            self.install_checked(
                 tx,
                 &candidate.dir,
                 candidate.recorded.clone(),
                 false,
                 Some(&check),
-            );
-            match installed {
-                Ok(_) => results[i].applied = true,
-                Err(err) => return (results, Some(err.pack(candidate.pack_id.to_string()))),
-            }
+            )
+            .map_err(|err| err.pack(candidate.pack_id.to_string()))?;
+            results[i].applied = true;
         }
-        (results, None)
+        Ok(())
     }
 
-    /// Each pack's newer candidate and its diff, without changing anything.
-    fn plan_upgrades(&self, options: &UpgradeOptions) -> Result<Vec<(UpgradeResult, Candidate)>> {
+    /// Each pack's newer candidate and its diff, without changing anything,
+    /// and the packs that could not be compared.
+    fn plan_upgrades(&self, options: &UpgradeOptions) -> Result<(Vec<Plan>, Vec<OutdatedPack>)> {
         let lock = self.store().read_lockfile()?;
         let ids = self.upgrade_ids(&lock, &options.pack_ids)?;
-        let entries: Vec<(&PackId, &LockEntry)> = ids
+        let entries: Vec<(PackId, LockEntry)> = ids
             .iter()
-            .filter_map(|id| Some((id, lock.packs.get(id)?)))
-            .filter(|(_, e)| !options.offline || e.source.kind != SourceKind::Git)
+            .filter_map(|id| Some((id.clone(), lock.packs.get(id)?.clone())))
             .collect();
         if !options.offline {
-            self.refresh_catalogs_of(entries.iter().map(|(_, e)| *e))?;
+            self.refresh_catalogs_of(entries.iter().map(|(_, e)| e))?;
         }
         let mut plans = Vec::new();
-        for (id, entry) in entries {
-            let Some((reason, candidate)) = self.update_for(id, entry, true)? else {
-                continue;
+        let mut problems = Vec::new();
+        for finding in self.check_sources(entries, options.offline, true) {
+            let (id, entry) = (&finding.id, &finding.entry);
+            let candidate = match finding.found {
+                Found::Update(reason, candidate) => (reason, candidate),
+                Found::UpToDate => continue,
+                Found::Problem(_) => {
+                    problems.extend(reported(finding));
+                    continue;
+                }
             };
+            let (reason, candidate) = candidate;
             let installed = Content::read(&self.store().pack_dir(id))?;
             let result = UpgradeResult {
                 pack_id: id.to_string(),
@@ -342,9 +428,9 @@ impl Engine {
                 applied: false,
                 reason,
             };
-            plans.push((result, candidate));
+            plans.push((result, *candidate));
         }
-        Ok(plans)
+        Ok((plans, problems))
     }
 
     /// The packs to look at: those named (each installed and locked), or
@@ -380,26 +466,22 @@ impl Engine {
         Ok(ids)
     }
 
-    /// Where the newest version of a locked pack is (None: not looked at).
-    fn newest(&self, id: &PackId, entry: &LockEntry) -> Result<Option<Newest>> {
+    /// The folder of a `dir` or `catalog` pack's source now (None: gone).
+    pub(super) fn newest_folder(
+        &self,
+        id: &PackId,
+        entry: &LockEntry,
+    ) -> Option<(PathBuf, SourceKind)> {
         match entry.source.kind {
-            SourceKind::Dir => Ok(entry
+            SourceKind::Dir => entry
                 .source
                 .folder_path()
                 .filter(|dir| dir.is_dir())
-                .map(|dir| Newest::Folder(dir, SourceKind::Dir))),
-            SourceKind::Catalog => Ok(self
+                .map(|dir| (dir, SourceKind::Dir)),
+            SourceKind::Catalog => self
                 .own_catalog_pack(id, entry)
-                .map(|dir| Newest::Folder(dir, SourceKind::Catalog))),
-            SourceKind::Git => {
-                let source = git_source(entry)?;
-                Ok(Some(
-                    match git::highest_semver_tag(&git::remote_tags(&source)?) {
-                        Some((version, tag)) => Newest::Tag(version, tag),
-                        None => Newest::DefaultBranch,
-                    },
-                ))
-            }
+                .map(|dir| (dir, SourceKind::Catalog)),
+            SourceKind::Git => None,
         }
     }
 
@@ -425,64 +507,6 @@ impl Engine {
             return recorded.is_dir().then_some(recorded);
         }
         catalog_index::find(&index_dir, &own, id.as_str()).map(|p| p.dir)
-    }
-
-    /// The newest version, found or fetched, linted. A folder anyone may
-    /// write is, `to_install`, first copied to a private folder, which is
-    /// then read, diffed and installed.
-    fn candidate(
-        &self,
-        id: &PackId,
-        entry: &LockEntry,
-        newest: Option<Newest>,
-        to_install: bool,
-    ) -> Result<Option<Candidate>> {
-        let (dir, recorded, fetched) = match newest {
-            None => return Ok(None),
-            Some(Newest::Folder(dir, kind)) if to_install => {
-                let recorded = LockedSource::folder(kind, &dir);
-                let (tmp, copy) = private_copy(&dir)?;
-                (copy, recorded, Some(tmp))
-            }
-            Some(Newest::Folder(dir, kind)) => {
-                let recorded = LockedSource::folder(kind, &dir);
-                (dir, recorded, None)
-            }
-            Some(Newest::Tag(_, tag)) => self.fetch_candidate(entry, Some(tag))?,
-            Some(Newest::DefaultBranch) => self.fetch_candidate(entry, None)?,
-        };
-        let content = Content::read(&dir)?;
-        let Some(manifest) = content.manifest.clone().filter(|m| m.id == id.as_str()) else {
-            return Ok(None);
-        };
-        Ok(Some(Candidate {
-            pack_id: id.clone(),
-            dir,
-            manifest,
-            recorded,
-            digest: content.digest().to_string(),
-            content,
-            _fetched: fetched,
-        }))
-    }
-
-    /// Fetches a git source at `reference` into a private temporary folder.
-    fn fetch_candidate(
-        &self,
-        entry: &LockEntry,
-        reference: Option<String>,
-    ) -> Result<(PathBuf, LockedSource, Option<tempfile::TempDir>)> {
-        let mut source = git_source(entry)?;
-        source.reference = reference;
-        let tmp = super::fetch::private_temp_dir("hcpx-upgrade-")?;
-        let fetched = super::fetch::fetch_to(&source, &tmp.path().join("checkout"))?;
-        let recorded = LockedSource::git(
-            &source.url,
-            source.subdir.as_deref(),
-            source.reference.as_deref(),
-            &fetched.commit,
-        );
-        Ok((fetched.dir, recorded, Some(tmp)))
     }
 }
 
@@ -572,24 +596,8 @@ fn changed_meanwhile(candidate: &Candidate, actual: &str) -> Result<()> {
     .hint("run the upgrade again to see the new diff"))
 }
 
-/// The git source a lock entry records (at no ref).
-fn git_source(entry: &LockEntry) -> Result<GitSource> {
-    let url = entry.source.url.clone().ok_or_else(|| {
-        Error::new(
-            ErrorCode::StoreCorrupt,
-            "a git source in hcp.lock has no url",
-        )
-        .hint("repair hcp.lock by hand, or reinstall the pack")
-    })?;
-    Ok(GitSource {
-        url,
-        subdir: entry.source.subdir.clone(),
-        reference: entry.source.reference.clone(),
-    })
-}
-
 /// Whether `latest` is a higher SemVer than `installed`.
-fn is_newer(latest: &str, installed: &str) -> bool {
+pub(super) fn is_newer(latest: &str, installed: &str) -> bool {
     match (
         semver::Version::parse(latest),
         semver::Version::parse(installed),
@@ -600,7 +608,7 @@ fn is_newer(latest: &str, installed: &str) -> bool {
 }
 
 /// Whether two versions are the same (as SemVer where both parse).
-fn same_version(a: &str, b: &str) -> bool {
+pub(super) fn same_version(a: &str, b: &str) -> bool {
     match (semver::Version::parse(a), semver::Version::parse(b)) {
         (Ok(a), Ok(b)) => a == b,
         _ => a == b,
@@ -608,7 +616,7 @@ fn same_version(a: &str, b: &str) -> bool {
 }
 
 /// Maps `f` over `items` on at most `threads` threads; keeps the order.
-fn bounded_map<T: Send, R: Send>(
+pub(super) fn bounded_map<T: Send, R: Send>(
     items: Vec<T>,
     threads: usize,
     f: impl Fn(T) -> R + Sync,

@@ -126,6 +126,7 @@ impl App {
             Ok(packs) => {
                 self.marks.outdated = packs
                     .iter()
+                    .filter(|p| p.reason.is_update())
                     .map(|p| (p.pack_id.clone(), crate::tui::marks::update_words(p)))
                     .collect();
                 let text = match packs.len() {
@@ -145,6 +146,9 @@ impl App {
                                     p.pack_id,
                                     text::one_line(&p.installed)
                                 ),
+                                _ => {
+                                    format!("{} {}", p.pack_id, crate::tui::marks::update_words(p))
+                                }
                             })
                             .collect();
                         format!("updates: {} (U upgrades)", list.join(", "))

@@ -23,9 +23,7 @@ pub fn lines<'a>(
             crate::engine::ops::upgrade::UpdateReason::Version => {
                 format!("{} {} → {}", r.pack_id, r.from, r.to)
             }
-            crate::engine::ops::upgrade::UpdateReason::Content => {
-                format!("{} {}: new content", r.pack_id, r.from)
-            }
+            _ => format!("{} {}: new content", r.pack_id, r.from),
         };
         lines.extend(wrap(&text::safe(&head), width, theme.bold()));
         if r.changes.is_empty() {
