@@ -11,7 +11,9 @@
 //!   caps and times out. It runs off the loop, inside a process-group
 //!   [`Scope`] of its own, so that `notifications/cancelled` kills its
 //!   group (and only its group) at once. At most [`MAX_RUNNING`] commands
-//!   run at a time; the other calls wait their turn.
+//!   (`HCPX_MCP_MAX_CALLS`, §16.3) run at a time; the other calls wait
+//!   their turn, in the order they came, and one cancelled while it waits
+//!   never starts.
 //! - `resources/list` and `resources/read` serve the Skills (§16.5).
 //! - The watcher ([`watch`]) polls the store's stamp and sends
 //!   `notifications/tools/list_changed` (and `resources/list_changed`)
@@ -42,8 +44,11 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 use tokio::sync::Semaphore;
 
-/// Commands run at once; further calls wait.
+/// Commands run at once unless `HCPX_MCP_MAX_CALLS` says otherwise
+/// (§16.3); further calls wait, in order.
 pub const MAX_RUNNING: usize = 64;
+/// The variable that changes [`MAX_RUNNING`].
+pub const MAX_CALLS_VAR: &str = "HCPX_MCP_MAX_CALLS";
 /// How often the watcher looks at the store (§16.4 wants 2 s at most).
 pub const POLL: Duration = Duration::from_millis(250);
 
@@ -64,7 +69,9 @@ struct Inner {
     state: Mutex<Known>,
     /// What the reads took from each pack before.
     reads: super::reads::ReadCache,
-    running: Semaphore,
+    /// A slot per command allowed to run at once; tokio's semaphore
+    /// hands them out first come, first served (§16.3).
+    running: Arc<Semaphore>,
 }
 
 /// What the server knows of the store and of the client.
@@ -92,7 +99,7 @@ impl Server {
                 flags,
                 state: Mutex::new(Known::default()),
                 reads: super::reads::ReadCache::default(),
-                running: Semaphore::new(MAX_RUNNING),
+                running: Arc::new(Semaphore::new(max_calls())),
             }),
         }
     }
@@ -147,15 +154,24 @@ impl Server {
             .cloned()
     }
 
-    /// Runs the call off the loop in its own scope; a cancelled call's
-    /// process group is killed.
+    /// Runs the call off the loop in its own scope, once a slot is free
+    /// (calls wait in the order they came, §16.3); the slot is held until
+    /// the command is over. A call cancelled while it waits never starts;
+    /// one cancelled while it runs has its process group killed.
     async fn run(
         &self,
+        slot: SlotWait,
         entry: ToolEntry,
         arguments: Option<rmcp::model::JsonObject>,
         context: &RequestContext<RoleServer>,
     ) -> CallToolResult {
-        let Ok(_permit) = self.inner.running.acquire().await else {
+        let slot = tokio::select! {
+            // A cancellation that came first wins over a free slot.
+            biased;
+            () = context.ct.cancelled() => return cancelled(),
+            slot = slot => slot,
+        };
+        let Ok(slot) = slot else {
             return call::stale(entry.name(), "cannot run: the server is stopping");
         };
         let scope = Scope::new();
@@ -167,6 +183,7 @@ impl Server {
                 .as_ref()
                 .is_some_and(|e| e.scope() == crate::engine::project::Scope::User);
         let job = tokio::task::spawn_blocking(move || {
+            let _slot = slot;
             scope.run(|| match &engine {
                 Some(engine) => call_blocking(engine, &flags, &entry, arguments.as_ref()),
                 None => call::stale(entry.name(), "names no store of this server"),
@@ -176,8 +193,20 @@ impl Server {
             done = job => done.unwrap_or_else(|e| call::refused(&Error::new(crate::engine::error::ErrorCode::Io, e.to_string()), &FixFlags::default())),
             () = context.ct.cancelled() => {
                 scope.cancel();
-                call::refused(&Error::new(crate::engine::error::ErrorCode::Io, "cancelled by the client"), &FixFlags::default())
+                cancelled()
             }
+        }
+    }
+
+    /// A place in the line for a slot: tokio's semaphore queues a waiter
+    /// when it is first polled, which is done here, at once.
+    async fn place_in_line(&self) -> SlotWait {
+        use std::task::Poll;
+        let mut wait: SlotWait = Box::pin(Arc::clone(&self.inner.running).acquire_owned());
+        let first = std::future::poll_fn(|cx| Poll::Ready(wait.as_mut().poll(cx))).await;
+        match first {
+            Poll::Ready(got) => Box::pin(std::future::ready(got)),
+            Poll::Pending => wait,
         }
     }
 
@@ -206,6 +235,45 @@ impl Server {
             if after.skills_differ(&before) {
                 let _ = peer.notify_resource_list_changed().await;
             }
+        }
+    }
+}
+
+/// A call waiting for its slot (see [`Server::place_in_line`]).
+type SlotWait = std::pin::Pin<
+    Box<
+        dyn std::future::Future<
+                Output = Result<tokio::sync::OwnedSemaphorePermit, tokio::sync::AcquireError>,
+            > + Send,
+    >,
+>;
+
+/// The answer to a cancelled call (rmcp sends none: the client gave up).
+fn cancelled() -> CallToolResult {
+    call::refused(
+        &Error::new(
+            crate::engine::error::ErrorCode::Io,
+            "cancelled by the client",
+        ),
+        &FixFlags::default(),
+    )
+}
+
+/// How many commands may run at once: `HCPX_MCP_MAX_CALLS` when it is a
+/// whole number from 1, else [`MAX_RUNNING`] (another value is named on
+/// stderr, which is not the protocol's).
+pub fn max_calls() -> usize {
+    let Some(value) = std::env::var_os(MAX_CALLS_VAR) else {
+        return MAX_RUNNING;
+    };
+    match value.to_str().and_then(|v| v.trim().parse::<usize>().ok()) {
+        Some(n) if n >= 1 => n.min(Semaphore::MAX_PERMITS),
+        _ => {
+            eprintln!(
+                "hcpx mcp: {MAX_CALLS_VAR}={} is not a whole number from 1: {MAX_RUNNING} calls run at once",
+                value.to_string_lossy().escape_default()
+            );
+            MAX_RUNNING
         }
     }
 }
@@ -331,6 +399,9 @@ impl ServerHandler for Server {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        // The call's place in the line is taken now, before anything
+        // waits, so that calls start in the order they came (§16.3).
+        let slot = self.place_in_line().await;
         let name = request.name.to_string();
         let entry = match self.find(&name) {
             Some(entry) => entry,
@@ -345,7 +416,10 @@ impl ServerHandler for Server {
                 }
             },
         };
-        Ok(self.run(entry, request.arguments, &context).await.into())
+        Ok(self
+            .run(slot, entry, request.arguments, &context)
+            .await
+            .into())
     }
 
     async fn list_resources(

@@ -20,10 +20,14 @@
 //! `initialize`, a notification or a response is dropped (rmcp would end
 //! the session on one).
 //!
-//! **Backpressure.** At most [`MAX_IN_FLIGHT`] requests are being answered
-//! and at most [`MAX_QUEUED`] messages wait to be written; past either, the
-//! next line is not read until one is done. A client that never reads
-//! stdout therefore stops being read, and memory stays bounded.
+//! **Backpressure.** However many calls run or wait for a slot, input is
+//! read, so that `ping` and `notifications/cancelled` are answered or
+//! applied at once (§16.3). What bounds memory: at most [`MAX_QUEUED`]
+//! messages wait to be written, past which the next line is not read until
+//! one is written (a client that never reads stdout stops being read); and
+//! past [`MAX_IN_FLIGHT`] requests being answered, a new request is
+//! answered at once by the transport (`ping` with its empty result, any
+//! other with `-32000` saying the server is busy) instead of being taken.
 //!
 //! **End of input** calls the `on_end` hook first (the server ends every
 //! command it started), then tells rmcp the stream closed.
@@ -42,8 +46,9 @@ use tokio::sync::Notify;
 
 /// The largest message read (§16.6).
 pub const MAX_MESSAGE: usize = 4 * 1024 * 1024;
-/// Requests answered at once before reading stops.
-pub const MAX_IN_FLIGHT: usize = 256;
+/// Requests being answered (running or waiting) past which a new one is
+/// answered `-32000` (busy) at once.
+pub const MAX_IN_FLIGHT: usize = 4096;
 /// Messages waiting to be written before reading stops.
 pub const MAX_QUEUED: usize = 64;
 
@@ -84,6 +89,13 @@ impl<W: AsyncWrite + Unpin + Send> Writer<W> {
         W: 'static,
     {
         let doc = json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}});
+        self.reply_doc(&doc);
+    }
+
+    fn reply_doc(self: &Arc<Self>, doc: &Value)
+    where
+        W: 'static,
+    {
         let mut line = doc.to_string().into_bytes();
         line.push(b'\n');
         self.queued.fetch_add(1, Ordering::SeqCst);
@@ -120,8 +132,23 @@ impl<W: AsyncWrite + Unpin + Send> Writer<W> {
         self.room.notify_waiters();
     }
 
+    /// Too many messages wait to be written: reading waits.
     fn full(&self) -> bool {
-        self.queued.load(Ordering::SeqCst) >= MAX_QUEUED || self.in_flight().len() >= MAX_IN_FLIGHT
+        self.queued.load(Ordering::SeqCst) >= MAX_QUEUED
+    }
+
+    /// Too many requests are being answered: a new one is turned away.
+    fn busy(&self) -> bool {
+        self.in_flight().len() >= MAX_IN_FLIGHT
+    }
+
+    /// Writes a result of our own (the answer to a `ping` turned away).
+    fn reply_result(self: &Arc<Self>, id: Value, result: Value)
+    where
+        W: 'static,
+    {
+        let doc = json!({"jsonrpc": "2.0", "id": id, "result": result});
+        self.reply_doc(&doc);
     }
 }
 
@@ -337,6 +364,18 @@ where
                 Classified::Error(id, code, message) => self.writer.reply_error(id, code, message),
                 Classified::Message(message) => {
                     match message.as_ref() {
+                        ClientJsonRpcMessage::Request(r) if self.writer.busy() => {
+                            let id = serde_json::to_value(&r.id).unwrap_or(Value::Null);
+                            if matches!(r.request, ClientRequest::PingRequest(_)) {
+                                self.writer.reply_result(id, json!({}));
+                            } else {
+                                let message = format!(
+                                    "server busy: {MAX_IN_FLIGHT} requests are being answered; send it again later"
+                                );
+                                self.writer.reply_error(id, -32000, message);
+                            }
+                            continue;
+                        }
                         ClientJsonRpcMessage::Request(r) => {
                             self.writer.in_flight().insert(r.id.clone());
                         }

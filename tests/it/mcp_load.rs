@@ -1,0 +1,234 @@
+//! `hcpx mcp` under load and honest to the agent (HCP.md §16.3, §16.6),
+//! driven by raw JSON-RPC over the child's stdio: the call limit
+//! (`HCPX_MCP_MAX_CALLS`), waiting calls starting in order, a cancelled
+//! waiting call never starting, `ping` and cancellations answered with 300
+//! calls in flight.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use crate::common::{Sandbox, alive, wait_until};
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, Instant};
+
+/// The load test pack.
+const MANIFEST: &str = r#"hcp: "1"
+id: t.load
+name: MCP load test pack
+version: 1.0.0
+description: Commands for the MCP load tests.
+binding: {kind: public}
+commands:
+  - key: nap
+    summary: Write its pid to a file, then sleep
+    effect: read
+    args:
+      - {name: file, type: string, required: true}
+    adapter: {kind: process, program: sh, argv: ["-c", "echo $$ > \"$1\"; exec sleep 60", "sh", "{file}"]}
+  - key: note
+    summary: Append a word to a file
+    effect: write
+    args:
+      - {name: file, type: string, required: true}
+      - {name: word, type: string, required: true}
+    adapter: {kind: process, program: sh, argv: ["-c", "echo \"$2\" >> \"$1\"", "sh", "{file}", "{word}"]}
+  - key: hello
+    summary: Say hello
+    effect: read
+    adapter: {kind: process, program: echo, argv: ["hello"]}
+"#;
+
+fn sandbox() -> Sandbox {
+    let sb = Sandbox::new();
+    let skill = "---\nname: t-load\ndescription: Load test skill.\n---\nUse nap, note and hello.\n";
+    let src = sb.pack("t-load", &[("pack.yaml", MANIFEST), ("SKILL.md", skill)]);
+    crate::common::install_and_activate(&sb, &src, "t.load");
+    sb
+}
+
+/// `hcpx mcp` with raw pipes, initialized; its messages arrive on a
+/// channel, so that a test waits for one with a bound.
+struct Raw {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    messages: Receiver<Value>,
+}
+
+impl Raw {
+    fn start(sb: &Sandbox, envs: &[(&str, &str)], version: &str) -> Raw {
+        let mut child = Command::new(assert_cmd::cargo::cargo_bin("hcpx"))
+            .env("HCP_HOME", sb.home())
+            .env_remove("HCP_PRINCIPAL")
+            .env_remove("HCPX_MCP_MAX_CALLS")
+            .envs(envs.iter().copied())
+            .current_dir(sb.dir.path())
+            .arg("mcp")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        let (send, messages) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in stdout.lines() {
+                let Ok(line) = line else { return };
+                let value: Value = serde_json::from_str(&line)
+                    .unwrap_or_else(|e| panic!("not JSON from the server ({e}): {line}"));
+                if send.send(value).is_err() {
+                    return;
+                }
+            }
+        });
+        let mut raw = Raw {
+            child,
+            stdin: Some(stdin),
+            messages,
+        };
+        raw.send(
+            &json!({"jsonrpc": "2.0", "id": "init", "method": "initialize", "params": {
+            "protocolVersion": version, "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "1"}}}),
+        );
+        let init = raw.answer(&json!("init"), Duration::from_secs(30));
+        assert!(init.get("result").is_some(), "{init}");
+        raw.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        raw
+    }
+
+    fn line(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().unwrap();
+        stdin.write_all(line.as_bytes()).unwrap();
+        stdin.write_all(b"\n").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    fn send(&mut self, message: &Value) {
+        self.line(&message.to_string());
+    }
+
+    fn call(&mut self, id: &Value, tool: &str, arguments: Value) {
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": tool, "arguments": arguments}}));
+    }
+
+    fn cancel(&mut self, id: &Value) {
+        self.send(
+            &json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+            "params": {"requestId": id, "reason": "test"}}),
+        );
+    }
+
+    /// The answer to request `id`, within `bound` (other messages are
+    /// dropped).
+    #[track_caller]
+    fn answer(&mut self, id: &Value, bound: Duration) -> Value {
+        let deadline = Instant::now() + bound;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.messages.recv_timeout(left) {
+                Ok(message) if message.get("id") == Some(id) => return message,
+                Ok(_) => {}
+                Err(e) => panic!("no answer to {id} within {bound:?}: {e}"),
+            }
+        }
+    }
+}
+
+impl Drop for Raw {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The pid a `nap` wrote into `file`, if it has.
+fn pid_of(file: &Path) -> Option<i32> {
+    std::fs::read_to_string(file).ok()?.trim().parse().ok()
+}
+
+fn nap_files(dir: &Path, n: usize) -> Vec<PathBuf> {
+    (0..n).map(|i| dir.join(format!("nap{i}.pid"))).collect()
+}
+
+#[test]
+fn waiting_calls_start_in_order_and_a_cancelled_one_never_starts() {
+    let sb = sandbox();
+    let mut raw = Raw::start(&sb, &[("HCPX_MCP_MAX_CALLS", "1")], "2025-11-25");
+    let nap = sb.dir.path().join("first.pid");
+    let log = sb.dir.path().join("log");
+    // The one slot is taken...
+    raw.call(&json!("nap"), "t_load__nap", json!({"file": nap}));
+    crate::common::wait_for("the nap to start", || {
+        pid_of(&nap).ok_or_else(|| "no pid yet".to_string())
+    });
+    // ...so these wait, in order; the fifth is cancelled while it waits.
+    for i in 1..=10 {
+        raw.call(
+            &json!(format!("note{i}")),
+            "t_load__note",
+            json!({"file": log, "word": i.to_string()}),
+        );
+    }
+    raw.cancel(&json!("note5"));
+    // A ping is answered while every call waits.
+    raw.send(&json!({"jsonrpc": "2.0", "id": "ping", "method": "ping"}));
+    raw.answer(&json!("ping"), Duration::from_secs(1));
+    assert!(
+        !log.exists(),
+        "a call started while the only slot was taken"
+    );
+    raw.cancel(&json!("nap"));
+    for i in (1..=10).filter(|i| *i != 5) {
+        let reply = raw.answer(&json!(format!("note{i}")), crate::common::BOUND);
+        assert_eq!(reply["result"]["isError"], false, "{reply}");
+    }
+    // The last one is done: every earlier one has written.
+    let written = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(written, "1\n2\n3\n4\n6\n7\n8\n9\n10\n");
+}
+
+#[test]
+fn three_hundred_calls_in_flight_still_answer_ping_and_cancellations_within_a_second() {
+    let sb = sandbox();
+    let mut raw = Raw::start(&sb, &[], "2025-11-25");
+    let files = nap_files(sb.dir.path(), 300);
+    for (i, file) in files.iter().enumerate() {
+        raw.call(&json!(i), "t_load__nap", json!({"file": file}));
+    }
+    // The default limit: 64 run, the others wait.
+    wait_until("64 naps running", || {
+        files.iter().filter(|f| f.exists()).count() >= 64
+    });
+    let started = Instant::now();
+    raw.send(&json!({"jsonrpc": "2.0", "id": "ping", "method": "ping"}));
+    let pong = raw.answer(&json!("ping"), Duration::from_secs(1));
+    assert_eq!(pong["result"], json!({}), "{pong}");
+    assert!(started.elapsed() < Duration::from_secs(1));
+    // The first 64 came first, so they run; the waiting ones are
+    // cancelled first (else a slot freed by a killed command goes to a
+    // call not cancelled yet).
+    let running: Vec<i32> = files.iter().filter_map(|f| pid_of(f)).collect();
+    assert_eq!(running.len(), 64, "not 64 running at once");
+    assert!(files[..64].iter().all(|f| f.exists()), "not the first 64");
+    for i in (0..300).rev() {
+        raw.cancel(&json!(i));
+    }
+    // The cancellations are applied within a second: the 64 running
+    // commands are killed...
+    let cancelled = Instant::now();
+    wait_until("the cancelled commands end", || {
+        running.iter().all(|p| !alive(*p))
+    });
+    let took = cancelled.elapsed();
+    assert!(took < Duration::from_secs(3), "cancel took {took:?}");
+    // ...and none of the 236 waiting ones starts: a call sent now runs at
+    // once, and no other nap ever wrote its pid.
+    raw.call(&json!("after"), "t_load__hello", json!({}));
+    let reply = raw.answer(&json!("after"), Duration::from_secs(10));
+    assert_eq!(reply["result"]["content"][0]["text"], "hello\n", "{reply}");
+    let ran = files.iter().filter(|f| f.exists()).count();
+    assert_eq!(ran, 64, "cancelled waiting calls started");
+}
