@@ -12,12 +12,16 @@
 //! - `content` is one text item: the stdout, and when the stderr is not
 //!   empty a line `--- stderr ---` and the stderr. `structuredContent` is
 //!   `data` for `output: json`. `isError` is true when the command exits
-//!   non-zero or is refused; a refusal's text is its code, message and fix,
-//!   and nothing ran. `_meta` carries `hcp/exit_code`, `hcp/duration_ms`,
+//!   non-zero or is refused; a refusal's text is its code, message and fix
+//!   (addressed to the user: "ask the user to run: `hcpx grant …`"), and
+//!   nothing ran. A timeout says the command was started and stopped and
+//!   may have done part of its work. A stream cut at the cap ends the text
+//!   with `[hcpx: stdout cut at N bytes]` (or stderr). `_meta` carries `hcp/exit_code`, `hcp/duration_ms`,
 //!   and `hcp/stdout_truncated`/`hcp/stderr_truncated` when the output cap
 //!   cut a stream; a refusal's `_meta` carries the error object of §10.1.
 
-use crate::engine::error::{Error, ErrorCode};
+use crate::engine::error::{Error, ErrorCode, Fix};
+use crate::engine::exec::OUTPUT_LIMIT;
 use crate::engine::exec::args::value_text;
 use crate::engine::ops::ExecResult;
 use crate::engine::pack::manifest::{ArgType, Command};
@@ -101,6 +105,18 @@ pub fn ran(result: &ExecResult) -> CallToolResult {
         text.push('\n');
         text.push_str(&result.stderr);
     }
+    // The cut is said in the text, which the model sees (§16.3).
+    for (cut, stream) in [
+        (result.stdout_truncated, "stdout"),
+        (result.stderr_truncated, "stderr"),
+    ] {
+        if cut {
+            if !text.is_empty() && !text.ends_with('\n') {
+                text.push('\n');
+            }
+            text.push_str(&format!("[hcpx: {stream} cut at {OUTPUT_LIMIT} bytes]"));
+        }
+    }
     let content = vec![ContentBlock::text(text)];
     let mut out = if result.ok {
         CallToolResult::success(content)
@@ -123,18 +139,59 @@ pub fn ran(result: &ExecResult) -> CallToolResult {
 }
 
 /// The result of a refused call: nothing ran (§16.3). `flags` are the
-/// ones the fix's command line repeats.
+/// ones the fix's command line repeats. A timeout is no refusal: see
+/// [`timed_out`].
 pub fn refused(err: &Error, flags: &FixFlags) -> CallToolResult {
-    let fix = err.context.fix.as_ref().map(|f| command_line(f, flags));
-    let hint = crate::fixline::hint(err, flags);
     let mut text = format!("refused ({}): {}", err.code.as_str(), err.message);
-    if let Some(hint) = &hint {
-        text.push_str(if fix.is_some() { "\nfix: " } else { "\nhint: " });
-        text.push_str(hint);
-    }
+    push_fix(&mut text, err, flags);
     text.push_str("\nnothing ran");
+    error_result(text, err, flags)
+}
+
+/// The result of a command that was started and stopped at its timeout
+/// (§16.3) after `timeout_ms`: never "nothing ran", since it may have
+/// done part of its work.
+pub fn timed_out(err: &Error, timeout_ms: u64, flags: &FixFlags) -> CallToolResult {
+    let mut text = format!(
+        "timeout: the command was started and stopped after {timeout_ms} ms (its timeout): \
+         it may have done part of its work, so check what it did before calling it again.\n{}",
+        err.message
+    );
+    push_fix(&mut text, err, flags);
+    error_result(text, err, flags)
+}
+
+/// The refusal's fix, addressed to the user (§16.3): the agent is told
+/// to ask the user to run it, never to run it itself (a grant, a connect
+/// with a secret are the user's to decide). A hint without a command
+/// stays a hint.
+fn push_fix(text: &mut String, err: &Error, flags: &FixFlags) {
+    match &err.context.fix {
+        Some(Fix::SetEnv { names }) => {
+            text.push_str(&format!(
+                "\nfix: ask the user to set {} (non-empty) in the environment the MCP server \
+                 is started with",
+                names.join(", ")
+            ));
+        }
+        Some(fix) => {
+            text.push_str(&format!(
+                "\nfix: ask the user to run: `{}`",
+                command_line(fix, flags)
+            ));
+        }
+        None => {
+            if let Some(hint) = crate::fixline::hint(err, flags) {
+                text.push_str("\nhint: ");
+                text.push_str(&hint);
+            }
+        }
+    }
+}
+
+fn error_result(text: String, err: &Error, flags: &FixFlags) -> CallToolResult {
     let mut shown = err.clone();
-    shown.context.hint = hint.map(Into::into);
+    shown.context.hint = crate::fixline::hint(err, flags).map(Into::into);
     let mut meta = JsonObject::new();
     meta.insert(
         "hcp/error".into(),

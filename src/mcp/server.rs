@@ -4,7 +4,9 @@
 //!   while the store's stamp is unchanged) and remembers what it answered:
 //!   the listing the client holds.
 //! - `tools/call` finds the tool in that listing (else in the last one
-//!   read; a name in neither is `-32602`), refuses a tool whose pack is now
+//!   read, else among every command of an activated pack, which the exec
+//!   path then refuses naming what is missing, §16.3; a name in none is
+//!   `-32602`), refuses a tool whose pack is now
 //!   at another version with another schema (§16.4), then runs the command
 //!   through the exec path of `hcpx exec --json` (`Engine::exec_named`),
 //!   which checks every §6.1 condition again and the args (§6.2), redacts,
@@ -23,7 +25,7 @@ use super::call;
 use super::listing::Listing;
 use super::skills;
 use super::stamp::Stamp;
-use super::tools::{self, ToolEntry};
+use super::tools::{self, ToolEntry, Which};
 use crate::engine::error::Error;
 use crate::engine::exec::OutputMode;
 use crate::engine::exec::process::Scope;
@@ -138,6 +140,24 @@ impl Server {
                 known.stamp = Some(stamp);
                 Ok(listing)
             }
+            Ok(Err(err)) => Err(internal(&err)),
+            Err(e) => Err(ErrorData::internal_error(e.to_string(), None)),
+        }
+    }
+
+    /// The tool `name` among every command of an activated pack of the
+    /// stores served, named as a listing of them all would name it.
+    async fn existing(&self, name: &str) -> Result<Option<ToolEntry>, ErrorData> {
+        let inner = Arc::clone(&self.inner);
+        let name = name.to_string();
+        let read = tokio::task::spawn_blocking(move || {
+            let stamp = Stamp::take(&inner.engines);
+            Listing::read_of(&inner.engines, &inner.reads, &stamp, Which::Activated)
+                .map(|l| l.tool(&name).cloned())
+        })
+        .await;
+        match read {
+            Ok(Ok(found)) => Ok(found),
             Ok(Err(err)) => Err(internal(&err)),
             Err(e) => Err(ErrorData::internal_error(e.to_string(), None)),
         }
@@ -298,7 +318,10 @@ fn call_blocking(
         Ok(pack_id) => pack_id,
         Err(err) => return call::refused(&err, flags),
     };
+    // The timeout of the command that runs, for a timeout's words.
+    let timeout_ms = std::cell::Cell::new(None);
     let prepare = |manifest: &Manifest, command: &Command| {
+        timeout_ms.set(Some(command.timeout_ms));
         if manifest.version != entry.version
             && tools::input_schema(command) != *entry.tool.input_schema
         {
@@ -312,7 +335,12 @@ fn call_blocking(
     };
     match engine.exec_prepared(&pack_id, &entry.verb_key, &prepare, OutputMode::Capture) {
         Ok(result) => call::ran(&result),
-        Err(err) => call::refused(&err, flags),
+        Err(err) => match timeout_ms.get() {
+            Some(ms) if err.code == crate::engine::error::ErrorCode::Timeout => {
+                call::timed_out(&err, ms, flags)
+            }
+            _ => call::refused(&err, flags),
+        },
     }
 }
 
@@ -408,12 +436,18 @@ impl ServerHandler for Server {
             // Not listed yet: maybe new since the last read.
             None => match self.read_listing().await?.tool(&name) {
                 Some(entry) => entry.clone(),
-                None => {
-                    return Err(ErrorData::invalid_params(
-                        format!("unknown tool `{}`", name.escape_default()),
-                        None,
-                    ));
-                }
+                // A command that exists but is not executable for the
+                // principal: the exec path refuses it, naming what is
+                // missing (§16.3).
+                None => match self.existing(&name).await? {
+                    Some(entry) => entry,
+                    None => {
+                        return Err(ErrorData::invalid_params(
+                            format!("unknown tool `{}`", name.escape_default()),
+                            None,
+                        ));
+                    }
+                },
             },
         };
         Ok(self

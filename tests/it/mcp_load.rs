@@ -2,7 +2,9 @@
 //! driven by raw JSON-RPC over the child's stdio: the call limit
 //! (`HCPX_MCP_MAX_CALLS`), waiting calls starting in order, a cancelled
 //! waiting call never starting, `ping` and cancellations answered with 300
-//! calls in flight.
+//! calls in flight; a timeout that says the command may have done part of
+//! its work, a cut said in the text, a tool not granted refused with a fix
+//! for the user.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::common::{Sandbox, alive, wait_until};
@@ -34,6 +36,17 @@ commands:
       - {name: file, type: string, required: true}
       - {name: word, type: string, required: true}
     adapter: {kind: process, program: sh, argv: ["-c", "echo \"$2\" >> \"$1\"", "sh", "{file}", "{word}"]}
+  - key: step
+    summary: Write a first step, then take too long
+    effect: write
+    timeout_ms: 1000
+    args:
+      - {name: file, type: string, required: true}
+    adapter: {kind: process, program: sh, argv: ["-c", "echo one >> \"$1\"; exec sleep 60", "sh", "{file}"]}
+  - key: big
+    summary: Print more than the output cap
+    effect: read
+    adapter: {kind: process, program: sh, argv: ["-c", "head -c 9000000 /dev/zero | tr '\\0' a"]}
   - key: hello
     summary: Say hello
     effect: read
@@ -58,6 +71,11 @@ struct Raw {
 
 impl Raw {
     fn start(sb: &Sandbox, envs: &[(&str, &str)], version: &str) -> Raw {
+        Raw::start_with(sb, envs, version, &[])
+    }
+
+    /// As [`Raw::start`], `hcpx mcp ARGS`.
+    fn start_with(sb: &Sandbox, envs: &[(&str, &str)], version: &str, args: &[&str]) -> Raw {
         let mut child = Command::new(assert_cmd::cargo::cargo_bin("hcpx"))
             .env("HCP_HOME", sb.home())
             .env_remove("HCP_PRINCIPAL")
@@ -65,6 +83,7 @@ impl Raw {
             .envs(envs.iter().copied())
             .current_dir(sb.dir.path())
             .arg("mcp")
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()
@@ -231,4 +250,84 @@ fn three_hundred_calls_in_flight_still_answer_ping_and_cancellations_within_a_se
     assert_eq!(reply["result"]["content"][0]["text"], "hello\n", "{reply}");
     let ran = files.iter().filter(|f| f.exists()).count();
     assert_eq!(ran, 64, "cancelled waiting calls started");
+}
+
+/// The text of a `tools/call` answer.
+fn text_of(reply: &Value) -> String {
+    reply["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no text: {reply}"))
+        .to_string()
+}
+
+#[test]
+fn a_timed_out_write_says_it_started_and_may_have_done_part_of_its_work() {
+    let sb = sandbox();
+    let mut raw = Raw::start(&sb, &[], "2025-11-25");
+    let file = sb.dir.path().join("steps");
+    raw.call(&json!(1), "t_load__step", json!({"file": file}));
+    let reply = raw.answer(&json!(1), crate::common::BOUND);
+    assert_eq!(reply["result"]["isError"], true, "{reply}");
+    assert_eq!(reply["result"]["_meta"]["hcp/error"]["code"], "timeout");
+    let words = text_of(&reply);
+    assert!(
+        words.contains("was started and stopped after 1000 ms"),
+        "{words}"
+    );
+    assert!(words.contains("may have done part of its work"), "{words}");
+    assert!(!words.contains("nothing ran"), "{words}");
+    // It did: its first step is written.
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "one\n");
+}
+
+#[test]
+fn output_cut_at_the_cap_ends_the_text_with_the_cut_line() {
+    let sb = sandbox();
+    let mut raw = Raw::start(&sb, &[], "2025-11-25");
+    raw.call(&json!(1), "t_load__big", json!({}));
+    let reply = raw.answer(&json!(1), crate::common::BOUND);
+    let words = text_of(&reply);
+    assert!(
+        words.ends_with("\n[hcpx: stdout cut at 8388608 bytes]"),
+        "ends with {:?}",
+        &words[words.len().saturating_sub(80)..]
+    );
+    assert_eq!(reply["result"]["_meta"]["hcp/stdout_truncated"], true);
+}
+
+#[test]
+fn a_tool_not_granted_is_a_refusal_with_a_fix_for_the_user_not_an_unknown_tool() {
+    let sb = sandbox();
+    let mut raw = Raw::start_with(&sb, &[], "2025-11-25", &["--principal", "agent"]);
+    raw.send(&json!({"jsonrpc": "2.0", "id": "list", "method": "tools/list"}));
+    let list = raw.answer(&json!("list"), crate::common::BOUND);
+    let names: Vec<&str> = list["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    // Under the default grants the agent is offered read commands only.
+    assert!(names.contains(&"t_load__hello"), "{names:?}");
+    assert!(!names.contains(&"t_load__note"), "{names:?}");
+    let log = sb.dir.path().join("log");
+    raw.call(&json!(1), "t_load__note", json!({"file": log, "word": "x"}));
+    let reply = raw.answer(&json!(1), crate::common::BOUND);
+    assert!(reply.get("error").is_none(), "an unknown tool: {reply}");
+    assert_eq!(reply["result"]["isError"], true, "{reply}");
+    let error = &reply["result"]["_meta"]["hcp/error"];
+    assert_eq!(error["code"], "grant_missing", "{reply}");
+    assert_eq!(error["grant"], "verb.exec.write", "{reply}");
+    let words = text_of(&reply);
+    assert!(words.starts_with("refused (grant_missing)"), "{words}");
+    assert!(
+        words.contains("ask the user to run: `hcpx grant agent verb.exec.write:t.load`"),
+        "{words}"
+    );
+    assert!(words.contains("nothing ran"), "{words}");
+    assert!(!log.exists(), "the command ran");
+    // A name that is no command of an activated pack is still unknown.
+    raw.call(&json!(2), "t_load__nosuch", json!({}));
+    let reply = raw.answer(&json!(2), crate::common::BOUND);
+    assert_eq!(reply["error"]["code"], -32602, "{reply}");
 }

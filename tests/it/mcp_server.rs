@@ -253,7 +253,7 @@ fn a_grant_revoked_since_the_listing_is_refused_with_its_fix_and_nothing_runs() 
         let words = text(&r);
         assert!(words.starts_with("refused (grant_missing)"), "{words}");
         assert!(
-            words.contains("fix: hcpx grant agent verb.exec.write:t.mcp"),
+            words.contains("fix: ask the user to run: `hcpx grant agent verb.exec.write:t.mcp`"),
             "{words}"
         );
         assert!(words.contains("nothing ran"));
