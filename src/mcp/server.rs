@@ -204,10 +204,13 @@ impl Server {
                 .is_some_and(|e| e.scope() == crate::engine::project::Scope::User);
         let job = tokio::task::spawn_blocking(move || {
             let _slot = slot;
-            scope.run(|| match &engine {
+            let result = scope.run(|| match &engine {
                 Some(engine) => call_blocking(engine, &flags, &entry, arguments.as_ref()),
                 None => call::stale(entry.name(), "names no store of this server"),
-            })
+            });
+            // An orphan the command left and that has exited (§16.6).
+            super::reaper::reap_orphans();
+            result
         });
         tokio::select! {
             done = job => done.unwrap_or_else(|e| call::refused(&Error::new(crate::engine::error::ErrorCode::Io, e.to_string()), &FixFlags::default())),

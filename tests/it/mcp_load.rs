@@ -47,6 +47,12 @@ commands:
     summary: Print more than the output cap
     effect: read
     adapter: {kind: process, program: sh, argv: ["-c", "head -c 9000000 /dev/zero | tr '\\0' a"]}
+  - key: escape
+    summary: Start a sleeper in a session of its own, and return
+    effect: read
+    args:
+      - {name: file, type: string, required: true}
+    adapter: {kind: process, program: sh, argv: ["escape.sh", "{file}"]}
   - key: hello
     summary: Say hello
     effect: read
@@ -56,7 +62,16 @@ commands:
 fn sandbox() -> Sandbox {
     let sb = Sandbox::new();
     let skill = "---\nname: t-load\ndescription: Load test skill.\n---\nUse nap, note and hello.\n";
-    let src = sb.pack("t-load", &[("pack.yaml", MANIFEST), ("SKILL.md", skill)]);
+    let escape =
+        "setsid sh -c 'echo $$ > \"$1\"; exec sleep 60' sh \"$1\" </dev/null >/dev/null 2>&1 &\n";
+    let src = sb.pack(
+        "t-load",
+        &[
+            ("pack.yaml", MANIFEST),
+            ("SKILL.md", skill),
+            ("escape.sh", escape),
+        ],
+    );
     crate::common::install_and_activate(&sb, &src, "t.load");
     sb
 }
@@ -330,4 +345,35 @@ fn a_tool_not_granted_is_a_refusal_with_a_fix_for_the_user_not_an_unknown_tool()
     raw.call(&json!(2), "t_load__nosuch", json!({}));
     let reply = raw.answer(&json!(2), crate::common::BOUND);
     assert_eq!(reply["error"]["code"], -32602, "{reply}");
+}
+
+/// The session id of a process (`/proc/PID/stat`, the sixth field).
+fn session_of(pid: i32) -> i32 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    let (_, rest) = stat.rsplit_once(") ").unwrap();
+    rest.split(' ').nth(3).unwrap().parse().unwrap()
+}
+
+#[test]
+fn end_of_stdin_ends_a_command_that_made_its_own_session() {
+    let sb = sandbox();
+    let mut raw = Raw::start(&sb, &[], "2025-11-25");
+    let file = sb.dir.path().join("escaped.pid");
+    raw.call(&json!(1), "t_load__escape", json!({"file": file}));
+    let reply = raw.answer(&json!(1), crate::common::BOUND);
+    assert_eq!(reply["result"]["isError"], false, "{reply}");
+    let pid = crate::common::wait_for("the escaped sleeper's pid", || {
+        pid_of(&file).ok_or_else(|| "no pid yet".to_string())
+    });
+    assert!(alive(pid));
+    assert_eq!(
+        session_of(pid),
+        pid,
+        "the sleeper has no session of its own"
+    );
+    // Its parent is gone: it is in no group and no session of the server.
+    drop(raw.stdin.take());
+    let status = crate::common::wait_exit(&mut raw.child);
+    assert!(status.success(), "{status:?}");
+    wait_until("the escaped sleeper ends with the server", || !alive(pid));
 }
