@@ -15,6 +15,8 @@
 //! - `skills`: Skills and their bundled files as resources;
 //! - `reaper`: every process the commands started, also one in a session
 //!   of its own, ended at end of input (§16.6);
+//! - `frames`: the id at the start of an over-size message, the batches
+//!   being answered (§16.6), pure;
 //! - `transport`: newline-delimited JSON-RPC on stdio under rmcp, with the
 //!   bad-input errors and bounds of §16.6;
 //! - `server`: rmcp's `ServerHandler`, the calls' scopes and the watcher.
@@ -23,6 +25,7 @@
 //! request ids, cancellation) is rmcp's, the MCP organisation's Rust SDK.
 
 pub mod call;
+pub mod frames;
 pub mod listing;
 pub mod reads;
 pub mod reaper;

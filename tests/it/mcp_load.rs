@@ -4,7 +4,9 @@
 //! waiting call never starting, `ping` and cancellations answered with 300
 //! calls in flight; a timeout that says the command may have done part of
 //! its work, a cut said in the text, a tool not granted refused with a fix
-//! for the user.
+//! for the user; an over-size message answered with its id, batches under
+//! 2025-03-26 only; a command in a session of its own ended with the
+//! server.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::common::{Sandbox, alive, wait_until};
@@ -153,6 +155,20 @@ impl Raw {
             &json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
             "params": {"requestId": id, "reason": "test"}}),
         );
+    }
+
+    /// The next message that is no notification, within `bound`.
+    #[track_caller]
+    fn next(&mut self, bound: Duration) -> Value {
+        let deadline = Instant::now() + bound;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.messages.recv_timeout(left) {
+                Ok(message) if message.get("method").is_none() => return message,
+                Ok(_) => {}
+                Err(e) => panic!("no message within {bound:?}: {e}"),
+            }
+        }
     }
 
     /// The answer to request `id`, within `bound` (other messages are
@@ -376,4 +392,73 @@ fn end_of_stdin_ends_a_command_that_made_its_own_session() {
     let status = crate::common::wait_exit(&mut raw.child);
     assert!(status.success(), "{status:?}");
     wait_until("the escaped sleeper ends with the server", || !alive(pid));
+}
+
+#[test]
+fn an_over_size_message_is_answered_with_its_id() {
+    let sb = sandbox();
+    let mut raw = Raw::start(&sb, &[], "2025-11-25");
+    let big = format!(
+        r#"{{"jsonrpc": "2.0", "id": "big-1", "method": "tools/call", "params": {{"name": "t_load__hello", "arguments": {{"s": "{}"}}}}}}"#,
+        "a".repeat(5 * 1024 * 1024)
+    );
+    raw.line(&big);
+    let reply = raw.next(crate::common::BOUND);
+    assert_eq!(
+        reply["id"],
+        "big-1",
+        "{}",
+        &reply.to_string()[..200.min(reply.to_string().len())]
+    );
+    assert_eq!(reply["error"]["code"], -32600);
+    // An id after a part too long to read is not guessed.
+    let late = format!(
+        r#"{{"jsonrpc": "2.0", "params": {{"s": "{}"}}, "id": 9, "method": "ping"}}"#,
+        "a".repeat(5 * 1024 * 1024)
+    );
+    raw.line(&late);
+    let reply = raw.next(crate::common::BOUND);
+    assert_eq!(reply["id"], Value::Null);
+    assert_eq!(reply["error"]["code"], -32600);
+    // Still serving.
+    raw.call(&json!(2), "t_load__hello", json!({}));
+    assert_eq!(
+        text_of(&raw.answer(&json!(2), crate::common::BOUND)),
+        "hello\n"
+    );
+}
+
+#[test]
+fn batches_are_answered_as_one_array_under_2025_03_26_only() {
+    let sb = sandbox();
+    let batch = json!([
+        {"jsonrpc": "2.0", "id": "p", "method": "ping"},
+        {"jsonrpc": "2.0", "id": "h", "method": "tools/call",
+         "params": {"name": "t_load__hello", "arguments": {}}},
+        {"jsonrpc": "2.0", "method": "notifications/progress",
+         "params": {"progressToken": 1, "progress": 1}},
+        42
+    ]);
+    let mut raw = Raw::start(&sb, &[], "2025-03-26");
+    raw.send(&batch);
+    let reply = raw.next(crate::common::BOUND);
+    let answers = reply
+        .as_array()
+        .unwrap_or_else(|| panic!("no array: {reply}"));
+    assert_eq!(answers.len(), 3, "{reply}");
+    let by_id = |id: Value| {
+        answers
+            .iter()
+            .find(|a| a["id"] == id)
+            .unwrap_or_else(|| panic!("no answer to {id}: {reply}"))
+    };
+    assert_eq!(by_id(json!("p"))["result"], json!({}));
+    assert_eq!(text_of(by_id(json!("h"))), "hello\n");
+    assert_eq!(by_id(Value::Null)["error"]["code"], -32600);
+    // A newer revision has no batches.
+    let mut raw = Raw::start(&sb, &[], "2025-11-25");
+    raw.send(&batch);
+    let reply = raw.next(crate::common::BOUND);
+    assert_eq!(reply["error"]["code"], -32600, "{reply}");
+    assert_eq!(reply["id"], Value::Null);
 }
