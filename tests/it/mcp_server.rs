@@ -549,6 +549,23 @@ fn print_config_names_the_agent_principal_for_each_harness() {
         config.contains(r#"args = ["mcp", "--principal", "agent"]"#),
         "{config}"
     );
+    // Another target is a usage error; so is --json without --print-config.
+    let out = sb
+        .hcpx()
+        .args(["mcp", "--print-config", "emacs"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let doc = sb.json(&["mcp"], 2);
+    assert_eq!(doc["error"]["code"], "usage");
+}
+
+#[test]
+fn print_config_carries_the_store_and_the_one_line_commands_name_the_server_first() {
+    let sb = Sandbox::new();
+    let program = hcpx_path();
+    let doc = sb.json(&["mcp", "--print-config", "codex"], 0);
+    let config = doc["config"].as_str().unwrap();
     // Codex passes no environment of the shell: the store goes with it.
     let home = sb.home().display().to_string();
     assert!(
@@ -587,13 +604,4 @@ fn print_config_names_the_agent_principal_for_each_harness() {
         doc["mcpServers"]["hcpx"]["args"],
         json!(["mcp", "--principal", "bot"])
     );
-    // Another target is a usage error; so is --json without --print-config.
-    let out = sb
-        .hcpx()
-        .args(["mcp", "--print-config", "emacs"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let doc = sb.json(&["mcp"], 2);
-    assert_eq!(doc["error"]["code"], "usage");
 }
