@@ -8,6 +8,7 @@
 //! - `call`: a call's JSON arguments → the exec path's args, its result or
 //!   refusal → the tool result, pure;
 //! - `listing`: the tools and Skills of one read of the store;
+//! - `pages`: `tools/list` in pages of 500 with `nextCursor`, pure;
 //! - `stamp`: the stamp of the files the answers depend on, which the
 //!   watcher polls;
 //! - `reads`: what a read took from each pack before (view, Skill), kept
@@ -27,6 +28,7 @@
 pub mod call;
 pub mod frames;
 pub mod listing;
+pub mod pages;
 pub mod reads;
 pub mod reaper;
 pub mod server;

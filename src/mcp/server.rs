@@ -1,8 +1,9 @@
 //! The MCP server (HCP.md §16): rmcp's `ServerHandler` over the engine.
 //!
 //! - `tools/list` reads the store ([`Listing::read`]; the last read again
-//!   while the store's stamp is unchanged) and remembers what it answered:
-//!   the listing the client holds.
+//!   while the store's stamp is unchanged), answers it in pages of 500
+//!   (`pages`, §16.2) and remembers what it answered: the listing the
+//!   client holds.
 //! - `tools/call` finds the tool in that listing (else in the last one
 //!   read, else among every command of an activated pack, which the exec
 //!   path then refuses naming what is missing, §16.3; a name in none is
@@ -415,14 +416,18 @@ impl ServerHandler for Server {
 
     async fn list_tools(
         &self,
-        _request: Option<PaginatedRequestParams>,
+        request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         let listing = self.read_listing().await?;
+        let cursor = request.and_then(|r| r.cursor);
+        let page = super::pages::page(&listing.tools, cursor.as_deref(), super::pages::PAGE)
+            .map_err(|why| ErrorData::invalid_params(why, None))?;
         self.known().listed = Arc::clone(&listing);
-        Ok(ListToolsResult::with_all_items(
-            listing.tools.iter().map(|t| t.tool.clone()).collect(),
-        ))
+        let mut result =
+            ListToolsResult::with_all_items(page.items.iter().map(|t| t.tool.clone()).collect());
+        result.next_cursor = page.next;
+        Ok(result)
     }
 
     async fn call_tool(

@@ -132,7 +132,7 @@ fn unique_name(pack_id: &str, verb_key: &str, used: &mut HashSet<String>) -> Str
 }
 
 /// FNV-1a, 64 bits: a stable hash (std's is seeded per process).
-fn fnv1a(bytes: &[u8]) -> u64 {
+pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
         (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
     })

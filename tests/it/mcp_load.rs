@@ -6,7 +6,7 @@
 //! its work, a cut said in the text, a tool not granted refused with a fix
 //! for the user; an over-size message answered with its id, batches under
 //! 2025-03-26 only; a command in a session of its own ended with the
-//! server.
+//! server; `tools/list` in pages of 500.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::common::{Sandbox, alive, wait_until};
@@ -461,4 +461,61 @@ fn batches_are_answered_as_one_array_under_2025_03_26_only() {
     let reply = raw.next(crate::common::BOUND);
     assert_eq!(reply["error"]["code"], -32600, "{reply}");
     assert_eq!(reply["id"], Value::Null);
+}
+
+#[test]
+fn tools_are_listed_in_pages_of_500_with_a_next_cursor() {
+    let sb = sandbox();
+    let mut manifest = String::from(
+        "hcp: \"1\"\nid: t.many\nname: Many\nversion: 1.0.0\ndescription: Many commands.\nbinding: {kind: public}\ncommands:\n",
+    );
+    for i in 0..600 {
+        manifest.push_str(&format!(
+            "  - {{key: c{i:03}, summary: Command {i}, effect: read, adapter: {{kind: process, program: \"true\"}}}}\n"
+        ));
+    }
+    let skill = "---\nname: t-many\ndescription: Many commands.\n---\nMany.\n";
+    let src = sb.pack("t-many", &[("pack.yaml", &manifest), ("SKILL.md", skill)]);
+    crate::common::install_and_activate(&sb, &src, "t.many");
+    let mut raw = Raw::start(&sb, &[], "2025-11-25");
+    let list = |raw: &mut Raw, id: &str, cursor: Option<&Value>| {
+        let mut params = json!({});
+        if let Some(cursor) = cursor {
+            params["cursor"] = cursor.clone();
+        }
+        raw.send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/list", "params": params}));
+        raw.answer(&json!(id), crate::common::BOUND)
+    };
+    let first = list(&mut raw, "1", None);
+    let tools = first["result"]["tools"].as_array().unwrap();
+    assert_eq!(tools.len(), 500);
+    let cursor = first["result"]["nextCursor"].clone();
+    assert!(cursor.is_string(), "{}", first["result"]["nextCursor"]);
+    let second = list(&mut raw, "2", Some(&cursor));
+    let more = second["result"]["tools"].as_array().unwrap();
+    // 600 of t.many, t.load's own and the bootstrap pack's.
+    assert!(more.len() > 106 && more.len() <= 500, "{}", more.len());
+    assert!(
+        second["result"].get("nextCursor").is_none(),
+        "{}",
+        second["result"]["nextCursor"]
+    );
+    let mut names: Vec<&str> = tools
+        .iter()
+        .chain(more)
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(names.len(), 500 + more.len(), "a tool on two pages");
+    for i in 0..600 {
+        let name = format!("t_many__c{i:03}");
+        assert!(
+            names.binary_search(&name.as_str()).is_ok(),
+            "{name} missing"
+        );
+    }
+    // A cursor that is none of ours is refused.
+    let bad = list(&mut raw, "3", Some(&json!("nonsense")));
+    assert_eq!(bad["error"]["code"], -32602, "{bad}");
 }
