@@ -25,6 +25,7 @@ use crate::engine::exec::OUTPUT_LIMIT;
 use crate::engine::exec::args::value_text;
 use crate::engine::ops::ExecResult;
 use crate::engine::pack::manifest::{ArgType, Command};
+use crate::engine::pack::text::terminal_safe;
 use crate::fixline::{FixFlags, command_line};
 use rmcp::model::{CallToolResult, ContentBlock, JsonObject, MetaObject};
 use serde_json::{Value, json};
@@ -212,4 +213,66 @@ pub fn stale_error(name: &str, why: &str) -> Error {
         ErrorCode::NotFound,
         format!("tool `{name}` {why}; list the tools again (tools/list) before calling it"),
     )
+}
+
+/// The newest line of a running command's output, for its progress
+/// notifications (§16.3): the line being written, else the last one that
+/// was not blank; at most [`NEWEST_MAX`] bytes kept of it.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct NewestLine {
+    current: String,
+    last: String,
+}
+
+/// The most bytes of a line [`NewestLine`] keeps.
+pub const NEWEST_MAX: usize = 1000;
+
+impl NewestLine {
+    /// Takes a piece of output (redacted already), which may end mid-line.
+    pub fn take(&mut self, text: &str) {
+        for (i, part) in text.split('\n').enumerate() {
+            if i > 0 {
+                let line = std::mem::take(&mut self.current);
+                if !line.trim().is_empty() {
+                    self.last = line;
+                }
+            }
+            let room = NEWEST_MAX.saturating_sub(self.current.len());
+            let mut cut = room.min(part.len());
+            while !part.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            self.current.push_str(&part[..cut]);
+        }
+    }
+
+    /// The newest line, control characters replaced; `None` before any.
+    pub fn newest(&self) -> Option<String> {
+        let line = if self.current.trim().is_empty() {
+            &self.last
+        } else {
+            &self.current
+        };
+        let line = line.trim_end_matches('\r');
+        (!line.trim().is_empty()).then(|| terminal_safe(line).into_owned())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_newest_line_is_the_one_being_written_else_the_last_one() {
+        let mut n = NewestLine::default();
+        assert_eq!(n.newest(), None);
+        n.take("one\ntw");
+        assert_eq!(n.newest().as_deref(), Some("tw"));
+        n.take("o\n\n");
+        assert_eq!(n.newest().as_deref(), Some("two"));
+        n.take("\x1b[31mred\r\n");
+        assert_eq!(n.newest().as_deref(), Some("\u{fffd}[31mred"));
+        n.take(&"x".repeat(5000));
+        assert_eq!(n.newest().map(|l| l.len()), Some(NEWEST_MAX));
+    }
 }

@@ -16,7 +16,10 @@
 //!   group (and only its group) at once. At most [`MAX_RUNNING`] commands
 //!   (`HCPX_MCP_MAX_CALLS`, §16.3) run at a time; the other calls wait
 //!   their turn, in the order they came, and one cancelled while it waits
-//!   never starts.
+//!   never starts. A call with `_meta.progressToken` gets
+//!   `notifications/progress` a second while it runs, with the newest line
+//!   of its output (redacted by the exec path's tap, control characters
+//!   replaced).
 //! - `resources/list` and `resources/read` serve the Skills (§16.5).
 //! - The watcher ([`watch`]) polls the store's stamp and sends
 //!   `notifications/tools/list_changed` (and `resources/list_changed`)
@@ -28,7 +31,6 @@ use super::skills;
 use super::stamp::Stamp;
 use super::tools::{self, ToolEntry, Which};
 use crate::engine::error::Error;
-use crate::engine::exec::OutputMode;
 use crate::engine::exec::process::Scope;
 use crate::engine::ops::Engine;
 use crate::engine::pack::manifest::{Command, Manifest};
@@ -36,9 +38,9 @@ use crate::fixline::FixFlags;
 use base64::Engine as _;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, ListResourcesResult,
-    ListToolsResult, PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams,
-    ReadResourceResponse, ReadResourceResult, Resource, ResourceContents, ServerCapabilities,
-    ServerConfig,
+    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ProtocolVersion,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
+    ResourceContents, ServerCapabilities, ServerConfig,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, Peer, RoleServer, ServerHandler};
@@ -203,23 +205,32 @@ impl Server {
             && engine
                 .as_ref()
                 .is_some_and(|e| e.scope() == crate::engine::project::Scope::User);
+        // With a progress token, the output is watched as it comes (§16.3).
+        let progress = context.meta.get_progress_token().map(|token| {
+            let newest = Arc::new(Mutex::new(call::NewestLine::default()));
+            let seen = Arc::clone(&newest);
+            let tap = crate::engine::exec::live::Tap::new(move |chunk| {
+                seen.lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .take(&chunk.text);
+            });
+            (token, newest, tap)
+        });
+        let tap = progress.as_ref().map(|(_, _, tap)| tap.clone());
         let job = tokio::task::spawn_blocking(move || {
             let _slot = slot;
             let result = scope.run(|| match &engine {
-                Some(engine) => call_blocking(engine, &flags, &entry, arguments.as_ref()),
+                Some(engine) => {
+                    call_blocking(engine, &flags, &entry, arguments.as_ref(), tap.as_ref())
+                }
                 None => call::stale(entry.name(), "names no store of this server"),
             });
             // An orphan the command left and that has exited (§16.6).
             super::reaper::reap_orphans();
             result
         });
-        tokio::select! {
-            done = job => done.unwrap_or_else(|e| call::refused(&Error::new(crate::engine::error::ErrorCode::Io, e.to_string()), &FixFlags::default())),
-            () = context.ct.cancelled() => {
-                scope.cancel();
-                cancelled()
-            }
-        }
+        let progress = progress.map(|(token, newest, _)| (token, newest));
+        wait_for(job, scope, context, progress).await
     }
 
     /// A place in the line for a slot: tokio's semaphore queues a waiter
@@ -258,6 +269,43 @@ impl Server {
             }
             if after.skills_differ(&before) {
                 let _ = peer.notify_resource_list_changed().await;
+            }
+        }
+    }
+}
+
+/// Waits for a running call: its result; or, when the client cancels it,
+/// its process group killed; with a progress token, a
+/// `notifications/progress` a second while it runs (§16.3: seconds so far,
+/// the newest line of its output).
+async fn wait_for(
+    job: tokio::task::JoinHandle<CallToolResult>,
+    scope: Scope,
+    context: &RequestContext<RoleServer>,
+    progress: Option<(rmcp::model::ProgressToken, Arc<Mutex<call::NewestLine>>)>,
+) -> CallToolResult {
+    let started = tokio::time::Instant::now();
+    let second = Duration::from_secs(1);
+    let mut ticks = tokio::time::interval_at(started + second, second);
+    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    tokio::pin!(job);
+    loop {
+        tokio::select! {
+            done = &mut job => {
+                return done.unwrap_or_else(|e| call::refused(&Error::new(crate::engine::error::ErrorCode::Io, e.to_string()), &FixFlags::default()));
+            }
+            () = context.ct.cancelled() => {
+                scope.cancel();
+                return cancelled();
+            }
+            _ = ticks.tick(), if progress.is_some() => {
+                let Some((token, newest)) = &progress else { continue };
+                let mut note = ProgressNotificationParam::new(
+                    token.clone(),
+                    started.elapsed().as_secs() as f64,
+                );
+                note.message = newest.lock().unwrap_or_else(PoisonError::into_inner).newest();
+                let _ = context.peer.notify_progress(note).await;
             }
         }
     }
@@ -317,6 +365,7 @@ fn call_blocking(
     flags: &FixFlags,
     entry: &ToolEntry,
     arguments: Option<&rmcp::model::JsonObject>,
+    tap: Option<&crate::engine::exec::live::Tap>,
 ) -> CallToolResult {
     let pack_id = match engine.pack_id(&entry.pack_id) {
         Ok(pack_id) => pack_id,
@@ -337,7 +386,7 @@ fn call_blocking(
         }
         call::named_args(command, arguments).map_err(|e| e.pack(&entry.pack_id))
     };
-    match engine.exec_prepared(&pack_id, &entry.verb_key, &prepare, OutputMode::Capture) {
+    match engine.exec_prepared_live(&pack_id, &entry.verb_key, &prepare, tap) {
         Ok(result) => call::ran(&result),
         Err(err) => match timeout_ms.get() {
             Some(ms) if err.code == crate::engine::error::ErrorCode::Timeout => {

@@ -6,7 +6,7 @@
 //! its work, a cut said in the text, a tool not granted refused with a fix
 //! for the user; an over-size message answered with its id, batches under
 //! 2025-03-26 only; a command in a session of its own ended with the
-//! server; `tools/list` in pages of 500.
+//! server; `tools/list` in pages of 500; progress while a call runs.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::common::{Sandbox, alive, wait_until};
@@ -55,6 +55,10 @@ commands:
     args:
       - {name: file, type: string, required: true}
     adapter: {kind: process, program: sh, argv: ["escape.sh", "{file}"]}
+  - key: slow
+    summary: Print a line, wait, print another
+    effect: read
+    adapter: {kind: process, program: sh, argv: ["progress.sh"]}
   - key: hello
     summary: Say hello
     effect: read
@@ -72,6 +76,10 @@ fn sandbox() -> Sandbox {
             ("pack.yaml", MANIFEST),
             ("SKILL.md", skill),
             ("escape.sh", escape),
+            (
+                "progress.sh",
+                "printf 'step \\033[31mone\\n'\nsleep 2.5\necho done\n",
+            ),
         ],
     );
     crate::common::install_and_activate(&sb, &src, "t.load");
@@ -167,6 +175,22 @@ impl Raw {
                 Ok(message) if message.get("method").is_none() => return message,
                 Ok(_) => {}
                 Err(e) => panic!("no message within {bound:?}: {e}"),
+            }
+        }
+    }
+
+    /// Every message until the answer to `id` (within `bound`), each with
+    /// when it came, and that answer.
+    #[track_caller]
+    fn until(&mut self, id: &Value, bound: Duration) -> (Vec<(Instant, Value)>, Value) {
+        let deadline = Instant::now() + bound;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.messages.recv_timeout(left) {
+                Ok(message) if message.get("id") == Some(id) => return (seen, message),
+                Ok(message) => seen.push((Instant::now(), message)),
+                Err(e) => panic!("no answer to {id} within {bound:?}: {e}"),
             }
         }
     }
@@ -518,4 +542,33 @@ fn tools_are_listed_in_pages_of_500_with_a_next_cursor() {
     // A cursor that is none of ours is refused.
     let bad = list(&mut raw, "3", Some(&json!("nonsense")));
     assert_eq!(bad["error"]["code"], -32602, "{bad}");
+}
+
+#[test]
+fn a_call_with_a_progress_token_gets_progress_at_most_once_a_second() {
+    let sb = sandbox();
+    let mut raw = Raw::start(&sb, &[], "2025-11-25");
+    raw.send(
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+        "name": "t_load__slow", "arguments": {}, "_meta": {"progressToken": "tok"}}}),
+    );
+    let (seen, reply) = raw.until(&json!(1), crate::common::BOUND);
+    assert_eq!(text_of(&reply), "step \u{1b}[31mone\ndone\n");
+    let progress: Vec<&(Instant, Value)> = seen
+        .iter()
+        .filter(|(_, m)| m["method"] == "notifications/progress")
+        .collect();
+    assert!(progress.len() >= 2, "{seen:?}");
+    for (_, note) in &progress {
+        assert_eq!(note["params"]["progressToken"], "tok", "{note}");
+        // The newest line, its ESC replaced.
+        assert_eq!(note["params"]["message"], "step \u{fffd}[31mone", "{note}");
+    }
+    for pair in progress.windows(2) {
+        let gap = pair[1].0 - pair[0].0;
+        assert!(gap >= Duration::from_millis(800), "two within {gap:?}");
+        assert!(
+            pair[1].1["params"]["progress"].as_f64() > pair[0].1["params"]["progress"].as_f64()
+        );
+    }
 }
