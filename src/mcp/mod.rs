@@ -10,7 +10,9 @@
 //! - `listing`: the tools and Skills of one read of the store;
 //! - `pages`: `tools/list` in pages of 500 with `nextCursor`, pure;
 //! - `stamp`: the stamp of the files the answers depend on, which the
-//!   watcher polls;
+//!   watcher takes when woken, and the folders they are in;
+//! - `wake`: what wakes the watcher: inotify on those folders, not polling
+//!   (§16.6);
 //! - `reads`: what a read took from each pack before (view, Skill), kept
 //!   while the pack's files are unchanged;
 //! - `skills`: Skills and their bundled files as resources;
@@ -36,6 +38,7 @@ pub mod skills;
 pub mod stamp;
 pub mod tools;
 pub mod transport;
+pub mod wake;
 
 use crate::engine::ops::Engine;
 use crate::fixline::FixFlags;

@@ -21,7 +21,8 @@
 //!   of its output (redacted by the exec path's tap, control characters
 //!   replaced).
 //! - `resources/list` and `resources/read` serve the Skills (§16.5).
-//! - The watcher ([`watch`]) polls the store's stamp and sends
+//! - The watcher ([`watch`]), woken by inotify (`wake`; a look once a
+//!   second where there is none), takes the store's stamp and sends
 //!   `notifications/tools/list_changed` (and `resources/list_changed`)
 //!   when what a `tools/list` would answer changed (§16.4).
 
@@ -54,8 +55,9 @@ use tokio::sync::Semaphore;
 pub const MAX_RUNNING: usize = 64;
 /// The variable that changes [`MAX_RUNNING`].
 pub const MAX_CALLS_VAR: &str = "HCPX_MCP_MAX_CALLS";
-/// How often the watcher looks at the store (§16.4 wants 2 s at most).
-pub const POLL: Duration = Duration::from_millis(250);
+/// How often the watcher looks at the store where there are no file
+/// notifications (§16.6: at most once a second; §16.4 wants 2 s at most).
+pub const POLL: Duration = Duration::from_secs(1);
 
 /// The newest protocol revision served: the newest with an `initialize`
 /// handshake (the client's own is taken when it is an older one).
@@ -245,17 +247,29 @@ impl Server {
         }
     }
 
-    /// The watcher: polls the store, and tells the client when the tools
-    /// or the Skills changed (§16.4). Ends when the client is gone.
+    /// The watcher: woken by the file notifications of the folders the
+    /// answers depend on (`wake`; a look once a second where there are
+    /// none), it takes the stamp and tells the client when the tools or the
+    /// Skills changed (§16.4). An idle server does no work (§16.6). Ends
+    /// when the client is gone.
     pub async fn watch(self, peer: Peer<RoleServer>) {
         let engines = self.inner.engines.clone();
-        let mut last = stamp_of(&engines).await;
+        let mut wake = super::wake::Wake::new();
+        let (mut last, mut covered) = look(&engines, wake.as_ref()).await;
         loop {
-            tokio::time::sleep(POLL).await;
+            match wake.as_mut() {
+                Some(w) if covered => {
+                    if !w.changed().await {
+                        wake = None;
+                    }
+                }
+                _ => tokio::time::sleep(POLL).await,
+            }
             if peer.is_transport_closed() {
                 return;
             }
-            let now = stamp_of(&engines).await;
+            let (now, all) = look(&engines, wake.as_ref()).await;
+            covered = all;
             if now == last {
                 continue;
             }
@@ -350,11 +364,26 @@ pub fn max_calls() -> usize {
     }
 }
 
-async fn stamp_of(engines: &[Engine]) -> Stamp {
+/// The stamp now, the watches added again first (so that a change after
+/// the stamp wakes the watcher); and whether every folder is watched.
+async fn look(engines: &[Engine], wake: Option<&super::wake::Wake>) -> (Stamp, bool) {
     let engines = engines.to_vec();
-    tokio::task::spawn_blocking(move || Stamp::take(&engines))
+    let watching = wake.is_some();
+    let folders = tokio::task::spawn_blocking({
+        let engines = engines.clone();
+        move || watching.then(|| super::stamp::folders(&engines))
+    })
+    .await
+    .ok()
+    .flatten();
+    let covered = match (wake, folders) {
+        (Some(w), Some(folders)) => w.watch(&folders),
+        _ => false,
+    };
+    let stamp = tokio::task::spawn_blocking(move || Stamp::take(&engines))
         .await
-        .unwrap_or_default()
+        .unwrap_or_default();
+    (stamp, covered)
 }
 
 /// One call, blocking: the args typed and the listing's contract checked

@@ -6,7 +6,8 @@
 //! its work, a cut said in the text, a tool not granted refused with a fix
 //! for the user; an over-size message answered with its id, batches under
 //! 2025-03-26 only; a command in a session of its own ended with the
-//! server; `tools/list` in pages of 500; progress while a call runs.
+//! server; `tools/list` in pages of 500; progress while a call runs; an
+//! idle server that does no work.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::common::{Sandbox, alive, wait_until};
@@ -570,5 +571,65 @@ fn a_call_with_a_progress_token_gets_progress_at_most_once_a_second() {
         assert!(
             pair[1].1["params"]["progress"].as_f64() > pair[0].1["params"]["progress"].as_f64()
         );
+    }
+}
+
+/// The voluntary context switches of every thread of `pid`: how often it
+/// woke up.
+fn wakeups(pid: u32) -> u64 {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return 0;
+    };
+    tasks
+        .flatten()
+        .filter_map(|t| std::fs::read_to_string(t.path().join("status")).ok())
+        .filter_map(|status| {
+            status
+                .lines()
+                .find_map(|l| l.strip_prefix("voluntary_ctxt_switches:"))
+                .and_then(|v| v.trim().parse::<u64>().ok())
+        })
+        .sum()
+}
+
+#[test]
+fn an_idle_server_does_not_wake_up_and_still_sees_a_change() {
+    let sb = sandbox();
+    let mut raw = Raw::start(&sb, &[], "2025-11-25");
+    raw.send(&json!({"jsonrpc": "2.0", "id": "list", "method": "tools/list"}));
+    raw.answer(&json!("list"), crate::common::BOUND);
+    let pid = raw.child.id();
+    // The work of the answer done: no wakeup for half a second (bounded).
+    let mut last = wakeups(pid);
+    let mut quiet_since = Instant::now();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while quiet_since.elapsed() < Duration::from_millis(500) {
+        assert!(Instant::now() < deadline, "the server never went idle");
+        std::thread::sleep(crate::common::POLL);
+        let now = wakeups(pid);
+        if now != last {
+            last = now;
+            quiet_since = Instant::now();
+        }
+    }
+    // A window of idleness is what is measured here: three seconds in
+    // which nothing changes, where a poll every 250 ms would wake it a
+    // dozen times and more.
+    let before = wakeups(pid);
+    std::thread::sleep(Duration::from_secs(3));
+    let woke = wakeups(pid) - before;
+    assert!(woke <= 1, "an idle server woke {woke} times in 3 s");
+    // A change is still seen, from the file notifications.
+    sb.json(&["deactivate", "t.load"], 0);
+    let deadline = Instant::now() + Duration::from_secs(2);
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let message = raw
+            .messages
+            .recv_timeout(left)
+            .expect("no list_changed within 2 s");
+        if message["method"] == "notifications/tools/list_changed" {
+            break;
+        }
     }
 }
