@@ -26,6 +26,10 @@ pub fn run(args: &McpArgs, ctx: &Ctx) -> i32 {
             .ok()
             .filter(|p| !p.is_empty())
             .unwrap_or_else(|| crate::command::mcp_config::MCP_PRINCIPAL.to_string());
+        // A name §9.1 refuses is no entry to paste.
+        if let Err(err) = crate::engine::policy::grants::parse_principal(&principal) {
+            return ctx.fail(&err);
+        }
         let launch = crate::command::mcp_config::Launch {
             program: &program,
             principal: &principal,
