@@ -3,7 +3,8 @@
 //! and the user store (§15.5). The server (`src/mcp/`) is started through the launcher
 //! the binary sets, so this module does not import it; `--print-config`
 //! prints the command layer's entry (`command::mcp_config`), as text or,
-//! with `--json`, as one document.
+//! with `--json`, as one document: the running binary's absolute path,
+//! `$HCP_PRINCIPAL` (else `agent`) and `$HCP_HOME` (§16.7).
 
 use crate::cli::context::Ctx;
 use crate::engine::error::{Error, ErrorCode};
@@ -16,7 +17,25 @@ pub use crate::command::args::mcp::McpArgs;
 pub fn run(args: &McpArgs, ctx: &Ctx) -> i32 {
     if let Some(target) = args.print_config {
         let home = std::env::var("HCP_HOME").ok().filter(|h| !h.is_empty());
-        let entry = crate::command::mcp_config::config(target, home.as_deref());
+        let program = match running_binary() {
+            Ok(program) => program,
+            Err(err) => return ctx.fail(&err),
+        };
+        // `--principal` is this command's; the entry names the agent's.
+        let principal = std::env::var("HCP_PRINCIPAL")
+            .ok()
+            .filter(|p| !p.is_empty())
+            .unwrap_or_else(|| crate::command::mcp_config::MCP_PRINCIPAL.to_string());
+        // A name §9.1 refuses is no entry to paste.
+        if let Err(err) = crate::engine::policy::grants::parse_principal(&principal) {
+            return ctx.fail(&err);
+        }
+        let launch = crate::command::mcp_config::Launch {
+            program: &program,
+            principal: &principal,
+            hcp_home: home.as_deref(),
+        };
+        let entry = crate::command::mcp_config::config(target, &launch);
         return ctx.success(entry, |entry| {
             eprintln!("add this to {}:", entry.file);
             print!("{entry}");
@@ -54,6 +73,23 @@ pub fn run(args: &McpArgs, ctx: &Ctx) -> i32 {
             format!("the MCP server stopped: {err}"),
         )),
     }
+}
+
+/// The absolute path of the running binary, links resolved (§16.7): a
+/// harness starts the server with it, whatever its `PATH`.
+fn running_binary() -> crate::engine::error::Result<String> {
+    let path = std::env::current_exe()
+        .and_then(std::fs::canonicalize)
+        .map_err(|e| Error::new(ErrorCode::Io, format!("cannot tell where hcpx is: {e}")))?;
+    path.into_os_string().into_string().map_err(|p| {
+        Error::new(
+            ErrorCode::Io,
+            format!(
+                "hcpx's path {} is not UTF-8: a harness configuration cannot name it",
+                p.to_string_lossy().escape_default()
+            ),
+        )
+    })
 }
 
 /// The stores the server serves (§15.5): inside a project (unless `-g`)

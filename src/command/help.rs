@@ -212,7 +212,10 @@ pub const MCP: &str = "\
 Examples:
   hcpx mcp --principal agent                 # what an MCP client starts
   hcpx mcp --print-config claude-code        # the .mcp.json entry that starts it
-  hcpx mcp --print-config codex --json";
+  hcpx mcp --print-config codex --json
+
+At most 64 commands run at once (HCPX_MCP_MAX_CALLS in the server's
+environment changes it); further calls wait, in order.";
 
 pub const DOCTOR: &str = "\
 Examples:

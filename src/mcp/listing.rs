@@ -10,7 +10,7 @@
 use super::reads::ReadCache;
 use super::skills::SkillResources;
 use super::stamp::Stamp;
-use super::tools::{self, ToolEntry};
+use super::tools::{self, ToolEntry, Which};
 use crate::engine::error::Result;
 use crate::engine::ops::{Engine, runnable_memo};
 use crate::engine::pack::manifest::Manifest;
@@ -32,11 +32,22 @@ impl Listing {
     /// executable: none is read). A pack of an earlier store shadows a
     /// pack of the same id in a later one: only the first is served.
     pub fn read(engines: &[Engine], cache: &ReadCache, stamp: &Stamp) -> Result<Listing> {
+        Listing::read_of(engines, cache, stamp, Which::Executable)
+    }
+
+    /// As [`Listing::read`], with the tools of the commands `which` names
+    /// (every command of an activated pack: the tools that exist, §16.3).
+    pub fn read_of(
+        engines: &[Engine],
+        cache: &ReadCache,
+        stamp: &Stamp,
+        which: Which,
+    ) -> Result<Listing> {
         let mut held = std::collections::HashSet::new();
         // Every store's packs, each with the store holding it.
         let mut packs: Vec<(usize, Read)> = Vec::new();
         for (store, engine) in engines.iter().enumerate() {
-            let read = read_store(engine, cache, stamp)?;
+            let read = read_store(engine, cache, stamp, which)?;
             packs.extend(
                 read.into_iter()
                     .filter(|(a, _, _)| held.insert(a.pack_id.clone()))
@@ -44,10 +55,11 @@ impl Listing {
             );
         }
         // One naming over all the stores, so every name is unique (§16.2).
-        let tools = tools::tool_list(
+        let tools = tools::tool_list_of(
             packs
                 .iter()
                 .filter_map(|(_, (a, m, _))| m.as_ref().map(|m| (a, m))),
+            which,
         );
         let store_of: std::collections::HashMap<&str, usize> = packs
             .iter()
@@ -105,7 +117,12 @@ type Read = (PackAvailability, Option<Manifest>, Option<PathBuf>);
 /// Every installed pack of `engine`'s store, its view read again only when
 /// the pack changed ([`ReadCache::view`]), its availability worked out
 /// anew from the state read now.
-fn read_store(engine: &Engine, cache: &ReadCache, stamp: &Stamp) -> Result<Vec<Read>> {
+fn read_store(
+    engine: &Engine,
+    cache: &ReadCache,
+    stamp: &Stamp,
+    which: Which,
+) -> Result<Vec<Read>> {
     let state = engine.store().read_state()?;
     let in_force = engine.grants_in_force(&state)?;
     let ids = engine.store().installed_ids()?;
@@ -113,8 +130,11 @@ fn read_store(engine: &Engine, cache: &ReadCache, stamp: &Stamp) -> Result<Vec<R
     let reads = parallel_map(ids, |id| {
         let view = cache.view(engine, &id, stamp.pack(&engine.store().pack_dir(&id)))?;
         let avail = engine.pack_availability_with(&view, &state, &in_force, &check);
-        let executable = avail.commands.iter().any(|c| c.executable);
-        let manifest = view.manifest().filter(|_| executable).cloned();
+        let wanted = match which {
+            Which::Executable => avail.commands.iter().any(|c| c.executable),
+            Which::Activated => avail.activated,
+        };
+        let manifest = view.manifest().filter(|_| wanted).cloned();
         // A pack that fails lint now (a Skill edited in the store to hold
         // ESC, §14.5) serves no Skill: an agent is never served it.
         let skill_dir = view

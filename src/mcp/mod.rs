@@ -8,11 +8,18 @@
 //! - `call`: a call's JSON arguments → the exec path's args, its result or
 //!   refusal → the tool result, pure;
 //! - `listing`: the tools and Skills of one read of the store;
+//! - `pages`: `tools/list` in pages of 500 with `nextCursor`, pure;
 //! - `stamp`: the stamp of the files the answers depend on, which the
-//!   watcher polls;
+//!   watcher takes when woken, and the folders they are in;
+//! - `wake`: what wakes the watcher: inotify on those folders, not polling
+//!   (§16.6);
 //! - `reads`: what a read took from each pack before (view, Skill), kept
 //!   while the pack's files are unchanged;
 //! - `skills`: Skills and their bundled files as resources;
+//! - `reaper`: every process the commands started, also one in a session
+//!   of its own, ended at end of input (§16.6);
+//! - `frames`: the id at the start of an over-size message, the batches
+//!   being answered (§16.6), pure;
 //! - `transport`: newline-delimited JSON-RPC on stdio under rmcp, with the
 //!   bad-input errors and bounds of §16.6;
 //! - `server`: rmcp's `ServerHandler`, the calls' scopes and the watcher.
@@ -21,13 +28,17 @@
 //! request ids, cancellation) is rmcp's, the MCP organisation's Rust SDK.
 
 pub mod call;
+pub mod frames;
 pub mod listing;
+pub mod pages;
 pub mod reads;
+pub mod reaper;
 pub mod server;
 pub mod skills;
 pub mod stamp;
 pub mod tools;
 pub mod transport;
+pub mod wake;
 
 use crate::engine::ops::Engine;
 use crate::fixline::FixFlags;
@@ -40,21 +51,28 @@ use rmcp::ServiceExt;
 /// store alone. `flags` are what the fixes it shows repeat (the
 /// `--principal` given).
 pub fn serve(engines: Vec<Engine>, flags: FixFlags) -> std::io::Result<()> {
+    // An orphan of a command is handed to the server, not to init (§16.6).
+    reaper::adopt_orphans();
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
     let result = runtime.block_on(run(engines, flags));
     // A command still running (a call the client did not wait for) ends now.
-    crate::engine::exec::process::end_all();
+    end_everything();
     runtime.shutdown_timeout(std::time::Duration::from_secs(1));
     result
 }
 
+/// Ends every process group the commands started, then every process
+/// still below the server (one that made its own session included).
+fn end_everything() {
+    crate::engine::exec::process::end_all();
+    reaper::end_descendants();
+}
+
 async fn run(engines: Vec<Engine>, flags: FixFlags) -> std::io::Result<()> {
     let server = server::Server::new(engines, flags);
-    let on_end = || {
-        crate::engine::exec::process::end_all();
-    };
+    let on_end = end_everything;
     let transport = transport::LineTransport::new(tokio::io::stdin(), tokio::io::stdout(), on_end);
     let running = match server.clone().serve(transport).await {
         Ok(running) => running,

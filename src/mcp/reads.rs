@@ -5,7 +5,7 @@
 //! activation, another pack installed — reads none of its files again:
 //! only the pack's availability is worked out anew, from the new state.
 //!
-//! The key is the pack's part of the [`Stamp`] the server polls: its
+//! The key is the pack's part of the [`Stamp`] the server takes: its
 //! folder, manifest and Skill, and its Skill copy. An upgrade or a new install
 //! replaces the folder whole, which changes it. A file edited in place
 //! deeper in the folder is seen at the next change of these; whatever the

@@ -1,19 +1,28 @@
 //! The MCP server (HCP.md §16): rmcp's `ServerHandler` over the engine.
 //!
 //! - `tools/list` reads the store ([`Listing::read`]; the last read again
-//!   while the store's stamp is unchanged) and remembers what it answered:
-//!   the listing the client holds.
+//!   while the store's stamp is unchanged), answers it in pages of 500
+//!   (`pages`, §16.2) and remembers what it answered: the listing the
+//!   client holds.
 //! - `tools/call` finds the tool in that listing (else in the last one
-//!   read; a name in neither is `-32602`), refuses a tool whose pack is now
+//!   read, else among every command of an activated pack, which the exec
+//!   path then refuses naming what is missing, §16.3; a name in none is
+//!   `-32602`), refuses a tool whose pack is now
 //!   at another version with another schema (§16.4), then runs the command
 //!   through the exec path of `hcpx exec --json` (`Engine::exec_named`),
 //!   which checks every §6.1 condition again and the args (§6.2), redacts,
 //!   caps and times out. It runs off the loop, inside a process-group
 //!   [`Scope`] of its own, so that `notifications/cancelled` kills its
 //!   group (and only its group) at once. At most [`MAX_RUNNING`] commands
-//!   run at a time; the other calls wait their turn.
+//!   (`HCPX_MCP_MAX_CALLS`, §16.3) run at a time; the other calls wait
+//!   their turn, in the order they came, and one cancelled while it waits
+//!   never starts. A call with `_meta.progressToken` gets
+//!   `notifications/progress` a second while it runs, with the newest line
+//!   of its output (redacted by the exec path's tap, control characters
+//!   replaced).
 //! - `resources/list` and `resources/read` serve the Skills (§16.5).
-//! - The watcher ([`watch`]) polls the store's stamp and sends
+//! - The watcher ([`watch`]), woken by inotify (`wake`; a look once a
+//!   second where there is none), takes the store's stamp and sends
 //!   `notifications/tools/list_changed` (and `resources/list_changed`)
 //!   when what a `tools/list` would answer changed (§16.4).
 
@@ -21,9 +30,8 @@ use super::call;
 use super::listing::Listing;
 use super::skills;
 use super::stamp::Stamp;
-use super::tools::{self, ToolEntry};
+use super::tools::{self, ToolEntry, Which};
 use crate::engine::error::Error;
-use crate::engine::exec::OutputMode;
 use crate::engine::exec::process::Scope;
 use crate::engine::ops::Engine;
 use crate::engine::pack::manifest::{Command, Manifest};
@@ -31,9 +39,9 @@ use crate::fixline::FixFlags;
 use base64::Engine as _;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, ListResourcesResult,
-    ListToolsResult, PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams,
-    ReadResourceResponse, ReadResourceResult, Resource, ResourceContents, ServerCapabilities,
-    ServerConfig,
+    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ProtocolVersion,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
+    ResourceContents, ServerCapabilities, ServerConfig,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, Peer, RoleServer, ServerHandler};
@@ -42,10 +50,14 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 use tokio::sync::Semaphore;
 
-/// Commands run at once; further calls wait.
+/// Commands run at once unless `HCPX_MCP_MAX_CALLS` says otherwise
+/// (§16.3); further calls wait, in order.
 pub const MAX_RUNNING: usize = 64;
-/// How often the watcher looks at the store (§16.4 wants 2 s at most).
-pub const POLL: Duration = Duration::from_millis(250);
+/// The variable that changes [`MAX_RUNNING`].
+pub const MAX_CALLS_VAR: &str = "HCPX_MCP_MAX_CALLS";
+/// How often the watcher looks at the store where there are no file
+/// notifications (§16.6: at most once a second; §16.4 wants 2 s at most).
+pub const POLL: Duration = Duration::from_secs(1);
 
 /// The newest protocol revision served: the newest with an `initialize`
 /// handshake (the client's own is taken when it is an older one).
@@ -64,7 +76,9 @@ struct Inner {
     state: Mutex<Known>,
     /// What the reads took from each pack before.
     reads: super::reads::ReadCache,
-    running: Semaphore,
+    /// A slot per command allowed to run at once; tokio's semaphore
+    /// hands them out first come, first served (§16.3).
+    running: Arc<Semaphore>,
 }
 
 /// What the server knows of the store and of the client.
@@ -92,7 +106,7 @@ impl Server {
                 flags,
                 state: Mutex::new(Known::default()),
                 reads: super::reads::ReadCache::default(),
-                running: Semaphore::new(MAX_RUNNING),
+                running: Arc::new(Semaphore::new(max_calls())),
             }),
         }
     }
@@ -136,6 +150,24 @@ impl Server {
         }
     }
 
+    /// The tool `name` among every command of an activated pack of the
+    /// stores served, named as a listing of them all would name it.
+    async fn existing(&self, name: &str) -> Result<Option<ToolEntry>, ErrorData> {
+        let inner = Arc::clone(&self.inner);
+        let name = name.to_string();
+        let read = tokio::task::spawn_blocking(move || {
+            let stamp = Stamp::take(&inner.engines);
+            Listing::read_of(&inner.engines, &inner.reads, &stamp, Which::Activated)
+                .map(|l| l.tool(&name).cloned())
+        })
+        .await;
+        match read {
+            Ok(Ok(found)) => Ok(found),
+            Ok(Err(err)) => Err(internal(&err)),
+            Err(e) => Err(ErrorData::internal_error(e.to_string(), None)),
+        }
+    }
+
     /// The tool the client calls `name`: as it was listed, else as last
     /// read.
     fn find(&self, name: &str) -> Option<ToolEntry> {
@@ -147,15 +179,24 @@ impl Server {
             .cloned()
     }
 
-    /// Runs the call off the loop in its own scope; a cancelled call's
-    /// process group is killed.
+    /// Runs the call off the loop in its own scope, once a slot is free
+    /// (calls wait in the order they came, §16.3); the slot is held until
+    /// the command is over. A call cancelled while it waits never starts;
+    /// one cancelled while it runs has its process group killed.
     async fn run(
         &self,
+        slot: SlotWait,
         entry: ToolEntry,
         arguments: Option<rmcp::model::JsonObject>,
         context: &RequestContext<RoleServer>,
     ) -> CallToolResult {
-        let Ok(_permit) = self.inner.running.acquire().await else {
+        let slot = tokio::select! {
+            // A cancellation that came first wins over a free slot.
+            biased;
+            () = context.ct.cancelled() => return cancelled(),
+            slot = slot => slot,
+        };
+        let Ok(slot) = slot else {
             return call::stale(entry.name(), "cannot run: the server is stopping");
         };
         let scope = Scope::new();
@@ -166,32 +207,69 @@ impl Server {
             && engine
                 .as_ref()
                 .is_some_and(|e| e.scope() == crate::engine::project::Scope::User);
-        let job = tokio::task::spawn_blocking(move || {
-            scope.run(|| match &engine {
-                Some(engine) => call_blocking(engine, &flags, &entry, arguments.as_ref()),
-                None => call::stale(entry.name(), "names no store of this server"),
-            })
+        // With a progress token, the output is watched as it comes (§16.3).
+        let progress = context.meta.get_progress_token().map(|token| {
+            let newest = Arc::new(Mutex::new(call::NewestLine::default()));
+            let seen = Arc::clone(&newest);
+            let tap = crate::engine::exec::live::Tap::new(move |chunk| {
+                seen.lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .take(&chunk.text);
+            });
+            (token, newest, tap)
         });
-        tokio::select! {
-            done = job => done.unwrap_or_else(|e| call::refused(&Error::new(crate::engine::error::ErrorCode::Io, e.to_string()), &FixFlags::default())),
-            () = context.ct.cancelled() => {
-                scope.cancel();
-                call::refused(&Error::new(crate::engine::error::ErrorCode::Io, "cancelled by the client"), &FixFlags::default())
-            }
+        let tap = progress.as_ref().map(|(_, _, tap)| tap.clone());
+        let job = tokio::task::spawn_blocking(move || {
+            let _slot = slot;
+            let result = scope.run(|| match &engine {
+                Some(engine) => {
+                    call_blocking(engine, &flags, &entry, arguments.as_ref(), tap.as_ref())
+                }
+                None => call::stale(entry.name(), "names no store of this server"),
+            });
+            // An orphan the command left and that has exited (§16.6).
+            super::reaper::reap_orphans();
+            result
+        });
+        let progress = progress.map(|(token, newest, _)| (token, newest));
+        wait_for(job, scope, context, progress).await
+    }
+
+    /// A place in the line for a slot: tokio's semaphore queues a waiter
+    /// when it is first polled, which is done here, at once.
+    async fn place_in_line(&self) -> SlotWait {
+        use std::task::Poll;
+        let mut wait: SlotWait = Box::pin(Arc::clone(&self.inner.running).acquire_owned());
+        let first = std::future::poll_fn(|cx| Poll::Ready(wait.as_mut().poll(cx))).await;
+        match first {
+            Poll::Ready(got) => Box::pin(std::future::ready(got)),
+            Poll::Pending => wait,
         }
     }
 
-    /// The watcher: polls the store, and tells the client when the tools
-    /// or the Skills changed (§16.4). Ends when the client is gone.
+    /// The watcher: woken by the file notifications of the folders the
+    /// answers depend on (`wake`; a look once a second where there are
+    /// none), it takes the stamp and tells the client when the tools or the
+    /// Skills changed (§16.4). An idle server does no work (§16.6). Ends
+    /// when the client is gone.
     pub async fn watch(self, peer: Peer<RoleServer>) {
         let engines = self.inner.engines.clone();
-        let mut last = stamp_of(&engines).await;
+        let mut wake = super::wake::Wake::new();
+        let (mut last, mut covered) = look(&engines, wake.as_ref()).await;
         loop {
-            tokio::time::sleep(POLL).await;
+            match wake.as_mut() {
+                Some(w) if covered => {
+                    if !w.changed().await {
+                        wake = None;
+                    }
+                }
+                _ => tokio::time::sleep(POLL).await,
+            }
             if peer.is_transport_closed() {
                 return;
             }
-            let now = stamp_of(&engines).await;
+            let (now, all) = look(&engines, wake.as_ref()).await;
+            covered = all;
             if now == last {
                 continue;
             }
@@ -210,11 +288,102 @@ impl Server {
     }
 }
 
-async fn stamp_of(engines: &[Engine]) -> Stamp {
+/// Waits for a running call: its result; or, when the client cancels it,
+/// its process group killed; with a progress token, a
+/// `notifications/progress` a second while it runs (§16.3: seconds so far,
+/// the newest line of its output).
+async fn wait_for(
+    job: tokio::task::JoinHandle<CallToolResult>,
+    scope: Scope,
+    context: &RequestContext<RoleServer>,
+    progress: Option<(rmcp::model::ProgressToken, Arc<Mutex<call::NewestLine>>)>,
+) -> CallToolResult {
+    let started = tokio::time::Instant::now();
+    let second = Duration::from_secs(1);
+    let mut ticks = tokio::time::interval_at(started + second, second);
+    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    tokio::pin!(job);
+    loop {
+        tokio::select! {
+            done = &mut job => {
+                return done.unwrap_or_else(|e| call::refused(&Error::new(crate::engine::error::ErrorCode::Io, e.to_string()), &FixFlags::default()));
+            }
+            () = context.ct.cancelled() => {
+                scope.cancel();
+                return cancelled();
+            }
+            _ = ticks.tick(), if progress.is_some() => {
+                let Some((token, newest)) = &progress else { continue };
+                let mut note = ProgressNotificationParam::new(
+                    token.clone(),
+                    started.elapsed().as_secs() as f64,
+                );
+                note.message = newest.lock().unwrap_or_else(PoisonError::into_inner).newest();
+                let _ = context.peer.notify_progress(note).await;
+            }
+        }
+    }
+}
+
+/// A call waiting for its slot (see [`Server::place_in_line`]).
+type SlotWait = std::pin::Pin<
+    Box<
+        dyn std::future::Future<
+                Output = Result<tokio::sync::OwnedSemaphorePermit, tokio::sync::AcquireError>,
+            > + Send,
+    >,
+>;
+
+/// The answer to a cancelled call (rmcp sends none: the client gave up).
+fn cancelled() -> CallToolResult {
+    call::refused(
+        &Error::new(
+            crate::engine::error::ErrorCode::Io,
+            "cancelled by the client",
+        ),
+        &FixFlags::default(),
+    )
+}
+
+/// How many commands may run at once: `HCPX_MCP_MAX_CALLS` when it is a
+/// whole number from 1, else [`MAX_RUNNING`] (another value is named on
+/// stderr, which is not the protocol's).
+pub fn max_calls() -> usize {
+    let Some(value) = std::env::var_os(MAX_CALLS_VAR) else {
+        return MAX_RUNNING;
+    };
+    match value.to_str().and_then(|v| v.trim().parse::<usize>().ok()) {
+        Some(n) if n >= 1 => n.min(Semaphore::MAX_PERMITS),
+        _ => {
+            eprintln!(
+                "hcpx mcp: {MAX_CALLS_VAR}={} is not a whole number from 1: {MAX_RUNNING} calls run at once",
+                value.to_string_lossy().escape_default()
+            );
+            MAX_RUNNING
+        }
+    }
+}
+
+/// The stamp now, the watches added again first (so that a change after
+/// the stamp wakes the watcher); and whether every folder is watched.
+async fn look(engines: &[Engine], wake: Option<&super::wake::Wake>) -> (Stamp, bool) {
     let engines = engines.to_vec();
-    tokio::task::spawn_blocking(move || Stamp::take(&engines))
+    let watching = wake.is_some();
+    let folders = tokio::task::spawn_blocking({
+        let engines = engines.clone();
+        move || watching.then(|| super::stamp::folders(&engines))
+    })
+    .await
+    .ok()
+    .flatten();
+    let covered = match (wake, folders) {
+        (Some(w), Some(folders)) => w.watch(&folders),
+        _ => false,
+    };
+    let stamp = tokio::task::spawn_blocking(move || Stamp::take(&engines))
         .await
-        .unwrap_or_default()
+        .unwrap_or_default();
+    (stamp, covered)
 }
 
 /// One call, blocking: the args typed and the listing's contract checked
@@ -225,12 +394,16 @@ fn call_blocking(
     flags: &FixFlags,
     entry: &ToolEntry,
     arguments: Option<&rmcp::model::JsonObject>,
+    tap: Option<&crate::engine::exec::live::Tap>,
 ) -> CallToolResult {
     let pack_id = match engine.pack_id(&entry.pack_id) {
         Ok(pack_id) => pack_id,
         Err(err) => return call::refused(&err, flags),
     };
+    // The timeout of the command that runs, for a timeout's words.
+    let timeout_ms = std::cell::Cell::new(None);
     let prepare = |manifest: &Manifest, command: &Command| {
+        timeout_ms.set(Some(command.timeout_ms));
         if manifest.version != entry.version
             && tools::input_schema(command) != *entry.tool.input_schema
         {
@@ -242,9 +415,14 @@ fn call_blocking(
         }
         call::named_args(command, arguments).map_err(|e| e.pack(&entry.pack_id))
     };
-    match engine.exec_prepared(&pack_id, &entry.verb_key, &prepare, OutputMode::Capture) {
+    match engine.exec_prepared_live(&pack_id, &entry.verb_key, &prepare, tap) {
         Ok(result) => call::ran(&result),
-        Err(err) => call::refused(&err, flags),
+        Err(err) => match timeout_ms.get() {
+            Some(ms) if err.code == crate::engine::error::ErrorCode::Timeout => {
+                call::timed_out(&err, ms, flags)
+            }
+            _ => call::refused(&err, flags),
+        },
     }
 }
 
@@ -316,14 +494,18 @@ impl ServerHandler for Server {
 
     async fn list_tools(
         &self,
-        _request: Option<PaginatedRequestParams>,
+        request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         let listing = self.read_listing().await?;
+        let cursor = request.and_then(|r| r.cursor);
+        let page = super::pages::page(&listing.tools, cursor.as_deref(), super::pages::PAGE)
+            .map_err(|why| ErrorData::invalid_params(why, None))?;
         self.known().listed = Arc::clone(&listing);
-        Ok(ListToolsResult::with_all_items(
-            listing.tools.iter().map(|t| t.tool.clone()).collect(),
-        ))
+        let mut result =
+            ListToolsResult::with_all_items(page.items.iter().map(|t| t.tool.clone()).collect());
+        result.next_cursor = page.next;
+        Ok(result)
     }
 
     async fn call_tool(
@@ -331,21 +513,33 @@ impl ServerHandler for Server {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        // The call's place in the line is taken now, before anything
+        // waits, so that calls start in the order they came (§16.3).
+        let slot = self.place_in_line().await;
         let name = request.name.to_string();
         let entry = match self.find(&name) {
             Some(entry) => entry,
             // Not listed yet: maybe new since the last read.
             None => match self.read_listing().await?.tool(&name) {
                 Some(entry) => entry.clone(),
-                None => {
-                    return Err(ErrorData::invalid_params(
-                        format!("unknown tool `{}`", name.escape_default()),
-                        None,
-                    ));
-                }
+                // A command that exists but is not executable for the
+                // principal: the exec path refuses it, naming what is
+                // missing (§16.3).
+                None => match self.existing(&name).await? {
+                    Some(entry) => entry,
+                    None => {
+                        return Err(ErrorData::invalid_params(
+                            format!("unknown tool `{}`", name.escape_default()),
+                            None,
+                        ));
+                    }
+                },
             },
         };
-        Ok(self.run(entry, request.arguments, &context).await.into())
+        Ok(self
+            .run(slot, entry, request.arguments, &context)
+            .await
+            .into())
     }
 
     async fn list_resources(

@@ -1,4 +1,4 @@
-//! The stamp the server polls (HCP.md §16.4): one `stat` of each file whose
+//! The stamp the server takes when woken (HCP.md §16.4, §16.6): one `stat` of each file whose
 //! change can change what a `tools/list` or `resources/list` answers. In
 //! each store: `state.json` (activation, connection, grants), the `packs/`
 //! and `skills/` folders, and of each installed pack its folder, manifest
@@ -71,6 +71,30 @@ impl Stamp {
     pub fn pack(&self, dir: &Path) -> Option<&PackStamp> {
         self.packs.get(dir)
     }
+}
+
+/// The folders whose entries the stamp reads: of each store its own
+/// folder (`state.json`), `packs/`, `skills/` and each installed pack's
+/// folder and Skill copy's; then each folder on `PATH`. The watcher is
+/// woken by changes in them (`super::wake`).
+pub fn folders(engines: &[Engine]) -> Vec<PathBuf> {
+    let mut folders = Vec::new();
+    for engine in engines {
+        let store = engine.store();
+        if let Some(root) = store.state_path().parent() {
+            folders.push(root.to_path_buf());
+        }
+        let (packs, skills) = (store.packs_dir(), store.skills_dir());
+        for id in store.installed_ids().unwrap_or_default() {
+            folders.push(packs.join(id.as_str()));
+            folders.push(skills.join(id.as_str()));
+        }
+        folders.extend([packs, skills]);
+    }
+    if let Some(path) = std::env::var_os("PATH") {
+        folders.extend(std::env::split_paths(&path).filter(|p| p.is_absolute()));
+    }
+    folders
 }
 
 /// One `stat` of `path` (not following a final symbolic link).

@@ -62,9 +62,32 @@ impl ToolEntry {
 pub fn tool_list<'a>(
     packs: impl IntoIterator<Item = (&'a PackAvailability, &'a Manifest)>,
 ) -> Vec<ToolEntry> {
+    tool_list_of(packs, Which::Executable)
+}
+
+/// Which commands of the packs given are tools.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Which {
+    /// Those executable now: the tools listed (§16.2).
+    Executable,
+    /// Every command of an activated pack: the tools that exist, under the
+    /// names they would be listed by (§16.3: a call to one that is not
+    /// executable is a refusal, not an unknown tool).
+    Activated,
+}
+
+/// The tools of the commands `which` names, named uniquely.
+pub fn tool_list_of<'a>(
+    packs: impl IntoIterator<Item = (&'a PackAvailability, &'a Manifest)>,
+    which: Which,
+) -> Vec<ToolEntry> {
     let mut commands: Vec<(&Manifest, &Command)> = Vec::new();
     for (avail, manifest) in packs {
-        for cmd in avail.commands.iter().filter(|c| c.mcp_tool()) {
+        let keep = |c: &&crate::engine::policy::availability::CommandAvailability| match which {
+            Which::Executable => c.mcp_tool(),
+            Which::Activated => avail.activated,
+        };
+        for cmd in avail.commands.iter().filter(keep) {
             if let Some(command) = manifest.command(&cmd.verb_key) {
                 commands.push((manifest, command));
             }
@@ -109,7 +132,7 @@ fn unique_name(pack_id: &str, verb_key: &str, used: &mut HashSet<String>) -> Str
 }
 
 /// FNV-1a, 64 bits: a stable hash (std's is seeded per process).
-fn fnv1a(bytes: &[u8]) -> u64 {
+pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
         (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
     })

@@ -30,6 +30,7 @@ mod lint_cache;
 mod lint_hostile;
 mod lint_rules;
 mod mcp_attack;
+mod mcp_load;
 mod mcp_python;
 mod mcp_scope;
 mod mcp_server;

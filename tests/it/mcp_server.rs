@@ -253,7 +253,7 @@ fn a_grant_revoked_since_the_listing_is_refused_with_its_fix_and_nothing_runs() 
         let words = text(&r);
         assert!(words.starts_with("refused (grant_missing)"), "{words}");
         assert!(
-            words.contains("fix: hcpx grant agent verb.exec.write:t.mcp"),
+            words.contains("fix: ask the user to run: `hcpx grant agent verb.exec.write:t.mcp`"),
             "{words}"
         );
         assert!(words.contains("nothing ran"));
@@ -496,6 +496,15 @@ fn end_of_stdin_ends_the_server_and_every_command_it_started() {
     wait_until("the command ends with the server", || !alive(pid));
 }
 
+/// The test binary's absolute path, links resolved: what a printed
+/// configuration starts (§16.7).
+fn hcpx_path() -> String {
+    std::fs::canonicalize(assert_cmd::cargo::cargo_bin("hcpx"))
+        .unwrap()
+        .display()
+        .to_string()
+}
+
 #[test]
 fn print_config_names_the_agent_principal_for_each_harness() {
     let sb = Sandbox::new();
@@ -513,7 +522,7 @@ fn print_config_names_the_agent_principal_for_each_harness() {
         crate::common::assert_success(&out);
         let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
         let server = &doc[key]["hcpx"];
-        assert_eq!(server["command"], "hcpx", "{target}");
+        assert_eq!(server["command"], hcpx_path(), "{target}");
         assert_eq!(
             server["args"],
             json!(["mcp", "--principal", "agent"]),
@@ -531,24 +540,14 @@ fn print_config_names_the_agent_principal_for_each_harness() {
     assert_eq!(doc["format"], "toml");
     assert_eq!(doc["file"], "~/.codex/config.toml");
     let config = doc["config"].as_str().unwrap();
+    let program = hcpx_path();
     assert!(
-        config.starts_with("[mcp_servers.hcpx]\ncommand = \"hcpx\"\n"),
+        config.starts_with(&format!("[mcp_servers.hcpx]\ncommand = \"{program}\"\n")),
         "{config}"
     );
     assert!(
         config.contains(r#"args = ["mcp", "--principal", "agent"]"#),
         "{config}"
-    );
-    assert_eq!(
-        doc["command"],
-        "codex mcp add hcpx -- hcpx mcp --principal agent"
-    );
-    let claude = sb.json(&["mcp", "--print-config", "claude-code"], 0);
-    assert!(
-        claude["command"]
-            .as_str()
-            .unwrap()
-            .starts_with("claude mcp add")
     );
     // Another target is a usage error; so is --json without --print-config.
     let out = sb
@@ -559,4 +558,50 @@ fn print_config_names_the_agent_principal_for_each_harness() {
     assert_eq!(out.status.code(), Some(2));
     let doc = sb.json(&["mcp"], 2);
     assert_eq!(doc["error"]["code"], "usage");
+}
+
+#[test]
+fn print_config_carries_the_store_and_the_one_line_commands_name_the_server_first() {
+    let sb = Sandbox::new();
+    let program = hcpx_path();
+    let doc = sb.json(&["mcp", "--print-config", "codex"], 0);
+    let config = doc["config"].as_str().unwrap();
+    // Codex passes no environment of the shell: the store goes with it.
+    let home = sb.home().display().to_string();
+    assert!(
+        config.contains(&format!("env = {{ HCP_HOME = \"{home}\" }}")),
+        "{config}"
+    );
+    assert_eq!(
+        doc["command"],
+        format!("codex mcp add hcpx --env HCP_HOME={home} -- {program} mcp --principal agent")
+    );
+    // Claude Code takes the server's name before `-e` (a list).
+    let claude = sb.json(&["mcp", "--print-config", "claude-code"], 0);
+    assert_eq!(
+        claude["command"],
+        format!(
+            "claude mcp add --scope project hcpx -e HCP_HOME={home} -- {program} mcp --principal agent"
+        )
+    );
+    let gemini = sb.json(&["mcp", "--print-config", "gemini"], 0);
+    assert_eq!(
+        gemini["command"],
+        format!(
+            "gemini mcp add --scope user hcpx {program} -e HCP_HOME={home} -- mcp --principal agent"
+        )
+    );
+    // `$HCP_PRINCIPAL` is the principal named instead of `agent`.
+    let out = sb
+        .hcpx()
+        .env("HCP_PRINCIPAL", "bot")
+        .args(["mcp", "--print-config", "cursor"])
+        .output()
+        .unwrap();
+    crate::common::assert_success(&out);
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        doc["mcpServers"]["hcpx"]["args"],
+        json!(["mcp", "--principal", "bot"])
+    );
 }

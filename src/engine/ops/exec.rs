@@ -129,6 +129,20 @@ impl Engine {
         )
     }
 
+    /// [`Engine::exec_prepared`], output captured, and `tap` called with
+    /// it as it is read, redacted as the result is (the MCP server's
+    /// progress, HCP.md §16.3). The result is the same as without a tap.
+    pub fn exec_prepared_live(
+        &self,
+        pack_id: &PackId,
+        verb_key: &str,
+        prepare: Prepare<'_>,
+        tap: Option<&exec::live::Tap>,
+    ) -> Result<ExecResult> {
+        let how = (OutputMode::Capture, tap);
+        self.exec_with(pack_id, verb_key, ArgInput::Prepared(prepare), how, None)
+    }
+
     fn exec_with(
         &self,
         id: &PackId,
