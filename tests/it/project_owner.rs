@@ -309,6 +309,13 @@ fn a_store_committed_with_the_repository_is_never_used() {
             "{doc}"
         );
     }
+    // Its store id is not ours: doctor --fix --yes adopts nothing, even
+    // at mode 0700 (as an archive keeps it).
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(clone.join(".hcp"), std::fs::Permissions::from_mode(0o700)).unwrap();
+    let before = tree(&clone.join(".hcp"));
+    s.json(&clone, "victim", &["doctor", "--fix", "--yes"], 1);
+    assert_eq!(tree(&clone.join(".hcp")), before, "a foreign store adopted");
     let doc = s.json(&clone, "victim", &["doctor"], 1);
     let checks = doc.to_string();
     assert!(checks.contains("project.store"), "{doc}");
@@ -327,7 +334,6 @@ fn a_store_committed_with_the_repository_is_never_used() {
     );
     // Ours now: served (the check above is not vacuous).
     assert!(mcp_tools(&s, &clone, "victim").contains("evil"));
-    use std::os::unix::fs::PermissionsExt;
     let mode = std::fs::metadata(clone.join(".hcp"))
         .unwrap()
         .permissions()

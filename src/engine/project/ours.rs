@@ -180,6 +180,11 @@ pub fn adoptable(project: &Project) -> std::result::Result<(), String> {
     if !meta.is_dir() {
         return Err("it is not a folder".into());
     }
+    if std::fs::symlink_metadata(dir.join(STORE_ID_FILE)).is_ok() {
+        return Err(
+            "it has a store id of its own, made on another machine or for another folder".into(),
+        );
+    }
     if meta.uid() != User::current().uid {
         return Err(format!("it is owned by uid {}, not you", meta.uid()));
     }
