@@ -313,7 +313,6 @@ fn a_store_committed_with_the_repository_is_never_used() {
     // at mode 0700 (as an archive keeps it).
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(clone.join(".hcp"), std::fs::Permissions::from_mode(0o700)).unwrap();
-    let before = tree(&clone.join(".hcp"));
     s.json(&clone, "victim", &["doctor", "--fix", "--yes"], 1);
     assert_eq!(tree(&clone.join(".hcp")), before, "a foreign store adopted");
     let doc = s.json(&clone, "victim", &["doctor"], 1);
