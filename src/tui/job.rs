@@ -284,6 +284,7 @@ impl Stage {
                 sources: ids.iter().map(|s| SourceArg::parse(s)).collect(),
                 selection: crate::engine::ops::sources::Selection::Default,
                 force: false,
+                yes: false,
             }],
         }
     }

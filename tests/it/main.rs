@@ -76,6 +76,7 @@ mod json_hints;
 mod lintext_safety;
 mod lock_safety;
 mod perf_safety;
+mod replace_diff;
 mod safety3_git;
 mod safety3_grants;
 mod safety3_principal;

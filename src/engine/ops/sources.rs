@@ -123,6 +123,10 @@ pub struct Failed {
     /// The pack's path in its collection, when it came from one.
     pub path: Option<String>,
     pub error: Error,
+    /// The capability diff (§13.7) of a replacement refused for want of
+    /// consent (§11.1), as an installed pack's result has it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub changes: Option<Vec<crate::engine::policy::capdiff::CapabilityChange>>,
 }
 
 impl PackResult {
@@ -132,12 +136,18 @@ impl PackResult {
         path: Option<String>,
         error: Error,
     ) -> Self {
+        let changes = error
+            .context
+            .results
+            .as_ref()
+            .and_then(|results| Some(results.first()?.changes.clone()));
         PackResult::Failed(Box::new(Failed {
             ok: false,
             source,
             pack_id,
             path,
             error,
+            changes,
         }))
     }
 
@@ -180,8 +190,11 @@ pub type FetchObserver = std::sync::Arc<dyn Fn(&str) + Send + Sync>;
 #[derive(Clone)]
 pub struct InstallOptions {
     pub source: InstallSource,
-    /// Replace the installed copy even when it is the same version.
+    /// Replace the installed copy even when it is the same version (and
+    /// whatever its capability diff, §11.1).
     pub force: bool,
+    /// Consent to a replacement whose capability diff escalates (§11.1).
+    pub yes: bool,
     /// Told when a git fetch starts, with the source as shown to the user
     /// (no password): the front-end may say so (the engine never prints).
     pub on_fetch: Option<FetchObserver>,
@@ -198,6 +211,7 @@ impl InstallOptions {
         InstallOptions {
             source,
             force: false,
+            yes: false,
             on_fetch: None,
             selection: Selection::Default,
             chooser: None,
@@ -210,6 +224,7 @@ impl std::fmt::Debug for InstallOptions {
         f.debug_struct("InstallOptions")
             .field("source", &self.source)
             .field("force", &self.force)
+            .field("yes", &self.yes)
             .field("on_fetch", &self.on_fetch.is_some())
             .field("selection", &self.selection)
             .field("chooser", &self.chooser.is_some())
@@ -268,7 +283,8 @@ impl Engine {
                     return self.run_collection(None, &dir, Origin::Folder, options);
                 }
                 let tx = self.store().lock()?;
-                let outcome = self.install_locked(tx, &dir, recorded, options.force)?;
+                let outcome =
+                    self.install_locked(tx, &dir, recorded, (options.force, options.yes))?;
                 Ok(SourceRun::Done(vec![installed(outcome)]))
             }
             Resolved::Folder(dir) => self.run_collection(None, &dir, Origin::Folder, options),
@@ -581,7 +597,7 @@ fn pack_how<'a>(
             folder_name_free: pack.path == ROOT && root_of_repo,
             ..LintOptions::default()
         },
-        from_collection: pack.path != ROOT,
+        yes: options.yes,
         linted: Some(&pack.report),
     }
 }
