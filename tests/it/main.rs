@@ -84,3 +84,4 @@ mod signals_safety;
 mod sources;
 mod sync;
 mod terminal_text;
+mod update_words;

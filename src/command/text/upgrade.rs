@@ -1,8 +1,12 @@
 //! `upgrade` in words (§13.7): each pack's versions, and its capability
 //! changes, an escalating one marked `+`; with `--dry-run` the digest of
-//! each new version, as `--expect` takes it.
+//! each new version, as `--expect` takes it. Beside them (stderr on the
+//! CLI), a warning for each harness copy an upgrade left at the old
+//! content because someone edited it (§12.7), with its fix.
 
-use crate::command::style::ERROR;
+use crate::command::style::{ERROR, WARNING};
+use crate::engine::error::Fix;
+use crate::engine::harness::plan::SkillState;
 use crate::engine::ops::upgrade::{OutdatedPack, UpdateReason, UpgradeResult};
 use crate::engine::pack::text::one_line;
 use crate::engine::policy::capdiff::CapabilityChange;
@@ -81,6 +85,28 @@ pub fn write_changes(w: &mut impl Write, changes: &[CapabilityChange]) -> Result
             writeln!(w, "  {ERROR}+{ERROR:#} {line}")?;
         } else {
             writeln!(w, "    {line}")?;
+        }
+    }
+    Ok(())
+}
+
+/// A warning for each edited (`modified`) harness copy of an applied
+/// upgrade: it keeps the old content until `harness sync --force`.
+pub fn write_notes(w: &mut impl Write, results: &[UpgradeResult]) -> Result {
+    let fix = Fix::HarnessSync { force: true };
+    let fix = crate::fixline::command_line(&fix, &crate::fixline::FixFlags::default());
+    for r in results.iter().filter(|r| r.applied) {
+        for line in &r.harnesses {
+            if line.state != SkillState::Modified {
+                continue;
+            }
+            writeln!(
+                w,
+                "{WARNING}warning{WARNING:#}: {}: {} was edited, so it keeps the content of {} from before this upgrade; `{fix}` replaces it with the new one",
+                line.target.as_str(),
+                one_line(&line.path.display().to_string()),
+                one_line(&r.pack_id),
+            )?;
         }
     }
     Ok(())

@@ -270,7 +270,7 @@ impl Engine {
                     .extend(from_elsewhere(tx, &pack_id, &manifest, &recorded)?);
             }
             if capdiff::escalates(&result.changes) && !force && !how.yes {
-                return Err(refused(result, &recorded));
+                return Err(refused(tx, &pack_id, result, &recorded)?);
             }
             outcome.changes = Some(result.changes);
         }
@@ -428,24 +428,40 @@ fn replacement(
         changes: installed.diff_to(new, manifest),
         applied: false,
         reason: UpdateReason::Version,
+        harnesses: Vec::new(),
     })
 }
 
 /// `confirmation_required` for a replacement whose diff escalates and that
 /// has no consent (§11.1): the diff goes with the error as `results`.
-fn refused(result: UpgradeResult, recorded: &LockedSource) -> Error {
-    let message = format!(
-        "replacing {} {} with {} from {} grants more reach (see `changes`); nothing was installed",
-        result.pack_id,
-        result.from,
-        result.to,
-        recorded.display()
-    );
-    let mut err = Error::new(ErrorCode::ConfirmationRequired, message)
-        .pack(result.pack_id.clone())
-        .hint("review the changes, then install again with --yes");
+fn refused(
+    tx: &Transaction<'_>,
+    pack_id: &PackId,
+    result: UpgradeResult,
+    recorded: &LockedSource,
+) -> Result<Error> {
+    let lock = tx.store().read_lockfile()?;
+    let old = lock
+        .packs
+        .get(pack_id)
+        .map_or_else(|| "an unknown source".to_string(), |e| e.source.display());
+    let (id, new) = (&result.pack_id, recorded.display());
+    let message = if result.from == result.to {
+        format!("replacing {id} from {old} with the one from {new}")
+    } else {
+        format!(
+            "replacing {id} {} from {old} with {} from {new}",
+            result.from, result.to
+        )
+    };
+    let mut err = Error::new(
+        ErrorCode::ConfirmationRequired,
+        format!("{message} grants more reach (see `changes`); nothing was installed"),
+    )
+    .pack(id.clone())
+    .hint("review the changes, then install again with --yes");
     err.context.results = Some(vec![result]);
-    err
+    Ok(err)
 }
 
 /// Records an installed pack the lock file does not list yet (installed

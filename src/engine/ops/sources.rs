@@ -26,7 +26,9 @@
 //! pack's folder name; a `--skill` word with `/` or that is `.`/`..` is
 //! `usage`, and so is one that names several packs (two folders declaring
 //! one id), naming their paths; `--all` takes none of the packs whose id
-//! another pack of the collection declares too.
+//! another pack of the collection declares too; the `usage` error of a
+//! collection of several packs with no selection names the first
+//! [`SEVERAL_IDS_SHOWN`] ids and counts the others (`--list` shows all).
 
 use super::Engine;
 use super::install::{
@@ -741,13 +743,30 @@ fn choose(
 /// The `usage` error of a collection of several packs and no selection.
 fn several(listed: &[ListedPack], shown: &str) -> Error {
     let ids: Vec<&str> = listed.iter().map(|p| p.pack_id.as_str()).collect();
+    let named = ids_cut(&ids, SEVERAL_IDS_SHOWN);
     Error::usage(format!(
-        "{shown} is a collection of {} packs: {}",
-        listed.len(),
-        ids.join(", ")
+        "{shown} is a collection of {} packs: {named}",
+        listed.len()
     ))
     .hint(
-        "choose with --skill ID (repeatable), take every pack with --all, or see them with --list",
+        "choose with --skill ID (repeatable), take every pack with --all, or see them all with --list",
+    )
+}
+
+/// How many ids the `usage` error of a collection of several names: a
+/// repository of hundreds of Skills gives a message that still fits a
+/// screen, the rest counted (`--list` shows them all).
+const SEVERAL_IDS_SHOWN: usize = 20;
+
+/// `a, b, c` for at most `max` ids, then `and N more (see --list)`.
+fn ids_cut(ids: &[&str], max: usize) -> String {
+    if ids.len() <= max {
+        return ids.join(", ");
+    }
+    format!(
+        "{}, and {} more (see --list)",
+        ids[..max].join(", "),
+        ids.len() - max
     )
 }
 
