@@ -263,16 +263,8 @@ impl Engine {
         // upgrade and sync showed their diff and check the digest instead.
         if previous.is_some() && check.is_none() {
             let new = Content::with_manifest(&staged, Some(manifest.clone()), Some(tree))?;
-            let result = replacement(tx, &pack_id, &new, &manifest)?;
-            if outcome.warnings.is_empty() {
-                outcome
-                    .warnings
-                    .extend(from_elsewhere(tx, &pack_id, &manifest, &recorded)?);
-            }
-            if capdiff::escalates(&result.changes) && !force && !how.yes {
-                return Err(refused(tx, &pack_id, result, &recorded)?);
-            }
-            outcome.changes = Some(result.changes);
+            let what = (&pack_id, &new, &manifest, &recorded);
+            consented(tx, what, force || how.yes, &mut outcome)?;
         }
         let locked = LockEntry {
             digest,
@@ -402,6 +394,28 @@ fn from_elsewhere(
     Ok(Some(format!(
         "{pack_id} from {old} is replaced by {version} from {new_source}"
     )))
+}
+
+/// For an install over an installed copy (§11.1): the diff of the
+/// replacement into `outcome.changes`, the warning of another source; a
+/// diff that escalates without `consent` is refused.
+fn consented(
+    tx: &Transaction<'_>,
+    (pack_id, new, manifest, recorded): (&PackId, &Content, &Manifest, &LockedSource),
+    consent: bool,
+    outcome: &mut InstallOutcome,
+) -> Result<()> {
+    let result = replacement(tx, pack_id, new, manifest)?;
+    if outcome.warnings.is_empty() {
+        outcome
+            .warnings
+            .extend(from_elsewhere(tx, pack_id, manifest, recorded)?);
+    }
+    if capdiff::escalates(&result.changes) && !consent {
+        return Err(refused(tx, pack_id, result, recorded)?);
+    }
+    outcome.changes = Some(result.changes);
+    Ok(())
 }
 
 /// The capability diff (§13.7) of the installed copy of `pack_id` → `new`,
