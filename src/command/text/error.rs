@@ -12,7 +12,8 @@ use std::fmt::{Result, Write};
 pub fn write(w: &mut impl Write, err: &Error, hint: Option<&str>) -> Result {
     writeln!(w, "{ERROR}error{ERROR:#}: {}", terminal_safe(&err.message))?;
     for result in err.context.results.iter().flatten() {
-        super::upgrade::write_changes(w, &result.changes)?;
+        let changes = result["changes"].as_array().map(Vec::as_slice);
+        super::upgrade::write_change_values(w, changes.unwrap_or_default())?;
     }
     if let Some(hint) = hint {
         writeln!(w, "  {HINT}hint{HINT:#}: {}", terminal_safe(hint))?;

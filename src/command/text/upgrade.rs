@@ -64,8 +64,16 @@ pub fn write(
 /// One line per capability change: its kind, then its fields sorted (also
 /// `sync`'s, §13.8).
 pub fn write_changes(w: &mut impl Write, changes: &[CapabilityChange]) -> Result {
-    for c in changes {
-        let text = serde_json::to_value(c).unwrap_or_default();
+    let values: Vec<serde_json::Value> = changes
+        .iter()
+        .map(|c| serde_json::to_value(c).unwrap_or_default())
+        .collect();
+    write_change_values(w, &values)
+}
+
+/// [`write_changes`] of changes as their JSON (an error's `results`).
+pub fn write_change_values(w: &mut impl Write, changes: &[serde_json::Value]) -> Result {
+    for text in changes {
         let mut fields: Vec<String> = text
             .as_object()
             .into_iter()
@@ -81,7 +89,7 @@ pub fn write_changes(w: &mut impl Write, changes: &[CapabilityChange]) -> Result
         fields.sort();
         let kind = text["kind"].as_str().unwrap_or("?");
         let line = one_line(&format!("{kind} {}", fields.join(" "))).into_owned();
-        if c.escalates {
+        if text["escalates"] == true {
             writeln!(w, "  {ERROR}+{ERROR:#} {line}")?;
         } else {
             writeln!(w, "    {line}")?;

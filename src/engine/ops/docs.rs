@@ -30,7 +30,7 @@ pub struct Failure<'a> {
     pub ok: bool,
     pub error: &'a Error,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub results: Option<&'a [crate::engine::ops::upgrade::UpgradeResult]>,
+    pub results: Option<&'a [serde_json::Value]>,
 }
 
 impl<'a> Failure<'a> {

@@ -474,7 +474,12 @@ fn refused(
     )
     .pack(id.clone())
     .hint("review the changes, then install again with --yes");
-    err.context.results = Some(vec![result]);
+    err.context.results = Some(vec![serde_json::to_value(&result).map_err(|e| {
+        Error::new(
+            ErrorCode::Io,
+            format!("cannot encode the diff of {id}: {e}"),
+        )
+    })?]);
     Ok(err)
 }
 

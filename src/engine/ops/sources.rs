@@ -128,7 +128,7 @@ pub struct Failed {
     /// The capability diff (§13.7) of a replacement refused for want of
     /// consent (§11.1), as an installed pack's result has it.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub changes: Option<Vec<crate::engine::policy::capdiff::CapabilityChange>>,
+    pub changes: Option<serde_json::Value>,
 }
 
 impl PackResult {
@@ -142,7 +142,7 @@ impl PackResult {
             .context
             .results
             .as_ref()
-            .and_then(|results| Some(results.first()?.changes.clone()));
+            .and_then(|results| Some(results.first()?.get("changes")?.clone()));
         PackResult::Failed(Box::new(Failed {
             ok: false,
             source,
