@@ -511,17 +511,23 @@ fn install_or_add(
     flags: &FixFlags,
     io: &Interaction<'_>,
 ) -> Result<Outcome> {
-    let (sources, selection, force, add) = match request {
+    let (sources, selection, (force, yes), add) = match request {
         Request::Install {
             sources,
             selection,
             force,
-        } => (sources, selection, *force, false),
-        Request::Add { sources, selection } => (sources, selection, false, true),
+            yes,
+        } => (sources, selection, (*force, *yes), false),
+        Request::Add {
+            sources,
+            selection,
+            yes,
+        } => (sources, selection, (false, *yes), true),
         _ => return Err(Error::usage("not an install")),
     };
     let options = |source| InstallOptions {
         force,
+        yes,
         selection: selection.clone(),
         on_fetch: io.on_fetch.clone(),
         chooser: io.chooser.clone(),

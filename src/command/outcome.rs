@@ -209,6 +209,7 @@ impl Outcome {
                 text::uninstall::write_line_notes(&mut w, lines)
             }
             Outcome::Installed(o) => text::install::write_notes(&mut w, o),
+            Outcome::Upgraded { results, .. } => text::upgrade::write_notes(&mut w, results),
             Outcome::InstalledSeveral { runs, flags } => {
                 text::install::write_run_notes(&mut w, &hinted(runs, flags))
             }

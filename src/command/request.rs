@@ -177,12 +177,14 @@ pub enum Request {
         verb: String,
         words: Vec<String>,
     },
-    /// `install SOURCE... [--list | --skill ID... | --all] [--force]`
-    /// (§11.1, §11.6, §13.1).
+    /// `install SOURCE... [--list | --skill ID... | --all] [--force]
+    /// [--yes]` (§11.1, §11.6, §13.1); `yes` consents to a replacement
+    /// whose capability diff escalates.
     Install {
         sources: Vec<SourceArg>,
         selection: Selection,
         force: bool,
+        yes: bool,
     },
     /// `lint PATH... [--deny-warnings]` (§10.4): reads no store.
     Lint {
@@ -220,11 +222,12 @@ pub enum Request {
     HarnessSync { force: bool },
     /// `init [DIR]` (§15.3): makes a folder a project; opens no store.
     Init { dir: PathBuf },
-    /// `add SOURCE... [--skill ID... | --all]` (§15.3): install and
-    /// activate, recorded in the project's files in a project.
+    /// `add SOURCE... [--skill ID... | --all] [--yes]` (§15.3): install
+    /// and activate, recorded in the project's files in a project.
     Add {
         sources: Vec<SourceArg>,
         selection: Selection,
+        yes: bool,
     },
     /// `remove PACK_ID...` (§15.3): deactivate and uninstall, the entries
     /// of the project's files dropped in a project.
@@ -315,6 +318,7 @@ impl Request {
                     Selection::Default
                 },
                 force: a.force,
+                yes: a.yes,
             },
             Command::Lint(a) => Request::Lint {
                 paths: a.paths.clone(),
@@ -512,6 +516,7 @@ fn project_request(command: &Command) -> Option<Request> {
             } else {
                 Selection::Default
             },
+            yes: a.yes,
         },
         Command::Remove(a) => Request::Remove {
             packs: PackArg::all(&a.packs),

@@ -316,6 +316,13 @@ pub struct ErrorContext {
     /// The lint errors behind a `lint_failed`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub diagnostics: Option<Vec<crate::engine::lint::diagnostic::Diagnostic>>,
+    /// The capability diffs (§13.7) a `confirmation_required` refused, as
+    /// their JSON (`upgrade`'s `results`: the diff is a layer above this
+    /// one): the failure document carries them as `results`, beside
+    /// `error`, and the words list their `changes` (an escalating
+    /// replacement by `install`, §11.1).
+    #[serde(skip)]
+    pub results: Option<Vec<serde_json::Value>>,
 }
 
 impl Error {

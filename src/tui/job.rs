@@ -284,6 +284,7 @@ impl Stage {
                 sources: ids.iter().map(|s| SourceArg::parse(s)).collect(),
                 selection: crate::engine::ops::sources::Selection::Default,
                 force: false,
+                yes: false,
             }],
         }
     }
@@ -654,6 +655,7 @@ mod tests {
             changes: Vec::new(),
             applied: false,
             reason: UpdateReason::Version,
+            harnesses: Vec::new(),
         };
         let ids = vec!["acme.notes".to_string()];
         let args = |r: &Request| crate::tui::query::args(r).join(" ");

@@ -512,6 +512,7 @@ fn listing_of(request: &Request) -> Option<Request> {
         sources,
         selection: Selection::Default,
         force: false,
+        yes: false,
     } = request
     else {
         return None;
@@ -525,6 +526,7 @@ fn listing_of(request: &Request) -> Option<Request> {
             sources: sources.clone(),
             selection: Selection::List,
             force: false,
+            yes: false,
         }),
         _ => None,
     }

@@ -175,7 +175,7 @@ fn install_whose_skill_recopy_fails_keeps_the_old_pack_and_its_connection() {
     fs::remove_file(&copy).unwrap();
     fs::create_dir_all(copy.join("inner")).unwrap();
     let v2 = sb.simple_pack("acme.s", "2.0.0", "{kind: env, env: [TOKEN]}");
-    fails_and_changes_nothing(&sb, &["install", v2.to_str().unwrap()], &[], "io");
+    fails_and_changes_nothing(&sb, &["install", v2.to_str().unwrap(), "--yes"], &[], "io");
     let manifest = fs::read_to_string(sb.home().join("packs/acme.s/pack.yaml")).unwrap();
     assert!(manifest.contains("version: 1.0.0"), "{manifest}");
     assert!(sb.state()["connected"].to_string().contains("acme.s"));
@@ -187,9 +187,14 @@ fn install_whose_skill_write_fails_changes_nothing() {
     connected_secret_pack(&sb);
     let v2 = sb.simple_pack("acme.s", "2.0.0", "{kind: env, env: [TOKEN]}");
     let fail = [("HCPX_TEST_FAIL_AT", "skill.write")];
-    fails_and_changes_nothing(&sb, &["install", v2.to_str().unwrap()], &fail, "io");
+    fails_and_changes_nothing(
+        &sb,
+        &["install", v2.to_str().unwrap(), "--yes"],
+        &fail,
+        "io",
+    );
     // And the same install without the failure drops `connected`.
-    let doc = sb.json(&["install", v2.to_str().unwrap()], 0);
+    let doc = sb.json(&["install", v2.to_str().unwrap(), "--yes"], 0);
     assert_eq!(doc["disconnected"], true, "{doc}");
     assert!(!sb.state()["connected"].to_string().contains("acme.s"));
 }
@@ -362,7 +367,7 @@ fn install_killed_after_the_swap_leaves_an_outdated_copy_doctor_recopies() {
     );
     crash_at(
         &sb,
-        &["install", v2.to_str().unwrap()],
+        &["install", v2.to_str().unwrap(), "--yes"],
         "install.after_swap",
     );
     let found = problems(&sb);
@@ -388,7 +393,7 @@ fn install_killed_after_dropping_the_connection_never_leaves_a_changed_binding_c
         let sb = Sandbox::new();
         connected_secret_pack(&sb);
         let v2 = sb.simple_pack("acme.s", "2.0.0", "{kind: env, env: [TOKEN]}");
-        crash_at(&sb, &["install", v2.to_str().unwrap()], step);
+        crash_at(&sb, &["install", v2.to_str().unwrap(), "--yes"], step);
         assert!(
             !sb.state()["connected"].to_string().contains("acme.s"),
             "{step}: connected with a Binding that may have changed"

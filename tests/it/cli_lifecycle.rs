@@ -110,7 +110,7 @@ fn upgrade_keeps_activation_recopies_the_skill_and_drops_connected_when_the_bind
             ),
         ],
     );
-    let out = sb.json(&["install", v2.to_str().unwrap()], 0);
+    let out = sb.json(&["install", v2.to_str().unwrap(), "--yes"], 0);
     assert_eq!(out["action"], "upgraded");
     assert_eq!(out["previous_version"], "1.0.0");
     assert_eq!(out["activated"], true);

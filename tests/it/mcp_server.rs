@@ -439,9 +439,10 @@ fn an_upgrade_with_other_arguments_is_not_served_under_the_old_listing() {
             )
             .replace("\"{s}\", \"{i}\"", "\"{t}\", \"{i}\"");
         let src = sb.pack("t-mcp-2", &[("pack.yaml", &v2), ("SKILL.md", SKILL)]);
+        // Other argv: an escalating replacement, consented to (§11.1).
         let out = sb
             .hcpx()
-            .args(["--json", "install", src.to_str().unwrap()])
+            .args(["--json", "install", src.to_str().unwrap(), "--yes"])
             .output()
             .unwrap();
         crate::common::assert_success(&out);

@@ -15,6 +15,10 @@ pub struct AddArgs {
     /// Take every pack of a collection that lints; the others are reported
     #[arg(long)]
     pub all: bool,
+
+    /// Replace an installed pack even when the new one can do more (a new command, program, host or executable file)
+    #[arg(long)]
+    pub yes: bool,
     #[command(flatten)]
     pub flags: super::EngineFlags,
 }

@@ -20,9 +20,13 @@ pub struct InstallArgs {
     #[arg(long)]
     pub all: bool,
 
-    /// Replace the installed copy even when it is the same version
+    /// Replace the installed copy even when it is the same version, whatever it can do
     #[arg(long)]
     pub force: bool,
+
+    /// Replace an installed pack even when the new one can do more (a new command, program, host or executable file)
+    #[arg(long)]
+    pub yes: bool,
     #[command(flatten)]
     pub flags: super::EngineFlags,
 }

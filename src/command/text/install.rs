@@ -1,5 +1,6 @@
 //! `install` in words (§11.1, §11.6, §13.1): each pack installed and from
-//! where, what to run next; a `--list` listing as a table; beside them
+//! where, the capability diff of a replacement (as `upgrade` words it,
+//! §13.7), what to run next; a `--list` listing as a table; beside them
 //! (stderr on the CLI) the pack's warnings, its harness warnings, and with
 //! several packs the error of each that failed, after its id or source.
 
@@ -16,6 +17,9 @@ pub fn write(w: &mut impl Write, o: &InstallOutcome) -> Result {
         one_line(&o.to_string()),
         one_line(&o.source.display())
     )?;
+    if let Some(changes) = &o.changes {
+        super::upgrade::write_changes(w, changes)?;
+    }
     if o.disconnected {
         writeln!(w, "its binding changed: run `hcpx connect {pack_id}` again")?;
     }

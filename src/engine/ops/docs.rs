@@ -22,16 +22,24 @@ impl<T: Serialize> Success<T> {
     }
 }
 
-/// A failure document: `{"ok": false, "error": {...}}` (§10.1).
+/// A failure document: `{"ok": false, "error": {...}}` (§10.1); a
+/// refusal for want of consent also has the `results` of §13.7 it refused
+/// (§11.1: an escalating replacement by `install`).
 #[derive(Debug, Serialize)]
 pub struct Failure<'a> {
     pub ok: bool,
     pub error: &'a Error,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub results: Option<&'a [serde_json::Value]>,
 }
 
 impl<'a> Failure<'a> {
     pub fn new(error: &'a Error) -> Self {
-        Failure { ok: false, error }
+        Failure {
+            ok: false,
+            error,
+            results: error.context.results.as_deref(),
+        }
     }
 }
 

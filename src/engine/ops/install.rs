@@ -6,11 +6,16 @@
 //! keeping activation (re-copying the Skill) and dropping `connected` when
 //! the Binding changed.
 //!
-//! Where the spec is silent: a replacement of a pack recorded from another
-//! source warns, naming both sources and what of the capability diff
-//! (§13.7) grants more reach; for a pack taken from a collection (`--all`,
-//! `--skill`) such a diff is `confirmation_required` without `--force`,
-//! so a collection cannot take over a connected pack's id unseen.
+//! A replacement gets the capability diff of §13.7 of the installed copy →
+//! the staged one (`changes` in the result, [`InstallOutcome::changes`]);
+//! when it escalates — the same Skill name from another repository brings
+//! an executable script, a catalog pack replaced by a folder with a new
+//! `write` command — it needs `--yes` or `--force` (§11.1), else
+//! `confirmation_required` with the diff as `results` (§13.7's shape,
+//! `applied: false`) and nothing changes. `upgrade` and `sync` check the
+//! staged digest against the diff they showed instead
+//! ([`DigestCheck`]). Where the spec is silent: a replacement of a pack
+//! recorded from another source also warns, naming both sources.
 //!
 //! Modes (§14.1): regular files are written 0644, or 0755 where the source
 //! has an execute bit; folders 0755; no setuid, setgid or sticky bit and no
@@ -31,14 +36,17 @@
 //! at any step swaps the old copy back, restores the old Skill copy and the
 //! old state.
 
+use super::content::Content;
+use super::upgrade::{UpdateReason, UpgradeResult};
 use super::{Engine, RUNTIME_VERSION};
 use crate::engine::error::{Error, ErrorCode, Fix, Hint, Result};
 use crate::engine::lint::{LintOptions, LintReport, MANIFEST_JSON, MANIFEST_YAML, lint_pack};
 use crate::engine::pack::id::PackId;
 use crate::engine::pack::manifest::Manifest;
+use crate::engine::policy::capdiff::{self, CapabilityChange};
 use crate::engine::policy::grants::PACK_INSTALL;
 use crate::engine::store::copy::{CopyOptions, copy_tree_digested};
-use crate::engine::store::digest;
+use crate::engine::store::digest::{self, Tree};
 use crate::engine::store::lockfile::{LockEntry, LockedSource, SourceKind};
 pub use crate::engine::store::source::InstallSource;
 use crate::engine::store::{Transaction, step, sync_dir};
@@ -57,10 +65,9 @@ pub(super) struct InstallHow<'a> {
     /// How the pack folder is linted (a Skill at a git repository's root
     /// has no meaningful folder name).
     pub lint: LintOptions,
-    /// A pack taken from a collection (not named by its own folder): one
-    /// replacing a pack recorded from another source with more reach is
-    /// refused without `force` ([`from_elsewhere`]).
-    pub from_collection: bool,
+    /// Consent to a replacement whose capability diff escalates (`--yes`,
+    /// §11.1); `force` consents too.
+    pub yes: bool,
     /// The report of a lint of the pack folder this command just made,
     /// with the same options (a collection's listing): not linted again
     /// before the copy (the copy is linted as staged either way).
@@ -98,6 +105,10 @@ pub struct InstallOutcome {
     pub harnesses: Vec<crate::engine::harness::HarnessLine>,
     /// Where the pack came from: its lock file source (§11.6, §13.3).
     pub source: LockedSource,
+    /// The capability diff (§13.7) of the copy this replaced → this one;
+    /// absent when nothing was replaced (§11.1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub changes: Option<Vec<CapabilityChange>>,
     /// What the user should know (a Skill pack replaced by other content,
     /// §11.1), one sentence each.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -123,15 +134,25 @@ impl std::fmt::Display for InstallOutcome {
 
 impl Engine {
     /// Installs the pack folder `dir` under the lock `tx` holds, recording
-    /// `recorded` as its source in the lock file.
+    /// `recorded` as its source in the lock file; `(force, yes)` as in
+    /// [`InstallHow`].
     pub(super) fn install_locked(
         &self,
-        tx: Transaction<'_>,
+        mut tx: Transaction<'_>,
         dir: &Path,
         recorded: LockedSource,
-        force: bool,
+        (force, yes): (bool, bool),
     ) -> Result<InstallOutcome> {
-        self.install_checked(tx, dir, recorded, force, None)
+        let how = InstallHow {
+            force,
+            check: None,
+            lint: lint_options(&recorded),
+            yes,
+            linted: None,
+        };
+        let outcome = self.install_in(&mut tx, dir, recorded, &how)?;
+        tx.commit()?;
+        Ok(outcome)
     }
 
     /// [`Engine::install_locked`], with `check` told the digest (§13.4) of
@@ -150,7 +171,7 @@ impl Engine {
             force,
             check,
             lint: lint_options(&recorded),
-            from_collection: false,
+            yes: false,
             linted: None,
         };
         let outcome = self.install_in(&mut tx, dir, recorded, &how)?;
@@ -223,6 +244,7 @@ impl Engine {
             disconnected: false,
             harnesses: Vec::new(),
             source: recorded.clone(),
+            changes: None,
             warnings: Vec::new(),
         };
         if same_version && previous_ok && !force && check.is_none() {
@@ -236,13 +258,13 @@ impl Engine {
             }
         }
 
-        let (staged, digest) = stage(tx, dir, &pack_id)?;
-        if previous.is_some() && check.is_none() && !force {
-            let how = (&manifest, &recorded, how.from_collection);
-            let warning = from_elsewhere(tx, &pack_id, &staged, how)?;
-            if outcome.warnings.is_empty() {
-                outcome.warnings.extend(warning);
-            }
+        let (staged, tree) = stage(tx, dir, &pack_id)?;
+        let digest = tree.digest.clone();
+        // upgrade and sync showed their diff and check the digest instead.
+        if previous.is_some() && check.is_none() {
+            let new = Content::with_manifest(&staged, Some(manifest.clone()), Some(tree))?;
+            let what = (&pack_id, &new, &manifest, &recorded);
+            consented(tx, what, force || how.yes, &mut outcome)?;
         }
         let locked = LockEntry {
             digest,
@@ -355,19 +377,12 @@ fn same_origin(a: &LockedSource, b: &LockedSource) -> bool {
 }
 
 /// For an install that replaces a pack recorded from another source (or
-/// from none): the warning naming both, and what of the capability diff
-/// (§13.7) of the installed copy → `staged` grants more reach. A pack taken
-/// from a collection (`--all`, `--skill`) whose diff escalates is refused
-/// instead (`confirmation_required`, nothing changes): a collection's pack
-/// declaring the id of a pack installed, activated and connected from
-/// elsewhere must not take over its Binding's material unseen. A pack named
-/// by its own folder replaces it as §11.1 says; `--force`, `upgrade` and
-/// `sync` (which show the diff) replace it too.
+/// from none): the warning naming both (§11.1).
 fn from_elsewhere(
     tx: &Transaction<'_>,
     pack_id: &PackId,
-    staged: &Path,
-    (manifest, recorded, from_collection): (&Manifest, &LockedSource, bool),
+    manifest: &Manifest,
+    recorded: &LockedSource,
 ) -> Result<Option<String>> {
     let lock = tx.store().read_lockfile()?;
     let old = lock.packs.get(pack_id).map(|e| &e.source);
@@ -375,34 +390,97 @@ fn from_elsewhere(
         return Ok(None);
     }
     let old = old.map_or_else(|| "an unknown source".to_string(), LockedSource::display);
-    let installed = super::content::Content::read(&tx.store().pack_dir(pack_id))?;
-    let new = super::content::Content::read(staged)?;
-    let escalating: Vec<String> = installed
-        .diff_to(&new, manifest)
-        .iter()
-        .filter(|c| c.escalates)
-        .map(|c| serde_json::to_value(c).map_or_else(|_| String::new(), |v| v.to_string()))
-        .collect();
     let (version, new_source) = (&manifest.version, recorded.display());
-    if escalating.is_empty() {
-        return Ok(Some(format!(
-            "{pack_id} from {old} is replaced by {version} from {new_source}"
-        )));
+    Ok(Some(format!(
+        "{pack_id} from {old} is replaced by {version} from {new_source}"
+    )))
+}
+
+/// For an install over an installed copy (§11.1): the diff of the
+/// replacement into `outcome.changes`, the warning of another source; a
+/// diff that escalates without `consent` is refused.
+fn consented(
+    tx: &Transaction<'_>,
+    (pack_id, new, manifest, recorded): (&PackId, &Content, &Manifest, &LockedSource),
+    consent: bool,
+    outcome: &mut InstallOutcome,
+) -> Result<()> {
+    let result = replacement(tx, pack_id, new, manifest)?;
+    if outcome.warnings.is_empty() {
+        outcome
+            .warnings
+            .extend(from_elsewhere(tx, pack_id, manifest, recorded)?);
     }
-    let reach = escalating.join(", ");
-    if !from_collection {
-        return Ok(Some(format!(
-            "{pack_id} from {old} is replaced by {version} from {new_source}, which grants more reach: {reach}"
-        )));
+    if capdiff::escalates(&result.changes) && !consent {
+        return Err(refused(tx, pack_id, result, recorded)?);
     }
-    Err(Error::new(
-        ErrorCode::ConfirmationRequired,
+    outcome.changes = Some(result.changes);
+    Ok(())
+}
+
+/// The capability diff (§13.7) of the installed copy of `pack_id` → `new`,
+/// as `upgrade` reports one (`applied: false` until it is installed).
+fn replacement(
+    tx: &Transaction<'_>,
+    pack_id: &PackId,
+    new: &Content,
+    manifest: &Manifest,
+) -> Result<UpgradeResult> {
+    let installed = Content::read(&tx.store().pack_dir(pack_id))?;
+    let lock = tx.store().read_lockfile()?;
+    let entry = lock.packs.get(pack_id);
+    let from = entry.map(|e| e.version.clone()).or_else(|| {
+        let old = installed.manifest.as_ref()?;
+        Some(old.version.clone())
+    });
+    Ok(UpgradeResult {
+        pack_id: pack_id.to_string(),
+        from: from.unwrap_or_default(),
+        to: manifest.version.clone(),
+        from_digest: entry.map_or_else(|| installed.digest().to_string(), |e| e.digest.clone()),
+        to_digest: new.digest().to_string(),
+        changes: installed.diff_to(new, manifest),
+        applied: false,
+        reason: UpdateReason::Version,
+        harnesses: Vec::new(),
+    })
+}
+
+/// `confirmation_required` for a replacement whose diff escalates and that
+/// has no consent (§11.1): the diff goes with the error as `results`.
+fn refused(
+    tx: &Transaction<'_>,
+    pack_id: &PackId,
+    result: UpgradeResult,
+    recorded: &LockedSource,
+) -> Result<Error> {
+    let lock = tx.store().read_lockfile()?;
+    let old = lock
+        .packs
+        .get(pack_id)
+        .map_or_else(|| "an unknown source".to_string(), |e| e.source.display());
+    let (id, new) = (&result.pack_id, recorded.display());
+    let message = if result.from == result.to {
+        format!("replacing {id} from {old} with the one from {new}")
+    } else {
         format!(
-            "{pack_id} {version} from {new_source} would replace the one installed from {old} and grants more reach: {reach}; nothing was installed"
-        ),
+            "replacing {id} {} from {old} with {} from {new}",
+            result.from, result.to
+        )
+    };
+    let mut err = Error::new(
+        ErrorCode::ConfirmationRequired,
+        format!("{message} grants more reach (see `changes`); nothing was installed"),
     )
-    .pack(pack_id.as_str())
-    .hint("review the changes; install again with --force to replace it, or install the pack from where it came from"))
+    .pack(id.clone())
+    .hint("review the changes, then install again with --yes");
+    err.context.results = Some(vec![serde_json::to_value(&result).map_err(|e| {
+        Error::new(
+            ErrorCode::Io,
+            format!("cannot encode the diff of {id}: {e}"),
+        )
+    })?]);
+    Ok(err)
 }
 
 /// Records an installed pack the lock file does not list yet (installed
@@ -505,7 +583,7 @@ fn installable_as(report: &LintReport) -> Result<(Manifest, PackId)> {
 /// the pack must not have changed between the check and the copy. The copy
 /// is left for the change's one flush ([`Transaction::flush`]), so packs
 /// installed together wait on the disk once.
-fn stage(tx: &mut Transaction<'_>, dir: &Path, pack_id: &PackId) -> Result<(PathBuf, String)> {
+fn stage(tx: &mut Transaction<'_>, dir: &Path, pack_id: &PackId) -> Result<(PathBuf, Tree)> {
     let staged = tx.scratch_path("pack")?;
     let tree = copy_tree_digested(dir, &staged, CopyOptions::default())?;
     tx.wrote_unflushed();
@@ -519,7 +597,7 @@ fn stage(tx: &mut Transaction<'_>, dir: &Path, pack_id: &PackId) -> Result<(Path
         return Err(lint_failed(&staged_report)
             .hint("the pack changed while it was being installed; try again"));
     }
-    Ok((staged, tree.digest))
+    Ok((staged, tree))
 }
 
 /// `lint_failed`, carrying the errors.

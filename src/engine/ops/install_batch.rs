@@ -224,6 +224,8 @@ impl Engine {
             disconnected,
             harnesses: Vec::new(),
             source: pack.recorded.clone(),
+            // sync reports its diffs in its own results (§13.8).
+            changes: None,
             warnings: Vec::new(),
         }
     }

@@ -26,7 +26,9 @@
 //! pack's folder name; a `--skill` word with `/` or that is `.`/`..` is
 //! `usage`, and so is one that names several packs (two folders declaring
 //! one id), naming their paths; `--all` takes none of the packs whose id
-//! another pack of the collection declares too.
+//! another pack of the collection declares too; the `usage` error of a
+//! collection of several packs with no selection names the first
+//! [`SEVERAL_IDS_SHOWN`] ids and counts the others (`--list` shows all).
 
 use super::Engine;
 use super::install::{
@@ -123,6 +125,10 @@ pub struct Failed {
     /// The pack's path in its collection, when it came from one.
     pub path: Option<String>,
     pub error: Error,
+    /// The capability diff (§13.7) of a replacement refused for want of
+    /// consent (§11.1), as an installed pack's result has it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub changes: Option<serde_json::Value>,
 }
 
 impl PackResult {
@@ -132,12 +138,18 @@ impl PackResult {
         path: Option<String>,
         error: Error,
     ) -> Self {
+        let changes = error
+            .context
+            .results
+            .as_ref()
+            .and_then(|results| Some(results.first()?.get("changes")?.clone()));
         PackResult::Failed(Box::new(Failed {
             ok: false,
             source,
             pack_id,
             path,
             error,
+            changes,
         }))
     }
 
@@ -180,8 +192,11 @@ pub type FetchObserver = std::sync::Arc<dyn Fn(&str) + Send + Sync>;
 #[derive(Clone)]
 pub struct InstallOptions {
     pub source: InstallSource,
-    /// Replace the installed copy even when it is the same version.
+    /// Replace the installed copy even when it is the same version (and
+    /// whatever its capability diff, §11.1).
     pub force: bool,
+    /// Consent to a replacement whose capability diff escalates (§11.1).
+    pub yes: bool,
     /// Told when a git fetch starts, with the source as shown to the user
     /// (no password): the front-end may say so (the engine never prints).
     pub on_fetch: Option<FetchObserver>,
@@ -198,6 +213,7 @@ impl InstallOptions {
         InstallOptions {
             source,
             force: false,
+            yes: false,
             on_fetch: None,
             selection: Selection::Default,
             chooser: None,
@@ -210,6 +226,7 @@ impl std::fmt::Debug for InstallOptions {
         f.debug_struct("InstallOptions")
             .field("source", &self.source)
             .field("force", &self.force)
+            .field("yes", &self.yes)
             .field("on_fetch", &self.on_fetch.is_some())
             .field("selection", &self.selection)
             .field("chooser", &self.chooser.is_some())
@@ -268,7 +285,8 @@ impl Engine {
                     return self.run_collection(None, &dir, Origin::Folder, options);
                 }
                 let tx = self.store().lock()?;
-                let outcome = self.install_locked(tx, &dir, recorded, options.force)?;
+                let outcome =
+                    self.install_locked(tx, &dir, recorded, (options.force, options.yes))?;
                 Ok(SourceRun::Done(vec![installed(outcome)]))
             }
             Resolved::Folder(dir) => self.run_collection(None, &dir, Origin::Folder, options),
@@ -581,7 +599,7 @@ fn pack_how<'a>(
             folder_name_free: pack.path == ROOT && root_of_repo,
             ..LintOptions::default()
         },
-        from_collection: pack.path != ROOT,
+        yes: options.yes,
         linted: Some(&pack.report),
     }
 }
@@ -725,13 +743,30 @@ fn choose(
 /// The `usage` error of a collection of several packs and no selection.
 fn several(listed: &[ListedPack], shown: &str) -> Error {
     let ids: Vec<&str> = listed.iter().map(|p| p.pack_id.as_str()).collect();
+    let named = ids_cut(&ids, SEVERAL_IDS_SHOWN);
     Error::usage(format!(
-        "{shown} is a collection of {} packs: {}",
-        listed.len(),
-        ids.join(", ")
+        "{shown} is a collection of {} packs: {named}",
+        listed.len()
     ))
     .hint(
-        "choose with --skill ID (repeatable), take every pack with --all, or see them with --list",
+        "choose with --skill ID (repeatable), take every pack with --all, or see them all with --list",
+    )
+}
+
+/// How many ids the `usage` error of a collection of several names: a
+/// repository of hundreds of Skills gives a message that still fits a
+/// screen, the rest counted (`--list` shows them all).
+const SEVERAL_IDS_SHOWN: usize = 20;
+
+/// `a, b, c` for at most `max` ids, then `and N more (see --list)`.
+fn ids_cut(ids: &[&str], max: usize) -> String {
+    if ids.len() <= max {
+        return ids.join(", ");
+    }
+    format!(
+        "{}, and {} more (see --list)",
+        ids[..max].join(", "),
+        ids.len() - max
     )
 }
 

@@ -155,6 +155,11 @@ pub struct UpgradeResult {
     /// the `--json` document (§13.7 lists its keys).
     #[serde(skip)]
     pub reason: UpdateReason,
+    /// Once applied, where the pack's Skill stands in each enabled harness
+    /// target (§12.8): a `modified` copy was left at the old content. Not
+    /// in the `--json` document.
+    #[serde(skip)]
+    pub harnesses: Vec<crate::engine::harness::HarnessLine>,
 }
 
 /// The new version a diff was shown for: the upgrade installs this pack
@@ -379,15 +384,17 @@ impl Engine {
             let tx = self.store().lock()?;
             // What is swapped in is what the diff was computed on.
             let check = |actual: &str| changed_meanwhile(&candidate, actual);
-            self.install_checked(
-                tx,
-                &candidate.dir,
-                candidate.recorded.clone(),
-                false,
-                Some(&check),
-            )
-            .map_err(|err| err.pack(candidate.pack_id.to_string()))?;
+            let outcome = self
+                .install_checked(
+                    tx,
+                    &candidate.dir,
+                    candidate.recorded.clone(),
+                    false,
+                    Some(&check),
+                )
+                .map_err(|err| err.pack(candidate.pack_id.to_string()))?;
             results[i].applied = true;
+            results[i].harnesses = outcome.harnesses;
         }
         Ok(())
     }
@@ -427,6 +434,7 @@ impl Engine {
                 changes: installed.diff_to(&candidate.content, &candidate.manifest),
                 applied: false,
                 reason,
+                harnesses: Vec::new(),
             };
             plans.push((result, *candidate));
         }

@@ -102,5 +102,6 @@ fn chosen_request(source: &str, ids: &[String]) -> Request {
         sources: vec![crate::command::request::SourceArg::parse(source)],
         selection: crate::engine::ops::sources::Selection::Skills(ids.to_vec()),
         force: false,
+        yes: false,
     }
 }
