@@ -1,94 +1,126 @@
 //! What wakes the watcher (HCP.md §16.6: an idle server does no work): the
-//! operating system's file notifications (inotify on Linux) on every
-//! folder whose entries the stamp reads ([`super::stamp::folders`]), a
-//! folder that does not exist yet watched through its nearest existing
+//! operating system's file notifications (inotify on Linux, FSEvents on
+//! macOS, kqueue on the BSDs) through the maintained `notify` crate, on
+//! every folder whose entries the stamp reads ([`super::stamp::folders`]),
+//! a folder that does not exist yet watched through its nearest existing
 //! ancestor. An event only wakes the watcher, which then takes the stamp
-//! as before and decides: the events are not read one by one.
+//! as before and decides: the events are not read one by one. Only
+//! changes are asked for (an entry made, removed, renamed, its metadata
+//! changed, a file closed after a write), not reads: a program run from a
+//! `PATH` folder, or the stamp's own look, wakes nothing.
 //!
-//! The watches are added again after each wake (a pack installed since
-//! has a new folder; a folder made again is a new inode); adding one that
-//! is there already changes nothing. Where there are no notifications (not
-//! Linux, or the kernel's watch limit reached) the watcher falls back to a
-//! look once a second.
+//! After each wake the folders not watched yet are added (a pack
+//! installed since has a new folder); after a folder was removed or
+//! renamed (a folder made again is a new inode), or the events overflowed,
+//! every one is added again. Where there are no notifications (a system
+//! where `notify` could only poll, or the kernel's watch limit reached)
+//! the watcher falls back to a look once a second.
 
+use notify::event::ModifyKind;
+use notify::{Config, EventKind, EventKindMask, PathOp, Watcher, WatcherKind};
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 
 /// How long the watcher waits after a first event for the rest of a
 /// burst (one change writes several files) before it looks.
 pub const SETTLE: std::time::Duration = std::time::Duration::from_millis(50);
 
+/// The changes asked for: no open, no close after a read.
+const CHANGES: EventKindMask = EventKindMask::CREATE
+    .union(EventKindMask::REMOVE)
+    .union(EventKindMask::MODIFY_META)
+    .union(EventKindMask::MODIFY_NAME)
+    .union(EventKindMask::ACCESS_CLOSE);
+
 /// The file notifications of the server's folders.
 pub struct Wake {
-    #[cfg(target_os = "linux")]
-    fd: std::sync::Arc<std::os::fd::OwnedFd>,
+    watched: Mutex<Watched>,
+    /// Set by an event after which a watch may be gone: the next
+    /// [`Wake::watch`] adds every folder again.
+    stale: Arc<AtomicBool>,
     events: tokio::sync::mpsc::UnboundedReceiver<()>,
 }
 
+/// The watcher and the folders given to it since it was last stale.
+struct Watched {
+    watcher: notify::RecommendedWatcher,
+    folders: HashSet<PathBuf>,
+}
+
 impl Wake {
-    /// Notifications, with a thread that waits for them; `None` where the
-    /// system has none.
+    /// Notifications, delivered from `notify`'s own thread; `None` where
+    /// the system has none (`notify` would poll).
     pub fn new() -> Option<Wake> {
-        #[cfg(target_os = "linux")]
-        {
-            use rustix::fs::inotify::{CreateFlags, init};
-            let fd = std::sync::Arc::new(init(CreateFlags::CLOEXEC).ok()?);
-            let (send, events) = tokio::sync::mpsc::unbounded_channel();
-            let reader = std::sync::Arc::clone(&fd);
-            std::thread::Builder::new()
-                .name("hcpx-mcp-inotify".into())
-                .spawn(move || {
-                    let mut buf = vec![0u8; 64 * 1024];
-                    loop {
-                        match rustix::io::read(&*reader, &mut buf) {
-                            Ok(_) => {
-                                if send.send(()).is_err() {
-                                    return;
-                                }
-                            }
-                            Err(rustix::io::Errno::INTR) => {}
-                            Err(_) => return,
-                        }
-                    }
-                })
-                .ok()?;
-            Some(Wake { fd, events })
+        if notify::RecommendedWatcher::kind() == WatcherKind::PollWatcher {
+            return None;
         }
-        #[cfg(not(target_os = "linux"))]
-        None
+        let (send, events) = tokio::sync::mpsc::unbounded_channel();
+        let stale = Arc::new(AtomicBool::new(false));
+        let on_event = {
+            let stale = Arc::clone(&stale);
+            move |event: notify::Result<notify::Event>| {
+                // Events lost (the queue overflowed) or a watch failed: an
+                // `Err`, after which every folder is watched again.
+                if event.map_or(true, |e| may_drop_a_watch(e.kind)) {
+                    stale.store(true, Ordering::Relaxed);
+                }
+                // The receiver gone: the server is ending, nothing to wake.
+                let _ = send.send(());
+            }
+        };
+        let config = Config::default().with_event_kinds(CHANGES);
+        let watcher = notify::RecommendedWatcher::new(on_event, config).ok()?;
+        Some(Wake {
+            watched: Mutex::new(Watched {
+                watcher,
+                folders: HashSet::new(),
+            }),
+            stale,
+            events,
+        })
     }
 
     /// Watches `folders` (each one, or its nearest existing ancestor).
     /// Returns whether every one is watched: if not, the caller also looks
     /// once a second.
     pub fn watch(&self, folders: &[PathBuf]) -> bool {
-        #[cfg(target_os = "linux")]
-        {
-            use rustix::fs::inotify::{WatchFlags, add_watch};
-            let flags = WatchFlags::CREATE
-                | WatchFlags::DELETE
-                | WatchFlags::MOVED_FROM
-                | WatchFlags::MOVED_TO
-                | WatchFlags::CLOSE_WRITE
-                | WatchFlags::ATTRIB
-                | WatchFlags::DELETE_SELF
-                | WatchFlags::MOVE_SELF
-                | WatchFlags::ONLYDIR;
-            let mut all = true;
-            for folder in folders {
-                let Some(at) = existing(folder) else {
-                    continue;
-                };
-                if add_watch(&*self.fd, at, flags).is_err() {
-                    all = false;
+        let mut watched = self.watched.lock().unwrap_or_else(PoisonError::into_inner);
+        if self.stale.swap(false, Ordering::Relaxed) {
+            watched.folders.clear();
+        }
+        let Watched {
+            watcher,
+            folders: known,
+        } = &mut *watched;
+        let mut new: Vec<PathBuf> = Vec::new();
+        for folder in folders {
+            if let Some(at) = existing(folder)
+                && !known.contains(at)
+                && !new.iter().any(|n| n == at)
+            {
+                new.push(at.to_path_buf());
+            }
+        }
+        let mut ops: Vec<PathOp> = new.iter().map(PathOp::watch_non_recursive).collect();
+        let mut all = true;
+        // One batch (FSEvents restarts its stream once); a folder that
+        // fails is left out and the rest go on.
+        while let Err(failed) = watcher.update_paths(std::mem::take(&mut ops)) {
+            all = false;
+            match failed.origin {
+                Some(PathOp::Watch(path, _)) => new.retain(|n| *n != path),
+                // Not one folder's failure: which ones hold is not known.
+                _ => {
+                    self.stale.store(true, Ordering::Relaxed);
+                    return false;
                 }
             }
-            all
+            ops = failed.remaining;
         }
-        #[cfg(not(target_os = "linux"))]
-        {
-            let _ = folders;
-            false
-        }
+        known.extend(new);
+        all
     }
 
     /// Waits for the next event, then for the burst to settle, and takes
@@ -101,6 +133,17 @@ impl Wake {
         while self.events.try_recv().is_ok() {}
         true
     }
+}
+
+/// Whether a watch may be gone after an event of `kind`: a folder removed
+/// or renamed (its watch went with it), or an event `notify` cannot name.
+fn may_drop_a_watch(kind: EventKind) -> bool {
+    !matches!(
+        kind,
+        EventKind::Create(_)
+            | EventKind::Access(_)
+            | EventKind::Modify(ModifyKind::Data(_) | ModifyKind::Metadata(_))
+    )
 }
 
 /// `path`, or its nearest ancestor that exists.
