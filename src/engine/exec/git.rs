@@ -547,6 +547,17 @@ pub enum LockTie {
     Gone,
 }
 
+/// `git fetch` of commits only (no trees or files): what judging a lock
+/// entry's tie to its REF needs (§15.3).
+const FETCH_COMMITS: [&str; 6] = [
+    "fetch",
+    "-q",
+    "--no-tags",
+    "--filter=tree:0",
+    "--",
+    "origin",
+];
+
 /// The history of a remote (its branches, tags and `HEAD`, commits only:
 /// no tree or blob), fetched once into a private repository to judge any
 /// number of locked commits of it with [`RemoteHistory::tie`].
@@ -578,15 +589,7 @@ impl RemoteHistory {
             "+refs/tags/*:refs/tags/*",
             "+HEAD:refs/hcpx/head",
         ];
-        let args = [
-            "fetch",
-            "-q",
-            "--no-tags",
-            "--filter=tree:0",
-            "--",
-            "origin",
-        ];
-        let out = history.run(&args, &refs)?;
+        let out = history.run(&FETCH_COMMITS, &refs)?;
         if out.exit_code != 0 {
             return Err(unavailable(source, "cannot fetch", &out));
         }
@@ -605,15 +608,7 @@ impl RemoteHistory {
             false => LockTie::Untied,
         };
         if !self.is_commit(commit)? {
-            let args = [
-                "fetch",
-                "-q",
-                "--no-tags",
-                "--filter=tree:0",
-                "--",
-                "origin",
-            ];
-            let _ = self.run(&args, &[commit])?;
+            let _ = self.run(&FETCH_COMMITS, &[commit])?;
             if !self.is_commit(commit)? {
                 return Ok(LockTie::Gone);
             }
@@ -624,9 +619,8 @@ impl RemoteHistory {
         let tip = match reference {
             None => "refs/hcpx/head".to_string(),
             Some(reference) => {
-                let tag = format!("refs/tags/{reference}");
-                if self.is_commit(&tag)? {
-                    return Ok(same(&self.commit_of(&tag)?));
+                if let Some(tagged) = self.commit_of(&format!("refs/tags/{reference}"))? {
+                    return Ok(same(&tagged));
                 }
                 let branch = format!("refs/remotes/origin/{reference}");
                 if !self.is_commit(&branch)? {
@@ -655,22 +649,18 @@ impl RemoteHistory {
 
     /// Whether `name` (a commit id or a ref) names a commit here.
     fn is_commit(&self, name: &str) -> Result<bool> {
-        let peeled = format!("{name}^{{commit}}");
-        let out = self.run(
-            &["rev-parse", "-q", "--verify", "--end-of-options"],
-            &[&peeled],
-        )?;
-        Ok(out.exit_code == 0)
+        Ok(self.commit_of(name)?.is_some())
     }
 
-    /// The commit `name` names (empty when none).
-    fn commit_of(&self, name: &str) -> Result<String> {
+    /// The commit `name` names, if it names one (one `git rev-parse`).
+    fn commit_of(&self, name: &str) -> Result<Option<String>> {
         let peeled = format!("{name}^{{commit}}");
         let out = self.run(
             &["rev-parse", "-q", "--verify", "--end-of-options"],
             &[&peeled],
         )?;
-        Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
+        let named = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        Ok((out.exit_code == 0).then_some(named))
     }
 }
 
