@@ -143,7 +143,7 @@ fn parse_alone(args: &[std::ffi::OsString]) -> Option<Cli> {
     use clap::{Args, FromArgMatches};
     let sub = match subcommand_word(args)? {
         "exec" => exec::ExecArgs::augment_args(clap::Command::new("exec")),
-        "list" => ListArgs::augment_args(clap::Command::new("list")),
+        "list" | "ls" => ListArgs::augment_args(clap::Command::new("list").alias("ls")),
         "availability" => AvailabilityArgs::augment_args(clap::Command::new("availability")),
         _ => return None,
     };
@@ -228,7 +228,12 @@ fn usage_error(err: clap::Error, json: bool, exec: bool) -> ExitCode {
         let _ = err.print();
         return ExitCode::SUCCESS;
     }
-    let hint = if exec { kv_before_dashes(&err) } else { None };
+    let hint = if exec {
+        kv_before_dashes(&err)
+    } else {
+        crate::command::line::closest_subcommand(&err)
+    };
+    let err = crate::command::line::with_closest_subcommand(err);
     if json {
         let mut error = crate::engine::error::Error::usage(usage_message(&err));
         if let Some(hint) = &hint {
@@ -237,7 +242,7 @@ fn usage_error(err: clap::Error, json: bool, exec: bool) -> ExitCode {
         Output::new(true).error(&error);
     }
     let _ = err.print();
-    if let Some(hint) = hint {
+    if let Some(hint) = hint.filter(|_| exec) {
         use output::HINT;
         let mut stderr = anstream::stderr();
         let _ = writeln!(
@@ -310,6 +315,8 @@ mod tests {
             "--json list --catalog /c",
             "list -g",
             "list --project",
+            "ls",
+            "ls --json -g",
             "availability",
             "availability p.q --json --principal me",
             "--principal agent availability --catalog=/d",

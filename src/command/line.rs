@@ -39,11 +39,13 @@ pub fn parse(words: &[String]) -> Result<Invocation, LineError> {
         ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
             LineError::Help(err.render().to_string())
         }
-        ErrorKind::InvalidSubcommand => LineError::Usage(format!(
-            "{}; one of {}",
-            first_line(&err.render().to_string()),
-            subcommands(&[]).join(", ")
-        )),
+        ErrorKind::InvalidSubcommand => {
+            let first = first_line(&err.render().to_string());
+            LineError::Usage(match closest_subcommand(&err) {
+                Some(tip) => format!("{first}; {tip}"),
+                None => format!("{first}; one of {}", subcommands(&[]).join(", ")),
+            })
+        }
         _ => LineError::Usage(first_line(&err.render().to_string())),
     })?;
     let Some(command) = cli.command else {
@@ -114,4 +116,49 @@ pub fn flags(path: &[&str]) -> Vec<String> {
     }
     push(at);
     out
+}
+
+/// clap's "unrecognized subcommand" error with its tip replaced by the
+/// closest subcommand by edit distance, as cargo and git say it ("did you
+/// mean `install`?"): clap's own tip lists every name alike by Jaro, the
+/// closest last (`instal` → lint, list, init, uninstall, install). Any
+/// other error is returned as it is.
+pub fn with_closest_subcommand(err: clap::Error) -> clap::Error {
+    use clap::error::{ContextKind, ContextValue};
+    let Some(ContextValue::String(word)) = err.get(ContextKind::InvalidSubcommand).cloned() else {
+        return err;
+    };
+    let mut better = clap::Error::new(ErrorKind::InvalidSubcommand).with_cmd(&{
+        use clap::CommandFactory;
+        Cli::command()
+    });
+    better.insert(ContextKind::InvalidSubcommand, ContextValue::String(word));
+    if let Some(tip) = closest_subcommand(&err) {
+        better.insert(
+            ContextKind::Suggested,
+            ContextValue::StyledStrs(vec![tip.into()]),
+        );
+    }
+    if let Some(usage) = err.get(ContextKind::Usage).cloned() {
+        better.insert(ContextKind::Usage, usage);
+    }
+    better
+}
+
+/// "did you mean `install`?" for an unrecognized subcommand: the closest
+/// of the names clap found alike (subcommands and their aliases), fewest
+/// edits first.
+pub fn closest_subcommand(err: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue};
+    let Some(ContextValue::String(word)) = err.get(ContextKind::InvalidSubcommand) else {
+        return None;
+    };
+    let candidates: Vec<&str> = match err.get(ContextKind::SuggestedSubcommand) {
+        Some(ContextValue::Strings(names)) => names.iter().map(String::as_str).collect(),
+        Some(ContextValue::String(name)) => vec![name.as_str()],
+        _ => Vec::new(),
+    };
+    let closest = crate::engine::pack::suggest::closest(word, candidates.iter().copied())
+        .or_else(|| candidates.last().copied())?;
+    Some(format!("did you mean `{closest}`?"))
 }

@@ -18,6 +18,7 @@ mod cli_lint;
 mod cli_list;
 mod cli_picker;
 mod cli_show;
+mod cli_suggest;
 mod collections;
 mod command_layer;
 mod concurrency;

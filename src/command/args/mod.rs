@@ -199,12 +199,14 @@ impl Command {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     Lint(lint::LintArgs),
+    #[command(visible_alias = "i")]
     Install(install::InstallArgs),
     Activate(activate::ActivateArgs),
     Connect(connect::ConnectArgs),
     Exec(exec::ExecArgs),
     Deactivate(deactivate::DeactivateArgs),
     Uninstall(uninstall::UninstallArgs),
+    #[command(visible_alias = "ls")]
     List(list::ListArgs),
     Show(show::ShowArgs),
     Availability(availability::AvailabilityArgs),
@@ -225,6 +227,7 @@ pub enum Command {
     Sync(sync::SyncArgs),
     Init(init::InitArgs),
     Add(add::AddArgs),
+    #[command(visible_alias = "rm")]
     Remove(remove::RemoveArgs),
     Completions(completions::CompletionsArgs),
     Man(man::ManArgs),
