@@ -1,7 +1,10 @@
-//! `hcpx man`: the man page (roff) generated from the clap definitions, so
-//! it never drifts from the CLI, with the sections clap_mangen does not
-//! write: ENVIRONMENT, EXIT STATUS (HCP.md §10.2–§10.3) and EXAMPLES (each
-//! subcommand's examples from `cli::help`).
+//! `hcpx man [SUBCOMMAND]...`: a man page (roff) generated from the clap
+//! definitions, so it never drifts from the CLI. The page of hcpx adds the
+//! sections clap_mangen does not write: ENVIRONMENT, EXIT STATUS (HCP.md
+//! §10.2–§10.3) and EXAMPLES (each subcommand's examples from
+//! `cli::help`); its SUBCOMMANDS section names a page per subcommand,
+//! `hcpx-exec(1)`, as git, cargo and gh do, and `hcpx man exec` prints
+//! that page (a nested one: `hcpx man catalog add`).
 
 use crate::cli::Cli;
 use crate::cli::completions::emit;
@@ -13,8 +16,19 @@ use std::io::Write;
 
 pub use crate::command::args::man::ManArgs;
 
-pub fn man(_args: &ManArgs, out: &Output) -> i32 {
-    match render() {
+pub fn man(args: &ManArgs, out: &Output) -> i32 {
+    let page = if args.command.is_empty() {
+        render()
+    } else {
+        match subcommand_page(&args.command) {
+            Ok(page) => page,
+            Err(err) => {
+                out.error(&err);
+                return err.code.exit_code();
+            }
+        }
+    };
+    match page {
         Ok(page) => emit(out, &page, serde_json::json!({"ok": true}), "roff"),
         Err(err) => {
             out.error(&Error::new(
@@ -26,10 +40,41 @@ pub fn man(_args: &ManArgs, out: &Output) -> i32 {
     }
 }
 
+/// The page of the subcommand at `path` (`["catalog", "add"]`): clap_mangen's
+/// page of it, titled `hcpx-catalog-add`; a name that is no subcommand is
+/// `usage`, with the closest one as its hint.
+fn subcommand_page(path: &[String]) -> Result<std::io::Result<Vec<u8>>, Error> {
+    let mut root = Cli::command().disable_help_subcommand(true);
+    root.build();
+    let mut at = &root;
+    for name in path {
+        let Some(sub) = at.find_subcommand(name) else {
+            let names: Vec<&str> = at.get_subcommands().map(clap::Command::get_name).collect();
+            let shown = crate::engine::pack::text::one_line(name);
+            let mut err = Error::usage(format!(
+                "`{}` has no subcommand `{shown}`",
+                at.get_bin_name().unwrap_or("hcpx")
+            ));
+            if let Some(hint) = crate::engine::pack::suggest::did_you_mean(name, names) {
+                err = err.hint(hint);
+            }
+            return Err(err);
+        };
+        at = sub;
+    }
+    let mut page = Vec::new();
+    let source = format!("hcpx {}", env!("CARGO_PKG_VERSION"));
+    Ok(clap_mangen::Man::new(at.clone())
+        .source(source)
+        .render(&mut page)
+        .map(|()| page))
+}
+
 /// The whole page: clap_mangen's sections (without its EXTRA section,
 /// which would repeat the root's help epilogue), then ours.
 pub fn render() -> std::io::Result<Vec<u8>> {
-    let cmd = Cli::command();
+    // No `hcpx-help(1)` in SUBCOMMANDS: `hcpx help` is `--help`.
+    let cmd = Cli::command().disable_help_subcommand(true);
     let man = clap_mangen::Man::new(cmd.clone());
     let mut page = Vec::new();
     man.render_title(&mut page)?;

@@ -239,7 +239,9 @@ Examples:
 
 pub const MAN: &str = "\
 Examples:
-  hcpx man > hcpx.1 && man ./hcpx.1";
+  hcpx man > hcpx.1 && man ./hcpx.1
+  hcpx man exec > hcpx-exec.1 && man ./hcpx-exec.1
+  hcpx man catalog add";
 
 /// The example command lines of an `after_help` text (its lines after
 /// `Examples:`).

@@ -168,3 +168,56 @@ fn man_page_has_environment_exit_status_and_examples() {
     assert!(page.contains("\\fB127\\fR"));
     assert!(!page.contains('§'));
 }
+
+/// Every page the man page of hcpx names in its SUBCOMMANDS section
+/// (`hcpx-exec(1)`, `hcpx-catalog-add(1)` on the page of `catalog`) is
+/// printed by `hcpx man exec`, `hcpx man catalog add`.
+#[test]
+fn every_man_page_the_man_page_names_exists() {
+    fn named(page: &str) -> Vec<String> {
+        page.split("\\-")
+            .collect::<Vec<_>>()
+            .join("-")
+            .split(|c: char| c.is_whitespace())
+            .filter_map(|w| w.strip_suffix("(1)"))
+            .filter_map(|w| w.strip_prefix("hcpx-"))
+            .map(str::to_string)
+            .collect()
+    }
+    let page = |words: &[&str]| {
+        let out = hcpx().arg("man").args(words).output().unwrap();
+        assert!(out.status.success(), "hcpx man {words:?}: {out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let mut todo = named(&page(&[]));
+    assert!(todo.contains(&"exec".to_string()), "{todo:?}");
+    assert!(!todo.contains(&"help".to_string()), "{todo:?}");
+    let mut seen = 0;
+    while let Some(name) = todo.pop() {
+        let words: Vec<&str> = name.split('-').collect();
+        let text = page(&words);
+        assert!(
+            text.contains(&format!(".TH hcpx-{name} 1")),
+            "{name}: {text}"
+        );
+        todo.extend(named(&text));
+        seen += 1;
+    }
+    // The nested pages too (`catalog add`, `harness enable`, ...).
+    assert!(seen > 30, "{seen} pages");
+    let out = hcpx().args(["man", "exce"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("did you mean `exec`?"));
+}
+
+/// An argument's help says its default once.
+#[test]
+fn upgrade_help_says_its_default_once() {
+    let help = help_of(&["upgrade"]);
+    let arguments = help
+        .split("Arguments:")
+        .nth(1)
+        .and_then(|rest| rest.split("Options:").next())
+        .unwrap();
+    assert_eq!(arguments.matches("default:").count(), 1, "{arguments}");
+}

@@ -7,8 +7,7 @@ use crate::engine::pack::grammar;
 #[derive(Debug, clap::Args)]
 #[command(after_help = crate::command::help::UPGRADE)]
 pub struct UpgradeArgs {
-    /// The packs to upgrade (default: every pack from a catalog or git)
-    /// Only these packs (default: every pack with a newer version)
+    /// The packs to upgrade (default: every pack from a catalog or git that has a newer version)
     #[arg(value_name = "PACK_ID", add = crate::command::complete::pack_ids())]
     pub packs: Vec<String>,
     #[command(flatten)]
