@@ -8,10 +8,13 @@
 //! and the two outcomes as one — the JSON document is the project's with
 //! each list holding the items of both, each with its `"scope"` (in
 //! `list`, a user pack that a project pack of the same id shadows has
-//! `"shadowed": true`; `ok` holds for both; the first error is the
+//! `"shadowed": true`, and a catalog pack — `available`, in neither
+//! store — is listed once, on the project's side; `ok` holds for both; the first error is the
 //! document's), the words each store's under its name ([`Both::words`]).
 
 use crate::command::request::PackArg;
+use crate::engine::ops::list::ListRow;
+use crate::engine::policy::availability::Status;
 use crate::command::{Outcome, Request};
 use std::path::Path;
 
@@ -82,10 +85,28 @@ impl Both {
             if self.ours.is_some() {
                 text.push('\n');
             }
-            text.push_str(&format!("user store:\n{theirs}"));
+            match (&self.ours, theirs) {
+                (Some(Outcome::List(ours)), Outcome::List(rows)) => {
+                    let rows = rows
+                        .iter()
+                        .filter(|r| !catalog_row_listed(r.status.as_str(), &r.pack_id, ours))
+                        .cloned()
+                        .collect();
+                    text.push_str(&format!("user store:\n{}", Outcome::List(rows)));
+                }
+                _ => text.push_str(&format!("user store:\n{theirs}")),
+            }
         }
         text
     }
+}
+
+/// Whether a user-store row of `list` is a catalog pack (`available`: in
+/// no store) that the project's rows list already: the catalogs are read
+/// by both stores, and a catalog pack is listed once, on the project's
+/// side (where `install` puts it).
+fn catalog_row_listed(status: &str, pack_id: &str, ours: &[ListRow]) -> bool {
+    status == Status::Available.as_str() && ours.iter().any(|r| r.pack_id == pack_id)
 }
 
 /// The request each store runs: `verify PACK_ID...` and a change of
@@ -158,6 +179,12 @@ pub fn merged(
             .get("pack_id")
             .and_then(|v| v.as_str())
             .is_some_and(|id| ids.contains(id));
+        let available = item.get("status").and_then(|v| v.as_str())
+            == Some(Status::Available.as_str());
+        if shadowed && available && matches!(request, Request::List) {
+            // A catalog pack the project's rows list already.
+            continue;
+        }
         if shadowed
             && matches!(request, Request::List)
             && let Some(map) = item.as_object_mut()

@@ -61,10 +61,11 @@ pub fn write_list(w: &mut impl Write, all: &[CatalogInfo]) -> Result {
     Ok(())
 }
 
-/// `3 packs`, or `0 packs: WHY` (HCP.md §13.2).
+/// `3 packs`, `1 pack`, or `0 packs: WHY` (HCP.md §13.2).
 fn packs_line(c: &CatalogInfo) -> String {
+    let count = super::packs(c.packs);
     match &c.reason {
-        Some(why) => format!("{} packs: {}", c.packs, one_line(why)),
-        None => format!("{} packs", c.packs),
+        Some(why) => format!("{count}: {}", one_line(why)),
+        None => count,
     }
 }

@@ -85,10 +85,7 @@ pub fn write_run_notes(w: &mut impl Write, runs: &[SourceRun]) -> Result {
 
 /// `SOURCE holds N packs:` and a table of them.
 pub fn write_listing(w: &mut impl Write, listing: &Listing) -> Result {
-    let count = match listing.packs.len() {
-        1 => "1 pack".to_string(),
-        n => format!("{n} packs"),
-    };
+    let count = super::packs(listing.packs.len());
     writeln!(w, "{} holds {count}:", one_line(&listing.source))?;
     let width = |f: fn(&ListedPack) -> usize| listing.packs.iter().map(f).max().unwrap_or(0);
     let id_width = width(|p| p.pack_id.chars().count()).max("PACK_ID".len());

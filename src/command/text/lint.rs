@@ -21,10 +21,7 @@ pub fn write(w: &mut impl Write, reports: &[LintReport]) -> Result {
         .map(LintReport::counts)
         .fold(FindingCounts::default(), |a, b| a + b);
     let (errors, warnings) = (counts.errors, counts.warnings);
-    let packs = match reports.len() {
-        1 => "1 pack".to_string(),
-        n => format!("{n} packs"),
-    };
+    let packs = super::packs(reports.len());
     let style = if errors > 0 {
         ERROR
     } else if warnings > 0 {

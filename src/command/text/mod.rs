@@ -25,6 +25,15 @@ pub mod upgrade;
 pub mod verify;
 pub mod why;
 
+/// `1 pack`, `N packs`: every count of packs the words say.
+pub fn packs(n: usize) -> String {
+    if n == 1 {
+        "1 pack".into()
+    } else {
+        format!("{n} packs")
+    }
+}
+
 /// `yes` or `no`.
 pub fn yes_no(flag: bool) -> &'static str {
     if flag { "yes" } else { "no" }
