@@ -38,6 +38,7 @@ mod mcp_server;
 mod project_owner;
 mod project_scope;
 mod project_sync;
+mod project_words;
 mod project_trust;
 mod screenshots;
 mod skill_packs;

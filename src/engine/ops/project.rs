@@ -157,8 +157,8 @@ impl Engine {
     /// `hcpx add SOURCE` (§15.3): installs what the source names (with the
     /// selection of `options`, as `install` does) and activates each pack
     /// installed; in a project, each change records the pack in `hcp.yaml`
-    /// and `hcp.lock`. A folder source outside the project gets a warning:
-    /// teammates need the same layout (§15.2).
+    /// and `hcp.lock`. A folder source outside the project gets a warning
+    /// (`install_source`'s): teammates need the same layout (§15.2).
     pub fn add(&self, options: &InstallOptions) -> Result<Vec<PackResult>> {
         if options.selection == Selection::List {
             return Err(Error::usage(
@@ -169,7 +169,6 @@ impl Engine {
             SourceRun::Done(results) => results,
             SourceRun::Listed(_) => return Err(Error::usage("a listing installs nothing")),
         };
-        let root = self.store().project().map(Path::to_path_buf);
         Ok(results
             .into_iter()
             .map(|result| match result {
@@ -187,11 +186,6 @@ impl Engine {
                         && !toggle.harnesses.is_empty()
                     {
                         done.outcome.harnesses = toggle.harnesses;
-                    }
-                    if let Some(root) = &root {
-                        done.outcome
-                            .warnings
-                            .extend(leaving_warning(root, &done.outcome));
                     }
                     PackResult::Installed(done)
                 }
@@ -376,7 +370,7 @@ impl Engine {
 }
 
 /// The `../` warning of a pack recorded from a folder outside the project.
-fn leaving_warning(root: &Path, outcome: &super::InstallOutcome) -> Option<String> {
+pub(super) fn leaving_warning(root: &Path, outcome: &super::InstallOutcome) -> Option<String> {
     let source = &outcome.source;
     if source.kind == SourceKind::Git {
         return None;

@@ -271,10 +271,21 @@ impl Engine {
     /// names. An error is the source's as a whole (not found, fetch
     /// failed, a selection that names nothing); a pack that fails is one
     /// of the results.
+    /// In a project, a pack recorded from a folder outside it gets the
+    /// warning that teammates need the same layout (§15.2), whichever
+    /// front-end installed it.
     pub fn install_source(&self, options: &InstallOptions) -> Result<SourceRun> {
-        let run = self.install_named(options)?;
+        let mut run = self.install_named(options)?;
         // A pack the user names needs no approval in a project (§15.6).
         self.approve_installed(&run)?;
+        if let (Some(root), SourceRun::Done(results)) = (self.store().project(), &mut run) {
+            for result in results {
+                if let PackResult::Installed(done) = result {
+                    let warning = super::project::leaving_warning(root, &done.outcome);
+                    done.outcome.warnings.extend(warning);
+                }
+            }
+        }
         Ok(run)
     }
 

@@ -1,5 +1,6 @@
 //! `why PACK [VERB]` (HCP.md §11.2–§11.3, §10.1): every unmet condition for
-//! a command, first one first, each in plain words with the [`Fix`] that
+//! a command, first one first (of a pack not installed, not the activation
+//! and connection that installing comes before), each in plain words with the [`Fix`] that
 //! meets it when hcpx has one. Reads the same availability as everything
 //! else (§11.2); front-ends render the fixes as command lines. It names the
 //! principal and where its grants were read (§9.3).
@@ -151,7 +152,12 @@ pub fn explain(
         }
         return out;
     };
-    for reason in &command.reasons {
+    // A pack that is not installed is neither activated nor connected:
+    // saying so too would say it is installed ("installed but not
+    // activated"). Its other conditions (a grant, a program) hold apart.
+    let follows_from_not_installed =
+        |r: &Refusal| !avail.installed && matches!(r, Refusal::NotActivated | Refusal::NotConnected);
+    for reason in command.reasons.iter().filter(|r| !follows_from_not_installed(r)) {
         let (words, fix) = describe(reason, id, &command.verb_key, manifest, principal);
         out.push(WhyReason::Refused(reason.clone()), words, fix);
     }
