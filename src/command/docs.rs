@@ -61,3 +61,10 @@ pub struct HarnessChange<'a> {
     pub changed: Vec<&'static str>,
     pub targets: &'a [TargetStatus],
 }
+
+/// `search WORD...`: `{"ok": true, "query": "WORD ...", "packs": [...]}`.
+#[derive(Debug, Clone, Serialize)]
+pub struct Search<'a> {
+    pub query: String,
+    pub packs: &'a [crate::engine::ops::list::SearchHit],
+}

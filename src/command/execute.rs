@@ -118,6 +118,11 @@ fn report(engine: &Engine, request: &Request, flags: &FixFlags) -> Result<Outcom
         },
         Request::Why { pack, verb } => why_not(engine, &checked(pack)?, verb.as_deref(), flags)?,
         Request::List => Outcome::List(list::list(engine)?),
+        Request::Search { words } => Outcome::Search {
+            words: words.clone(),
+            hits: list::search(engine, words)?,
+            catalogs: engine.catalogs().len(),
+        },
         Request::CatalogList => Outcome::Catalogs(engine.catalog_list()?),
         Request::CatalogUpdate => Outcome::Catalogs(engine.catalog_update()?),
         Request::HarnessList => Outcome::HarnessList(engine.harness_list()?),

@@ -128,6 +128,12 @@ Examples:
   hcpx list --catalog assets/packs
   hcpx list --json";
 
+pub const SEARCH: &str = "\
+Examples:
+  hcpx search clock
+  hcpx search git status --catalog assets/packs
+  hcpx search time --json";
+
 pub const SHOW: &str = "\
 Examples:
   hcpx show demo.clock

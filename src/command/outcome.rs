@@ -20,7 +20,7 @@ use crate::engine::ops::catalogs::CatalogInfo;
 use crate::engine::ops::docs::{self, Success};
 use crate::engine::ops::doctor::{DoctorReport, Fixed};
 use crate::engine::ops::harness::HarnessChange;
-use crate::engine::ops::list::ListRow;
+use crate::engine::ops::list::{ListRow, SearchHit};
 use crate::engine::ops::project::{InitOutcome, RemoveOutcome};
 use crate::engine::ops::show::PackDetails;
 use crate::engine::ops::sources::{Listing, PackResult, SourceRun};
@@ -56,6 +56,12 @@ pub enum Outcome {
         fixes: Vec<Option<String>>,
     },
     List(Vec<ListRow>),
+    /// `search WORD...`: the catalog packs found, among how many catalogs.
+    Search {
+        words: Vec<String>,
+        hits: Vec<SearchHit>,
+        catalogs: usize,
+    },
     Catalogs(Vec<CatalogInfo>),
     HarnessList(Vec<TargetInfo>),
     HarnessStatus(Vec<TargetStatus>),
@@ -312,6 +318,11 @@ impl Serialize for Outcome {
             })
             .serialize(s),
             Outcome::Catalogs(all) => Success::new(docs::Catalogs { catalogs: all }).serialize(s),
+            Outcome::Search { words, hits, .. } => Success::new(own::Search {
+                query: words.join(" "),
+                packs: hits,
+            })
+            .serialize(s),
             Outcome::HarnessList(targets) => Success::new(docs::Targets { targets }).serialize(s),
             Outcome::HarnessStatus(targets) => docs::HarnessReport::new(targets).serialize(s),
             Outcome::Outdated(packs) => {
@@ -460,6 +471,11 @@ impl fmt::Display for Outcome {
             }
             Outcome::Why { answer, fixes } => text::why::write(f, answer, fixes),
             Outcome::List(rows) => text::list::write(f, rows),
+            Outcome::Search {
+                words,
+                hits,
+                catalogs,
+            } => text::search::write(f, words, hits, *catalogs),
             Outcome::Catalogs(all) => text::catalog::write_list(f, all),
             Outcome::HarnessList(targets) => text::harness::write_list(f, targets),
             Outcome::HarnessStatus(targets) => text::harness::write_report(f, targets),

@@ -145,6 +145,8 @@ pub enum Request {
     Why { pack: PackArg, verb: Option<String> },
     /// `list` (§11.3).
     List,
+    /// `search WORD...` (§11.6): the catalog packs matching every word.
+    Search { words: Vec<String> },
     /// `catalog list` (§13.2).
     CatalogList,
     /// `catalog update` (§13.2).
@@ -258,6 +260,9 @@ impl Request {
                 verb: a.verb.clone(),
             },
             Command::List(_) => Request::List,
+            Command::Search(a) => Request::Search {
+                words: a.words.clone(),
+            },
             Command::Catalog(a) => match &a.command {
                 CatalogCommand::List => Request::CatalogList,
                 CatalogCommand::Update => Request::CatalogUpdate,
@@ -368,6 +373,9 @@ impl Request {
             Request::Availability { .. } => vec!["availability".into()],
             Request::Why { .. } => vec!["why".into()],
             Request::List => vec!["list".into()],
+            Request::Search { words } => std::iter::once("search".to_string())
+                .chain(words.iter().cloned())
+                .collect(),
             Request::CatalogList => vec!["catalog".into(), "list".into()],
             Request::CatalogUpdate => vec!["catalog".into(), "update".into()],
             Request::HarnessList => vec!["harness".into(), "list".into()],
@@ -465,6 +473,7 @@ impl Request {
                 | Request::Availability { .. }
                 | Request::Why { .. }
                 | Request::List
+                | Request::Search { .. }
                 | Request::CatalogList
                 | Request::HarnessList
                 | Request::HarnessStatus { .. }

@@ -17,6 +17,7 @@ mod cli_lifecycle;
 mod cli_lint;
 mod cli_list;
 mod cli_picker;
+mod cli_search;
 mod cli_show;
 mod cli_suggest;
 mod collections;

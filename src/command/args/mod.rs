@@ -22,6 +22,7 @@ pub mod man;
 pub mod mcp;
 pub mod outdated;
 pub mod remove;
+pub mod search;
 pub mod show;
 pub mod sync;
 pub mod tui;
@@ -178,6 +179,7 @@ impl Command {
             Command::Init(a) => (Some(&a.json), None, None),
             Command::Add(a) => a.flags.own(),
             Command::Remove(a) => (Some(&a.json), None, None),
+            Command::Search(a) => (Some(&a.json), None, Some(&a.catalog)),
         }
     }
 
@@ -208,6 +210,7 @@ pub enum Command {
     Uninstall(uninstall::UninstallArgs),
     #[command(visible_alias = "ls")]
     List(list::ListArgs),
+    Search(search::SearchArgs),
     Show(show::ShowArgs),
     Availability(availability::AvailabilityArgs),
     Why(why::WhyArgs),

@@ -65,7 +65,7 @@ pub fn write(w: &mut impl Write, rows: &[ListRow]) -> Result {
 
 /// Pack text as one table cell: terminal-safe, on one line, at most `max`
 /// columns wide (cut with `…`).
-fn cell(text: &str, max: usize) -> String {
+pub fn cell(text: &str, max: usize) -> String {
     let safe = one_line(text);
     if width(&safe) <= max {
         return safe.into_owned();
@@ -85,12 +85,12 @@ fn cell(text: &str, max: usize) -> String {
 }
 
 /// Columns a string takes on a terminal (wide characters take two).
-fn width(text: &str) -> usize {
+pub fn width(text: &str) -> usize {
     UnicodeWidthStr::width(text)
 }
 
 /// `text` followed by spaces up to `columns` terminal columns.
-fn pad(text: &str, columns: usize) -> String {
+pub fn pad(text: &str, columns: usize) -> String {
     let fill = columns.saturating_sub(width(text));
     format!("{text}{}", " ".repeat(fill))
 }

@@ -18,6 +18,7 @@ pub mod lint;
 pub mod list;
 pub mod outdated;
 pub mod project;
+pub mod search;
 pub mod show;
 pub mod sync;
 pub mod uninstall;
