@@ -13,9 +13,9 @@
 //! document's), the words each store's under its name ([`Both::words`]).
 
 use crate::command::request::PackArg;
+use crate::command::{Outcome, Request};
 use crate::engine::ops::list::ListRow;
 use crate::engine::policy::availability::Status;
-use crate::command::{Outcome, Request};
 use std::path::Path;
 
 /// Whether `request` is read from both stores inside a project: a report
@@ -179,8 +179,8 @@ pub fn merged(
             .get("pack_id")
             .and_then(|v| v.as_str())
             .is_some_and(|id| ids.contains(id));
-        let available = item.get("status").and_then(|v| v.as_str())
-            == Some(Status::Available.as_str());
+        let available =
+            item.get("status").and_then(|v| v.as_str()) == Some(Status::Available.as_str());
         if shadowed && available && matches!(request, Request::List) {
             // A catalog pack the project's rows list already.
             continue;

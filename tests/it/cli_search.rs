@@ -52,7 +52,12 @@ fn search_finds_catalog_and_collection_packs_by_every_word() {
     let hit = &doc["packs"][0];
     assert_eq!(hit["kind"], "skill", "{doc}");
     assert_eq!(hit["installed"], false, "{doc}");
-    assert!(hit["path"].as_str().unwrap().ends_with("skills/weather-notes"));
+    assert!(
+        hit["path"]
+            .as_str()
+            .unwrap()
+            .ends_with("skills/weather-notes")
+    );
     // Every word must match, in any field, case aside.
     let doc = sb.json(&["search", "PDF", "merge", "--catalog", cat], 0);
     assert_eq!(ids(&doc), ["pdf-tools"], "{doc}");
@@ -70,7 +75,10 @@ fn search_finds_catalog_and_collection_packs_by_every_word() {
         .unwrap();
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.contains("pdf-tools") && text.contains("skill"), "{text}");
+    assert!(
+        text.contains("pdf-tools") && text.contains("skill"),
+        "{text}"
+    );
     assert!(text.contains("1 pack matching `merge`"), "{text}");
 }
 

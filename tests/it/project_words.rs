@@ -82,7 +82,12 @@ fn install_from_a_catalog_outside_the_project_warns_as_add_does() {
     let proj = m.proj();
     let out = m
         .hcpx(&proj)
-        .args(["install", "acme.one", "--catalog", catalog.to_str().unwrap()])
+        .args([
+            "install",
+            "acme.one",
+            "--catalog",
+            catalog.to_str().unwrap(),
+        ])
         .output()
         .unwrap();
     assert!(out.status.success(), "{out:?}");
@@ -96,7 +101,12 @@ fn install_from_a_catalog_outside_the_project_warns_as_add_does() {
     m.json(&proj, &["uninstall", "acme.one"], 0);
     let doc = m.json(
         &proj,
-        &["install", "acme.one", "--catalog", catalog.to_str().unwrap()],
+        &[
+            "install",
+            "acme.one",
+            "--catalog",
+            catalog.to_str().unwrap(),
+        ],
         0,
     );
     let warnings = doc["warnings"].as_array().unwrap();
@@ -121,6 +131,10 @@ fn why_of_a_pack_not_installed_gives_one_reason() {
     assert!(text.contains("not installed"), "{text}");
     assert!(!text.contains("installed but not activated"), "{text}");
     let doc = m.json(&proj, &["why", "acme.one", "--catalog", cat], 0);
-    assert_eq!(doc["reasons"], serde_json::json!(["not_installed"]), "{doc}");
+    assert_eq!(
+        doc["reasons"],
+        serde_json::json!(["not_installed"]),
+        "{doc}"
+    );
     assert_eq!(doc["fixes"].as_array().unwrap().len(), 1, "{doc}");
 }

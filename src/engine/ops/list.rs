@@ -79,10 +79,13 @@ pub fn search(engine: &Engine, words: &[String]) -> Result<Vec<SearchHit>> {
         let catalog = view.catalog.as_ref()?;
         let m = catalog.report.manifest.as_ref();
         let id = view.pack_id.to_lowercase();
-        let text = [m.map(|m| m.name.as_str()), m.map(|m| m.description.as_str())]
-            .into_iter()
-            .flatten()
-            .fold(id.clone(), |all, field| all + "\n" + &field.to_lowercase());
+        let text = [
+            m.map(|m| m.name.as_str()),
+            m.map(|m| m.description.as_str()),
+        ]
+        .into_iter()
+        .flatten()
+        .fold(id.clone(), |all, field| all + "\n" + &field.to_lowercase());
         words.iter().all(|w| text.contains(w.as_str())).then(|| {
             let by_id = words.iter().all(|w| id.contains(w.as_str()));
             let hit = SearchHit {

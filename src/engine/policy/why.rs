@@ -155,9 +155,14 @@ pub fn explain(
     // A pack that is not installed is neither activated nor connected:
     // saying so too would say it is installed ("installed but not
     // activated"). Its other conditions (a grant, a program) hold apart.
-    let follows_from_not_installed =
-        |r: &Refusal| !avail.installed && matches!(r, Refusal::NotActivated | Refusal::NotConnected);
-    for reason in command.reasons.iter().filter(|r| !follows_from_not_installed(r)) {
+    let follows_from_not_installed = |r: &Refusal| {
+        !avail.installed && matches!(r, Refusal::NotActivated | Refusal::NotConnected)
+    };
+    for reason in command
+        .reasons
+        .iter()
+        .filter(|r| !follows_from_not_installed(r))
+    {
         let (words, fix) = describe(reason, id, &command.verb_key, manifest, principal);
         out.push(WhyReason::Refused(reason.clone()), words, fix);
     }
