@@ -95,7 +95,8 @@ Examples:
   hcpx install anthropics/skills --list
   hcpx install anthropics/skills --skill pdf --skill docx
   hcpx install https://github.com/OWNER/REPO/tree/main/skills --all
-  hcpx install ./my-pack ./other-pack --force";
+  hcpx install ./my-pack ./other-pack --force
+  hcpx i ./my-pack    # i is short for install";
 
 pub const ACTIVATE: &str = "\
 Examples:

@@ -201,7 +201,9 @@ impl Command {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     Lint(lint::LintArgs),
-    #[command(visible_alias = "i")]
+    // Not a visible alias: the shells' completion would offer `i` for
+    // `install` (its help's examples show it).
+    #[command(alias = "i")]
     Install(install::InstallArgs),
     Activate(activate::ActivateArgs),
     Connect(connect::ConnectArgs),
