@@ -64,7 +64,15 @@ pub fn write_list(w: &mut impl Write, all: &[CatalogInfo]) -> Result {
 /// `3 packs`, or `0 packs: WHY` (HCP.md §13.2).
 fn packs_line(c: &CatalogInfo) -> String {
     match &c.reason {
-        Some(why) => format!("{} packs: {}", c.packs, one_line(why)),
-        None => format!("{} packs", c.packs),
+        Some(why) => format!("{}: {}", packs(c.packs), one_line(why)),
+        None => packs(c.packs),
+    }
+}
+
+/// `1 pack`, `N packs`.
+fn packs(n: usize) -> String {
+    match n {
+        1 => "1 pack".to_string(),
+        n => format!("{n} packs"),
     }
 }

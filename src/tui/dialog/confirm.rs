@@ -1,5 +1,5 @@
-//! The y/n questions (uninstall, quit while a command runs, a `:` command
-//! that changes something) and an engine error in the words of HCP.md §10
+//! The y/n questions (uninstall, deactivating a connected pack, quit while
+//! a command runs, a `:` command that changes something) and an engine error in the words of HCP.md §10
 //! (code, message, hint).
 
 use crate::tui::action::Action;
@@ -22,6 +22,20 @@ pub fn action(key: &Key) -> Option<Action> {
 
 /// The key bar of a question.
 pub const BAR: &[(&str, &str)] = &[("y", "yes"), ("n Esc", "no")];
+
+/// `y` goes on; any other key keeps things as they are (a question whose
+/// `yes` undoes something, as deactivating a connected pack).
+pub fn action_or_keep(key: &Key) -> Option<Action> {
+    match key.code {
+        KeyCode::Char('y') | KeyCode::Char('Y') if !key.ctrl && !key.alt => {
+            Some(Action::Confirm(true))
+        }
+        _ => Some(Action::Confirm(false)),
+    }
+}
+
+/// The key bar of [`action_or_keep`]'s question.
+pub const BAR_OR_KEEP: &[(&str, &str)] = &[("y", "yes"), ("any other key", "no")];
 
 // Drawing.
 
