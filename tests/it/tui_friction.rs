@@ -301,3 +301,25 @@ fn a_catalog_of_one_pack_says_one_pack() {
     assert!(text.contains("  1 pack  "), "{text}");
     assert!(!text.contains("1 packs"), "{text}");
 }
+
+#[tokio::test]
+async fn tab_completes_a_grants_capability_and_an_installs_folder() {
+    let dir = sandbox_with(notes_pack);
+    let folder = dir.path().join("elsewhere/skills-here");
+    std::fs::create_dir_all(&folder).unwrap();
+    let mut tui = Tui::start(dir, 120, 34).await;
+    tui.keys(":grant agent verb.exec.w").await;
+    tui.press(KeyCode::Tab).await;
+    let screen = tui.screen();
+    assert!(screen.contains(":grant agent verb.exec.write"), "{screen}");
+    tui.press(KeyCode::Esc).await;
+
+    let parent = folder.parent().unwrap().display().to_string();
+    tui.keys(&format!(":install {parent}/sk")).await;
+    tui.press(KeyCode::Tab).await;
+    let screen = tui.screen();
+    assert!(
+        screen.contains(&format!(":install {parent}/skills-here/")),
+        "{screen}"
+    );
+}
