@@ -59,6 +59,29 @@ pub fn error<'a>(
     lines
 }
 
+/// Whether to deactivate `ids`, of which `connected` lose a connection:
+/// the title and the lines.
+pub fn deactivate<'a>(
+    config: &Config,
+    ids: &[String],
+    connected: &[String],
+    width: usize,
+) -> (String, Vec<Line<'a>>) {
+    let text = |ids: &[String]| crate::tui::text::one_line(&ids.join(", "));
+    let lines = lines(
+        config,
+        &format!("Deactivate {}?", text(ids)),
+        &format!(
+            "{} {} connected: deactivating also drops the connection, and it must be connected again (c) after activating.",
+            text(connected),
+            if connected.len() == 1 { "is" } else { "are" }
+        ),
+        ("deactivate", "keep it"),
+        width,
+    );
+    ("Deactivate".to_string(), lines)
+}
+
 /// A y/n question: what, what it means, what `y` and `n` do.
 pub fn lines<'a>(
     config: &Config,

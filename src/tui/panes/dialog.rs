@@ -61,20 +61,9 @@ fn title_lines<'a>(
                 width,
             ),
         ),
-        Dialog::ConfirmDeactivate { ids, connected } => (
-            "Deactivate".to_string(),
-            confirm::lines(
-                config,
-                &format!("Deactivate {}?", ids.join(", ")),
-                &format!(
-                    "{} {} connected: deactivating also drops the connection, and it must be connected again (c) after activating.",
-                    connected.join(", "),
-                    if connected.len() == 1 { "is" } else { "are" }
-                ),
-                ("deactivate", "keep it"),
-                width,
-            ),
-        ),
+        Dialog::ConfirmDeactivate { ids, connected } => {
+            confirm::deactivate(config, ids, connected, width)
+        }
         Dialog::ConfirmQuery { query, store } => (
             "Confirm".to_string(),
             confirm::lines(
