@@ -11,7 +11,8 @@
 //! `command::execute`: its words, `J` its `--json` document. Only `tui`,
 //! `mcp`, `completions` and `man` are refused, each saying what to run in
 //! a shell. `Tab` completes subcommands and flags from the same tree, pack
-//! ids and a pack's verbs. `:principal NAME` (TUI only) switches the
+//! ids, a pack's verbs, a grant's capabilities (§9.2) and the folders a
+//! path names. `:principal NAME` (TUI only) switches the
 //! principal the TUI acts for (§9.1). Words are split as a POSIX shell
 //! would for plain and quoted words; nothing is ever run through a shell.
 
@@ -341,7 +342,7 @@ fn candidates(
         Some(sub) if has_subs && position > 1 => vec![first, sub.as_str()],
         _ => vec![first],
     };
-    let ids = || ids.iter().map(|s| s.to_string()).collect();
+    let ids = || -> Vec<String> { ids.iter().map(|s| s.to_string()).collect() };
     if position == 0 {
         let mut subs = line::subcommands(&[]);
         subs.push(PRINCIPAL.into());
@@ -350,8 +351,11 @@ fn candidates(
     if words[position].starts_with('-') {
         return line::flags(&path);
     }
+    let word = words[position].as_str();
     match (path.as_slice(), position) {
         (_, 1) if has_subs => line::subcommands(&[first]),
+        (["grant" | "revoke"], 2) => grant_words(word, &ids()),
+        (["install" | "lint" | "add"], _) if is_path(word) => folders(word),
         (["harness", "enable" | "disable"], _) => TargetName::ALL
             .iter()
             .map(|t| t.as_str().to_string())
@@ -362,6 +366,55 @@ fn candidates(
         ([sub], _) if TAKES_MANY_IDS.contains(sub) => ids(),
         _ => Vec::new(),
     }
+}
+
+/// The capabilities a `grant` takes (§9.2), each also scoped to a pack
+/// once the word has its `:` (`verb.exec.write:acme.x`).
+fn grant_words(word: &str, ids: &[String]) -> Vec<String> {
+    use crate::engine::policy::grants::Capability;
+    let caps = std::iter::once(Capability::All).chain(Capability::NAMED);
+    match word.split_once(':') {
+        Some((cap, _)) => ids.iter().map(|id| format!("{cap}:{id}")).collect(),
+        None => caps.map(|c| c.as_str().to_string()).collect(),
+    }
+}
+
+/// A word read as a folder, not a pack id (§11.6: `/`, `./`, `../`, `~`).
+fn is_path(word: &str) -> bool {
+    ["/", "./", "../", "~"].iter().any(|p| word.starts_with(p)) || word == "." || word == ".."
+}
+
+/// The most folders `Tab` reads of one folder.
+const MAX_FOLDERS: usize = 500;
+
+/// The folders `word` may go on to (`./sk` → `./skills/`), each ending in
+/// `/` so `Tab` goes on into it; hidden ones only for a word naming one.
+fn folders(word: &str) -> Vec<String> {
+    let (dir, name) = match word.rfind('/') {
+        Some(i) => (&word[..=i], &word[i + 1..]),
+        None => ("", word),
+    };
+    let on_disk = match dir.strip_prefix("~/") {
+        Some(rest) => std::env::var_os("HOME")
+            .map(|h| std::path::PathBuf::from(h).join(rest))
+            .unwrap_or_default(),
+        None if dir.is_empty() => std::path::PathBuf::from("."),
+        None => std::path::PathBuf::from(dir),
+    };
+    let Ok(entries) = std::fs::read_dir(&on_disk) else {
+        return Vec::new();
+    };
+    let mut out: Vec<String> = entries
+        .take(MAX_FOLDERS)
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .filter_map(|e| e.file_name().into_string().ok())
+        .filter(|n| n.starts_with(name) && (name.starts_with('.') || !n.starts_with('.')))
+        .filter(|n| !n.chars().any(char::is_whitespace))
+        .map(|n| format!("{dir}{n}/"))
+        .collect();
+    out.sort();
+    out
 }
 
 /// Completes the last word of `input`. Returns the new input and, when
@@ -386,9 +439,11 @@ pub fn complete(
     if common.len() <= prefix.len() && fits.len() != 1 {
         return (input.to_string(), fits);
     }
+    // A folder goes on: no space after it.
+    let more = common.ends_with('/');
     words[position] = common;
     let mut out = words.join(" ");
-    if fits.len() == 1 {
+    if fits.len() == 1 && !more {
         out.push(' ');
     }
     (out, if fits.len() == 1 { Vec::new() } else { fits })
@@ -679,6 +734,52 @@ mod tests {
         let (_, choices) = complete("", &ids, verbs);
         assert!(choices.contains(&"principal".to_string()), "{choices:?}");
         assert_eq!(choices.len(), line::subcommands(&[]).len() + 1);
+    }
+
+    #[test]
+    fn tab_completes_a_grants_capabilities_and_an_installs_folders() {
+        let ids = ["demo.clock", "demo.files"];
+        let none = |_: &str| Vec::new();
+        assert_eq!(
+            complete("grant agent verb.exec.w", &ids, none).0,
+            "grant agent verb.exec.write "
+        );
+        let (_, choices) = complete("revoke agent ", &ids, none);
+        assert_eq!(
+            choices,
+            [
+                "*",
+                "pack.install",
+                "pack.connect",
+                "verb.exec.read",
+                "verb.exec.write"
+            ]
+        );
+        assert_eq!(
+            complete("grant agent verb.exec.read:demo.c", &ids, none).0,
+            "grant agent verb.exec.read:demo.clock "
+        );
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        for d in ["skills", "scripts", ".hidden"] {
+            std::fs::create_dir(dir.path().join(d)).unwrap_or_else(|e| panic!("{e}"));
+        }
+        std::fs::write(dir.path().join("skinny.txt"), "").unwrap_or_else(|e| panic!("{e}"));
+        let root = format!("{}/", dir.path().display());
+        assert_eq!(
+            complete(&format!("install {root}sk"), &ids, none).0,
+            format!("install {root}skills/"),
+            "a folder, no space: Tab goes on into it"
+        );
+        let (_, choices) = complete(&format!("install {root}"), &ids, none);
+        assert_eq!(
+            choices,
+            [format!("{root}scripts/"), format!("{root}skills/")]
+        );
+        // A word that is no path is a pack id.
+        assert_eq!(
+            complete("install demo.f", &ids, none).0,
+            "install demo.files "
+        );
     }
 
     /// A word for an argument of the tree: one of its values, else one that

@@ -4,7 +4,9 @@
 //! `--catalog` the TUI was given).
 //! The key is offered only when it acts on the pack the fix is about (the
 //! selected or marked packs): after `:exec other.pack …`, `press i` would
-//! install the selection instead, so only the command line is shown.
+//! install the selection instead, so only the command line is shown; and
+//! only when the key works now (not greyed: `i` for a principal without
+//! `pack.install`, §9.2, says who may run the line instead).
 
 use crate::engine::error::{Error, Fix};
 use crate::fixline::{FixFlags, command_line, hint_text};
@@ -16,6 +18,10 @@ use crate::tui::config::Config;
 pub fn fix_line(fix: &Fix, config: &Config, keyed: &[&str]) -> String {
     let line = command_line(fix, &flags(config));
     let (key, pack) = match fix {
+        // Installing needs `pack.install` unscoped (§9.2): `i` is greyed.
+        Fix::Install { .. } if !config.powers.install => {
+            return format!("ask a holder of `pack.install` to run {line}");
+        }
         Fix::Install { pack, .. } => ("i", pack.as_str()),
         Fix::Activate { pack } | Fix::Deactivate { pack } => ("a", pack.as_str()),
         Fix::Connect { pack, .. } => ("c", pack.as_str()),
@@ -56,6 +62,19 @@ pub fn fix_line(fix: &Fix, config: &Config, keyed: &[&str]) -> String {
         format!("press {key}, or run {line}")
     } else {
         format!("run {line}")
+    }
+}
+
+/// The key that does `fix` on the selected pack, if one does: the TUI
+/// offers it only when that key is not greyed (`App::fix_line`).
+pub fn key_cmd(fix: &Fix) -> Option<crate::tui::keys::Cmd> {
+    use crate::tui::keys::Cmd;
+    match fix {
+        Fix::Install { .. } => Some(Cmd::Install),
+        Fix::Activate { .. } | Fix::Deactivate { .. } => Some(Cmd::Activate),
+        Fix::Connect { .. } => Some(Cmd::Connect),
+        Fix::Lint { .. } => Some(Cmd::Lint),
+        _ => None,
     }
 }
 

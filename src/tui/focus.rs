@@ -1,7 +1,9 @@
 //! Which pane has the keys, and which pane the lower-right area shows
 //! (Details, Lint, Output or Log, one at a time, as tabs). Keys and the
-//! mouse move the focus; a finished action shows its pane (an exec's
-//! Output, §6.7; an install's Lint, §10.4).
+//! mouse move the focus; a finished action or a `:` line shows its pane
+//! (an exec's Output, §6.7; an install's Lint, §10.4) and leaves the keys
+//! where the user put them (lazygit's and k9s' rule: what the focus marker
+//! shows is what the keys act on).
 
 use crate::tui::pane::Pane;
 
@@ -48,11 +50,16 @@ impl Focus {
     }
 
     /// Shows `pane` in the lower-right area, leaving the keys where they
-    /// are.
+    /// are: in Packs or Availability they stay there; in the lower area
+    /// they go with it, so the focus marker is never on a pane not shown.
     pub fn show(&mut self, pane: Pane) {
-        if pane.is_lower() {
-            self.lower = pane;
+        if !pane.is_lower() {
+            return;
         }
+        if self.pane.is_lower() && self.pane != pane {
+            self.set(pane);
+        }
+        self.lower = pane;
     }
 
     /// A command finished: the Output pane shows, the keys stay where the
@@ -124,6 +131,15 @@ mod tests {
         assert!(!focus.new_output());
         focus.output_arrived();
         assert!(!focus.new_output(), "it came while Output had the keys");
+    }
+
+    #[test]
+    fn the_keys_in_the_lower_area_go_with_the_pane_shown_there() {
+        let mut focus = Focus::default();
+        focus.set(Pane::Details);
+        focus.output_arrived();
+        assert_eq!((focus.pane(), focus.lower()), (Pane::Output, Pane::Output));
+        assert!(!focus.new_output(), "the keys are on it: seen");
     }
 
     #[test]

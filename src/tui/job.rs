@@ -44,6 +44,9 @@ pub struct Row {
     pub installed: bool,
     pub activated: bool,
     pub connected: bool,
+    /// Connected through a Binding that is not `public` (HCP.md §8,
+    /// §11.2): deactivating drops that connection, so `a` asks first.
+    pub bound: bool,
     /// The folder of the catalog copy, if any.
     pub catalog_dir: Option<Box<Path>>,
     /// The commands' verb keys (for the `:` line's completion).
@@ -138,6 +141,17 @@ impl Haystack {
     }
 }
 
+/// The status a pack is shown with (§11.2.2): a Skill pack (§2.6) has no
+/// connection to make, so its Binding `public` counts as nothing shown:
+/// activated, not "connected".
+pub fn shown_status(avail: &PackAvailability) -> Status {
+    use crate::engine::pack::manifest::PackKind;
+    match (avail.kind, avail.status) {
+        (PackKind::Skill, Status::Connected) => Status::Activated,
+        (_, status) => status,
+    }
+}
+
 impl Row {
     /// A row; `skill`: the start of the pack's Skill text, for `/`.
     pub fn new(view: &PackView, avail: &PackAvailability, skill: &str) -> Row {
@@ -149,10 +163,14 @@ impl Row {
                 .manifest()
                 .map_or("", |m| first_line(&m.description))
                 .into(),
-            status: avail.status,
+            status: shown_status(avail),
             installed: avail.installed,
             activated: avail.activated,
             connected: avail.connected,
+            bound: avail.connected
+                && view.manifest().is_some_and(|m| {
+                    m.binding.kind != crate::engine::pack::manifest::BindingKind::Public
+                }),
             catalog_dir: view
                 .catalog
                 .as_ref()

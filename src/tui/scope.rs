@@ -232,6 +232,7 @@ mod tests {
             installed,
             activated: false,
             connected: false,
+            bound: false,
             catalog_dir: None,
             verbs: Default::default(),
             haystack: Default::default(),

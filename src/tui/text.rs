@@ -192,23 +192,42 @@ pub fn wrap_hanging(text: &str, cols: usize, hang: usize) -> Vec<String> {
 }
 
 /// `s` cut into pieces of at most `cols` columns, spaces kept (for
-/// command output, whose alignment matters); an empty `s` is one empty
-/// line. Control characters are made safe as in [`truncate`].
+/// command output, whose alignment matters): a piece ends after the last
+/// space that follows a word, so words stay whole; only a word wider than
+/// the piece is cut. An empty `s` is one empty line. Control characters
+/// are made safe as in [`truncate`].
 pub fn chunks(s: &str, cols: usize) -> Vec<String> {
     let cols = cols.max(2);
-    let mut out = vec![String::new()];
+    let mut out = Vec::new();
+    let mut line: Vec<(char, usize)> = Vec::new();
     let mut used = 0;
+    let text = |line: &[(char, usize)]| line.iter().map(|(c, _)| *c).collect::<String>();
     for c in s.chars().map(clean) {
         let w = c.width().unwrap_or(0);
         if used + w > cols {
-            out.push(String::new());
-            used = 0;
+            if c == ' ' {
+                // The break falls on a space: it ends the piece.
+                out.push(text(&line));
+                line.clear();
+                used = 0;
+                continue;
+            }
+            let after_word = line
+                .iter()
+                .rposition(|(c, _)| *c == ' ')
+                .filter(|&i| line[..i].iter().any(|(c, _)| *c != ' '));
+            let rest = match after_word {
+                Some(i) => line.split_off(i + 1),
+                None => Vec::new(),
+            };
+            out.push(text(&line));
+            line = rest;
+            used = line.iter().map(|(_, w)| w).sum();
         }
-        if let Some(last) = out.last_mut() {
-            last.push(c);
-        }
+        line.push((c, w));
         used += w;
     }
+    out.push(text(&line));
     out
 }
 
@@ -299,6 +318,18 @@ mod tests {
         // Wide characters count two columns.
         assert_eq!(fit("日本", 5), "日本 ");
         assert_eq!(truncate("日本語", 5), "日本…");
+    }
+
+    #[test]
+    fn output_pieces_end_at_a_word_and_keep_their_spaces() {
+        assert_eq!(
+            chunks("the quick brown fox", 12),
+            ["the quick ", "brown fox"]
+        );
+        assert_eq!(chunks("  a    b", 20), ["  a    b"]);
+        assert_eq!(chunks("abcdefghij", 4), ["abcd", "efgh", "ij"]);
+        assert_eq!(chunks("", 4), [""]);
+        assert_eq!(chunks("ab cd", 2), ["ab", "cd"]);
     }
 
     #[test]

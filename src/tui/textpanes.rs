@@ -1,5 +1,6 @@
 //! The state of the text panes (Details, Lint, Output, Log): each one's
-//! scroll offset, and whether long lines wrap (`w`). Drawing keeps an
+//! scroll offset, whether long lines wrap (`w`), and whether Output
+//! follows a running command's tail. Drawing keeps an
 //! offset within the last full page (`frame::draw_text_pane`). What the
 //! panes show is the engine's (HCP.md §10.4 lint, §6.7 exec output).
 
@@ -14,6 +15,10 @@ pub struct TextPanes {
     pub log: u16,
     /// Whether long lines wrap, else they are cut at the pane's edge.
     pub wrap: bool,
+    /// Whether Output follows the tail of a running command (`less +F`):
+    /// set when a run starts, dropped when the user scrolls up, set again
+    /// at the bottom (`G`, or scrolling down to the end).
+    pub follow: bool,
 }
 
 impl Default for TextPanes {
@@ -24,6 +29,7 @@ impl Default for TextPanes {
             output: 0,
             log: 0,
             wrap: true,
+            follow: true,
         }
     }
 }

@@ -496,7 +496,8 @@ async fn each_lifecycle_key_says_the_clis_words_and_document() {
             }),
         ),
         (
-            "a",
+            // Connected: `a` asks before it drops the connection.
+            "ay",
             case("deactivate acme.notes", move |e| {
                 e.activate(&[notes()]);
                 e.connect(&notes(), &mut no_secret).unwrap();

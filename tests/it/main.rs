@@ -46,6 +46,7 @@ mod skill_packs;
 mod tui_colon_changes;
 mod tui_colon_reports;
 mod tui_flow;
+mod tui_friction;
 mod tui_harnesses;
 mod tui_keys;
 mod tui_loop;

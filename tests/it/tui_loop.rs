@@ -97,8 +97,8 @@ async fn keys_install_activate_connect_deactivate_and_uninstall_change_the_store
     assert!(log.contains("stage=\"connect\""), "{log}");
     assert!(!log.contains(SECRET), "{log}");
 
-    // Deactivate drops activation and connection.
-    tui.keys("a").await;
+    // Deactivate drops activation and connection: it asks first.
+    tui.keys("ay").await;
     assert_eq!(tui.activated(), ["acme.notes", "hcp-cli"]);
     assert!(!tui.connected().contains(&"acme.vault".to_string()));
 

@@ -132,7 +132,9 @@ impl App {
             show_json: false,
             also: Vec::new(),
         });
-        self.focus.set(Pane::Output);
+        // Shown, the keys left where they were (lazygit's command log):
+        // a key after it acts on what the focus marker shows.
+        self.focus.output_arrived();
         self.text.output = 0;
         Vec::new()
     }
@@ -157,6 +159,7 @@ impl App {
                 self.ask_uninstall_of(ids);
                 Vec::new()
             }
+            Parsed::Stage(Stage::Deactivate, ids) => self.deactivate_of(ids),
             Parsed::Stage(stage, ids) => self.start_stage(stage, ids),
             Parsed::Lint(ids) => {
                 let rows: Vec<Row> = self
@@ -311,6 +314,10 @@ impl App {
             .clone()
             .unwrap_or_else(|| self.hcpx(&query.args(), false));
         let show_json = query.json;
+        let installed = match &result {
+            Ok(Answer::One(o)) => super::results::installed_ids(std::slice::from_ref(&**o)),
+            _ => Vec::new(),
+        };
         let (outcome, summary, body, json) = match result {
             Ok(answer) => {
                 let ok = answer.ok();
@@ -335,8 +342,16 @@ impl App {
             show_json,
             also: Vec::new(),
         });
-        self.focus.set(Pane::Output);
+        // Shown, the keys left where they were (lazygit's command log):
+        // a key after it acts on what the focus marker shows.
+        self.focus.output_arrived();
         self.text.output = 0;
+        if !installed.is_empty() {
+            // The cursor goes to what it installed (Lint shows it; the
+            // words stay in Output).
+            self.show_installed(&installed);
+            self.focus.show(Pane::Output);
+        }
         if let Some(results) = approval {
             // The sync's diff, and y to approve it (§15.6).
             let store = self.request_store(&query.request).ok().flatten();

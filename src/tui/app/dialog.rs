@@ -55,6 +55,18 @@ impl App {
                     Some(commands.join("; ")),
                 );
             }
+            Some(Dialog::ConfirmDeactivate { ids, .. }) => {
+                if yes {
+                    return self.start_stage(Stage::Deactivate, ids);
+                }
+                let store = self.store_for(false, &ids).unwrap_or(Store::User);
+                let command = self.requests_command(&Stage::Deactivate.requests(&ids), store);
+                self.say(
+                    Outcome::Cancelled,
+                    format!("deactivate cancelled: {} stays connected", ids.join(", ")),
+                    Some(command),
+                );
+            }
             Some(Dialog::ConfirmUpgrade { results }) => {
                 return self.confirm_upgrade(results, yes);
             }

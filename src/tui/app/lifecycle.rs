@@ -12,15 +12,37 @@ use super::*;
 
 impl App {
     /// `a`: activates the targets when one is not active, else
-    /// deactivates them.
+    /// deactivates them, asking first when that drops a connection.
     pub(super) fn toggle_activate(&mut self) -> Vec<Job> {
         let any_inactive = self.targets().iter().any(|r| r.installed && !r.activated);
-        let stage = if any_inactive {
-            Stage::Activate
-        } else {
-            Stage::Deactivate
-        };
-        self.stage(stage, |r| r.installed)
+        if any_inactive {
+            return self.stage(Stage::Activate, |r| r.installed);
+        }
+        let ids: Vec<String> = self
+            .targets()
+            .iter()
+            .filter(|r| r.installed)
+            .map(|r| r.id().to_string())
+            .collect();
+        self.deactivate_of(ids)
+    }
+
+    /// Deactivates `ids` (`a`, `:deactivate`); when one is connected
+    /// through its Binding, deactivating drops that connection (HCP.md
+    /// §11.2), so it asks first, as uninstall does.
+    pub(super) fn deactivate_of(&mut self, ids: Vec<String>) -> Vec<Job> {
+        let connected: Vec<String> = self
+            .packs
+            .entries
+            .iter()
+            .filter(|r| r.bound && ids.iter().any(|id| id == r.id()))
+            .map(|r| r.id().to_string())
+            .collect();
+        if connected.is_empty() || ids.is_empty() {
+            return self.start_stage(Stage::Deactivate, ids);
+        }
+        self.dialog = Some(Dialog::ConfirmDeactivate { ids, connected });
+        Vec::new()
     }
 
     /// `u`: asks first.
@@ -330,6 +352,7 @@ impl App {
         let command = self.last_command.clone().unwrap_or_default();
         let (run, scope) = self.runs.start_live(running, command);
         self.text.output = 0;
+        self.text.follow = true;
         let job = Job::Exec {
             run,
             scope,

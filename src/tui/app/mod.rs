@@ -111,6 +111,9 @@ pub struct App {
     pub(crate) reading: usize,
     /// The `hcpx` command equivalent to the last action.
     pub(crate) last_command: Option<String>,
+    /// A pack just installed that has no row yet (`:install PATH`, a git
+    /// source): the cursor goes to it once the store is read again.
+    pub(crate) select_next_load: Option<String>,
     /// The `:` line's own `--principal` and `--catalog` while the work it
     /// asks for is started.
     pub(crate) line_flags: cmdline::LineFlags,
@@ -154,6 +157,7 @@ impl App {
             inspected: None,
             reading: 0,
             last_command: None,
+            select_next_load: None,
             line_flags: cmdline::LineFlags::default(),
             dialog: None,
             scope: Scope::new(),
@@ -237,8 +241,23 @@ impl App {
     /// `fix` as the key that does it (when it acts on that pack) and the
     /// command line.
     pub fn fix_line(&self, fix: &crate::engine::error::Fix) -> String {
-        let line = crate::tui::fix::fix_line(fix, &self.config, &self.keyed());
+        let keyed = if self.fix_key_works(fix) {
+            self.keyed()
+        } else {
+            Vec::new()
+        };
+        let line = crate::tui::fix::fix_line(fix, &self.config, &keyed);
         self.fix_in_store(fix, line)
+    }
+
+    /// Whether the key that does `fix` works now (it is not greyed): a
+    /// fix names only keys that do. Work running greys every key for a
+    /// moment only, so it does not count.
+    fn fix_key_works(&self, fix: &crate::engine::error::Fix) -> bool {
+        match crate::tui::fix::key_cmd(fix) {
+            Some(cmd) => self.work.refusal().is_some() || self.refusal(cmd).is_none(),
+            None => true,
+        }
     }
 
     /// An error's hint: its fix (as [`App::fix_line`]), else its words.

@@ -154,6 +154,9 @@ impl App {
         };
         self.search.current = Some(line);
         self.focus.set(pane);
+        if pane == Pane::Output {
+            self.text.follow = false;
+        }
         let last = self.last_page(pane);
         *self.scroll_mut(pane) = (line.min(u16::MAX as usize) as u16).min(last);
         let nth = matches.iter().position(|&m| m == line).unwrap_or(0) + 1;
@@ -167,8 +170,19 @@ impl App {
     pub(super) fn bottom(&mut self) {
         match self.focus.pane() {
             Pane::Browser | Pane::Matrix => self.move_by(isize::MAX / 2),
-            pane => *self.scroll_mut(pane) = self.last_page(pane),
+            pane => {
+                *self.scroll_mut(pane) = self.last_page(pane);
+                if pane == Pane::Output {
+                    self.text.follow = true;
+                }
+            }
         }
+    }
+
+    /// Whether the Output pane follows a running command's tail (like
+    /// `less +F`): while one runs, until the user scrolls up.
+    pub fn following(&self) -> bool {
+        self.text.follow && self.runs.live().is_some()
     }
 
     pub(super) fn page(&self) -> usize {
@@ -197,8 +211,17 @@ impl App {
             }
             pane => {
                 let last = self.last_page(pane);
+                let follow = pane == Pane::Output && self.following();
                 let at = self.scroll_mut(pane);
-                *at = scroll((*at).min(last), delta).min(last);
+                // Following, the pane shows the last page whatever the
+                // offset says: a move starts from there.
+                let from = if follow { last } else { (*at).min(last) };
+                *at = scroll(from, delta).min(last);
+                let at_end = *at >= last;
+                if pane == Pane::Output {
+                    // Up leaves the tail; down to the end follows it again.
+                    self.text.follow = at_end;
+                }
             }
         }
     }

@@ -80,6 +80,9 @@ impl App {
                     self.status.info(words);
                 }
                 self.packs.set_entries(loaded.rows);
+                if let Some(id) = self.select_next_load.take() {
+                    self.select_installed(Some(&id));
+                }
                 let mut jobs = self.inspect_job();
                 jobs.extend(self.loads.marks());
                 jobs
@@ -145,24 +148,49 @@ impl App {
     /// After an install, the Lint pane of an installed pack: the one
     /// selected, else (`:install ID` of another pack) the first of them,
     /// so the pane never shows the lint of a pack that was not installed.
-    fn show_installed(&mut self, ids: &[String]) {
+    pub(super) fn show_installed(&mut self, ids: &[String]) {
         let acted_on = |app: &App| {
             app.selected_row()
                 .is_some_and(|r| ids.iter().any(|id| id == r.id()))
         };
         if !acted_on(self) {
-            self.packs.select_id(ids.first().map(String::as_str));
+            self.select_installed(ids.first().map(String::as_str));
         }
         if acted_on(self) {
             self.focus.show(Pane::Lint);
+        } else {
+            // No row yet: the cursor goes there once it is read.
+            self.select_next_load = ids.first().cloned();
         }
+    }
+
+    /// The cursor to `id`, just installed; a filter that hides it goes.
+    fn select_installed(&mut self, id: Option<&str>) {
+        let Some(id) = id else {
+            return;
+        };
+        let hidden = !self
+            .packs
+            .visible
+            .iter()
+            .any(|&i| self.packs.entries[i].id() == id);
+        let known = self.packs.entries.iter().any(|r| r.id() == id);
+        if hidden && known && !self.packs.filter.query.is_empty() {
+            self.packs.set_query(String::new());
+        }
+        self.packs.select_id(Some(id));
     }
 
     pub(super) fn stage_done(&mut self, report: StageReport) -> Vec<Job> {
         self.work.finish_run();
         self.say_stage(&report, false);
         if report.stage == Stage::Install && report.error.is_none() {
-            self.show_installed(&report.ids);
+            // The packs it installed (a path or a git source names none).
+            let mut ids = installed_ids(&report.outcomes);
+            if ids.is_empty() {
+                ids.clone_from(&report.ids);
+            }
+            self.show_installed(&ids);
         }
         self.after_stage(
             report.stage,
@@ -470,4 +498,28 @@ impl App {
         self.status.set(self.error_text(&err));
         self.dialog = Some(Dialog::Error(err));
     }
+}
+
+/// The ids of the packs `outcomes` installed, in order.
+pub(super) fn installed_ids(outcomes: &[crate::command::Outcome]) -> Vec<String> {
+    use crate::command::Outcome as Answered;
+    use crate::engine::ops::sources::{PackResult, SourceRun};
+    let mut ids = Vec::new();
+    for outcome in outcomes {
+        match outcome {
+            Answered::Installed(o) => ids.push(o.pack_id.clone()),
+            Answered::InstalledSeveral { runs, .. } => {
+                for run in runs {
+                    if let SourceRun::Done(results) = run {
+                        ids.extend(results.iter().filter_map(|r| match r {
+                            PackResult::Installed(done) => Some(done.outcome.pack_id.clone()),
+                            PackResult::Failed(_) => None,
+                        }));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    ids
 }

@@ -1,5 +1,5 @@
-//! The y/n questions (uninstall, quit while a command runs, a `:` command
-//! that changes something) and an engine error in the words of HCP.md §10
+//! The y/n questions (uninstall, deactivating a connected pack, quit while
+//! a command runs, a `:` command that changes something) and an engine error in the words of HCP.md §10
 //! (code, message, hint).
 
 use crate::tui::action::Action;
@@ -23,6 +23,20 @@ pub fn action(key: &Key) -> Option<Action> {
 /// The key bar of a question.
 pub const BAR: &[(&str, &str)] = &[("y", "yes"), ("n Esc", "no")];
 
+/// `y` goes on; any other key keeps things as they are (a question whose
+/// `yes` undoes something, as deactivating a connected pack).
+pub fn action_or_keep(key: &Key) -> Option<Action> {
+    match key.code {
+        KeyCode::Char('y') | KeyCode::Char('Y') if !key.ctrl && !key.alt => {
+            Some(Action::Confirm(true))
+        }
+        _ => Some(Action::Confirm(false)),
+    }
+}
+
+/// The key bar of [`action_or_keep`]'s question.
+pub const BAR_OR_KEEP: &[(&str, &str)] = &[("y", "yes"), ("any other key", "no")];
+
 // Drawing.
 
 /// An engine error in the words of §10: code, message, hint.
@@ -43,6 +57,29 @@ pub fn error<'a>(
     lines.push(Line::raw(""));
     lines.push(Line::styled("any key closes", theme.dim()));
     lines
+}
+
+/// Whether to deactivate `ids`, of which `connected` lose a connection:
+/// the title and the lines.
+pub fn deactivate<'a>(
+    config: &Config,
+    ids: &[String],
+    connected: &[String],
+    width: usize,
+) -> (String, Vec<Line<'a>>) {
+    let text = |ids: &[String]| crate::tui::text::one_line(&ids.join(", "));
+    let lines = lines(
+        config,
+        &format!("Deactivate {}?", text(ids)),
+        &format!(
+            "{} {} connected: deactivating also drops the connection, and it must be connected again (c) after activating.",
+            text(connected),
+            if connected.len() == 1 { "is" } else { "are" }
+        ),
+        ("deactivate", "keep it"),
+        width,
+    );
+    ("Deactivate".to_string(), lines)
 }
 
 /// A y/n question: what, what it means, what `y` and `n` do.

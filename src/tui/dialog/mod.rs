@@ -31,6 +31,14 @@ pub enum Dialog {
         /// packs of both stores go.
         stores: Vec<(crate::tui::scope::Store, Vec<String>)>,
     },
+    /// `a` (or `:deactivate`) on connected packs: deactivating drops
+    /// their connections, so it asks; `y` goes on, any other key keeps
+    /// them.
+    ConfirmDeactivate {
+        ids: Vec<String>,
+        /// Those of `ids` connected through their Binding.
+        connected: Vec<String>,
+    },
     /// `P` or `e`: a principal's name, or an `env` variable's value.
     Ask(ask::AskPrompt),
     /// A `:` line that asks first (`doctor --fix`, `sync`, `remove`):
@@ -75,6 +83,7 @@ impl Dialog {
             | Dialog::ConfirmQuit { .. }
             | Dialog::ConfirmSync { .. }
             | Dialog::ConfirmUpgrade { .. } => confirm::action(key),
+            Dialog::ConfirmDeactivate { .. } => confirm::action_or_keep(key),
             Dialog::Harnesses => harnesses::action(key),
             Dialog::Picker(_) => picker::key_for(key).map(Action::Picker),
             Dialog::Secret(_) | Dialog::ExecForm(_) | Dialog::Ask(_) => input_action(key),
@@ -93,6 +102,7 @@ impl Dialog {
             | Dialog::ConfirmQuit { .. }
             | Dialog::ConfirmSync { .. }
             | Dialog::ConfirmUpgrade { .. } => confirm::BAR.to_vec(),
+            Dialog::ConfirmDeactivate { .. } => confirm::BAR_OR_KEEP.to_vec(),
             Dialog::Harnesses => harnesses::BAR.to_vec(),
             Dialog::Secret(_) => secret::BAR.to_vec(),
             Dialog::Ask(_) => ask::BAR.to_vec(),

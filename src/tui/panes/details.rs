@@ -131,18 +131,23 @@ fn status_lines<'a>(app: &App, entry: &Entry, width: usize) -> Vec<Line<'a>> {
     let a = &entry.avail;
     // A no-break space keeps each mark with its word when wrapped.
     let flag = |on: bool, name: &str| format!("{}\u{a0}{name}", if on { "✓" } else { "✗" });
+    let status = crate::tui::job::shown_status(a);
+    // A Skill pack has no connection to make (§2.6): none is shown.
+    let connected = match a.kind {
+        crate::engine::pack::manifest::PackKind::Skill => String::new(),
+        _ => format!(" · {}", flag(a.connected, "connected")),
+    };
     let text_line = format!(
-        "{}\u{a0}{} · {} · {} · {} · sense\u{a0}{}",
-        status_symbol(a.status),
-        a.status.as_str(),
+        "{}\u{a0}{} · {} · {}{connected} · sense\u{a0}{}",
+        status_symbol(status),
+        status.as_str(),
         flag(a.installed, "installed"),
         flag(a.activated, "activated"),
-        flag(a.connected, "connected"),
         if a.sense.active { "active" } else { "inactive" },
     );
     let mut out: Vec<Line<'a>> = text::wrap(&text_line, width)
         .into_iter()
-        .map(|l| Line::styled(l, theme.status(a.status)))
+        .map(|l| Line::styled(l, theme.status(status)))
         .collect();
     let source = match (&entry.view.installed, &entry.view.catalog) {
         (Some(_), Some(_)) => "installed in the store; also in a catalog",

@@ -61,6 +61,9 @@ fn title_lines<'a>(
                 width,
             ),
         ),
+        Dialog::ConfirmDeactivate { ids, connected } => {
+            confirm::deactivate(config, ids, connected, width)
+        }
         Dialog::ConfirmQuery { query, store } => (
             "Confirm".to_string(),
             confirm::lines(

@@ -69,7 +69,12 @@ pub fn draw_text_pane<'a>(
             .collect();
     }
     let last = lines.len().saturating_sub(inner.height as usize);
-    let scroll = (app.scroll_of(pane) as usize).min(last);
+    // A running command's tail, while Output follows it (`less +F`).
+    let scroll = if pane == Pane::Output && app.following() {
+        last
+    } else {
+        (app.scroll_of(pane) as usize).min(last)
+    };
     let shown: Vec<Line<'_>> = lines
         .into_iter()
         .skip(scroll)

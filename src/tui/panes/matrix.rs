@@ -4,7 +4,9 @@
 //! selected command in words with the command that fixes it. An
 //! executable command reads `✓ mcp` (where the column has room): an MCP
 //! client of `hcpx mcp` as the same principal sees it as a tool (§16.2),
-//! said in words under the table when it is selected. Everything
+//! said in words under the table when it is selected. Columns that do not
+//! fit are counted at the header's end (`+2 →`), and words cut by the
+//! pane's bottom end in `…`. Everything
 //! shown comes from the engine's availability function (`pack_availability`)
 //! and `why`.
 
@@ -110,7 +112,28 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         // it; what would still hold the command back is said too.
         why_lines.extend(reasons(app, entry, cmd, width, true));
     }
-    frame.render_widget(Paragraph::new(why_lines), below);
+    let rows = below.height as usize;
+    frame.render_widget(Paragraph::new(fit_rows(why_lines, rows, width)), below);
+}
+
+/// At most `rows` of `lines`; when some do not fit, the last one shown
+/// ends in `…`, so a fix line cut by the pane's edge is never taken for a
+/// whole command (and copied as one).
+fn fit_rows(mut lines: Vec<Line<'_>>, rows: usize, width: usize) -> Vec<Line<'_>> {
+    if lines.len() <= rows {
+        return lines;
+    }
+    lines.truncate(rows);
+    if let Some(last) = lines.last_mut() {
+        let words: String = last.spans.iter().map(|s| s.content.as_ref()).collect();
+        let style = last.spans.first().map_or(last.style, |s| s.style);
+        let mut cut = text::truncate(words.trim_end(), width.saturating_sub(1));
+        if !cut.ends_with('…') {
+            cut.push('…');
+        }
+        *last = Line::styled(cut, style);
+    }
+    lines
 }
 
 /// The table's column widths for the pane's width.
@@ -119,6 +142,9 @@ struct Layout {
     columns: &'static [(&'static str, usize)],
     /// 0: no summary column.
     summary_w: usize,
+    /// The columns left out for want of room (the conditions `EXEC_ONLY`
+    /// drops, the summary): the header ends in `+N →` for them.
+    hidden: usize,
 }
 
 impl Layout {
@@ -149,11 +175,30 @@ impl Layout {
         } else {
             0
         };
+        let summaries = entry
+            .view
+            .manifest()
+            .is_some_and(|m| m.commands.iter().any(|c| !c.summary.trim().is_empty()));
+        let hidden = COLUMNS.len() - columns.len() + usize::from(summaries && summary_w == 0);
         Layout {
             key_w,
             columns,
             summary_w,
+            hidden,
         }
+    }
+
+    /// The table's width as drawn: the mark, the key and the effect, each
+    /// condition column (its width holds the space before it), the
+    /// summary.
+    fn used(&self) -> usize {
+        let conditions: usize = self.columns.iter().map(|(_, w)| w).sum();
+        let summary = if self.summary_w > 0 {
+            self.summary_w + 1
+        } else {
+            0
+        };
+        1 + 1 + self.key_w + 1 + EFFECT_W + conditions + summary
     }
 }
 
@@ -230,6 +275,26 @@ fn draw_table(frame: &mut Frame<'_>, area: Rect, app: &App, entry: &Entry, layou
             .filter(|&i| i < rows),
     );
     frame.render_stateful_widget(table, area, &mut state);
+    more_mark(frame, area, app, layout);
+}
+
+/// `+N →` at the end of the header: N columns did not fit (a wider pane
+/// shows them), where there is room for it.
+fn more_mark(frame: &mut Frame<'_>, area: Rect, app: &App, layout: &Layout) {
+    if layout.hidden == 0 || area.height == 0 {
+        return;
+    }
+    let room = (area.width as usize).saturating_sub(layout.used());
+    let n = layout.hidden;
+    let Some(mark) = [format!("+{n} →"), format!("+{n}→"), format!("+{n}")]
+        .into_iter()
+        .find(|m| text::width(m) < room)
+    else {
+        return;
+    };
+    let w = text::width(&mark) as u16;
+    let at = Rect::new(area.x + area.width - w, area.y, w, 1);
+    frame.render_widget(Paragraph::new(Span::styled(mark, app.theme().hint())), at);
 }
 
 /// The `executable` cell: `✓ mcp` where the column has room for it —
@@ -261,11 +326,16 @@ fn pack_level<'a>(app: &App, entry: &Entry, width: usize) -> Vec<Line<'a>> {
     }
     let dir = entry.view.dir().map(|d| d.display().to_string());
     let why = why::explain(avail, manifest, None, &app.config.principal, dir.as_deref());
-    let mark = if why.executable { "✓" } else { "✗" };
-    let style = if why.executable {
-        theme.good()
+    // A pack with nothing to run but its Skill (a Skill pack, §2.6; a
+    // `sense_only` pack) is what it should be: no failure to show.
+    let only_sense =
+        avail.installed && why.reason() == Some(&why::WhyReason::Refused(Refusal::SenseOnly));
+    let (mark, style) = if why.executable {
+        ("✓", theme.good())
+    } else if only_sense {
+        ("·", theme.dim())
     } else {
-        theme.bad()
+        ("✗", theme.bad())
     };
     let mut out: Vec<Line<'a>> =
         text::wrap_hanging(&format!("{mark} {}", why.explanation), width, 2)
