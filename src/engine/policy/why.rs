@@ -148,7 +148,8 @@ pub fn explain(
     }
     let Some(command) = command else {
         if out.unmet.is_empty() {
-            no_commands(&mut out, manifest.is_some_and(|m| m.sense_only));
+            let skill = avail.kind == crate::engine::pack::manifest::PackKind::Skill;
+            no_commands(&mut out, manifest.is_some_and(|m| m.sense_only), skill);
         }
         return out;
     };
@@ -194,10 +195,17 @@ fn broken(avail: &PackAvailability) -> String {
     format!("the {copy} copy of {} is broken: {first}", avail.pack_id)
 }
 
-/// What `why` says of an installed pack without commands.
-fn no_commands(out: &mut Explanation, sense_only: bool) {
+/// What `why` says of an installed pack without commands; a Skill pack
+/// (§2.6) is said as what it is, a Skill for harnesses to read.
+fn no_commands(out: &mut Explanation, sense_only: bool, skill: bool) {
     let id = out.pack_id.clone();
-    if sense_only {
+    if skill {
+        out.push(
+            WhyReason::Refused(Refusal::SenseOnly),
+            format!("{id} is a Skill pack: harnesses read its SKILL.md; it has no commands to run"),
+            None,
+        );
+    } else if sense_only {
         out.push(
             WhyReason::Refused(Refusal::SenseOnly),
             format!("{id} is sense_only: its Skill is for reading, it has no commands to run"),
