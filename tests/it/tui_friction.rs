@@ -170,7 +170,10 @@ fn why_of_a_pack_not_installed_never_says_it_is_installed() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("not installed"), "{text}");
     assert!(!text.contains("is installed but"), "{text}");
-    assert!(!text.contains("not activated"), "one reason, not two: {text}");
+    assert!(
+        !text.contains("not activated"),
+        "one reason, not two: {text}"
+    );
 }
 
 /// A catalog with `acme.tail`, whose `spill` prints 80 numbered lines and
