@@ -38,6 +38,7 @@ mod project_owner;
 mod project_scope;
 mod project_sync;
 mod project_trust;
+mod readme_docs;
 mod screenshots;
 mod skill_packs;
 mod tui_colon_changes;
