@@ -96,7 +96,10 @@ fn git(cwd: &Path, args: &[&str]) {
 fn github(root: &Path) {
     let work = root.join("gh-work");
     for (name, text) in [
-        ("pdf", "Read and fill PDF forms, extract text, tables and fields."),
+        (
+            "pdf",
+            "Read and fill PDF forms, extract text, tables and fields.",
+        ),
         ("docx", "Write and edit Word documents."),
     ] {
         let dir = work.join("skills").join(name);
@@ -112,7 +115,15 @@ fn github(root: &Path) {
     git(&work, &["add", "."]);
     git(
         &work,
-        &["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "skills"],
+        &[
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "commit",
+            "-qm",
+            "skills",
+        ],
     );
     let hub = root.join("gh/anthropics");
     std::fs::create_dir_all(&hub).unwrap();
@@ -188,7 +199,11 @@ fn every_sh_block_of_the_readme_runs_as_written() {
             assert!(why.len() > 10, "README.md:{}: say why", block.line);
             continue;
         }
-        let script = format!("set -euo pipefail\n{}\n{}", block.before.join("\n"), block.body);
+        let script = format!(
+            "set -euo pipefail\n{}\n{}",
+            block.before.join("\n"),
+            block.body
+        );
         let out = Command::new("bash")
             .arg("-c")
             .arg(&script)
@@ -209,7 +224,10 @@ fn every_sh_block_of_the_readme_runs_as_written() {
         );
         ran += 1;
     }
-    assert!(ran >= 8, "only {ran} blocks ran: did the README change shape?");
+    assert!(
+        ran >= 8,
+        "only {ran} blocks ran: did the README change shape?"
+    );
 }
 
 /// The README's first block: the command that runs hcpx, and the one that
@@ -241,12 +259,7 @@ fn the_first_command_opens_the_example_catalog_in_a_throwaway_store() {
     }
     let store = tempfile::tempdir().unwrap();
     let args: Vec<&str> = args.split(' ').collect();
-    let session = Session::start_in(
-        "readme-first",
-        &[("HCP_HOME", store.path())],
-        &args,
-        repo(),
-    );
+    let session = Session::start_in("readme-first", &[("HCP_HOME", store.path())], &args, repo());
     session.wait_text("demo.sysinfo");
     session.wait_text("demo.weather-api");
     session.quit();
@@ -277,7 +290,11 @@ fn anchors(text: &str) -> Vec<String> {
         }
         let base = slug(line.trim_start_matches('#'));
         let n = bases.iter().filter(|b| **b == base).count();
-        seen.push(if n == 0 { base.clone() } else { format!("{base}-{n}") });
+        seen.push(if n == 0 {
+            base.clone()
+        } else {
+            format!("{base}-{n}")
+        });
         bases.push(base);
     }
     seen
