@@ -69,7 +69,6 @@ pub mod scope;
 pub mod search;
 pub mod session;
 pub mod status;
-pub mod svg;
 pub mod targets;
 pub mod terminal;
 pub mod text;

@@ -66,7 +66,7 @@ async fn demo() -> Tui {
 }
 
 fn check(name: &str, tui: &Tui, title: &str) -> Option<String> {
-    let svg = hcpx::tui::svg::render(tui.runner.terminal.backend().buffer(), title);
+    let svg = crate::svg::render(tui.runner.terminal.backend().buffer(), title);
     let path = repo().join("screenshots").join(format!("{name}.svg"));
     if std::env::var_os("UPDATE_SCREENSHOTS").is_some() {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();

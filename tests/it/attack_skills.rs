@@ -1,4 +1,4 @@
-//! The third attack pass (issue 17): collections, Skill packs, whole Skill
+//! Attacks on Skills: collections, Skill packs, whole Skill
 //! folders in harness targets and git trees, tried as a hostile repository
 //! author, a hostile teammate and a hostile pack would. Each test is named
 //! after what it protects; each failed on the code before its fix.
