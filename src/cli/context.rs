@@ -293,77 +293,11 @@ impl Ctx {
         0
     }
 
-    /// Prints the per-pack results of a run that may stop part-way
-    /// (`upgrade`, `sync`): `{"ok", "results", "error"?}` in JSON, else
-    /// `text` then the error; the exit code is the error's, else 0.
-    pub fn results<T: Serialize>(
-        &self,
-        results: &[T],
-        error: Option<Error>,
-        text: impl FnOnce(&[T]),
-    ) -> i32 {
-        if self.out.json {
-            self.out.json(&Results {
-                ok: error.is_none(),
-                results,
-                error: error.as_ref(),
-            });
-        } else {
-            text(results);
-            if let Some(err) = &error {
-                self.out.error(err);
-            }
-        }
-        error.map_or(0, |e| e.code.exit_code())
-    }
-
     /// Reports an error; returns the exit code of §10.2.
     pub fn fail(&self, err: &Error) -> i32 {
         self.out.error(err);
         err.code.exit_code()
     }
-
-    /// Runs `f` with the engine of the store holding `pack` (see
-    /// [`Ctx::engine_holding`]); with no pack, the scope's engine.
-    pub fn with_engine_holding(
-        &self,
-        pack: Option<&String>,
-        f: impl FnOnce(&Engine) -> i32,
-    ) -> i32 {
-        let engine = match pack {
-            Some(pack) => self.engine_holding(pack),
-            None => self.engine(),
-        };
-        match engine {
-            Ok(engine) => f(&engine),
-            Err(err) => self.fail(&err),
-        }
-    }
-
-    /// Runs `f` with the user store's engine (catalogs are the user's).
-    pub fn with_user_engine(&self, f: impl FnOnce(&Engine) -> i32) -> i32 {
-        match self.user_engine() {
-            Ok(engine) => f(&engine),
-            Err(err) => self.fail(&err),
-        }
-    }
-
-    /// Runs `f` with an engine, reporting any error.
-    pub fn with_engine(&self, f: impl FnOnce(&Engine) -> i32) -> i32 {
-        match self.engine() {
-            Ok(engine) => f(&engine),
-            Err(err) => self.fail(&err),
-        }
-    }
-}
-
-/// The document of [`Ctx::results`].
-#[derive(Serialize)]
-struct Results<'a, T> {
-    ok: bool,
-    results: &'a [T],
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<&'a Error>,
 }
 
 /// Tells the user on stderr that this hcpx waits for another one.

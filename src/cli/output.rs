@@ -5,8 +5,8 @@
 //! and through [`one_line`] in a one-line field (an id, a path, a status line);
 //! JSON is data and keeps it, escaped by serde.
 
-use crate::cli::fix::{FixFlags, command_line, hint, with_hint};
-use crate::engine::error::{Error, Fix};
+use crate::cli::fix::{FixFlags, hint, with_hint};
+use crate::engine::error::Error;
 use crate::engine::ops::docs::Failure;
 use serde::Serialize;
 use std::io::Write;
@@ -77,11 +77,6 @@ impl Output {
     /// The store the command acted on, if known.
     pub fn scope(&self) -> Option<ScopeTag> {
         self.scope.lock().ok().and_then(|s| s.clone())
-    }
-
-    /// `fix` as the command line to paste.
-    pub fn fix_line(&self, fix: &Fix) -> String {
-        command_line(fix, &self.flags)
     }
 
     /// Prints one JSON document and a newline on stdout.

@@ -201,10 +201,6 @@ impl Hint {
         self
     }
 
-    pub fn parts(&self) -> &[Part] {
-        &self.parts
-    }
-
     /// The commands the hint names, in order.
     pub fn fixes(&self) -> impl Iterator<Item = &Fix> {
         self.parts.iter().filter_map(|p| match p {

@@ -273,14 +273,6 @@ fn declared_skill_manifest(path: &Path, tree: &files::PackTree) -> Option<docume
     Some(crate::engine::pack::skill::implicit_document(&front))
 }
 
-/// Whether the folder `dir` holds a pack: a manifest, or `SKILL.md` (a
-/// Skill pack, §2.6). For scans that pick the pack folders of a catalog.
-pub fn holds_pack(dir: &Path) -> bool {
-    [MANIFEST_YAML, MANIFEST_JSON, skill::FILE]
-        .iter()
-        .any(|name| has_root_file(dir, name))
-}
-
 /// The id a manifest document declares, as the manifest rules take it (and
 /// [`lint_pack`] reports it): `id` of a mapping, when a non-empty string.
 pub fn manifest_id(doc: &document::Node) -> Option<&str> {
@@ -484,7 +476,6 @@ mod tests {
         let skill =
             "---\nname: pdf-tools\ndescription: D.\nmetadata: {version: 2.0.0}\n---\nBody\n";
         std::fs::write(dir.path().join(skill::FILE), skill).unwrap_or_else(|e| panic!("{e}"));
-        assert!(holds_pack(dir.path()));
         assert_eq!(declared_id(dir.path()).as_deref(), Some("pdf-tools"));
         let doc = declared_manifest(dir.path()).unwrap_or_else(|| panic!("no document"));
         assert_eq!(doc.get("version").and_then(|v| v.as_str()), Some("2.0.0"));
@@ -501,7 +492,6 @@ mod tests {
         };
         assert!(lint_pack(dir.path(), free).diagnostics.is_empty());
         std::fs::remove_file(dir.path().join(skill::FILE)).unwrap_or_else(|e| panic!("{e}"));
-        assert!(!holds_pack(dir.path()));
         assert_eq!(declared_id(dir.path()), None);
     }
 

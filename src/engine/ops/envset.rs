@@ -27,12 +27,6 @@ impl EnvOverrides {
         }
     }
 
-    /// Whether `name` is set for `pack_id` here.
-    pub fn is_set(&self, pack_id: &str, name: &str) -> bool {
-        self.0
-            .contains_key(&(pack_id.to_string(), name.to_string()))
-    }
-
     /// `name`'s value for `pack_id`: the override, else the process
     /// environment's; `None` when neither is set and non-empty.
     pub fn value(&self, pack_id: &str, name: &str) -> Option<String> {

@@ -461,19 +461,6 @@ impl Engine {
         PackId::parse(word).ok_or_else(|| self.not_found(word))
     }
 
-    /// [`Engine::pack_id`] for each word, in order, up to the first that is
-    /// not an id: the ids before it, and its error.
-    pub fn pack_ids(&self, words: &[String]) -> (Vec<PackId>, Option<Error>) {
-        let mut ids = Vec::with_capacity(words.len());
-        for word in words {
-            match self.pack_id(word) {
-                Ok(id) => ids.push(id),
-                Err(err) => return (ids, Some(err)),
-            }
-        }
-        (ids, None)
-    }
-
     /// [`not_found`] with a did-you-mean hint naming the known pack id
     /// closest to `pack_id`, when one is close.
     pub fn not_found(&self, pack_id: &str) -> Error {

@@ -104,11 +104,6 @@ impl InForce {
         holds_unscoped(self.table(), principal, capability)
     }
 
-    /// The grants `principal` holds, in the order listed.
-    pub fn held_by(&self, principal: &str) -> Vec<Grant> {
-        held(self.table(), principal)
-    }
-
     /// What the first `grant` in a store writes before its own change
     /// (§9.4): what held until then, so nobody loses a default.
     pub fn written(&self) -> Grants {
