@@ -3,7 +3,9 @@
 //! - `tools/list` reads the store ([`Listing::read`]; the last read again
 //!   while the store's stamp is unchanged), answers it in pages of 500
 //!   (`pages`, §16.2) and remembers what it answered: the listing the
-//!   client holds.
+//!   client holds. A server's first page, before any read, is made from
+//!   the first packs alone ([`Listing::read_first`]) and the whole store
+//!   read after it: a large store does not delay a session's start.
 //! - `tools/call` finds the tool in that listing (else in the last one
 //!   read, else among every command of an activated pack, which the exec
 //!   path then refuses naming what is missing, §16.3; a name in none is
@@ -76,6 +78,9 @@ struct Inner {
     state: Mutex<Known>,
     /// What the reads took from each pack before.
     reads: super::reads::ReadCache,
+    /// Held by the read of the store under way: a second waits for it,
+    /// then finds the store as that one read it.
+    reading: tokio::sync::Mutex<()>,
     /// A slot per command allowed to run at once; tokio's semaphore
     /// hands them out first come, first served (§16.3).
     running: Arc<Semaphore>,
@@ -106,6 +111,7 @@ impl Server {
                 flags,
                 state: Mutex::new(Known::default()),
                 reads: super::reads::ReadCache::default(),
+                reading: tokio::sync::Mutex::new(()),
                 running: Arc::new(Semaphore::new(max_calls())),
             }),
         }
@@ -122,6 +128,7 @@ impl Server {
     /// change can change the listing is the one of the last read, that
     /// read is the answer.
     async fn read_listing(&self) -> Result<Arc<Listing>, ErrorData> {
+        let _one = self.inner.reading.lock().await;
         let inner = Arc::clone(&self.inner);
         let last = {
             let known = self.known();
@@ -148,6 +155,40 @@ impl Server {
             Ok(Err(err)) => Err(internal(&err)),
             Err(e) => Err(ErrorData::internal_error(e.to_string(), None)),
         }
+    }
+
+    /// The first tools, for the first page of a server that has not read
+    /// the store yet (`Listing::read_first`: only the packs they come
+    /// from are read). The whole store is read next, off the request;
+    /// should its first tools not be these (the store changed meanwhile),
+    /// the client is told to list again (§16.4).
+    async fn read_first(&self, peer: Peer<RoleServer>) -> Result<Arc<Listing>, ErrorData> {
+        let inner = Arc::clone(&self.inner);
+        let read = tokio::task::spawn_blocking(move || {
+            Listing::read_first(&inner.engines, &inner.reads, super::pages::PAGE)
+        })
+        .await;
+        let first = match read {
+            Ok(Ok(first)) => Arc::new(first),
+            Ok(Err(err)) => return Err(internal(&err)),
+            Err(e) => return Err(ErrorData::internal_error(e.to_string(), None)),
+        };
+        let server = self.clone();
+        let sent = Arc::clone(&first);
+        tokio::spawn(async move {
+            let Ok(whole) = server.read_listing().await else {
+                return;
+            };
+            let stale = if sent.prefix {
+                !whole.starts_with(&sent)
+            } else {
+                whole.tools_differ(&sent)
+            };
+            if stale {
+                let _ = peer.notify_tool_list_changed().await;
+            }
+        });
+        Ok(first)
     }
 
     /// The tool `name` among every command of an activated pack of the
@@ -495,10 +536,14 @@ impl ServerHandler for Server {
     async fn list_tools(
         &self,
         request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        let listing = self.read_listing().await?;
         let cursor = request.and_then(|r| r.cursor);
+        let unread = self.known().stamp.is_none();
+        let listing = match cursor {
+            None if unread => self.read_first(context.peer.clone()).await?,
+            _ => self.read_listing().await?,
+        };
         let page = super::pages::page(&listing.tools, cursor.as_deref(), super::pages::PAGE)
             .map_err(|why| ErrorData::invalid_params(why, None))?;
         self.known().listed = Arc::clone(&listing);
