@@ -306,6 +306,7 @@ impl Server {
                 }
                 _ => tokio::time::sleep(POLL).await,
             }
+            super::wake::note_wake();
             if peer.is_transport_closed() {
                 return;
             }

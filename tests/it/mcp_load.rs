@@ -7,7 +7,8 @@
 //! for the user; an over-size message answered with its id, batches under
 //! 2025-03-26 only; a command in a session of its own ended with the
 //! server; `tools/list` in pages of 500; progress while a call runs; an
-//! idle server that does no work.
+//! idle server that does no work, and that programs run from a folder on
+//! its `PATH` do not wake.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::common::{Sandbox, alive, wait_until};
@@ -632,4 +633,118 @@ fn an_idle_server_does_not_wake_up_and_still_sees_a_change() {
             break;
         }
     }
+}
+
+/// A server started with its watcher's wakes on a channel (the debug
+/// build's `HCPX_MCP_DEBUG_WAKES` lines on stderr), `PATH` being
+/// `path_first` then the system's folders.
+fn with_wakes(sb: &Sandbox, path_first: &Path) -> (Child, ChildStdin, Receiver<u64>) {
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("hcpx"))
+        .env("HCP_HOME", sb.home())
+        .env("PATH", format!("{}:/usr/bin:/bin", path_first.display()))
+        .env("HCPX_MCP_DEBUG_WAKES", "1")
+        .env_remove("HCP_PRINCIPAL")
+        .current_dir(sb.dir.path())
+        .arg("mcp")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = BufReader::new(child.stdout.take().unwrap());
+    let stderr = BufReader::new(child.stderr.take().unwrap());
+    let (send, wakes) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in stderr.lines().map_while(Result::ok) {
+            if let Some(n) = line.strip_prefix("hcpx mcp: woken ") {
+                let _ = send.send(n.trim().parse().unwrap_or(0));
+            }
+        }
+    });
+    let (said, answers) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in stdout.lines().map_while(Result::ok) {
+            let _ = said.send(line);
+        }
+    });
+    for message in [
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "1"}}}),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}),
+    ] {
+        writeln!(stdin, "{message}").unwrap();
+    }
+    stdin.flush().unwrap();
+    // The answers to `initialize` and `tools/list`: the server is serving.
+    let deadline = Instant::now() + crate::common::BOUND;
+    let mut answered = 0;
+    while answered < 2 {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let line = answers.recv_timeout(left).expect("no answer from the server");
+        answered += usize::from(line.contains("\"id\":1") || line.contains("\"id\":2"));
+    }
+    (child, stdin, wakes)
+}
+
+/// Waits (bounded) until the watcher has not woken for 500 ms; the wakes
+/// so far.
+#[track_caller]
+fn quiet(wakes: &Receiver<u64>, mut seen: u64) -> u64 {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        assert!(
+            Instant::now() < deadline,
+            "the server never went quiet (woken {seen} times)"
+        );
+        match wakes.recv_timeout(Duration::from_millis(500)) {
+            Ok(n) => seen = seen.max(n),
+            Err(mpsc::RecvTimeoutError::Timeout) => return seen,
+            Err(e) => panic!("the server ended: {e}"),
+        }
+    }
+}
+
+/// Running programs from a folder on the server's `PATH` wakes nothing:
+/// the watch asks for changes only, never for inotify's open events
+/// (which `notify` 8 asked for whatever it was told), so an agent running
+/// commands all day costs an idle server nothing (§16.6). A folder made
+/// there afterwards still wakes it: the folder is watched.
+#[test]
+fn programs_run_from_a_path_folder_do_not_wake_an_idle_server() {
+    let sb = sandbox();
+    let bin = sb.dir.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let tru = bin.join("true");
+    std::fs::copy("/usr/bin/true", &tru)
+        .or_else(|_| std::fs::copy("/bin/true", &tru))
+        .unwrap();
+    let (mut child, stdin, wakes) = with_wakes(&sb, &bin);
+    let before = quiet(&wakes, 0);
+    // At least 100 runs and 300 ms of them: with open events asked for,
+    // each run wakes the watcher, several times over its 50 ms settle.
+    let started = Instant::now();
+    let mut runs = 0;
+    while runs < 100 || started.elapsed() < Duration::from_millis(300) {
+        assert!(Command::new(&tru).status().unwrap().success());
+        runs += 1;
+    }
+    let after = quiet(&wakes, before);
+    assert_eq!(
+        after - before,
+        0,
+        "{runs} runs of {} woke the idle server {} times",
+        tru.display(),
+        after - before
+    );
+    // The folder is watched: a change in it wakes the server.
+    std::fs::create_dir(bin.join("new")).unwrap();
+    let woke = wakes
+        .recv_timeout(Duration::from_secs(5))
+        .expect("a folder made on PATH did not wake the server");
+    assert!(woke > after, "{woke} after {after}");
+    drop(stdin);
+    crate::common::wait_exit(&mut child);
 }
