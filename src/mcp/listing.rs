@@ -27,6 +27,9 @@ pub struct Listing {
     /// Only the first tools, as [`Listing::read_first`] read them (no
     /// Skills): what follows them is not known.
     pub prefix: bool,
+    /// Each tool's place in `tools`, by name: a call finds its tool
+    /// without a walk through thousands.
+    by_name: std::collections::HashMap<String, usize>,
 }
 
 impl Listing {
@@ -73,11 +76,7 @@ impl Listing {
         skills.sort_by(|(x, a), (y, b)| (&a.name, x, &a.pack_id).cmp(&(&b.name, y, &b.pack_id)));
         skills.dedup_by(|(_, b), (_, a)| a.name == b.name);
         let skills = skills.into_iter().map(|(_, s)| s).collect();
-        Ok(Listing {
-            tools,
-            skills,
-            prefix: false,
-        })
+        Ok(Listing::new(tools, skills, false))
     }
 
     /// The first tools of what [`Listing::read`] would list — more than
@@ -100,7 +99,7 @@ impl Listing {
             ids.extend(found.into_iter().map(|id| (id, store)));
         }
         // The first store holding an id serves it (§15.5).
-        ids.sort_by(|(a, x), (b, y)| (a, x).cmp(&(b, y)));
+        ids.sort();
         ids.retain(|(id, _)| held.insert(id.clone()));
         let check = runnable_memo();
         let read_one = |(id, store): (PackId, usize)| {
@@ -132,15 +131,26 @@ impl Listing {
             }
             from = to;
         }
-        Ok(Listing {
-            tools: named(engines, &packs, Which::Executable),
-            skills: Vec::new(),
-            prefix: from < ids.len(),
-        })
+        let tools = named(engines, &packs, Which::Executable);
+        Ok(Listing::new(tools, Vec::new(), from < ids.len()))
+    }
+
+    fn new(tools: Vec<ToolEntry>, skills: Vec<SkillResources>, prefix: bool) -> Listing {
+        let by_name = tools
+            .iter()
+            .enumerate()
+            .map(|(at, t)| (t.name().to_string(), at))
+            .collect();
+        Listing {
+            tools,
+            skills,
+            prefix,
+            by_name,
+        }
     }
 
     pub fn tool(&self, name: &str) -> Option<&ToolEntry> {
-        self.tools.iter().find(|t| t.name() == name)
+        self.tools.get(*self.by_name.get(name)?)
     }
 
     /// Whether the client sees another tool list (names, schemas, text).

@@ -81,6 +81,10 @@ struct Inner {
     /// Held by the read of the store under way: a second waits for it,
     /// then finds the store as that one read it.
     reading: tokio::sync::Mutex<()>,
+    /// Told once the whole store was first read after a first page.
+    first_read: tokio::sync::Notify,
+    /// A first page was made from the first packs ([`Server::read_first`]).
+    first_taken: std::sync::atomic::AtomicBool,
     /// A slot per command allowed to run at once; tokio's semaphore
     /// hands them out first come, first served (§16.3).
     running: Arc<Semaphore>,
@@ -112,6 +116,8 @@ impl Server {
                 state: Mutex::new(Known::default()),
                 reads: super::reads::ReadCache::default(),
                 reading: tokio::sync::Mutex::new(()),
+                first_read: tokio::sync::Notify::new(),
+                first_taken: std::sync::atomic::AtomicBool::new(false),
                 running: Arc::new(Semaphore::new(max_calls())),
             }),
         }
@@ -176,7 +182,9 @@ impl Server {
         let server = self.clone();
         let sent = Arc::clone(&first);
         tokio::spawn(async move {
-            let Ok(whole) = server.read_listing().await else {
+            let read = server.read_listing().await;
+            server.inner.first_read.notify_one();
+            let Ok(whole) = read else {
                 return;
             };
             let stale = if sent.prefix {
@@ -262,15 +270,14 @@ impl Server {
         let tap = progress.as_ref().map(|(_, _, tap)| tap.clone());
         let job = tokio::task::spawn_blocking(move || {
             let _slot = slot;
-            let result = scope.run(|| match &engine {
+            // An orphan the command leaves is reaped when it exits, by
+            // the reaper's thread (§16.6).
+            scope.run(|| match &engine {
                 Some(engine) => {
                     call_blocking(engine, &flags, &entry, arguments.as_ref(), tap.as_ref())
                 }
                 None => call::stale(entry.name(), "names no store of this server"),
-            });
-            // An orphan the command left and that has exited (§16.6).
-            super::reaper::reap_orphans();
-            result
+            })
         });
         let progress = progress.map(|(token, newest, _)| (token, newest));
         wait_for(job, scope, context, progress).await
@@ -295,8 +302,18 @@ impl Server {
     /// when the client is gone.
     pub async fn watch(self, peer: Peer<RoleServer>) {
         let engines = self.inner.engines.clone();
+        // The first page comes first: the watches of a large store are
+        // added once the store was read (or after a second).
+        let first = self.inner.first_read.notified();
+        let _ = tokio::time::timeout(Duration::from_secs(1), first).await;
         let mut wake = super::wake::Wake::new();
         let (mut last, mut covered) = look(&engines, wake.as_ref()).await;
+        // What the client was sent was read at a stamp of its own: a
+        // change since, before the watches were added, is told now.
+        let read_at = self.known().stamp.clone();
+        if read_at.is_some_and(|was| was != last) && !self.tell_changes(&peer).await {
+            return;
+        }
         loop {
             match wake.as_mut() {
                 Some(w) if covered => {
@@ -316,17 +333,26 @@ impl Server {
                 continue;
             }
             last = now;
-            let before = self.known().current.clone();
-            let Ok(after) = self.read_listing().await else {
-                continue;
-            };
-            if after.tools_differ(&before) && peer.notify_tool_list_changed().await.is_err() {
+            if !self.tell_changes(&peer).await {
                 return;
             }
-            if after.skills_differ(&before) {
-                let _ = peer.notify_resource_list_changed().await;
-            }
         }
+    }
+
+    /// Reads the store and tells the client when the tools or the Skills
+    /// differ from the last read (§16.4); `false` when the client is gone.
+    async fn tell_changes(&self, peer: &Peer<RoleServer>) -> bool {
+        let before = self.known().current.clone();
+        let Ok(after) = self.read_listing().await else {
+            return true;
+        };
+        if after.tools_differ(&before) && peer.notify_tool_list_changed().await.is_err() {
+            return false;
+        }
+        if after.skills_differ(&before) {
+            let _ = peer.notify_resource_list_changed().await;
+        }
+        true
     }
 }
 
@@ -540,7 +566,13 @@ impl ServerHandler for Server {
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         let cursor = request.and_then(|r| r.cursor);
-        let unread = self.known().stamp.is_none();
+        // Only the server's first list is made from the first packs; any
+        // other waits for a whole read (one at a time, not a thread each).
+        let unread = self.known().stamp.is_none()
+            && !self
+                .inner
+                .first_taken
+                .swap(true, std::sync::atomic::Ordering::SeqCst);
         let listing = match cursor {
             None if unread => self.read_first(context.peer.clone()).await?,
             _ => self.read_listing().await?,

@@ -57,6 +57,12 @@ commands:
     args:
       - {name: file, type: string, required: true}
     adapter: {kind: process, program: sh, argv: ["escape.sh", "{file}"]}
+  - key: orphan
+    summary: Start a short sleeper in a session of its own, and return
+    effect: read
+    args:
+      - {name: file, type: string, required: true}
+    adapter: {kind: process, program: sh, argv: ["orphan.sh", "{file}"]}
   - key: slow
     summary: Print a line, wait, print another
     effect: read
@@ -78,6 +84,10 @@ fn sandbox() -> Sandbox {
             ("pack.yaml", MANIFEST),
             ("SKILL.md", skill),
             ("escape.sh", escape),
+            (
+                "orphan.sh",
+                "setsid sh -c 'echo $$ > \"$1\"; exec sleep 1' sh \"$1\" </dev/null >/dev/null 2>&1 &\n",
+            ),
             (
                 "progress.sh",
                 "printf 'step \\033[31mone\\n'\nsleep 2.5\necho done\n",
@@ -747,4 +757,64 @@ fn programs_run_from_a_path_folder_do_not_wake_an_idle_server() {
     assert!(woke > after, "{woke} after {after}");
     drop(stdin);
     crate::common::wait_exit(&mut child);
+}
+
+/// Past 4,096 requests being answered, a request of a batch is turned away
+/// in the batch's array as a lone one is (`ping` answered, a call
+/// `-32000` busy), instead of being taken past the bound (§16.6).
+#[test]
+fn a_batch_past_the_in_flight_bound_is_answered_busy() {
+    let sb = sandbox();
+    let mut raw = Raw::start(&sb, &[("HCPX_MCP_MAX_CALLS", "1")], "2025-03-26");
+    let files = sb.dir.path().join("naps");
+    std::fs::create_dir_all(&files).unwrap();
+    // One runs, 4,095 wait for its slot: 4,096 in flight.
+    for i in 0..4096 {
+        let file = files.join(format!("n{i}")).display().to_string();
+        raw.call(&json!(i), "t_load__nap", json!({"file": file}));
+    }
+    raw.send(&json!([
+        {"jsonrpc": "2.0", "id": "bp", "method": "ping"},
+        {"jsonrpc": "2.0", "id": "bc", "method": "tools/call",
+         "params": {"name": "t_load__hello", "arguments": {}}},
+    ]));
+    let deadline = Instant::now() + crate::common::BOUND;
+    let answers = loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match raw.messages.recv_timeout(left) {
+            Ok(Value::Array(answers)) => break answers,
+            Ok(_) => {}
+            Err(e) => panic!("the batch was not answered: {e}"),
+        }
+    };
+    let by_id = |id: &str| {
+        answers
+            .iter()
+            .find(|a| a["id"] == id)
+            .unwrap_or_else(|| panic!("no answer to {id}: {answers:?}"))
+    };
+    assert_eq!(by_id("bp")["result"], json!({}));
+    assert_eq!(by_id("bc")["error"]["code"], -32000, "{answers:?}");
+    drop(raw.stdin.take());
+    crate::common::wait_exit(&mut raw.child);
+}
+
+/// An orphan a command left (in a session of its own, handed to the
+/// server) that exits between calls is reaped then, not left a zombie
+/// until the next call (§16.6).
+#[test]
+fn an_orphan_that_exits_between_calls_is_reaped() {
+    let sb = sandbox();
+    let mut raw = Raw::start(&sb, &[], "2025-11-25");
+    let file = sb.dir.path().join("orphan.pid");
+    raw.call(&json!(1), "t_load__orphan", json!({"file": file.display().to_string()}));
+    let reply = raw.answer(&json!(1), crate::common::BOUND);
+    assert_eq!(reply["result"]["isError"], false, "{reply}");
+    wait_until("the orphan writes its pid", || pid_of(&file).is_some());
+    let pid = pid_of(&file).unwrap();
+    // It sleeps 1 s, exits, and no call comes after it: gone from the
+    // process table (not a zombie), with no other request sent.
+    wait_until("the orphan is reaped", || {
+        !Path::new(&format!("/proc/{pid}")).exists()
+    });
 }
