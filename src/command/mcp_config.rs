@@ -66,10 +66,13 @@ impl Launch<'_> {
 
     /// The server's environment: `HCP_HOME`, `HCP_PRINCIPAL`, those set.
     fn env(&self) -> Vec<(&'static str, &str)> {
-        [("HCP_HOME", self.hcp_home), ("HCP_PRINCIPAL", self.principal)]
-            .into_iter()
-            .filter_map(|(name, value)| Some((name, value?)))
-            .collect()
+        [
+            ("HCP_HOME", self.hcp_home),
+            ("HCP_PRINCIPAL", self.principal),
+        ]
+        .into_iter()
+        .filter_map(|(name, value)| Some((name, value?)))
+        .collect()
     }
 
     /// `PROGRAM mcp --principal P`, each word quoted for a shell.
@@ -326,7 +329,11 @@ mod tests {
             json!({"HCP_HOME": "/srv/h", "HCP_PRINCIPAL": "bot"})
         );
         let codex = config(McpTarget::Codex, &l);
-        assert!(codex.config.contains(r#"args = ["mcp"]"#), "{}", codex.config);
+        assert!(
+            codex.config.contains(r#"args = ["mcp"]"#),
+            "{}",
+            codex.config
+        );
         assert!(
             codex
                 .config

@@ -693,7 +693,9 @@ fn with_wakes(sb: &Sandbox, path_first: &Path) -> (Child, ChildStdin, Receiver<u
     let mut answered = 0;
     while answered < 2 {
         let left = deadline.saturating_duration_since(Instant::now());
-        let line = answers.recv_timeout(left).expect("no answer from the server");
+        let line = answers
+            .recv_timeout(left)
+            .expect("no answer from the server");
         answered += usize::from(line.contains("\"id\":1") || line.contains("\"id\":2"));
     }
     (child, stdin, wakes)
@@ -807,7 +809,11 @@ fn an_orphan_that_exits_between_calls_is_reaped() {
     let sb = sandbox();
     let mut raw = Raw::start(&sb, &[], "2025-11-25");
     let file = sb.dir.path().join("orphan.pid");
-    raw.call(&json!(1), "t_load__orphan", json!({"file": file.display().to_string()}));
+    raw.call(
+        &json!(1),
+        "t_load__orphan",
+        json!({"file": file.display().to_string()}),
+    );
     let reply = raw.answer(&json!(1), crate::common::BOUND);
     assert_eq!(reply["result"]["isError"], false, "{reply}");
     wait_until("the orphan writes its pid", || pid_of(&file).is_some());
