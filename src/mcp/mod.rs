@@ -53,6 +53,7 @@ use rmcp::ServiceExt;
 pub fn serve(engines: Vec<Engine>, flags: FixFlags) -> std::io::Result<()> {
     // An orphan of a command is handed to the server, not to init (§16.6).
     reaper::adopt_orphans();
+    reaper::reap_on_exit();
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;

@@ -13,9 +13,11 @@
 //! found through `/proc`, until none is left.
 //!
 //! An orphan handed to the server is its child: when it exits, the server
-//! must reap it, or it stays a zombie. [`reap_orphans`] (after a call, at
-//! most once a second since it reads the process table, and at the end)
-//! reaps the zombies among its children that it did not
+//! must reap it, or it stays a zombie. [`reap_on_exit`] starts a thread
+//! that, woken by `SIGCHLD` (an idle server is not woken at all), reaps
+//! them at most once a second since it reads the process table — also an
+//! orphan that exits between calls; and at the end, [`end_descendants`]
+//! does. A reap takes the zombies among its children that it did not
 //! spawn itself — those in another session, or in a group that is neither
 //! the server's nor led by themselves (every process the runtime spawns
 //! leads a group of its own or shares the server's, and is reaped by the
@@ -144,23 +146,28 @@ pub fn adopt_orphans() {
     linux::adopt_orphans();
 }
 
-/// Reaps the orphans handed to the server that have exited; at most once
-/// a second (a call's end asks each time).
-pub fn reap_orphans() {
-    use std::sync::Mutex;
-    use std::time::{Duration, Instant};
-    static LAST: Mutex<Option<Instant>> = Mutex::new(None);
-    {
-        let mut last = LAST
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if last.is_some_and(|at| at.elapsed() < Duration::from_secs(1)) {
-            return;
-        }
-        *last = Some(Instant::now());
-    }
+/// Starts the thread that reaps the orphans handed to the server once
+/// they exit: woken by `SIGCHLD`, it looks at most once a second (a child
+/// that exits meanwhile is seen by the next look, as its signal waits).
+pub fn reap_on_exit() {
     #[cfg(target_os = "linux")]
-    linux::reap_orphans();
+    {
+        use signal_hook::consts::SIGCHLD;
+        let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGCHLD]) else {
+            return;
+        };
+        let started = std::thread::Builder::new()
+            .name("hcpx-mcp-reaper".into())
+            .spawn(move || {
+                for _ in signals.forever() {
+                    linux::reap_orphans();
+                    std::thread::sleep(std::time::Duration::from_secs(1));
+                }
+            });
+        if let Err(e) = started {
+            tracing::info!("mcp: no reaper thread: {e}");
+        }
+    }
 }
 
 /// Kills every process below the server, whatever its group or session;

@@ -3,7 +3,9 @@
 //! - `tools/list` reads the store ([`Listing::read`]; the last read again
 //!   while the store's stamp is unchanged), answers it in pages of 500
 //!   (`pages`, §16.2) and remembers what it answered: the listing the
-//!   client holds.
+//!   client holds. A server's first page, before any read, is made from
+//!   the first packs alone ([`Listing::read_first`]) and the whole store
+//!   read after it: a large store does not delay a session's start.
 //! - `tools/call` finds the tool in that listing (else in the last one
 //!   read, else among every command of an activated pack, which the exec
 //!   path then refuses naming what is missing, §16.3; a name in none is
@@ -76,6 +78,13 @@ struct Inner {
     state: Mutex<Known>,
     /// What the reads took from each pack before.
     reads: super::reads::ReadCache,
+    /// Held by the read of the store under way: a second waits for it,
+    /// then finds the store as that one read it.
+    reading: tokio::sync::Mutex<()>,
+    /// Told once the whole store was first read after a first page.
+    first_read: tokio::sync::Notify,
+    /// A first page was made from the first packs ([`Server::read_first`]).
+    first_taken: std::sync::atomic::AtomicBool,
     /// A slot per command allowed to run at once; tokio's semaphore
     /// hands them out first come, first served (§16.3).
     running: Arc<Semaphore>,
@@ -106,6 +115,9 @@ impl Server {
                 flags,
                 state: Mutex::new(Known::default()),
                 reads: super::reads::ReadCache::default(),
+                reading: tokio::sync::Mutex::new(()),
+                first_read: tokio::sync::Notify::new(),
+                first_taken: std::sync::atomic::AtomicBool::new(false),
                 running: Arc::new(Semaphore::new(max_calls())),
             }),
         }
@@ -122,6 +134,7 @@ impl Server {
     /// change can change the listing is the one of the last read, that
     /// read is the answer.
     async fn read_listing(&self) -> Result<Arc<Listing>, ErrorData> {
+        let _one = self.inner.reading.lock().await;
         let inner = Arc::clone(&self.inner);
         let last = {
             let known = self.known();
@@ -148,6 +161,42 @@ impl Server {
             Ok(Err(err)) => Err(internal(&err)),
             Err(e) => Err(ErrorData::internal_error(e.to_string(), None)),
         }
+    }
+
+    /// The first tools, for the first page of a server that has not read
+    /// the store yet (`Listing::read_first`: only the packs they come
+    /// from are read). The whole store is read next, off the request;
+    /// should its first tools not be these (the store changed meanwhile),
+    /// the client is told to list again (§16.4).
+    async fn read_first(&self, peer: Peer<RoleServer>) -> Result<Arc<Listing>, ErrorData> {
+        let inner = Arc::clone(&self.inner);
+        let read = tokio::task::spawn_blocking(move || {
+            Listing::read_first(&inner.engines, &inner.reads, super::pages::PAGE)
+        })
+        .await;
+        let first = match read {
+            Ok(Ok(first)) => Arc::new(first),
+            Ok(Err(err)) => return Err(internal(&err)),
+            Err(e) => return Err(ErrorData::internal_error(e.to_string(), None)),
+        };
+        let server = self.clone();
+        let sent = Arc::clone(&first);
+        tokio::spawn(async move {
+            let read = server.read_listing().await;
+            server.inner.first_read.notify_one();
+            let Ok(whole) = read else {
+                return;
+            };
+            let stale = if sent.prefix {
+                !whole.starts_with(&sent)
+            } else {
+                whole.tools_differ(&sent)
+            };
+            if stale {
+                let _ = peer.notify_tool_list_changed().await;
+            }
+        });
+        Ok(first)
     }
 
     /// The tool `name` among every command of an activated pack of the
@@ -221,15 +270,14 @@ impl Server {
         let tap = progress.as_ref().map(|(_, _, tap)| tap.clone());
         let job = tokio::task::spawn_blocking(move || {
             let _slot = slot;
-            let result = scope.run(|| match &engine {
+            // An orphan the command leaves is reaped when it exits, by
+            // the reaper's thread (§16.6).
+            scope.run(|| match &engine {
                 Some(engine) => {
                     call_blocking(engine, &flags, &entry, arguments.as_ref(), tap.as_ref())
                 }
                 None => call::stale(entry.name(), "names no store of this server"),
-            });
-            // An orphan the command left and that has exited (§16.6).
-            super::reaper::reap_orphans();
-            result
+            })
         });
         let progress = progress.map(|(token, newest, _)| (token, newest));
         wait_for(job, scope, context, progress).await
@@ -254,8 +302,18 @@ impl Server {
     /// when the client is gone.
     pub async fn watch(self, peer: Peer<RoleServer>) {
         let engines = self.inner.engines.clone();
+        // The first page comes first: the watches of a large store are
+        // added once the store was read (or after a second).
+        let first = self.inner.first_read.notified();
+        let _ = tokio::time::timeout(Duration::from_secs(1), first).await;
         let mut wake = super::wake::Wake::new();
         let (mut last, mut covered) = look(&engines, wake.as_ref()).await;
+        // What the client was sent was read at a stamp of its own: a
+        // change since, before the watches were added, is told now.
+        let read_at = self.known().stamp.clone();
+        if read_at.is_some_and(|was| was != last) && !self.tell_changes(&peer).await {
+            return;
+        }
         loop {
             match wake.as_mut() {
                 Some(w) if covered => {
@@ -265,6 +323,7 @@ impl Server {
                 }
                 _ => tokio::time::sleep(POLL).await,
             }
+            super::wake::note_wake();
             if peer.is_transport_closed() {
                 return;
             }
@@ -274,17 +333,26 @@ impl Server {
                 continue;
             }
             last = now;
-            let before = self.known().current.clone();
-            let Ok(after) = self.read_listing().await else {
-                continue;
-            };
-            if after.tools_differ(&before) && peer.notify_tool_list_changed().await.is_err() {
+            if !self.tell_changes(&peer).await {
                 return;
             }
-            if after.skills_differ(&before) {
-                let _ = peer.notify_resource_list_changed().await;
-            }
         }
+    }
+
+    /// Reads the store and tells the client when the tools or the Skills
+    /// differ from the last read (§16.4); `false` when the client is gone.
+    async fn tell_changes(&self, peer: &Peer<RoleServer>) -> bool {
+        let before = self.known().current.clone();
+        let Ok(after) = self.read_listing().await else {
+            return true;
+        };
+        if after.tools_differ(&before) && peer.notify_tool_list_changed().await.is_err() {
+            return false;
+        }
+        if after.skills_differ(&before) {
+            let _ = peer.notify_resource_list_changed().await;
+        }
+        true
     }
 }
 
@@ -495,10 +563,20 @@ impl ServerHandler for Server {
     async fn list_tools(
         &self,
         request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        let listing = self.read_listing().await?;
         let cursor = request.and_then(|r| r.cursor);
+        // Only the server's first list is made from the first packs; any
+        // other waits for a whole read (one at a time, not a thread each).
+        let unread = self.known().stamp.is_none()
+            && !self
+                .inner
+                .first_taken
+                .swap(true, std::sync::atomic::Ordering::SeqCst);
+        let listing = match cursor {
+            None if unread => self.read_first(context.peer.clone()).await?,
+            _ => self.read_listing().await?,
+        };
         let page = super::pages::page(&listing.tools, cursor.as_deref(), super::pages::PAGE)
             .map_err(|why| ErrorData::invalid_params(why, None))?;
         self.known().listed = Arc::clone(&listing);

@@ -13,6 +13,7 @@
 //! whole path.
 
 use crate::engine::ops::Engine;
+use crate::engine::pack::id::PackId;
 use rustix::fs::{AtFlags, Mode, OFlags};
 use std::collections::HashMap;
 use std::os::fd::OwnedFd;
@@ -42,21 +43,9 @@ impl Stamp {
             for path in [store.state_path(), store.packs_dir(), store.skills_dir()] {
                 stamp.files.push(file_stamp(&path));
             }
-            let packs_dir = store.packs_dir();
-            let packs = open_dir(&packs_dir);
-            let skills = open_dir(&store.skills_dir());
+            let dirs = PackDirs::open(engine);
             for id in store.installed_ids().unwrap_or_default() {
-                let id = id.as_str();
-                let at =
-                    |dir: &Option<OwnedFd>, rel: &str| dir.as_ref().and_then(|d| stat_at(d, rel));
-                let pack = [
-                    at(&packs, id),
-                    at(&packs, &format!("{id}/pack.yaml")),
-                    at(&packs, &format!("{id}/pack.json")),
-                    at(&packs, &format!("{id}/SKILL.md")),
-                    at(&skills, &format!("{id}/SKILL.md")),
-                ];
-                stamp.packs.insert(packs_dir.join(id), pack);
+                stamp.packs.insert(store.pack_dir(&id), dirs.stamp(&id));
             }
         }
         if let Some(path) = std::env::var_os("PATH") {
@@ -70,6 +59,37 @@ impl Stamp {
     /// The stamp of the pack installed at `dir`, when it was taken.
     pub fn pack(&self, dir: &Path) -> Option<&PackStamp> {
         self.packs.get(dir)
+    }
+}
+
+/// A store's `packs/` and `skills/` folders, opened once, of which each
+/// pack's stamp is asked.
+pub struct PackDirs {
+    packs: Option<OwnedFd>,
+    skills: Option<OwnedFd>,
+}
+
+impl PackDirs {
+    pub fn open(engine: &Engine) -> PackDirs {
+        let store = engine.store();
+        PackDirs {
+            packs: open_dir(&store.packs_dir()),
+            skills: open_dir(&store.skills_dir()),
+        }
+    }
+
+    /// The stamp of installed pack `id` now: what [`Stamp::pack`] gives
+    /// of a stamp taken now.
+    pub fn stamp(&self, id: &PackId) -> PackStamp {
+        let id = id.as_str();
+        let at = |dir: &Option<OwnedFd>, rel: &str| dir.as_ref().and_then(|d| stat_at(d, rel));
+        [
+            at(&self.packs, id),
+            at(&self.packs, &format!("{id}/pack.yaml")),
+            at(&self.packs, &format!("{id}/pack.json")),
+            at(&self.packs, &format!("{id}/SKILL.md")),
+            at(&self.skills, &format!("{id}/SKILL.md")),
+        ]
     }
 }
 

@@ -32,7 +32,8 @@
 //! one is written (a client that never reads stdout stops being read); and
 //! past [`MAX_IN_FLIGHT`] requests being answered, a new request is
 //! answered at once by the transport (`ping` with its empty result, any
-//! other with `-32000` saying the server is busy) instead of being taken.
+//! other with `-32000` saying the server is busy) instead of being taken —
+//! a request of a batch too, in the batch's array.
 //!
 //! **End of input** calls the `on_end` hook first (the server ends every
 //! command it started), then tells rmcp the stream closed.
@@ -156,15 +157,18 @@ impl<W: AsyncWrite + Unpin + Send> Writer<W> {
     fn busy(&self) -> bool {
         self.in_flight().len() >= MAX_IN_FLIGHT
     }
+}
 
-    /// Writes a result of our own (the answer to a `ping` turned away).
-    fn reply_result(self: &Arc<Self>, id: Value, result: Value)
-    where
-        W: 'static,
-    {
-        let doc = json!({"jsonrpc": "2.0", "id": id, "result": result});
-        self.reply_doc(&doc);
+/// The answer to a request turned away past [`MAX_IN_FLIGHT`]: `ping`'s
+/// empty result, else `-32000` saying the server is busy.
+fn turned_away(r: &rmcp::model::JsonRpcRequest<ClientRequest>) -> Value {
+    let id = serde_json::to_value(&r.id).unwrap_or(Value::Null);
+    if matches!(r.request, ClientRequest::PingRequest(_)) {
+        return json!({"jsonrpc": "2.0", "id": id, "result": {}});
     }
+    let message =
+        format!("server busy: {MAX_IN_FLIGHT} requests are being answered; send it again later");
+    json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32000, "message": message}})
 }
 
 /// The transport: lines in from `R`, lines out to `W`.
@@ -433,6 +437,15 @@ where
         loop {
             if let Some(message) = self.pending.pop_front() {
                 if let ClientJsonRpcMessage::Request(r) = &message {
+                    // A batch's requests count toward the bound as well:
+                    // one turned away is answered in the batch's array.
+                    if self.writer.busy() {
+                        let whole = self.writer.batches().answered(&r.id, Some(turned_away(r)));
+                        if let Some(whole) = whole {
+                            self.writer.reply_doc(&whole);
+                        }
+                        continue;
+                    }
                     self.writer.in_flight().insert(r.id.clone());
                 }
                 return Some(message);
@@ -468,15 +481,7 @@ where
                 Classified::Message(message) => {
                     match message.as_ref() {
                         ClientJsonRpcMessage::Request(r) if self.writer.busy() => {
-                            let id = serde_json::to_value(&r.id).unwrap_or(Value::Null);
-                            if matches!(r.request, ClientRequest::PingRequest(_)) {
-                                self.writer.reply_result(id, json!({}));
-                            } else {
-                                let message = format!(
-                                    "server busy: {MAX_IN_FLIGHT} requests are being answered; send it again later"
-                                );
-                                self.writer.reply_error(id, -32000, message);
-                            }
+                            self.writer.reply_doc(&turned_away(r));
                             continue;
                         }
                         ClientJsonRpcMessage::Request(r) => {

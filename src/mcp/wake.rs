@@ -135,6 +135,26 @@ impl Wake {
     }
 }
 
+/// The variable that, in a debug build only, has the watcher write a line
+/// `hcpx mcp: woken N` on stderr (not the protocol's) each time it wakes,
+/// so a test can see that running a program from a watched folder wakes
+/// nothing (inotify's open events are never asked for).
+pub const DEBUG_WAKES_VAR: &str = "HCPX_MCP_DEBUG_WAKES";
+
+/// Counts a wake of the watcher (see [`DEBUG_WAKES_VAR`]); nothing in a
+/// release build.
+pub fn note_wake() {
+    #[cfg(debug_assertions)]
+    {
+        use std::sync::atomic::AtomicU64;
+        static WAKES: AtomicU64 = AtomicU64::new(0);
+        let n = WAKES.fetch_add(1, Ordering::Relaxed) + 1;
+        if std::env::var_os(DEBUG_WAKES_VAR).is_some() {
+            eprintln!("hcpx mcp: woken {n}");
+        }
+    }
+}
+
 /// Whether a watch may be gone after an event of `kind`: a folder removed
 /// or renamed (its watch went with it), or an event `notify` cannot name.
 fn may_drop_a_watch(kind: EventKind) -> bool {

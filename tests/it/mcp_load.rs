@@ -7,7 +7,8 @@
 //! for the user; an over-size message answered with its id, batches under
 //! 2025-03-26 only; a command in a session of its own ended with the
 //! server; `tools/list` in pages of 500; progress while a call runs; an
-//! idle server that does no work.
+//! idle server that does no work, and that programs run from a folder on
+//! its `PATH` do not wake.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::common::{Sandbox, alive, wait_until};
@@ -56,6 +57,12 @@ commands:
     args:
       - {name: file, type: string, required: true}
     adapter: {kind: process, program: sh, argv: ["escape.sh", "{file}"]}
+  - key: orphan
+    summary: Start a short sleeper in a session of its own, and return
+    effect: read
+    args:
+      - {name: file, type: string, required: true}
+    adapter: {kind: process, program: sh, argv: ["orphan.sh", "{file}"]}
   - key: slow
     summary: Print a line, wait, print another
     effect: read
@@ -77,6 +84,10 @@ fn sandbox() -> Sandbox {
             ("pack.yaml", MANIFEST),
             ("SKILL.md", skill),
             ("escape.sh", escape),
+            (
+                "orphan.sh",
+                "setsid sh -c 'echo $$ > \"$1\"; exec sleep 1' sh \"$1\" </dev/null >/dev/null 2>&1 &\n",
+            ),
             (
                 "progress.sh",
                 "printf 'step \\033[31mone\\n'\nsleep 2.5\necho done\n",
@@ -632,4 +643,184 @@ fn an_idle_server_does_not_wake_up_and_still_sees_a_change() {
             break;
         }
     }
+}
+
+/// A server started with its watcher's wakes on a channel (the debug
+/// build's `HCPX_MCP_DEBUG_WAKES` lines on stderr), `PATH` being
+/// `path_first` then the system's folders.
+fn with_wakes(sb: &Sandbox, path_first: &Path) -> (Child, ChildStdin, Receiver<u64>) {
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("hcpx"))
+        .env("HCP_HOME", sb.home())
+        .env("PATH", format!("{}:/usr/bin:/bin", path_first.display()))
+        .env("HCPX_MCP_DEBUG_WAKES", "1")
+        .env_remove("HCP_PRINCIPAL")
+        .current_dir(sb.dir.path())
+        .arg("mcp")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = BufReader::new(child.stdout.take().unwrap());
+    let stderr = BufReader::new(child.stderr.take().unwrap());
+    let (send, wakes) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in stderr.lines().map_while(Result::ok) {
+            if let Some(n) = line.strip_prefix("hcpx mcp: woken ") {
+                let _ = send.send(n.trim().parse().unwrap_or(0));
+            }
+        }
+    });
+    let (said, answers) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in stdout.lines().map_while(Result::ok) {
+            let _ = said.send(line);
+        }
+    });
+    for message in [
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "1"}}}),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}),
+    ] {
+        writeln!(stdin, "{message}").unwrap();
+    }
+    stdin.flush().unwrap();
+    // The answers to `initialize` and `tools/list`: the server is serving.
+    let deadline = Instant::now() + crate::common::BOUND;
+    let mut answered = 0;
+    while answered < 2 {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let line = answers
+            .recv_timeout(left)
+            .expect("no answer from the server");
+        answered += usize::from(line.contains("\"id\":1") || line.contains("\"id\":2"));
+    }
+    (child, stdin, wakes)
+}
+
+/// Waits (bounded) until the watcher has not woken for 500 ms; the wakes
+/// so far.
+#[track_caller]
+fn quiet(wakes: &Receiver<u64>, mut seen: u64) -> u64 {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        assert!(
+            Instant::now() < deadline,
+            "the server never went quiet (woken {seen} times)"
+        );
+        match wakes.recv_timeout(Duration::from_millis(500)) {
+            Ok(n) => seen = seen.max(n),
+            Err(mpsc::RecvTimeoutError::Timeout) => return seen,
+            Err(e) => panic!("the server ended: {e}"),
+        }
+    }
+}
+
+/// Running programs from a folder on the server's `PATH` wakes nothing:
+/// the watch asks for changes only, never for inotify's open events
+/// (which `notify` 8 asked for whatever it was told), so an agent running
+/// commands all day costs an idle server nothing (§16.6). A folder made
+/// there afterwards still wakes it: the folder is watched.
+#[test]
+fn programs_run_from_a_path_folder_do_not_wake_an_idle_server() {
+    let sb = sandbox();
+    let bin = sb.dir.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let tru = bin.join("true");
+    std::fs::copy("/usr/bin/true", &tru)
+        .or_else(|_| std::fs::copy("/bin/true", &tru))
+        .unwrap();
+    let (mut child, stdin, wakes) = with_wakes(&sb, &bin);
+    let before = quiet(&wakes, 0);
+    // At least 100 runs and 300 ms of them: with open events asked for,
+    // each run wakes the watcher, several times over its 50 ms settle.
+    let started = Instant::now();
+    let mut runs = 0;
+    while runs < 100 || started.elapsed() < Duration::from_millis(300) {
+        assert!(Command::new(&tru).status().unwrap().success());
+        runs += 1;
+    }
+    let after = quiet(&wakes, before);
+    assert_eq!(
+        after - before,
+        0,
+        "{runs} runs of {} woke the idle server {} times",
+        tru.display(),
+        after - before
+    );
+    // The folder is watched: a change in it wakes the server.
+    std::fs::create_dir(bin.join("new")).unwrap();
+    let woke = wakes
+        .recv_timeout(Duration::from_secs(5))
+        .expect("a folder made on PATH did not wake the server");
+    assert!(woke > after, "{woke} after {after}");
+    drop(stdin);
+    crate::common::wait_exit(&mut child);
+}
+
+/// Past 4,096 requests being answered, a request of a batch is turned away
+/// in the batch's array as a lone one is (`ping` answered, a call
+/// `-32000` busy), instead of being taken past the bound (§16.6).
+#[test]
+fn a_batch_past_the_in_flight_bound_is_answered_busy() {
+    let sb = sandbox();
+    let mut raw = Raw::start(&sb, &[("HCPX_MCP_MAX_CALLS", "1")], "2025-03-26");
+    let files = sb.dir.path().join("naps");
+    std::fs::create_dir_all(&files).unwrap();
+    // One runs, 4,095 wait for its slot: 4,096 in flight.
+    for i in 0..4096 {
+        let file = files.join(format!("n{i}")).display().to_string();
+        raw.call(&json!(i), "t_load__nap", json!({"file": file}));
+    }
+    raw.send(&json!([
+        {"jsonrpc": "2.0", "id": "bp", "method": "ping"},
+        {"jsonrpc": "2.0", "id": "bc", "method": "tools/call",
+         "params": {"name": "t_load__hello", "arguments": {}}},
+    ]));
+    let deadline = Instant::now() + crate::common::BOUND;
+    let answers = loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match raw.messages.recv_timeout(left) {
+            Ok(Value::Array(answers)) => break answers,
+            Ok(_) => {}
+            Err(e) => panic!("the batch was not answered: {e}"),
+        }
+    };
+    let by_id = |id: &str| {
+        answers
+            .iter()
+            .find(|a| a["id"] == id)
+            .unwrap_or_else(|| panic!("no answer to {id}: {answers:?}"))
+    };
+    assert_eq!(by_id("bp")["result"], json!({}));
+    assert_eq!(by_id("bc")["error"]["code"], -32000, "{answers:?}");
+    drop(raw.stdin.take());
+    crate::common::wait_exit(&mut raw.child);
+}
+
+/// An orphan a command left (in a session of its own, handed to the
+/// server) that exits between calls is reaped then, not left a zombie
+/// until the next call (§16.6).
+#[test]
+fn an_orphan_that_exits_between_calls_is_reaped() {
+    let sb = sandbox();
+    let mut raw = Raw::start(&sb, &[], "2025-11-25");
+    let file = sb.dir.path().join("orphan.pid");
+    raw.call(
+        &json!(1),
+        "t_load__orphan",
+        json!({"file": file.display().to_string()}),
+    );
+    let reply = raw.answer(&json!(1), crate::common::BOUND);
+    assert_eq!(reply["result"]["isError"], false, "{reply}");
+    wait_until("the orphan writes its pid", || pid_of(&file).is_some());
+    let pid = pid_of(&file).unwrap();
+    // It sleeps 1 s, exits, and no call comes after it: gone from the
+    // process table (not a zombie), with no other request sent.
+    wait_until("the orphan is reaped", || {
+        !Path::new(&format!("/proc/{pid}")).exists()
+    });
 }
