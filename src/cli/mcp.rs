@@ -4,8 +4,7 @@
 //! the binary sets, so this module does not import it; `--print-config`
 //! prints the command layer's entry (`command::mcp_config`), as text or,
 //! with `--json`, as one document: the running binary's absolute path,
-//! `--principal agent` (or `$HCP_PRINCIPAL` in the server's environment)
-//! and `$HCP_HOME` (§16.7).
+//! `$HCP_PRINCIPAL` (else `agent`) and `$HCP_HOME` (§16.7).
 
 use crate::cli::context::Ctx;
 use crate::engine::error::{Error, ErrorCode};
@@ -22,21 +21,18 @@ pub fn run(args: &McpArgs, ctx: &Ctx) -> i32 {
             Ok(program) => program,
             Err(err) => return ctx.fail(&err),
         };
-        // `--principal` is this command's; the entry names the agent's,
-        // or carries `$HCP_PRINCIPAL` in the server's environment.
+        // `--principal` is this command's; the entry names the agent's.
         let principal = std::env::var("HCP_PRINCIPAL")
             .ok()
-            .filter(|p| !p.is_empty());
+            .filter(|p| !p.is_empty())
+            .unwrap_or_else(|| crate::command::mcp_config::MCP_PRINCIPAL.to_string());
         // A name §9.1 refuses is no entry to paste.
-        if let Some(Err(err)) = principal
-            .as_deref()
-            .map(crate::engine::policy::grants::parse_principal)
-        {
+        if let Err(err) = crate::engine::policy::grants::parse_principal(&principal) {
             return ctx.fail(&err);
         }
         let launch = crate::command::mcp_config::Launch {
             program: &program,
-            principal: principal.as_deref(),
+            principal: &principal,
             hcp_home: home.as_deref(),
         };
         let entry = crate::command::mcp_config::config(target, &launch);

@@ -6,16 +6,14 @@
 //! it goes in, and the harness's own one-line command where it has one.
 //!
 //! Pure: the caller passes the [`Launch`]: the running binary's absolute
-//! path (links resolved), `$HCP_PRINCIPAL` and `$HCP_HOME` when set. The
-//! entry names `--principal agent`, or, where `$HCP_PRINCIPAL` is set,
-//! carries it in the server's environment instead (with `HCP_HOME` when
-//! set), since harnesses do not pass the shell's environment to a server
-//! (§16.7); the CLI prints it. The one-line commands (`claude mcp add`,
-//! `codex mcp add`, `gemini mcp add`) put the server name before
-//! `-e`/`--env` (one flag a variable), whose values are a list, and the
-//! server's command after `--` (Gemini CLI: its program before the flags,
-//! its args after `--`), as Claude Code 2.1.197, Codex 0.171.0 and Gemini
-//! CLI 0.61.0 take them.
+//! path (links resolved), the principal (`$HCP_PRINCIPAL` when set, else
+//! `agent`) and the `HCP_HOME` to repeat, since harnesses do not pass the
+//! shell's environment to a server (§16.7); the CLI prints it. The
+//! one-line commands (`claude mcp add`, `codex mcp add`, `gemini mcp
+//! add`) put the server name before `-e`/`--env`, whose values are a
+//! list, and the server's command after `--` (Gemini CLI: its program
+//! before the flags, its args after `--`), as Claude Code 2.1.197, Codex
+//! 0.171.0 and Gemini CLI 0.61.0 take them.
 //!
 //! Where the spec is silent: the server is named `hcpx` in every
 //! configuration; Claude Code's command adds it to the project
@@ -27,7 +25,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 /// The principal a harness configuration names (§16.1) unless
-/// `$HCP_PRINCIPAL` names another (then carried in its environment).
+/// `$HCP_PRINCIPAL` names another.
 pub const MCP_PRINCIPAL: &str = "agent";
 
 /// One harness's configuration entry for `hcpx mcp`.
@@ -49,30 +47,15 @@ pub struct McpConfig {
 pub struct Launch<'a> {
     /// The running binary's absolute path, links resolved.
     pub program: &'a str,
-    /// `$HCP_PRINCIPAL` when set: the server's environment carries it,
-    /// instead of `--principal agent`.
-    pub principal: Option<&'a str>,
+    /// The principal named: `$HCP_PRINCIPAL` when set, else `agent`.
+    pub principal: &'a str,
     /// `$HCP_HOME` when set: harnesses do not pass the shell's environment.
     pub hcp_home: Option<&'a str>,
 }
 
 impl Launch<'_> {
     fn args(&self) -> Vec<&str> {
-        match self.principal {
-            Some(_) => vec!["mcp"],
-            None => vec!["mcp", "--principal", MCP_PRINCIPAL],
-        }
-    }
-
-    /// The server's environment: `HCP_HOME`, `HCP_PRINCIPAL`, those set.
-    fn env(&self) -> Vec<(&'static str, &str)> {
-        [
-            ("HCP_HOME", self.hcp_home),
-            ("HCP_PRINCIPAL", self.principal),
-        ]
-        .into_iter()
-        .filter_map(|(name, value)| Some((name, value?)))
-        .collect()
+        vec!["mcp", "--principal", self.principal]
     }
 
     /// `PROGRAM mcp --principal P`, each word quoted for a shell.
@@ -84,31 +67,26 @@ impl Launch<'_> {
             .join(" ")
     }
 
-    /// ` FLAG NAME=VALUE` for each variable of [`Launch::env`], quoted.
+    /// `FLAG HCP_HOME=…` when there is a store to pass, quoted.
     fn env_flag(&self, flag: &str) -> String {
-        self.env()
-            .iter()
-            .map(|(name, value)| {
+        self.hcp_home
+            .map(|home| {
                 format!(
                     " {flag} {}",
-                    crate::fixline::shell_quote(&format!("{name}={value}"))
+                    crate::fixline::shell_quote(&format!("HCP_HOME={home}"))
                 )
             })
-            .collect()
+            .unwrap_or_default()
     }
 }
 
 /// The entry for `target`, starting the server as `launch` says.
 pub fn config(target: McpTarget, launch: &Launch<'_>) -> McpConfig {
     let args = launch.args();
-    let env = launch.env();
+    let env = launch.hcp_home.map(|home| json!({ "HCP_HOME": home }));
     let mut server = json!({ "command": launch.program, "args": args });
-    if !env.is_empty() {
-        server["env"] = env
-            .iter()
-            .map(|(name, value)| ((*name).to_string(), json!(value)))
-            .collect::<serde_json::Map<_, _>>()
-            .into();
+    if let Some(env) = &env {
+        server["env"] = env.clone();
     }
     let words = launch.command_words();
     // Each CLI takes its server name before `-e`/`--env`, whose values are
@@ -208,13 +186,8 @@ fn codex_toml(launch: &Launch<'_>) -> String {
         toml_string(launch.program),
         list.join(", ")
     );
-    let env = launch.env();
-    if !env.is_empty() {
-        let pairs: Vec<String> = env
-            .iter()
-            .map(|(name, value)| format!("{name} = {}", toml_string(value)))
-            .collect();
-        text.push_str(&format!("env = {{ {} }}\n", pairs.join(", ")));
+    if let Some(home) = launch.hcp_home {
+        text.push_str(&format!("env = {{ HCP_HOME = {} }}\n", toml_string(home)));
     }
     text
 }
@@ -227,7 +200,7 @@ mod tests {
     fn launch(hcp_home: Option<&str>) -> Launch<'_> {
         Launch {
             program: "/opt/bin/hcpx",
-            principal: None,
+            principal: MCP_PRINCIPAL,
             hcp_home,
         }
     }
@@ -236,7 +209,7 @@ mod tests {
     fn one_line_commands_name_the_server_before_its_env() {
         let l = Launch {
             program: "/opt/my bin/hcpx",
-            principal: None,
+            principal: "agent",
             hcp_home: Some("/srv/h"),
         };
         let line = |t| config(t, &l).command.unwrap();
@@ -310,48 +283,5 @@ mod tests {
                 .contains(r#"args = ["mcp", "--principal", "agent"]"#)
         );
         assert!(c.config.contains(r#"HCP_HOME = "/tmp/a \"b\"""#));
-    }
-
-    /// `$HCP_PRINCIPAL` goes in the server's environment, beside
-    /// `HCP_HOME`, instead of `--principal agent` (§16.7).
-    #[test]
-    fn hcp_principal_is_carried_in_the_environment() {
-        let l = Launch {
-            program: "/opt/bin/hcpx",
-            principal: Some("bot"),
-            hcp_home: Some("/srv/h"),
-        };
-        let c = config(McpTarget::Cursor, &l);
-        let v: Value = serde_json::from_str(&c.config).unwrap();
-        assert_eq!(v["mcpServers"]["hcpx"]["args"], json!(["mcp"]));
-        assert_eq!(
-            v["mcpServers"]["hcpx"]["env"],
-            json!({"HCP_HOME": "/srv/h", "HCP_PRINCIPAL": "bot"})
-        );
-        let codex = config(McpTarget::Codex, &l);
-        assert!(
-            codex.config.contains(r#"args = ["mcp"]"#),
-            "{}",
-            codex.config
-        );
-        assert!(
-            codex
-                .config
-                .contains(r#"env = { HCP_HOME = "/srv/h", HCP_PRINCIPAL = "bot" }"#),
-            "{}",
-            codex.config
-        );
-        assert_eq!(
-            codex.command.unwrap(),
-            "codex mcp add hcpx --env HCP_HOME=/srv/h --env HCP_PRINCIPAL=bot -- /opt/bin/hcpx mcp"
-        );
-        assert_eq!(
-            config(McpTarget::ClaudeCode, &l).command.unwrap(),
-            "claude mcp add --scope project hcpx -e HCP_HOME=/srv/h -e HCP_PRINCIPAL=bot -- /opt/bin/hcpx mcp"
-        );
-        assert_eq!(
-            config(McpTarget::Gemini, &l).command.unwrap(),
-            "gemini mcp add --scope user hcpx /opt/bin/hcpx -e HCP_HOME=/srv/h -e HCP_PRINCIPAL=bot -- mcp"
-        );
     }
 }
