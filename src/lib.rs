@@ -11,5 +11,5 @@ pub mod cli;
 pub mod command;
 pub mod engine;
 pub mod fixline;
-pub mod mcp;
+pub(crate) mod mcp;
 pub mod tui;

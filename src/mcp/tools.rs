@@ -47,22 +47,6 @@ impl ToolEntry {
     pub fn name(&self) -> &str {
         &self.tool.name
     }
-
-    /// Whether a client that listed `self` may call `now` as that tool:
-    /// the same command, and the same name and schema (§16.4).
-    pub fn same_contract(&self, now: &ToolEntry) -> bool {
-        self.pack_id == now.pack_id
-            && self.verb_key == now.verb_key
-            && self.tool.name == now.tool.name
-            && self.tool.input_schema == now.tool.input_schema
-    }
-}
-
-/// The tools of every executable command of `packs`, named uniquely.
-pub fn tool_list<'a>(
-    packs: impl IntoIterator<Item = (&'a PackAvailability, &'a Manifest)>,
-) -> Vec<ToolEntry> {
-    tool_list_of(packs, Which::Executable)
 }
 
 /// Which commands of the packs given are tools.
