@@ -39,6 +39,7 @@ mod project_scope;
 mod project_sync;
 mod project_trust;
 mod screenshots;
+mod skill_fetch;
 mod skill_packs;
 mod tui_colon_changes;
 mod tui_colon_reports;

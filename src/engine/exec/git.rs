@@ -31,7 +31,10 @@
 //! and trees only), and then only the SUBDIR's blobs are fetched (with
 //! several folders, [`fetch_folders`], theirs, in the same fetch); a server
 //! that does not support filters sends everything (git says so and goes
-//! on), which is the fallback. Every git run of a fetch is watched: once
+//! on), which is the fallback. [`fetch_tree`] stops after the commits and
+//! trees, so a caller can choose folders from the tree (and from the few
+//! files it fetches to learn names) before any other file is fetched or
+//! written ([`FetchedTree`]). Every git run of a fetch is watched: once
 //! the repository and the files written pass [`max_fetch_bytes`]
 //! (`HCPX_FETCH_MAX_BYTES`, default 1 GiB) git's process group is killed,
 //! both folders are removed and the fetch fails with `source_unavailable`.
@@ -101,6 +104,7 @@ pub fn fetch_folders(source: &GitSource, subdirs: &[&str], into: &Path) -> Resul
     let run = Fetch {
         source,
         subdirs,
+        partial: !subdirs.is_empty(),
         repo: &repo,
         budget: max_fetch_bytes(),
     };
@@ -124,39 +128,57 @@ struct Fetch<'a> {
     source: &'a GitSource,
     /// The folders whose files are written (none: every file).
     subdirs: &'a [&'a str],
+    /// Commits and trees first, then only the blobs asked for.
+    partial: bool,
     repo: &'a Path,
     budget: u64,
 }
 
 impl Fetch<'_> {
     fn fetch_into(&self, into: &Path) -> Result<Fetched> {
-        let fail = |what: &str, out: &ToolOutput| unavailable(self.source, what, out);
+        self.init()?;
+        let commit = self.fetch_commit()?;
+        let entries = self.list(&commit)?;
+        if self.partial {
+            let missing = self.missing(&entries)?;
+            self.fetch_blobs(&missing)?;
+        }
+        self.write(&entries, into)?;
+        Ok(Fetched {
+            root: into.to_path_buf(),
+            commit,
+        })
+    }
+
+    /// `git init --bare` of the fetch's repository.
+    fn init(&self) -> Result<()> {
         let out = git(
             None,
             &["init", "-q", "--bare", "--template=", "--"],
             &[self.repo.as_os_str()],
         )?;
         if out.exit_code != 0 {
-            return Err(fail("git init failed", &out));
+            return Err(unavailable(self.source, "git init failed", &out));
         }
-        let commit = self.fetch_commit()?;
-        let entries = self.list(&commit)?;
-        if !self.subdirs.is_empty() {
-            let missing = self.missing(&entries)?;
-            self.fetch_blobs(&missing)?;
-        }
+        Ok(())
+    }
+
+    /// Writes the files `entries` (their blobs in the repository) below
+    /// `into`, within what is left of the bound.
+    fn write(&self, entries: &[gittree::Entry], into: &Path) -> Result<()> {
         let batch = self.repo.join("hcpx-batch");
-        let out = self.cat_file("--batch", &entries, &batch)?;
+        let out = self.cat_file("--batch", entries, &batch)?;
         if out.exit_code != 0 {
-            return Err(fail("cannot read the commit's files", &out));
+            return Err(unavailable(
+                self.source,
+                "cannot read the commit's files",
+                &out,
+            ));
         }
         let left = self.budget.saturating_sub(tree_bytes(self.repo));
-        gittree::write(&entries, &batch, into, left).map_err(|err| self.named(err))?;
+        gittree::write(entries, &batch, into, left).map_err(|err| self.named(err))?;
         let _ = std::fs::remove_file(&batch);
-        Ok(Fetched {
-            root: into.to_path_buf(),
-            commit,
-        })
+        Ok(())
     }
 
     /// Fetches REF (partially, with a SUBDIR) and resolves it to a commit.
@@ -165,7 +187,7 @@ impl Fetch<'_> {
         let fail = |what: &str, out: &ToolOutput| unavailable(source, what, out);
         let reference = source.reference.as_deref().unwrap_or("HEAD");
         let mut args = vec!["fetch", "-q", "--no-tags", "--depth", "1"];
-        if !self.subdirs.is_empty() {
+        if self.partial {
             args.push("--filter=blob:none");
         }
         args.extend(["--", "origin"]);
@@ -174,7 +196,7 @@ impl Fetch<'_> {
             "FETCH_HEAD".to_string()
         } else if source.reference_is_commit() {
             let mut args = vec!["fetch", "-q", "--no-tags"];
-            if !self.subdirs.is_empty() {
+            if self.partial {
                 args.push("--filter=blob:none");
             }
             args.extend(["--", "origin"]);
@@ -351,6 +373,90 @@ impl Fetch<'_> {
     fn named(&self, mut err: Error) -> Error {
         err.message = format!("{}: {}", self.source.display(), err.message);
         err
+    }
+}
+
+/// A partial fetch of a source's commit (§14.8): its commits and trees,
+/// then only the files asked for — how `install REPO --skill X` finds the
+/// folder of X from the tree and its packs' `SKILL.md` and manifests, and
+/// fetches and writes that folder alone. A server that supports no filter
+/// sends everything at the first fetch (the fallback), and is then never
+/// asked for single files.
+#[derive(Debug)]
+pub struct FetchedTree {
+    source: GitSource,
+    repo: PathBuf,
+    budget: u64,
+    /// The commit REF resolved to.
+    pub commit: String,
+    /// The commit's regular files (links and submodules left out).
+    pub files: Vec<gittree::Entry>,
+}
+
+/// Fetches the commits and trees of `source` at its ref (the source's
+/// SUBDIR is not used) into `<into>.git`, beside the folder `into` that
+/// [`FetchedTree::write`] writes; on a failure nothing is left.
+pub fn fetch_tree(source: &GitSource, into: &Path) -> Result<FetchedTree> {
+    let repo = repo_dir(into);
+    let budget = max_fetch_bytes();
+    let run = Fetch {
+        source,
+        subdirs: &[],
+        partial: true,
+        repo: &repo,
+        budget,
+    };
+    let listed = run.init().and_then(|()| {
+        let commit = run.fetch_commit()?;
+        Ok((run.list(&commit)?, commit))
+    });
+    match listed {
+        Ok((files, commit)) => Ok(FetchedTree {
+            source: source.clone(),
+            repo,
+            budget,
+            commit,
+            files,
+        }),
+        Err(err) => {
+            let _ = remove::remove_own(&repo);
+            Err(err)
+        }
+    }
+}
+
+impl FetchedTree {
+    fn run(&self) -> Fetch<'_> {
+        Fetch {
+            source: &self.source,
+            subdirs: &[],
+            partial: true,
+            repo: &self.repo,
+            budget: self.budget,
+        }
+    }
+
+    /// The fetch's repository (`<into>.git`), where a caller may keep
+    /// scratch files the bound counts.
+    pub fn repo(&self) -> &Path {
+        &self.repo
+    }
+
+    /// Fetches, in one `git fetch`, the blobs of `files` the repository
+    /// lacks (none after a server that sent everything).
+    pub fn fetch(&self, files: &[gittree::Entry]) -> Result<()> {
+        if files.is_empty() {
+            return Ok(());
+        }
+        let run = self.run();
+        let missing = run.missing(files)?;
+        run.fetch_blobs(&missing)
+    }
+
+    /// Writes `files` (fetched already) below `into`, each at its path in
+    /// the repository, within what is left of the bound.
+    pub fn write(&self, files: &[gittree::Entry], into: &Path) -> Result<()> {
+        self.run().write(files, into)
     }
 }
 
@@ -640,6 +746,7 @@ impl RemoteHistory {
         let run = Fetch {
             source: &self.source,
             subdirs: &[],
+            partial: false,
             repo: &self.repo,
             budget: max_fetch_bytes(),
         };

@@ -10,7 +10,9 @@
 //!   that name in the working directory does not shadow it), else that
 //!   folder. A word with a `/` is the folder when it exists, else the
 //!   GitHub repository.
-//! - A git source is fetched once, however many packs come from it; each
+//! - A git source is fetched once, however many packs come from it; with
+//!   `--skill` and no SUBDIR, only the chosen folders' files are fetched
+//!   and written (§14.8, `ops::fetch::fetch_chosen`). Each
 //!   pack is checked and staged as its own step of the change, undone
 //!   alone when it fails, and the others stay installed. The staged packs
 //!   are then put in place together (one flush, one state and one lock
@@ -290,7 +292,9 @@ impl Engine {
                 Ok(SourceRun::Done(vec![installed(outcome)]))
             }
             Resolved::Folder(dir) => self.run_collection(None, &dir, Origin::Folder, options),
-            Resolved::Git(git) if options.chooser.is_some() => {
+            Resolved::Git(git)
+                if options.chooser.is_some() && options.selection == Selection::Default =>
+            {
                 // The user may take minutes to choose: fetched into a
                 // private folder outside the store, so no lock is held
                 // meanwhile (a lock holder may clear `.tmp/`).
@@ -307,7 +311,15 @@ impl Engine {
             Resolved::Git(git) => {
                 // Fetched under the lock: every lock holder may clear `.tmp/`.
                 let mut tx = self.store().lock()?;
-                let fetched = super::fetch::fetch_locked(&mut tx, &git, options)?;
+                let fetched = match &options.selection {
+                    // Only the chosen folders are fetched and written (§14.8).
+                    Selection::Skills(words) if git.subdir.is_none() => {
+                        let shown = options.source.display();
+                        let pick = |names: &Path| chosen_paths(names, &shown, &options.selection);
+                        super::fetch::fetch_chosen_locked(&mut tx, &git, options, words, &pick)?
+                    }
+                    _ => super::fetch::fetch_locked(&mut tx, &git, options)?,
+                };
                 let origin = Origin::Git(&git, &fetched.commit);
                 self.run_collection(Some(tx), &fetched.dir, origin, options)
                     .map_err(|err| super::fetch::name_source(err, &fetched.dir, &git))
@@ -562,6 +574,15 @@ fn listed_packs(root: &Path, shown: &str, root_of_repo: bool) -> Result<Vec<List
     Ok(parallel_map(found.packs, |rel| {
         list_pack(root, &rel, rel == ROOT && root_of_repo)
     }))
+}
+
+/// The paths of the packs `selection` takes from the collection at the
+/// root of a repository, `root` (a `--skill` word's refusals as
+/// [`choose`] has them).
+fn chosen_paths(root: &Path, shown: &str, selection: &Selection) -> Result<Vec<String>> {
+    let listed = listed_packs(root, shown, true)?;
+    let chosen = choose(&listed, selection, None, shown)?;
+    Ok(chosen.into_iter().map(|i| listed[i].path.clone()).collect())
 }
 
 /// A collection pack's lock record, and for a git one the git source of
