@@ -280,3 +280,47 @@ fn fifty_skills_of_one_repository_are_one_ls_remote_and_one_fetch() {
     assert!(network <= 3, "{network} network git runs for 50 Skills");
     assert!(all <= 10, "{all} git runs for 50 Skills");
 }
+
+#[test]
+fn packs_following_three_refs_of_one_repository_are_one_fetch() {
+    if !common::require_tool("git") {
+        return;
+    }
+    let sb = Sandbox::new();
+    let (work, bare, url) = skills_repo(&sb, &["alpha", "beta", "gamma"]);
+    git(&bare, &["config", "uploadpack.allowFilter", "true"]);
+    git(&work, &["tag", "v1.0.0"]);
+    git(&work, &["branch", "dev"]);
+    push(&work, &bare);
+    sb.json(&["install", &format!("git+{url}//skills/alpha#v1.0.0")], 0);
+    sb.json(&["install", &format!("git+{url}//skills/beta#dev")], 0);
+    sb.json(&["install", &format!("git+{url}//skills/gamma")], 0);
+    // A new tag for alpha, a dev commit for beta, a main commit for gamma.
+    write_skill(&work, "alpha", "alpha", "at v1.1.0");
+    publish(&work, &bare, "alpha 1.1");
+    git(&work, &["tag", "v1.1.0"]);
+    write_skill(&work, "gamma", "gamma", "gamma on main");
+    publish(&work, &bare, "gamma");
+    git(&work, &["checkout", "-q", "dev"]);
+    write_skill(&work, "beta", "beta", "beta on dev");
+    publish(&work, &bare, "dev");
+    git(&work, &["checkout", "-q", "main"]);
+
+    // ls-remote, one fetch naming the three refs, one of the folders' files.
+    let (network, _) = git_runs(&sb, &["outdated"]);
+    assert!(network <= 3, "{network} network git runs for three refs");
+    let doc = sb.json(&["outdated"], 0);
+    for id in ["alpha", "beta", "gamma"] {
+        let found = find(&doc, "packs", id).unwrap_or(&Value::Null);
+        assert_eq!(found["reason"], "content", "{id}: {doc}");
+    }
+    let (network, _) = git_runs(&sb, &["upgrade", "--yes"]);
+    assert!(network <= 3, "{network} network git runs for three refs");
+    assert!(installed_skill(&sb, "alpha").contains("at v1.1.0"));
+    assert!(installed_skill(&sb, "beta").contains("beta on dev"));
+    assert!(installed_skill(&sb, "gamma").contains("gamma on main"));
+    let packs = &lock(&sb)["packs"];
+    assert_eq!(packs["alpha"]["source"]["ref"], "v1.1.0");
+    assert_eq!(packs["beta"]["source"]["ref"], "dev");
+    assert_eq!(packs["gamma"]["source"]["ref"], Value::Null);
+}

@@ -116,6 +116,41 @@ pub fn fetch_folders(source: &GitSource, subdirs: &[&str], into: &Path) -> Resul
     result
 }
 
+/// One ref of a repository and the folders to write from it (none: its
+/// whole tree), for [`fetch_refs`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RefFolders<'a> {
+    /// `HEAD`, `refs/heads/B` or `refs/tags/T`.
+    pub reference: &'a str,
+    pub subdirs: Vec<&'a str>,
+}
+
+/// [`fetch_folders`] of several refs of one repository with one `git
+/// fetch` naming every ref (§13.6), then, when every ref wants folders
+/// only, one fetch of the files they need: ref `n`'s folders are written
+/// below `into/<n>`, at their paths in the repository. The commits, in
+/// order. On a failure nothing is left.
+pub fn fetch_refs(
+    source: &GitSource,
+    wanted: &[RefFolders<'_>],
+    into: &Path,
+) -> Result<Vec<Fetched>> {
+    let repo = repo_dir(into);
+    let run = Fetch {
+        source,
+        subdirs: &[],
+        partial: wanted.iter().all(|w| !w.subdirs.is_empty()),
+        repo: &repo,
+        budget: max_fetch_bytes(),
+    };
+    let result = run.init().and_then(|()| run.fetch_refs_into(wanted, into));
+    if result.is_err() {
+        let _ = remove::remove_own(into);
+        let _ = remove::remove_own(&repo);
+    }
+    result
+}
+
 /// `<into>.git`, beside `into`.
 fn repo_dir(into: &Path) -> PathBuf {
     let mut name = into.file_name().unwrap_or_default().to_os_string();
@@ -166,6 +201,12 @@ impl Fetch<'_> {
     /// Writes the files `entries` (their blobs in the repository) below
     /// `into`, within what is left of the bound.
     fn write(&self, entries: &[gittree::Entry], into: &Path) -> Result<()> {
+        self.write_counted(entries, into, 0).map(|_| ())
+    }
+
+    /// [`Fetch::write`] after `before` bytes were written elsewhere by the
+    /// same fetch; the bytes written.
+    fn write_counted(&self, entries: &[gittree::Entry], into: &Path, before: u64) -> Result<u64> {
         let batch = self.repo.join("hcpx-batch");
         let out = self.cat_file("--batch", entries, &batch)?;
         if out.exit_code != 0 {
@@ -175,10 +216,13 @@ impl Fetch<'_> {
                 &out,
             ));
         }
-        let left = self.budget.saturating_sub(tree_bytes(self.repo));
-        gittree::write(entries, &batch, into, left).map_err(|err| self.named(err))?;
+        let left = self
+            .budget
+            .saturating_sub(tree_bytes(self.repo))
+            .saturating_sub(before);
+        let written = gittree::write(entries, &batch, into, left).map_err(|err| self.named(err))?;
         let _ = std::fs::remove_file(&batch);
-        Ok(())
+        Ok(written)
     }
 
     /// Fetches REF (partially, with a SUBDIR) and resolves it to a commit.
@@ -212,6 +256,12 @@ impl Fetch<'_> {
         } else {
             return Err(fail("cannot fetch", &shallow));
         };
+        self.resolve(&target, reference)
+    }
+
+    /// The commit `target` (a ref of the repository) names; `reference`
+    /// is how the user wrote it, for the error.
+    fn resolve(&self, target: &str, reference: &str) -> Result<String> {
         let peeled = format!("{target}^{{commit}}");
         let resolved = self.run(
             &["rev-parse", "-q", "--verify", "--end-of-options"],
@@ -219,12 +269,56 @@ impl Fetch<'_> {
         )?;
         let commit = String::from_utf8_lossy(&resolved.stdout).trim().to_string();
         if resolved.exit_code != 0 || !is_commit_id(&commit) {
-            return Err(fail(
+            return Err(unavailable(
+                self.source,
                 &format!("`{reference}` is not a commit of the repository"),
                 &resolved,
             ));
         }
         Ok(commit)
+    }
+
+    /// [`fetch_refs`] into `into`, once the repository exists.
+    fn fetch_refs_into(&self, wanted: &[RefFolders<'_>], into: &Path) -> Result<Vec<Fetched>> {
+        let specs: Vec<String> = (0..wanted.len())
+            .map(|n| format!("+{}:refs/hcpx/{n}", wanted[n].reference))
+            .collect();
+        let mut args = vec!["fetch", "-q", "--no-tags", "--depth", "1"];
+        if self.partial {
+            args.push("--filter=blob:none");
+        }
+        args.extend(["--", "origin"]);
+        let operands: Vec<&std::ffi::OsStr> = specs.iter().map(|s| s.as_ref()).collect();
+        let out = self.run(&args, &operands)?;
+        if out.exit_code != 0 {
+            return Err(unavailable(self.source, "cannot fetch", &out));
+        }
+        let mut lists = Vec::new();
+        for (n, want) in wanted.iter().enumerate() {
+            let commit = self.resolve(&format!("refs/hcpx/{n}"), want.reference)?;
+            let each = Fetch {
+                subdirs: &want.subdirs,
+                ..*self
+            };
+            let entries = each.list(&commit)?;
+            lists.push((commit, entries));
+        }
+        if self.partial {
+            let mut all: Vec<gittree::Entry> =
+                lists.iter().flat_map(|(_, e)| e.iter().cloned()).collect();
+            all.sort_by(|a, b| a.oid.cmp(&b.oid));
+            all.dedup_by(|a, b| a.oid == b.oid);
+            let missing = self.missing(&all)?;
+            self.fetch_blobs(&missing)?;
+        }
+        let mut written = 0;
+        let mut fetched = Vec::new();
+        for (n, (commit, entries)) in lists.into_iter().enumerate() {
+            let root = into.join(n.to_string());
+            written += self.write_counted(&entries, &root, written)?;
+            fetched.push(Fetched { root, commit });
+        }
+        Ok(fetched)
     }
 
     /// The files of the commit's tree (below SUBDIR), listed by `git
