@@ -208,6 +208,19 @@ fn a_skill_gone_renamed_or_broken_upstream_never_hides_the_others() {
     for id in ["deleted", "moved", "broken", "named"] {
         assert!(message.contains(id), "{id} named: {message}");
     }
+    // Each one also has its entry, as `outdated` lists it.
+    let upgrade_reason = |id: &str| find(&doc, "packs", id).map(|p| p["reason"].clone());
+    for (id, reason) in [
+        ("deleted", "missing"),
+        ("moved", "missing"),
+        ("broken", "lint_failed"),
+        ("named", "renamed"),
+    ] {
+        assert_eq!(upgrade_reason(id), Some(reason.into()), "{id}: {doc}");
+        let hint = &find(&doc, "packs", id).unwrap()["hint"];
+        assert!(hint.as_str().is_some_and(|h| !h.is_empty()), "{doc}");
+    }
+    assert!(find(&doc, "packs", "edited").is_none(), "{doc}");
     assert!(
         installed_skill(&sb, "deleted").contains("first"),
         "left as it was"
@@ -243,6 +256,12 @@ fn offline_lists_each_git_pack_as_not_checked() {
     assert!(
         !words.contains("up to date") && words.contains("not checked"),
         "{words}"
+    );
+    let doc = sb.json(&["upgrade", "--offline", "--dry-run"], 0);
+    assert_eq!(
+        find(&doc, "packs", "alpha").unwrap()["reason"],
+        "not_checked",
+        "{doc}"
     );
 }
 
