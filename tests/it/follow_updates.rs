@@ -288,6 +288,9 @@ fn fifty_skills_of_one_repository_are_one_ls_remote_and_one_fetch() {
     let names: Vec<String> = (0..50).map(|i| format!("skill-{i:02}")).collect();
     let names: Vec<&str> = names.iter().map(String::as_str).collect();
     let (work, bare, url) = skills_repo(&sb, &names);
+    // A server that filters, as GitHub does: the folders' files are then a
+    // fetch of their own.
+    git(&bare, &["config", "uploadpack.allowFilter", "true"]);
     sb.json(&["install", &format!("git+{url}"), "--all"], 0);
     // Up to date: one `ls-remote`, no fetch.
     let (network, all) = git_runs(&sb, &["outdated"]);
@@ -298,6 +301,17 @@ fn fifty_skills_of_one_repository_are_one_ls_remote_and_one_fetch() {
     let (network, all) = git_runs(&sb, &["outdated"]);
     assert!(network <= 3, "{network} network git runs for 50 Skills");
     assert!(all <= 10, "{all} git runs for 50 Skills");
+    // Only the edited folder's files came: the other 49 are the same trees.
+    let doc = sb.json(&["outdated"], 0);
+    let ids: Vec<&str> = doc["packs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["pack_id"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(ids, ["skill-07"], "{doc}");
+    sb.json(&["upgrade", "--yes"], 0);
+    assert!(installed_skill(&sb, "skill-07").contains("edited"));
 }
 
 #[test]

@@ -116,6 +116,66 @@ pub fn fetch_folders(source: &GitSource, subdirs: &[&str], into: &Path) -> Resul
     result
 }
 
+/// [`fetch_folders`] for a caller that has the folders at the commit
+/// `since` already (an update check, §13.6): the commits and trees of
+/// `since` are fetched too, in the same fetch (no file), and a folder whose tree is the same
+/// at both commits is neither fetched nor written. Returns the fetch and
+/// the folders left out as unchanged. Where `since` cannot be fetched (a
+/// force-push removed it), every folder is fetched.
+pub fn fetch_changed_folders(
+    source: &GitSource,
+    subdirs: &[&str],
+    since: &str,
+    into: &Path,
+) -> Result<(Fetched, Vec<String>)> {
+    let repo = repo_dir(into);
+    let run = Fetch {
+        source,
+        subdirs,
+        partial: true,
+        repo: &repo,
+        budget: max_fetch_bytes(),
+    };
+    let result = run.init().and_then(|()| {
+        let (commit, same) = match run.fetch_with(since) {
+            Some(commit) => {
+                let same = run.unchanged(&commit, since);
+                (commit, same)
+            }
+            None => (run.fetch_commit()?, Vec::new()),
+        };
+        let changed: Vec<&str> = subdirs
+            .iter()
+            .copied()
+            .filter(|s| !same.iter().any(|u| u == s))
+            .collect();
+        let each = Fetch {
+            subdirs: &changed,
+            ..run
+        };
+        let entries = if changed.is_empty() {
+            Vec::new()
+        } else {
+            each.list(&commit)?
+        };
+        let missing = each.missing(&entries)?;
+        each.fetch_blobs(&missing)?;
+        each.write(&entries, into)?;
+        Ok((
+            Fetched {
+                root: into.to_path_buf(),
+                commit,
+            },
+            same,
+        ))
+    });
+    if result.is_err() {
+        let _ = remove::remove_own(into);
+        let _ = remove::remove_own(&repo);
+    }
+    result
+}
+
 /// One ref of a repository and the folders to write from it (none: its
 /// whole tree), for [`fetch_refs`].
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -276,6 +336,73 @@ impl Fetch<'_> {
             ));
         }
         Ok(commit)
+    }
+
+    /// One partial fetch (commits and trees) of the source's ref and of the
+    /// commit `since`: the ref's commit, or `None` when the fetch fails
+    /// (`since` gone, or not served by id) and the ref is to be fetched
+    /// alone.
+    fn fetch_with(&self, since: &str) -> Option<String> {
+        if !is_commit_id(since) {
+            return None;
+        }
+        let reference = self.source.reference.as_deref().unwrap_or("HEAD");
+        let spec = format!("+{reference}:refs/hcpx/new");
+        let args = [
+            "fetch",
+            "-q",
+            "--no-tags",
+            "--depth",
+            "1",
+            "--filter=blob:none",
+            "--",
+            "origin",
+        ];
+        let out = self.run(&args, &[spec.as_ref(), since.as_ref()]).ok()?;
+        if out.exit_code != 0 {
+            return None;
+        }
+        self.resolve("refs/hcpx/new", reference).ok()
+    }
+
+    /// The folders among `self.subdirs` whose tree is the same at `commit`
+    /// and at `since` (after a commits-and-trees fetch of `since`); none
+    /// when `since` cannot be fetched or read.
+    fn unchanged(&self, commit: &str, since: &str) -> Vec<String> {
+        if since == commit || self.subdirs.iter().any(|s| s.contains('\n')) {
+            return Vec::new();
+        }
+        let names: String = self
+            .subdirs
+            .iter()
+            .map(|s| format!("{commit}:{s}\n{since}:{s}\n"))
+            .collect();
+        let (list, answer) = (self.repo.join("hcpx-names"), self.repo.join("hcpx-trees"));
+        if std::fs::write(&list, names).is_err() {
+            return Vec::new();
+        }
+        let (Ok(stdin), Ok(stdout)) = (std::fs::File::open(&list), std::fs::File::create(&answer))
+        else {
+            return Vec::new();
+        };
+        let mut cmd = self.command(
+            &["cat-file", "--batch-check=%(objectname) %(objecttype)"],
+            &[],
+        );
+        cmd.env("GIT_NO_LAZY_FETCH", "1")
+            .stdin(stdin)
+            .stdout(stdout);
+        if !self.watched(&mut cmd).is_ok_and(|o| o.exit_code == 0) {
+            return Vec::new();
+        }
+        let text = std::fs::read_to_string(&answer).unwrap_or_default();
+        let lines: Vec<&str> = text.lines().collect();
+        self.subdirs
+            .iter()
+            .zip(lines.chunks(2))
+            .filter(|(_, pair)| matches!(pair, [a, b] if a == b && a.ends_with(" tree")))
+            .map(|(s, _)| s.to_string())
+            .collect()
     }
 
     /// [`fetch_refs`] into `into`, once the repository exists.

@@ -16,7 +16,10 @@
 //! partial fetch naming every ref they follow (`git::fetch_refs`), then
 //! one fetch of their folders' files, into a private temporary folder
 //! outside the store shared by their candidates (when that fetch fails,
-//! each ref is fetched alone, so one ref's failure hides no other's).
+//! each ref is fetched alone, so one ref's failure hides no other's). The
+//! packs of one ref and one locked commit are compared by tree first
+//! (`git::fetch_changed_folders`): a folder whose tree did not change since
+//! that commit is up to date without any of its files fetched.
 //!
 //! Where the spec is silent:
 //! - A ref that is neither a branch nor a tag of the remote any more (and
@@ -402,14 +405,45 @@ fn fetch_group(
         ..repo.clone()
     };
     let subdirs = folders_of(&packs);
+    // The packs' folders at their one locked commit: an unchanged folder
+    // is up to date without fetching its files.
+    let mut locked = packs.iter().map(|(_, e)| e.source.commit.as_deref());
+    let first = locked.next().flatten();
+    let since = first.filter(|c| locked.all(|o| o == Some(*c)) && !subdirs.is_empty());
     let fetched = super::fetch::private_temp_dir("hcpx-upgrade-").and_then(|tmp| {
-        let got = git::fetch_folders(&source, &subdirs, &tmp.path().join("checkout"))?;
-        Ok((Arc::new(tmp), got))
+        let into = tmp.path().join("checkout");
+        let (got, same) = match since {
+            Some(since) => git::fetch_changed_folders(&source, &subdirs, since, &into)?,
+            None => (git::fetch_folders(&source, &subdirs, &into)?, Vec::new()),
+        };
+        Ok((Arc::new(tmp), got, same))
     });
-    match fetched {
-        Ok(fetched) => judge_group(&source, record, packs, fetched, to_install),
-        Err(err) => unreachable_all(packs, &err.message),
-    }
+    let (tmp, got, same) = match fetched {
+        Ok(fetched) => fetched,
+        Err(err) => return unreachable_all(packs, &err.message),
+    };
+    let (same, changed): (Packs, Packs) = packs.into_iter().partition(|(_, e)| {
+        e.source
+            .subdir
+            .as_deref()
+            .is_some_and(|s| same.iter().any(|u| u == s))
+    });
+    let mut findings: Vec<Finding> = same
+        .into_iter()
+        .map(|(id, entry)| Finding {
+            id,
+            entry,
+            found: Found::UpToDate,
+        })
+        .collect();
+    findings.extend(judge_group(
+        &source,
+        record,
+        changed,
+        (tmp, got),
+        to_install,
+    ));
+    findings
 }
 
 /// The packs of one ref, fetched into `got` (kept by `tmp`), each judged.
