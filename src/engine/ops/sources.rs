@@ -563,11 +563,7 @@ pub(super) fn folder_pack_named(root: &Path, id: &str) -> Result<(PathBuf, Locke
 fn listed_packs(root: &Path, shown: &str, root_of_repo: bool) -> Result<Vec<ListedPack>> {
     let found = collection::search(root);
     if found.packs.is_empty() {
-        return Err(Error::new(
-            ErrorCode::NotFound,
-            format!("{shown} holds no pack: {}", catalog::NO_PACK),
-        )
-        .path(shown.to_string()));
+        return Err(no_pack(shown));
     }
     // Each found folder linted on every core (many Skills: a repository's
     // worth), in order.
@@ -580,9 +576,60 @@ fn listed_packs(root: &Path, shown: &str, root_of_repo: bool) -> Result<Vec<List
 /// root of a repository, `root` (a `--skill` word's refusals as
 /// [`choose`] has them).
 fn chosen_paths(root: &Path, shown: &str, selection: &Selection) -> Result<Vec<String>> {
-    let listed = listed_packs(root, shown, true)?;
+    let found = collection::search(root);
+    if found.packs.is_empty() {
+        return Err(no_pack(shown));
+    }
+    let listed = parallel_map(found.packs, |rel| named_pack(root, &rel));
     let chosen = choose(&listed, selection, None, shown)?;
     Ok(chosen.into_iter().map(|i| listed[i].path.clone()).collect())
+}
+
+/// The `not_found` of a collection that holds no pack.
+fn no_pack(shown: &str) -> Error {
+    Error::new(
+        ErrorCode::NotFound,
+        format!("{shown} holds no pack: {}", catalog::NO_PACK),
+    )
+    .path(shown.to_string())
+}
+
+/// A pack of a collection known by its names alone — the id it declares
+/// (read as lint reads it), its Skill's `name`, its folder — not linted:
+/// what a `--skill` word is matched against ([`find_listed`]) before the
+/// chosen folders are fetched. The rest of the listing is left empty.
+fn named_pack(root: &Path, rel: &str) -> ListedPack {
+    let dir = pack_folder(root, rel);
+    let skill =
+        read_skill(&dir.join(SKILL_FILE)).and_then(|text| crate::engine::pack::skill::parse(&text));
+    let skill_name = skill.and_then(|s| s.name);
+    let folder = match rel {
+        ROOT => dir.file_name(),
+        _ => Path::new(rel).file_name(),
+    };
+    let folder = folder.map(|n| n.to_string_lossy().into_owned());
+    let pack_id = crate::engine::lint::declared_id(&dir)
+        .or_else(|| skill_name.clone())
+        .or(folder)
+        .unwrap_or_else(|| rel.to_string());
+    let report = LintReport {
+        ok: true,
+        pack_id: None,
+        path: dir.display().to_string(),
+        kind: Default::default(),
+        diagnostics: Vec::new(),
+        manifest: None,
+        root: dir,
+    };
+    ListedPack {
+        pack_id,
+        kind: ListedKind::Pack,
+        path: rel.to_string(),
+        description: String::new(),
+        lint_ok: true,
+        report,
+        skill_name,
+    }
 }
 
 /// A collection pack's lock record, and for a git one the git source of
