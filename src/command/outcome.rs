@@ -392,9 +392,15 @@ impl Outcome {
                 }
                 .serialize(s),
             },
-            Outcome::Upgraded { results, error, .. } => own::Results {
+            Outcome::Upgraded {
+                results,
+                problems,
+                error,
+                ..
+            } => own::Upgraded {
                 ok: error.is_none(),
                 results,
+                packs: problems,
                 error: error.as_ref(),
             }
             .serialize(s),

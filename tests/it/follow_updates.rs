@@ -208,6 +208,19 @@ fn a_skill_gone_renamed_or_broken_upstream_never_hides_the_others() {
     for id in ["deleted", "moved", "broken", "named"] {
         assert!(message.contains(id), "{id} named: {message}");
     }
+    // Each one also has its entry, as `outdated` lists it.
+    let upgrade_reason = |id: &str| find(&doc, "packs", id).map(|p| p["reason"].clone());
+    for (id, reason) in [
+        ("deleted", "missing"),
+        ("moved", "missing"),
+        ("broken", "lint_failed"),
+        ("named", "renamed"),
+    ] {
+        assert_eq!(upgrade_reason(id), Some(reason.into()), "{id}: {doc}");
+        let hint = &find(&doc, "packs", id).unwrap()["hint"];
+        assert!(hint.as_str().is_some_and(|h| !h.is_empty()), "{doc}");
+    }
+    assert!(find(&doc, "packs", "edited").is_none(), "{doc}");
     assert!(
         installed_skill(&sb, "deleted").contains("first"),
         "left as it was"
@@ -244,6 +257,12 @@ fn offline_lists_each_git_pack_as_not_checked() {
         !words.contains("up to date") && words.contains("not checked"),
         "{words}"
     );
+    let doc = sb.json(&["upgrade", "--offline", "--dry-run"], 0);
+    assert_eq!(
+        find(&doc, "packs", "alpha").unwrap()["reason"],
+        "not_checked",
+        "{doc}"
+    );
 }
 
 /// The network-facing git runs (`ls-remote`, `fetch`) of `hcpx ARGS`.
@@ -269,6 +288,9 @@ fn fifty_skills_of_one_repository_are_one_ls_remote_and_one_fetch() {
     let names: Vec<String> = (0..50).map(|i| format!("skill-{i:02}")).collect();
     let names: Vec<&str> = names.iter().map(String::as_str).collect();
     let (work, bare, url) = skills_repo(&sb, &names);
+    // A server that filters, as GitHub does: the folders' files are then a
+    // fetch of their own.
+    git(&bare, &["config", "uploadpack.allowFilter", "true"]);
     sb.json(&["install", &format!("git+{url}"), "--all"], 0);
     // Up to date: one `ls-remote`, no fetch.
     let (network, all) = git_runs(&sb, &["outdated"]);
@@ -279,4 +301,59 @@ fn fifty_skills_of_one_repository_are_one_ls_remote_and_one_fetch() {
     let (network, all) = git_runs(&sb, &["outdated"]);
     assert!(network <= 3, "{network} network git runs for 50 Skills");
     assert!(all <= 10, "{all} git runs for 50 Skills");
+    // Only the edited folder's files came: the other 49 are the same trees.
+    let doc = sb.json(&["outdated"], 0);
+    let ids: Vec<&str> = doc["packs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["pack_id"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(ids, ["skill-07"], "{doc}");
+    sb.json(&["upgrade", "--yes"], 0);
+    assert!(installed_skill(&sb, "skill-07").contains("edited"));
+}
+
+#[test]
+fn packs_following_three_refs_of_one_repository_are_one_fetch() {
+    if !common::require_tool("git") {
+        return;
+    }
+    let sb = Sandbox::new();
+    let (work, bare, url) = skills_repo(&sb, &["alpha", "beta", "gamma"]);
+    git(&bare, &["config", "uploadpack.allowFilter", "true"]);
+    git(&work, &["tag", "v1.0.0"]);
+    git(&work, &["branch", "dev"]);
+    push(&work, &bare);
+    sb.json(&["install", &format!("git+{url}//skills/alpha#v1.0.0")], 0);
+    sb.json(&["install", &format!("git+{url}//skills/beta#dev")], 0);
+    sb.json(&["install", &format!("git+{url}//skills/gamma")], 0);
+    // A new tag for alpha, a dev commit for beta, a main commit for gamma.
+    write_skill(&work, "alpha", "alpha", "at v1.1.0");
+    publish(&work, &bare, "alpha 1.1");
+    git(&work, &["tag", "v1.1.0"]);
+    write_skill(&work, "gamma", "gamma", "gamma on main");
+    publish(&work, &bare, "gamma");
+    git(&work, &["checkout", "-q", "dev"]);
+    write_skill(&work, "beta", "beta", "beta on dev");
+    publish(&work, &bare, "dev");
+    git(&work, &["checkout", "-q", "main"]);
+
+    // ls-remote, one fetch naming the three refs, one of the folders' files.
+    let (network, _) = git_runs(&sb, &["outdated"]);
+    assert!(network <= 3, "{network} network git runs for three refs");
+    let doc = sb.json(&["outdated"], 0);
+    for id in ["alpha", "beta", "gamma"] {
+        let found = find(&doc, "packs", id).unwrap_or(&Value::Null);
+        assert_eq!(found["reason"], "content", "{id}: {doc}");
+    }
+    let (network, _) = git_runs(&sb, &["upgrade", "--yes"]);
+    assert!(network <= 3, "{network} network git runs for three refs");
+    assert!(installed_skill(&sb, "alpha").contains("at v1.1.0"));
+    assert!(installed_skill(&sb, "beta").contains("beta on dev"));
+    assert!(installed_skill(&sb, "gamma").contains("gamma on main"));
+    let packs = &lock(&sb)["packs"];
+    assert_eq!(packs["alpha"]["source"]["ref"], "v1.1.0");
+    assert_eq!(packs["beta"]["source"]["ref"], "dev");
+    assert_eq!(packs["gamma"]["source"]["ref"], Value::Null);
 }

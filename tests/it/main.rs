@@ -43,6 +43,7 @@ mod project_trust;
 mod project_words;
 mod readme_docs;
 mod screenshots;
+mod skill_fetch;
 mod skill_packs;
 mod svg;
 mod tui_colon_changes;

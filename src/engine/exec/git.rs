@@ -31,7 +31,10 @@
 //! and trees only), and then only the SUBDIR's blobs are fetched (with
 //! several folders, [`fetch_folders`], theirs, in the same fetch); a server
 //! that does not support filters sends everything (git says so and goes
-//! on), which is the fallback. Every git run of a fetch is watched: once
+//! on), which is the fallback. [`fetch_tree`] stops after the commits and
+//! trees, so a caller can choose folders from the tree (and from the few
+//! files it fetches to learn names) before any other file is fetched or
+//! written ([`FetchedTree`]). Every git run of a fetch is watched: once
 //! the repository and the files written pass [`max_fetch_bytes`]
 //! (`HCPX_FETCH_MAX_BYTES`, default 1 GiB) git's process group is killed,
 //! both folders are removed and the fetch fails with `source_unavailable`.
@@ -101,10 +104,106 @@ pub fn fetch_folders(source: &GitSource, subdirs: &[&str], into: &Path) -> Resul
     let run = Fetch {
         source,
         subdirs,
+        partial: !subdirs.is_empty(),
         repo: &repo,
         budget: max_fetch_bytes(),
     };
     let result = run.fetch_into(into);
+    if result.is_err() {
+        let _ = remove::remove_own(into);
+        let _ = remove::remove_own(&repo);
+    }
+    result
+}
+
+/// [`fetch_folders`] for a caller that has the folders at the commit
+/// `since` already (an update check, §13.6): the commits and trees of
+/// `since` are fetched too, in the same fetch (no file), and a folder whose tree is the same
+/// at both commits is neither fetched nor written. Returns the fetch and
+/// the folders left out as unchanged. Where `since` cannot be fetched (a
+/// force-push removed it), every folder is fetched.
+pub fn fetch_changed_folders(
+    source: &GitSource,
+    subdirs: &[&str],
+    since: &str,
+    into: &Path,
+) -> Result<(Fetched, Vec<String>)> {
+    let repo = repo_dir(into);
+    let run = Fetch {
+        source,
+        subdirs,
+        partial: true,
+        repo: &repo,
+        budget: max_fetch_bytes(),
+    };
+    let result = run.init().and_then(|()| {
+        let (commit, same) = match run.fetch_with(since) {
+            Some(commit) => {
+                let same = run.unchanged(&commit, since);
+                (commit, same)
+            }
+            None => (run.fetch_commit()?, Vec::new()),
+        };
+        let changed: Vec<&str> = subdirs
+            .iter()
+            .copied()
+            .filter(|s| !same.iter().any(|u| u == s))
+            .collect();
+        let each = Fetch {
+            subdirs: &changed,
+            ..run
+        };
+        let entries = if changed.is_empty() {
+            Vec::new()
+        } else {
+            each.list(&commit)?
+        };
+        let missing = each.missing(&entries)?;
+        each.fetch_blobs(&missing)?;
+        each.write(&entries, into)?;
+        Ok((
+            Fetched {
+                root: into.to_path_buf(),
+                commit,
+            },
+            same,
+        ))
+    });
+    if result.is_err() {
+        let _ = remove::remove_own(into);
+        let _ = remove::remove_own(&repo);
+    }
+    result
+}
+
+/// One ref of a repository and the folders to write from it (none: its
+/// whole tree), for [`fetch_refs`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RefFolders<'a> {
+    /// `HEAD`, `refs/heads/B` or `refs/tags/T`.
+    pub reference: &'a str,
+    pub subdirs: Vec<&'a str>,
+}
+
+/// [`fetch_folders`] of several refs of one repository with one `git
+/// fetch` naming every ref (§13.6), then, when every ref wants folders
+/// only, one fetch of the files they need: ref `n`'s folders are written
+/// below `into/<n>`, at their paths in the repository. The commits, in
+/// order. On a failure nothing is left.
+pub fn fetch_refs(
+    source: &GitSource,
+    wanted: &[RefFolders<'_>],
+    into: &Path,
+) -> Result<Vec<Fetched>> {
+    let repo = repo_dir(into);
+    let run = Fetch {
+        source,
+        subdirs: &[],
+        partial: wanted.iter().all(|w| !w.subdirs.is_empty()),
+        repo: &repo,
+        budget: max_fetch_bytes(),
+    };
+    let result = run.init().and_then(|()| run.fetch_refs_into(wanted, into));
     if result.is_err() {
         let _ = remove::remove_own(into);
         let _ = remove::remove_own(&repo);
@@ -124,39 +223,66 @@ struct Fetch<'a> {
     source: &'a GitSource,
     /// The folders whose files are written (none: every file).
     subdirs: &'a [&'a str],
+    /// Commits and trees first, then only the blobs asked for.
+    partial: bool,
     repo: &'a Path,
     budget: u64,
 }
 
 impl Fetch<'_> {
     fn fetch_into(&self, into: &Path) -> Result<Fetched> {
-        let fail = |what: &str, out: &ToolOutput| unavailable(self.source, what, out);
+        self.init()?;
+        let commit = self.fetch_commit()?;
+        let entries = self.list(&commit)?;
+        if self.partial {
+            let missing = self.missing(&entries)?;
+            self.fetch_blobs(&missing)?;
+        }
+        self.write(&entries, into)?;
+        Ok(Fetched {
+            root: into.to_path_buf(),
+            commit,
+        })
+    }
+
+    /// `git init --bare` of the fetch's repository.
+    fn init(&self) -> Result<()> {
         let out = git(
             None,
             &["init", "-q", "--bare", "--template=", "--"],
             &[self.repo.as_os_str()],
         )?;
         if out.exit_code != 0 {
-            return Err(fail("git init failed", &out));
+            return Err(unavailable(self.source, "git init failed", &out));
         }
-        let commit = self.fetch_commit()?;
-        let entries = self.list(&commit)?;
-        if !self.subdirs.is_empty() {
-            let missing = self.missing(&entries)?;
-            self.fetch_blobs(&missing)?;
-        }
+        Ok(())
+    }
+
+    /// Writes the files `entries` (their blobs in the repository) below
+    /// `into`, within what is left of the bound.
+    fn write(&self, entries: &[gittree::Entry], into: &Path) -> Result<()> {
+        self.write_counted(entries, into, 0).map(|_| ())
+    }
+
+    /// [`Fetch::write`] after `before` bytes were written elsewhere by the
+    /// same fetch; the bytes written.
+    fn write_counted(&self, entries: &[gittree::Entry], into: &Path, before: u64) -> Result<u64> {
         let batch = self.repo.join("hcpx-batch");
-        let out = self.cat_file("--batch", &entries, &batch)?;
+        let out = self.cat_file("--batch", entries, &batch)?;
         if out.exit_code != 0 {
-            return Err(fail("cannot read the commit's files", &out));
+            return Err(unavailable(
+                self.source,
+                "cannot read the commit's files",
+                &out,
+            ));
         }
-        let left = self.budget.saturating_sub(tree_bytes(self.repo));
-        gittree::write(&entries, &batch, into, left).map_err(|err| self.named(err))?;
+        let left = self
+            .budget
+            .saturating_sub(tree_bytes(self.repo))
+            .saturating_sub(before);
+        let written = gittree::write(entries, &batch, into, left).map_err(|err| self.named(err))?;
         let _ = std::fs::remove_file(&batch);
-        Ok(Fetched {
-            root: into.to_path_buf(),
-            commit,
-        })
+        Ok(written)
     }
 
     /// Fetches REF (partially, with a SUBDIR) and resolves it to a commit.
@@ -165,7 +291,7 @@ impl Fetch<'_> {
         let fail = |what: &str, out: &ToolOutput| unavailable(source, what, out);
         let reference = source.reference.as_deref().unwrap_or("HEAD");
         let mut args = vec!["fetch", "-q", "--no-tags", "--depth", "1"];
-        if !self.subdirs.is_empty() {
+        if self.partial {
             args.push("--filter=blob:none");
         }
         args.extend(["--", "origin"]);
@@ -174,7 +300,7 @@ impl Fetch<'_> {
             "FETCH_HEAD".to_string()
         } else if source.reference_is_commit() {
             let mut args = vec!["fetch", "-q", "--no-tags"];
-            if !self.subdirs.is_empty() {
+            if self.partial {
                 args.push("--filter=blob:none");
             }
             args.extend(["--", "origin"]);
@@ -190,6 +316,12 @@ impl Fetch<'_> {
         } else {
             return Err(fail("cannot fetch", &shallow));
         };
+        self.resolve(&target, reference)
+    }
+
+    /// The commit `target` (a ref of the repository) names; `reference`
+    /// is how the user wrote it, for the error.
+    fn resolve(&self, target: &str, reference: &str) -> Result<String> {
         let peeled = format!("{target}^{{commit}}");
         let resolved = self.run(
             &["rev-parse", "-q", "--verify", "--end-of-options"],
@@ -197,12 +329,123 @@ impl Fetch<'_> {
         )?;
         let commit = String::from_utf8_lossy(&resolved.stdout).trim().to_string();
         if resolved.exit_code != 0 || !is_commit_id(&commit) {
-            return Err(fail(
+            return Err(unavailable(
+                self.source,
                 &format!("`{reference}` is not a commit of the repository"),
                 &resolved,
             ));
         }
         Ok(commit)
+    }
+
+    /// One partial fetch (commits and trees) of the source's ref and of the
+    /// commit `since`: the ref's commit, or `None` when the fetch fails
+    /// (`since` gone, or not served by id) and the ref is to be fetched
+    /// alone.
+    fn fetch_with(&self, since: &str) -> Option<String> {
+        if !is_commit_id(since) {
+            return None;
+        }
+        let reference = self.source.reference.as_deref().unwrap_or("HEAD");
+        let spec = format!("+{reference}:refs/hcpx/new");
+        let args = [
+            "fetch",
+            "-q",
+            "--no-tags",
+            "--depth",
+            "1",
+            "--filter=blob:none",
+            "--",
+            "origin",
+        ];
+        let out = self.run(&args, &[spec.as_ref(), since.as_ref()]).ok()?;
+        if out.exit_code != 0 {
+            return None;
+        }
+        self.resolve("refs/hcpx/new", reference).ok()
+    }
+
+    /// The folders among `self.subdirs` whose tree is the same at `commit`
+    /// and at `since` (after a commits-and-trees fetch of `since`); none
+    /// when `since` cannot be fetched or read.
+    fn unchanged(&self, commit: &str, since: &str) -> Vec<String> {
+        if since == commit || self.subdirs.iter().any(|s| s.contains('\n')) {
+            return Vec::new();
+        }
+        let names: String = self
+            .subdirs
+            .iter()
+            .map(|s| format!("{commit}:{s}\n{since}:{s}\n"))
+            .collect();
+        let (list, answer) = (self.repo.join("hcpx-names"), self.repo.join("hcpx-trees"));
+        if std::fs::write(&list, names).is_err() {
+            return Vec::new();
+        }
+        let (Ok(stdin), Ok(stdout)) = (std::fs::File::open(&list), std::fs::File::create(&answer))
+        else {
+            return Vec::new();
+        };
+        let mut cmd = self.command(
+            &["cat-file", "--batch-check=%(objectname) %(objecttype)"],
+            &[],
+        );
+        cmd.env("GIT_NO_LAZY_FETCH", "1")
+            .stdin(stdin)
+            .stdout(stdout);
+        if !self.watched(&mut cmd).is_ok_and(|o| o.exit_code == 0) {
+            return Vec::new();
+        }
+        let text = std::fs::read_to_string(&answer).unwrap_or_default();
+        let lines: Vec<&str> = text.lines().collect();
+        self.subdirs
+            .iter()
+            .zip(lines.chunks(2))
+            .filter(|(_, pair)| matches!(pair, [a, b] if a == b && a.ends_with(" tree")))
+            .map(|(s, _)| s.to_string())
+            .collect()
+    }
+
+    /// [`fetch_refs`] into `into`, once the repository exists.
+    fn fetch_refs_into(&self, wanted: &[RefFolders<'_>], into: &Path) -> Result<Vec<Fetched>> {
+        let specs: Vec<String> = (0..wanted.len())
+            .map(|n| format!("+{}:refs/hcpx/{n}", wanted[n].reference))
+            .collect();
+        let mut args = vec!["fetch", "-q", "--no-tags", "--depth", "1"];
+        if self.partial {
+            args.push("--filter=blob:none");
+        }
+        args.extend(["--", "origin"]);
+        let operands: Vec<&std::ffi::OsStr> = specs.iter().map(|s| s.as_ref()).collect();
+        let out = self.run(&args, &operands)?;
+        if out.exit_code != 0 {
+            return Err(unavailable(self.source, "cannot fetch", &out));
+        }
+        let mut lists = Vec::new();
+        for (n, want) in wanted.iter().enumerate() {
+            let commit = self.resolve(&format!("refs/hcpx/{n}"), want.reference)?;
+            let each = Fetch {
+                subdirs: &want.subdirs,
+                ..*self
+            };
+            let entries = each.list(&commit)?;
+            lists.push((commit, entries));
+        }
+        if self.partial {
+            let mut all: Vec<gittree::Entry> =
+                lists.iter().flat_map(|(_, e)| e.iter().cloned()).collect();
+            all.sort_by(|a, b| a.oid.cmp(&b.oid));
+            all.dedup_by(|a, b| a.oid == b.oid);
+            let missing = self.missing(&all)?;
+            self.fetch_blobs(&missing)?;
+        }
+        let mut written = 0;
+        let mut fetched = Vec::new();
+        for (n, (commit, entries)) in lists.into_iter().enumerate() {
+            let root = into.join(n.to_string());
+            written += self.write_counted(&entries, &root, written)?;
+            fetched.push(Fetched { root, commit });
+        }
+        Ok(fetched)
     }
 
     /// The files of the commit's tree (below SUBDIR), listed by `git
@@ -351,6 +594,90 @@ impl Fetch<'_> {
     fn named(&self, mut err: Error) -> Error {
         err.message = format!("{}: {}", self.source.display(), err.message);
         err
+    }
+}
+
+/// A partial fetch of a source's commit (§14.8): its commits and trees,
+/// then only the files asked for — how `install REPO --skill X` finds the
+/// folder of X from the tree and its packs' `SKILL.md` and manifests, and
+/// fetches and writes that folder alone. A server that supports no filter
+/// sends everything at the first fetch (the fallback), and is then never
+/// asked for single files.
+#[derive(Debug)]
+pub struct FetchedTree {
+    source: GitSource,
+    repo: PathBuf,
+    budget: u64,
+    /// The commit REF resolved to.
+    pub commit: String,
+    /// The commit's regular files (links and submodules left out).
+    pub files: Vec<gittree::Entry>,
+}
+
+/// Fetches the commits and trees of `source` at its ref (the source's
+/// SUBDIR is not used) into `<into>.git`, beside the folder `into` that
+/// [`FetchedTree::write`] writes; on a failure nothing is left.
+pub fn fetch_tree(source: &GitSource, into: &Path) -> Result<FetchedTree> {
+    let repo = repo_dir(into);
+    let budget = max_fetch_bytes();
+    let run = Fetch {
+        source,
+        subdirs: &[],
+        partial: true,
+        repo: &repo,
+        budget,
+    };
+    let listed = run.init().and_then(|()| {
+        let commit = run.fetch_commit()?;
+        Ok((run.list(&commit)?, commit))
+    });
+    match listed {
+        Ok((files, commit)) => Ok(FetchedTree {
+            source: source.clone(),
+            repo,
+            budget,
+            commit,
+            files,
+        }),
+        Err(err) => {
+            let _ = remove::remove_own(&repo);
+            Err(err)
+        }
+    }
+}
+
+impl FetchedTree {
+    fn run(&self) -> Fetch<'_> {
+        Fetch {
+            source: &self.source,
+            subdirs: &[],
+            partial: true,
+            repo: &self.repo,
+            budget: self.budget,
+        }
+    }
+
+    /// The fetch's repository (`<into>.git`), where a caller may keep
+    /// scratch files the bound counts.
+    pub fn repo(&self) -> &Path {
+        &self.repo
+    }
+
+    /// Fetches, in one `git fetch`, the blobs of `files` the repository
+    /// lacks (none after a server that sent everything).
+    pub fn fetch(&self, files: &[gittree::Entry]) -> Result<()> {
+        if files.is_empty() {
+            return Ok(());
+        }
+        let run = self.run();
+        let missing = run.missing(files)?;
+        run.fetch_blobs(&missing)
+    }
+
+    /// Writes `files` (fetched already) below `into`, each at its path in
+    /// the repository, within what is left of the bound.
+    pub fn write(&self, files: &[gittree::Entry], into: &Path) -> Result<()> {
+        self.run().write(files, into)
     }
 }
 
@@ -640,6 +967,7 @@ impl RemoteHistory {
         let run = Fetch {
             source: &self.source,
             subdirs: &[],
+            partial: false,
             repo: &self.repo,
             budget: max_fetch_bytes(),
         };

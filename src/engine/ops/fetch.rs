@@ -10,12 +10,22 @@
 //! link (a link in the repository pointing out of the checkout) is
 //! `not_found`, as is one with `..`, `.` or empty parts (the parsers of a
 //! SOURCE and of a lock file refuse them already).
+//!
+//! `install REPO --skill X` of a git collection with no SUBDIR
+//! ([`fetch_chosen`]) fetches the commits and trees, finds the pack
+//! folders in the tree, fetches only their manifests and `SKILL.md` to
+//! learn their names, and then only the chosen folders' files (§14.8): the
+//! other folders are never fetched (where the server filters) nor written.
 
 use super::InstallOptions;
 use crate::engine::error::{Error, ErrorCode, Result};
 use crate::engine::exec::git;
+use crate::engine::exec::gittree::Entry;
 use crate::engine::lint::diagnostic::Rule;
+use crate::engine::lint::{MANIFEST_JSON, MANIFEST_YAML};
 use crate::engine::store::Transaction;
+use crate::engine::store::collection::{self, ROOT, SKILL_FILE};
+use crate::engine::store::remove;
 use crate::engine::store::source::GitSource;
 use std::path::{Path, PathBuf};
 
@@ -37,6 +47,21 @@ pub(super) fn fetch_locked(
     }
     let checkout = tx.scratch_path("fetch")?;
     fetch_to(source, &checkout)
+}
+
+/// [`fetch_chosen`] into the scratch folder of `tx`.
+pub(super) fn fetch_chosen_locked(
+    tx: &mut Transaction<'_>,
+    source: &GitSource,
+    options: &InstallOptions,
+    words: &[String],
+    pick: &Pick<'_>,
+) -> Result<FetchedPack> {
+    if let Some(on_fetch) = &options.on_fetch {
+        on_fetch(&source.display());
+    }
+    let checkout = tx.scratch_path("fetch")?;
+    fetch_chosen(source, &checkout, words, pick)
 }
 
 /// A folder of this user's alone (0700, removed when dropped) in the
@@ -88,6 +113,97 @@ pub(super) fn fetch_to(source: &GitSource, checkout: &Path) -> Result<FetchedPac
         dir,
         commit: fetched.commit,
     })
+}
+
+/// What picks the folders to take from a collection: told the folder
+/// (`names`) that holds the repository's pack folders with only their
+/// manifests and `SKILL.md` written, answers the paths of the chosen ones
+/// (a selection's refusals are its errors).
+pub(super) type Pick<'a> = dyn Fn(&Path) -> Result<Vec<String>> + 'a;
+
+/// `install REPO --skill X` of a git collection (§13.1) with no checkout
+/// of the rest (§14.8): the commits and trees are fetched, the pack
+/// folders found in the tree ([`collection::search_files`]), their
+/// manifests and `SKILL.md` fetched (with the files of the folders named
+/// like a word in `words`, which are most likely the chosen ones) and
+/// written apart for `pick`, then only the chosen folders' files are
+/// fetched and written into the new folder `checkout`, at their paths in
+/// the repository. On a failure nothing is left.
+pub(super) fn fetch_chosen(
+    source: &GitSource,
+    checkout: &Path,
+    words: &[String],
+    pick: &Pick<'_>,
+) -> Result<FetchedPack> {
+    let tree = git::fetch_tree(source, checkout)?;
+    let written = write_chosen(&tree, checkout, words, pick);
+    if written.is_err() {
+        let _ = remove::remove_own(checkout);
+    }
+    let _ = remove::remove_own(tree.repo());
+    written?;
+    Ok(FetchedPack {
+        dir: checkout.to_path_buf(),
+        commit: tree.commit,
+    })
+}
+
+/// [`fetch_chosen`] once the tree is fetched.
+fn write_chosen(
+    tree: &git::FetchedTree,
+    checkout: &Path,
+    words: &[String],
+    pick: &Pick<'_>,
+) -> Result<()> {
+    let packs = collection::search_files(tree.files.iter().map(|f| f.path.as_str()));
+    let is_pack: std::collections::HashSet<&str> = packs.iter().map(String::as_str).collect();
+    let names: Vec<Entry> = tree
+        .files
+        .iter()
+        .filter(|f| {
+            let (folder, name) = f.path.rsplit_once('/').unwrap_or((ROOT, &f.path));
+            NAME_FILES.contains(&name) && is_pack.contains(folder)
+        })
+        .cloned()
+        .collect();
+    let below = |folders: &[&str]| -> Vec<Entry> {
+        tree.files
+            .iter()
+            .filter(|f| folders.iter().any(|d| in_folder(&f.path, d)))
+            .cloned()
+            .collect()
+    };
+    let likely: Vec<&str> = packs
+        .iter()
+        .map(String::as_str)
+        .filter(|p| {
+            words
+                .iter()
+                .any(|w| p.rsplit('/').next() == Some(w.as_str()))
+        })
+        .collect();
+    let mut first = names.clone();
+    first.extend(below(&likely));
+    tree.fetch(&first)?;
+    let names_root = tree.repo().join("hcpx-names");
+    tree.write(&names, &names_root)?;
+    let chosen = pick(&names_root)?;
+    let chosen: Vec<&str> = chosen.iter().map(String::as_str).collect();
+    let files = below(&chosen);
+    tree.fetch(&files)?;
+    tree.write(&files, checkout)
+}
+
+/// The files a pack folder is known by: its manifests and its `SKILL.md`.
+const NAME_FILES: [&str; 3] = [MANIFEST_YAML, MANIFEST_JSON, SKILL_FILE];
+
+/// Whether the repository path `path` is inside the collection folder
+/// `folder` ([`ROOT`]: the whole repository).
+fn in_folder(path: &str, folder: &str) -> bool {
+    folder == ROOT
+        || path
+            .strip_prefix(folder)
+            .is_some_and(|rest| rest.starts_with('/'))
 }
 
 /// Fetches the folders `subdirs` of `source`'s repository at its ref into

@@ -12,9 +12,14 @@
 //!
 //! Each repository is asked once per command: one `git ls-remote` gives
 //! every branch and tag; a pack whose followed commit is the locked one is
-//! up to date without a fetch; the others of one ref are fetched together
-//! in one partial fetch of their folders (`git::fetch_folders`), into a
-//! private temporary folder outside the store shared by their candidates.
+//! up to date without a fetch; the others are fetched together in one
+//! partial fetch naming every ref they follow (`git::fetch_refs`), then
+//! one fetch of their folders' files, into a private temporary folder
+//! outside the store shared by their candidates (when that fetch fails,
+//! each ref is fetched alone, so one ref's failure hides no other's). The
+//! packs of one ref and one locked commit are compared by tree first
+//! (`git::fetch_changed_folders`): a folder whose tree did not change since
+//! that commit is up to date without any of its files fetched.
 //!
 //! Where the spec is silent:
 //! - A ref that is neither a branch nor a tag of the remote any more (and
@@ -302,16 +307,73 @@ fn check_repository(url: &str, packs: Vec<(PackId, LockEntry)>, to_install: bool
             }),
         }
     }
-    for (fetch, (record, packs)) in groups {
-        findings.extend(fetch_group(
-            &repo,
-            &fetch,
-            record.as_deref(),
-            packs,
-            to_install,
-        ));
-    }
+    findings.extend(fetch_groups(&repo, groups, to_install));
     findings
+}
+
+/// The packs of one repository to fetch, by the ref they follow now: the
+/// ref to record, and the packs.
+type Groups = BTreeMap<String, (Option<String>, Packs)>;
+
+/// Every group of one repository from one fetch naming every ref
+/// (`git::fetch_refs`); when that fails (a ref gone since the
+/// `ls-remote`), each ref is fetched alone, so one ref's failure leaves
+/// the others' packs checked.
+fn fetch_groups(repo: &GitSource, groups: Groups, to_install: bool) -> Vec<Finding> {
+    if groups.len() < 2 {
+        return groups
+            .into_iter()
+            .flat_map(|(fetch, (record, packs))| {
+                fetch_group(repo, &fetch, record.as_deref(), packs, to_install)
+            })
+            .collect();
+    }
+    let wanted: Vec<git::RefFolders<'_>> = groups
+        .iter()
+        .map(|(fetch, (_, packs))| git::RefFolders {
+            reference: fetch,
+            subdirs: folders_of(packs),
+        })
+        .collect();
+    let fetched = super::fetch::private_temp_dir("hcpx-upgrade-").and_then(|tmp| {
+        let got = git::fetch_refs(repo, &wanted, &tmp.path().join("checkout"))?;
+        Ok((Arc::new(tmp), got))
+    });
+    let Ok((tmp, got)) = fetched else {
+        return groups
+            .into_iter()
+            .flat_map(|(fetch, (record, packs))| {
+                fetch_group(repo, &fetch, record.as_deref(), packs, to_install)
+            })
+            .collect();
+    };
+    groups
+        .into_iter()
+        .zip(got)
+        .flat_map(|((fetch, (record, packs)), got)| {
+            let source = GitSource {
+                reference: Some(fetch),
+                ..repo.clone()
+            };
+            let fetched = (Arc::clone(&tmp), got);
+            judge_group(&source, record.as_deref(), packs, fetched, to_install)
+        })
+        .collect()
+}
+
+/// The folders to fetch for `packs` of one ref: each one's SUBDIR, or none
+/// (the whole tree) when one of them is the repository's root.
+fn folders_of(packs: &[(PackId, LockEntry)]) -> Vec<&str> {
+    if packs.iter().any(|(_, e)| e.source.subdir.is_none()) {
+        return Vec::new();
+    }
+    let mut subdirs: Vec<&str> = packs
+        .iter()
+        .filter_map(|(_, e)| e.source.subdir.as_deref())
+        .collect();
+    subdirs.sort_unstable();
+    subdirs.dedup();
+    subdirs
 }
 
 /// Each pack `not_checked`, `message` (git's words) its hint.
@@ -342,24 +404,59 @@ fn fetch_group(
         reference: Some(fetch.to_string()),
         ..repo.clone()
     };
-    let whole = packs.iter().any(|(_, e)| e.source.subdir.is_none());
-    let mut subdirs: Vec<&str> = if whole {
-        Vec::new()
-    } else {
-        packs
-            .iter()
-            .filter_map(|(_, e)| e.source.subdir.as_deref())
-            .collect()
-    };
-    subdirs.sort_unstable();
-    subdirs.dedup();
+    let subdirs = folders_of(&packs);
+    // The packs' folders at their one locked commit: an unchanged folder
+    // is up to date without fetching its files.
+    let mut locked = packs.iter().map(|(_, e)| e.source.commit.as_deref());
+    let first = locked.next().flatten();
+    let since = first.filter(|c| locked.all(|o| o == Some(*c)) && !subdirs.is_empty());
     let fetched = super::fetch::private_temp_dir("hcpx-upgrade-").and_then(|tmp| {
-        let got = git::fetch_folders(&source, &subdirs, &tmp.path().join("checkout"))?;
-        Ok((Arc::new(tmp), got))
+        let into = tmp.path().join("checkout");
+        let (got, same) = match since {
+            Some(since) => git::fetch_changed_folders(&source, &subdirs, since, &into)?,
+            None => (git::fetch_folders(&source, &subdirs, &into)?, Vec::new()),
+        };
+        Ok((Arc::new(tmp), got, same))
     });
-    let (tmp, got) = match fetched {
-        Ok(done) => done,
+    let (tmp, got, same) = match fetched {
+        Ok(fetched) => fetched,
         Err(err) => return unreachable_all(packs, &err.message),
+    };
+    let (same, changed): (Packs, Packs) = packs.into_iter().partition(|(_, e)| {
+        e.source
+            .subdir
+            .as_deref()
+            .is_some_and(|s| same.iter().any(|u| u == s))
+    });
+    let mut findings: Vec<Finding> = same
+        .into_iter()
+        .map(|(id, entry)| Finding {
+            id,
+            entry,
+            found: Found::UpToDate,
+        })
+        .collect();
+    findings.extend(judge_group(
+        &source,
+        record,
+        changed,
+        (tmp, got),
+        to_install,
+    ));
+    findings
+}
+
+/// The packs of one ref, fetched into `got` (kept by `tmp`), each judged.
+fn judge_group(
+    source: &GitSource,
+    record: Option<&str>,
+    packs: Vec<(PackId, LockEntry)>,
+    (tmp, got): (Arc<tempfile::TempDir>, git::Fetched),
+    to_install: bool,
+) -> Vec<Finding> {
+    let repo = GitSource {
+        reference: None,
+        ..source.clone()
     };
     // The checkout lives until every pack is judged (`tmp`), and on in
     // each candidate to install.
@@ -369,7 +466,7 @@ fn fetch_group(
         .map(|(id, entry)| {
             let subdir = entry.source.subdir.as_deref();
             let recorded = LockedSource::git(&repo.url, subdir, record, &got.commit);
-            let found = match super::fetch::subdir_of(&got.root, subdir, &source) {
+            let found = match super::fetch::subdir_of(&got.root, subdir, source) {
                 Ok(dir) => judge(&id, &entry, &dir, recorded, keep.clone()),
                 Err(_) => Found::Problem(Problem::new(
                     UpdateReason::Missing,

@@ -10,7 +10,9 @@
 //!   that name in the working directory does not shadow it), else that
 //!   folder. A word with a `/` is the folder when it exists, else the
 //!   GitHub repository.
-//! - A git source is fetched once, however many packs come from it; each
+//! - A git source is fetched once, however many packs come from it; with
+//!   `--skill` and no SUBDIR, only the chosen folders' files are fetched
+//!   and written (§14.8, `ops::fetch::fetch_chosen`). Each
 //!   pack is checked and staged as its own step of the change, undone
 //!   alone when it fails, and the others stay installed. The staged packs
 //!   are then put in place together (one flush, one state and one lock
@@ -301,7 +303,9 @@ impl Engine {
                 Ok(SourceRun::Done(vec![installed(outcome)]))
             }
             Resolved::Folder(dir) => self.run_collection(None, &dir, Origin::Folder, options),
-            Resolved::Git(git) if options.chooser.is_some() => {
+            Resolved::Git(git)
+                if options.chooser.is_some() && options.selection == Selection::Default =>
+            {
                 // The user may take minutes to choose: fetched into a
                 // private folder outside the store, so no lock is held
                 // meanwhile (a lock holder may clear `.tmp/`).
@@ -318,7 +322,15 @@ impl Engine {
             Resolved::Git(git) => {
                 // Fetched under the lock: every lock holder may clear `.tmp/`.
                 let mut tx = self.store().lock()?;
-                let fetched = super::fetch::fetch_locked(&mut tx, &git, options)?;
+                let fetched = match &options.selection {
+                    // Only the chosen folders are fetched and written (§14.8).
+                    Selection::Skills(words) if git.subdir.is_none() => {
+                        let shown = options.source.display();
+                        let pick = |names: &Path| chosen_paths(names, &shown, &options.selection);
+                        super::fetch::fetch_chosen_locked(&mut tx, &git, options, words, &pick)?
+                    }
+                    _ => super::fetch::fetch_locked(&mut tx, &git, options)?,
+                };
                 let origin = Origin::Git(&git, &fetched.commit);
                 self.run_collection(Some(tx), &fetched.dir, origin, options)
                     .map_err(|err| super::fetch::name_source(err, &fetched.dir, &git))
@@ -562,17 +574,73 @@ pub(super) fn folder_pack_named(root: &Path, id: &str) -> Result<(PathBuf, Locke
 fn listed_packs(root: &Path, shown: &str, root_of_repo: bool) -> Result<Vec<ListedPack>> {
     let found = collection::search(root);
     if found.packs.is_empty() {
-        return Err(Error::new(
-            ErrorCode::NotFound,
-            format!("{shown} holds no pack: {}", catalog::NO_PACK),
-        )
-        .path(shown.to_string()));
+        return Err(no_pack(shown));
     }
     // Each found folder linted on every core (many Skills: a repository's
     // worth), in order.
     Ok(parallel_map(found.packs, |rel| {
         list_pack(root, &rel, rel == ROOT && root_of_repo)
     }))
+}
+
+/// The paths of the packs `selection` takes from the collection at the
+/// root of a repository, `root` (a `--skill` word's refusals as
+/// [`choose`] has them).
+fn chosen_paths(root: &Path, shown: &str, selection: &Selection) -> Result<Vec<String>> {
+    let found = collection::search(root);
+    if found.packs.is_empty() {
+        return Err(no_pack(shown));
+    }
+    let listed = parallel_map(found.packs, |rel| named_pack(root, &rel));
+    let chosen = choose(&listed, selection, None, shown)?;
+    Ok(chosen.into_iter().map(|i| listed[i].path.clone()).collect())
+}
+
+/// The `not_found` of a collection that holds no pack.
+fn no_pack(shown: &str) -> Error {
+    Error::new(
+        ErrorCode::NotFound,
+        format!("{shown} holds no pack: {}", catalog::NO_PACK),
+    )
+    .path(shown.to_string())
+}
+
+/// A pack of a collection known by its names alone — the id it declares
+/// (read as lint reads it), its Skill's `name`, its folder — not linted:
+/// what a `--skill` word is matched against ([`find_listed`]) before the
+/// chosen folders are fetched. The rest of the listing is left empty.
+fn named_pack(root: &Path, rel: &str) -> ListedPack {
+    let dir = pack_folder(root, rel);
+    let skill =
+        read_skill(&dir.join(SKILL_FILE)).and_then(|text| crate::engine::pack::skill::parse(&text));
+    let skill_name = skill.and_then(|s| s.name);
+    let folder = match rel {
+        ROOT => dir.file_name(),
+        _ => Path::new(rel).file_name(),
+    };
+    let folder = folder.map(|n| n.to_string_lossy().into_owned());
+    let pack_id = crate::engine::lint::declared_id(&dir)
+        .or_else(|| skill_name.clone())
+        .or(folder)
+        .unwrap_or_else(|| rel.to_string());
+    let report = LintReport {
+        ok: true,
+        pack_id: None,
+        path: dir.display().to_string(),
+        kind: Default::default(),
+        diagnostics: Vec::new(),
+        manifest: None,
+        root: dir,
+    };
+    ListedPack {
+        pack_id,
+        kind: ListedKind::Pack,
+        path: rel.to_string(),
+        description: String::new(),
+        lint_ok: true,
+        report,
+        skill_name,
+    }
 }
 
 /// A collection pack's lock record, and for a git one the git source of

@@ -100,6 +100,38 @@ pub fn search(root: &Path) -> Collection {
     found
 }
 
+/// The pack folders that [`search`] would find in a tree holding the
+/// regular files `files` (`/`-separated paths relative to the searched
+/// folder) and the folders they are in: the same rules, read from a
+/// listing (a git tree) instead of the disk. A file's folder is a pack
+/// when the file is a manifest or a `SKILL.md`; `node_modules` (and
+/// `.git`) folders are not searched, nor folders below a pack or past
+/// [`MAX_DEPTH`]. Sorted.
+pub fn search_files<'a>(files: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+    let mut candidates = std::collections::BTreeSet::new();
+    for path in files {
+        let (folder, name) = path.rsplit_once('/').unwrap_or(("", path));
+        if [MANIFEST_YAML, MANIFEST_JSON, SKILL_FILE].contains(&name) {
+            candidates.insert(folder);
+        }
+    }
+    if candidates.contains("") {
+        return vec![ROOT.to_string()];
+    }
+    let searched = |folder: &str| {
+        let parts: Vec<&str> = folder.split('/').collect();
+        parts.len() <= MAX_DEPTH
+            && !parts.iter().any(|p| *p == "node_modules" || *p == ".git")
+            // Not below another pack: the search does not descend into one.
+            && !(1..parts.len()).any(|n| candidates.contains(parts[..n].join("/").as_str()))
+    };
+    candidates
+        .iter()
+        .filter(|folder| searched(folder))
+        .map(|folder| folder.to_string())
+        .collect()
+}
+
 /// The names of the folders in `dir` that are searched: real folders (no
 /// links), UTF-8 names, not `.git` or `node_modules`.
 fn sub_folders(dir: &Path) -> Vec<String> {
@@ -188,6 +220,32 @@ mod tests {
         );
         assert!(!found.truncated);
         assert!(found.folders.iter().any(|(rel, _)| rel.is_empty()));
+    }
+
+    #[test]
+    fn a_listing_finds_what_the_disk_search_finds() {
+        let dir = temp();
+        let files = [
+            "skills/pdf/SKILL.md",
+            "skills/pdf/scripts/SKILL.md",
+            "skills/pdf/big.bin",
+            "skills/.curated/docx/SKILL.md",
+            "plugins/p/skills/x/SKILL.md",
+            "packs/acme.notes/pack.yaml",
+            "packs/acme.json/pack.json",
+            "node_modules/m/SKILL.md",
+            "x/node_modules/m/SKILL.md",
+            "a/b/c/d/e/f/SKILL.md",
+            "a/b/c/d/e/f2/g/SKILL.md",
+            "docs/SKILL.md.txt",
+            "README.md",
+        ];
+        for file in files {
+            touch(dir.path(), file);
+        }
+        assert_eq!(search_files(files), search(dir.path()).packs);
+        assert_eq!(search_files(["SKILL.md", "sub/SKILL.md"]), [ROOT]);
+        assert!(search_files(["README.md"]).is_empty());
     }
 
     #[test]
