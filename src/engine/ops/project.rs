@@ -170,32 +170,34 @@ impl Engine {
             SourceRun::Listed(_) => return Err(Error::usage("a listing installs nothing")),
         };
         let root = self.store().project().map(Path::to_path_buf);
+        // Every pack installed is activated in one change (`activate_each`):
+        // the targets planned and the state and hcp.yaml written once.
+        let ids: Vec<Option<Result<PackId>>> = results
+            .iter()
+            .map(|result| match result {
+                PackResult::Installed(done) => Some(self.pack_id(&done.outcome.pack_id)),
+                PackResult::Failed(_) => None,
+            })
+            .collect();
+        let wanted: Vec<PackId> = ids.iter().flatten().flatten().cloned().collect();
+        let mut toggles = match self.activate_each(&wanted) {
+            Ok(toggles) => toggles,
+            Err(err) => vec![Err(err); wanted.len()],
+        }
+        .into_iter();
         Ok(results
             .into_iter()
-            .map(|result| match result {
-                PackResult::Installed(mut done) => {
-                    let id = done.outcome.pack_id.clone();
-                    let (toggles, error) = match self.pack_id(&id) {
-                        Ok(pack) => self.activate(std::slice::from_ref(&pack)),
-                        Err(err) => (Vec::new(), Some(err)),
-                    };
-                    if let Some(err) = error {
-                        return PackResult::failed(id.clone(), Some(id), None, err);
-                    }
-                    done.outcome.activated = true;
-                    if let Some(toggle) = toggles.into_iter().next()
-                        && !toggle.harnesses.is_empty()
-                    {
-                        done.outcome.harnesses = toggle.harnesses;
-                    }
-                    if let Some(root) = &root {
-                        done.outcome
-                            .warnings
-                            .extend(leaving_warning(root, &done.outcome));
-                    }
-                    PackResult::Installed(done)
+            .zip(ids)
+            .map(|(result, id)| match (result, id) {
+                (PackResult::Installed(done), Some(id)) => {
+                    let toggle = id.and_then(|_| {
+                        toggles
+                            .next()
+                            .unwrap_or_else(|| Err(Error::usage("the pack was not activated")))
+                    });
+                    activated(*done, toggle, root.as_deref())
                 }
-                failed => failed,
+                (other, _) => other,
             })
             .collect())
     }
@@ -373,6 +375,33 @@ impl Engine {
         }
         Ok(())
     }
+}
+
+/// The result of `add` for a pack installed, once its activation `toggle`
+/// was tried: activated (with where its Skill stands in each target, and in
+/// a project the `../` warning), or failed with the activation's error.
+fn activated(
+    mut done: super::sources::Installed,
+    toggle: Result<super::Toggle>,
+    root: Option<&Path>,
+) -> PackResult {
+    let toggle = match toggle {
+        Ok(toggle) => toggle,
+        Err(err) => {
+            let id = done.outcome.pack_id;
+            return PackResult::failed(id.clone(), Some(id), None, err);
+        }
+    };
+    done.outcome.activated = true;
+    if !toggle.harnesses.is_empty() {
+        done.outcome.harnesses = toggle.harnesses;
+    }
+    if let Some(root) = root {
+        done.outcome
+            .warnings
+            .extend(leaving_warning(root, &done.outcome));
+    }
+    PackResult::Installed(Box::new(done))
 }
 
 /// The `../` warning of a pack recorded from a folder outside the project.
