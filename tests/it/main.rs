@@ -59,6 +59,7 @@ mod tui_ux;
 mod upgrade;
 mod why_fixes;
 
+mod add_linear;
 mod atomic_safety;
 mod attack_links;
 mod attack_lock;
