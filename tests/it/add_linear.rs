@@ -88,7 +88,9 @@ fn counts_for(scoped: bool) -> Vec<BTreeMap<String, usize>> {
                 placed
             };
             assert!(
-                placed.join(format!("skill-{:03}/scripts/run.sh", n - 1)).is_file(),
+                placed
+                    .join(format!("skill-{:03}/scripts/run.sh", n - 1))
+                    .is_file(),
                 "the last Skill is placed in {}",
                 placed.display()
             );
