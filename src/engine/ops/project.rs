@@ -6,7 +6,11 @@
 //! Every change here goes through the store's changes (install, activate,
 //! deactivate, uninstall), each of which keeps `hcp.yaml` and `hcp.lock`
 //! in step under the store lock (`store::project_file`), so `add` and
-//! `remove` only choose what to change.
+//! `remove` only choose what to change. `add` of a collection installs its
+//! packs in one change and activates them in one more
+//! (`Engine::activate_each`), so the state, `hcp.lock` and `hcp.yaml` are
+//! written, and the targets planned, a fixed number of times however many
+//! packs it takes (§12.6).
 //!
 //! `sync` (no LOCKFILE) reads `hcp.yaml` and `hcp.lock`: an entry the lock
 //! lacks is installed from its `source` (and so recorded), the lock's
