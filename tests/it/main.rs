@@ -66,6 +66,7 @@ mod tui_ux;
 mod upgrade;
 mod why_fixes;
 
+mod add_linear;
 mod atomic_safety;
 mod attack_git;
 mod attack_links;

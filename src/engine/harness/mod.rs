@@ -250,6 +250,7 @@ pub fn sync(
     wanted: &[Wanted],
     force: bool,
 ) -> Result<Vec<TargetStatus>> {
+    crate::engine::store::step("harness.sync")?;
     let owner = Owner::of(tx.store());
     // A project target reached through a link is neither written nor
     // cleared (§15.4); a link to another target is written as that one.

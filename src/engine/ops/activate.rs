@@ -15,7 +15,9 @@
 //! Harness targets (§12.6) are kept in step once per call, after every
 //! pack's own steps, so activating many packs at once stays linear; when a
 //! target cannot be written, the call is redone pack by pack so the packs
-//! before the failing one stay done.
+//! before the failing one stay done. [`Engine::activate_each`] (`add`,
+//! HCP.md §15.3) does the same for a whole collection but goes on past a
+//! pack that fails, each pack undone alone.
 
 use super::{Engine, not_installed};
 use crate::engine::error::{Error, ErrorCode, Fix, Hint, Result};
@@ -52,6 +54,52 @@ impl Engine {
             let reports = linted.get_or_init(|| engine.lint_installed_all(pack_ids));
             engine.activate_one(tx, id, reports.get(id))
         })
+    }
+
+    /// Activates every pack of `pack_ids` as its own step of one change,
+    /// going on past a pack that cannot be (its steps undone alone, the
+    /// others stay): `add` of a whole collection (§15.3). Every pack is
+    /// linted on every core, the targets are read, planned and written once
+    /// for all of them (§12.6), and the state (in a project, `hcp.yaml`) is
+    /// written once — not once per pack, which made the targets' reads grow
+    /// with the square of the packs. When the targets cannot be brought in
+    /// step, the change is redone with each pack keeping them in step
+    /// itself, so only the pack that fails is undone. Each pack's result,
+    /// in order; the error is the change's own (the lock, the commit).
+    pub fn activate_each(&self, pack_ids: &[PackId]) -> Result<Vec<Result<Toggle>>> {
+        let mut tx = self.store().lock()?;
+        tx.leave_skills_unflushed();
+        let reports = self.lint_installed_all(pack_ids);
+        let one = |engine: &Engine, tx: &mut Transaction<'_>, id: &PackId| {
+            engine.activate_one(tx, id, reports.get(id))
+        };
+        let start = tx.mark();
+        let mut results: Vec<Result<Toggle>> = pack_ids
+            .iter()
+            .map(|id| self.toggle_step(&mut tx, id, &one, false))
+            .collect();
+        let done: Vec<PackId> = pack_ids
+            .iter()
+            .zip(&results)
+            .filter(|(_, result)| result.is_ok())
+            .map(|(id, _)| id.clone())
+            .collect();
+        match self.harness_steps(&mut tx, &done) {
+            Ok(lines) => {
+                for (toggle, lines) in results.iter_mut().flatten().zip(lines) {
+                    toggle.harnesses = lines;
+                }
+            }
+            Err(_) => {
+                tx.rollback_to(start);
+                results = pack_ids
+                    .iter()
+                    .map(|id| self.toggle_step(&mut tx, id, &one, true))
+                    .collect();
+            }
+        }
+        tx.commit()?;
+        Ok(results)
     }
 
     /// The lint report of each installed pack of `pack_ids`, read on every
@@ -127,29 +175,45 @@ impl Engine {
     ) -> (Vec<Toggle>, Option<Error>) {
         let mut done = Vec::new();
         for id in pack_ids {
-            let mark = tx.mark();
-            let result = one(self, tx, id).and_then(|changed| {
-                let lines = if harness {
-                    self.harness_step(tx, id)?
-                } else {
-                    Vec::new()
-                };
-                Ok((changed, lines))
-            });
-            match result {
-                Ok((changed, harnesses)) => done.push(Toggle {
-                    pack_id: id.to_string(),
-                    changed,
-                    harnesses,
-                }),
-                Err(err) => {
-                    // Undo this pack's steps; the ones before it stay.
-                    tx.rollback_to(mark);
-                    return (done, Some(err));
-                }
+            match self.toggle_step(tx, id, one, harness) {
+                Ok(toggle) => done.push(toggle),
+                Err(err) => return (done, Some(err)),
             }
         }
         (done, None)
+    }
+
+    /// One pack's steps of a toggle (with `harness`, the targets kept in
+    /// step too); when they fail, they are undone and the steps before
+    /// them stay.
+    fn toggle_step(
+        &self,
+        tx: &mut Transaction<'_>,
+        id: &PackId,
+        one: &impl Fn(&Engine, &mut Transaction<'_>, &PackId) -> Result<bool>,
+        harness: bool,
+    ) -> Result<Toggle> {
+        let mark = tx.mark();
+        let result = one(self, tx, id).and_then(|changed| {
+            let lines = if harness {
+                self.harness_step(tx, id)?
+            } else {
+                Vec::new()
+            };
+            Ok((changed, lines))
+        });
+        match result {
+            Ok((changed, harnesses)) => Ok(Toggle {
+                pack_id: id.to_string(),
+                changed,
+                harnesses,
+            }),
+            Err(err) => {
+                // Undo this pack's steps; the ones before it stay.
+                tx.rollback_to(mark);
+                Err(err)
+            }
+        }
     }
 
     /// Activates one pack as a step of `tx`; `linted` is its lint report

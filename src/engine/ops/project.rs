@@ -6,7 +6,11 @@
 //! Every change here goes through the store's changes (install, activate,
 //! deactivate, uninstall), each of which keeps `hcp.yaml` and `hcp.lock`
 //! in step under the store lock (`store::project_file`), so `add` and
-//! `remove` only choose what to change.
+//! `remove` only choose what to change. `add` of a collection installs its
+//! packs in one change and activates them in one more
+//! (`Engine::activate_each`), so the state, `hcp.lock` and `hcp.yaml` are
+//! written, and the targets planned, a fixed number of times however many
+//! packs it takes (§12.6).
 //!
 //! `sync` (no LOCKFILE) reads `hcp.yaml` and `hcp.lock`: an entry the lock
 //! lacks is installed from its `source` (and so recorded), the lock's
@@ -169,27 +173,34 @@ impl Engine {
             SourceRun::Done(results) => results,
             SourceRun::Listed(_) => return Err(Error::usage("a listing installs nothing")),
         };
+        // Every pack installed is activated in one change (`activate_each`):
+        // the targets planned and the state and hcp.yaml written once.
+        let ids: Vec<Option<Result<PackId>>> = results
+            .iter()
+            .map(|result| match result {
+                PackResult::Installed(done) => Some(self.pack_id(&done.outcome.pack_id)),
+                PackResult::Failed(_) => None,
+            })
+            .collect();
+        let wanted: Vec<PackId> = ids.iter().flatten().flatten().cloned().collect();
+        let mut toggles = match self.activate_each(&wanted) {
+            Ok(toggles) => toggles,
+            Err(err) => vec![Err(err); wanted.len()],
+        }
+        .into_iter();
         Ok(results
             .into_iter()
-            .map(|result| match result {
-                PackResult::Installed(mut done) => {
-                    let id = done.outcome.pack_id.clone();
-                    let (toggles, error) = match self.pack_id(&id) {
-                        Ok(pack) => self.activate(std::slice::from_ref(&pack)),
-                        Err(err) => (Vec::new(), Some(err)),
-                    };
-                    if let Some(err) = error {
-                        return PackResult::failed(id.clone(), Some(id), None, err);
-                    }
-                    done.outcome.activated = true;
-                    if let Some(toggle) = toggles.into_iter().next()
-                        && !toggle.harnesses.is_empty()
-                    {
-                        done.outcome.harnesses = toggle.harnesses;
-                    }
-                    PackResult::Installed(done)
+            .zip(ids)
+            .map(|(result, id)| match (result, id) {
+                (PackResult::Installed(done), Some(id)) => {
+                    let toggle = id.and_then(|_| {
+                        toggles
+                            .next()
+                            .unwrap_or_else(|| Err(Error::usage("the pack was not activated")))
+                    });
+                    activated(*done, toggle)
                 }
-                failed => failed,
+                (other, _) => other,
             })
             .collect())
     }
@@ -367,6 +378,25 @@ impl Engine {
         }
         Ok(())
     }
+}
+
+/// The result of `add` for a pack installed, once its activation `toggle`
+/// was tried: activated (with where its Skill stands in each target), or
+/// failed with the activation's error. (The `../` warning of a project is
+/// the install's, `Engine::install_source`.)
+fn activated(mut done: super::sources::Installed, toggle: Result<super::Toggle>) -> PackResult {
+    let toggle = match toggle {
+        Ok(toggle) => toggle,
+        Err(err) => {
+            let id = done.outcome.pack_id;
+            return PackResult::failed(id.clone(), Some(id), None, err);
+        }
+    };
+    done.outcome.activated = true;
+    if !toggle.harnesses.is_empty() {
+        done.outcome.harnesses = toggle.harnesses;
+    }
+    PackResult::Installed(Box::new(done))
 }
 
 /// The `../` warning of a pack recorded from a folder outside the project.

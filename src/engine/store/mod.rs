@@ -962,7 +962,10 @@ fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
 /// stop a change exactly there: `HCPX_TEST_CRASH_AT=STEP` kills this process
 /// with SIGKILL on reaching STEP; `HCPX_TEST_FAIL_AT=STEP` makes STEP fail
 /// with `io`; `HCPX_TEST_STOP_AT=STEP` stops this process (SIGSTOP) there
-/// until a test has changed something and sent SIGCONT. Unset, a step does
+/// until a test has changed something and sent SIGCONT;
+/// `HCPX_TEST_STEP_LOG=FILE` appends each step's name reached, one a line,
+/// to FILE, so a test counts how often a command writes the state or plans
+/// the targets (that it stays linear, without a clock). Unset, a step does
 /// nothing. They exist only in debug builds (§14.11): a release binary has
 /// the no-op twin below, and reads no `HCPX_TEST_*` variable at all (the
 /// `test_hooks_only_in_debug_builds` check in `engine/layering.rs` holds
@@ -970,6 +973,13 @@ fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
 #[cfg(debug_assertions)]
 pub fn step(name: &str) -> Result<()> {
     let hit = |var: &str| std::env::var_os(var).is_some_and(|v| v == name);
+    if let Some(log) = std::env::var_os("HCPX_TEST_STEP_LOG") {
+        let _ = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(log)
+            .and_then(|mut file| writeln!(file, "{name}"));
+    }
     if hit("HCPX_TEST_STOP_AT") {
         let _ =
             rustix::process::kill_process(rustix::process::getpid(), rustix::process::Signal::STOP);
