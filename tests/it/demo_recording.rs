@@ -9,7 +9,7 @@
 use crate::common::require_tools;
 use crate::tmuxkit::Session;
 use serde_json::Value;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn repo() -> PathBuf {
@@ -63,15 +63,32 @@ fn the_recording_is_asciinema_v2_made_from_the_committed_tour() {
     assert!(screen.contains("\u{1b}[?1049l"));
 }
 
-/// The tour's steps (`assets/demo/tour.keys`, the format `drive.py` reads),
-/// each split into keys by tmux name: `<Enter>` and the like, else one
-/// character at a time (sent literally).
-fn tour_steps() -> Vec<(usize, String, Vec<Key>)> {
+/// The tour (`assets/demo/tour.keys`, the format `drive.py` reads) in
+/// parts: the first in the setup's folder, each `cd DIR` line starting the
+/// next in DIR. A part is its steps (each split into keys by tmux name:
+/// `<Enter>` and the like, else one character at a time, sent literally)
+/// and its `= NAME` marks.
+fn tour() -> Vec<Part> {
     let text = std::fs::read_to_string(repo().join("assets/demo/tour.keys")).unwrap();
-    let mut steps = Vec::new();
+    let mut parts = vec![Part {
+        folder: None,
+        items: Vec::new(),
+    }];
     for (number, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if let Some(folder) = line.strip_prefix("cd ") {
+            parts.push(Part {
+                folder: Some(folder.trim().to_string()),
+                items: Vec::new(),
+            });
+            continue;
+        }
+        let items = &mut parts.last_mut().unwrap().items;
+        if let Some(name) = line.strip_prefix('=') {
+            items.push(Item::Mark(name.trim().to_string()));
             continue;
         }
         // The delay is the recording's pacing; the replay waits for states.
@@ -82,27 +99,43 @@ fn tour_steps() -> Vec<(usize, String, Vec<Key>)> {
             number + 1
         );
         let keys = keys.trim();
-        let mut split = Vec::new();
-        let mut rest = keys;
-        while let Some(c) = rest.chars().next() {
-            let named = rest
-                .strip_prefix('<')
-                .and_then(|r| r.split_once('>'))
-                .and_then(|(name, after)| Some((tmux_key(name)?, after)));
-            match named {
-                Some((key, after)) => {
-                    split.push(Key::Named(key));
-                    rest = after;
-                }
-                None => {
-                    split.push(Key::Text(c));
-                    rest = &rest[c.len_utf8()..];
-                }
+        items.push(Item::Step(number + 1, keys.to_string(), split_keys(keys)));
+    }
+    parts
+}
+
+struct Part {
+    folder: Option<String>,
+    items: Vec<Item>,
+}
+
+enum Item {
+    /// Line number, the keys as written, the keys to send.
+    Step(usize, String, Vec<Key>),
+    /// `= NAME`: a point whose screen [`FRAMES`] describes.
+    Mark(String),
+}
+
+fn split_keys(keys: &str) -> Vec<Key> {
+    let mut split = Vec::new();
+    let mut rest = keys;
+    while let Some(c) = rest.chars().next() {
+        let named = rest
+            .strip_prefix('<')
+            .and_then(|r| r.split_once('>'))
+            .and_then(|(name, after)| Some((tmux_key(name)?, after)));
+        match named {
+            Some((key, after)) => {
+                split.push(Key::Named(key));
+                rest = after;
+            }
+            None => {
+                split.push(Key::Text(c));
+                rest = &rest[c.len_utf8()..];
             }
         }
-        steps.push((number + 1, keys.to_string(), split));
     }
-    steps
+    split
 }
 
 enum Key {
@@ -128,44 +161,113 @@ fn tmux_key(name: &str) -> Option<&'static str> {
     })
 }
 
-/// Replays the tour's keys on the real binary in tmux, at the recording's
-/// size. The recording paces the keys with fixed delays; here every key
-/// waits for the state it needs instead. The TUI runs with
-/// `HCPX_LOG_LEVEL=debug`, so its log says when it handled each key and
-/// when no work is left; the next key goes only once the previous one was
-/// handled and the work it started (an install, say) has finished. The
-/// screen alone cannot tell that: it also changes on its own (a pack's
-/// details arriving, the status line clearing), so a key could pass for
-/// handled before it was read, and the next one be refused as busy.
-#[test]
-fn the_tour_replays_against_the_real_binary() {
-    // The tour runs demo.sysinfo's summary, a python3 script.
-    if !require_tools(&["tmux", "python3"]) {
-        return;
-    }
-    let steps = tour_steps();
-    assert!(!steps.is_empty(), "tour.keys has no steps");
-    let dir = tempfile::tempdir().unwrap();
-    let home = dir.path().join("home");
-    std::fs::create_dir_all(&home).unwrap();
-    let hcp = dir.path().join("hcp");
-    let log = dir.path().join("tui.log");
-    let catalog = repo().join("assets/packs");
-    let s = Session::start_sized(
-        "tour",
+/// What the screen shows at each mark of the tour: today's UI, so a tour
+/// (and a recording made from it) that no longer shows it fails here.
+const FRAMES: &[(&str, &[&str])] = &[
+    (
+        "browse",
+        // The focus marker, the update mark on demo.clock, today's key bar.
+        &["▶ Packs", "↑ demo.clock", "⏎ commands", "/ filter", "␣ mark", "@ log"],
+    ),
+    (
+        "installed",
+        &[
+            "▶   demo.sysinfo     1.0.0   ● executable",
+            "✓ mcp",
+            "$ hcpx activate demo.sysinfo",
+        ],
+    ),
+    (
+        "matrix",
+        &[
+            "▶ Availability demo.sysinfo",
+            "activated connected grant adapter executable",
+            "summary read   ✓",
+            "`hcpx mcp --principal user` lists it as a tool",
+            "⏎ run",
+        ],
+    ),
+    ("fix", &["needs DEMO_API_TOKEN set", "fix: press e to set DEMO_API_TOKEN"]),
+    (
+        "diff",
+        &[
+            "demo.clock 1.0.0 → 1.1.0",
+            "new command timer (read)",
+            "▲ runs the program sleep",
+            "y upgrade",
+        ],
+    ),
+    (
+        "harnesses",
+        &[
+            "TARGET       DETECTED  ENABLED",
+            "▶ claude-code  yes       yes",
+            "enabled claude-code",
+            "mcp: not configured in ~/.claude.json",
+        ],
+    ),
+    ("log", &["▶Log", "$ hcpx harness enable claude-code"]),
+    ("help", &["Keys", "harness targets on/off", "upgrade: diff, then y/n"]),
+    (
+        "project",
+        &[
+            "project myapp",
+            "SCOPE",
+            "▶ demo.text        ● executable  project",
+            "demo.sysinfo     ● executable  user",
+            "installed in the project's store",
+        ],
+    ),
+];
+
+/// Builds the tour's world with `assets/demo/setup.sh` (as `record.sh`
+/// does) in `work`.
+fn setup(work: &Path) {
+    let out = Command::new("bash")
+        .arg(repo().join("assets/demo/setup.sh"))
+        .arg(env!("CARGO_BIN_EXE_hcpx"))
+        .arg(work)
+        .env_remove("HCP_HOME")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "setup.sh: {out:?}");
+}
+
+/// Replays one part of the tour in tmux, waiting at each mark for the
+/// screen [`FRAMES`] describes; returns the marks passed.
+fn replay(n: usize, part: &Part, work: &Path) -> Vec<String> {
+    let cwd = part.folder.as_ref().map_or(work.to_path_buf(), |f| work.join(f));
+    let log = work.join(format!("tui-{n}.log"));
+    let (home, hcp, catalog) = (work.join("home"), work.join("hcp"), work.join("catalog"));
+    let s = Session::start_at(
+        &format!("tour{n}"),
         &[("HCP_HOME", &hcp), ("HOME", &home), ("HCPX_LOG", &log)],
         &["tui", "--catalog", catalog.to_str().unwrap()],
-        110,
-        32,
+        (110, 32),
+        Some(&cwd),
     );
     s.wait_loaded();
-    for (line, keys, split) in &steps {
-        for key in split {
-            match key {
-                Key::Named(name) => s.keys(&[name]),
-                Key::Text(c) => s.type_text(&c.to_string()),
+    let mut shown = Vec::new();
+    for item in &part.items {
+        match item {
+            Item::Mark(name) => {
+                // The frame is drawn just after the work settles: wait for
+                // it, with a bound (the screen is in the panic).
+                let expected = frame(name);
+                s.wait_for(&format!("tour.keys `= {name}` to show {expected:?}"), |screen| {
+                    expected.iter().all(|text| screen.contains(text))
+                });
+                shown.push(name.clone());
             }
-            s.settle_for(&format!("tour.keys:{line} `{keys}`"));
+            Item::Step(line, keys, split) => {
+                for key in split {
+                    match key {
+                        Key::Named(name) => s.keys(&[name]),
+                        Key::Text(c) => s.type_text(&c.to_string()),
+                    }
+                    s.settle_for(&format!("tour.keys:{line} `{keys}`"));
+                }
+            }
         }
     }
     let refused: Vec<String> = std::fs::read_to_string(&log)
@@ -174,13 +276,85 @@ fn the_tour_replays_against_the_real_binary() {
         .filter(|l| l.contains("refused"))
         .map(str::to_string)
         .collect();
-    assert!(refused.is_empty(), "the TUI refused keys: {refused:?}");
+    assert!(
+        refused.is_empty(),
+        "the TUI refused keys: {refused:?}\n{}",
+        s.screen()
+    );
     assert_eq!(
         s.wait_exit(),
         0,
         "the TUI did not quit cleanly: {}",
         s.screen()
     );
+    shown
+}
+
+/// Replays the tour's keys on the real binary in tmux, at the recording's
+/// size, in the world `setup.sh` builds. The recording paces the keys with
+/// fixed delays; here every key waits for the state it needs instead. The
+/// TUI runs with `HCPX_LOG_LEVEL=debug`, so its log says when it handled
+/// each key and when no work is left; the next key goes only once the
+/// previous one was handled and the work it started (an install, say) has
+/// finished. The screen alone cannot tell that: it also changes on its own
+/// (a pack's details arriving, the status line clearing), so a key could
+/// pass for handled before it was read, and the next one be refused as
+/// busy. At each `= NAME` mark the screen is checked against [`FRAMES`],
+/// and at the end the stores the tour leaves.
+#[test]
+fn the_tour_replays_against_the_real_binary() {
+    // The tour runs demo.sysinfo's summary, a python3 script.
+    if !require_tools(&["tmux", "python3", "bash"]) {
+        return;
+    }
+    let parts = tour();
+    let dir = tempfile::tempdir().unwrap();
+    let work = dir.path().canonicalize().unwrap();
+    setup(&work);
+    let mut shown = Vec::new();
+    for (n, part) in parts.iter().enumerate() {
+        shown.extend(replay(n, part, &work));
+    }
+    check_frames(&shown);
+    check_stores(&work);
+}
+
+/// What [`FRAMES`] says the screen shows at mark `name`.
+fn frame(name: &str) -> &'static [&'static str] {
+    FRAMES
+        .iter()
+        .find(|(mark, _)| *mark == name)
+        .map_or_else(|| panic!("tour.keys `= {name}`: not in FRAMES"), |(_, e)| *e)
+}
+
+/// Every frame of [`FRAMES`] is a mark the tour passed.
+fn check_frames(shown: &[String]) {
+    for (name, _) in FRAMES {
+        assert!(
+            shown.iter().any(|mark| mark == name),
+            "tour.keys has no `= {name}` mark: the tour no longer shows it"
+        );
+    }
+}
+
+/// What the tour leaves: its packs installed and activated in the user
+/// store, demo.clock upgraded, Claude Code's folder (in the throwaway
+/// home) holding the Skills.
+fn check_stores(work: &Path) {
+    let hcp = work.join("hcp");
+    assert_eq!(
+        crate::common::installed_version(&hcp, "demo.clock"),
+        "1.1.0",
+        "the tour's `U`, `y` did not upgrade demo.clock"
+    );
+    let skills = work.join("home/.claude/skills");
+    for skill in ["demo-sysinfo", "demo-clock", "release-notes"] {
+        assert!(
+            skills.join(skill).join("SKILL.md").is_file(),
+            "enabling claude-code did not place {skill} in {}",
+            skills.display()
+        );
+    }
     let state: Value =
         serde_json::from_str(&std::fs::read_to_string(hcp.join("state.json")).unwrap()).unwrap();
     for id in ["demo.sysinfo", "demo.weather-api", "release-notes"] {
