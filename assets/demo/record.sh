@@ -28,9 +28,9 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 bash assets/demo/setup.sh "$hcpx" "$work"
 tour=assets/demo/tour.keys
-# The title carries the tour's hash: tests/it/demo_recording.rs checks that the
-# committed recording was made from the committed tour.
-hash=$(sha256sum "$tour" | cut -c1-16)
+# The title carries the hash of the tour and its setup: tests/it/demo_recording.rs
+# checks that the committed recording was made from the committed ones.
+hash=$(cat "$tour" assets/demo/setup.sh | sha256sum | cut -c1-16)
 
 # Run in the setup's folder: the tour's `cd myapp` opens the project there.
 (cd "$work" && env -i PATH="$PATH" HOME="$work/home" HCP_HOME="$work/hcp" HCPX_LOG="$work/tui.log" \

@@ -53,5 +53,5 @@ cat >>"$manifest" <<'YAML'
 YAML
 
 cd "$work/myapp"
-"$hcpx" init >/dev/null
+"$hcpx" init >/dev/null 2>&1
 "$hcpx" add tools/demo.text >/dev/null

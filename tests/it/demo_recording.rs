@@ -1,8 +1,11 @@
 //! The demo recording (`screenshots/demo.cast`, made by
 //! `bash assets/demo/record.sh`) is a valid asciinema v2 file made from the
-//! committed tour (`assets/demo/tour.keys`), and the tour still works: it is
-//! replayed here against the real binary (in tmux) and the store it leaves is
-//! checked.
+//! committed tour (`assets/demo/tour.keys`) and its setup
+//! (`assets/demo/setup.sh`), and shows today's UI; the tour still works: it
+//! is replayed here against the real binary (in tmux) in the same setup,
+//! the screen is checked at each of its `= NAME` marks (the install, the
+//! matrix, the upgrade diff, the Harnesses view, the project…), and the
+//! stores it leaves are checked.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -16,9 +19,40 @@ fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn sha256_prefix(path: &std::path::Path) -> String {
-    let out = Command::new("sha256sum").arg(path).output().unwrap();
-    String::from_utf8(out.stdout).unwrap()[..16].to_string()
+/// The first 16 hex digits of the SHA-256 of the files, one after the
+/// other (`cat FILES | sha256sum`, as `record.sh` computes it).
+fn sha256_prefix(paths: &[PathBuf]) -> String {
+    use sha2::{Digest, Sha256};
+    let mut hasher = Sha256::new();
+    for path in paths {
+        hasher.update(std::fs::read(path).unwrap());
+    }
+    let digest = hasher.finalize();
+    digest.iter().take(8).map(|b| format!("{b:02x}")).collect()
+}
+
+/// The recording's output with its escape sequences (CSI: colours, cursor
+/// moves) taken out, so words split only by a style change read whole.
+fn strip_escapes(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\u{1b}' {
+            out.push(c);
+            continue;
+        }
+        if chars.next_if_eq(&'[').is_some() {
+            // Parameters and intermediates, then one final byte.
+            for p in chars.by_ref() {
+                if ('@'..='~').contains(&p) {
+                    break;
+                }
+            }
+        } else {
+            chars.next();
+        }
+    }
+    out
 }
 
 #[test]
@@ -31,7 +65,10 @@ fn the_recording_is_asciinema_v2_made_from_the_committed_tour() {
         (header["width"].as_u64(), header["height"].as_u64()),
         (Some(110), Some(32))
     );
-    let hash = sha256_prefix(&repo().join("assets/demo/tour.keys"));
+    let hash = sha256_prefix(&[
+        repo().join("assets/demo/tour.keys"),
+        repo().join("assets/demo/setup.sh"),
+    ]);
     assert_eq!(
         header["title"].as_str(),
         Some(format!("hcpx tour {hash}").as_str()),
@@ -47,16 +84,31 @@ fn the_recording_is_asciinema_v2_made_from_the_committed_tour() {
         assert_eq!(event[1], "o");
         screen.push_str(event[2].as_str().unwrap());
     }
+    let text = strip_escapes(&screen);
+    // Today's UI, each scene of the tour: the focus marker, the mcp column,
+    // the key bar's words, the fix line, the upgrade diff, the Harnesses
+    // view, the project's SCOPE column.
     for expected in [
+        "▶ Packs",
+        "▶ Availability",
         "demo.sysinfo",
-        "executable",
-        "hostname",
-        "demo.weather-api",
+        "✓ mcp",
+        "⏎ commands",
+        "␣ mark",
+        "@ log",
         "DEMO_API_TOKEN",
+        "fix:",
+        "release-notes",
+        "demo.clock 1.0.0 → 1.1.0",
+        "▲ runs the program sleep",
+        "TARGET",
+        "enabled claude-code",
+        "SCOPE",
+        "project myapp",
     ] {
         assert!(
-            screen.contains(expected),
-            "the recording never shows {expected}"
+            text.contains(expected),
+            "the recording never shows {expected:?}: run `bash assets/demo/record.sh`"
         );
     }
     // The terminal is restored at the end (alternate screen left).
@@ -167,7 +219,14 @@ const FRAMES: &[(&str, &[&str])] = &[
     (
         "browse",
         // The focus marker, the update mark on demo.clock, today's key bar.
-        &["▶ Packs", "↑ demo.clock", "⏎ commands", "/ filter", "␣ mark", "@ log"],
+        &[
+            "▶ Packs",
+            "↑ demo.clock",
+            "⏎ commands",
+            "/ filter",
+            "␣ mark",
+            "@ log",
+        ],
     ),
     (
         "installed",
@@ -187,7 +246,13 @@ const FRAMES: &[(&str, &[&str])] = &[
             "⏎ run",
         ],
     ),
-    ("fix", &["needs DEMO_API_TOKEN set", "fix: press e to set DEMO_API_TOKEN"]),
+    (
+        "fix",
+        &[
+            "needs DEMO_API_TOKEN set",
+            "fix: press e to set DEMO_API_TOKEN",
+        ],
+    ),
     (
         "diff",
         &[
@@ -207,7 +272,10 @@ const FRAMES: &[(&str, &[&str])] = &[
         ],
     ),
     ("log", &["▶Log", "$ hcpx harness enable claude-code"]),
-    ("help", &["Keys", "harness targets on/off", "upgrade: diff, then y/n"]),
+    (
+        "help",
+        &["Keys", "harness targets on/off", "upgrade: diff, then y/n"],
+    ),
     (
         "project",
         &[
@@ -236,7 +304,10 @@ fn setup(work: &Path) {
 /// Replays one part of the tour in tmux, waiting at each mark for the
 /// screen [`FRAMES`] describes; returns the marks passed.
 fn replay(n: usize, part: &Part, work: &Path) -> Vec<String> {
-    let cwd = part.folder.as_ref().map_or(work.to_path_buf(), |f| work.join(f));
+    let cwd = part
+        .folder
+        .as_ref()
+        .map_or(work.to_path_buf(), |f| work.join(f));
     let log = work.join(format!("tui-{n}.log"));
     let (home, hcp, catalog) = (work.join("home"), work.join("hcp"), work.join("catalog"));
     let s = Session::start_at(
@@ -254,9 +325,10 @@ fn replay(n: usize, part: &Part, work: &Path) -> Vec<String> {
                 // The frame is drawn just after the work settles: wait for
                 // it, with a bound (the screen is in the panic).
                 let expected = frame(name);
-                s.wait_for(&format!("tour.keys `= {name}` to show {expected:?}"), |screen| {
-                    expected.iter().all(|text| screen.contains(text))
-                });
+                s.wait_for(
+                    &format!("tour.keys `= {name}` to show {expected:?}"),
+                    |screen| expected.iter().all(|text| screen.contains(text)),
+                );
                 shown.push(name.clone());
             }
             Item::Step(line, keys, split) => {
@@ -321,10 +393,10 @@ fn the_tour_replays_against_the_real_binary() {
 
 /// What [`FRAMES`] says the screen shows at mark `name`.
 fn frame(name: &str) -> &'static [&'static str] {
-    FRAMES
-        .iter()
-        .find(|(mark, _)| *mark == name)
-        .map_or_else(|| panic!("tour.keys `= {name}`: not in FRAMES"), |(_, e)| *e)
+    FRAMES.iter().find(|(mark, _)| *mark == name).map_or_else(
+        || panic!("tour.keys `= {name}`: not in FRAMES"),
+        |(_, e)| *e,
+    )
 }
 
 /// Every frame of [`FRAMES`] is a mark the tour passed.
