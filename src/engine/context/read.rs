@@ -61,10 +61,33 @@ pub fn read_root(root: &Path, scope: Scope) -> Vec<FoundSkill> {
         .filter(|name| !name.starts_with('.'))
         .collect();
     names.sort();
-    names
-        .into_iter()
-        .filter_map(|name| read_skill(root, name, scope))
-        .collect()
+    // Many Skills are read on a few threads, each a run of the names, so
+    // the order stays the names'.
+    let threads = std::thread::available_parallelism()
+        .map_or(1, usize::from)
+        .min(4);
+    if names.len() < 64 || threads < 2 {
+        return names
+            .into_iter()
+            .filter_map(|name| read_skill(root, name, scope))
+            .collect();
+    }
+    let per = names.len().div_ceil(threads);
+    std::thread::scope(|s| {
+        let runs: Vec<_> = names
+            .chunks(per)
+            .map(|run| {
+                s.spawn(move || {
+                    run.iter()
+                        .filter_map(|name| read_skill(root, name.clone(), scope))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        runs.into_iter()
+            .flat_map(|run| run.join().unwrap_or_default())
+            .collect()
+    })
 }
 
 /// One entry of a root: `None` when it is no Skill folder (not a folder,
