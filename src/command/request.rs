@@ -366,16 +366,7 @@ impl Request {
                 },
                 _ => return None,
             },
-            Command::Context(a) => {
-                return Some(target_names(&a.harnesses).map(|harnesses| {
-                    Request::Context(ContextAsk(ContextOptions {
-                        harnesses,
-                        context_tokens: a.context_tokens,
-                        chars_per_token: a.chars_per_token,
-                        max_percent: a.max_percent,
-                    }))
-                }));
-            }
+            Command::Context(a) => return Some(context_request(a)),
             Command::Harness(a) => match harness_request(&a.command) {
                 Some(request) => return Some(request),
                 None => return None,
@@ -561,6 +552,18 @@ fn project_request(command: &Command) -> Option<Request> {
             packs: PackArg::all(&a.packs),
         },
         _ => return None,
+    })
+}
+
+/// The request of `context` (§17.1): an unknown `--harness` is `usage`.
+fn context_request(a: &crate::command::args::context::ContextArgs) -> Result<Request> {
+    target_names(&a.harnesses).map(|harnesses| {
+        Request::Context(ContextAsk(ContextOptions {
+            harnesses,
+            context_tokens: a.context_tokens,
+            chars_per_token: a.chars_per_token,
+            max_percent: a.max_percent,
+        }))
     })
 }
 

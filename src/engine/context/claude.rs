@@ -182,27 +182,6 @@ pub fn listing_cost(costs: impl IntoIterator<Item = usize>) -> u64 {
     sum + n.saturating_sub(1)
 }
 
-/// The fewest descriptions that must go (the longest first) for the
-/// listing to fit `budget`; all of them when even the names do not fit.
-pub fn names_only_at_least(entries: &[EntryCost], budget: u64) -> usize {
-    let mut total = listing_cost(entries.iter().map(|e| e.cost_chars));
-    if total <= budget {
-        return 0;
-    }
-    let mut savings: Vec<u64> = entries
-        .iter()
-        .map(|e| (e.cost_chars - e.name_only) as u64)
-        .collect();
-    savings.sort_unstable_by(|a, b| b.cmp(a));
-    for (gone, saving) in savings.iter().enumerate() {
-        total -= saving;
-        if total <= budget {
-            return gone + 1;
-        }
-    }
-    entries.len()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -315,10 +294,15 @@ mod tests {
         let e = |text: usize| entry_cost("a", &"x".repeat(text), DEFAULT_CAP);
         let entries = [e(100), e(50), e(20)];
         assert_eq!(listing_cost(entries.iter().map(|e| e.cost_chars)), 187);
-        assert_eq!(names_only_at_least(&entries, 187), 0);
-        assert_eq!(names_only_at_least(&entries, 150), 1);
-        assert_eq!(names_only_at_least(&entries, 84), 2);
-        assert_eq!(names_only_at_least(&entries, 11), 3);
-        assert_eq!(names_only_at_least(&entries, 10), 3);
+        let pairs: Vec<(u64, u64)> = entries
+            .iter()
+            .map(|e| (e.cost_chars as u64, e.name_only as u64))
+            .collect();
+        let at = |budget| super::super::names_only_at_least(&pairs, budget, 1);
+        assert_eq!(at(187), 0);
+        assert_eq!(at(150), 1);
+        assert_eq!(at(84), 2);
+        assert_eq!(at(11), 3);
+        assert_eq!(at(10), 3);
     }
 }

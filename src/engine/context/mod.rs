@@ -128,7 +128,11 @@ pub fn ledger(
     };
     let newline = u64::from(!matches!(rule, Rule::Codex { .. }));
     let names_only_at_least = match budget_chars {
-        Some(budget) => names_only(&listed, budget, newline),
+        Some(budget) => {
+            let pairs: Vec<(u64, u64)> =
+                listed.iter().map(|s| (s.cost_chars, s.name_only)).collect();
+            names_only_at_least(&pairs, budget, newline)
+        }
         None => 0,
     };
     HarnessLedger {
@@ -148,20 +152,17 @@ pub fn ledger(
     }
 }
 
-/// The fewest descriptions that must go, the longest first, for `listed`
-/// to fit `budget` (`newline`: what separates two entries); all when even
-/// the names do not fit.
-fn names_only(listed: &[&SkillCost], budget: u64, newline: u64) -> usize {
-    let n = listed.len() as u64;
-    let mut total: u64 =
-        listed.iter().map(|s| s.cost_chars).sum::<u64>() + n.saturating_sub(1) * newline;
+/// The fewest descriptions that must go, the longest first, for a
+/// listing of `entries` (each its cost and its cost by name only) to fit
+/// `budget`, `newline` separating two entries; all of them when even the
+/// names do not fit.
+pub fn names_only_at_least(entries: &[(u64, u64)], budget: u64, newline: u64) -> usize {
+    let n = entries.len() as u64;
+    let mut total: u64 = entries.iter().map(|e| e.0).sum::<u64>() + n.saturating_sub(1) * newline;
     if total <= budget {
         return 0;
     }
-    let mut savings: Vec<u64> = listed
-        .iter()
-        .map(|s| s.cost_chars.saturating_sub(s.name_only))
-        .collect();
+    let mut savings: Vec<u64> = entries.iter().map(|e| e.0.saturating_sub(e.1)).collect();
     savings.sort_unstable_by(|a, b| b.cmp(a));
     for (gone, saving) in savings.iter().enumerate() {
         total -= saving;
@@ -169,7 +170,7 @@ fn names_only(listed: &[&SkillCost], budget: u64, newline: u64) -> usize {
             return gone + 1;
         }
     }
-    listed.len()
+    entries.len()
 }
 
 /// One Skill priced by `rule`.
