@@ -199,5 +199,11 @@ fn print_with(outcome: &Outcome, ctx: &Ctx, flags: &crate::fixline::FixFlags) ->
             ctx.out.error_with(&err, flags);
         }
     }
+    if ctx.out.json {
+        let notes = outcome.json_notes();
+        if !notes.is_empty() {
+            let _ = write!(anstream::stderr().lock(), "{notes}");
+        }
+    }
     outcome.exit_code()
 }

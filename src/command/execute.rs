@@ -129,6 +129,7 @@ fn report(engine: &Engine, request: &Request, flags: &FixFlags) -> Result<Outcom
         Request::HarnessStatus { pack } => {
             Outcome::HarnessStatus(engine.harness_status(checked_some(pack.as_ref())?.as_ref())?)
         }
+        Request::Context(ask) => Outcome::Context(engine.context(&ask.0)?),
         Request::Outdated { offline: true } => Outcome::Outdated(engine.outdated_offline()?),
         Request::Outdated { offline: false } => Outcome::Outdated(engine.outdated()?),
         Request::Grant {

@@ -238,6 +238,17 @@ Examples:
   hcpx harness sync
   hcpx harness disable cursor";
 
+pub const CONTEXT: &str = "\
+Examples:
+  hcpx context
+  hcpx context --harness claude-code --json
+  hcpx context --context-tokens 1000000
+  hcpx context --max-percent 80           # in CI: exit 1 past 80% of a budget
+
+A harness lists every Skill in its folders (name and description) at the
+start of each session, within a budget; past it, descriptions are cut or
+dropped and the model stops finding those Skills.";
+
 pub const COMPLETIONS: &str = "\
 Examples:
   hcpx completions bash > ~/.local/share/bash-completion/completions/hcpx

@@ -17,6 +17,7 @@ use crate::engine::lint::LintReport;
 use crate::engine::ops::VerifyReport;
 use crate::engine::ops::catalogs::CatalogChange;
 use crate::engine::ops::catalogs::CatalogInfo;
+use crate::engine::ops::context::ContextReport;
 use crate::engine::ops::docs::{self, Success};
 use crate::engine::ops::doctor::{DoctorReport, Fixed};
 use crate::engine::ops::harness::HarnessChange;
@@ -65,6 +66,8 @@ pub enum Outcome {
     Catalogs(Vec<CatalogInfo>),
     HarnessList(Vec<TargetInfo>),
     HarnessStatus(Vec<TargetStatus>),
+    /// `context`: each harness's listing and its cost (§17).
+    Context(ContextReport),
     Outdated(Vec<OutdatedPack>),
     /// `grant` or `revoke`: what changed.
     Granted {
@@ -151,6 +154,8 @@ impl Outcome {
                 i32::from(!docs::HarnessReport::new(targets).ok)
             }
             Outcome::Verify(_, error) => error.as_ref().map_or(0, |e| e.code.exit_code()),
+            // Over `--max-percent` (§17.5).
+            Outcome::Context(report) => i32::from(!report.ok),
             Outcome::Executed(result) => result.exit_code,
             Outcome::Linted(reports) => i32::from(!reports.iter().all(|r| r.ok)),
             Outcome::InstalledSeveral { runs, .. } => first_failure(runs)
@@ -223,6 +228,7 @@ impl Outcome {
                 text::harness::write_conflicts(&mut w, &change.targets)
             }
             Outcome::HarnessSynced(targets) => text::harness::write_conflicts(&mut w, targets),
+            Outcome::Context(report) => text::context::write_notes(&mut w, report),
             Outcome::Initialized(done) => text::project::write_init_notes(&mut w, done),
             Outcome::Executed(result) => {
                 w.push_str(&result.stderr);
@@ -231,6 +237,17 @@ impl Outcome {
             _ => Ok(()),
         };
         w
+    }
+}
+
+impl Outcome {
+    /// The notes that go on stderr under `--json` too: the harnesses over
+    /// `context --max-percent`, which stderr names (§17.5).
+    pub fn json_notes(&self) -> String {
+        match self {
+            Outcome::Context(_) => self.notes(),
+            _ => String::new(),
+        }
     }
 }
 
@@ -325,6 +342,7 @@ impl Serialize for Outcome {
             .serialize(s),
             Outcome::HarnessList(targets) => Success::new(docs::Targets { targets }).serialize(s),
             Outcome::HarnessStatus(targets) => docs::HarnessReport::new(targets).serialize(s),
+            Outcome::Context(report) => report.serialize(s),
             Outcome::Outdated(packs) => {
                 let error = problems_error(packs, false);
                 Success {
@@ -485,6 +503,7 @@ impl fmt::Display for Outcome {
             Outcome::Catalogs(all) => text::catalog::write_list(f, all),
             Outcome::HarnessList(targets) => text::harness::write_list(f, targets),
             Outcome::HarnessStatus(targets) => text::harness::write_report(f, targets),
+            Outcome::Context(report) => text::context::write(f, report),
             Outcome::Outdated(packs) => text::outdated::write(f, packs),
             Outcome::Granted {
                 principal,

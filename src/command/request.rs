@@ -26,6 +26,7 @@ use crate::command::args::harness::HarnessCommand;
 use crate::engine::error::{Error, Result};
 use crate::engine::harness::{self, TargetName};
 use crate::engine::ops::InstallSource;
+use crate::engine::ops::context::ContextOptions;
 use crate::engine::ops::sources::Selection;
 use crate::engine::ops::sync::SyncOptions;
 use crate::engine::ops::upgrade::Expected;
@@ -130,6 +131,13 @@ pub enum Targets {
     Detected,
 }
 
+/// What `context` asks (§17.1): its options, compared as their words
+/// were (a percentage is a number, never NaN: `args::context` refuses it).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ContextAsk(pub ContextOptions);
+
+impl Eq for ContextAsk {}
+
 /// A subcommand and its parsed values.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Request {
@@ -155,6 +163,9 @@ pub enum Request {
     HarnessList,
     /// `harness status [PACK_ID]` (§12.6).
     HarnessStatus { pack: Option<PackArg> },
+    /// `context [--harness TARGET]... [--context-tokens N]
+    /// [--chars-per-token N] [--max-percent P]` (§17).
+    Context(ContextAsk),
     /// `outdated [--offline]` (§13.6).
     Outdated { offline: bool },
     /// `grant PRINCIPAL GRANT`, or with `revoke` `revoke PRINCIPAL GRANT`
@@ -355,6 +366,7 @@ impl Request {
                 },
                 _ => return None,
             },
+            Command::Context(a) => return Some(context_request(a)),
             Command::Harness(a) => match harness_request(&a.command) {
                 Some(request) => return Some(request),
                 None => return None,
@@ -459,6 +471,14 @@ impl Request {
             Request::HarnessEnable { .. } => two("harness", "enable"),
             Request::HarnessDisable { .. } => two("harness", "disable"),
             Request::HarnessSync { .. } => two("harness", "sync"),
+            Request::Context(ask) => std::iter::once("context".to_string())
+                .chain(
+                    ask.0
+                        .harnesses
+                        .iter()
+                        .flat_map(|h| ["--harness".to_string(), h.as_str().to_string()]),
+                )
+                .collect(),
             _ => Vec::new(),
         }
     }
@@ -477,6 +497,7 @@ impl Request {
                 | Request::CatalogList
                 | Request::HarnessList
                 | Request::HarnessStatus { .. }
+                | Request::Context(_)
                 | Request::Lint { .. }
                 | Request::Upgrade { dry_run: true, .. }
         )
@@ -531,6 +552,18 @@ fn project_request(command: &Command) -> Option<Request> {
             packs: PackArg::all(&a.packs),
         },
         _ => return None,
+    })
+}
+
+/// The request of `context` (§17.1): an unknown `--harness` is `usage`.
+fn context_request(a: &crate::command::args::context::ContextArgs) -> Result<Request> {
+    target_names(&a.harnesses).map(|harnesses| {
+        Request::Context(ContextAsk(ContextOptions {
+            harnesses,
+            context_tokens: a.context_tokens,
+            chars_per_token: a.chars_per_token,
+            max_percent: a.max_percent,
+        }))
     })
 }
 

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 /// The engine's folders, bottom up: each may use only those before it.
 const LAYERS: &[&str] = &[
-    "pack", "lint", "error", "store", "project", "harness", "policy", "exec", "ops",
+    "pack", "lint", "error", "store", "project", "harness", "context", "policy", "exec", "ops",
 ];
 
 /// Crates and calls the engine must not use: it knows nothing of terminals

@@ -24,6 +24,7 @@ mod collections;
 mod command_layer;
 mod concurrency;
 mod content_updates;
+mod context_ledger;
 mod demo_recording;
 mod example_catalog;
 mod exec_adapters;

@@ -9,6 +9,7 @@ pub mod availability;
 pub mod catalog;
 pub mod completions;
 pub mod connect;
+pub mod context;
 pub mod deactivate;
 pub mod doctor;
 pub mod exec;
@@ -171,6 +172,7 @@ impl Command {
             Command::Man(a) => (Some(&a.json), None, None),
             Command::Mcp(a) => (Some(&a.json), Some(&a.principal), Some(&a.catalog)),
             Command::Harness(a) => (Some(a.json()), None, None),
+            Command::Context(a) => (Some(&a.json), None, None),
             Command::Verify(a) => (Some(&a.json), None, None),
             Command::Catalog(a) => (Some(JsonArg::from_flag(a.json)), None, None),
             Command::Outdated(a) => (Some(&a.json), None, Some(&a.catalog)),
@@ -223,6 +225,7 @@ pub enum Command {
     #[command(after_help = help::REVOKE)]
     Revoke(grant::GrantArgs),
     Harness(harness::HarnessArgs),
+    Context(context::ContextArgs),
     Tui(tui::TuiArgs),
     Doctor(doctor::DoctorArgs),
     Verify(verify::VerifyArgs),

@@ -9,6 +9,7 @@ pub mod activate;
 pub mod availability;
 pub mod catalog;
 pub mod connect;
+pub mod context;
 pub mod doctor;
 pub mod error;
 pub mod grant;

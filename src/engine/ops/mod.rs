@@ -22,6 +22,7 @@ mod builtin;
 pub mod catalogs;
 mod connect;
 mod content;
+pub mod context;
 pub mod docs;
 pub mod doctor;
 mod envset;
