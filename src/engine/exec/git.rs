@@ -285,6 +285,24 @@ impl Fetch<'_> {
         Ok(written)
     }
 
+    /// The bytes of `entries` (their blobs in the repository), in memory,
+    /// within what is left of the bound.
+    fn read(&self, entries: &[gittree::Entry]) -> Result<Vec<Vec<u8>>> {
+        let batch = self.repo.join("hcpx-batch");
+        let out = self.cat_file("--batch", entries, &batch)?;
+        if out.exit_code != 0 {
+            return Err(unavailable(
+                self.source,
+                "cannot read the commit's files",
+                &out,
+            ));
+        }
+        let left = self.budget.saturating_sub(tree_bytes(self.repo));
+        let read = gittree::read(entries, &batch, left).map_err(|err| self.named(err));
+        let _ = std::fs::remove_file(&batch);
+        read
+    }
+
     /// Fetches REF (partially, with a SUBDIR) and resolves it to a commit.
     fn fetch_commit(&self) -> Result<String> {
         let source = self.source;
@@ -672,6 +690,12 @@ impl FetchedTree {
         let run = self.run();
         let missing = run.missing(files)?;
         run.fetch_blobs(&missing)
+    }
+
+    /// The bytes of `files` (fetched already), in their order, read into
+    /// memory (nothing is written), within what is left of the bound.
+    pub fn read(&self, files: &[gittree::Entry]) -> Result<Vec<Vec<u8>>> {
+        self.run().read(files)
     }
 
     /// Writes `files` (fetched already) below `into`, each at its path in

@@ -133,6 +133,34 @@ pub fn write(entries: &[Entry], batch: &Path, into: &Path, budget: u64) -> Resul
     Ok(written)
 }
 
+/// The bytes of `entries`, in order, from the `cat-file --batch` output in
+/// `batch`, kept in memory rather than written (for the few small files a
+/// caller reads, e.g. the names of a collection's packs); each counts as in
+/// [`write`] against `budget`.
+pub fn read(entries: &[Entry], batch: &Path, budget: u64) -> Result<Vec<Vec<u8>>> {
+    let io = |err: std::io::Error| Error::io("cannot read", batch, &err);
+    let mut reader = BufReader::new(fs::File::open(batch).map_err(io)?);
+    let mut read = 0u64;
+    let mut blobs = Vec::with_capacity(entries.len());
+    for entry in entries {
+        let mut header = String::new();
+        reader.read_line(&mut header).map_err(io)?;
+        let size = blob_size(&header, &entry.oid)?;
+        read = read.saturating_add(size.max(BLOCK));
+        if read > budget {
+            return Err(too_large(budget));
+        }
+        let mut bytes = Vec::new();
+        let copied = (&mut reader).take(size).read_to_end(&mut bytes).map_err(io)?;
+        let mut newline = [0u8; 1];
+        if copied as u64 != size || reader.read_exact(&mut newline).is_err() {
+            return Err(hostile(&format!("git cut `{}` short", entry.path)));
+        }
+        blobs.push(bytes);
+    }
+    Ok(blobs)
+}
+
 /// The size in a `cat-file --batch` header `<oid> blob <size>`.
 fn blob_size(header: &str, oid: &str) -> Result<u64> {
     let mut parts = header.trim_end().split(' ');

@@ -237,6 +237,22 @@ pub fn declared_id(path: &Path) -> Option<String> {
         .map(str::to_string)
 }
 
+/// [`declared_id`] of a pack known by the bytes of its root files alone
+/// (`root_file(name)`: `pack.yaml`, `pack.json` or `SKILL.md`, `None` where
+/// the pack has no such regular file), as read from git without writing
+/// them: the same choice of manifest, bounds and parsers as [`lint_pack`].
+pub fn declared_id_of<'a>(root_file: impl Fn(&str) -> Option<&'a [u8]>) -> Option<String> {
+    let within = |name: &str, max: u64| root_file(name).filter(|b| b.len() as u64 <= max);
+    let doc = if root_file(MANIFEST_YAML).is_some() {
+        parse_manifest(MANIFEST_YAML, within(MANIFEST_YAML, MAX_MANIFEST_BYTES)?).ok()
+    } else if root_file(MANIFEST_JSON).is_some() {
+        parse_manifest(MANIFEST_JSON, within(MANIFEST_JSON, MAX_MANIFEST_BYTES)?).ok()
+    } else {
+        skill_manifest_of(within(skill::FILE, MAX_SKILL_BYTES)?)
+    }?;
+    manifest_id(&doc).map(str::to_string)
+}
+
 /// The manifest document of the pack at `path`, read and parsed as
 /// [`lint_pack`] reads it (the same file, bounds and refusals), without
 /// checking its rules or reading the Skill; `None` when lint would find no
@@ -267,7 +283,12 @@ fn declared_skill_manifest(path: &Path, tree: &files::PackTree) -> Option<docume
     ) else {
         return None;
     };
-    let text = std::str::from_utf8(&bytes).ok()?;
+    skill_manifest_of(&bytes)
+}
+
+/// A Skill pack's implicit manifest from the bytes of its `SKILL.md`.
+fn skill_manifest_of(bytes: &[u8]) -> Option<document::Node> {
+    let text = std::str::from_utf8(bytes).ok()?;
     let front = document::parse_yaml(crate::engine::pack::skill::split(text)?.frontmatter).ok()?;
     front.as_map()?;
     Some(crate::engine::pack::skill::implicit_document(&front))
@@ -395,10 +416,18 @@ fn read_manifest(
     else {
         return Err(None);
     };
-    std::str::from_utf8(&bytes)
+    parse_manifest(file, &bytes)
+}
+
+/// The manifest document in `bytes`, the contents of the manifest `file`.
+fn parse_manifest(
+    file: &'static str,
+    bytes: &[u8],
+) -> Result<document::Node, Option<document::ParseError>> {
+    std::str::from_utf8(bytes)
         .map_err(|err| document::ParseError {
             message: "the manifest is not valid UTF-8".into(),
-            pos: Some(text_position(&bytes, err.valid_up_to())),
+            pos: Some(text_position(bytes, err.valid_up_to())),
         })
         .and_then(|text| {
             // A UTF-8 byte order mark is accepted in both formats (as
