@@ -524,6 +524,44 @@ mod tests {
         assert_eq!(declared_id(dir.path()), None);
     }
 
+    /// The id read from files in memory is the one lint reads from the
+    /// same files on disk, in every case that decides it.
+    #[test]
+    fn an_id_from_bytes_is_the_id_lint_reads_from_the_folder() {
+        let big = format!("id: big\n#{}\n", "x".repeat(300 * 1024));
+        let skill = "---\nname: from-skill\ndescription: D.\n---\nBody\n";
+        let cases: Vec<Vec<(&str, Vec<u8>)>> = vec![
+            vec![(MANIFEST_YAML, b"id: from-yaml\n".to_vec())],
+            vec![(MANIFEST_JSON, br#"{"id": "from-json"}"#.to_vec())],
+            vec![
+                (MANIFEST_YAML, b"id: yaml-wins\n".to_vec()),
+                (MANIFEST_JSON, br#"{"id": "json"}"#.to_vec()),
+            ],
+            vec![
+                (MANIFEST_YAML, b"id: [not, closed\n".to_vec()),
+                (skill::FILE, skill.as_bytes().to_vec()),
+            ],
+            vec![(MANIFEST_YAML, big.into_bytes())],
+            vec![(MANIFEST_YAML, b"\xefid: x\xff\n".to_vec())],
+            vec![(MANIFEST_YAML, "\u{feff}id: bom\n".as_bytes().to_vec())],
+            vec![(skill::FILE, skill.as_bytes().to_vec())],
+            vec![(skill::FILE, b"no frontmatter\n".to_vec())],
+            vec![],
+        ];
+        for files in cases {
+            let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+            for (name, bytes) in &files {
+                std::fs::write(dir.path().join(name), bytes).unwrap_or_else(|e| panic!("{e}"));
+            }
+            let of = |name: &str| {
+                let found = files.iter().find(|(n, _)| *n == name);
+                found.map(|(_, b)| b.as_slice())
+            };
+            let names: Vec<_> = files.iter().map(|(n, _)| *n).collect();
+            assert_eq!(declared_id_of(of), declared_id(dir.path()), "{names:?}");
+        }
+    }
+
     #[test]
     fn counts_are_said_one_way() {
         let c = |errors, warnings| FindingCounts { errors, warnings }.to_string();
