@@ -33,8 +33,8 @@
 //! that does not support filters sends everything (git says so and goes
 //! on), which is the fallback. [`fetch_tree`] stops after the commits and
 //! trees, so a caller can choose folders from the tree (and from the few
-//! files it fetches to learn names) before any other file is fetched or
-//! written ([`FetchedTree`]). Every git run of a fetch is watched: once
+//! files it fetches to learn names, [`FetchedTree::read`] into memory)
+//! before any other file is fetched or written ([`FetchedTree`]). Every git run of a fetch is watched: once
 //! the repository and the files written pass [`max_fetch_bytes`]
 //! (`HCPX_FETCH_MAX_BYTES`, default 1 GiB) git's process group is killed,
 //! both folders are removed and the fetch fails with `source_unavailable`.

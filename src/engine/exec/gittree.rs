@@ -13,7 +13,9 @@
 //! case), or that is absolute, or that is not UTF-8, is refused
 //! (`source_unavailable`): git never makes the first ones, so a tree
 //! holding one is hostile. Each file counts at least [`BLOCK`] bytes against
-//! the fetch's bound, so many empty files are bounded too.
+//! the fetch's bound, so many empty files are bounded too. [`read`] keeps
+//! the bytes of a few files in memory instead (the names of a collection's
+//! packs), under the same bound and refusals of a short blob.
 
 use crate::engine::error::{Error, ErrorCode, Result};
 use std::fs;
@@ -259,6 +261,32 @@ mod tests {
         );
         let text = std::fs::read_to_string(into.join("p/bin/run")).unwrap_or_default();
         assert_eq!(text, "hi");
+    }
+
+    #[test]
+    fn read_keeps_the_bytes_in_memory_bounded_and_refuses_a_short_blob() {
+        let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let (a, b) = ("a".repeat(40), "b".repeat(40));
+        let batch = tmp.path().join("batch");
+        let entry = |oid: &str, path: &str| Entry {
+            oid: oid.to_string(),
+            path: path.to_string(),
+            executable: false,
+        };
+        let list = [entry(&a, "p/SKILL.md"), entry(&b, "q/pack.yaml")];
+        std::fs::write(&batch, format!("{a} blob 3\nabc\n{b} blob 2\nhi\n"))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let read_all = read(&list, &batch, 2 * BLOCK).ok();
+        assert_eq!(read_all, Some(vec![b"abc".to_vec(), b"hi".to_vec()]));
+        let over = read(&list, &batch, 2 * BLOCK - 1).err();
+        assert_eq!(over.map(|e| e.code), Some(ErrorCode::SourceUnavailable));
+        std::fs::write(&batch, format!("{a} blob 3\nabc\n{b} blob 9\nhi\n"))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let short = read(&list, &batch, 4 * BLOCK).err();
+        assert_eq!(short.map(|e| e.code), Some(ErrorCode::SourceUnavailable));
+        // Nothing is written beside the batch.
+        let left: Vec<_> = std::fs::read_dir(tmp.path()).into_iter().flatten().collect();
+        assert_eq!(left.len(), 1);
     }
 
     #[test]

@@ -13,9 +13,13 @@
 //!
 //! `install REPO --skill X` of a git collection with no SUBDIR
 //! ([`fetch_chosen`]) fetches the commits and trees, finds the pack
-//! folders in the tree, fetches only their manifests and `SKILL.md` to
-//! learn their names, and then only the chosen folders' files (§14.8): the
-//! other folders are never fetched (where the server filters) nor written.
+//! folders in the tree, fetches only their manifests and `SKILL.md` (with
+//! the files of the folders named like a word, in the same fetch) and reads
+//! their names from git's output in memory, as lint reads them
+//! ([`crate::engine::lint::declared_id_of`]), and then only the chosen
+//! folders' files when they were not fetched already (§14.8): the other
+//! folders are never fetched (where the server filters) nor written, and
+//! no name file is written anywhere.
 
 use super::InstallOptions;
 use crate::engine::error::{Error, ErrorCode, Result};
