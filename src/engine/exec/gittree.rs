@@ -153,7 +153,10 @@ pub fn read(entries: &[Entry], batch: &Path, budget: u64) -> Result<Vec<Vec<u8>>
             return Err(too_large(budget));
         }
         let mut bytes = Vec::new();
-        let copied = (&mut reader).take(size).read_to_end(&mut bytes).map_err(io)?;
+        let copied = (&mut reader)
+            .take(size)
+            .read_to_end(&mut bytes)
+            .map_err(io)?;
         let mut newline = [0u8; 1];
         if copied as u64 != size || reader.read_exact(&mut newline).is_err() {
             return Err(hostile(&format!("git cut `{}` short", entry.path)));
@@ -285,7 +288,10 @@ mod tests {
         let short = read(&list, &batch, 4 * BLOCK).err();
         assert_eq!(short.map(|e| e.code), Some(ErrorCode::SourceUnavailable));
         // Nothing is written beside the batch.
-        let left: Vec<_> = std::fs::read_dir(tmp.path()).into_iter().flatten().collect();
+        let left: Vec<_> = std::fs::read_dir(tmp.path())
+            .into_iter()
+            .flatten()
+            .collect();
         assert_eq!(left.len(), 1);
     }
 

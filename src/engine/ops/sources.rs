@@ -327,7 +327,8 @@ impl Engine {
                     // Only the chosen folders are fetched and written (§14.8).
                     Selection::Skills(words) if git.subdir.is_none() => {
                         let shown = options.source.display();
-                        let pick = |names: &[NamedFolder]| chosen_paths(names, &shown, &options.selection);
+                        let pick =
+                            |names: &[NamedFolder]| chosen_paths(names, &shown, &options.selection);
                         super::fetch::fetch_chosen_locked(&mut tx, &git, options, words, &pick)?
                     }
                     _ => super::fetch::fetch_locked(&mut tx, &git, options)?,
@@ -587,7 +588,11 @@ fn listed_packs(root: &Path, shown: &str, root_of_repo: bool) -> Result<Vec<List
 /// The paths of the packs `selection` takes from the collection at the
 /// root of a repository, `root` (a `--skill` word's refusals as
 /// [`choose`] has them).
-fn chosen_paths(folders: &[NamedFolder], shown: &str, selection: &Selection) -> Result<Vec<String>> {
+fn chosen_paths(
+    folders: &[NamedFolder],
+    shown: &str,
+    selection: &Selection,
+) -> Result<Vec<String>> {
     if folders.is_empty() {
         return Err(no_pack(shown));
     }
