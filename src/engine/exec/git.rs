@@ -33,8 +33,8 @@
 //! that does not support filters sends everything (git says so and goes
 //! on), which is the fallback. [`fetch_tree`] stops after the commits and
 //! trees, so a caller can choose folders from the tree (and from the few
-//! files it fetches to learn names) before any other file is fetched or
-//! written ([`FetchedTree`]). Every git run of a fetch is watched: once
+//! files it fetches to learn names, [`FetchedTree::read`] into memory)
+//! before any other file is fetched or written ([`FetchedTree`]). Every git run of a fetch is watched: once
 //! the repository and the files written pass [`max_fetch_bytes`]
 //! (`HCPX_FETCH_MAX_BYTES`, default 1 GiB) git's process group is killed,
 //! both folders are removed and the fetch fails with `source_unavailable`.
@@ -283,6 +283,24 @@ impl Fetch<'_> {
         let written = gittree::write(entries, &batch, into, left).map_err(|err| self.named(err))?;
         let _ = std::fs::remove_file(&batch);
         Ok(written)
+    }
+
+    /// The bytes of `entries` (their blobs in the repository), in memory,
+    /// within what is left of the bound.
+    fn read(&self, entries: &[gittree::Entry]) -> Result<Vec<Vec<u8>>> {
+        let batch = self.repo.join("hcpx-batch");
+        let out = self.cat_file("--batch", entries, &batch)?;
+        if out.exit_code != 0 {
+            return Err(unavailable(
+                self.source,
+                "cannot read the commit's files",
+                &out,
+            ));
+        }
+        let left = self.budget.saturating_sub(tree_bytes(self.repo));
+        let read = gittree::read(entries, &batch, left).map_err(|err| self.named(err));
+        let _ = std::fs::remove_file(&batch);
+        read
     }
 
     /// Fetches REF (partially, with a SUBDIR) and resolves it to a commit.
@@ -672,6 +690,12 @@ impl FetchedTree {
         let run = self.run();
         let missing = run.missing(files)?;
         run.fetch_blobs(&missing)
+    }
+
+    /// The bytes of `files` (fetched already), in their order, read into
+    /// memory (nothing is written), within what is left of the bound.
+    pub fn read(&self, files: &[gittree::Entry]) -> Result<Vec<Vec<u8>>> {
+        self.run().read(files)
     }
 
     /// Writes `files` (fetched already) below `into`, each at its path in

@@ -13,7 +13,9 @@
 //! case), or that is absolute, or that is not UTF-8, is refused
 //! (`source_unavailable`): git never makes the first ones, so a tree
 //! holding one is hostile. Each file counts at least [`BLOCK`] bytes against
-//! the fetch's bound, so many empty files are bounded too.
+//! the fetch's bound, so many empty files are bounded too. [`read`] keeps
+//! the bytes of a few files in memory instead (the names of a collection's
+//! packs), under the same bound and refusals of a short blob.
 
 use crate::engine::error::{Error, ErrorCode, Result};
 use std::fs;
@@ -133,6 +135,37 @@ pub fn write(entries: &[Entry], batch: &Path, into: &Path, budget: u64) -> Resul
     Ok(written)
 }
 
+/// The bytes of `entries`, in order, from the `cat-file --batch` output in
+/// `batch`, kept in memory rather than written (for the few small files a
+/// caller reads, e.g. the names of a collection's packs); each counts as in
+/// [`write`] against `budget`.
+pub fn read(entries: &[Entry], batch: &Path, budget: u64) -> Result<Vec<Vec<u8>>> {
+    let io = |err: std::io::Error| Error::io("cannot read", batch, &err);
+    let mut reader = BufReader::new(fs::File::open(batch).map_err(io)?);
+    let mut read = 0u64;
+    let mut blobs = Vec::with_capacity(entries.len());
+    for entry in entries {
+        let mut header = String::new();
+        reader.read_line(&mut header).map_err(io)?;
+        let size = blob_size(&header, &entry.oid)?;
+        read = read.saturating_add(size.max(BLOCK));
+        if read > budget {
+            return Err(too_large(budget));
+        }
+        let mut bytes = Vec::new();
+        let copied = (&mut reader)
+            .take(size)
+            .read_to_end(&mut bytes)
+            .map_err(io)?;
+        let mut newline = [0u8; 1];
+        if copied as u64 != size || reader.read_exact(&mut newline).is_err() {
+            return Err(hostile(&format!("git cut `{}` short", entry.path)));
+        }
+        blobs.push(bytes);
+    }
+    Ok(blobs)
+}
+
 /// The size in a `cat-file --batch` header `<oid> blob <size>`.
 fn blob_size(header: &str, oid: &str) -> Result<u64> {
     let mut parts = header.trim_end().split(' ');
@@ -231,6 +264,35 @@ mod tests {
         );
         let text = std::fs::read_to_string(into.join("p/bin/run")).unwrap_or_default();
         assert_eq!(text, "hi");
+    }
+
+    #[test]
+    fn read_keeps_the_bytes_in_memory_bounded_and_refuses_a_short_blob() {
+        let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let (a, b) = ("a".repeat(40), "b".repeat(40));
+        let batch = tmp.path().join("batch");
+        let entry = |oid: &str, path: &str| Entry {
+            oid: oid.to_string(),
+            path: path.to_string(),
+            executable: false,
+        };
+        let list = [entry(&a, "p/SKILL.md"), entry(&b, "q/pack.yaml")];
+        std::fs::write(&batch, format!("{a} blob 3\nabc\n{b} blob 2\nhi\n"))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let read_all = read(&list, &batch, 2 * BLOCK).ok();
+        assert_eq!(read_all, Some(vec![b"abc".to_vec(), b"hi".to_vec()]));
+        let over = read(&list, &batch, 2 * BLOCK - 1).err();
+        assert_eq!(over.map(|e| e.code), Some(ErrorCode::SourceUnavailable));
+        std::fs::write(&batch, format!("{a} blob 3\nabc\n{b} blob 9\nhi\n"))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let short = read(&list, &batch, 4 * BLOCK).err();
+        assert_eq!(short.map(|e| e.code), Some(ErrorCode::SourceUnavailable));
+        // Nothing is written beside the batch.
+        let left: Vec<_> = std::fs::read_dir(tmp.path())
+            .into_iter()
+            .flatten()
+            .collect();
+        assert_eq!(left.len(), 1);
     }
 
     #[test]

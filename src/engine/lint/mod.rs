@@ -237,6 +237,22 @@ pub fn declared_id(path: &Path) -> Option<String> {
         .map(str::to_string)
 }
 
+/// [`declared_id`] of a pack known by the bytes of its root files alone
+/// (`root_file(name)`: `pack.yaml`, `pack.json` or `SKILL.md`, `None` where
+/// the pack has no such regular file), as read from git without writing
+/// them: the same choice of manifest, bounds and parsers as [`lint_pack`].
+pub fn declared_id_of<'a>(root_file: impl Fn(&str) -> Option<&'a [u8]>) -> Option<String> {
+    let within = |name: &str, max: u64| root_file(name).filter(|b| b.len() as u64 <= max);
+    let doc = if root_file(MANIFEST_YAML).is_some() {
+        parse_manifest(MANIFEST_YAML, within(MANIFEST_YAML, MAX_MANIFEST_BYTES)?).ok()
+    } else if root_file(MANIFEST_JSON).is_some() {
+        parse_manifest(MANIFEST_JSON, within(MANIFEST_JSON, MAX_MANIFEST_BYTES)?).ok()
+    } else {
+        skill_manifest_of(within(skill::FILE, MAX_SKILL_BYTES)?)
+    }?;
+    manifest_id(&doc).map(str::to_string)
+}
+
 /// The manifest document of the pack at `path`, read and parsed as
 /// [`lint_pack`] reads it (the same file, bounds and refusals), without
 /// checking its rules or reading the Skill; `None` when lint would find no
@@ -267,7 +283,12 @@ fn declared_skill_manifest(path: &Path, tree: &files::PackTree) -> Option<docume
     ) else {
         return None;
     };
-    let text = std::str::from_utf8(&bytes).ok()?;
+    skill_manifest_of(&bytes)
+}
+
+/// A Skill pack's implicit manifest from the bytes of its `SKILL.md`.
+fn skill_manifest_of(bytes: &[u8]) -> Option<document::Node> {
+    let text = std::str::from_utf8(bytes).ok()?;
     let front = document::parse_yaml(crate::engine::pack::skill::split(text)?.frontmatter).ok()?;
     front.as_map()?;
     Some(crate::engine::pack::skill::implicit_document(&front))
@@ -395,10 +416,18 @@ fn read_manifest(
     else {
         return Err(None);
     };
-    std::str::from_utf8(&bytes)
+    parse_manifest(file, &bytes)
+}
+
+/// The manifest document in `bytes`, the contents of the manifest `file`.
+fn parse_manifest(
+    file: &'static str,
+    bytes: &[u8],
+) -> Result<document::Node, Option<document::ParseError>> {
+    std::str::from_utf8(bytes)
         .map_err(|err| document::ParseError {
             message: "the manifest is not valid UTF-8".into(),
-            pos: Some(text_position(&bytes, err.valid_up_to())),
+            pos: Some(text_position(bytes, err.valid_up_to())),
         })
         .and_then(|text| {
             // A UTF-8 byte order mark is accepted in both formats (as
@@ -493,6 +522,44 @@ mod tests {
         assert!(lint_pack(dir.path(), free).diagnostics.is_empty());
         std::fs::remove_file(dir.path().join(skill::FILE)).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(declared_id(dir.path()), None);
+    }
+
+    /// The id read from files in memory is the one lint reads from the
+    /// same files on disk, in every case that decides it.
+    #[test]
+    fn an_id_from_bytes_is_the_id_lint_reads_from_the_folder() {
+        let big = format!("id: big\n#{}\n", "x".repeat(300 * 1024));
+        let skill = "---\nname: from-skill\ndescription: D.\n---\nBody\n";
+        let cases: Vec<Vec<(&str, Vec<u8>)>> = vec![
+            vec![(MANIFEST_YAML, b"id: from-yaml\n".to_vec())],
+            vec![(MANIFEST_JSON, br#"{"id": "from-json"}"#.to_vec())],
+            vec![
+                (MANIFEST_YAML, b"id: yaml-wins\n".to_vec()),
+                (MANIFEST_JSON, br#"{"id": "json"}"#.to_vec()),
+            ],
+            vec![
+                (MANIFEST_YAML, b"id: [not, closed\n".to_vec()),
+                (skill::FILE, skill.as_bytes().to_vec()),
+            ],
+            vec![(MANIFEST_YAML, big.into_bytes())],
+            vec![(MANIFEST_YAML, b"\xefid: x\xff\n".to_vec())],
+            vec![(MANIFEST_YAML, "\u{feff}id: bom\n".as_bytes().to_vec())],
+            vec![(skill::FILE, skill.as_bytes().to_vec())],
+            vec![(skill::FILE, b"no frontmatter\n".to_vec())],
+            vec![],
+        ];
+        for files in cases {
+            let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+            for (name, bytes) in &files {
+                std::fs::write(dir.path().join(name), bytes).unwrap_or_else(|e| panic!("{e}"));
+            }
+            let of = |name: &str| {
+                let found = files.iter().find(|(n, _)| *n == name);
+                found.map(|(_, b)| b.as_slice())
+            };
+            let names: Vec<_> = files.iter().map(|(n, _)| *n).collect();
+            assert_eq!(declared_id_of(of), declared_id(dir.path()), "{names:?}");
+        }
     }
 
     #[test]

@@ -13,9 +13,13 @@
 //!
 //! `install REPO --skill X` of a git collection with no SUBDIR
 //! ([`fetch_chosen`]) fetches the commits and trees, finds the pack
-//! folders in the tree, fetches only their manifests and `SKILL.md` to
-//! learn their names, and then only the chosen folders' files (§14.8): the
-//! other folders are never fetched (where the server filters) nor written.
+//! folders in the tree, fetches only their manifests and `SKILL.md` (with
+//! the files of the folders named like a word, in the same fetch) and reads
+//! their names from git's output in memory, as lint reads them
+//! ([`crate::engine::lint::declared_id_of`]), and then only the chosen
+//! folders' files when they were not fetched already (§14.8): the other
+//! folders are never fetched (where the server filters) nor written, and
+//! no name file is written anywhere.
 
 use super::InstallOptions;
 use crate::engine::error::{Error, ErrorCode, Result};
@@ -115,20 +119,41 @@ pub(super) fn fetch_to(source: &GitSource, checkout: &Path) -> Result<FetchedPac
     })
 }
 
-/// What picks the folders to take from a collection: told the folder
-/// (`names`) that holds the repository's pack folders with only their
-/// manifests and `SKILL.md` written, answers the paths of the chosen ones
-/// (a selection's refusals are its errors).
-pub(super) type Pick<'a> = dyn Fn(&Path) -> Result<Vec<String>> + 'a;
+/// A pack folder of a collection known by the files it is named by (its
+/// manifests and `SKILL.md`), read from git into memory.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(super) struct NamedFolder {
+    /// Its path in the repository ([`ROOT`]: the repository's root).
+    pub path: String,
+    /// Its name files found, by name, with their bytes.
+    pub files: Vec<(String, Vec<u8>)>,
+}
+
+impl NamedFolder {
+    /// The bytes of its root file `name`, when the tree has it.
+    pub fn file(&self, name: &str) -> Option<&[u8]> {
+        self.files
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, b)| b.as_slice())
+    }
+}
+
+/// What picks the folders to take from a collection: told the pack folders
+/// of the repository (found in the tree, in order) with the bytes of their
+/// manifests and `SKILL.md`, answers the paths of the chosen ones (a
+/// selection's refusals are its errors).
+pub(super) type Pick<'a> = dyn Fn(&[NamedFolder]) -> Result<Vec<String>> + 'a;
 
 /// `install REPO --skill X` of a git collection (§13.1) with no checkout
 /// of the rest (§14.8): the commits and trees are fetched, the pack
 /// folders found in the tree ([`collection::search_files`]), their
 /// manifests and `SKILL.md` fetched (with the files of the folders named
-/// like a word in `words`, which are most likely the chosen ones) and
-/// written apart for `pick`, then only the chosen folders' files are
-/// fetched and written into the new folder `checkout`, at their paths in
-/// the repository. On a failure nothing is left.
+/// like a word in `words`, which are most likely the chosen ones, in the
+/// same fetch) and read into memory for `pick` (never written), then only
+/// the chosen folders' files are fetched (none when they were the likely
+/// ones) and written into the new folder `checkout`, at their paths in the
+/// repository. On a failure nothing is left.
 pub(super) fn fetch_chosen(
     source: &GitSource,
     checkout: &Path,
@@ -185,13 +210,31 @@ fn write_chosen(
     let mut first = names.clone();
     first.extend(below(&likely));
     tree.fetch(&first)?;
-    let names_root = tree.repo().join("hcpx-names");
-    tree.write(&names, &names_root)?;
-    let chosen = pick(&names_root)?;
+    let chosen = pick(&named_folders(&packs, &names, tree.read(&names)?))?;
     let chosen: Vec<&str> = chosen.iter().map(String::as_str).collect();
     let files = below(&chosen);
-    tree.fetch(&files)?;
+    if !chosen.iter().all(|c| likely.contains(c)) {
+        tree.fetch(&files)?;
+    }
     tree.write(&files, checkout)
+}
+
+/// The folders `packs` with the name files `names` read as `bytes`.
+fn named_folders(packs: &[String], names: &[Entry], bytes: Vec<Vec<u8>>) -> Vec<NamedFolder> {
+    let mut folders: Vec<NamedFolder> = packs
+        .iter()
+        .map(|path| NamedFolder {
+            path: path.clone(),
+            files: Vec::new(),
+        })
+        .collect();
+    for (entry, bytes) in names.iter().zip(bytes) {
+        let (folder, name) = entry.path.rsplit_once('/').unwrap_or((ROOT, &entry.path));
+        if let Some(f) = folders.iter_mut().find(|f| f.path == folder) {
+            f.files.push((name.to_string(), bytes));
+        }
+    }
+    folders
 }
 
 /// The files a pack folder is known by: its manifests and its `SKILL.md`.

@@ -33,6 +33,7 @@
 //! [`SEVERAL_IDS_SHOWN`] ids and counts the others (`--list` shows all).
 
 use super::Engine;
+use super::fetch::NamedFolder;
 use super::install::{
     InstallHow, InstallOutcome, InstallSource, Prepared, StagedInstall, is_skill_pack, lint_failed,
 };
@@ -326,7 +327,8 @@ impl Engine {
                     // Only the chosen folders are fetched and written (§14.8).
                     Selection::Skills(words) if git.subdir.is_none() => {
                         let shown = options.source.display();
-                        let pick = |names: &Path| chosen_paths(names, &shown, &options.selection);
+                        let pick =
+                            |names: &[NamedFolder]| chosen_paths(names, &shown, &options.selection);
                         super::fetch::fetch_chosen_locked(&mut tx, &git, options, words, &pick)?
                     }
                     _ => super::fetch::fetch_locked(&mut tx, &git, options)?,
@@ -586,12 +588,15 @@ fn listed_packs(root: &Path, shown: &str, root_of_repo: bool) -> Result<Vec<List
 /// The paths of the packs `selection` takes from the collection at the
 /// root of a repository, `root` (a `--skill` word's refusals as
 /// [`choose`] has them).
-fn chosen_paths(root: &Path, shown: &str, selection: &Selection) -> Result<Vec<String>> {
-    let found = collection::search(root);
-    if found.packs.is_empty() {
+fn chosen_paths(
+    folders: &[NamedFolder],
+    shown: &str,
+    selection: &Selection,
+) -> Result<Vec<String>> {
+    if folders.is_empty() {
         return Err(no_pack(shown));
     }
-    let listed = parallel_map(found.packs, |rel| named_pack(root, &rel));
+    let listed: Vec<ListedPack> = folders.iter().map(named_pack).collect();
     let chosen = choose(&listed, selection, None, shown)?;
     Ok(chosen.into_iter().map(|i| listed[i].path.clone()).collect())
 }
@@ -606,22 +611,26 @@ fn no_pack(shown: &str) -> Error {
 }
 
 /// A pack of a collection known by its names alone — the id it declares
-/// (read as lint reads it), its Skill's `name`, its folder — not linted:
-/// what a `--skill` word is matched against ([`find_listed`]) before the
-/// chosen folders are fetched. The rest of the listing is left empty.
-fn named_pack(root: &Path, rel: &str) -> ListedPack {
-    let dir = pack_folder(root, rel);
-    let skill =
-        read_skill(&dir.join(SKILL_FILE)).and_then(|text| crate::engine::pack::skill::parse(&text));
+/// (read as lint reads it, [`crate::engine::lint::declared_id_of`]), its
+/// Skill's `name`, its folder — from the bytes of its manifests and
+/// `SKILL.md` fetched from git (nothing written), not linted: what a
+/// `--skill` word is matched against ([`find_listed`]) before the chosen
+/// folders are fetched. The rest of the listing is left empty.
+fn named_pack(folder: &NamedFolder) -> ListedPack {
+    let rel = folder.path.as_str();
+    let dir = PathBuf::from(rel);
+    let skill = folder
+        .file(SKILL_FILE)
+        .and_then(skill_text)
+        .and_then(|text| crate::engine::pack::skill::parse(&text));
     let skill_name = skill.and_then(|s| s.name);
-    let folder = match rel {
-        ROOT => dir.file_name(),
-        _ => Path::new(rel).file_name(),
-    };
-    let folder = folder.map(|n| n.to_string_lossy().into_owned());
-    let pack_id = crate::engine::lint::declared_id(&dir)
+    let name = (rel != ROOT)
+        .then(|| rel.rsplit('/').next())
+        .flatten()
+        .map(str::to_string);
+    let pack_id = crate::engine::lint::declared_id_of(|name| folder.file(name))
         .or_else(|| skill_name.clone())
-        .or(folder)
+        .or(name)
         .unwrap_or_else(|| rel.to_string());
     let report = LintReport {
         ok: true,
@@ -790,6 +799,14 @@ fn read_skill(path: &Path) -> Option<String> {
         .read_to_string(&mut text)
         .ok()?;
     Some(text)
+}
+
+/// A `SKILL.md`'s text as [`read_skill`] reads it: its first §2.3-limit
+/// bytes, when they are UTF-8.
+fn skill_text(bytes: &[u8]) -> Option<String> {
+    use crate::engine::lint::files::MAX_SKILL_BYTES;
+    let cut = usize::try_from(MAX_SKILL_BYTES).map_or(bytes.len(), |max| bytes.len().min(max));
+    String::from_utf8(bytes[..cut].to_vec()).ok()
 }
 
 /// Which packs of `listed` a selection takes, as indexes.
