@@ -139,6 +139,7 @@ impl Wake {
 /// `hcpx mcp: woken N` on stderr (not the protocol's) each time it wakes,
 /// so a test can see that running a program from a watched folder wakes
 /// nothing (inotify's open events are never asked for).
+#[cfg(debug_assertions)]
 pub const DEBUG_WAKES_VAR: &str = "HCPX_MCP_DEBUG_WAKES";
 
 /// Counts a wake of the watcher (see [`DEBUG_WAKES_VAR`]); nothing in a
