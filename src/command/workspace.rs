@@ -375,7 +375,7 @@ impl Workspace {
         Ok(Answer::One {
             scope: engine.scope(),
             project: self.project_root(engine),
-            outcome,
+            outcome: Box::new(outcome),
         })
     }
 
@@ -441,12 +441,12 @@ pub enum Answer {
     One {
         scope: Scope,
         project: Option<String>,
-        outcome: Outcome,
+        outcome: Box<Outcome>,
     },
     /// Both stores' outcomes, merged (`command::both`): the project's.
     Both {
         request: Box<Request>,
-        both: Both,
+        both: Box<Both>,
         project: Option<String>,
     },
 }
@@ -456,7 +456,7 @@ impl Answer {
     pub fn both(request: &Request, both: Both, project: Option<&Project>) -> Answer {
         Answer::Both {
             request: Box::new(request.clone()),
-            both,
+            both: Box::new(both),
             project: project.map(|p| p.root().display().to_string()),
         }
     }
@@ -472,7 +472,7 @@ impl Answer {
     /// The outcomes: one, or the project's then the user store's.
     pub fn outcomes(&self) -> Vec<&Outcome> {
         match self {
-            Answer::One { outcome, .. } => vec![outcome],
+            Answer::One { outcome, .. } => vec![&**outcome],
             Answer::Both { both, .. } => both.outcomes().collect(),
         }
     }

@@ -265,7 +265,7 @@ pub fn run(engine: &Engine, user_home: &Path, query: &Query) -> Result<Answer, E
         return Ok(Answer::One {
             scope: crate::engine::project::Scope::Project,
             project,
-            outcome,
+            outcome: Box::new(outcome),
         });
     }
     let outcome =
@@ -279,7 +279,7 @@ pub fn run(engine: &Engine, user_home: &Path, query: &Query) -> Result<Answer, E
     Ok(Answer::One {
         scope: engine.scope(),
         project,
-        outcome,
+        outcome: Box::new(outcome),
     })
 }
 

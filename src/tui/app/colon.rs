@@ -316,7 +316,7 @@ impl App {
         let show_json = query.json;
         let installed = match &result {
             Ok(Answer::One { outcome, .. }) => {
-                super::results::installed_ids(std::slice::from_ref(outcome))
+                super::results::installed_ids(std::slice::from_ref(&**outcome))
             }
             _ => Vec::new(),
         };
@@ -446,7 +446,7 @@ fn needs_approval(answer: &Answer) -> Option<Vec<crate::engine::ops::sync::SyncR
     let Answer::One { outcome, .. } = answer else {
         return None;
     };
-    match outcome {
+    match outcome.as_ref() {
         crate::command::Outcome::Synced {
             results,
             error: Some(err),
