@@ -7,8 +7,8 @@
 //! `$HCP_PRINCIPAL` (else `agent`) and `$HCP_HOME` (§16.7).
 
 use crate::cli::context::Ctx;
+use crate::command::workspace::Workspace;
 use crate::engine::error::{Error, ErrorCode};
-use crate::engine::ops::Engine;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -51,8 +51,8 @@ pub fn run(args: &McpArgs, ctx: &Ctx) -> i32 {
         );
     }
     // stdout is the protocol's: waiting for the store lock is logged on stderr.
-    let engines = match engines(ctx) {
-        Ok(engines) => engines,
+    let workspace = match workspace(ctx) {
+        Ok(workspace) => workspace,
         Err(err) => return ctx.fail(&err),
     };
     let Some(launch) = MCP.get() else {
@@ -60,13 +60,7 @@ pub fn run(args: &McpArgs, ctx: &Ctx) -> i32 {
             "this binary was built without the MCP server",
         ));
     };
-    // The fixes the server shows repeat the --principal given.
-    let flags = crate::fixline::FixFlags {
-        principal: ctx.global.principal.clone(),
-        catalogs: Vec::new(),
-        global: false,
-    };
-    match launch(engines, flags) {
+    match launch(workspace) {
         Ok(()) => 0,
         Err(err) => ctx.fail(&Error::new(
             ErrorCode::Io,
@@ -92,9 +86,10 @@ fn running_binary() -> crate::engine::error::Result<String> {
     })
 }
 
-/// The stores the server serves (§15.5): inside a project (unless `-g`)
-/// the project's, then the user store; else the user store.
-fn engines(ctx: &Ctx) -> crate::engine::error::Result<Vec<Engine>> {
+/// The stores the server serves (§15.5, `Workspace::engines`), opened
+/// now so that a store that cannot be opened is this command's error; a
+/// project store that is not ours serves nothing, and that is said (§15.2).
+fn workspace(ctx: &Ctx) -> crate::engine::error::Result<Workspace> {
     // stdout is the protocol's: waiting for the store lock is logged on stderr.
     let on_wait: crate::engine::store::LockObserver = Arc::new(|lock: &Path| {
         eprintln!(
@@ -102,21 +97,17 @@ fn engines(ctx: &Ctx) -> crate::engine::error::Result<Vec<Engine>> {
             lock.display()
         );
     });
-    // A project store that is not ours serves nothing (§15.2).
     if ctx.store_refused().is_some() {
         ctx.warn_store_refused();
-        return Ok(vec![ctx.user_engine_waiting(on_wait)?]);
     }
-    let mut engines = vec![ctx.engine_waiting(on_wait.clone())?];
-    if ctx.project()?.is_some() {
-        engines.push(ctx.user_engine_waiting(on_wait)?);
-    }
-    Ok(engines)
+    let workspace = ctx.workspace().waiting(on_wait);
+    workspace.engines()?;
+    Ok(workspace)
 }
 
 /// Runs the MCP server until its client closes stdin. The binary gives it
 /// ([`set_launcher`]), so the CLI never imports the server.
-pub type McpLauncher = fn(Vec<Engine>, crate::fixline::FixFlags) -> std::io::Result<()>;
+pub type McpLauncher = fn(Workspace) -> std::io::Result<()>;
 
 static MCP: std::sync::OnceLock<McpLauncher> = std::sync::OnceLock::new();
 

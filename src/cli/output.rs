@@ -81,9 +81,24 @@ impl Output {
 
     /// Prints one JSON document and a newline on stdout.
     pub fn json<T: Serialize>(&self, doc: &T) {
+        self.json_value(serde_json::to_value(doc).unwrap_or_default(), None);
+    }
+
+    /// Prints `answer`'s document: the run's warnings, then the answer's
+    /// `"scope"` (HCP.md §15.1).
+    pub fn json_answer(&self, answer: &crate::command::workspace::Answer) {
+        self.json_value(answer.unscoped(), Some(answer));
+    }
+
+    /// Prints `value` with the run's warnings and the scope: `answer`'s,
+    /// else the one recorded.
+    fn json_value(
+        &self,
+        mut value: serde_json::Value,
+        answer: Option<&crate::command::workspace::Answer>,
+    ) {
         crate::cli::signals::hold_if_ending();
         let mut stdout = std::io::stdout().lock();
-        let mut value = serde_json::to_value(doc).unwrap_or_default();
         let warnings = self.warnings.lock().map(|w| w.clone()).unwrap_or_default();
         if let (false, Some(map)) = (warnings.is_empty(), value.as_object_mut()) {
             let list = map
@@ -93,7 +108,9 @@ impl Output {
                 list.extend(warnings.into_iter().map(serde_json::Value::from));
             }
         }
-        if let (Some(tag), Some(map)) = (self.scope(), value.as_object_mut()) {
+        if let Some(answer) = answer {
+            answer.scope_into(&mut value);
+        } else if let (Some(tag), Some(map)) = (self.scope(), value.as_object_mut()) {
             map.entry("scope").or_insert(tag.scope.as_str().into());
             if let Some(project) = tag.project {
                 map.entry("project").or_insert(project.into());

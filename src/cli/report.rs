@@ -16,8 +16,8 @@ use crate::cli::context::Ctx;
 use crate::cli::output::{ScopeTag, one_line};
 use crate::cli::refused::{self, Route};
 use crate::command::args::Command;
-use crate::command::execute::{Interaction, execute_with, without_store};
-use crate::command::request::PackArg;
+use crate::command::execute::{Interaction, without_store};
+use crate::command::workspace::Answer;
 use crate::command::{Outcome, Request};
 use crate::engine::error::{Error, Result};
 use crate::engine::ops::Engine;
@@ -59,7 +59,7 @@ pub fn command_with(command: &Command, ctx: &Ctx, io: Interaction<'_>) -> i32 {
         }
     }
     if let Ok(request) = &parsed
-        && both::reads_both(request, ctx)
+        && ctx.workspace().runs_on_both(request)
     {
         return both::run(request, ctx);
     }
@@ -70,9 +70,9 @@ pub fn command_with(command: &Command, ctx: &Ctx, io: Interaction<'_>) -> i32 {
     match engine.and_then(|engine| Ok((engine, parsed?))) {
         Ok((engine, request)) => {
             let flags = ctx.flags_for(&engine);
-            match execute_with(&engine, &request, &flags, io) {
-                Ok(outcome) => {
-                    let code = print_with(&outcome, ctx, &flags);
+            match ctx.workspace().execute_on(&engine, &request, io) {
+                Ok(answer) => {
+                    let code = print_answer(&answer, ctx, &flags);
                     say_scope(ctx);
                     code
                 }
@@ -86,40 +86,15 @@ pub fn command_with(command: &Command, ctx: &Ctx, io: Interaction<'_>) -> i32 {
     }
 }
 
-/// The engine of the store `request` runs on (see the module doc).
+/// The engine of the store `request` runs on (see the module doc and
+/// `Workspace::engine_for`); a report that reads the user store alone
+/// because the project's store is not ours says so (§15.2).
 pub fn engine_for(request: &Request, ctx: &Ctx) -> Result<Engine> {
-    // A project store that is not ours: a report or exec reads the user
-    // store alone (§15.2).
     if ctx.store_refused().is_some() && refused::reads_only(request) {
         ctx.warn_store_refused();
-        return match request {
-            Request::Doctor { .. } => ctx.user_engine_for_doctor(),
-            _ => ctx.user_engine(),
-        };
     }
-    let pack = match request {
-        // A broken config.yaml or bootstrap pack does not stop doctor: it
-        // is what doctor reports.
-        Request::Doctor { .. } => return ctx.engine_for_doctor(),
-        // The catalogs are the user's (§15.1).
-        Request::CatalogAdd { .. } | Request::CatalogRemove { .. } => return ctx.user_engine(),
-        Request::Show { pack }
-        | Request::Why { pack, .. }
-        | Request::Connect { pack }
-        | Request::Exec { pack, .. }
-        | Request::Availability { pack: Some(pack) }
-        | Request::HarnessStatus { pack: Some(pack) } => Some(pack.as_str()),
-        Request::Activate { packs }
-        | Request::Deactivate { packs }
-        | Request::Uninstall { packs }
-        | Request::Remove { packs } => packs.first().map(PackArg::as_str),
-        Request::Upgrade { packs, .. } => packs.first().map(PackArg::as_str),
-        _ => None,
-    };
-    match pack {
-        Some(pack) => ctx.engine_holding(pack),
-        None => ctx.engine(),
-    }
+    let engine = ctx.workspace().engine_for(request)?;
+    Ok(ctx.tagged(engine))
 }
 
 /// `init [DIR]` (§15.3): no store is opened; the result is the new
@@ -170,6 +145,18 @@ fn say_scope(ctx: &Ctx) {
 /// `outcome` on stdout; its notes, then its error, on stderr.
 pub fn print(outcome: &Outcome, ctx: &Ctx) -> i32 {
     print_with(outcome, ctx, &ctx.out.flags)
+}
+
+/// `answer` on stdout (its document carries its `"scope"`, §15.1); its
+/// notes, then its error, on stderr.
+fn print_answer(answer: &Answer, ctx: &Ctx, flags: &crate::fixline::FixFlags) -> i32 {
+    match answer {
+        Answer::One { outcome, .. } if !ctx.out.json => print_with(outcome, ctx, flags),
+        _ => {
+            ctx.out.json_answer(answer);
+            answer.exit_code()
+        }
+    }
 }
 
 /// [`print`], the error's fix repeating `flags`.

@@ -116,7 +116,7 @@ fn catalog_row_listed(status: &str, pack_id: &str, ours: &[ListRow]) -> bool {
 pub fn split(request: &Request, project_store: &Path) -> (Option<Request>, Option<Request>) {
     let held = |id: &str| {
         crate::engine::pack::id::PackId::parse(id)
-            .is_some_and(|id| project_store.join("packs").join(id.as_str()).is_dir())
+            .is_some_and(|id| crate::engine::store::Store::holds_at(project_store, &id, false))
     };
     match request {
         Request::Verify { packs } if !packs.is_empty() => {

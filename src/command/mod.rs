@@ -9,6 +9,8 @@
 //!   the engine's or one of `docs`) and one `Display` (the words, written
 //!   by `text`, styled by `style`);
 //! - `line`: words (the TUI's `:` line) parsed with that tree;
+//! - `workspace`: the stores of one run (project, user store, flags),
+//!   which one holds a pack, and a request run on its store or both;
 //! - `help`, `complete`: the help words and the completers of the tree's
 //!   arguments ([`complete_if_asked`] answers a shell with both).
 //!
@@ -27,6 +29,7 @@ pub mod outcome;
 pub mod request;
 pub mod style;
 pub mod text;
+pub mod workspace;
 
 pub use execute::execute;
 pub use outcome::Outcome;

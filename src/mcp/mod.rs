@@ -40,24 +40,22 @@ pub mod tools;
 pub mod transport;
 pub mod wake;
 
-use crate::engine::ops::Engine;
-use crate::fixline::FixFlags;
+use crate::command::workspace::Workspace;
 use rmcp::ServiceExt;
 
-/// Serves MCP on stdin/stdout for the engines' principal until stdin
-/// ends; then every command it started is ended (§16.6). `engines` are
-/// the stores served, in the order a pack id is looked up: inside a
-/// project the project's, then the user store (§15.5); else the user
-/// store alone. `flags` are what the fixes it shows repeat (the
-/// `--principal` given).
-pub fn serve(engines: Vec<Engine>, flags: FixFlags) -> std::io::Result<()> {
+/// Serves MCP on stdin/stdout for the workspace's principal until stdin
+/// ends; then every command it started is ended (§16.6). The stores
+/// served are `workspace`'s engines, in the order a pack id is looked up:
+/// inside a project the project's, then the user store (§15.5); else the
+/// user store alone. The fixes it shows repeat the `--principal` given.
+pub fn serve(workspace: Workspace) -> std::io::Result<()> {
     // An orphan of a command is handed to the server, not to init (§16.6).
     reaper::adopt_orphans();
     reaper::reap_on_exit();
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
-    let result = runtime.block_on(run(engines, flags));
+    let result = runtime.block_on(run(workspace));
     // A command still running (a call the client did not wait for) ends now.
     end_everything();
     runtime.shutdown_timeout(std::time::Duration::from_secs(1));
@@ -71,8 +69,9 @@ fn end_everything() {
     reaper::end_descendants();
 }
 
-async fn run(engines: Vec<Engine>, flags: FixFlags) -> std::io::Result<()> {
-    let server = server::Server::new(engines, flags);
+async fn run(workspace: Workspace) -> std::io::Result<()> {
+    let server = server::Server::new(&workspace)
+        .map_err(|err| std::io::Error::other(err.message.clone()))?;
     let on_end = end_everything;
     let transport = transport::LineTransport::new(tokio::io::stdin(), tokio::io::stdout(), on_end);
     let running = match server.clone().serve(transport).await {

@@ -33,6 +33,7 @@ use super::listing::Listing;
 use super::skills;
 use super::stamp::Stamp;
 use super::tools::{self, ToolEntry, Which};
+use crate::command::workspace::Workspace;
 use crate::engine::error::Error;
 use crate::engine::exec::process::Scope;
 use crate::engine::ops::Engine;
@@ -102,9 +103,21 @@ struct Known {
 }
 
 impl Server {
-    /// A server acting for the engines' principal on their stores (see
-    /// [`Inner::engines`]); `flags` are what a fix's command line repeats.
-    pub fn new(mut engines: Vec<Engine>, flags: FixFlags) -> Server {
+    /// A server acting for `workspace`'s principal on its stores (see
+    /// [`Inner::engines`]); a fix's command line repeats the
+    /// `--principal` given.
+    pub fn new(workspace: &Workspace) -> crate::engine::error::Result<Server> {
+        let engines = workspace.engines()?.into_iter().cloned().collect();
+        let flags = FixFlags {
+            principal: workspace.fix_flags().principal.clone(),
+            catalogs: Vec::new(),
+            global: false,
+        };
+        Ok(Server::of(engines, flags))
+    }
+
+    /// A server on `engines`, `flags` what a fix's command line repeats.
+    fn of(mut engines: Vec<Engine>, flags: FixFlags) -> Server {
         // Catalog packs are never executable: none is read.
         for engine in &mut engines {
             engine.set_catalogs(Vec::new());

@@ -29,42 +29,23 @@ pub struct Query {
     pub json: bool,
 }
 
-/// What it answered: the command layer's outcome, or inside a project
-/// the outcomes of both stores for a request the CLI runs on both
-/// (`command::both`).
-#[derive(Debug, Clone)]
-pub enum Answer {
-    One(Box<Outcome>),
-    Both {
-        both: Box<Both>,
-        request: Box<Request>,
-        /// The project's folder, as the words name it.
-        project: String,
-    },
-}
+/// What it answered: the command layer's [`Answer`] — one outcome, or
+/// inside a project the outcomes of both stores for a request the CLI
+/// runs on both (`command::both`) — whose document is `hcpx --json`'s,
+/// `"scope"` (and `"project"`) included (HCP.md §15.1).
+pub use crate::command::workspace::Answer;
 
-impl Answer {
-    /// The words (styles dropped) and the `--json` document.
-    pub fn texts(&self) -> (String, String) {
-        match self {
-            Answer::One(outcome) => texts(outcome),
-            Answer::Both {
-                both,
-                request,
-                project,
-            } => (
-                crate::command::style::plain(&both.words(project)),
-                pretty(&both.document(request)),
-            ),
+/// The words (styles dropped) and the `--json` document of `answer`.
+pub fn answer_texts(answer: &Answer) -> (String, String) {
+    match answer {
+        Answer::One { outcome, .. } => {
+            let (words, _) = texts(outcome);
+            (words, pretty(&answer.document()))
         }
-    }
-
-    /// Whether it exits 0 in the CLI.
-    pub fn ok(&self) -> bool {
-        match self {
-            Answer::One(outcome) => outcome.exit_code() == 0,
-            Answer::Both { both, .. } => both.exit_code() == 0,
-        }
+        Answer::Both { .. } => (
+            crate::command::style::plain(&answer.words()),
+            pretty(&answer.document()),
+        ),
     }
 }
 
@@ -274,11 +255,32 @@ fn pretty<T: Serialize>(doc: &T) -> String {
 /// Runs the query through the command layer; `user_home` is the user
 /// store's folder, which `init` keeps a project out of.
 pub fn run(engine: &Engine, user_home: &Path, query: &Query) -> Result<Answer, Error> {
-    let outcome = match &query.request {
-        Request::Init { dir } => execute::init(dir, user_home)?,
-        request => execute::execute_with(engine, request, &query.flags, Interaction::default())?,
+    if let Request::Init { dir } = &query.request {
+        // The result is the new project's (§15.3), as the CLI's.
+        let outcome = execute::init(dir, user_home)?;
+        let project = match &outcome {
+            Outcome::Initialized(done) => Some(done.project.clone()),
+            _ => None,
+        };
+        return Ok(Answer::One {
+            scope: crate::engine::project::Scope::Project,
+            project,
+            outcome: Box::new(outcome),
+        });
+    }
+    let outcome =
+        execute::execute_with(engine, &query.request, &query.flags, Interaction::default())?;
+    let project = match engine.scope() {
+        crate::engine::project::Scope::Project => {
+            engine.project().map(|p| p.root().display().to_string())
+        }
+        crate::engine::project::Scope::User => None,
     };
-    Ok(Answer::One(Box::new(outcome)))
+    Ok(Answer::One {
+        scope: engine.scope(),
+        project,
+        outcome: Box::new(outcome),
+    })
 }
 
 /// Inside a project, a query the CLI runs on both stores (the project's
@@ -301,10 +303,6 @@ pub fn run_both(project: &Engine, user: &Engine, query: &Query) -> Option<Result
             theirs: side(user, theirs)?,
         })
     });
-    let folder = project.project().map(|p| p.root().display().to_string());
-    Some(both.map(|both| Answer::Both {
-        both: Box::new(both),
-        request: Box::new(query.request.clone()),
-        project: folder.unwrap_or_default(),
-    }))
+    let folder = project.project();
+    Some(both.map(|both| Answer::both(&query.request, both, folder.as_ref())))
 }

@@ -168,8 +168,9 @@ impl Stores {
             return (self.of(store), store);
         }
         let has = |engine: &Engine| {
-            crate::engine::pack::id::PackId::parse(id)
-                .is_some_and(|id| engine.store().packs_dir().join(id.as_str()).is_dir())
+            crate::engine::pack::id::PackId::parse(id).is_some_and(|id| {
+                crate::engine::store::Store::holds_at(engine.store().root(), &id, false)
+            })
         };
         if !has(&self.main) && has(user) {
             return (user, Store::User);

@@ -448,6 +448,15 @@ impl Store {
         Ok(ids)
     }
 
+    /// Whether the store at `root` holds `pack_id` (HCP.md §15.1): its pack
+    /// folder is there, or (`links_count`) a link or non-folder is on the
+    /// way to it, so that this store refuses a change of it rather than
+    /// another store taking it (§15.6). Opens nothing and creates nothing.
+    pub fn holds_at(root: &Path, pack_id: &PackId, links_count: bool) -> bool {
+        let dir = root.join("packs").join(pack_id.as_str());
+        dir.is_dir() || (links_count && remove::first_unreal(root, &dir, true).is_some())
+    }
+
     pub fn is_installed(&self, pack_id: &PackId) -> bool {
         fs::symlink_metadata(self.pack_dir(pack_id)).is_ok_and(|m| m.is_dir())
     }

@@ -315,13 +315,15 @@ impl App {
             .unwrap_or_else(|| self.hcpx(&query.args(), false));
         let show_json = query.json;
         let installed = match &result {
-            Ok(Answer::One(o)) => super::results::installed_ids(std::slice::from_ref(&**o)),
+            Ok(Answer::One { outcome, .. }) => {
+                super::results::installed_ids(std::slice::from_ref(&**outcome))
+            }
             _ => Vec::new(),
         };
         let (outcome, summary, body, json) = match result {
             Ok(answer) => {
-                let ok = answer.ok();
-                let (words, doc) = answer.texts();
+                let ok = answer.exit_code() == 0;
+                let (words, doc) = crate::tui::query::answer_texts(&answer);
                 // A one-line answer (`grant`) is said as it is.
                 let summary = crate::tui::query::summary(&words, &query.args());
                 let outcome = if ok { Outcome::Done } else { Outcome::Failed };
@@ -441,7 +443,7 @@ fn asks_first(parsed: &Parsed) -> bool {
 /// The results of a sync refused for want of approval (§15.6): those its
 /// y/n dialog shows.
 fn needs_approval(answer: &Answer) -> Option<Vec<crate::engine::ops::sync::SyncResult>> {
-    let Answer::One(outcome) = answer else {
+    let Answer::One { outcome, .. } = answer else {
         return None;
     };
     match outcome.as_ref() {
