@@ -154,6 +154,12 @@ fn print_answer(answer: &Answer, ctx: &Ctx, flags: &crate::fixline::FixFlags) ->
         Answer::One { outcome, .. } if !ctx.out.json => print_with(outcome, ctx, flags),
         _ => {
             ctx.out.json_answer(answer);
+            for outcome in answer.outcomes() {
+                let notes = outcome.json_notes();
+                if !notes.is_empty() {
+                    let _ = write!(anstream::stderr().lock(), "{notes}");
+                }
+            }
             answer.exit_code()
         }
     }
